@@ -1,0 +1,227 @@
+"""Find, load and merge content: shipped games and homebrew packs into a `Game`.
+
+Data flow: files -> `yamlload` (positions) -> `schema` -> merge into a `Game` -> `semantic`.
+Every problem becomes a diagnostic; nothing here raises on bad content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import Diagnostic, Span, error, warning
+from .model import ITEM_SECTIONS, Game
+from .yamlload import Document, load_file
+
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+def display_path(path: Path) -> str:
+    """FILE as the user would type it: relative to the current folder when inside it."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return str(path) if rel.startswith("..") else rel
+
+
+def shipped_dir() -> Path:
+    from scarbook.content import CONTENT_DIR
+
+    return CONTENT_DIR
+
+
+def shipped_games() -> dict[str, Path]:
+    """Game id -> folder, for every folder of `content/` holding YAML."""
+    root = shipped_dir()
+    return {p.name: p for p in sorted(root.iterdir()) if p.is_dir() and any(p.glob("*.yaml"))}
+
+
+def content_files(folder: Path) -> tuple[list[Path], list[Diagnostic]]:
+    """The YAML files of a pack folder; symlinks leading outside it are refused."""
+    root = folder.resolve()
+    files: list[Path] = []
+    problems: list[Diagnostic] = []
+    for path in sorted(p for p in folder.rglob("*") if p.suffix in YAML_SUFFIXES):
+        real = path.resolve()
+        if root not in real.parents:
+            problems.append(error(Span(display_path(path)), "X502", "this file is a link to outside the pack "
+                                  "folder; copy the file into the pack instead"))
+            continue
+        if path.is_file():
+            files.append(path)
+    return files, problems
+
+
+def fingerprint(paths: list[Path], base: Path | None = None) -> str:
+    """sha256 over the files' relative names and bytes: the content's identity."""
+    digest = hashlib.sha256()
+    for path in sorted(paths):
+        name = str(path.relative_to(base)) if base and base in path.parents else path.name
+        digest.update(name.encode())
+        digest.update(b"\0")
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"<unreadable>")
+        digest.update(b"\0")
+    return digest.hexdigest()[:16]
+
+
+@dataclass
+class Origin:
+    """Where an item came from: the loaded document and its JSON pointer there."""
+
+    doc: Document
+    pointer: str
+    layer: str  # "base" or the pack id
+
+    def span(self, suffix: str = "", key: bool = False) -> Span:
+        return self.doc.span(self.pointer + suffix, key=key)
+
+
+@dataclass
+class Loaded:
+    """A merged game with everything needed to report on it."""
+
+    game: Game | None
+    docs: list[Document] = field(default_factory=list)
+    origins: dict[str, Origin] = field(default_factory=dict)
+    edge_origins: list[Origin] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    pack_files: set[str] = field(default_factory=set)
+
+
+def load_documents(paths: list[Path]) -> tuple[list[Document], list[Diagnostic]]:
+    from .schema import validate_document
+
+    docs, problems = [], []
+    for path in paths:
+        doc = load_file(path, display_path(path))
+        problems.extend(doc.diagnostics)
+        problems.extend(validate_document(doc))
+        docs.append(doc)
+    return docs, problems
+
+
+class Merger:
+    """Merges documents layer by layer into one `Game`, reporting clashes of ids."""
+
+    def __init__(self, loaded: Loaded) -> None:
+        self.loaded = loaded
+        self.game = Game(id="")
+        loaded.game = self.game
+
+    def add(self, doc: Document, layer: str) -> None:
+        data = doc.data
+        if not isinstance(data, dict):
+            return
+        self.game.files.append(doc.file)
+        self.loaded.docs.append(doc)
+        if isinstance(data.get("game"), dict):
+            if self.game.meta and layer == "base":
+                self.loaded.diagnostics.append(error(doc.span("/game", key=True), "X103",
+                                                     "a second 'game:' block; a game is described once"))
+            else:
+                self.game.meta = dict(data["game"])
+                self.game.id = str(data["game"].get("id", self.game.id))
+        if isinstance(data.get("board"), dict):
+            self.game.board.update(data["board"])
+        for i, edge in enumerate(data.get("edges") or []):
+            if isinstance(edge, list) and len(edge) >= 2 and all(isinstance(e, str) for e in edge[:3]):
+                kind = edge[2] if len(edge) > 2 else str(self.game.board.get("edge_kind", "unknown"))
+                self.game.edges.append((edge[0], edge[1], kind))
+                self.loaded.edge_origins.append(Origin(doc, f"/edges/{i}", layer))
+        for section in ITEM_SECTIONS:
+            items = data.get(section)
+            if not isinstance(items, list):
+                continue
+            for i, item in enumerate(items):
+                if isinstance(item, dict) and isinstance(item.get("id"), str):
+                    self.add_item(section, item, Origin(doc, f"/{section}/{i}", layer))
+
+    def add_item(self, section: str, item: dict[str, Any], origin: Origin) -> None:
+        item_id = item["id"]
+        prev = self.loaded.origins.get(item_id)
+        here = origin.span("/id")
+        if prev is not None:
+            prev_section = self.game.item(item_id)
+            where = prev.span("/id")
+            if prev.layer != origin.layer and item.get("replace"):
+                if prev_section and prev_section[0] != section:
+                    self.loaded.diagnostics.append(error(here, "X503", f"'{item_id}' replaces a {prev_section[0][:-1]}"
+                                                         f" of the base game with a {section[:-1]}; replace it "
+                                                         f"in '{prev_section[0]}'"))
+                    return
+                if prev_section:
+                    del self.game.sections[prev_section[0]][item_id]
+            elif prev.layer != origin.layer:
+                self.loaded.diagnostics.append(error(here, "X501", f"'{item_id}' is already defined by the base "
+                                                     f"game at {where}; add 'replace: true' to replace it, or "
+                                                     "choose another id"))
+                return
+            else:
+                self.loaded.diagnostics.append(error(here, "X101", f"duplicate id '{item_id}' (first at {where}); "
+                                                     "ids are unique across the whole game"))
+                return
+        elif item.get("replace") and origin.layer != "base":
+            self.loaded.diagnostics.append(warning(origin.span("/replace", key=True), "X504",
+                                                   f"'{item_id}' replaces nothing: the base game has no such "
+                                                   "id; remove 'replace: true'"))
+        self.game.sections[section][item_id] = item
+        self.game.spans[item_id] = here
+        self.loaded.origins[item_id] = origin
+
+
+def load_game_folder(folder: Path, packs: list[Path] | None = None) -> Loaded:
+    """Load a shipped game folder, then each pack on top of it; no semantic checks yet."""
+    loaded = Loaded(game=None)
+    merger = Merger(loaded)
+    files, problems = content_files(folder)
+    loaded.diagnostics.extend(problems)
+    docs, problems = load_documents(files)
+    loaded.diagnostics.extend(problems)
+    for doc in docs:
+        merger.add(doc, "base")
+    all_files = list(files)
+    for pack in packs or []:
+        pack_files, problems = pack_paths(pack)
+        loaded.diagnostics.extend(problems)
+        docs, problems = load_documents(pack_files)
+        loaded.diagnostics.extend(problems)
+        pack_id = pack_identity(docs) or pack.name
+        merger.game.packs.append(pack_id)
+        loaded.pack_files.update(d.file for d in docs)
+        for doc in docs:
+            merger.add(doc, pack_id)
+        all_files.extend(pack_files)
+    game = merger.game
+    if not game.id:
+        game.id = folder.name
+    game.fingerprint = fingerprint(all_files, folder)
+    return loaded
+
+
+def pack_paths(pack: Path) -> tuple[list[Path], list[Diagnostic]]:
+    if pack.is_dir():
+        return content_files(pack)
+    return [pack], []
+
+
+def pack_identity(docs: list[Document]) -> str | None:
+    for doc in docs:
+        if isinstance(doc.data, dict) and isinstance(doc.data.get("pack"), dict):
+            pid = doc.data["pack"].get("id")
+            return str(pid) if pid else None
+    return None
+
+
+def pack_extends(docs: list[Document]) -> tuple[str | None, Document | None]:
+    for doc in docs:
+        if isinstance(doc.data, dict) and isinstance(doc.data.get("pack"), dict):
+            ext = doc.data["pack"].get("extends")
+            return (str(ext) if isinstance(ext, str) else None), doc
+    return None, None

@@ -1,0 +1,128 @@
+"""The content model: one game's merged, validated content, as plain JSON-able data.
+
+A `Game` is built by `compiler.load` from YAML files and is the only thing later stages see
+(rule tables, renderers, the campaign tracker). It is JSON-serialisable so the tracker can
+read it from a cache without importing the validator. It never imports jsonschema or Jinja2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .diagnostics import Span
+
+#: Sections whose items are lists of objects with an `id`, in display order.
+ITEM_SECTIONS = (
+    "regions", "territories", "decks", "cards", "components", "stickers", "factions", "rewards",
+    "envelopes", "rulebook", "rules", "tables", "schedule",
+)
+
+Item = dict[str, Any]
+
+
+@dataclass
+class Game:
+    """One game (a shipped one, or a pack merged with the game it extends)."""
+
+    id: str
+    meta: dict[str, Any] = field(default_factory=dict)
+    board: dict[str, Any] = field(default_factory=dict)
+    sections: dict[str, dict[str, Item]] = field(default_factory=lambda: {s: {} for s in ITEM_SECTIONS})
+    edges: list[tuple[str, str, str]] = field(default_factory=list)
+    spans: dict[str, Span] = field(default_factory=dict)  # item id (or "edge:a:b") -> span of its id
+    files: list[str] = field(default_factory=list)
+    packs: list[str] = field(default_factory=list)
+    fingerprint: str = ""
+
+    # --- lookups -------------------------------------------------------------------------
+    @property
+    def title(self) -> str:
+        return str(self.meta.get("title", self.id))
+
+    def section(self, name: str) -> dict[str, Item]:
+        return self.sections.setdefault(name, {})
+
+    def item(self, item_id: str) -> tuple[str, Item] | None:
+        for name, items in self.sections.items():
+            if item_id in items:
+                return name, items[item_id]
+        return None
+
+    def all_ids(self) -> Iterator[str]:
+        for items in self.sections.values():
+            yield from items
+
+    def span(self, item_id: str) -> Span:
+        return self.spans.get(item_id, Span(self.files[0] if self.files else self.id))
+
+    # --- board ---------------------------------------------------------------------------
+    def neighbors(self) -> dict[str, list[str]]:
+        """Symmetric adjacency, every territory present, neighbours in edge order."""
+        adj: dict[str, list[str]] = {t: [] for t in self.section("territories")}
+        for a, b, _kind in self.edges:
+            if a in adj and b in adj and a != b:
+                if b not in adj[a]:
+                    adj[a].append(b)
+                if a not in adj[b]:
+                    adj[b].append(a)
+        return adj
+
+    def region_members(self) -> dict[str, list[str]]:
+        members: dict[str, list[str]] = {r: [] for r in self.section("regions")}
+        for tid, terr in self.section("territories").items():
+            for r in terr.get("regions", []):
+                members.setdefault(r, []).append(tid)
+        return members
+
+    # --- sealed content ------------------------------------------------------------------
+    def sealed_ids(self, opened: Iterable[str] = ()) -> set[str]:
+        """Ids listed in envelopes that are not opened (recursively: an envelope inside one)."""
+        opened = set(opened)
+        sealed: set[str] = set()
+        for env_id, env in self.section("envelopes").items():
+            if env_id in opened or env.get("opened_at_start"):
+                continue
+            contents = env.get("contents")
+            if isinstance(contents, list):
+                sealed.update(contents)
+        return sealed
+
+    def effective(self, opened: Iterable[str] = ()) -> Game:
+        """This game as players may see it: everything sealed (and unopened) left out."""
+        sealed = self.sealed_ids(opened)
+        if not sealed:
+            return self
+        sections = {name: {i: v for i, v in items.items() if i not in sealed} for name, items in self.sections.items()}
+        territories = sections["territories"]
+        edges = [e for e in self.edges if e[0] in territories and e[1] in territories]
+        return Game(self.id, self.meta, self.board, sections, edges, self.spans, self.files, self.packs,
+                    self.fingerprint)
+
+    # --- serialisation (the tracker's cache) ---------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "meta": self.meta, "board": self.board, "sections": self.sections,
+            "edges": [list(e) for e in self.edges],
+            "spans": {k: [s.file, s.line, s.column] for k, s in self.spans.items()},
+            "files": self.files, "packs": self.packs, "fingerprint": self.fingerprint,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Game:
+        return cls(
+            data["id"], data["meta"], data["board"], data["sections"],
+            [(a, b, k) for a, b, k in data["edges"]],
+            {k: Span(f, line, col) for k, (f, line, col) in data["spans"].items()},
+            data["files"], data["packs"], data["fingerprint"],
+        )
+
+
+def is_unknown(value: Any) -> bool:
+    return isinstance(value, dict) and set(value) == {"unknown"}
+
+
+def known(value: Any, default: Any = None) -> Any:
+    """The value, or `default` where the content marks it unknown."""
+    return default if value is None or is_unknown(value) else value

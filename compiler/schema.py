@@ -1,0 +1,144 @@
+"""JSON Schema validation of content files, with errors a person can act on.
+
+All schema files are loaded once into a `referencing.Registry`. Each file is validated
+against `content-file.schema.json`; the error tree is collapsed with `best_match` to one
+error per place, unknown keys are reported at the key itself with a "did you mean".
+jsonschema is imported here only, so modules that merely use the content model stay light.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+from .diagnostics import Diagnostic, did_you_mean, error
+from .yamlload import Document, escape
+
+TOP_SCHEMA = "content-file.schema.json"
+BASE_URI = "https://scarbook.dev/schemas/"
+
+SINGULAR = {
+    "regions": "region", "territories": "territory", "edges": "edge", "decks": "deck", "cards": "card",
+    "components": "component", "stickers": "sticker", "factions": "faction", "rewards": "reward",
+    "envelopes": "envelope", "rulebook": "rulebook section", "rules": "rule", "tables": "table",
+    "schedule": "scheduled game", "checks": "check", "powers": "power", "units": "unit", "slots": "slot",
+}
+
+
+@cache
+def schemas() -> dict[str, dict[str, Any]]:
+    """Every schema file of the package, by file name."""
+    from scarbook.schemas import SCHEMA_DIR
+
+    return {p.name: json.loads(p.read_text("utf-8")) for p in sorted(SCHEMA_DIR.glob("*.schema.json"))}
+
+
+@cache
+def registry() -> Any:
+    from referencing import Registry, Resource
+
+    return Registry().with_resources(
+        (s["$id"], Resource.from_contents(s)) for s in schemas().values()
+    )
+
+
+@cache
+def validator(name: str = TOP_SCHEMA, pointer: str = "") -> Any:
+    from jsonschema import Draft202012Validator
+
+    schema: dict[str, Any] = schemas()[name]
+    if pointer:
+        schema = {"$ref": f"{schemas()[name]['$id']}#{pointer}"}
+    return Draft202012Validator(schema, registry=registry())
+
+
+def check_params_schema(check: str) -> Any | None:
+    """The validator of one legality check's parameters, or None for an unknown check."""
+    params = schemas()["checks.schema.json"]["$defs"]["params"]
+    if check not in params:
+        return None
+    return validator("checks.schema.json", f"/$defs/params/{escape(check)}")
+
+
+def known_checks() -> list[str]:
+    return sorted(schemas()["checks.schema.json"]["$defs"]["params"])
+
+
+def pointer_of(path: Any) -> str:
+    return "".join(f"/{escape(p)}" for p in path)
+
+
+def what(pointer: str) -> str:
+    """'a territory', 'a card' … from the nearest named section in a pointer."""
+    for part in reversed(pointer.split("/")):
+        if part in SINGULAR:
+            word = SINGULAR[part]
+            return f"an {word}" if word[0] in "aeiou" else f"a {word}"
+    return "this mapping" if pointer else "the file"
+
+
+def _leaves(err: Any) -> Any:
+    """Pick the error a person should see from a oneOf/anyOf tree."""
+    from jsonschema.exceptions import best_match
+
+    if err.context:
+        return best_match(err.context)
+    return err
+
+
+def _allowed_keys(schema: dict[str, Any]) -> list[str]:
+    return sorted(schema.get("properties", {}))
+
+
+def _describe(err: Any, doc: Document) -> Iterator[Diagnostic]:
+    pointer = pointer_of(err.absolute_path)
+    validator_name = err.validator
+    if validator_name in ("additionalProperties", "unevaluatedProperties") and isinstance(err.instance, dict):
+        allowed = _allowed_keys(err.schema)
+        for key in err.instance:
+            if key not in allowed:
+                child = f"{pointer}/{escape(key)}"
+                hint = did_you_mean(key, allowed) or (f"; allowed: {', '.join(allowed)}" if allowed else "")
+                yield error(doc.span(child, key=True), "S001", f"unknown key '{key}' in {what(child)}{hint}",
+                            child)
+        return
+    if validator_name == "required":
+        missing = [k for k in err.validator_value if isinstance(err.instance, dict) and k not in err.instance]
+        for key in missing:
+            yield error(doc.span(pointer), "S002", f"{what(pointer)} needs '{key}'; add it", pointer)
+        return
+    if validator_name == "oneOf" and any("unknown" in json.dumps(s) for s in err.validator_value):
+        inner = _leaves(err)
+        expected = inner.message if inner is not err else "a value"
+        yield error(doc.span(pointer), "S003", f"{expected}; or write {{unknown: \"why it is unknown\"}} when "
+                    "the sources do not give it", pointer)
+        return
+    leaf = _leaves(err)
+    lp = pointer_of(leaf.absolute_path)
+    message = leaf.message
+    if leaf.validator == "enum" and isinstance(leaf.instance, str):
+        message = (f"'{leaf.instance}' is not one of {', '.join(map(str, leaf.validator_value))}"
+                   f"{did_you_mean(leaf.instance, map(str, leaf.validator_value))}")
+    elif leaf.validator == "pattern" and lp.endswith("/id") or leaf.validator == "pattern" and isinstance(
+            leaf.instance, str) and "a-z0-9" in leaf.validator_value:
+        suggestion = "-".join("".join(c if c.isalnum() else " " for c in leaf.instance.lower()).split())
+        message = f"id '{leaf.instance}' must be lowercase kebab-case" + (
+            f" (did you mean '{suggestion}'?)" if suggestion else "")
+    elif leaf.validator == "type":
+        message = f"{leaf.message} in {what(lp)}"
+    yield error(doc.span(lp), "S010", message, lp)
+
+
+def validate_document(doc: Document) -> list[Diagnostic]:
+    """Schema diagnostics for one loaded file (none when it did not load)."""
+    if doc.data is None:
+        return []
+    if not isinstance(doc.data, dict):
+        return [error(doc.span(""), "S000", "a content file must be a mapping of sections "
+                      "(game:, territories:, cards: …)")]
+    out: list[Diagnostic] = []
+    for err in validator().iter_errors(doc.data):
+        out.extend(_describe(err, doc))
+    return out

@@ -1,0 +1,385 @@
+"""Semantic checks over a merged game: references, the board, counts, stickers, gaps.
+
+Each check is a small function `(ctx) -> iterable of diagnostics`, listed in `CHECKS`;
+adding a check is appending one function. A check that crashes becomes one diagnostic
+(X999) instead of hiding the others. Checks never mention a particular game.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .diagnostics import Diagnostic, Span, did_you_mean, error, warning
+from .load import Loaded, Origin
+from .model import Game, is_unknown
+from .yamlload import Document
+
+StickerTargets = {"territory", "continent", "region", "card", "territory-card", "faction-card", "warlord-card",
+                  "rulebook-slot", "board"}
+
+
+@dataclass
+class Ctx:
+    loaded: Loaded
+
+    @property
+    def game(self) -> Game:
+        assert self.loaded.game is not None
+        return self.loaded.game
+
+    def origin(self, item_id: str) -> Origin:
+        return self.loaded.origins[item_id]
+
+    def at(self, item_id: str, suffix: str = "", key: bool = False) -> Span:
+        return self.origin(item_id).span(suffix, key=key)
+
+    def items(self, section: str) -> Iterator[tuple[str, dict[str, Any]]]:
+        yield from self.game.section(section).items()
+
+
+def _ref(ctx: Ctx, owner: str, suffix: str, value: Any, section: str, noun: str) -> Iterator[Diagnostic]:
+    pool = ctx.game.section(section)
+    if isinstance(value, str) and value not in pool:
+        yield error(ctx.at(owner, suffix), "X102", f"no {noun} '{value}'{did_you_mean(value, pool)}; "
+                    f"define it under '{section}:' or fix the id")
+
+
+def check_references(ctx: Ctx) -> Iterator[Diagnostic]:
+    """Every id an item names resolves to an item of the right section."""
+    for tid, terr in ctx.items("territories"):
+        for i, r in enumerate(terr.get("regions", [])):
+            yield from _ref(ctx, tid, f"/regions/{i}", r, "regions", "region")
+        for i, n in enumerate(terr.get("neighbors", [])):
+            yield from _ref(ctx, tid, f"/neighbors/{i}", n, "territories", "territory")
+    for cid, card in ctx.items("cards"):
+        yield from _ref(ctx, cid, "/deck", card.get("deck"), "decks", "deck")
+        yield from _ref(ctx, cid, "/territory", card.get("territory"), "territories", "territory")
+        if "zone" in card:
+            yield from _ref(ctx, cid, "/zone", card.get("zone"), "regions", "zone")
+    kinds = {s.get("kind") for _, s in ctx.items("stickers")} | set(ctx.game.section("stickers"))
+    for sid, st in ctx.items("stickers"):
+        if "deck" in st:
+            yield from _ref(ctx, sid, "/deck", st["deck"], "decks", "deck")
+        for i, c in enumerate(st.get("covers", [])):
+            if c not in kinds:
+                yield error(ctx.at(sid, f"/covers/{i}"), "X102", f"'{c}' is neither a sticker nor a sticker kind"
+                            f"{did_you_mean(c, [k for k in kinds if k])}")
+    for rid, rew in ctx.items("rewards"):
+        for i, s in enumerate(rew.get("place", [])):
+            yield from _ref(ctx, rid, f"/place/{i}", s, "stickers", "sticker")
+        if isinstance(rew.get("destroy"), dict):
+            yield from _ref(ctx, rid, "/destroy/deck", rew["destroy"].get("deck"), "decks", "deck")
+    all_ids = set(ctx.game.all_ids())
+    for eid, env in ctx.items("envelopes"):
+        contents = env.get("contents")
+        if isinstance(contents, list):
+            for i, c in enumerate(contents):
+                if c not in all_ids:
+                    yield error(ctx.at(eid, f"/contents/{i}"), "X102", f"envelope content '{c}' is not defined"
+                                f"{did_you_mean(c, all_ids)}; list the item in the game (it stays hidden "
+                                "until the envelope is opened)")
+        when = (env.get("trigger") or {}).get("when")
+        if isinstance(when, dict):
+            for key, section in (("placed", "stickers"), ("about_to_place", "stickers"), ("opened", "envelopes")):
+                if key in when:
+                    yield from _ref(ctx, eid, f"/trigger/when/{key}", when[key], section, section[:-1])
+    for gid, game in ctx.items("schedule"):
+        for i, e in enumerate(game.get("opens", [])):
+            yield from _ref(ctx, gid, f"/opens/{i}", e, "envelopes", "envelope")
+
+
+def check_sealed_once(ctx: Ctx) -> Iterator[Diagnostic]:
+    seen: dict[str, str] = {}
+    for eid, env in ctx.items("envelopes"):
+        contents = env.get("contents")
+        for i, c in enumerate(contents if isinstance(contents, list) else []):
+            if c in seen and seen[c] != eid:
+                yield warning(ctx.at(eid, f"/contents/{i}"), "X110", f"'{c}' is sealed in two envelopes "
+                              f"('{seen[c]}' and '{eid}'); it appears when either is opened")
+            seen.setdefault(c, eid)
+
+
+def check_edges(ctx: Ctx) -> Iterator[Diagnostic]:
+    """Edges join two known territories, once, never a territory to itself."""
+    territories = ctx.game.section("territories")
+    seen: dict[frozenset[str], Origin] = {}
+    for (a, b, _kind), origin in zip(ctx.game.edges, ctx.loaded.edge_origins, strict=True):
+        for i, end in enumerate((a, b)):
+            if end not in territories:
+                yield error(origin.span(f"/{i}"), "X102", f"edge '{a}' -> '{b}': no territory '{end}'"
+                            f"{did_you_mean(end, territories)}")
+        if a == b:
+            yield error(origin.span(), "X201", f"edge '{a}' -> '{b}' joins a territory to itself; remove it")
+            continue
+        key = frozenset((a, b))
+        if key in seen:
+            first = seen[key].span()
+            yield error(origin.span(), "X202", f"edge '{a}' - '{b}' is listed twice (first at {first}); "
+                        "edges are undirected: list each once")
+        else:
+            seen[key] = origin
+
+
+def check_neighbor_symmetry(ctx: Ctx) -> Iterator[Diagnostic]:
+    """A `neighbors` listing must be mutual (or backed by an edge)."""
+    edge_pairs = {frozenset((a, b)) for a, b, _ in ctx.game.edges}
+    listed = {(tid, n) for tid, t in ctx.items("territories") for n in t.get("neighbors", [])}
+    for tid, terr in ctx.items("territories"):
+        for i, n in enumerate(terr.get("neighbors", [])):
+            if n == tid:
+                yield error(ctx.at(tid, f"/neighbors/{i}"), "X201", f"'{tid}' lists itself as a neighbor; remove it")
+            elif (n, tid) not in listed and frozenset((tid, n)) not in edge_pairs and \
+                    n in ctx.game.section("territories"):
+                yield error(ctx.at(tid, f"/neighbors/{i}"), "X203", f"'{tid}' lists '{n}' as a neighbor but "
+                            f"'{n}' does not list '{tid}'; adjacency is mutual: add '{tid}' to the neighbors "
+                            f"of '{n}' or remove this one")
+
+
+def _board_complete(game: Game) -> bool:
+    return not is_unknown(game.board.get("complete"))
+
+
+def check_connected(ctx: Ctx) -> Iterator[Diagnostic]:
+    game = ctx.game
+    territories = list(game.section("territories"))
+    if len(territories) < 2 or not _board_complete(game):
+        return
+    adj = game.neighbors()
+    for tid, terr in game.section("territories").items():
+        for n in terr.get("neighbors", []):
+            if n in adj and n != tid:
+                adj[tid].append(n)
+                adj[n].append(tid)
+    parts = components(adj)
+    if len(parts) > 1:
+        main = max(parts, key=len)
+        for part in parts:
+            if part is main:
+                continue
+            first = sorted(part, key=lambda t: (ctx.at(t).line, t))[0]
+            names = ", ".join(sorted(part)[:6]) + (" …" if len(part) > 6 else "")
+            yield error(ctx.at(first), "X204", f"the board is not connected: {names} cannot be reached from "
+                        f"'{sorted(main)[0]}'; add an edge joining them")
+
+
+def components(adj: dict[str, list[str]]) -> list[set[str]]:
+    left = set(adj)
+    parts = []
+    while left:
+        start = left.pop()
+        part, stack = {start}, [start]
+        while stack:
+            for n in adj.get(stack.pop(), []):
+                if n in left:
+                    left.discard(n)
+                    part.add(n)
+                    stack.append(n)
+        parts.append(part)
+    return parts
+
+
+def check_regions(ctx: Ctx) -> Iterator[Diagnostic]:
+    """Every territory is in a region (when the board has regions); region counts match."""
+    game = ctx.game
+    if game.section("regions"):
+        for tid, terr in ctx.items("territories"):
+            if not terr.get("regions"):
+                yield error(ctx.at(tid), "X205", f"territory '{tid}' is in no region; add 'regions: [...]'")
+    members = game.region_members()
+    for rid, region in ctx.items("regions"):
+        declared = region.get("territory_count")
+        if isinstance(declared, int) and declared != len(members.get(rid, [])):
+            yield warning(ctx.at(rid, "/territory_count"), "X301", f"region '{rid}' declares {declared} "
+                          f"territories but {len(members.get(rid, []))} are listed"
+                          f"{_missing(declared - len(members.get(rid, [])))}")
+    declared = game.board.get("territory_count")
+    if isinstance(declared, int) and declared != len(game.section("territories")):
+        span = _board_span(ctx, "/board/territory_count")
+        yield warning(span, "X301", f"the board declares {declared} territories but "
+                      f"{len(game.section('territories'))} are listed{_missing(declared - len(game.section('territories')))}")
+
+
+def _missing(n: int) -> str:
+    return f" ({n} missing: the sources do not give them)" if n > 0 else f" ({-n} more than declared)"
+
+
+def _board_span(ctx: Ctx, pointer: str) -> Span:
+    for doc in ctx.loaded.docs:
+        if isinstance(doc.data, dict) and "board" in doc.data:
+            return doc.span(pointer)
+    return Span(ctx.game.files[0] if ctx.game.files else ctx.game.id)
+
+
+def check_deck_counts(ctx: Ctx) -> Iterator[Diagnostic]:
+    """Declared component counts equal what is listed; say what is listed where they do not."""
+    listed: Counter[str] = Counter()
+    by_group: dict[str, Counter[str]] = defaultdict(Counter)
+    for _cid, card in ctx.items("cards"):
+        deck = card.get("deck")
+        if isinstance(deck, str):
+            copies = card.get("copies", 1)
+            listed[deck] += copies if isinstance(copies, int) else 1
+            group = card.get("zone") or card.get("type")
+            if isinstance(group, str):
+                by_group[deck][group] += copies if isinstance(copies, int) else 1
+    for did, deck in ctx.items("decks"):
+        declared = deck.get("count")
+        if not isinstance(declared, int) or declared == listed[did]:
+            continue
+        parts = ", ".join(f"{g} {n}" for g, n in sorted(by_group[did].items()))
+        detail = f"; listed by group: {parts}" if len(by_group[did]) > 1 else ""
+        gap = declared - listed[did]
+        what = f"{gap} missing" if gap > 0 else f"{-gap} more than declared"
+        yield warning(ctx.at(did, "/count"), "X302", f"deck '{did}' declares {declared} cards but lists "
+                      f"{listed[did]} ({what}){detail}; add the missing cards when a source gives them")
+
+
+def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
+    """Slots a sticker takes exist somewhere; supplies are consistent; checks are known."""
+    from .schema import check_params_schema
+
+    game = ctx.game
+    slot_kinds = set((game.board.get("default_slots") or {}))
+    for _tid, terr in ctx.items("territories"):
+        slot_kinds.update(terr.get("slots") or {})
+    for _fid, fac in ctx.items("factions"):
+        slot_kinds.update(fac.get("slots") or {})
+    for sid, st in ctx.items("stickers"):
+        slot = st.get("slot")
+        targets = set(st.get("targets", []))
+        if slot and targets & {"territory", "faction-card"} and slot_kinds and slot not in slot_kinds:
+            yield error(ctx.at(sid, "/slot"), "X401", f"sticker '{sid}' takes slot '{slot}' but no territory or "
+                        f"faction card offers it{did_you_mean(slot, slot_kinds)}; known slots: "
+                        f"{', '.join(sorted(slot_kinds))}")
+        if "rulebook-slot" in targets and not any(sec.get("slots") for _, sec in ctx.items("rulebook")):
+            yield error(ctx.at(sid, "/targets"), "X402", f"sticker '{sid}' goes on a rulebook slot but no "
+                        "rulebook section has slots; add 'slots:' to a 'rulebook:' section")
+        supply = st.get("supply")
+        if isinstance(supply, list):
+            pools = [p.get("pool") for p in supply if isinstance(p, dict)]
+            for i, (pool, n) in enumerate(Counter(pools).items()):
+                if n > 1:
+                    yield error(ctx.at(sid, f"/supply/{i}"), "X403", f"pool '{pool}' of '{sid}' is listed twice")
+        for i, chk in enumerate(st.get("checks", [])):
+            if not isinstance(chk, dict) or not isinstance(chk.get("check"), str):
+                continue
+            name = chk["check"]
+            validator = check_params_schema(name)
+            if validator is None:
+                continue  # the schema's enum already reported it, with a did-you-mean
+            params = {k: v for k, v in chk.items() if k not in ("check", "cite")}
+            for err in validator.iter_errors(params):
+                if err.validator == "additionalProperties":
+                    allowed = sorted(err.schema.get("properties", {}))
+                    for key in params:
+                        if key not in allowed:
+                            yield error(ctx.at(sid, f"/checks/{i}/{key}", key=True), "X404",
+                                        f"check '{name}' has no parameter '{key}'{did_you_mean(key, allowed)}"
+                                        f"; its parameters: {', '.join(allowed) or 'none'}")
+                else:
+                    path = "/".join(str(p) for p in err.absolute_path)
+                    yield error(ctx.at(sid, f"/checks/{i}/{path}" if path else f"/checks/{i}"), "X404",
+                                f"check '{name}': {err.message}")
+            for key in ("group",):
+                for j, ref in enumerate(params.get(key, []) if isinstance(params.get(key), list) else []):
+                    yield from _ref(ctx, sid, f"/checks/{i}/{key}/{j}", ref, "stickers", "sticker")
+            for j, ref in enumerate(params.get("decks", []) if isinstance(params.get("decks"), list) else []):
+                yield from _ref(ctx, sid, f"/checks/{i}/decks/{j}", ref, "decks", "deck")
+            if isinstance(params.get("envelope"), str):
+                yield from _ref(ctx, sid, f"/checks/{i}/envelope", params["envelope"], "envelopes", "envelope")
+            if isinstance(params.get("pool"), str) and isinstance(supply, list):
+                pools = [p.get("pool") for p in supply if isinstance(p, dict)]
+                if params["pool"] not in pools:
+                    yield error(ctx.at(sid, f"/checks/{i}/pool"), "X405", f"'{sid}' has no supply pool "
+                                f"'{params['pool']}'{did_you_mean(params['pool'], pools)}")
+
+
+def check_game_meta(ctx: Ctx) -> Iterator[Diagnostic]:
+    meta = ctx.game.meta
+    players = meta.get("players")
+    if isinstance(players, dict) and isinstance(players.get("min"), int) and isinstance(players.get("max"), int) \
+            and players["min"] > players["max"]:
+        for doc in ctx.loaded.docs:
+            if isinstance(doc.data, dict) and "game" in doc.data:
+                yield error(doc.span("/game/players"), "X104", "players: min is larger than max")
+    numbers = Counter(g.get("game") for _, g in ctx.items("schedule"))
+    for sid, sched in ctx.items("schedule"):
+        if numbers[sched.get("game")] > 1:
+            yield error(ctx.at(sid, "/game"), "X105", f"game {sched.get('game')} is scheduled twice")
+        length = (meta.get("campaign") or {}).get("games")
+        if isinstance(length, int) and isinstance(sched.get("game"), int) and sched["game"] > length:
+            yield error(ctx.at(sid, "/game"), "X106", f"game {sched['game']} is past the campaign's "
+                        f"{length} games")
+
+
+def _walk_unknowns(value: Any, pointer: str) -> Iterator[tuple[str, str]]:
+    if is_unknown(value):
+        yield pointer, str(value["unknown"])
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _walk_unknowns(v, f"{pointer}/{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _walk_unknowns(v, f"{pointer}/{i}")
+
+
+def _walk_inferred(value: Any, pointer: str) -> Iterator[tuple[str, str]]:
+    if isinstance(value, dict):
+        inf = value.get("inferred")
+        if isinstance(inf, dict) and isinstance(inf.get("evidence"), str):
+            yield f"{pointer}/inferred", inf["evidence"]
+        for k, v in value.items():
+            if k != "inferred":
+                yield from _walk_inferred(v, f"{pointer}/{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _walk_inferred(v, f"{pointer}/{i}")
+
+
+def check_gaps(ctx: Ctx) -> Iterator[Diagnostic]:
+    """Unknown facts (W: what is missing and why) and inferred data, grouped per file and reason."""
+    for doc in ctx.loaded.docs:
+        yield from _gaps_in(doc)
+
+
+def _gaps_in(doc: Document) -> Iterator[Diagnostic]:
+    groups: dict[str, list[str]] = defaultdict(list)
+    for pointer, reason in _walk_unknowns(doc.data, ""):
+        groups[reason].append(pointer)
+    for reason, pointers in groups.items():
+        field = next((p for p in reversed(pointers[0].split("/")) if p and not p.isdigit()), "value")
+        more = f" (and {len(pointers) - 1} more like it in this file)" if len(pointers) > 1 else ""
+        yield warning(doc.span(pointers[0]), "X310", f"unknown {field}: {reason}{more}", pointers[0])
+    inferred: dict[str, list[str]] = defaultdict(list)
+    for pointer, evidence in _walk_inferred(doc.data, ""):
+        inferred[evidence].append(pointer)
+    for evidence, pointers in inferred.items():
+        more = f" (and {len(pointers) - 1} more like it in this file)" if len(pointers) > 1 else ""
+        yield warning(doc.span(pointers[0], key=True), "X311", f"inferred, not printed in the sources: "
+                      f"{evidence}{more}", pointers[0])
+
+
+CHECKS: list[Callable[[Ctx], Iterable[Diagnostic]]] = [
+    check_references, check_sealed_once, check_edges, check_neighbor_symmetry, check_connected, check_regions,
+    check_deck_counts, check_stickers, check_game_meta, check_gaps,
+]
+
+
+def run_checks(loaded: Loaded) -> list[Diagnostic]:
+    if loaded.game is None:
+        return []
+    ctx = Ctx(loaded)
+    out: list[Diagnostic] = []
+    for check in CHECKS:
+        try:
+            out.extend(check(ctx))
+        except Exception as exc:  # a crashing check is one more diagnostic, never a traceback
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            span = Span(ctx.game.files[0] if ctx.game.files else ctx.game.id)
+            out.append(error(span, "X999", f"internal error in {check.__name__}: {type(exc).__name__}: {exc} "
+                             f"(at {where.name}:{where.lineno}); please report it"))
+    return out

@@ -1,0 +1,202 @@
+"""Validation entry points: shipped content, packs, and loading a game for later stages.
+
+`validate_paths` is what `scarbook validate` runs. `load_game` gives a validated `Game`
+(with packs merged) to `show`, `tables`, `build` and the tracker; `cached_game` serves the
+same from a cache keyed by the content's hash without importing jsonschema.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .diagnostics import Diagnostic, Span, did_you_mean, error
+from .load import (
+    Loaded,
+    content_files,
+    display_path,
+    fingerprint,
+    load_documents,
+    load_game_folder,
+    pack_extends,
+    pack_paths,
+    shipped_games,
+)
+from .model import Game
+
+
+@dataclass
+class Report:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    files: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.is_error for d in self.diagnostics)
+
+
+class UnknownGame(Exception):
+    """A game id on the command line that names no game (exit code 2)."""
+
+    def __init__(self, game_id: str) -> None:
+        choices = list(shipped_games())
+        super().__init__(f"unknown game '{game_id}'{did_you_mean(game_id, choices)}; games: {', '.join(choices)}")
+
+
+def _checked(loaded: Loaded) -> list[Diagnostic]:
+    from .semantic import run_checks
+
+    return loaded.diagnostics + run_checks(loaded)
+
+
+def validate_game(game_id: str, packs: list[Path] | None = None) -> tuple[Loaded, list[Diagnostic]]:
+    games = shipped_games()
+    if game_id not in games:
+        raise UnknownGame(game_id)
+    loaded = load_game_folder(games[game_id], packs)
+    return loaded, _checked(loaded)
+
+
+def _only_pack(diags: list[Diagnostic], pack_files: set[str]) -> list[Diagnostic]:
+    """A pack is judged by its own files; base-game warnings are not its business."""
+    return [d for d in diags if d.span.file in pack_files or d.is_error]
+
+
+def validate_pack(path: Path) -> Report:
+    games = shipped_games()
+    real = path.resolve()
+    for gid, folder in games.items():
+        if real == folder.resolve():
+            loaded, diags = validate_game(gid)
+            return Report(diags, len(loaded.docs) or len(content_files(folder)[0]))
+    files, problems = pack_paths(path)
+    docs, _ = load_documents(files)
+    extends, ext_doc = pack_extends(docs)
+    declares_game = any(isinstance(d.data, dict) and "game" in d.data for d in docs)
+    if extends is not None and ext_doc is not None:
+        if extends not in games:
+            return Report(problems + [error(ext_doc.span("/pack/extends"), "X505", f"pack extends unknown game "
+                          f"'{extends}'{did_you_mean(extends, games)}; games: {', '.join(games)}")], len(files))
+        loaded = load_game_folder(games[extends], [path])
+        return Report(problems + _only_pack(_checked(loaded), loaded.pack_files), len(files))
+    if declares_game or path.is_dir():
+        for gid, folder in games.items():  # a file (or folder) inside a shipped game: check it in its game
+            if folder.resolve() in real.parents:
+                loaded, diags = validate_game(gid)
+                shown = {display_path(f) for f in files}
+                return Report([d for d in diags if d.span.file in shown], len(files))
+        if declares_game:
+            loaded = load_game_folder(path if path.is_dir() else path.parent) if path.is_dir() else \
+                _single_file_game(path)
+            return Report(problems + _checked(loaded), len(files))
+    for gid, folder in games.items():
+        if folder.resolve() in real.parents:
+            loaded, diags = validate_game(gid)
+            shown = {display_path(path)}
+            return Report([d for d in diags if d.span.file in shown], 1)
+    span = Span(display_path(files[0] if files else path), 1, 1)
+    return Report(problems + [error(span, "X506", "a pack needs 'pack: {id: ..., title: ..., extends: GAME}' "
+                  "(to add to a game) or 'game: {...}' (a new game)")], len(files))
+
+
+def _single_file_game(path: Path) -> Loaded:
+    from .load import Merger
+
+    loaded = Loaded(game=None)
+    merger = Merger(loaded)
+    docs, problems = load_documents([path])
+    loaded.diagnostics.extend(problems)
+    for doc in docs:
+        merger.add(doc, "base")
+    assert loaded.game is not None
+    loaded.game.fingerprint = fingerprint([path])
+    return loaded
+
+
+def validate_paths(paths: list[Path]) -> Report:
+    """`scarbook validate`: every shipped game when no path is given, else each pack."""
+    report = Report()
+    if not paths:
+        for gid in shipped_games():
+            loaded, diags = validate_game(gid)
+            report.diagnostics.extend(diags)
+            report.files += len(loaded.docs)
+        return report
+    for path in paths:
+        sub = validate_pack(path)
+        report.diagnostics.extend(sub.diagnostics)
+        report.files += sub.files
+    return report
+
+
+class ContentError(Exception):
+    """The content of a game (or a pack on it) has errors: the diagnostics say which."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__(f"{sum(d.is_error for d in diagnostics)} errors in the content")
+        self.diagnostics = diagnostics
+
+
+def load_game(game_id: str, packs: list[Path] | None = None) -> Game:
+    """A validated game with packs merged; raises ContentError or UnknownGame."""
+    loaded, diags = validate_game(game_id, packs)
+    errors = [d for d in diags if d.is_error]
+    if errors or loaded.game is None:
+        raise ContentError(errors)
+    return loaded.game
+
+
+# --- the cache the tracker reads ------------------------------------------------------------
+CACHE_VERSION = "1"
+
+
+def cache_dir() -> Path:
+    root = os.environ.get("SCARBOOK_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "scarbook")
+    return Path(root)
+
+
+def _cache_key(game_id: str, packs: list[Path]) -> str | None:
+    import hashlib
+
+    from scarbook import __version__
+    from scarbook.schemas import SCHEMA_DIR
+
+    games = shipped_games()
+    if game_id not in games:
+        return None
+    files = content_files(games[game_id])[0] + sorted(SCHEMA_DIR.glob("*.json"))
+    for pack in packs:
+        files.extend(pack_paths(pack)[0])
+    digest = hashlib.sha256(f"{CACHE_VERSION}:{__version__}:{game_id}".encode())
+    for path in files:
+        digest.update(str(path.resolve()).encode())
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            return None
+    return digest.hexdigest()[:24]
+
+
+def cached_game(game_id: str, packs: list[Path] | None = None) -> Game:
+    """`load_game`, served from a cache keyed by the bytes of every file it depends on."""
+    packs = list(packs or [])
+    key = _cache_key(game_id, packs)
+    path = cache_dir() / f"{game_id}-{key}.json" if key else None
+    if path is not None and path.exists():
+        try:
+            return Game.from_json(json.loads(path.read_text("utf-8")))
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # a damaged cache entry is rebuilt below
+    game = load_game(game_id, packs)
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(game.to_json()), "utf-8")
+            os.replace(tmp, path)
+        except OSError:
+            pass  # no cache is slower, never wrong
+    return game

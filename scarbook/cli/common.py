@@ -1,0 +1,81 @@
+"""What every command shares: output formats, reporting diagnostics, exit codes.
+
+Exit codes: 0 success, 1 invalid input or an action the rules forbid, 2 a wrong command line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from scarbook.compiler.diagnostics import Diagnostic, render_json, render_text
+
+
+class TextOrJson(str, Enum):
+    text = "text"
+    json = "json"
+
+
+FormatOption = Annotated[TextOrJson, typer.Option("--format", "-f", help="Output format.")]
+PackOption = Annotated[
+    list[Path] | None,
+    typer.Option("--pack", help="A homebrew pack folder (or YAML file) to merge with the game; repeatable.",
+                 exists=True, resolve_path=False),
+]
+CampaignOption = Annotated[
+    Path | None,
+    typer.Option("--campaign", "-c", help="Show the game as it stands in this campaign ledger.", exists=True,
+                 dir_okay=False),
+]
+
+
+def fail_usage(message: str) -> NoReturn:
+    """A wrong command line: message on stderr, exit 2."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def report(diagnostics: list[Diagnostic], files: int | None, fmt: TextOrJson = TextOrJson.text) -> None:
+    if fmt is TextOrJson.json:
+        typer.echo(render_json(diagnostics))
+    else:
+        text = render_text(diagnostics, files)
+        if text:
+            typer.echo(text)
+
+
+@contextmanager
+def content_errors() -> Iterator[None]:
+    """Turn content problems into diagnostics (exit 1) and unknown games into usage errors (exit 2)."""
+    from scarbook.compiler.validate import ContentError, UnknownGame
+
+    try:
+        yield
+    except UnknownGame as exc:
+        fail_usage(str(exc))
+    except ContentError as exc:
+        typer.echo(render_text(exc.diagnostics), err=True)
+        typer.echo("the content has errors; run 'scarbook validate' for the full list", err=True)
+        raise typer.Exit(1) from None
+
+
+def load(game_id: str, packs: list[Path] | None, campaign: Path | None = None) -> object:
+    """The effective game for a command: shipped content + packs, or as a campaign has it."""
+    with content_errors():
+        if campaign is not None:
+            from scarbook.campaign.effective import campaign_game
+
+            return campaign_game(campaign, list(packs or []))
+        from scarbook.compiler.validate import load_game
+
+        return load_game(game_id, list(packs or [])).effective()
+
+
+def echo_err(message: str) -> None:
+    typer.echo(message, err=True)
+

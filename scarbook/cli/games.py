@@ -1,0 +1,39 @@
+"""`scarbook games`: list the shipped games."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+
+from .common import FormatOption, TextOrJson
+
+
+def games(fmt: FormatOption = TextOrJson.text) -> None:
+    """List the games scarbook ships, with their ids.
+
+    Example: scarbook games --format json
+    """
+    from scarbook.compiler.load import shipped_games
+    from scarbook.compiler.yamlload import load_file
+
+    rows = []
+    for gid, folder in shipped_games().items():
+        meta: dict[str, object] = {}
+        for path in sorted(folder.glob("*.yaml")):
+            data = load_file(path, path.name).data
+            if isinstance(data, dict) and isinstance(data.get("game"), dict):
+                meta = data["game"]
+                break
+        players = meta.get("players") if isinstance(meta.get("players"), dict) else {}
+        rows.append({"id": gid, "title": meta.get("title", gid), "legacy": bool(meta.get("legacy")),
+                     "players": players})
+    if fmt is TextOrJson.json:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    width = max((len(r["id"]) for r in rows), default=0)
+    for r in rows:
+        p = r["players"] if isinstance(r["players"], dict) else {}
+        players = f"{p.get('min')}-{p.get('max')} players" if p else ""
+        kind = "legacy" if r["legacy"] else "standard"
+        typer.echo(f"{r['id']:<{width}}  {r['title']} ({kind}, {players})")

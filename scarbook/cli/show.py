@@ -1,0 +1,39 @@
+"""`scarbook show`: print a game's effective content (nothing sealed)."""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from typing import Annotated
+
+import typer
+
+from .common import CampaignOption, FormatOption, PackOption, TextOrJson, load
+
+
+class Part(str, Enum):
+    board = "board"
+    cards = "cards"
+    stickers = "stickers"
+    envelopes = "envelopes"
+    rules = "rules"
+
+
+def show(
+    game: Annotated[str, typer.Argument(help="Game id (see 'scarbook games').")],
+    part: Annotated[Part, typer.Argument(help="Which part of the game to show.")] = Part.board,
+    fmt: FormatOption = TextOrJson.text,
+    pack: PackOption = None,
+    campaign: CampaignOption = None,
+) -> None:
+    """Show a game's board, cards, stickers, envelopes or rules, without anything sealed.
+
+    Example: scarbook show risk-legacy board --format json
+    """
+    from scarbook.compiler import views
+
+    content = load(game, pack, campaign)
+    if fmt is TextOrJson.json:
+        typer.echo(json.dumps(views.part(content, part.value), indent=2, ensure_ascii=False))  # type: ignore[arg-type]
+    else:
+        typer.echo(views.text(content, part.value))  # type: ignore[arg-type]

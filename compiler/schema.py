@@ -83,9 +83,17 @@ def _leaves(err: Any) -> Any:
     """Pick the error a person should see from a oneOf/anyOf tree."""
     from jsonschema.exceptions import best_match
 
-    if err.context:
-        return best_match(err.context)
-    return err
+    if not err.context:
+        return err
+    flat, stack = [], list(err.context)
+    while stack:
+        sub = stack.pop()
+        if sub.validator in ("oneOf", "anyOf") and sub.context:
+            stack.extend(sub.context)
+        else:
+            flat.append(sub)
+    shaped = [e for e in flat if e.validator != "type"]  # the branch whose shape the value already has
+    return best_match(shaped or flat)
 
 
 def _allowed_keys(schema: dict[str, Any]) -> list[str]:
@@ -109,12 +117,15 @@ def _describe(err: Any, doc: Document) -> Iterator[Diagnostic]:
         for key in missing:
             yield error(doc.span(pointer), "S002", f"{what(pointer)} needs '{key}'; add it", pointer)
         return
-    if validator_name == "oneOf" and any("unknown" in json.dumps(s) for s in err.validator_value):
-        inner = _leaves(err)
-        expected = inner.message if inner is not err else "a value"
-        yield error(doc.span(pointer), "S003", f"{expected}; or write {{unknown: \"why it is unknown\"}} when "
-                    "the sources do not give it", pointer)
-        return
+    if validator_name in ("oneOf", "anyOf"):
+        expected = _expected(err)
+        if expected:
+            yield error(doc.span(pointer), "S003", f"{_show(err.instance)} should be {expected}", pointer)
+            return
+        leaf = _leaves(err)
+        if leaf is not err:
+            yield from _describe(leaf, doc)
+            return
     leaf = _leaves(err)
     lp = pointer_of(leaf.absolute_path)
     message = leaf.message
@@ -129,6 +140,43 @@ def _describe(err: Any, doc: Document) -> Iterator[Diagnostic]:
     elif leaf.validator == "type":
         message = f"{leaf.message} in {what(lp)}"
     yield error(doc.span(lp), "S010", message, lp)
+
+
+_TYPE_WORDS = {"integer": "a whole number", "number": "a number", "string": "text", "array": "a list",
+               "object": "a mapping", "boolean": "true or false", "null": "empty"}
+
+
+def _expected(err: Any) -> str:
+    """'a whole number, a list or {unknown: "why"}' from the branches of a oneOf, when all are type errors."""
+    words: list[str] = []
+    stack = list(err.context)
+    while stack:
+        sub = stack.pop(0)
+        if list(sub.absolute_path) != list(err.absolute_path):
+            return ""  # the value has the right shape; a deeper error is the one to show
+        if sub.validator in ("oneOf", "anyOf"):
+            stack.extend(sub.context)
+            continue
+        if sub.validator == "type":
+            if sub.schema.get("required") == ["unknown"]:
+                word = '{unknown: "why it is unknown"}'
+            else:
+                types = sub.validator_value if isinstance(sub.validator_value, list) else [sub.validator_value]
+                word = " or ".join(_TYPE_WORDS.get(t, t) for t in types)
+        elif sub.validator == "const":
+            word = repr(sub.validator_value)
+        else:
+            return ""
+        if word not in words:
+            words.append(word)
+    if not words:
+        return ""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else f"'{value}'"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def validate_document(doc: Document) -> list[Diagnostic]:

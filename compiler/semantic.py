@@ -18,9 +18,6 @@ from .load import Loaded, Origin
 from .model import Game, is_unknown
 from .yamlload import Document
 
-StickerTargets = {"territory", "continent", "region", "card", "territory-card", "faction-card", "warlord-card",
-                  "rulebook-slot", "board"}
-
 
 @dataclass
 class Ctx:
@@ -156,27 +153,29 @@ def check_connected(ctx: Ctx) -> Iterator[Diagnostic]:
                 adj[n].append(tid)
     parts = components(adj)
     if len(parts) > 1:
-        main = max(parts, key=len)
+        main = max(parts, key=len)  # the first of the largest parts
         for part in parts:
             if part is main:
                 continue
-            first = sorted(part, key=lambda t: (ctx.at(t).line, t))[0]
-            names = ", ".join(sorted(part)[:6]) + (" …" if len(part) > 6 else "")
-            yield error(ctx.at(first), "X204", f"the board is not connected: {names} cannot be reached from "
-                        f"'{sorted(main)[0]}'; add an edge joining them")
+            names = ", ".join(part[:6]) + (" …" if len(part) > 6 else "")
+            yield error(ctx.at(part[0]), "X204", f"the board is not connected: {names} cannot be reached from "
+                        f"'{main[0]}'; add an edge joining them")
 
 
-def components(adj: dict[str, list[str]]) -> list[set[str]]:
-    left = set(adj)
+def components(adj: dict[str, list[str]]) -> list[list[str]]:
+    """Connected parts of a graph, each in first-seen order, parts ordered by their first member."""
+    seen: set[str] = set()
     parts = []
-    while left:
-        start = left.pop()
-        part, stack = {start}, [start]
+    for start in adj:
+        if start in seen:
+            continue
+        seen.add(start)
+        part, stack = [start], [start]
         while stack:
             for n in adj.get(stack.pop(), []):
-                if n in left:
-                    left.discard(n)
-                    part.add(n)
+                if n not in seen:
+                    seen.add(n)
+                    part.append(n)
                     stack.append(n)
         parts.append(part)
     return parts
@@ -196,11 +195,13 @@ def check_regions(ctx: Ctx) -> Iterator[Diagnostic]:
             yield warning(ctx.at(rid, "/territory_count"), "X301", f"region '{rid}' declares {declared} "
                           f"territories but {len(members.get(rid, []))} are listed"
                           f"{_missing(declared - len(members.get(rid, [])))}")
-    declared = game.board.get("territory_count")
-    if isinstance(declared, int) and declared != len(game.section("territories")):
-        span = _board_span(ctx, "/board/territory_count")
-        yield warning(span, "X301", f"the board declares {declared} territories but "
-                      f"{len(game.section('territories'))} are listed{_missing(declared - len(game.section('territories')))}")
+    listed = {"territory_count": len(game.section("territories")), "region_count": len(game.section("regions"))}
+    for key, count in listed.items():
+        declared = game.board.get(key)
+        if isinstance(declared, int) and declared != count:
+            noun = "territories" if key == "territory_count" else "regions"
+            yield warning(_board_span(ctx, f"/board/{key}"), "X301", f"the board declares {declared} {noun} but "
+                          f"{count} are listed{_missing(declared - count)}")
 
 
 def _missing(n: int) -> str:
@@ -243,7 +244,7 @@ def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
     from .schema import check_params_schema
 
     game = ctx.game
-    slot_kinds = set((game.board.get("default_slots") or {}))
+    slot_kinds = set(game.board.get("default_slots") or {})
     for _tid, terr in ctx.items("territories"):
         slot_kinds.update(terr.get("slots") or {})
     for _fid, fac in ctx.items("factions"):
@@ -340,6 +341,19 @@ def _walk_inferred(value: Any, pointer: str) -> Iterator[tuple[str, str]]:
             yield from _walk_inferred(v, f"{pointer}/{i}")
 
 
+def _walk_key(value: Any, pointer: str, key: str) -> Iterator[tuple[str, str]]:
+    """Each string listed under `key` anywhere in the document."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == key and isinstance(v, list):
+                yield from ((f"{pointer}/{k}/{i}", str(t)) for i, t in enumerate(v))
+            else:
+                yield from _walk_key(v, f"{pointer}/{k}", key)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _walk_key(v, f"{pointer}/{i}", key)
+
+
 def check_gaps(ctx: Ctx) -> Iterator[Diagnostic]:
     """Unknown facts (W: what is missing and why) and inferred data, grouped per file and reason."""
     for doc in ctx.loaded.docs:
@@ -355,6 +369,8 @@ def _gaps_in(doc: Document) -> Iterator[Diagnostic]:
         more = f" (and {len(pointers) - 1} more like it in this file)" if len(pointers) > 1 else ""
         yield warning(doc.span(pointers[0]), "X310", f"unknown {field}: {reason}{more}", pointers[0])
     inferred: dict[str, list[str]] = defaultdict(list)
+    for pointer, text in _walk_key(doc.data, "", "inconsistent"):
+        yield warning(doc.span(pointer), "X312", f"the source is inconsistent here: {text}", pointer)
     for pointer, evidence in _walk_inferred(doc.data, ""):
         inferred[evidence].append(pointer)
     for evidence, pointers in inferred.items():

@@ -65,40 +65,37 @@ def _only_pack(diags: list[Diagnostic], pack_files: set[str]) -> list[Diagnostic
 
 
 def validate_pack(path: Path) -> Report:
+    """One PATH of `scarbook validate`: a pack on a game, a new game, or part of a shipped game."""
     games = shipped_games()
     real = path.resolve()
     for gid, folder in games.items():
         if real == folder.resolve():
             loaded, diags = validate_game(gid)
-            return Report(diags, len(loaded.docs) or len(content_files(folder)[0]))
+            return Report(diags, len(loaded.docs))
     files, problems = pack_paths(path)
-    docs, _ = load_documents(files)
+    docs, load_problems = load_documents(files)
     extends, ext_doc = pack_extends(docs)
-    declares_game = any(isinstance(d.data, dict) and "game" in d.data for d in docs)
     if extends is not None and ext_doc is not None:
         if extends not in games:
-            return Report(problems + [error(ext_doc.span("/pack/extends"), "X505", f"pack extends unknown game "
-                          f"'{extends}'{did_you_mean(extends, games)}; games: {', '.join(games)}")], len(files))
+            return Report(problems + load_problems + [error(
+                ext_doc.span("/pack/extends"), "X505", f"pack extends unknown game '{extends}'"
+                f"{did_you_mean(extends, games)}; games: {', '.join(games)}")], len(files))
         loaded = load_game_folder(games[extends], [path])
         return Report(problems + _only_pack(_checked(loaded), loaded.pack_files), len(files))
-    if declares_game or path.is_dir():
-        for gid, folder in games.items():  # a file (or folder) inside a shipped game: check it in its game
-            if folder.resolve() in real.parents:
-                loaded, diags = validate_game(gid)
-                shown = {display_path(f) for f in files}
-                return Report([d for d in diags if d.span.file in shown], len(files))
-        if declares_game:
-            loaded = load_game_folder(path if path.is_dir() else path.parent) if path.is_dir() else \
-                _single_file_game(path)
-            return Report(problems + _checked(loaded), len(files))
-    for gid, folder in games.items():
+    for gid, folder in games.items():  # a file or folder inside a shipped game: check it within its game
         if folder.resolve() in real.parents:
             loaded, diags = validate_game(gid)
-            shown = {display_path(path)}
-            return Report([d for d in diags if d.span.file in shown], 1)
+            shown = {display_path(f) for f in files}
+            return Report([d for d in diags if d.span.file in shown], len(files))
+    if any(isinstance(d.data, dict) and "game" in d.data for d in docs):
+        loaded = load_game_folder(path) if path.is_dir() else _single_file_game(path)
+        return Report(problems + _checked(loaded), len(files))
+    if any(d.is_error for d in load_problems):
+        return Report(problems + load_problems, len(files))
     span = Span(display_path(files[0] if files else path), 1, 1)
-    return Report(problems + [error(span, "X506", "a pack needs 'pack: {id: ..., title: ..., extends: GAME}' "
-                  "(to add to a game) or 'game: {...}' (a new game)")], len(files))
+    return Report(problems + load_problems + [error(
+        span, "X506", "a pack needs 'pack: {id: ..., title: ..., extends: GAME}' (to add to a game) or "
+        "'game: {...}' (a new game)")], len(files))
 
 
 def _single_file_game(path: Path) -> Loaded:
@@ -161,8 +158,9 @@ def cache_dir() -> Path:
 def _cache_key(game_id: str, packs: list[Path]) -> str | None:
     import hashlib
 
-    from scarbook import __version__
     from scarbook.schemas import SCHEMA_DIR
+
+    from scarbook import __version__
 
     games = shipped_games()
     if game_id not in games:

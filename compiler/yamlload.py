@@ -100,11 +100,11 @@ class _Builder:
             return self.scalar(node)
         if isinstance(node, yaml.SequenceNode):
             if node.tag != _SEQ:
-                self.bad_tag(node)
+                return self.bad_tag(node)
             return [self.build(child, f"{pointer}/{i}", depth + 1) for i, child in enumerate(node.value)]
         if isinstance(node, yaml.MappingNode):
             if node.tag != _MAP:
-                self.bad_tag(node)
+                return self.bad_tag(node)
             return self.mapping(node, pointer, depth)
         return None  # pragma: no cover
 
@@ -132,15 +132,17 @@ class _Builder:
             out[key] = self.build(value_node, child, depth + 1)
         return out
 
-    def bad_tag(self, node: yaml.Node) -> None:
-        self.doc.diagnostics.append(error(self.span(node), "Y004", f"tag '{node.tag}' is not allowed; "
-                                          "content uses plain YAML values only"))
+    def bad_tag(self, node: yaml.Node) -> str:
+        """Report a tag that would construct something; the value becomes inert text."""
+        tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+        self.doc.diagnostics.append(error(self.span(node), "Y004", f"tag '{tag}' is not allowed; "
+                                          "content uses plain YAML values only: remove the tag"))
+        return f"(refused {tag})"
 
     def scalar(self, node: yaml.ScalarNode) -> Any:
         tag = node.tag
         if tag not in _SCALAR_TAGS:
-            self.bad_tag(node)
-            return str(node.value)
+            return self.bad_tag(node)
         if tag in (_STR, "tag:yaml.org,2002:timestamp"):
             return str(node.value)  # dates stay exactly as written
         try:
@@ -198,11 +200,16 @@ def loads(text: str, file: str) -> Document:
         problem = exc.problem or exc.context or "invalid YAML"
         if "expected a single document" in str(exc):
             problem = "more than one YAML document ('---'); keep one document per file"
+        ctx = exc.context_mark
+        if ctx is not None and exc.problem_mark is not None and ctx.line != exc.problem_mark.line:
+            what = (exc.context or "while parsing a block").replace("while parsing ", "")
+            problem += f" in {what} that starts at line {ctx.line + 1}, column {ctx.column + 1}"
         doc.diagnostics.append(error(_mark_span(file, mark), "Y001", f"YAML syntax: {problem}"))
         return doc
     except yaml.reader.ReaderError as exc:
         span = _mark_span(file, exc, text)
-        doc.diagnostics.append(error(span, "Y002", f"character {exc.character!r} is not allowed in YAML; "
+        char = chr(exc.character) if isinstance(exc.character, int) else str(exc.character)
+        doc.diagnostics.append(error(span, "Y002", f"character {char!r} is not allowed in YAML; "
                                      "remove it or save the file as UTF-8 text"))
         return doc
     except (yaml.YAMLError, RecursionError, MemoryError) as exc:

@@ -1,0 +1,112 @@
+"""HTML to PDF with WeasyPrint, safely and reproducibly.
+
+`write_pdf(html, out, roots)` renders with a URL fetcher that serves only `data:` URLs and files
+inside `roots` (the pack and template folders): no network, no redirects, nothing else from the
+disk. Anything else stops the rendering with `UnsafeResource`, which the build turns into a
+diagnostic. The same input gives byte-identical PDFs (fixed metadata, fixed identifier).
+This module must never be imported by code on the no-op build path; WeasyPrint is imported
+only inside the functions here.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+#: The date written into every PDF (and SOURCE_DATE_EPOCH while rendering): 2020-01-01.
+FIXED_EPOCH = "1577836800"
+
+
+class UnsafeResource(Exception):
+    """A document asked for a resource outside the allowed folders (or on the network)."""
+
+    def __init__(self, urls: list[str]) -> None:
+        super().__init__("refused to load " + ", ".join(sorted(set(urls))) +
+                         " (only files inside the pack and template folders, and data: URLs, are allowed)")
+        self.urls = sorted(set(urls))
+
+
+def inside(path: Path, roots: list[Path]) -> bool:
+    """Whether `path` (symlinks resolved) lies inside one of `roots`."""
+    try:
+        real = path.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return False
+    return any(real == r or r in real.parents for r in (root.resolve() for root in roots))
+
+
+def file_url_path(url: str) -> Path | None:
+    """The local path of a `file:` URL without host, query or fragment; None otherwise."""
+    parts = urlsplit(url)
+    if parts.scheme.lower() != "file" or parts.netloc not in ("", "localhost"):
+        return None
+    return Path(unquote(parts.path))
+
+
+def make_fetcher(roots: list[Path], refused: list[str]) -> Any:
+    """A WeasyPrint URL fetcher confined to `roots`; refused URLs are appended to `refused`."""
+    import mimetypes
+
+    from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
+
+    class Refused(FatalURLFetchingError):
+        pass
+
+    class ConfinedFetcher(URLFetcher):
+        def __init__(self) -> None:
+            super().__init__(allowed_protocols={"data", "file"}, allow_redirects=False, fail_on_errors=True)
+
+        def fetch(self, url: str, headers: Any = None) -> Any:
+            scheme = url.split(":", 1)[0].lower() if ":" in url else ""
+            if scheme == "data":
+                return super().fetch(url, headers)
+            path = file_url_path(url)
+            if path is not None and path.is_absolute() and inside(path, roots) and path.is_file():
+                ctype = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+                if path.suffix == ".ttf":
+                    ctype = "font/ttf"
+                return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": ctype})
+            refused.append(url)
+            raise Refused(f"refused {url}")
+
+    return ConfinedFetcher()
+
+
+def render_pdf(html: str, roots: list[Path], base_url: Path) -> bytes:
+    """The PDF bytes of `html`; relative URLs resolve against `base_url` (a folder)."""
+    os.environ["SOURCE_DATE_EPOCH"] = FIXED_EPOCH
+    from weasyprint import HTML
+    from weasyprint.urls import FatalURLFetchingError
+
+    refused: list[str] = []
+    fetcher = make_fetcher(roots, refused)
+    try:
+        document = HTML(string=html, base_url=base_url.resolve().as_uri() + "/", url_fetcher=fetcher).render()
+        # fixed metadata: no creation/modification dates, a fixed identifier
+        document.metadata.created = None
+        document.metadata.modified = None
+        data = document.write_pdf(pdf_identifier=b"scarbook", uncompressed_pdf=False)
+    except FatalURLFetchingError as exc:
+        raise UnsafeResource(refused or [str(exc)]) from None
+    if refused:
+        raise UnsafeResource(refused)
+    assert isinstance(data, bytes)
+    return data
+
+
+def write_pdf(html: str, out: Path, roots: list[Path], base_url: Path | None = None) -> None:
+    """Render `html` to `out` (written atomically); raises UnsafeResource on a refused URL."""
+    from scarbook.templates import TEMPLATE_DIR
+
+    data = render_pdf(html, roots, base_url or TEMPLATE_DIR)
+    write_bytes(out, data)
+
+
+def write_bytes(out: Path, data: bytes) -> None:
+    """Atomic write: a temporary file beside `out`, then a rename."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, out)

@@ -1,0 +1,16 @@
+"""Shared fixtures: paths of the repository, the example packs, and an isolated cache."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKS = ROOT / "tests" / "packs"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never read or write the user's real cache from a test."""
+    monkeypatch.setenv("SCARBOOK_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))

@@ -95,15 +95,34 @@ class Loaded:
     pack_files: set[str] = field(default_factory=set)
 
 
-def load_documents(paths: list[Path]) -> tuple[list[Document], list[Diagnostic]]:
+_loaded: dict[tuple[str, str, int, int], tuple[Document, list[Diagnostic]]] = {}
+
+
+def load_document(path: Path) -> tuple[Document, list[Diagnostic]]:
+    """Load and schema-check one file, once per process for the same file state."""
     from .schema import validate_document
 
+    display = display_path(path)
+    try:
+        stat = path.stat()
+        key: tuple[str, str, int, int] | None = (str(path.resolve()), display, stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        key = None
+    if key is not None and key in _loaded:
+        return _loaded[key]
+    doc = load_file(path, display)
+    result = (doc, doc.diagnostics + validate_document(doc))
+    if key is not None:
+        _loaded[key] = result
+    return result
+
+
+def load_documents(paths: list[Path]) -> tuple[list[Document], list[Diagnostic]]:
     docs, problems = [], []
     for path in paths:
-        doc = load_file(path, display_path(path))
-        problems.extend(doc.diagnostics)
-        problems.extend(validate_document(doc))
+        doc, found = load_document(path)
         docs.append(doc)
+        problems.extend(found)
     return docs, problems
 
 

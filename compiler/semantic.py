@@ -141,7 +141,7 @@ def _board_complete(game: Game) -> bool:
 
 
 def check_connected(ctx: Ctx) -> Iterator[Diagnostic]:
-    game = ctx.game
+    game = ctx.game.effective()  # the board before any envelope is opened; sealed places join later
     territories = list(game.section("territories"))
     if len(territories) < 2 or not _board_complete(game):
         return
@@ -183,7 +183,7 @@ def components(adj: dict[str, list[str]]) -> list[list[str]]:
 
 def check_regions(ctx: Ctx) -> Iterator[Diagnostic]:
     """Every territory is in a region (when the board has regions); region counts match."""
-    game = ctx.game
+    game = ctx.game.effective()  # declared counts describe the game as it starts, before envelopes
     if game.section("regions"):
         for tid, terr in ctx.items("territories"):
             if not terr.get("regions"):
@@ -219,7 +219,7 @@ def check_deck_counts(ctx: Ctx) -> Iterator[Diagnostic]:
     """Declared component counts equal what is listed; say what is listed where they do not."""
     listed: Counter[str] = Counter()
     by_group: dict[str, Counter[str]] = defaultdict(Counter)
-    for _cid, card in ctx.items("cards"):
+    for _cid, card in ctx.game.effective().section("cards").items():  # counted as the game starts
         deck = card.get("deck")
         if isinstance(deck, str):
             copies = card.get("copies", 1)

@@ -18,12 +18,19 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+def _region_name(region: dict[str, Any]) -> str | None:
+    """The name players see: none for a region that starts unnamed until someone names it."""
+    if region.get("starts_unnamed") and "named_by" not in region:
+        return None
+    return known(region.get("name"))
+
+
 def board(game: Game) -> dict[str, Any]:
     adj = game.neighbors()
     return {
         "game": game.id,
         "regions": [
-            {"id": rid, "name": known(r.get("name")), "bonus": known(r.get("bonus")),
+            {"id": rid, "name": _region_name(r), "reference_name": known(r.get("name")), "bonus": known(r.get("bonus")),
              **({"named": r["named"]} if "named" in r else {}),
              **({"named_by": r["named_by"]} if "named_by" in r else {})}
             for rid, r in game.section("regions").items()
@@ -65,7 +72,8 @@ def text(game: Game, name: str) -> str:
         members = game.region_members()
         for region in data["regions"]:
             bonus = "?" if region["bonus"] is None else region["bonus"]
-            lines.append(f"\n{region['name'] or region['id']} (bonus {bonus})")
+            label = region["name"] or f"unnamed ({region['reference_name'] or region['id']})"
+            lines.append(f"\n{label} (bonus {bonus})")
             for tid in members.get(region["id"], []):
                 t = game.section("territories")[tid]
                 label = f"{t['code']} " if "code" in t else ""

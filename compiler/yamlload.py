@@ -1,7 +1,7 @@
 """Safe YAML loading that keeps every node's source position.
 
-Parses with PyYAML's safe composer (libyaml when present), then builds plain Python values
-itself so that: only the core scalar types exist (no tag constructs objects), dates stay text,
+Reads PyYAML's parser events (libyaml when present) and builds plain Python values itself,
+without PyYAML's node graph or constructors, so that: only the core scalar types exist (no tag constructs objects), dates stay text,
 duplicate keys are reported, aliases cannot expand without bound, and every value and key
 has a `Span`. Never raises on bad input: problems come back as diagnostics.
 """
@@ -79,72 +79,182 @@ class _TooBig(Exception):
         self.message = message
 
 
-class _Builder:
-    def __init__(self, doc: Document, budget: int) -> None:
-        self.doc = doc
-        self.budget = budget
+_IMPLICIT = yaml.resolver.Resolver.yaml_implicit_resolvers
+_SKIP = object()  # a key or value that is reported and left out
+_PLAIN_AS_TEXT = {None, "!", _STR, "tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:value",
+                  "tag:yaml.org,2002:merge"}
 
-    def span(self, node: yaml.Node) -> Span:
-        mark = node.start_mark
+
+class _Frame:
+    """An open mapping or sequence (or a part being skipped) while reading events."""
+
+    __slots__ = ("value", "pointer", "key", "firsts", "size", "anchor", "skip_depth")
+
+    def __init__(self, value: Any, pointer: str, anchor: str | None, skip_depth: int = 0) -> None:
+        self.value = value
+        self.pointer = pointer
+        self.key: Any = None  # in a mapping: None while a key is expected, else the key (or _SKIP)
+        self.firsts: dict[str, Span] = {}
+        self.size = 1
+        self.anchor = anchor
+        self.skip_depth = skip_depth
+
+
+class _EventBuilder:
+    """Builds plain values and spans straight from parser events (no node graph, no Python resolver).
+
+    Anchored values are shared, not copied; every alias adds the size of what it names to a budget,
+    so an alias bomb is refused long before anything expands it.
+    """
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.stack: list[_Frame] = []
+        self.anchors: dict[str, tuple[Any, int]] = {}
+        self.nodes = 0
+        self.expanded = 0
+        self.root: Any = None
+
+    def span(self, event: Any) -> Span:
+        mark = event.start_mark
         return Span(self.doc.file, mark.line + 1, mark.column + 1)
 
-    def build(self, node: yaml.Node, pointer: str, depth: int) -> Any:
-        self.budget -= 1
-        if self.budget < 0:
-            raise _TooBig(self.span(node), "anchors and aliases expand to too many nodes (an alias bomb?); "
+    def problem(self, event: Any, code: str, message: str) -> None:
+        self.doc.diagnostics.append(error(self.span(event), code, message))
+
+    def attach(self, key: Any, value: Any) -> None:
+        if not self.stack:
+            self.root = value
+        elif isinstance(self.stack[-1].value, list):
+            self.stack[-1].value.append(value)
+        else:
+            self.stack[-1].value[key] = value
+
+    def take_key(self, event: Any) -> None:
+        top = self.stack[-1]
+        if not isinstance(event, yaml.ScalarEvent):
+            self.problem(event, "Y006", "a key must be plain text, not a list, mapping or alias")
+            top.key = _SKIP
+            return
+        key = str(event.value)
+        if key == "<<" and not event.style:
+            self.problem(event, "Y007", "merge keys ('<<') are not supported; write the keys out")
+            top.key = _SKIP
+            return
+        span = self.span(event)
+        if key in top.firsts:
+            self.problem(event, "Y003", f"duplicate key '{key}' (first at line {top.firsts[key].line}); "
+                         "remove one of them")
+            top.key = _SKIP
+            return
+        top.firsts[key] = span
+        self.doc.key_spans[f"{top.pointer}/{escape(key)}"] = span
+        top.key = key
+
+    def count(self, event: Any, size: int) -> None:
+        self.nodes += 1
+        self.expanded += size
+        if self.expanded > ALIAS_BUDGET_FACTOR * self.nodes + ALIAS_BUDGET_BASE:
+            raise _TooBig(self.span(event), "anchors and aliases expand to too many nodes (an alias bomb?); "
                           "write the values out instead of repeating aliases")
-        if depth > MAX_DEPTH:
-            raise _TooBig(self.span(node), f"nesting deeper than {MAX_DEPTH} levels")
-        self.doc.spans[pointer] = self.span(node)
-        if isinstance(node, yaml.ScalarNode):
-            return self.scalar(node)
-        if isinstance(node, yaml.SequenceNode):
-            if node.tag != _SEQ:
-                return self.bad_tag(node)
-            return [self.build(child, f"{pointer}/{i}", depth + 1) for i, child in enumerate(node.value)]
-        if isinstance(node, yaml.MappingNode):
-            if node.tag != _MAP:
-                return self.bad_tag(node)
-            return self.mapping(node, pointer, depth)
-        return None  # pragma: no cover
 
-    def mapping(self, node: yaml.MappingNode, pointer: str, depth: int) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        first: dict[str, Span] = {}
-        for key_node, value_node in node.value:
-            key_span = self.span(key_node)
-            if not isinstance(key_node, yaml.ScalarNode):
-                self.doc.diagnostics.append(error(key_span, "Y006", "a key must be plain text, not a list or mapping"))
-                continue
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                self.doc.diagnostics.append(error(key_span, "Y007", "merge keys ('<<') are not supported; "
-                                                  "write the keys out"))
-                continue
-            key = str(key_node.value)
-            child = f"{pointer}/{escape(key)}"
-            if key in first:
-                prev = first[key]
-                self.doc.diagnostics.append(error(key_span, "Y003", f"duplicate key '{key}' (first at line "
-                                                  f"{prev.line}); remove one of them"))
-                continue
-            first[key] = key_span
-            self.doc.key_spans[child] = key_span
-            out[key] = self.build(value_node, child, depth + 1)
-        return out
+    def end(self) -> None:
+        frame = self.stack.pop()
+        if frame.skip_depth > 1:
+            frame.skip_depth -= 1
+            self.stack.append(frame)
+            return
+        if frame.skip_depth == 0:
+            if frame.anchor is not None:
+                self.anchors[frame.anchor] = (frame.value, frame.size)
+            if self.stack:
+                self.stack[-1].size += frame.size
 
-    def bad_tag(self, node: yaml.Node) -> str:
+    def event(self, ev: Any) -> None:
+        cls = type(ev)
+        if cls is yaml.MappingEndEvent or cls is yaml.SequenceEndEvent:
+            self.end()
+            return
+        starts = cls is yaml.MappingStartEvent or cls is yaml.SequenceStartEvent
+        if not (starts or cls is yaml.ScalarEvent or cls is yaml.AliasEvent):
+            return
+        top = self.stack[-1] if self.stack else None
+        if top is not None:
+            if top.skip_depth:
+                if starts:
+                    top.skip_depth += 1
+                return
+            if isinstance(top.value, dict):
+                if top.key is None:
+                    self.take_key(ev)
+                    if starts:  # a complex key: skip it (its value is skipped too)
+                        self.stack.append(_Frame(None, "", None, skip_depth=1))
+                    return
+                key = top.key
+                top.key = None
+                if key is _SKIP:
+                    if starts:
+                        self.stack.append(_Frame(None, "", None, skip_depth=1))
+                    return
+                pointer = f"{top.pointer}/{escape(key)}"
+            else:
+                key = None
+                pointer = f"{top.pointer}/{len(top.value)}"
+        else:
+            key, pointer = None, ""
+        if len(self.stack) >= MAX_DEPTH:
+            raise _TooBig(self.span(ev), f"nesting deeper than {MAX_DEPTH} levels")
+        self.doc.spans[pointer] = self.span(ev)
+        if cls is yaml.AliasEvent:
+            if ev.anchor not in self.anchors:
+                self.problem(ev, "Y001", f"YAML: alias '*{ev.anchor}' names no anchor defined before it")
+                self.attach(key, None)
+                return
+            value, size = self.anchors[ev.anchor]
+            self.count(ev, size)
+            if top is not None:
+                top.size += size
+            self.attach(key, value)
+            return
+        self.count(ev, 1)
+        if cls is yaml.ScalarEvent:
+            value = self.scalar(ev)
+            if ev.anchor is not None:
+                self.anchors[ev.anchor] = (value, 1)
+            if top is not None:
+                top.size += 1
+            self.attach(key, value)
+            return
+        wanted = _MAP if cls is yaml.MappingStartEvent else _SEQ
+        if ev.tag not in (None, "!", wanted):
+            self.attach(key, self.bad_tag(ev))
+            self.stack.append(_Frame(None, "", None, skip_depth=1))
+            return
+        container: Any = {} if cls is yaml.MappingStartEvent else []
+        self.attach(key, container)
+        self.stack.append(_Frame(container, pointer, ev.anchor))
+
+    def bad_tag(self, ev: Any) -> str:
         """Report a tag that would construct something; the value becomes inert text."""
-        tag = node.tag.replace("tag:yaml.org,2002:", "!!")
-        self.doc.diagnostics.append(error(self.span(node), "Y004", f"tag '{tag}' is not allowed; "
-                                          "content uses plain YAML values only: remove the tag"))
+        tag = str(ev.tag).replace("tag:yaml.org,2002:", "!!")
+        self.problem(ev, "Y004", f"tag '{tag}' is not allowed; content uses plain YAML values only: remove the tag")
         return f"(refused {tag})"
 
-    def scalar(self, node: yaml.ScalarNode) -> Any:
-        tag = node.tag
+    def scalar(self, ev: Any) -> Any:
+        value: str = ev.value
+        tag = ev.tag
+        if tag is None and not ev.style:  # plain (None or "" by loader): resolve as YAML 1.1 does
+            for resolved, regexp in _IMPLICIT.get(value[0] if value else "", []) + _IMPLICIT.get(None, []):
+                if regexp.match(value):
+                    tag = resolved
+                    break
+            else:
+                return value
+        if tag in _PLAIN_AS_TEXT:
+            return value
         if tag not in _SCALAR_TAGS:
-            return self.bad_tag(node)
-        if tag in (_STR, "tag:yaml.org,2002:timestamp"):
-            return str(node.value)  # dates stay exactly as written
+            return self.bad_tag(ev)
+        node = yaml.ScalarNode(tag, value)
         try:
             if tag == "tag:yaml.org,2002:int":
                 return _scalars.construct_yaml_int(node)
@@ -153,27 +263,10 @@ class _Builder:
             if tag == "tag:yaml.org,2002:bool":
                 return _scalars.construct_yaml_bool(node)
             return None
-        except (ValueError, ConstructorError) as exc:
-            self.doc.diagnostics.append(error(self.span(node), "Y008", f"cannot read '{node.value[:40]}' as a "
-                                              f"number ({exc}); quote it to keep it as text"))
-            return str(node.value)
-
-
-def _count_distinct(root: yaml.Node) -> int:
-    seen: set[int] = set()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        if isinstance(node, yaml.SequenceNode):
-            stack.extend(node.value)
-        elif isinstance(node, yaml.MappingNode):
-            for k, v in node.value:
-                stack.append(k)
-                stack.append(v)
-    return len(seen)
+        except (ValueError, ConstructorError, KeyError) as exc:
+            self.problem(ev, "Y008", f"cannot read '{value[:40]}' as {tag.rsplit(':', 1)[-1]} ({exc}); "
+                         "quote it to keep it as text")
+            return value
 
 
 def _mark_span(file: str, mark: Any, text: str = "") -> Span:
@@ -187,44 +280,52 @@ def _mark_span(file: str, mark: Any, text: str = "") -> Span:
 
 
 def loads(text: str, file: str) -> Document:
-    """Load one YAML document from text."""
+    """Load one YAML document from text; problems become diagnostics."""
     doc = Document(file)
+    builder = _EventBuilder(doc)
+    loader = ContentLoader(text)
+    documents = 0
     try:
-        loader = ContentLoader(text)
-        try:
-            root = loader.get_single_node()
-        finally:
-            loader.dispose()
+        while loader.check_event():
+            ev = loader.get_event()
+            if isinstance(ev, yaml.DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    doc.diagnostics.append(error(builder.span(ev), "Y001", "YAML syntax: more than one YAML "
+                                                 "document ('---'); keep one document per file"))
+                    break
+                continue
+            builder.event(ev)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
-        if "expected a single document" in str(exc):
-            problem = "more than one YAML document ('---'); keep one document per file"
         ctx = exc.context_mark
         if ctx is not None and exc.problem_mark is not None and ctx.line != exc.problem_mark.line:
             what = (exc.context or "while parsing a block").replace("while parsing ", "")
             problem += f" in {what} that starts at line {ctx.line + 1}, column {ctx.column + 1}"
         doc.diagnostics.append(error(_mark_span(file, mark), "Y001", f"YAML syntax: {problem}"))
-        return doc
+        return _failed(doc)
     except yaml.reader.ReaderError as exc:
-        span = _mark_span(file, exc, text)
         char = chr(exc.character) if isinstance(exc.character, int) else str(exc.character)
-        doc.diagnostics.append(error(span, "Y002", f"character {char!r} is not allowed in YAML; "
-                                     "remove it or save the file as UTF-8 text"))
-        return doc
-    except (yaml.YAMLError, RecursionError, MemoryError) as exc:
-        doc.diagnostics.append(error(Span(file, 1, 1), "Y001", f"YAML cannot be read: {type(exc).__name__}"))
-        return doc
-    if root is None:
-        return doc
-    try:
-        budget = ALIAS_BUDGET_FACTOR * _count_distinct(root) + ALIAS_BUDGET_BASE
-        doc.data = _Builder(doc, budget).build(root, "", 0)
+        doc.diagnostics.append(error(_mark_span(file, exc, text), "Y002", f"character {char!r} is not allowed in "
+                                     "YAML; remove it or save the file as UTF-8 text"))
+        return _failed(doc)
     except _TooBig as exc:
-        doc.data = None
-        doc.spans.clear()
-        doc.key_spans.clear()
         doc.diagnostics.append(error(exc.span, "Y005", exc.message))
+        return _failed(doc)
+    except (yaml.YAMLError, RecursionError, MemoryError, ValueError) as exc:
+        doc.diagnostics.append(error(Span(file, 1, 1), "Y001", f"YAML cannot be read: {type(exc).__name__}"))
+        return _failed(doc)
+    finally:
+        loader.dispose()
+    doc.data = builder.root
+    return doc
+
+
+def _failed(doc: Document) -> Document:
+    doc.data = None
+    doc.spans.clear()
+    doc.key_spans.clear()
     return doc
 
 

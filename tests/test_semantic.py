@@ -33,7 +33,7 @@ def test_a_clean_game_has_no_diagnostics(tmp_path: Path) -> None:
 
 def test_did_you_mean_for_a_misspelt_territory(tmp_path: Path) -> None:
     out = check(tmp_path, "", GAME.replace("- [a, b]", "- [a, bb]"))
-    assert "8:8 X102 edge 'a' -> 'bb': no territory 'bb' (did you mean 'b'?)" in out
+    assert "8:9 X102 edge 'a' -> 'bb': no territory 'bb' (did you mean 'b'?)" in out
 
 
 def test_one_way_neighbor_listing(tmp_path: Path) -> None:

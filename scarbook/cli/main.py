@@ -30,7 +30,9 @@ def _register_optional() -> None:
             if exc.name != f"scarbook.cli.{module}":
                 raise
             continue
-        getattr(mod, attr)(app)
+        register = getattr(mod, attr, None)
+        if register is not None:
+            register(app)
 
 
 _register_optional()

@@ -1,0 +1,93 @@
+"""Benchmark `scarbook validate`: shipped content against check-jsonschema, and 10k/20k-card packs.
+
+Run: .venv/bin/python bench/bench_validate.py [--runs N]
+Prints medians of alternating runs and the ratios the quality bars ask for (quality.md):
+  - validate of all shipped content, cold, no slower than check-jsonschema on the same files;
+  - a 10,000-card pack in <= 3 s, and 20,000 cards <= 2.2 x the 10,000 time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+def timed(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env)
+    elapsed = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stdout}\n{done.stderr}")
+    return elapsed
+
+
+def local_schemas(tmp: Path) -> Path:
+    """The same schemas with file:// ids, so check-jsonschema resolves $refs without a network."""
+    out = tmp / "schemas"
+    out.mkdir()
+    for path in (ROOT / "schemas").glob("*.schema.json"):
+        schema = json.loads(path.read_text())
+        schema["$id"] = (out / path.name).as_uri()
+        (out / path.name).write_text(json.dumps(schema))
+    return out / "content-file.schema.json"
+
+
+def card_pack(folder: Path, cards: int) -> Path:
+    folder.mkdir()
+    lines = ["pack: {id: synthetic, title: Synthetic, extends: risk-legacy}",
+             "decks:", f"  - {{id: synthetic-deck, name: Synthetic, count: {cards}}}", "cards:"]
+    for i in range(cards):
+        lines.append(f"  - id: card-{i}\n    deck: synthetic-deck\n    name: Card {i}\n    type: event\n"
+                     f"    text: Card number {i} does something.\n    stats: {{strength: {i % 7}, skill: x}}")
+    (folder / "pack.yaml").write_text("\n".join(lines) + "\n")
+    return folder
+
+
+def median_of(cmd: list[str], runs: int, cwd: Path, env: dict[str, str] | None = None) -> float:
+    return statistics.median(timed(cmd, cwd, env) for _ in range(runs))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    scarbook = str(BIN / "scarbook")
+    checker = shutil.which("check-jsonschema", path=str(BIN)) or shutil.which("check-jsonschema")
+    with tempfile.TemporaryDirectory() as tmpdir:
+        tmp = Path(tmpdir)
+        files = sorted(str(p) for p in (ROOT / "content").rglob("*.yaml"))
+        rows = []
+        if checker:
+            schema = local_schemas(tmp)
+            ours, theirs = [], []
+            for _ in range(args.runs):  # alternate, so machine noise hits both alike
+                ours.append(timed([scarbook, "validate"], ROOT))
+                theirs.append(timed([checker, "--schemafile", str(schema), *files], ROOT))
+            ours_m, theirs_m = statistics.median(ours), statistics.median(theirs)
+            rows.append(("validate shipped content (cold)", ours_m, f"check-jsonschema {theirs_m:.3f}s",
+                         f"{ours_m / theirs_m:.2f}x (target <= 1.0x)"))
+        else:
+            print("check-jsonschema not found: pip install check-jsonschema", file=sys.stderr)
+        ten = median_of([scarbook, "validate", str(card_pack(tmp / "p10", 10_000))], max(3, args.runs // 2), ROOT)
+        twenty = median_of([scarbook, "validate", str(card_pack(tmp / "p20", 20_000))], max(3, args.runs // 2), ROOT)
+        rows.append(("validate 10,000-card pack", ten, "target 3.0s", f"{ten / 3.0:.2f} of budget"))
+        rows.append(("validate 20,000-card pack", twenty, f"2.2 x 10k = {2.2 * ten:.3f}s",
+                     f"{twenty / ten:.2f}x the 10k time (target <= 2.2x)"))
+    width = max(len(r[0]) for r in rows)
+    print(f"{'what':<{width}}  {'median':>8}  reference / ratio")
+    for name, value, ref, ratio in rows:
+        print(f"{name:<{width}}  {value:>7.3f}s  {ref}; {ratio}")
+
+
+if __name__ == "__main__":
+    main()

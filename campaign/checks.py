@@ -1,0 +1,343 @@
+"""The catalog of legality checks: one generic predicate per name in `checks.schema.json`.
+
+Content names a check with parameters (`{check: target-lacks, kind: city, cite: ...}`); the
+predicate gets the placement and the state and returns `None` when the move is fine, or
+`(what is wrong, the rule in a few words)`. Predicates know nothing about any particular game
+and never change the state. Adding a kind of rule is one schema entry and one function here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .content import Content, Target
+from .state import CampaignState
+
+Failure = tuple[str, str] | None
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A proposed placement: everything a predicate may look at."""
+
+    content: Content
+    state: CampaignState
+    sticker_id: str
+    sticker: dict[str, Any]
+    target: Target
+    actor: str = ""
+    name: str = ""
+    pool: str | None = None
+    pool_count: int | None = None
+
+    @property
+    def label(self) -> str:
+        return str(self.sticker.get("name") or self.sticker_id)
+
+    @property
+    def where(self) -> str:
+        return self.target.id
+
+
+def _marks_text(marks: list[Any]) -> str:
+    return ", ".join(f"{m.sticker}{' ' + repr(m.name) if m.name else ''}" for m in marks)
+
+
+def slot_free(p: Placement, params: dict[str, Any]) -> Failure:
+    slot = params.get("slot") or p.sticker.get("slot")
+    if not slot:
+        return None
+    cap = p.content.slot_capacity(p.target, slot)
+    if cap is None:
+        return None
+    taken = [m for m in p.state.active_marks(p.target.id) if m.slot == slot and not m.cancels]
+    if len(taken) >= cap:
+        return (f"{p.where} already has a {slot} ({_marks_text(taken)})",
+                f"a {p.target.kind} holds {cap} {slot}{'' if cap == 1 else 's'}")
+    return None
+
+
+def supply_left(p: Placement, params: dict[str, Any]) -> Failure:
+    pool = params.get("pool")
+    if pool is not None and pool != p.pool:
+        return None
+    if p.pool_count is None:
+        return None
+    used = p.state.pool_used[(p.sticker_id, p.pool)]
+    if used >= p.pool_count:
+        where = f" in the {p.pool} supply" if p.pool else ""
+        return (f"no {p.sticker_id} is left{where} (all {p.pool_count} placed)",
+                f"there are {p.pool_count} {p.label} stickers{where}")
+    return None
+
+
+def target_has(p: Placement, params: dict[str, Any]) -> Failure:
+    kind = params["kind"]
+    if not p.state.has(p.target.id, kind):
+        return f"{p.where} has no {kind}", f"a {p.label} goes only on a {kind}"
+    return None
+
+
+def target_lacks(p: Placement, params: dict[str, Any]) -> Failure:
+    kind = params["kind"]
+    found = p.state.has(p.target.id, kind)
+    if found:
+        return (f"{p.where} already has a {kind} ({_marks_text(found)})",
+                f"a {p.label} goes only where no {kind} stands")
+    return None
+
+
+def covers_existing(p: Placement, params: dict[str, Any]) -> Failure:
+    covers = p.sticker.get("covers", []) or []
+    if not any(p.state.has(p.target.id, k) for k in covers):
+        what = " or ".join(covers) or "mark"
+        return f"{p.where} has no {what} to cover", f"a {p.label} goes only over a {what}"
+    return None
+
+
+def _applies(p: Placement, params: dict[str, Any]) -> bool:
+    pool = params.get("pool")
+    return pool is None or pool == p.pool
+
+
+def _last_game(p: Placement) -> Failure:
+    if p.state.last_ended is None:
+        return "no game has ended yet", "rewards are taken after a game"
+    return None
+
+
+def _need_actor(p: Placement) -> Failure:
+    if not p.actor:
+        return "say who takes it with --by NAME", "rewards go to players by their result"
+    return None
+
+
+def actor_is(p: Placement, params: dict[str, Any]) -> Failure:
+    if not _applies(p, params):
+        return None
+    fail = _last_game(p) or _need_actor(p)
+    if fail:
+        return fail
+    game = p.state.last_ended
+    assert game is not None
+    role = params["role"]
+    actual = game.role(p.actor)
+    ok = actual == role or (role == "any-finisher" and actual in ("winner", "held-on"))
+    if ok:
+        return None
+    wanted = {"winner": "the winner", "held-on": "players who held on",
+              "any-finisher": "the winner and players who held on"}[role]
+    did = {"winner": "won", "held-on": "held on", "eliminated": "was eliminated",
+           "not played": "did not play"}[actual]
+    return f"{p.actor} {did} in game {game.number}; a {p.label} is for {wanted}", f"a {p.label} is for {wanted}"
+
+
+def actor_not_eliminated(p: Placement, params: dict[str, Any]) -> Failure:
+    if not _applies(p, params) or not p.actor:
+        return None
+    game = p.state.last_ended
+    if game is not None and p.actor in game.eliminated:
+        return f"{p.actor} was eliminated in game {game.number}", "eliminated players take no reward"
+    return None
+
+
+def one_reward_per_game(p: Placement, params: dict[str, Any]) -> Failure:
+    if not _applies(p, params) or not p.actor:
+        return None
+    game = p.state.last_ended
+    if game is None:
+        return None
+    taken = p.state.rewards.get((game.number, p.actor))
+    if taken is not None:
+        return (f"{p.actor} already took a reward after game {game.number} ({taken.sticker} on {taken.target}, "
+                f"line {taken.line})", "each player takes one reward per game")
+    return None
+
+
+def rewards_in_first_games(p: Placement, params: dict[str, Any]) -> Failure:
+    if not _applies(p, params):
+        return None
+    limit = params.get("games") or p.content.rewards_limit
+    game = p.state.last_ended
+    if limit and game is not None and game.number > limit:
+        return f"game {game.number} gives no rewards", f"only the first {limit} games give rewards"
+    return None
+
+
+def before_first_game(p: Placement, params: dict[str, Any]) -> Failure:
+    if not _applies(p, params):
+        return None
+    if p.state.started:
+        return (f"game {p.state.started} has already started", f"a {p.label} is placed only before the first game")
+    return None
+
+
+def after_a_game(p: Placement, params: dict[str, Any]) -> Failure:
+    if not _applies(p, params):
+        return None
+    live = p.state.in_progress
+    if live is not None:
+        return f"game {live.number} is in progress", "rewards are taken between games, after a game ends"
+    return _last_game(p)
+
+
+def max_value(p: Placement, params: dict[str, Any]) -> Failure:
+    if not _applies(p, params):
+        return None
+    if params.get("before_first_game") and p.state.started:
+        return None
+    fieldname, limit = params["field"], params["max"]
+    adds = (p.sticker.get("adds") or {}).get(fieldname, 0)
+    after = p.state.value(p.content, p.target.id, p.target.item, fieldname, adds if isinstance(adds, int) else 0)
+    if after > limit:
+        when = " before the first game" if params.get("before_first_game") else ""
+        return (f"{p.where} would have {after} {fieldname}", f"at most {limit} {fieldname} per card{when}")
+    return None
+
+
+def once_per_target(p: Placement, params: dict[str, Any]) -> Failure:
+    group = params.get("group") or [p.sticker_id]
+    found = [m for m in p.state.active_marks(p.target.id) if m.sticker in group]
+    if found:
+        return (f"{p.where} was already changed ({found[0].sticker}, line {found[0].line})",
+                f"a {p.target.kind} is changed only once by {', '.join(group)}")
+    return None
+
+
+def target_deck(p: Placement, params: dict[str, Any]) -> Failure:
+    decks = params["decks"]
+    deck = p.target.item.get("deck")
+    if deck not in decks:
+        return (f"{p.where} is a card of deck {deck}", f"a {p.label} goes only on cards of {', '.join(decks)}")
+    return None
+
+
+def card_not_destroyed(p: Placement, params: dict[str, Any]) -> Failure:
+    gone = p.state.destroyed(p.target.id)
+    if gone is not None:
+        return f"{p.where} was destroyed (line {gone.line})", "a destroyed card takes nothing"
+    return None
+
+
+def actor_controlled_target(p: Placement, params: dict[str, Any]) -> Failure:
+    if not _applies(p, params) or not p.actor:
+        return None
+    game = p.state.last_ended
+    if game is None or p.actor not in game.controlled:
+        return None  # control was not recorded: the players' word stands
+    territory = p.target.item.get("territory") if p.target.kind != "territory" else p.target.id
+    if territory not in game.controlled[p.actor]:
+        return (f"{p.actor} did not control {territory} at the end of game {game.number}",
+                "only a territory you controlled at the end of the game")
+    return None
+
+
+def keeps_board_connected(p: Placement, params: dict[str, Any]) -> Failure:
+    if p.target.kind != "territory":
+        return None
+    cutters = {sid for sid, st in p.content.stickers.items()
+               if any(c.get("check") == "keeps-board-connected" for c in st.get("checks", []) or [])}
+    removed = {t for t, ms in p.state.marks.items() if any(m.active and m.sticker in cutters for m in ms)}
+    removed.add(p.target.id)
+    adj = p.content.game.neighbors()
+    nodes = [t for t in adj if t not in removed]
+    if not nodes:
+        return None
+    seen, stack = {nodes[0]}, [nodes[0]]
+    while stack:
+        for n in adj[stack.pop()]:
+            if n not in removed and n not in seen:
+                seen.add(n)
+                stack.append(n)
+    if len(seen) < len(nodes):
+        cut = sorted(set(nodes) - seen)[0]
+        return f"{p.where} would cut {cut} off the rest of the board", "the board stays connected"
+    return None
+
+
+def target_unnamed(p: Placement, params: dict[str, Any]) -> Failure:
+    named = [m for m in p.state.active_marks(p.target.id)
+             if p.content.stickers.get(m.sticker, {}).get("named") and m.name]
+    if named:
+        return (f"{p.where} was already named {named[0].name!r} by {named[0].by or 'someone'} "
+                f"(line {named[0].line})", f"a {p.target.kind} is named once")
+    return None
+
+
+def opened(p: Placement, params: dict[str, Any]) -> Failure:
+    env = params["envelope"]
+    if env not in p.state.opened:
+        return f"packet {env} is not open", f"a {p.label} comes into play when {env} is opened"
+    return None
+
+
+def game_number(p: Placement, params: dict[str, Any]) -> Failure:
+    n = p.state.started
+    lo, hi = params.get("min"), params.get("max")
+    if (lo is not None and n < lo) or (hi is not None and n > hi):
+        span = f"{lo if lo is not None else 0}-{hi if hi is not None else '…'}"
+        return f"this is game {n}", f"a {p.label} is placed only in games {span}"
+    return None
+
+
+def required_before_first_game(p: Placement, params: dict[str, Any]) -> Failure:
+    return None  # a placement is always fine; `rules.game_start_problems` enforces it
+
+
+def choice_of(p: Placement, params: dict[str, Any]) -> Failure:
+    options = [o.get("id") for o in p.target.item.get(params["field"], []) or [] if isinstance(o, dict)]
+    if p.name not in options:
+        got = f"{p.name!r} is not one of them" if p.name else "none was given"
+        return (f"choose one of {p.where}'s {params['field']} with --name ({', '.join(map(str, options))}); {got}",
+                f"a {p.label} is one of the {params['field']} printed for that {p.target.kind}")
+    return None
+
+
+def start_for_founder(p: Placement, params: dict[str, Any]) -> Failure:
+    return None  # not a restriction: `rules.legal_starts` reads it
+
+
+CHECKS: dict[str, Callable[[Placement, dict[str, Any]], Failure]] = {
+    "actor-controlled-target": actor_controlled_target,
+    "actor-is": actor_is,
+    "actor-not-eliminated": actor_not_eliminated,
+    "after-a-game": after_a_game,
+    "before-first-game": before_first_game,
+    "card-not-destroyed": card_not_destroyed,
+    "choice-of": choice_of,
+    "covers-existing": covers_existing,
+    "game-number": game_number,
+    "keeps-board-connected": keeps_board_connected,
+    "max-value": max_value,
+    "once-per-target": once_per_target,
+    "one-reward-per-game": one_reward_per_game,
+    "opened": opened,
+    "required-before-first-game": required_before_first_game,
+    "rewards-in-first-games": rewards_in_first_games,
+    "slot-free": slot_free,
+    "start-for-founder": start_for_founder,
+    "supply-left": supply_left,
+    "target-deck": target_deck,
+    "target-has": target_has,
+    "target-lacks": target_lacks,
+    "target-unnamed": target_unnamed,
+}
+
+#: The diagnostic code each check's refusals carry.
+CODES: dict[str, str] = {
+    "supply-left": "R201", "slot-free": "R202", "target-has": "R203", "covers-existing": "R204",
+    "actor-is": "R205", "actor-not-eliminated": "R206", "one-reward-per-game": "R207",
+    "rewards-in-first-games": "R208", "before-first-game": "R209", "target-lacks": "R210",
+    "after-a-game": "R211", "max-value": "R212", "once-per-target": "R213", "target-deck": "R214",
+    "card-not-destroyed": "R215", "actor-controlled-target": "R216", "keeps-board-connected": "R217",
+    "target-unnamed": "R218", "opened": "R219", "game-number": "R220", "required-before-first-game": "R221",
+    "choice-of": "R222", "start-for-founder": "R223",
+}
+
+
+def cite_text(cite: Any) -> str:
+    if isinstance(cite, list):
+        return "; ".join(str(c) for c in cite)
+    return str(cite or "")

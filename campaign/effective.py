@@ -1,0 +1,71 @@
+"""A game as it stands in a campaign, for the compiler's `show`, `tables` and `build --campaign`.
+
+`campaign_game(path, packs)` replays the ledger and returns a new `Game`: opened packets'
+content visible (nothing sealed otherwise), continents with the given `name` and `named_by`,
+bonuses changed by the +1/-1 marks, territory cards' `resources` updated, destroyed cards with
+`destroyed: true`, and on every territory the `marks` it carries. It never writes anything.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+from scarbook.compiler.model import Game
+
+from .engine import Campaign, Replay
+from .ledger import read
+
+
+def campaign_game(path: Path, packs: list[Path]) -> Game:
+    """The effective game of the campaign in `path` (with extra `packs` merged)."""
+    campaign = Campaign(read(Path(path)), list(packs))
+    return applied(campaign.replay(check=False))
+
+
+def _mark_json(m: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"sticker": m.sticker, "kind": m.kind}
+    for key in ("by", "name", "founds"):
+        if getattr(m, key):
+            out[key] = getattr(m, key)
+    if m.boxes:
+        out["boxes"] = m.boxes
+        out["boxes_left"] = m.boxes - m.ticked
+    out["game"] = m.after_game
+    return out
+
+
+def applied(replay: Replay) -> Game:
+    """The replay's content with the campaign's permanent changes written into it."""
+    game = replay.content.game
+    state = replay.state
+    content = replay.content
+    sections = copy.deepcopy(game.sections)
+    for section in ("territories", "regions", "cards", "factions"):
+        items = sections.get(section, {})
+        for tid, item in items.items():
+            marks = state.active_marks(tid)
+            if not marks:
+                continue
+            item["marks"] = [_mark_json(m) for m in marks if not m.cancels]
+            for fieldname in {k for m in marks for k in (content.stickers.get(m.sticker, {}).get("adds") or {})}:
+                item[fieldname] = state.value(content, tid, game.sections[section][tid], fieldname)
+            for m in marks:
+                st = content.stickers.get(m.sticker, {})
+                if st.get("named") and m.name:
+                    item["name"] = m.name
+                    item["named_by"] = m.by
+                if m.kind == "destroyed":
+                    item["destroyed"] = True
+                if any(c.get("check") == "choice-of" for c in st.get("checks", []) or []) and m.name:
+                    item["power"] = m.name
+                    for power in item.get("powers", []) or []:
+                        if isinstance(power, dict) and power.get("id") != m.name:
+                            power["destroyed"] = True
+            if section == "territories":
+                cities = [m for m in marks if m.founds and not m.cancels]
+                if cities:
+                    item["city"] = {"name": cities[-1].name, "sticker": cities[-1].sticker, "by": cities[-1].by}
+    return Game(game.id, game.meta, game.board, sections, list(game.edges), game.spans, game.files, game.packs,
+                game.fingerprint)

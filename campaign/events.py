@@ -1,0 +1,229 @@
+"""The ledger's events: frozen records, read from and written to plain mappings.
+
+Each event keeps the line and column where it stands in the campaign file so that a later
+check can point at it. Parsing never raises: a malformed entry becomes a `ParseProblem`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from scarbook.compiler.diagnostics import Span
+
+
+@dataclass(frozen=True)
+class Event:
+    """What every event has: its position in the ledger."""
+
+    span: Span = field(default=Span("campaign.yaml"), compare=False, kw_only=True)
+    index: int = field(default=-1, compare=False, kw_only=True)
+
+    kind = "event"
+
+    def to_dict(self) -> dict[str, Any]:  # pragma: no cover - every subclass overrides
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class GameStarted(Event):
+    """A game begins: who plays which faction (and, optionally, where each started)."""
+
+    plays: tuple[tuple[str, str], ...]  # (player, faction)
+    starts: tuple[tuple[str, str], ...] = ()  # (player, territory)
+
+    kind = "game-start"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"event": self.kind, "play": dict(self.plays)}
+        if self.starts:
+            out["start"] = dict(self.starts)
+        return out
+
+
+@dataclass(frozen=True)
+class GameEnded(Event):
+    """A game ends: the winner, who held on, who was eliminated, and what each controlled."""
+
+    winner: str
+    held_on: tuple[str, ...] = ()
+    eliminated: tuple[str, ...] = ()
+    controlled: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    date: str = ""
+
+    kind = "game-end"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"event": self.kind, "winner": self.winner, "held_on": list(self.held_on),
+                               "eliminated": list(self.eliminated)}
+        if self.controlled:
+            out["controlled"] = {p: list(ts) for p, ts in self.controlled}
+        if self.date:
+            out["date"] = self.date
+        return out
+
+
+@dataclass(frozen=True)
+class Placed(Event):
+    """A sticker or mark placed for good on a target (territory, continent, card, faction card)."""
+
+    sticker: str
+    target: str
+    by: str = ""
+    name: str = ""
+
+    kind = "place"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"event": self.kind, "sticker": self.sticker, "target": self.target}
+        if self.by:
+            out["by"] = self.by
+        if self.name:
+            out["name"] = self.name
+        return out
+
+
+@dataclass(frozen=True)
+class Destroyed(Event):
+    """A card destroyed for good (recorded as its own event; legality comes from a `destroyed` mark)."""
+
+    card: str
+    by: str = ""
+
+    kind = "destroy"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"event": self.kind, "card": self.card}
+        if self.by:
+            out["by"] = self.by
+        return out
+
+
+@dataclass(frozen=True)
+class Opened(Event):
+    """A sealed envelope opened; `pack` is the folder where the players transcribed its contents."""
+
+    envelope: str
+    pack: str = ""
+
+    kind = "open"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"event": self.kind, "envelope": self.envelope}
+        if self.pack:
+            out["pack"] = self.pack
+        return out
+
+
+@dataclass(frozen=True)
+class Ticked(Event):
+    """Boxes ticked on a fortification (one per attack made on it with 3 troops)."""
+
+    target: str
+    boxes: int = 1
+
+    kind = "tick"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"event": self.kind, "target": self.target, "boxes": self.boxes}
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    c.kind: c for c in (GameStarted, GameEnded, Placed, Destroyed, Opened, Ticked)
+}
+
+
+@dataclass(frozen=True)
+class ParseProblem:
+    span: Span
+    message: str
+
+
+def _text(value: Any) -> str | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    return None
+
+
+def _names(value: Any) -> tuple[str, ...] | None:
+    if value is None:
+        return ()
+    if isinstance(value, (str, int)) and not isinstance(value, bool):
+        return (str(value),)
+    if isinstance(value, list) and all(_text(v) is not None for v in value):
+        return tuple(str(v) for v in value)
+    return None
+
+
+def _pairs(value: Any) -> tuple[tuple[str, str], ...] | None:
+    if value is None:
+        return ()
+    if isinstance(value, dict) and all(_text(v) is not None for v in value.values()):
+        return tuple((str(k), str(v)) for k, v in value.items())
+    return None
+
+
+_FIELDS: dict[str, dict[str, bool]] = {  # event -> field -> required
+    "game-start": {"play": True, "start": False},
+    "game-end": {"winner": True, "held_on": False, "eliminated": False, "controlled": False, "date": False},
+    "place": {"sticker": True, "target": True, "by": False, "name": False},
+    "destroy": {"card": True, "by": False},
+    "open": {"envelope": True, "pack": False},
+    "tick": {"target": True, "boxes": False},
+}
+
+
+def parse_event(data: Any, span: Span, index: int) -> Event | ParseProblem:
+    """One ledger entry to an event, or the reason it cannot be read."""
+    if not isinstance(data, dict):
+        return ParseProblem(span, "an event is a mapping like {event: place, sticker: coin, target: alaska-card}")
+    kind = data.get("event")
+    if kind not in EVENT_TYPES:
+        return ParseProblem(span, f"unknown event {kind!r}; events are: {', '.join(EVENT_TYPES)}")
+    fields = _FIELDS[kind]
+    for key in data:
+        if key != "event" and key not in fields:
+            return ParseProblem(span, f"a '{kind}' event has no field '{key}'; its fields: {', '.join(fields)}")
+    for key, required in fields.items():
+        if required and data.get(key) in (None, "", [], {}):
+            return ParseProblem(span, f"a '{kind}' event needs '{key}'")
+    where = {"span": span, "index": index}
+    bad = ParseProblem(span, f"a '{kind}' event has a malformed field")
+    if kind == "game-start":
+        plays, starts = _pairs(data.get("play")), _pairs(data.get("start"))
+        if plays is None or starts is None:
+            return bad
+        return GameStarted(plays, starts, **where)
+    if kind == "game-end":
+        winner = _text(data.get("winner"))
+        held, elim = _names(data.get("held_on")), _names(data.get("eliminated"))
+        ctrl_raw = data.get("controlled")
+        controlled: list[tuple[str, tuple[str, ...]]] = []
+        if isinstance(ctrl_raw, dict):
+            for p, ts in ctrl_raw.items():
+                names = _names(ts)
+                if names is None:
+                    return bad
+                controlled.append((str(p), names))
+        elif ctrl_raw is not None:
+            return bad
+        if winner is None or held is None or elim is None:
+            return bad
+        return GameEnded(winner, held, elim, tuple(controlled), _text(data.get("date")) or "", **where)
+    values = {k: _text(data.get(k)) for k in fields}
+    if any(values[k] is None for k, req in fields.items() if req) or any(
+            data.get(k) is not None and values[k] is None for k in fields):
+        return bad
+    if kind == "place":
+        return Placed(values["sticker"] or "", values["target"] or "", values["by"] or "", values["name"] or "",
+                      **where)
+    if kind == "destroy":
+        return Destroyed(values["card"] or "", values["by"] or "", **where)
+    if kind == "open":
+        return Opened(values["envelope"] or "", values["pack"] or "", **where)
+    boxes = data.get("boxes", 1)
+    if not isinstance(boxes, int) or isinstance(boxes, bool) or boxes < 1:
+        return bad
+    return Ticked(values["target"] or "", boxes, **where)

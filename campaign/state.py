@@ -1,0 +1,199 @@
+"""Campaign state: the fold of the ledger's events over the effective content.
+
+`apply` has one case per event type and never checks legality (that is `rules.problems`, run
+before it). State is derived, never stored. Nothing here knows any particular game: the
+effects of a mark come from its sticker's data (`adds`, `covers`, `cancels`, `founds`, `boxes`,
+`named`, `kind: destroyed`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .content import Content
+from .events import Destroyed, Event, GameEnded, GameStarted, Opened, Placed, Ticked
+
+
+@dataclass
+class Mark:
+    """One sticker on one target, as placed."""
+
+    sticker: str
+    kind: str
+    target: str
+    slot: str | None = None
+    by: str = ""
+    name: str = ""
+    pool: str | None = None
+    after_game: int = 0  # games ended when it was placed
+    line: int = 0
+    boxes: int | None = None
+    ticked: int = 0
+    covered_by: str | None = None  # the sticker that went over it
+    founds: str | None = None
+    cancels: bool = False
+    reward: bool = False
+
+    @property
+    def active(self) -> bool:
+        return self.covered_by is None
+
+    def is_a(self, kind: str) -> bool:
+        return kind in (self.sticker, self.kind, self.founds)
+
+
+@dataclass
+class GameRecord:
+    number: int
+    plays: dict[str, str]
+    starts: dict[str, str] = field(default_factory=dict)
+    winner: str = ""
+    held_on: list[str] = field(default_factory=list)
+    eliminated: list[str] = field(default_factory=list)
+    controlled: dict[str, set[str]] = field(default_factory=dict)
+    date: str = ""
+    ended: bool = False
+    line: int = 0
+
+    def role(self, player: str) -> str:
+        if player == self.winner:
+            return "winner"
+        if player in self.held_on:
+            return "held-on"
+        if player in self.eliminated:
+            return "eliminated"
+        return "not played"
+
+
+@dataclass
+class CampaignState:
+    players: list[str]
+    games: list[GameRecord] = field(default_factory=list)
+    marks: dict[str, list[Mark]] = field(default_factory=dict)
+    placed: Counter[str] = field(default_factory=Counter)
+    pool_used: Counter[tuple[str, str | None]] = field(default_factory=Counter)
+    rewards: dict[tuple[int, str], Mark] = field(default_factory=dict)
+    opened: dict[str, str] = field(default_factory=dict)  # envelope -> pack ('' when none)
+    signatures: list[tuple[str, int]] = field(default_factory=list)
+    events: int = 0
+
+    # --- where the campaign stands -------------------------------------------------------
+    @property
+    def started(self) -> int:
+        return len(self.games)
+
+    @property
+    def in_progress(self) -> GameRecord | None:
+        return self.games[-1] if self.games and not self.games[-1].ended else None
+
+    @property
+    def last_ended(self) -> GameRecord | None:
+        for g in reversed(self.games):
+            if g.ended:
+                return g
+        return None
+
+    def active_marks(self, target: str) -> list[Mark]:
+        return [m for m in self.marks.get(target, ()) if m.active]
+
+    def has(self, target: str, kind: str) -> list[Mark]:
+        return [m for m in self.active_marks(target) if m.is_a(kind) and not m.cancels]
+
+    def destroyed(self, target: str) -> Mark | None:
+        return next((m for m in self.active_marks(target) if m.kind == "destroyed"), None)
+
+    def value(self, content: Content, target: str, item: dict[str, Any], fieldname: str,
+              adds: int = 0) -> int:
+        base = item.get(fieldname)
+        total = base if isinstance(base, int) and not isinstance(base, bool) else 0
+        for m in self.active_marks(target):
+            extra = (content.stickers.get(m.sticker, {}).get("adds") or {}).get(fieldname)
+            if isinstance(extra, int):
+                total += extra
+        return total + adds
+
+    def signature_count(self, player: str) -> int:
+        return sum(1 for p, _ in self.signatures if p == player)
+
+
+def new_state(players: list[str]) -> CampaignState:
+    return CampaignState(list(players))
+
+
+def apply(state: CampaignState, content: Content, event: Event) -> None:
+    """Fold one event into the state (legality was checked before)."""
+    state.events += 1
+    if isinstance(event, GameStarted):
+        state.games.append(GameRecord(state.started + 1, dict(event.plays), dict(event.starts),
+                                      line=event.span.line))
+    elif isinstance(event, GameEnded):
+        game = state.in_progress
+        if game is None:
+            return
+        game.ended = True
+        game.winner, game.held_on, game.eliminated = event.winner, list(event.held_on), list(event.eliminated)
+        game.controlled = {p: set(ts) for p, ts in event.controlled}
+        game.date = event.date
+        limit = content.rewards_limit
+        if event.winner and (limit is None or game.number <= limit):
+            state.signatures.append((event.winner, game.number))
+    elif isinstance(event, Placed):
+        place(state, content, event.sticker, event.target, event.by, event.name, event.span.line)
+    elif isinstance(event, Destroyed):
+        sticker = next(iter(content.destroy_stickers), "destroyed")
+        place(state, content, sticker, event.card, event.by, "", event.span.line)
+    elif isinstance(event, Opened):
+        state.opened[event.envelope] = event.pack
+    elif isinstance(event, Ticked):
+        forts = [m for m in state.active_marks(event.target) if m.boxes]
+        if forts:
+            forts[-1].ticked = min(forts[-1].boxes or 0, forts[-1].ticked + event.boxes)
+
+
+def pool_for(state: CampaignState, sticker: dict[str, Any]) -> tuple[str | None, int | None]:
+    """The supply pool a placement draws from now, and how many that pool holds (None: unknown).
+
+    Pools named by a `before-first-game` check are the ones used before the first game; the
+    others after it. Within those, the first pool with stickers left (else the last one).
+    """
+    supply = sticker.get("supply")
+    if isinstance(supply, int) and not isinstance(supply, bool):
+        return None, supply
+    if not isinstance(supply, list):
+        return None, None
+    setup = {c.get("pool") for c in sticker.get("checks", []) or [] if c.get("check") == "before-first-game"}
+    setup.discard(None)
+    pools = [(p["pool"], p["count"]) for p in supply if isinstance(p, dict)]
+    if setup:
+        phase = [p for p in pools if (p[0] in setup) == (state.started == 0)]
+        pools = phase or pools
+    sid = str(sticker.get("id"))
+    for name, count in pools:
+        if not isinstance(count, int) or state.pool_used[(sid, name)] < count:
+            return name, count if isinstance(count, int) else None
+    name, count = pools[-1]
+    return name, count if isinstance(count, int) else None
+
+
+def place(state: CampaignState, content: Content, sticker_id: str, target: str, by: str, name: str,
+          line: int) -> Mark:
+    sticker = content.stickers.get(sticker_id, {})
+    pool, _ = pool_for(state, sticker)
+    founds = sticker.get("founds") if isinstance(sticker.get("founds"), dict) else {}
+    boxes = sticker.get("boxes")
+    last = state.last_ended
+    mark = Mark(sticker_id, str(sticker.get("kind") or sticker_id), target, sticker.get("slot"), by, name, pool,
+                last.number if last else 0, line, boxes if isinstance(boxes, int) else None,
+                founds=founds.get("kind"), cancels=bool(sticker.get("cancels")))
+    for old in state.active_marks(target):
+        if any(old.is_a(k) for k in sticker.get("covers", []) or []):
+            old.covered_by = sticker_id
+    state.marks.setdefault(target, []).append(mark)
+    state.placed[sticker_id] += 1
+    state.pool_used[(sticker_id, pool)] += 1
+    if by and last is not None and state.in_progress is None and sticker_id in content.reward_stickers:
+        mark.reward = True
+        state.rewards.setdefault((last.number, by), mark)
+    return mark

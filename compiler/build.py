@@ -1,0 +1,374 @@
+"""`scarbook build`: plan every output of every game, render only what changed, in parallel.
+
+Outputs per game, under OUT/<game>/: `reference.pdf` + `reference.html`, `cards.pdf` (games with
+printable cards), `stickers.pdf` (games with sized stickers), and `tables/<id>.{md,csv,json}`.
+
+Incremental: each output has dependencies (the content items it uses, the templates, the
+settings), each hashed; `OUT/.scarbook-manifest.json` records them. An output whose hashes and
+files are unchanged is skipped; otherwise the build says why it renders it. Planning is pure
+Python: a no-op build never imports WeasyPrint or Jinja2 (they load in `render_job` only).
+
+Untrusted packs: card images must be files inside the card's own pack folder; text holding
+HTML markup is refused; the PDF renderer's URL fetcher refuses anything else. Problems are
+diagnostics (codes B…) at the content line, never tracebacks. Nothing is written outside OUT.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import sheets as sheetmod
+from . import tables as tablemod
+from .diagnostics import Diagnostic, Span, error
+from .model import Game
+
+#: Bump when the rendering code changes in a way the templates' bytes do not show.
+BUILD_VERSION = "1"
+MANIFEST = ".scarbook-manifest.json"
+TABLE_FORMATS = {"md": tablemod.to_markdown, "csv": tablemod.to_csv, "json": tablemod.to_json}
+MARKUP = re.compile(r"<\s*/?\s*[a-zA-Z!?][^<>]*>")
+
+
+def _hash(data: Any) -> str:
+    raw = data if isinstance(data, bytes) else json.dumps(data, sort_keys=True, ensure_ascii=False,
+                                                         default=str).encode()
+    return hashlib.sha256(raw).hexdigest()[:16]
+
+
+def templates_hash() -> str:
+    from scarbook.templates import TEMPLATE_DIR
+
+    digest = hashlib.sha256(BUILD_VERSION.encode())
+    for path in sorted(TEMPLATE_DIR.rglob("*")):
+        if path.is_file() and path.suffix in (".j2", ".css", ".ttf", ".html"):
+            digest.update(path.relative_to(TEMPLATE_DIR).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+# --- content checks that only matter for rendering ------------------------------------------
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    return []
+
+
+def image_path(game: Game, item_id: str, ref: str) -> tuple[Path | None, str | None]:
+    """The file a card's `image` names, or why it is refused."""
+    if ref.startswith("data:image/"):
+        return None, None
+    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", ref) or ref.startswith(("/", "\\", "~")):
+        return None, f"image '{ref}' is a URL or an absolute path; give a path inside the pack folder"
+    if ".." in Path(ref).parts:
+        return None, f"image '{ref}' leads out of the pack folder ('..'); put the image inside the pack"
+    folder = Path(game.span(item_id).file).parent
+    path = folder / ref
+    if not path.is_file():
+        return None, f"image '{ref}' not found in {folder}"
+    from .render.pdf import inside
+
+    if not inside(path, [folder]):
+        return None, f"image '{ref}' is a link to outside the pack folder; copy the file into the pack"
+    return path.resolve(), None
+
+
+def check_content(game: Game) -> list[Diagnostic]:
+    """Refuse what a renderer must not see: raw markup in text, images outside the pack."""
+    diags = []
+    for section, items in game.sections.items():
+        for item_id, item in items.items():
+            for text in _strings({k: v for k, v in item.items() if k not in ("id", "image")}):
+                if MARKUP.search(text):
+                    diags.append(error(game.span(item_id), "B301", f"{section[:-1]} '{item_id}' has HTML markup in "
+                                       f"its text ({MARKUP.search(text).group(0)[:40]!r}); content text is plain "  # type: ignore[union-attr]
+                                       "text, write it without tags"))
+                    break
+            if section == "cards" and isinstance(item.get("image"), str):
+                _path, problem = image_path(game, item_id, item["image"])
+                if problem:
+                    diags.append(error(game.span(item_id), "B302", f"card '{item_id}': {problem}"))
+    return diags
+
+
+# --- the plan -----------------------------------------------------------------------------------
+@dataclass
+class Output:
+    """One output of one game: its files, what it depends on, and how to render it."""
+
+    game: str
+    name: str
+    files: list[str]  # relative to OUT, posix
+    deps: dict[str, str]
+    job: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        return f"{self.game}/{self.name}"
+
+
+def _item_deps(game: Game, ids: list[str]) -> dict[str, str]:
+    deps = {}
+    for item_id in ids:
+        found = game.item(item_id)
+        if found:
+            deps[f"{found[0][:-1]} '{item_id}'"] = _hash(found[1])
+    return deps
+
+
+def roots_for(game: Game) -> list[str]:
+    from scarbook.templates import TEMPLATE_DIR
+
+    folders = {str(Path(f).resolve().parent) for f in game.files}
+    return [str(TEMPLATE_DIR)] + sorted(folders)
+
+
+def plan_game(game: Game, paper: str, campaign: str | None, templates: str) -> list[Output]:
+    """Every output of one game, with its dependencies and render job (pure; cheap)."""
+    settings = {"settings": _hash([BUILD_VERSION, paper, campaign or ""]), "templates": templates}
+    header = {"game": _hash([game.id, game.meta, game.packs])}
+    tables = tablemod.rule_tables(game)
+    uses = list(dict.fromkeys(u for t in tables for u in t.uses))
+    tables_data = [t.to_json() for t in tables]
+    out: list[Output] = []
+    g = game.id
+    board = {"board": _hash([game.board, game.edges])} if game.section("territories") else {}
+    ref_deps = {**settings, **header, **board, **_item_deps(game, uses), "tables": _hash(tables_data)}
+    out.append(Output(g, "reference", [f"{g}/reference.pdf", f"{g}/reference.html"], ref_deps,
+                      {"kind": "reference", "game": game, "tables": tables, "paper": paper, "campaign": campaign}))
+    table_files = [f"{g}/tables/{t.id}.{ext}" for t in tables for ext in TABLE_FORMATS]
+    out.append(Output(g, "tables", table_files,
+                      {"settings": settings["settings"], **_item_deps(game, uses), "tables": _hash(tables_data)},
+                      {"kind": "tables", "tables": tables}))
+    cards = sheetmod.printable_cards(game)
+    if cards:
+        card_ids = list(dict.fromkeys(c["id"] for c in cards))
+        deck_ids = list(dict.fromkeys(c["deck_id"] for c in cards))
+        images = {}
+        for c in cards:
+            if isinstance(c.get("image"), str) and not c["image"].startswith("data:"):
+                path, _ = image_path(game, c["id"], c["image"])
+                if path:
+                    images[f"image of '{c['id']}'"] = _hash(path.read_bytes())
+        deps = {**settings, **header, **_item_deps(game, deck_ids + card_ids), **images, "cards": _hash(cards)}
+        out.append(Output(g, "cards", [f"{g}/cards.pdf"], deps,
+                          {"kind": "cards", "game": game, "cards": cards, "paper": paper}))
+    stickers = sheetmod.sticker_items(game)
+    if stickers:
+        ids = list(dict.fromkeys(s["id"] for s in stickers))
+        deps = {**settings, **header, **_item_deps(game, ids), "stickers": _hash(stickers)}
+        out.append(Output(g, "stickers", [f"{g}/stickers.pdf"], deps,
+                          {"kind": "stickers", "game": game, "stickers": stickers, "paper": paper}))
+    return out
+
+
+# --- the manifest -------------------------------------------------------------------------------
+def load_manifest(out_dir: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((out_dir / MANIFEST).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("version") != BUILD_VERSION:
+        return {}
+    outputs = data.get("outputs")
+    return outputs if isinstance(outputs, dict) else {}
+
+
+def save_manifest(out_dir: Path, outputs: dict[str, Any]) -> None:
+    from .render.pdf import write_bytes
+
+    data = {"version": BUILD_VERSION, "outputs": dict(sorted(outputs.items()))}
+    write_bytes(out_dir / MANIFEST, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode())
+
+
+def why_rebuild(output: Output, recorded: dict[str, Any] | None, out_dir: Path) -> list[str]:
+    """Why an output must be rendered again; empty when it is up to date."""
+    if not recorded:
+        return ["not built yet"]
+    missing = [f for f in output.files if not (out_dir / f).is_file()]
+    if missing:
+        return [f"{missing[0]} is missing"]
+    old = recorded.get("deps", {})
+    if sorted(recorded.get("files", [])) != sorted(output.files):
+        return ["its list of files changed"]
+    reasons = []
+    for label, digest in output.deps.items():
+        if label not in old:
+            reasons.append(f"{label} added")
+        elif old[label] != digest:
+            reasons.append(f"{label} changed")
+    reasons += [f"{label} removed" for label in old if label not in output.deps]
+    if len(reasons) > 1:  # the aggregate hashes only matter when nothing more precise changed
+        precise = [r for r in reasons if not r.startswith(("tables ", "cards ", "stickers "))]
+        reasons = precise or reasons
+    if len(reasons) > 4:
+        reasons = reasons[:4] + [f"and {len(reasons) - 4} more"]
+    return reasons
+
+
+# --- rendering (in worker processes) ------------------------------------------------------------
+def _safe_out(out_dir: Path, rel: str) -> Path:
+    path = (out_dir / rel).resolve()
+    if out_dir.resolve() not in path.parents:
+        raise ValueError(f"refusing to write {rel} outside {out_dir}")
+    return path
+
+
+def _with_images(cards: list[dict[str, Any]], game: Game) -> list[dict[str, Any]]:
+    result = []
+    for c in cards:
+        url = None
+        if isinstance(c.get("image"), str):
+            if c["image"].startswith("data:image/"):
+                url = c["image"]
+            else:
+                path, _ = image_path(game, c["id"], c["image"])
+                url = path.as_uri() if path else None
+        result.append({**c, "image_url": url})
+    return result
+
+
+def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> tuple[list[str], float]:
+    """Render one output to its files; returns (error messages, seconds). Runs in a worker."""
+    started = time.perf_counter()
+    from .render import html as htmlmod
+    from .render.pdf import UnsafeResource, write_bytes
+
+    out = Path(out_dir)
+    kind = job["kind"]
+    try:
+        if kind == "tables":
+            write_tables(out, files, job["tables"])
+            return [], time.perf_counter() - started
+        game: Game = job["game"]
+        paper = job["paper"]
+        if kind == "reference":
+            from .boardmap import board_svg, legend
+
+            has_board = bool(game.section("territories"))
+            html = htmlmod.reference_html(game, job["tables"], paper, board_svg(game) if has_board else None,
+                                          legend(game) if has_board else [], job.get("campaign"))
+            write_bytes(_safe_out(out, files[1]), html.encode())
+        elif kind == "cards":
+            sheets = sheetmod.card_sheets(_with_images(job["cards"], game), paper)
+            html = htmlmod.sheets_html("cards.html.j2", game.title, sheets, paper)
+        else:
+            sheets = sheetmod.sticker_sheets(job["stickers"], paper)
+            html = htmlmod.sheets_html("stickers.html.j2", game.title, sheets, paper)
+        from scarbook.templates import TEMPLATE_DIR
+
+        from .render.pdf import render_pdf
+
+        data = render_pdf(html, [Path(r) for r in roots_for(game)], TEMPLATE_DIR)
+        write_bytes(_safe_out(out, files[0]), data)
+    except UnsafeResource as exc:
+        return [f"B310 {exc}"], time.perf_counter() - started
+    except Exception as exc:  # a crashing renderer becomes a diagnostic, never a traceback
+        return [f"B399 rendering {kind} failed: {type(exc).__name__}: {exc}"], time.perf_counter() - started
+    return [], time.perf_counter() - started
+
+
+def write_tables(out: Path, files: list[str], tables: list[tablemod.Table]) -> None:
+    from .render.pdf import write_bytes
+
+    wanted = set()
+    for table in tables:
+        for ext, fmt in TABLE_FORMATS.items():
+            rel = f"{files[0].split('/tables/')[0]}/tables/{table.id}.{ext}"
+            path = _safe_out(out, rel)
+            wanted.add(path)
+            write_bytes(path, fmt(table).encode())
+    folder = _safe_out(out, files[0]).parent if files else None
+    if folder and folder.is_dir():
+        for stale in folder.iterdir():
+            if stale.is_file() and stale.resolve() not in wanted and stale.suffix.lstrip(".") in TABLE_FORMATS:
+                stale.unlink()
+
+
+# --- the build --------------------------------------------------------------------------------
+@dataclass
+class BuildResult:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    rendered: list[str] = field(default_factory=list)
+    up_to_date: list[str] = field(default_factory=list)
+
+
+def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: str = "a4",
+          campaign: str | None = None, progress: Callable[[str], None] = lambda line: None) -> BuildResult:
+    """Build every output of `games` into `out_dir`, rendering only what changed."""
+    result = BuildResult()
+    for game in games:
+        result.diagnostics += check_content(game)
+    if any(d.is_error for d in result.diagnostics):
+        return result
+    templates = templates_hash()
+    outputs = [o for game in games for o in plan_game(game, paper, campaign, templates)]
+    manifest = load_manifest(out_dir)
+    todo: list[tuple[Output, list[str]]] = []
+    for output in outputs:
+        reasons = why_rebuild(output, manifest.get(output.key), out_dir)
+        if reasons:
+            todo.append((output, reasons))
+        else:
+            result.up_to_date.append(output.key)
+    if not todo:
+        return result
+    out_dir.mkdir(parents=True, exist_ok=True)
+    by_game = {g.id: g for g in games}
+    for output, reasons in todo:
+        progress(f"{output.key}: rendering ({'; '.join(reasons)})")
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
+    results: dict[str, tuple[list[str], float]] = {}
+    done = 0
+
+    def finished(output: Output, res: tuple[list[str], float]) -> None:
+        nonlocal done
+        done += 1
+        results[output.key] = res
+        status = "failed" if res[0] else "done"
+        progress(f"[{done}/{len(todo)}] {output.key} {status} ({res[1]:.1f} s)")
+
+    heavy = [(o, r) for o, r in todo if o.name != "tables"]
+    for output, _ in todo:
+        if output.name == "tables":
+            finished(output, render_job(output.job, output.files, str(out_dir)))
+    if workers > 1 and len(heavy) > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+        with ProcessPoolExecutor(max_workers=min(workers, len(heavy)), mp_context=context) as pool:
+            futures = {pool.submit(render_job, o.job, o.files, str(out_dir)): o for o, _ in heavy}
+            for future in as_completed(futures):
+                try:
+                    res = future.result()
+                except Exception as exc:  # a dead worker
+                    res = ([f"B399 rendering failed: {type(exc).__name__}: {exc}"], 0.0)
+                finished(futures[future], res)
+    else:
+        for output, _ in heavy:
+            finished(output, render_job(output.job, output.files, str(out_dir)))
+    for output, _ in todo:
+        problems, _seconds = results[output.key]
+        if problems:
+            span = Span(by_game[output.game].files[0] if by_game[output.game].files else output.game)
+            for problem in problems:
+                code, message = problem.split(" ", 1)
+                result.diagnostics.append(error(span, code, f"{output.key}: {message}"))
+            manifest.pop(output.key, None)
+        else:
+            result.rendered.append(output.key)
+            manifest[output.key] = {"files": output.files, "deps": output.deps}
+    save_manifest(out_dir, manifest)
+    return result

@@ -1,0 +1,100 @@
+"""Jinja2 templates to HTML: reference sheets, card sheets, sticker sheets.
+
+One environment with autoescape on for every template and `StrictUndefined`, so content text is
+always escaped and a missing value fails the build instead of printing an empty cell. The view
+models handed to templates are built here from pure data (`compiler.tables`, `compiler.sheets`);
+templates never compute game data. Jinja2 is imported inside functions only.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+from ..model import Game, is_unknown
+from ..sheets import PAPER_MM, Sheet
+from ..tables import Table, cell_text
+
+#: Rows of a table per unsplittable block; a longer table is shown in parts.
+MAX_LINES_PER_BLOCK = 44
+PAPER_CSS = {"a4": "A4", "letter": "letter"}
+
+
+def css_string(value: Any) -> Any:
+    """A CSS string literal with every non-alphanumeric character escaped (safe in a <style>)."""
+    from markupsafe import Markup
+
+    text = "".join(ch if ch.isalnum() or ch == " " else f"\\{ord(ch):x} " for ch in str(value))
+    return Markup(f'"{text}"')
+
+
+@lru_cache(maxsize=1)
+def environment() -> Any:
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+    from scarbook.templates import TEMPLATE_DIR
+
+    env = Environment(loader=FileSystemLoader(str(TEMPLATE_DIR)), autoescape=True, undefined=StrictUndefined,
+                      trim_blocks=True, lstrip_blocks=True)
+    env.filters["mm"] = lambda v: f"{float(v):.2f}mm"
+    env.filters["mm_line"] = lambda v: f"{max(float(v), 0.2):.2f}mm"
+    env.filters["css_string"] = css_string
+    return env
+
+
+def _row_lines(row: list[Any], widths: int) -> int:
+    longest = max((len(cell_text(v)) for v in row), default=0)
+    return max(1, math.ceil(longest / max(20, 150 // max(1, widths))))
+
+
+def table_parts(table: Table) -> list[dict[str, Any]]:
+    """A table as one or more blocks that each fit on a page, cells ready to print."""
+    unknowns: list[str] = []
+    rows: list[list[dict[str, Any]]] = []
+    for row in table.rows:
+        cells = []
+        for value in row:
+            if is_unknown(value):
+                if value["unknown"] not in unknowns:
+                    unknowns.append(value["unknown"])
+                cells.append({"unknown": True, "note": unknowns.index(value["unknown"]) + 1, "text": "?", "cls": ""})
+            else:
+                text = cell_text(value)
+                cls = "num" if isinstance(value, int | float) and not isinstance(value, bool) else \
+                    ("long" if len(text) > 60 else "")
+                cells.append({"unknown": False, "note": 0, "text": text, "cls": cls})
+        rows.append(cells)
+    chunks: list[list[list[dict[str, Any]]]] = [[]]
+    lines = 0
+    for raw, cells in zip(table.rows, rows, strict=True):
+        n = _row_lines(raw, len(table.columns))
+        if chunks[-1] and lines + n > MAX_LINES_PER_BLOCK:
+            chunks.append([])
+            lines = 0
+        chunks[-1].append(cells)
+        lines += n
+    return [{
+        "id": table.id if i == 0 else f"{table.id}-{i + 1}", "title": table.title, "text": table.text,
+        "columns": [c.title for c in table.columns], "rows": chunk, "notes": table.notes, "unknowns": unknowns,
+        "inferred": table.inferred, "sources": table.sources, "index": i + 1, "of": len(chunks),
+        "width": "narrow" if len(table.columns) <= 3 and not any(c["cls"] == "long" for r in rows for c in r)
+        else "wide",
+    } for i, chunk in enumerate(chunks)]
+
+
+def reference_html(game: Game, tables: list[Table], paper: str, map_svg: str | None,
+                   legend: list[tuple[str, str]], campaign: str | None = None) -> str:
+    parts = [p for t in tables for p in table_parts(t)]
+    summary = game.meta.get("summary")
+    return str(environment().get_template("reference.html.j2").render(
+        game={"id": game.id, "title": game.title}, packs=list(game.packs), campaign=campaign,
+        summary=summary if isinstance(summary, str) else None, map_svg=map_svg, legend=legend, parts=parts,
+        paper=PAPER_CSS[paper],
+    ))
+
+
+def sheets_html(template: str, title: str, sheets: list[Sheet], paper: str) -> str:
+    page_w, page_h = PAPER_MM[paper]
+    return str(environment().get_template(template).render(
+        title=title, sheets=sheets, paper=PAPER_CSS[paper], page_w=page_w, page_h=page_h,
+    ))

@@ -1,0 +1,469 @@
+"""Rule tables computed from a game's content, as pure data (no rendering, no I/O).
+
+Every table is derived from the content's sections: tables declared in `tables:` (rows, or a
+`formula` expanded into bands), regions and their bonuses, stickers and their effects, rewards,
+envelopes (names and triggers only, never their contents), the campaign schedule, factions and
+their units, decks and their cards, components, and the rules in short. No game's data is typed
+here and nothing branches on a game id: a homebrew game gets the same tables.
+
+A cell is a JSON scalar, or `{"unknown": why}` where the content says the value is unknown.
+Each table keeps the ids of the items it was computed from (`uses`) so the build can tell which
+outputs a change touches, and the cites of its sources (`sources`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .model import Game, Item, is_unknown, known
+
+Cell = Any  # str | int | float | bool | None | {"unknown": str}
+
+
+@dataclass
+class Column:
+    id: str
+    title: str
+
+
+@dataclass
+class Table:
+    """One rule table: what a player reads, plus where it came from."""
+
+    id: str
+    title: str
+    columns: list[Column]
+    rows: list[list[Cell]]
+    kind: str = "declared"
+    text: str | None = None
+    notes: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    uses: list[str] = field(default_factory=list)
+    inferred: list[str] = field(default_factory=list)  # evidence, when some of it is inferred
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# --- small helpers ---------------------------------------------------------------------------
+def cites(item: Item | None) -> list[str]:
+    """The cites of an item's `source` (a string or a list), in order."""
+    source = (item or {}).get("source")
+    if not isinstance(source, dict):
+        return []
+    cite = source.get("cite")
+    if isinstance(cite, str):
+        return [cite]
+    return [c for c in cite or [] if isinstance(c, str)]
+
+
+def _merge_cites(items: Iterable[Item]) -> list[str]:
+    out: list[str] = []
+    for item in items:
+        for c in cites(item):
+            if c not in out:
+                out.append(c)
+    return out
+
+
+def _inferred(items: Iterable[Item]) -> list[str]:
+    out: list[str] = []
+    for item in items:
+        for holder in (item, item.get("source") if isinstance(item.get("source"), dict) else None):
+            inf = (holder or {}).get("inferred")
+            if isinstance(inf, dict) and inf.get("evidence") and inf["evidence"] not in out:
+                out.append(str(inf["evidence"]))
+    return out
+
+
+def cell(value: Any) -> Cell:
+    """A content value as a table cell (lists joined, objects summarised, unknown kept)."""
+    if value is None or is_unknown(value) or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, list):
+        return ", ".join(str(cell_text(cell(v))) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {cell_text(cell(v))}" for k, v in value.items())
+    return str(value)
+
+
+def cell_text(value: Cell) -> str:
+    """A cell as plain text: unknown is '?', nothing is ''."""
+    if is_unknown(value):
+        return "?"
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def slug(text: str) -> str:
+    """Lowercase kebab-case of a label (for table ids and file names)."""
+    out = "".join(ch if ch.isalnum() else "-" for ch in text.lower())
+    return "-".join(p for p in out.split("-") if p) or "table"
+
+
+def _name(item: Item, fallback: str) -> str:
+    return str(known(item.get("name"), None) or known(item.get("title"), None) or fallback)
+
+
+def _text(value: Any) -> Cell:
+    return value if is_unknown(value) else (None if value is None else str(value))
+
+
+def _table(game: Game, tid: str, title: str, columns: list[tuple[str, str]], rows: list[list[Cell]],
+           items: dict[str, Item], kind: str, notes: list[str] | None = None, text: str | None = None,
+           extra_uses: Iterable[str] = ()) -> Table:
+    """A computed table; drops columns that are empty in every row."""
+    keep = [i for i in range(len(columns)) if i == 0 or any(r[i] not in (None, "") for r in rows)]
+    return Table(
+        id=tid, title=title, columns=[Column(*columns[i]) for i in keep],
+        rows=[[r[i] for i in keep] for r in rows], kind=kind, text=text, notes=list(notes or []),
+        sources=_merge_cites(items.values()), uses=list(items) + list(extra_uses),
+        inferred=_inferred(items.values()),
+    )
+
+
+# --- declared tables -------------------------------------------------------------------------
+def formula_rows(formula: dict[str, Any], default_top: int) -> tuple[list[list[Cell]], str]:
+    """A formula `floor(sum / divide_by)` (at least `minimum`) as bands: ('1–11', 3), ('12–14', 4) …"""
+    divide_by = int(formula["divide_by"])
+    minimum = formula.get("minimum")
+    rounding = math.ceil if formula.get("round") == "up" else math.floor
+    low, high = formula.get("range") or [1, default_top]
+
+    def value(n: int) -> int:
+        v = rounding(n / divide_by)
+        return max(v, minimum) if isinstance(minimum, int) else v
+
+    rows: list[list[Cell]] = []
+    start = low
+    for n in range(low, high + 1):
+        if n == high or value(n + 1) != value(n):
+            rows.append([str(start) if start == n else f"{start}–{n}", value(n)])
+            start = n + 1
+    parts = " + ".join(formula["sum"])
+    rule = f"({parts}) ÷ {divide_by}, rounded {'up' if formula.get('round') == 'up' else 'down'}"
+    if isinstance(minimum, int):
+        rule += f", at least {minimum}"
+    if not formula.get("range"):
+        rule += f"; shown up to {high}"
+    return rows, rule
+
+
+def declared_tables(game: Game) -> list[Table]:
+    out = []
+    territories = len(game.section("territories"))
+    for tid, t in game.section("tables").items():
+        notes = [t["notes"]] if t.get("notes") else []
+        rows = [list(r) for r in t.get("rows") or []]
+        text = t.get("text")
+        if isinstance(t.get("formula"), dict):
+            rows, rule = formula_rows(t["formula"], territories or 15 * int(t["formula"]["divide_by"]))
+            notes.insert(0, f"Computed: {rule}.")
+        if not rows and is_unknown(text):
+            rows = [[{"unknown": text["unknown"]}] + [None] * (len(t["columns"]) - 1)]
+        out.append(Table(
+            id=tid, title=str(t.get("title", tid)), columns=[Column(c["id"], c["title"]) for c in t["columns"]],
+            rows=rows, kind="declared", text=None if is_unknown(text) or text is None else str(text),
+            notes=notes, sources=cites(t), uses=[tid], inferred=_inferred([t]),
+        ))
+    return out
+
+
+# --- computed tables -------------------------------------------------------------------------
+def region_table(game: Game) -> list[Table]:
+    regions = game.section("regions")
+    if not regions:
+        return []
+    members = game.region_members()
+    rows = []
+    for rid, r in regions.items():
+        count = len(members.get(rid, [])) or r.get("territory_count")
+        named_by = r.get("named_by")
+        rows.append([_name(r, rid), cell(r.get("kind")), count, cell(r.get("bonus")),
+                     f"named by {named_by}" if named_by else None])
+    kinds = {r.get("kind") for r in regions.values()}
+    word = "Region" if len(kinds) != 1 or None in kinds else str(next(iter(kinds))).capitalize()
+    if len(kinds) == 1:
+        rows = [[r[0], None, *r[2:]] for r in rows]  # one kind for all: said in the title
+    return [_table(game, "board-regions", f"{word} bonuses",
+                   [("region", word), ("kind", "Kind"), ("territories", "Territories"), ("bonus", "Bonus"),
+                    ("named", "Campaign")], rows, regions, "regions",
+                   extra_uses=[t for t in game.section("territories")])]
+
+
+def _supply(value: Any) -> Cell:
+    if isinstance(value, list):
+        parts = [p for p in value if isinstance(p, dict)]
+        if any(is_unknown(p.get("count")) for p in parts):
+            return {"unknown": "; ".join(p["count"]["unknown"] for p in parts if is_unknown(p.get("count")))}
+        total = sum(int(p.get("count", 0)) for p in parts)
+        return f"{total} (" + ", ".join(f"{p.get('count')} {str(p.get('pool', '')).replace('-', ' ')}"
+                                        for p in parts) + ")"
+    return cell(value)
+
+
+def _targets(sticker: Item) -> str:
+    out = []
+    for t in sticker.get("targets") or []:
+        out.append(str(t if isinstance(t, str) else t.get("kind") or t.get("type") or t).replace("-", " "))
+    return ", ".join(out)
+
+
+def sticker_tables(game: Game) -> list[Table]:
+    stickers = game.section("stickers")
+    if not stickers:
+        return []
+    rows = []
+    for sid, st in stickers.items():
+        effect = st.get("effect") if st.get("effect") is not None else st.get("text")
+        rows.append([_name(st, sid), cell(st.get("kind")), _targets(st), _supply(st.get("supply")), _text(effect)])
+    return [_table(game, "stickers", "Stickers and marks",
+                   [("sticker", "Sticker"), ("kind", "Kind"), ("goes-on", "Goes on"), ("supply", "Supply"),
+                    ("effect", "Effect")], rows, stickers, "stickers")]
+
+
+def reward_tables(game: Game) -> list[Table]:
+    rewards = game.section("rewards")
+    groups: dict[str, dict[str, Item]] = {}
+    for rid, rew in rewards.items():
+        groups.setdefault(str(rew.get("for", "everyone")), {})[rid] = rew
+    out = []
+    for who, items in groups.items():
+        rows = [[_name(r, rid), _text(r.get("text")), cell(r.get("game_type"))] for rid, r in items.items()]
+        out.append(_table(game, f"rewards-{who}", f"Rewards: {who.replace('-', ' ')}",
+                          [("reward", "Reward"), ("effect", "Effect"), ("after", "After games of type")],
+                          rows, items, "rewards"))
+    return out
+
+
+def envelope_table(game: Game) -> list[Table]:
+    envelopes = game.section("envelopes")
+    if not envelopes:
+        return []
+    rows = []
+    for eid, env in envelopes.items():
+        trigger = env.get("trigger") or {}
+        rows.append([_name(env, eid), _text(trigger.get("text") if isinstance(trigger, dict) else trigger),
+                     "at the start" if env.get("opened_at_start") else None])
+    # names and triggers only: `contents` is never read here
+    return [_table(game, "envelopes", "Sealed envelopes and their triggers",
+                   [("envelope", "Envelope"), ("open-when", "Open when"), ("opened", "Opened")],
+                   rows, envelopes, "envelopes",
+                   notes=["Only names and triggers are listed; contents stay sealed."])]
+
+
+def schedule_table(game: Game) -> list[Table]:
+    schedule = game.section("schedule")
+    if not schedule:
+        return []
+    names = {i: _name(it, i) for s in ("envelopes", "stickers", "cards", "decks") for i, it in game.section(s).items()}
+    rows = []
+    for _sid, g in sorted(schedule.items(), key=lambda kv: kv[1].get("game", 0)):
+        opens = ", ".join(names.get(o, o) for o in g.get("opens") or [])
+        rows.append([g.get("game"), cell(g.get("type")), _text(g.get("title")), _text(g.get("objective")),
+                     _text(g.get("special")), _text(g.get("at_end")), opens or None])
+    return [_table(game, "schedule", "Campaign schedule",
+                   [("game", "Game"), ("type", "Type"), ("title", "Title"), ("objective", "Objective"),
+                    ("special", "Special rules"), ("at-end", "At the end"), ("opens", "Opens after")],
+                   rows, schedule, "schedule")]
+
+
+def faction_tables(game: Game) -> list[Table]:
+    factions = game.section("factions")
+    if not factions:
+        return []
+    rows = []
+    power_rows: list[list[Cell]] = []
+    for fid, f in factions.items():
+        leader = f.get("leader") if isinstance(f.get("leader"), dict) else {}
+        units = "; ".join(f"{_name(u, '?')}" + (f" ({cell_text(cell(u.get('value')))})" if u.get("value") is not None
+                                               else "") for u in f.get("units") or [] if isinstance(u, dict))
+        leader_text = None
+        if leader:
+            leader_text = _name(leader, "leader")
+            if leader.get("text") is not None:
+                leader_text += f": {cell_text(_text(leader.get('text')))}"
+        rows.append([_name(f, fid), cell(f.get("color")), leader_text, units or None, _text(f.get("text"))])
+        choose = f.get("choose_powers")
+        for p in f.get("powers") or []:
+            if isinstance(p, dict):
+                power_rows.append([_name(f, fid), _name(p, p.get("id", "?")), _text(p.get("text")),
+                                   f"choose {choose}" if choose else None])
+    out = [_table(game, "factions", "Factions",
+                  [("faction", "Faction"), ("color", "Colour"), ("leader", "Leader"), ("units", "Units"),
+                   ("text", "Notes")], rows, factions, "factions")]
+    if power_rows:
+        out.append(_table(game, "faction-powers", "Faction powers",
+                          [("faction", "Faction"), ("power", "Power"), ("effect", "Effect"), ("choice", "Choice")],
+                          power_rows, factions, "factions"))
+    return out
+
+
+def deck_tables(game: Game) -> list[Table]:
+    decks = game.section("decks")
+    cards = game.section("cards")
+    out = []
+    for did, deck in decks.items():
+        mine = {cid: c for cid, c in cards.items() if c.get("deck") == did}
+        if not mine:
+            continue
+        stat_keys: list[str] = []
+        for c in mine.values():
+            for k in (c.get("stats") or {}):
+                if k not in stat_keys:
+                    stat_keys.append(k)
+        rows = []
+        for cid, c in mine.items():
+            stats = c.get("stats") or {}
+            status = "destroyed" if c.get("destroyed") else None
+            rows.append([_name(c, cid), cell(c.get("zone")), c.get("copies", 1),
+                         cell(c.get("resources")), *[cell(stats.get(k)) for k in stat_keys],
+                         _text(c.get("text")), status])
+        columns = [("card", "Card"), ("zone", "Zone"), ("copies", "Copies"), ("resources", "Resources"),
+                   *[(k, k.replace("_", " ").capitalize()) for k in stat_keys], ("text", "Text"),
+                   ("status", "Campaign")]
+        listed = sum(int(c.get("copies", 1)) for c in mine.values())
+        declared = deck.get("count")
+        notes = [deck["notes"]] if deck.get("notes") else []
+        if isinstance(declared, int) and declared != listed:
+            notes.append(f"{listed} of the {declared} cards the source declares are listed.")
+        out.append(_table(game, f"deck-{did}", _name(deck, did), columns, rows, {did: deck, **mine}, "deck",
+                          notes=notes))
+    return out
+
+
+def component_table(game: Game) -> list[Table]:
+    decks, comps, cards = game.section("decks"), game.section("components"), game.section("cards")
+    if not decks and not comps:
+        return []
+    rows: list[list[Cell]] = []
+    for did, d in decks.items():
+        listed = sum(int(c.get("copies", 1)) for c in cards.values() if c.get("deck") == did)
+        rows.append([_name(d, did), "deck", cell(d.get("count")), listed])
+    for cid, c in comps.items():
+        rows.append([_name(c, cid), "component", cell(c.get("count")), None])
+    return [_table(game, "components", "Components",
+                   [("component", "Component"), ("kind", "Kind"), ("count", "Count"), ("listed", "Cards listed")],
+                   rows, {**decks, **comps}, "components", extra_uses=list(cards))]
+
+
+def rule_tables_by_topic(game: Game) -> list[Table]:
+    rules = game.section("rules")
+    groups: dict[str, dict[str, Item]] = {}
+    for rid, rule in rules.items():
+        groups.setdefault(str(rule.get("topic") or "general"), {})[rid] = rule
+    out = []
+    for topic, items in groups.items():
+        rows = [[_name(r, rid), _text(r.get("text"))] for rid, r in items.items()]
+        out.append(_table(game, f"rules-{slug(topic)}", f"Rules in short: {topic.replace('-', ' ')}",
+                          [("rule", "Rule"), ("text", "In short")], rows, items, "rules"))
+    return out
+
+
+def rulebook_slot_table(game: Game) -> list[Table]:
+    sections = {sid: s for sid, s in game.section("rulebook").items() if s.get("slots")}
+    if not sections:
+        return []
+    rows = []
+    for sid, s in sections.items():
+        for slot in s["slots"]:
+            rows.append([_name(s, sid), slot.get("label"), _text(slot.get("text"))])
+    return [_table(game, "rulebook-slots", "Rulebook sticker slots",
+                   [("section", "Rulebook section"), ("slot", "Slot"), ("text", "Text")], rows, sections,
+                   "rulebook")]
+
+
+#: The computed tables, in the order a reference sheet shows them (declared tables come first).
+BUILDERS: tuple[Callable[[Game], list[Table]], ...] = (
+    declared_tables, region_table, sticker_tables, reward_tables, schedule_table, envelope_table,
+    faction_tables, deck_tables, component_table, rulebook_slot_table, rule_tables_by_topic,
+)
+
+
+def rule_tables(game: Game) -> list[Table]:
+    """Every rule table of a game (already stripped of sealed content), ids unique."""
+    tables: list[Table] = []
+    seen: set[str] = set()
+    for build in BUILDERS:
+        for table in build(game):
+            base, n = table.id, 2
+            while table.id in seen:
+                table.id = f"{base}-{n}"
+                n += 1
+            seen.add(table.id)
+            tables.append(table)
+    return tables
+
+
+# --- plain-text formats ----------------------------------------------------------------------
+def unknown_notes(table: Table) -> list[str]:
+    """'? — why' lines for the unknown cells of a table, deduplicated, in order."""
+    out: list[str] = []
+    for row in table.rows:
+        for value in row:
+            if is_unknown(value):
+                line = f"? unknown: {value['unknown']}"
+                if line not in out:
+                    out.append(line)
+    return out
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def to_markdown(table: Table, level: int = 2) -> str:
+    lines = [f"{'#' * level} {table.title}", ""]
+    if table.text:
+        lines += [table.text, ""]
+    lines.append("| " + " | ".join(_md_escape(c.title) for c in table.columns) + " |")
+    lines.append("|" + "|".join("---" for _ in table.columns) + "|")
+    for row in table.rows:
+        lines.append("| " + " | ".join(_md_escape(cell_text(v)) for v in row) + " |")
+    extra = table.notes + unknown_notes(table) + [f"Inferred: {e}" for e in table.inferred]
+    if extra or table.sources:
+        lines.append("")
+    lines += [f"- {n}" for n in extra]
+    if table.sources:
+        lines.append(f"- Source: {'; '.join(table.sources)}")
+    return "\n".join(lines) + "\n"
+
+
+def to_csv(table: Table) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow([c.title for c in table.columns])
+    for row in table.rows:
+        writer.writerow([cell_text(v) for v in row])
+    return buf.getvalue()
+
+
+def to_json(table: Table) -> str:
+    return json.dumps(table.to_json(), indent=2, ensure_ascii=False) + "\n"
+
+
+def document_markdown(game: Game, tables: list[Table]) -> str:
+    head = f"# {game.title}: rule tables\n\nComputed from the content of `{game.id}`; '?' marks what the sources " \
+           "do not say.\n\n"
+    return head + "\n".join(to_markdown(t) for t in tables)
+
+
+def document_csv(tables: list[Table]) -> str:
+    """All tables as CSV blocks, each preceded by a `# title (id)` line and separated by a blank line."""
+    return "\n".join(f"# {t.title} ({t.id})\n{to_csv(t)}" for t in tables)
+
+
+def document_json(game: Game, tables: list[Table]) -> str:
+    return json.dumps({"game": game.id, "title": game.title, "tables": [t.to_json() for t in tables]},
+                      indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,87 @@
+"""`scarbook build`: reference sheets, card and sticker sheets and rule tables for games.
+
+A thin face over `compiler.build`. Planning is cheap; WeasyPrint and Jinja2 are imported only
+when something must be rendered, so a no-op build stays well under a second.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .common import CampaignOption, PackOption, content_errors, fail_usage, load, report
+
+
+class Paper(str, Enum):
+    a4 = "a4"
+    letter = "letter"
+
+
+def _load_games(games: list[str], packs: list[Path], campaign: Path | None) -> list[object]:
+    from scarbook.compiler.load import shipped_games
+
+    if campaign is not None:
+        if len(games) > 1:
+            fail_usage("--campaign builds the one game of that campaign; give at most one GAME")
+        return [load(games[0] if games else "", packs, campaign)]
+    known_games = list(shipped_games())
+    if packs and not games:
+        fail_usage("with --pack, name the GAME the pack extends (scarbook build GAME --pack DIR)")
+    chosen = games or known_games
+    with content_errors():
+        from scarbook.compiler.validate import cached_game
+
+        loaded = []
+        for game_id in chosen:
+            loaded.append(cached_game(game_id, packs).effective())
+        return loaded
+
+
+def build(
+    games: Annotated[list[str] | None, typer.Argument(help="Game ids to build (default: every game).")] = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder; nothing is written elsewhere.")] =
+    Path("build"),
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes (default: cores).")] =
+    None,
+    paper: Annotated[Paper, typer.Option("--paper", help="Paper size of the PDFs.")] = Paper.a4,
+    pack: PackOption = None,
+    campaign: CampaignOption = None,
+) -> None:
+    """Build reference sheets, print-and-play card and sticker sheets, and rule tables.
+
+    Writes OUT/GAME/reference.pdf (+ .html), cards.pdf, stickers.pdf and tables/*.{md,csv,json}.
+    Only outputs whose content changed are rendered again; the build says why.
+
+    Example: scarbook build risk-legacy --out build --paper letter
+    """
+    from scarbook.compiler.build import build as run_build
+
+    started = time.perf_counter()
+    loaded = _load_games(list(games or []), list(pack or []), campaign)
+    tty = sys.stderr.isatty() and not os.environ.get("CI")
+
+    def progress(line: str) -> None:
+        typer.echo(line, err=tty)
+
+    result = run_build(loaded, out, jobs=jobs, paper=paper.value,  # type: ignore[arg-type]
+                       campaign=str(campaign) if campaign else None, progress=progress)
+    if result.diagnostics:
+        report(sorted(result.diagnostics, key=lambda d: d.sort_key()), None)
+        if any(d.is_error for d in result.diagnostics):
+            raise typer.Exit(1)
+    elapsed = time.perf_counter() - started
+    if not result.rendered:
+        typer.echo(f"everything is up to date in {out} ({len(result.up_to_date)} outputs, {elapsed:.2f} s)")
+    else:
+        typer.echo(f"built {len(result.rendered)} outputs, {len(result.up_to_date)} up to date, in {out} "
+                   f"({elapsed:.1f} s)")
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(build)

@@ -1,0 +1,119 @@
+"""What the campaign commands share: the campaign file option, error reporting, recording an event.
+
+`record` is the one write path: lock, read, replay, check the new event, write atomically.
+Any refusal or failure leaves the file byte-for-byte unchanged and exits 1.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+
+from scarbook.compiler.diagnostics import render_text
+
+if TYPE_CHECKING:
+    from scarbook.campaign.events import Event
+    from scarbook.campaign.rules import Problem
+
+CampaignFile = Annotated[  # a str, not a Path: Typer converts Paths with pydantic, too slow for `status`
+    str | None,
+    typer.Option("--campaign", "-c", help="The campaign file (default: $SCARBOOK_CAMPAIGN, else campaign.yaml).",
+                 show_default=False),
+]
+ByOption = Annotated[str, typer.Option("--by", help="The player who takes it (a reward); default: the only "
+                                       "player it can be for.")]
+
+
+def campaign_path(given: str | None) -> Path:
+    if given:
+        return Path(given)
+    return Path(os.environ.get("SCARBOOK_CAMPAIGN") or "campaign.yaml")
+
+
+def refuse(problems: list[Problem], code: int = 1) -> NoReturn:
+    for p in problems:
+        typer.echo(f"error {p.code}: {p.text()}", err=True)
+    typer.echo("nothing was written", err=True)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def campaign_errors() -> Iterator[None]:
+    """Ledger, lock and content problems as diagnostics with exit 1 (never a traceback)."""
+    from scarbook.campaign.ledger import LedgerBusy, LedgerError
+
+    try:
+        yield
+    except LedgerError as exc:
+        typer.echo(render_text(exc.diagnostics), err=True)
+        raise typer.Exit(1) from None
+    except LedgerBusy as exc:
+        typer.echo(f"error L005: {exc}", err=True)
+        raise typer.Exit(1) from None
+    except OSError as exc:
+        typer.echo(f"error L006: cannot write the campaign file: {exc.strerror or exc}; nothing was written",
+                   err=True)
+        raise typer.Exit(1) from None
+    except ImportError:
+        raise
+    except Exception as exc:  # content errors from the compiler
+        diags = getattr(exc, "diagnostics", None)
+        if diags is None:
+            from scarbook.compiler.validate import UnknownGame
+
+            if isinstance(exc, UnknownGame):
+                typer.echo(f"error: {exc}", err=True)
+                raise typer.Exit(2) from None
+            raise
+        typer.echo(render_text(diags), err=True)
+        typer.echo("the content has errors; run 'scarbook validate' for the full list", err=True)
+        raise typer.Exit(1) from None
+
+
+def load(path: Path):  # type: ignore[no-untyped-def]
+    """Read and replay a campaign: (Campaign, Replay)."""
+    from scarbook.campaign.engine import Campaign
+    from scarbook.campaign.ledger import read
+
+    campaign = Campaign(read(path))
+    return campaign, campaign.replay()
+
+
+def record(path: Path, make: Callable[..., Event | list[Problem]], dry_run: bool = False,
+           undo_hint: bool = True) -> None:
+    """Check one new event against the campaign and append it (or only answer, with dry_run)."""
+    from scarbook.campaign.engine import Campaign
+    from scarbook.campaign.ledger import locked, read, with_event, write_atomic
+    from scarbook.campaign.report import describe
+    from scarbook.campaign.rules import Problem
+
+    with campaign_errors(), locked(path):
+        campaign = Campaign(read(path))
+        replay = campaign.replay()
+        bad = replay.first_problem
+        if bad is not None or campaign.ledger.problems:
+            where = (f"line {bad[0].span.line}" if bad else f"{campaign.ledger.problems[0].span}")
+            refuse([Problem("L007", f"the campaign file already has an illegal or unreadable event ({where}); "
+                            "see 'scarbook campaign check', then fix it by hand or 'scarbook campaign undo'")])
+        event = make(campaign, replay)
+        if isinstance(event, list):
+            refuse(event)
+        problems, fixed, triggered = campaign.try_event(replay, event)
+        if problems or fixed is None:
+            refuse(problems or [Problem("L003", "this event cannot be recorded")])
+        if dry_run:
+            typer.echo(f"legal: {describe(fixed)}")
+            return
+        text = with_event(campaign.ledger, fixed)
+        write_atomic(path, text)
+        typer.echo(f"recorded: {describe(fixed)}")
+        for env in triggered:
+            info = replay.content.envelopes.get(env, {})
+            trigger = (info.get("trigger") or {}).get("text", "")
+            typer.echo(f"open the sealed packet now: {env} ({info.get('name', env)}: {trigger}) -> "
+                       f"scarbook campaign open {env} [--pack DIR]")

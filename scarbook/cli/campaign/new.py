@@ -1,0 +1,46 @@
+"""`scarbook campaign new`: start a campaign file for a game and its players."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..common import fail_usage
+from ._shared import campaign_errors
+
+
+def new(
+    file: Annotated[Path, typer.Argument(help="The campaign file to create (it must not exist yet).",
+                                         dir_okay=False)],
+    game: Annotated[str, typer.Option("--game", "-g", help="Game id (see 'scarbook games').")],
+    player: Annotated[list[str], typer.Option("--player", "-p", help="A player's name; repeat for each.")],
+    name: Annotated[str, typer.Option("--name", help="A name for this campaign (your world).")] = "",
+) -> None:
+    """Create a campaign file: the game, a fingerprint of its content, and the players.
+
+    Example: scarbook campaign new campaign.yaml --game risk-legacy --player Ann --player Bob --player Cat
+    """
+    from scarbook.campaign.ledger import render, write_atomic
+    from scarbook.compiler.validate import UnknownGame, cached_game
+
+    names = [p.strip() for p in player if p.strip()]
+    if not names:
+        fail_usage("give at least one --player NAME")
+    if len({n.lower() for n in names}) != len(names):
+        fail_usage("two players have the same name")
+    if file.exists():
+        typer.echo(f"error L008: {file} already exists; nothing was written (choose another file, or delete it)",
+                   err=True)
+        raise typer.Exit(1)
+    with campaign_errors():
+        try:
+            content = cached_game(game)
+        except UnknownGame as exc:
+            fail_usage(str(exc))
+        file.parent.mkdir(parents=True, exist_ok=True) if str(file.parent) else None
+        write_atomic(file, render(name, content.id, content.fingerprint, names, []), backup=False)
+    typer.echo(f"created {file}: {content.title} with {', '.join(names)}")
+    typer.echo(f"next: set up the world (scarbook campaign where STICKER -c {file}), then "
+               f"scarbook campaign game start --play {names[0]}=FACTION ...")

@@ -1,0 +1,58 @@
+"""`scarbook campaign place|destroy|tick`: record one permanent change after checking it is legal."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ._shared import ByOption, CampaignFile, campaign_path, record
+
+
+def place(
+    sticker: Annotated[str, typer.Argument(help="Sticker id (coin, minor-city, major-city, fortification, "
+                                           "scar-cancel, continent-name, bunker, ...).")],
+    target: Annotated[str, typer.Argument(help="Where it goes: a territory, continent, card or faction "
+                                          "(case-insensitive; 'alaska' is the Alaska card for a coin).")],
+    by: ByOption = "",
+    name: Annotated[str, typer.Option("--name", help="The name of what it founds (a city, a continent) or the "
+                                      "option it picks (a starting power).")] = "",
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
+    campaign: CampaignFile = None,
+) -> None:
+    """Place a sticker or mark for good; refused with the rule that forbids it when illegal.
+
+    Example: scarbook campaign place major-city great-britain --by Ann --name "Sunny Glasgow"
+    """
+    from scarbook.campaign.events import Placed
+
+    record(campaign_path(campaign), lambda c, r: Placed(sticker, target, by, name), dry_run=dry_run)
+
+
+def destroy(
+    card: Annotated[str, typer.Argument(help="The card to destroy ('alaska' or 'alaska-card').")],
+    by: ByOption = "",
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
+    campaign: CampaignFile = None,
+) -> None:
+    """Destroy a card for good (a winner's reward); nothing goes on it afterwards.
+
+    Example: scarbook campaign destroy alaska --by Ann
+    """
+    from scarbook.campaign.events import Destroyed
+
+    record(campaign_path(campaign), lambda c, r: Destroyed(card, by), dry_run=dry_run)
+
+
+def tick(
+    target: Annotated[str, typer.Argument(help="The territory whose fortification is worn down.")],
+    boxes: Annotated[int, typer.Option("--boxes", min=1, help="How many boxes to tick.")] = 1,
+    campaign: CampaignFile = None,
+) -> None:
+    """Tick boxes on a fortification (one after each attack on it made with 3 troops).
+
+    Example: scarbook campaign tick great-britain --boxes 2
+    """
+    from scarbook.campaign.events import Ticked
+
+    record(campaign_path(campaign), lambda c, r: Ticked(target, boxes))

@@ -1,0 +1,139 @@
+"""`scarbook campaign status|log|check`: show the campaign's state, its events, and re-check it all."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+
+from ..common import FormatOption, TextOrJson, fail_usage
+from ._shared import CampaignFile, campaign_errors, campaign_path, load
+
+STATUS_HELP = """Show where the campaign stands: games, signatures, continents, cities, scars, cards, packets.
+
+Options: --format/-f text|json (default text); --campaign/-c FILE (default $SCARBOOK_CAMPAIGN, else
+campaign.yaml).
+
+Example: scarbook campaign status --format json
+"""
+
+
+def status(ctx: typer.Context) -> None:
+    # The options are read here rather than declared: this version of Typer converts every declared
+    # parameter with pydantic, which would double the start-up time of the tracker's most used command.
+    show_status(list(ctx.args))
+
+
+def main(argv: list[str]) -> int:
+    """`scarbook campaign status ARGS` without going through Typer's parsing (a start-up fast path)."""
+    try:
+        show_status(argv)
+    except typer.Exit as exc:
+        return int(exc.exit_code)
+    return 0
+
+
+def show_status(argv: list[str]) -> None:
+    fmt, path = _status_args(argv)
+    from scarbook.campaign.report import status_data, status_text
+
+    with campaign_errors():
+        camp, replay = load(campaign_path(path))
+        data = status_data(camp.ledger, replay)
+    if fmt == "json":
+        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        typer.echo(status_text(data))
+    bad = replay.first_problem
+    if bad is not None:
+        typer.echo(f"warning: the campaign file has an illegal event at line {bad[0].span.line}; "
+                   "run 'scarbook campaign check'", err=True)
+
+
+status.__doc__ = STATUS_HELP
+
+
+def _status_args(args: list[str]) -> tuple[str, str | None]:
+    fmt, path = "text", None
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        key, eq, value = arg.partition("=")
+        if key in ("--format", "-f", "--campaign", "-c"):
+            if not eq:
+                if i + 1 >= len(args):
+                    fail_usage(f"option {key} needs a value")
+                value = args[i + 1]
+                i += 1
+            if key in ("--format", "-f"):
+                if value not in ("text", "json"):
+                    fail_usage(f"invalid value for {key}: {value!r} is not one of 'text', 'json'")
+                fmt = value
+            else:
+                path = value
+        else:
+            fail_usage(f"no such option: {arg} (see 'scarbook campaign status --help')")
+        i += 1
+    return fmt, path
+
+
+def log(campaign: CampaignFile = None) -> None:
+    """List the recorded events in order, with their line in the campaign file.
+
+    Example: scarbook campaign log
+    """
+    from scarbook.campaign.events import GameStarted
+    from scarbook.campaign.ledger import read
+    from scarbook.campaign.report import describe
+
+    with campaign_errors():
+        ledger = read(campaign_path(campaign))
+    game = 0
+    for ev in ledger.events:
+        if isinstance(ev, GameStarted):
+            game += 1
+            typer.echo(f"{ledger.display}:{ev.span.line}: game {game} starts: "
+                       + ", ".join(f"{p} as {f}" for p, f in ev.plays))
+            continue
+        typer.echo(f"{ledger.display}:{ev.span.line}: {describe(ev)}")
+    for d in ledger.problems:
+        typer.echo(d.render(), err=True)
+
+
+def check(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None) -> None:
+    """Re-check every event of the campaign file against the rules; report the first illegal one at its line.
+
+    If the game's content changed since 'campaign new', say which recorded events that affects.
+
+    Example: scarbook campaign check -c our-world.yaml
+    """
+    from scarbook.compiler.diagnostics import error, render_json, render_text, warning
+
+    with campaign_errors():
+        camp, replay = load(campaign_path(campaign))
+        ledger = camp.ledger
+        diags = list(ledger.problems) + list(replay.pack_problems)
+        first = replay.first_problem
+        if first is not None:
+            ev = first[0]
+            for problem in [p for e, p in replay.problems if e is ev]:
+                diags.append(error(ev.span, problem.code, problem.text(), f"/events/{ev.index}"))
+        now = camp.game(()).fingerprint
+        if ledger.fingerprint and now and ledger.fingerprint != now:
+            affected = sorted({e.span.line for e, _ in replay.problems})
+            which = (f"events now refused at lines {', '.join(map(str, affected))}" if affected
+                     else "every recorded event is still legal")
+            from scarbook.compiler.diagnostics import Span
+
+            diags.append(warning(Span(ledger.display, 1, 1), "L004", f"the {ledger.game} content changed since "
+                                 f"this campaign began (fingerprint {ledger.fingerprint[:12]}, now {now[:12]}); "
+                                 f"{which}"))
+    if fmt is TextOrJson.json:
+        typer.echo(render_json(diags))
+    elif diags:
+        typer.echo(render_text(diags, 1))
+    errors = [d for d in diags if d.is_error]
+    if fmt is TextOrJson.text and not errors:
+        typer.echo(f"{ledger.display}: {len(ledger.events)} events, all legal")
+    if errors:
+        raise typer.Exit(1)

@@ -1,0 +1,26 @@
+"""`scarbook campaign undo`: remove the last recorded event (the previous file is kept as .bak)."""
+
+from __future__ import annotations
+
+import typer
+
+from ._shared import CampaignFile, campaign_errors, campaign_path
+
+
+def undo(campaign: CampaignFile = None) -> None:
+    """Remove the last event from the campaign file.
+
+    Example: scarbook campaign undo
+    """
+    from scarbook.campaign.ledger import locked, read, without_last, write_atomic
+    from scarbook.campaign.report import describe
+
+    path = campaign_path(campaign)
+    with campaign_errors(), locked(path):
+        ledger = read(path)
+        if not ledger.events:
+            typer.echo("error L009: there is no event to undo; nothing was written", err=True)
+            raise typer.Exit(1)
+        last = ledger.events[-1]
+        write_atomic(path, without_last(ledger))
+    typer.echo(f"undone: line {last.span.line}: {describe(last)}")

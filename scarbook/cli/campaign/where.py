@@ -1,0 +1,50 @@
+"""`scarbook campaign where`: every target where a sticker could legally go now."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from ..common import FormatOption, TextOrJson
+from ._shared import ByOption, CampaignFile, campaign_errors, campaign_path, load, refuse
+
+
+def where(
+    sticker: Annotated[str, typer.Argument(help="Sticker id (see 'scarbook show GAME stickers').")],
+    by: ByOption = "",
+    fmt: FormatOption = TextOrJson.text,
+    campaign: CampaignFile = None,
+) -> None:
+    """List every target where STICKER could legally go now (for the player given with --by).
+
+    Example: scarbook campaign where minor-city --by Bob
+    """
+    from scarbook.campaign import rules
+    from scarbook.campaign.ids import normalize
+
+    with campaign_errors():
+        _, replay = load(campaign_path(campaign))
+        content, state = replay.content, replay.state
+        sid = normalize(sticker)
+        actor = ""
+        if by:
+            actor = rules.player_name(state, by) or ""
+            if not actor:
+                refuse([rules.Problem("R104", f"'{by}' is not a player of this campaign; players: "
+                                      f"{', '.join(state.players)}")])
+        if sid not in content.stickers:
+            first = next(iter(content.territories), "x")
+            problem = rules.resolve(content, state, sid, first, by)
+            refuse([problem] if isinstance(problem, rules.Problem) else
+                   [rules.Problem("R101", f"unknown sticker '{sticker}'")])
+        targets = rules.where(content, state, sid, actor)
+    if fmt is TextOrJson.json:
+        typer.echo(json.dumps({"sticker": sid, "by": actor or None, "targets": targets}))
+    elif targets:
+        typer.echo("\n".join(targets))
+    else:
+        typer.echo(f"{sid} cannot go anywhere now"
+                   + (f" for {actor}" if actor else "") + f" (try 'scarbook campaign place {sid} TARGET --dry-run' "
+                   "to see why)", err=True)

@@ -1,0 +1,54 @@
+"""`scarbook tables`: print every rule table of a game (md, csv, json or html).
+
+A thin face over `compiler.tables`; Jinja2 is imported only for `--format html`.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated
+
+import typer
+
+from .common import CampaignOption, PackOption, load
+
+
+class TableFormat(str, Enum):
+    md = "md"
+    csv = "csv"
+    json = "json"
+    html = "html"
+
+
+def tables(
+    game: Annotated[str, typer.Argument(help="Game id (see 'scarbook games').")],
+    fmt: Annotated[TableFormat, typer.Option("--format", "-f", help="Output format.")] = TableFormat.md,
+    pack: PackOption = None,
+    campaign: CampaignOption = None,
+) -> None:
+    """Print every rule table of a game, computed from its content (nothing sealed).
+
+    Tables come from the content: declared charts (formulas expanded), region bonuses, stickers,
+    rewards, envelope triggers, the schedule, factions, decks and components.
+
+    Example: scarbook tables risk-legacy --format csv > risk-legacy-tables.csv
+    """
+    from scarbook.compiler import tables as tablemod
+
+    content = load(game, pack, campaign)
+    computed = tablemod.rule_tables(content)  # type: ignore[arg-type]
+    if fmt is TableFormat.md:
+        typer.echo(tablemod.document_markdown(content, computed), nl=False)  # type: ignore[arg-type]
+    elif fmt is TableFormat.csv:
+        typer.echo(tablemod.document_csv(computed), nl=False)
+    elif fmt is TableFormat.json:
+        typer.echo(tablemod.document_json(content, computed), nl=False)  # type: ignore[arg-type]
+    else:
+        from scarbook.compiler.render.html import reference_html
+
+        typer.echo(reference_html(content, computed, "a4", None, [],  # type: ignore[arg-type]
+                                  str(campaign) if campaign else None))
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(tables)

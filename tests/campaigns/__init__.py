@@ -1,0 +1,1 @@
+"""Scripted campaigns and helpers shared by the tracker's tests (tests/test_campaign*.py)."""

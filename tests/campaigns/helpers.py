@@ -1,0 +1,82 @@
+"""Helpers for the tracker's tests: run scripted campaigns through the CLI in-process.
+
+A script line is what follows `scarbook campaign`; `{file}` is the campaign file; a line
+starting with `!CODE` must be refused with that code and leave the file byte-for-byte unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from scarbook.cli.main import app
+
+HERE = Path(__file__).resolve().parent
+SETUP = """
+new {file} --game risk-legacy --player Ann --player Bob --player Cat
+place coin alaska
+place coin alaska
+place coin brazil
+place coin brazil
+place coin egypt
+place coin egypt
+place coin china
+place coin china
+place coin india
+place coin india
+place coin japan
+place coin japan
+place die-mechaniker-fortified-hq die-mechaniker
+place enclave-of-the-bear-first-strike enclave-of-the-bear
+place imperial-balkania-round-up imperial-balkania
+place khan-industries-home-draft khan-industries
+place saharan-republic-long-maneuver saharan-republic
+"""
+START = "game start --play Ann=khan-industries --play Bob=saharan-republic --play Cat=die-mechaniker"
+
+
+def invoke(args: list[str], file: Path | None = None):  # type: ignore[no-untyped-def]
+    runner = CliRunner()
+    if file is not None and args and args[0] != "new":
+        args = [*args, "-c", str(file)]
+    return runner.invoke(app, ["campaign", *args])
+
+
+def run_script(text: str, file: Path) -> list[str]:
+    """Run every line; return the lines that did not behave as the script says (empty: all fine)."""
+    failures = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        expect = None
+        if line.startswith("!"):
+            expect, line = line[1:].split(" ", 1)
+        args = shlex.split(line.replace("{file}", str(file)))
+        before = file.read_bytes() if file.exists() else None
+        result = invoke(args, file)
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            failures.append(f"{number}: {line}: raised {result.exception!r}")
+            continue
+        if expect:
+            after = file.read_bytes() if file.exists() else None
+            if result.exit_code != 1 or f"error {expect}:" not in result.output or after != before:
+                failures.append(f"{number}: {line}: expected refusal {expect}, got {result.exit_code}: "
+                                f"{result.output.strip()}")
+        elif result.exit_code != 0:
+            failures.append(f"{number}: {line}: exit {result.exit_code}: {result.output.strip()}")
+    return failures
+
+
+def script(name: str) -> str:
+    return (HERE / name).read_text("utf-8")
+
+
+def set_cache(monkeypatch, tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
+    cache = Path(os.environ.get("SCARBOOK_TEST_CACHE") or tmp_path_factory.getbasetemp() / "scarbook-cache")
+    monkeypatch.setenv("SCARBOOK_CACHE", str(cache))
+    monkeypatch.delenv("SCARBOOK_CAMPAIGN", raising=False)
+    return cache

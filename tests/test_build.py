@@ -1,0 +1,213 @@
+"""`scarbook build`: outputs, PDFs by their text, incremental rebuilds, determinism, unsafe packs."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from scarbook.compiler.build import build, check_content
+from test_build_fixtures import tiny_game
+from typer.testing import CliRunner
+
+from scarbook.cli.main import app
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pdftotext(path: Path) -> str:
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def pdfinfo(path: Path) -> dict[str, str]:
+    if shutil.which("pdfinfo") is None:
+        pytest.skip("pdfinfo (poppler-utils) is not installed")
+    out = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
+    return {k.strip(): v.strip() for k, v in (line.split(":", 1) for line in out.splitlines() if ":" in line)}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny game built once (A4, two workers)."""
+    folder = tmp_path_factory.mktemp("tiny")
+    out = folder / "out"
+    result = build([tiny_game(folder)], out, jobs=2)
+    assert not result.diagnostics, result.diagnostics
+    assert sorted(result.rendered) == [f"tiny-isles/{n}" for n in ("cards", "reference", "stickers", "tables")]
+    return out
+
+
+def test_every_output_is_written_under_out(built: Path) -> None:
+    game = built / "tiny-isles"
+    for name in ("reference.pdf", "reference.html", "cards.pdf", "stickers.pdf", "tables/recruit.md",
+                 "tables/recruit.csv", "tables/recruit.json", "tables/board-regions.md"):
+        assert (game / name).is_file(), name
+    assert json.loads((game / "tables" / "recruit.json").read_text())["rows"][0] == ["1–11", 3]
+
+
+def test_reference_pdf_text_pages_and_size(built: Path) -> None:
+    text = pdftotext(built / "tiny-isles" / "reference.pdf")
+    assert "Tiny Isles" in text and "Recruit" in text and "12–14" in text
+    assert "Sealed one" in text and "Open after game 2." in text
+    assert "secret-card" not in text  # envelope contents are never printed
+    assert "unknown: not printed" in text  # unknown values are marked, with why
+    info = pdfinfo(built / "tiny-isles" / "reference.pdf")
+    assert "A4" in info["Page size"]
+
+
+def test_card_sheets_calibration_fronts_mirrored_backs(built: Path) -> None:
+    pdf = built / "tiny-isles" / "cards.pdf"
+    info = pdfinfo(pdf)
+    assert info["Pages"] == "6"  # calibration pair + poker fronts/backs + big fronts/backs
+    assert "A4" in info["Page size"]
+    text = pdftotext(pdf)
+    assert "Calibration (front)" in text and "50 mm" in text
+    assert text.count("East Card") == 2 and "Giant Card" in text and "Isles" in text
+
+
+def test_sticker_sheet(built: Path) -> None:
+    text = pdftotext(built / "tiny-isles" / "stickers.pdf")
+    assert text.count("Kraken") == 3
+
+
+def test_no_op_rebuild_renders_nothing(built: Path, tmp_path: Path) -> None:
+    folder = built.parent
+    result = build([tiny_game(folder)], built, jobs=2)
+    assert result.rendered == [] and len(result.up_to_date) == 4
+
+
+def test_changing_one_card_rerenders_only_what_uses_it(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    build([tiny_game(tmp_path)], out, jobs=1)
+    stickers_before = (out / "tiny-isles" / "stickers.pdf").stat().st_mtime_ns
+    cards = [dict(c) for c in tiny_game(tmp_path).section("cards").values()]
+    cards[2]["text"] = "Even bigger."
+    lines: list[str] = []
+    result = build([tiny_game(tmp_path, cards=cards)], out, jobs=1, progress=lines.append)
+    assert sorted(result.rendered) == ["tiny-isles/cards", "tiny-isles/reference", "tiny-isles/tables"]
+    assert result.up_to_date == ["tiny-isles/stickers"]
+    assert any("card 'giant-card' changed" in line for line in lines)
+    assert (out / "tiny-isles" / "stickers.pdf").stat().st_mtime_ns == stickers_before
+    assert "Even bigger." in pdftotext(out / "tiny-isles" / "cards.pdf")
+
+
+def test_two_builds_are_byte_identical(built: Path, tmp_path: Path) -> None:
+    out = tmp_path / "again"
+    build([tiny_game(built.parent)], out, jobs=1)
+    for name in ("reference.pdf", "cards.pdf", "stickers.pdf", "reference.html"):
+        assert (out / "tiny-isles" / name).read_bytes() == (built / "tiny-isles" / name).read_bytes(), name
+
+
+def test_letter_paper(tmp_path: Path) -> None:
+    game = tiny_game(tmp_path, stickers=[], regions=[], territories=[], tables=[], rewards=[], envelopes=[])
+    build([game], tmp_path / "out", paper="letter", jobs=1)
+    info = pdfinfo(tmp_path / "out" / "tiny-isles" / "cards.pdf")
+    assert "letter" in info["Page size"].lower()
+
+
+def test_no_op_build_does_not_import_weasyprint_or_jinja(built: Path) -> None:
+    script = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(Path(__file__).parent)!r})
+        from pathlib import Path
+        from test_build_fixtures import tiny_game
+        from scarbook.compiler.build import build
+        result = build([tiny_game(Path({str(built.parent)!r}))], Path({str(built)!r}))
+        assert result.rendered == [], result.rendered
+        print(sorted(m for m in ("weasyprint", "jinja2", "jsonschema") if m in sys.modules))
+    """)
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "[]", run.stderr
+
+
+# --- unsafe packs ---------------------------------------------------------------------------
+@pytest.mark.parametrize(("card", "code"), [
+    ({"image": "../../../../etc/passwd"}, "B302"),
+    ({"image": "/etc/passwd"}, "B302"),
+    ({"image": "file:///etc/passwd"}, "B302"),
+    ({"image": "http://example.com/a.png"}, "B302"),
+    ({"text": '<img src="file:///etc/passwd">'}, "B301"),
+    ({"text": "<link rel=stylesheet href=http://example.com/x.css>"}, "B301"),
+])
+def test_unsafe_card_is_an_error_at_its_line_and_nothing_is_written(tmp_path: Path, card: dict, code: str) -> None:
+    cards = [{"id": "evil", "deck": "isle-cards", "name": "Evil", **card}]
+    game = tiny_game(tmp_path, cards=cards)
+    diags = check_content(game)
+    assert [d.code for d in diags] == [code]
+    assert diags[0].span == game.span("evil") and diags[0].span.line > 0
+    result = build([game], tmp_path / "out")
+    assert result.rendered == [] and not (tmp_path / "out").exists()
+
+
+def test_image_symlinked_out_of_the_pack_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "art.png").symlink_to("/etc/passwd")
+    game = tiny_game(tmp_path, cards=[{"id": "evil", "deck": "isle-cards", "name": "Evil", "image": "art.png"}])
+    assert [d.code for d in check_content(game)] == ["B302"]
+
+
+def test_image_inside_the_pack_is_printed(tmp_path: Path) -> None:
+    import base64
+
+    (tmp_path / "art.png").write_bytes(base64.b64decode(
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="))
+    game = tiny_game(tmp_path, cards=[{"id": "ok", "deck": "isle-cards", "name": "Pictured", "image": "art.png"}],
+                     stickers=[], tables=[], rewards=[], envelopes=[], regions=[], territories=[])
+    result = build([game], tmp_path / "out", jobs=1)
+    assert not result.diagnostics and "tiny-isles/cards" in result.rendered
+
+
+# --- the command line -----------------------------------------------------------------------
+EVIL_PACK = """\
+pack: {id: evil, title: Evil pack, extends: shadow-blades}
+decks:
+  - {id: evil-deck, name: Evil deck}
+cards:
+  - id: evil-card
+    deck: evil-deck
+    name: Evil
+    text: '<img src="file:///etc/passwd">'
+"""
+
+
+def test_cli_refuses_a_malicious_pack_at_its_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pack = tmp_path / "evil"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(EVIL_PACK)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["build", "shadow-blades", "--pack", "evil", "--out", "out"])
+    assert result.exit_code == 1, result.output
+    assert "evil/pack.yaml:5:9: error B301" in result.output and "B301" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_cli_usage_errors() -> None:
+    runner = CliRunner()
+    assert runner.invoke(app, ["build", "no-such-game", "--out", "x"]).exit_code == 2
+    assert runner.invoke(app, ["build", "--paper", "a3"]).exit_code == 2
+    assert "Example: scarbook build" in runner.invoke(app, ["build", "--help"]).output
+
+
+def test_cli_builds_a_shipped_game_then_is_up_to_date(tmp_path: Path) -> None:
+    """End to end on the real content: the installed script, then a no-op rebuild."""
+    out = tmp_path / "out"
+    exe = Path(sys.executable).parent / "scarbook"
+    env = {**os.environ, "CI": "1"}
+    first = subprocess.run([str(exe), "build", "risk-warhammer-40k", "--out", str(out)], capture_output=True,
+                           text=True, env=env, cwd=tmp_path)
+    assert first.returncode == 0, first.stderr + first.stdout
+    assert "rendering (not built yet)" in first.stdout
+    text = pdftotext(out / "risk-warhammer-40k" / "reference.pdf")
+    assert "Starting armies" in text and "Risk: Warhammer 40,000" in text
+    assert (out / "risk-warhammer-40k" / "cards.pdf").is_file()
+    assert (out / "risk-warhammer-40k" / "tables" / "starting-armies.csv").read_text().startswith("Players,")
+    second = subprocess.run([str(exe), "build", "risk-warhammer-40k", "--out", str(out)], capture_output=True,
+                            text=True, env=env, cwd=tmp_path)
+    assert second.returncode == 0 and "everything is up to date" in second.stdout

@@ -1,0 +1,130 @@
+"""The renderers: board SVG, the confined URL fetcher, autoescaped templates, reproducible PDFs."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from scarbook.compiler.boardmap import board_svg, positions
+from scarbook.compiler.render.pdf import UnsafeResource, render_pdf
+from scarbook.compiler.sheets import card_sheets, printable_cards, sticker_items, sticker_sheets
+from scarbook.compiler.tables import rule_tables
+from scarbook.templates import TEMPLATE_DIR
+from test_build_fixtures import tiny_game
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def pdftotext(path: Path) -> str:
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def test_board_svg_is_xml_with_layout_fallback_and_escaped_marks(tmp_path: Path) -> None:
+    game = tiny_game(tmp_path)
+    svg = board_svg(game, {"east": ["City: <Nome> & co"]})
+    root = ET.fromstring(svg)
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert "City: <Nome> & co" in texts  # escaped in the source, intact once parsed
+    assert "North Isle" in texts and "Isles +2" in texts and "Reef +?" in texts
+    assert len(list(root.iter(f"{SVG}circle"))) == 3
+    assert len(list(root.iter(f"{SVG}line"))) == 2
+    pos = positions(game)
+    assert pos["north"] == (10.0, 10.0) and len(set(pos.values())) == 3
+
+
+def test_board_svg_without_any_layout(tmp_path: Path) -> None:
+    game = tiny_game(tmp_path, territories=[{"id": f"t{i}", "name": f"T{i}", "regions": []} for i in range(7)])
+    root = ET.fromstring(board_svg(game))
+    assert len(list(root.iter(f"{SVG}circle"))) == 7
+
+
+@pytest.mark.parametrize("html", [
+    '<img src="file:///etc/passwd">',
+    '<img src="/etc/hostname">',
+    '<img src="../../../../../../etc/passwd">',
+    '<img src="http://127.0.0.1:9/x.png">',
+    '<link rel="stylesheet" href="https://example.com/x.css">',
+    '<div style="background: url(ftp://example.com/x.png)">x</div>',
+])
+def test_fetcher_refuses_everything_outside_the_roots(html: str) -> None:
+    with pytest.raises(UnsafeResource):
+        render_pdf(f"<html><body>{html}</body></html>", [TEMPLATE_DIR], TEMPLATE_DIR)
+
+
+def test_fetcher_serves_data_urls_and_root_files(tmp_path: Path) -> None:
+    png = ("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQ"
+           "AAAABJRU5ErkJggg==")
+    html = f'<html><head><link rel="stylesheet" href="fonts.css"></head><body><img src="{png}">ok</body></html>'
+    assert render_pdf(html, [TEMPLATE_DIR], TEMPLATE_DIR).startswith(b"%PDF")
+
+
+def test_fetcher_refuses_symlink_out_of_root(tmp_path: Path) -> None:
+    (tmp_path / "art.png").symlink_to("/etc/passwd")
+    with pytest.raises(UnsafeResource):
+        render_pdf(f'<img src="{(tmp_path / "art.png").as_uri()}">', [tmp_path], tmp_path)
+
+
+def test_templates_autoescape_content_text(tmp_path: Path) -> None:
+    from scarbook.compiler.render.html import reference_html, sheets_html
+
+    evil = '<img src="file:///etc/passwd"><script>alert(1)</script>'
+    game = tiny_game(tmp_path, rewards=[{"id": "r", "name": evil, "for": "winner", "text": evil}])
+    game.meta["title"] = 'Tiny "</style><b>'
+    html = reference_html(game, rule_tables(game), "a4", board_svg(game), [], None)
+    assert "<script>" not in html and "<img src=\"file" not in html and "&lt;script&gt;" in html
+    assert "</style><b>" not in html
+    cards = printable_cards(tiny_game(tmp_path, cards=[{"id": "c", "deck": "isle-cards", "name": evil}]))
+    html = sheets_html("cards.html.j2", "T", card_sheets(cards, "a4"), "a4")
+    assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+def test_strict_undefined_fails_instead_of_printing_nothing() -> None:
+    from jinja2 import UndefinedError
+    from scarbook.compiler.render.html import sheets_html
+
+    with pytest.raises(UndefinedError):
+        sheets_html("cards.html.j2", "T", [{"kind": "front", "slots": [{"card": {}}], "marks": []}], "a4")
+
+
+def test_card_sheet_geometry_three_by_three_with_mirrored_backs(tmp_path: Path) -> None:
+    cards = printable_cards(tiny_game(tmp_path))
+    assert len(cards) == 4  # copies expanded
+    for paper in ("a4", "letter"):
+        sheets = card_sheets(cards, paper)
+        assert [s.kind for s in sheets] == ["calibration-front", "calibration-back", "front", "back", "front", "back"]
+        cal = sheets[0]
+        assert len(cal.slots) == 9
+        front, back = sheets[2], sheets[3]
+        assert front.slots[0].x == back.slots[2].x  # column 1 on the front is column 3 on the back
+        assert (front.slots[0].w, front.slots[0].h) == (63.0, 88.0)
+        for mark in front.marks:  # marks stay outside the grid of cards (and its bleed)
+            xs = [s.x for s in front.slots]
+            assert mark.x2 <= min(xs) - 3 or mark.x1 >= max(xs) + 63 * 0 + 3 or mark.y2 <= front.slots[0].y - 3 \
+                or mark.y1 >= front.slots[0].y + 88 * 3 + 3
+        assert (sheets[4].slots[0].w, sheets[4].slots[0].h) == (70.0, 120.0)
+
+
+def test_stickers_at_real_size(tmp_path: Path) -> None:
+    items = sticker_items(tiny_game(tmp_path))
+    assert len(items) == 3
+    sheet = sticker_sheets(items, "a4")[0]
+    assert {(s.w, s.h) for s in sheet.slots} == {(20.0, 20.0)}
+
+
+def test_pdf_is_reproducible_and_has_text(tmp_path: Path) -> None:
+    from scarbook.compiler.render.html import sheets_html
+
+    cards = printable_cards(tiny_game(tmp_path))
+    html = sheets_html("cards.html.j2", "Tiny Isles", card_sheets(cards, "a4"), "a4")
+    one = render_pdf(html, [TEMPLATE_DIR], TEMPLATE_DIR)
+    two = render_pdf(html, [TEMPLATE_DIR], TEMPLATE_DIR)
+    assert one == two
+    (tmp_path / "c.pdf").write_bytes(one)
+    text = pdftotext(tmp_path / "c.pdf")
+    assert "North Card" in text and "Sail & conquer if 3 < 4" in text

@@ -1,0 +1,76 @@
+"""The shipped games hold what the sources give: counts, ids, bonuses, nothing sealed in view."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from scarbook.compiler import views
+from scarbook.compiler.model import Game
+from scarbook.compiler.validate import load_game
+
+
+@pytest.fixture(scope="module")
+def legacy() -> Game:
+    return load_game("risk-legacy")
+
+
+def test_risk_legacy_board(legacy: Game) -> None:
+    board = views.board(legacy.effective())
+    assert len(board["territories"]) == 42 and board["edges"] == 83
+    bonuses = {r["id"]: r["bonus"] for r in board["regions"]}
+    assert bonuses == {"north-america": 5, "south-america": 2, "europe": 5, "africa": 3, "asia": 7, "australia": 2}
+    assert all(r["name"] is None for r in board["regions"])  # continents start unnamed
+    names = {t["id"]: t["name"] for t in board["territories"]}
+    assert names["russia"] == "Russia" and names["eastern-canada"] == "Eastern Canada"
+    assert names["southeast-asia"] == "Southeast Asia" and names["central-africa"] == "Central Africa"
+    assert "ukraine" not in names and "siam" not in names
+
+
+def test_risk_legacy_adjacency_is_symmetric_with_14_crossings(legacy: Game) -> None:
+    adj = legacy.neighbors()
+    assert all(a in adj[b] for a in adj for b in adj[a])
+    region = {t: v["regions"][0] for t, v in legacy.section("territories").items()}
+    crossings = {frozenset((a, b)) for a, b, _ in legacy.edges if region[a] != region[b]}
+    assert len(crossings) == 14
+    assert Counter(len(r["regions"]) for r in legacy.section("territories").values()) == {1: 42}
+
+
+def test_risk_legacy_cards_and_stickers(legacy: Game) -> None:
+    cards = legacy.section("cards")
+    territory_cards = [c for c in cards.values() if c.get("territory")]
+    assert len(territory_cards) == 42 and all(c["resources"] == 1 for c in territory_cards)
+    assert sum(c.get("copies", 1) for c in cards.values() if c["deck"] == "coin-deck") == 10
+    stickers = legacy.section("stickers")
+    for sid in ("coin", "minor-city", "major-city", "fortification", "scar-cancel", "continent-plus-one",
+                "continent-minus-one", "continent-name", "bunker", "ammo-shortage"):
+        assert sid in stickers, sid
+    assert stickers["fortification"]["boxes"] == 10
+    factions = legacy.section("factions")
+    assert sorted(factions) == ["die-mechaniker", "enclave-of-the-bear", "imperial-balkania", "khan-industries",
+                                "saharan-republic"]
+    assert all(len(f["powers"]) == 2 for f in factions.values())
+
+
+def test_sealed_content_is_not_in_view(legacy: Game) -> None:
+    seen = legacy.effective()
+    assert "bio-hazard" in legacy.section("stickers") and "bio-hazard" not in seen.section("stickers")
+    assert "mercenary" not in seen.section("stickers")
+    opened = legacy.effective(["nine-minor-cities"])
+    assert "bio-hazard" in opened.section("stickers") and "mercenary" not in opened.section("stickers")
+
+
+def test_shadow_forces_has_42_coded_territories_and_nothing_sealed() -> None:
+    game = load_game("risk-shadow-forces")
+    seen = game.effective()
+    codes = Counter(t["code"][:2] for t in seen.section("territories").values())
+    assert codes == {"NA": 9, "SA": 4, "EU": 7, "AF": 6, "AS": 12, "OC": 4}
+    assert len(game.section("territories")) > 42  # the sealed new continents exist, but not in view
+    assert not ({"ts-01", "ag-01", "nb-01"} & set(seen.section("territories")))
+    assert len(game.section("schedule")) == 15
+
+
+def test_every_game_loads_without_errors() -> None:
+    for gid in ("risk-legacy", "risk-shadow-forces", "risk-warhammer-40k", "shadow-blades"):
+        assert load_game(gid).id == gid

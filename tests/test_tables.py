@@ -1,0 +1,112 @@
+"""Rule tables: computed from content only, golden files per shipped game, and `scarbook tables`.
+
+Golden files live in tests/golden/; after a deliberate content change regenerate them with
+`SCARBOOK_UPDATE_GOLDEN=1 pytest tests/test_tables.py` and review the diff.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+from scarbook.compiler import tables as T
+from scarbook.compiler.load import shipped_games
+from test_build_fixtures import tiny_game
+from typer.testing import CliRunner
+
+from scarbook.cli.main import app
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = bool(os.environ.get("SCARBOOK_UPDATE_GOLDEN"))
+
+
+def check_golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if UPDATE or not path.exists():
+        path.write_text(text, "utf-8")
+    assert text == path.read_text("utf-8"), f"{name} differs; regenerate with SCARBOOK_UPDATE_GOLDEN=1"
+
+
+@pytest.mark.parametrize("game_id", sorted(shipped_games()))
+def test_shipped_game_tables_match_golden(game_id: str) -> None:
+    from scarbook.compiler.validate import ContentError, load_game
+
+    try:
+        game = load_game(game_id).effective()
+    except ContentError:
+        pytest.skip(f"{game_id} has content errors right now (the validator's tests report them)")
+    computed = T.rule_tables(game)
+    check_golden(f"{game_id}.tables.md", T.document_markdown(game, computed))
+    ids = [t.id for t in computed]
+    assert len(ids) == len(set(ids))
+    sealed = game.sealed_ids()
+    dump = T.document_json(game, computed)
+    for table in computed:
+        assert not sealed & set(table.uses)
+    for env in game.section("envelopes").values():
+        contents = env.get("contents")
+        for item in contents if isinstance(contents, list) else []:
+            assert f"'{item}'" not in dump
+
+
+def test_tiny_game_golden(tmp_path: Path) -> None:
+    game = tiny_game(tmp_path)
+    computed = T.rule_tables(game)
+    check_golden("tiny-isles.tables.md", T.document_markdown(game, computed))
+    check_golden("tiny-isles.tables.csv", T.document_csv(computed))
+
+
+def test_formula_expands_into_bands() -> None:
+    rows, rule = T.formula_rows({"sum": ["territories", "population"], "divide_by": 3, "minimum": 3,
+                                 "range": [1, 20]}, 99)
+    assert rows == [["1–11", 3], ["12–14", 4], ["15–17", 5], ["18–20", 6]]
+    assert "at least 3" in rule
+    rows, _ = T.formula_rows({"sum": ["x"], "divide_by": 2, "round": "up"}, 5)
+    assert rows == [["1–2", 1], ["3–4", 2], ["5", 3]]
+
+
+def test_tables_are_derived_from_sections(tmp_path: Path) -> None:
+    game = tiny_game(tmp_path)
+    by_id = {t.id: t for t in T.rule_tables(game)}
+    assert set(by_id) >= {"recruit", "board-regions", "stickers", "rewards-winner", "envelopes", "deck-isle-cards",
+                          "deck-big-cards", "components"}
+    regions = by_id["board-regions"]
+    assert regions.rows[1][-1] == {"unknown": "not printed"}
+    assert "? unknown: not printed" in T.unknown_notes(regions)
+    deck = by_id["deck-isle-cards"]
+    assert [c.title for c in deck.columns] == ["Card", "Copies", "Resources", "Strength", "Skill", "Text"]
+    assert "3 of the 4 cards the source declares are listed." in deck.notes
+    envelopes = by_id["envelopes"]
+    assert envelopes.rows == [["Sealed one", "Open after game 2."]] and "secret-card" not in json.dumps(
+        envelopes.to_json())
+    empty = tiny_game(tmp_path, **{s: [] for s in ("regions", "territories", "decks", "cards", "stickers",
+                                                   "envelopes", "rewards", "tables")})
+    assert T.rule_tables(empty) == []
+
+
+def test_campaign_changes_show(tmp_path: Path) -> None:
+    game = tiny_game(tmp_path, regions=[{"id": "isles", "name": "Pirate Bay", "named_by": "Ann", "bonus": 3}],
+                     cards=[{"id": "north-card", "deck": "isle-cards", "name": "North Card", "resources": 4,
+                             "destroyed": True}])
+    by_id = {t.id: t for t in T.rule_tables(game)}
+    assert by_id["board-regions"].rows[0] == ["Pirate Bay", 2, 3, "named by Ann"]
+    assert by_id["deck-isle-cards"].rows[0][-1] == "destroyed"
+
+
+def test_cli_tables_formats() -> None:
+    runner = CliRunner()
+    md = runner.invoke(app, ["tables", "risk-legacy"])
+    assert md.exit_code == 0 and "## Recruit chart" in md.output and "| 12–14 | 4 |" in md.output
+    data = json.loads(runner.invoke(app, ["tables", "risk-legacy", "--format", "json"]).output)
+    assert data["game"] == "risk-legacy" and any(t["id"] == "trade-in" for t in data["tables"])
+    out = runner.invoke(app, ["tables", "risk-legacy", "--format", "csv"]).output
+    block = out.split("\n\n")[0].splitlines()
+    assert block[0].startswith("# ") and list(csv.reader(io.StringIO("\n".join(block[1:]))))[0]
+    html = runner.invoke(app, ["tables", "risk-legacy", "--format", "html"]).output
+    assert html.startswith("<!DOCTYPE html>") and "Recruit chart" in html
+    assert runner.invoke(app, ["tables", "risk-legacyy"]).exit_code == 2
+    assert runner.invoke(app, ["tables", "risk-legacy", "--format", "xml"]).exit_code == 2

@@ -170,7 +170,7 @@ def declared_tables(game: Game) -> list[Table]:
         if isinstance(t.get("formula"), dict):
             rows, rule = formula_rows(t["formula"], territories or 15 * int(t["formula"]["divide_by"]))
             notes.insert(0, f"Computed: {rule}.")
-        if not rows and is_unknown(text):
+        if not rows and isinstance(text, dict) and is_unknown(text):
             rows = [[{"unknown": text["unknown"]}] + [None] * (len(t["columns"]) - 1)]
         out.append(Table(
             id=tid, title=str(t.get("title", tid)), columns=[Column(c["id"], c["title"]) for c in t["columns"]],

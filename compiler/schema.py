@@ -189,7 +189,7 @@ def _expected(err: Any) -> str:
                 word = '{unknown: "why it is unknown"}'
             else:
                 types = sub.validator_value if isinstance(sub.validator_value, list) else [sub.validator_value]
-                word = " or ".join(_TYPE_WORDS.get(t, t) for t in types)
+                word = " or ".join(_TYPE_WORDS.get(str(t), str(t)) for t in types)
         elif sub.validator == "const":
             word = repr(sub.validator_value)
         else:

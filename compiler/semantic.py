@@ -293,10 +293,10 @@ def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
             if isinstance(params.get("envelope"), str):
                 yield from _ref(ctx, sid, f"/checks/{i}/envelope", params["envelope"], "envelopes", "envelope")
             if isinstance(params.get("pool"), str) and isinstance(supply, list):
-                pools = [p.get("pool") for p in supply if isinstance(p, dict)]
-                if params["pool"] not in pools:
+                pool_ids = [str(p.get("pool")) for p in supply if isinstance(p, dict)]
+                if params["pool"] not in pool_ids:
                     yield error(ctx.at(sid, f"/checks/{i}/pool"), "X405", f"'{sid}' has no supply pool "
-                                f"'{params['pool']}'{did_you_mean(params['pool'], pools)}")
+                                f"'{params['pool']}'{did_you_mean(params['pool'], pool_ids)}")
 
 
 def check_game_meta(ctx: Ctx) -> Iterator[Diagnostic]:

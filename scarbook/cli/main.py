@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import games, show, validate
+from . import build, campaign, games, show, tables, validate
 
 app = typer.Typer(
     name="scarbook",
@@ -19,23 +19,8 @@ app.command()(games.games)
 app.command()(show.show)
 
 
-def _register_optional() -> None:
-    """Commands from later modules (compiler outputs, the tracker), when present."""
-    import importlib
-
-    for module, attr in (("tables", "register"), ("build", "register"), ("campaign", "register")):
-        try:
-            mod = importlib.import_module(f"scarbook.cli.{module}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"scarbook.cli.{module}":
-                raise
-            continue
-        register = getattr(mod, attr, None)
-        if register is not None:
-            register(app)
-
-
-_register_optional()
+for module in (tables, build, campaign):
+    module.register(app)
 
 
 def run() -> None:

@@ -45,7 +45,10 @@ def show_status(argv: list[str]) -> None:
     else:
         typer.echo(status_text(data))
     bad = replay.first_problem
-    if bad is not None:
+    if camp.ledger.problems:
+        typer.echo(f"warning: the campaign file has an unreadable event ({camp.ledger.problems[0].render()}); "
+                   "run 'scarbook campaign check'", err=True)
+    elif bad is not None:
         typer.echo(f"warning: the campaign file has an illegal event at line {bad[0].span.line}; "
                    "run 'scarbook campaign check'", err=True)
 
@@ -98,6 +101,8 @@ def log(campaign: CampaignFile = None) -> None:
         typer.echo(f"{ledger.display}:{ev.span.line}: {describe(ev)}")
     for d in ledger.problems:
         typer.echo(d.render(), err=True)
+    if ledger.problems:
+        raise typer.Exit(1)
 
 
 def check(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None) -> None:

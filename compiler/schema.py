@@ -1,8 +1,8 @@
 """JSON Schema validation of content files, with errors a person can act on.
 
 All schema files are loaded once; their $refs are inlined so validation never resolves a reference
-at run time. Each file is validated against `content-file.schema.json`; the error tree is collapsed with `best_match` to one
-error per place, unknown keys are reported at the key itself with a "did you mean".
+at run time. Each file is validated against `content-file.schema.json`; the error tree is
+collapsed with `best_match` to one error per place, unknown keys are reported at the key itself with a "did you mean".
 jsonschema is imported here only, so modules that merely use the content model stay light.
 """
 

@@ -158,9 +158,8 @@ def cache_dir() -> Path:
 def _cache_key(game_id: str, packs: list[Path]) -> str | None:
     import hashlib
 
-    from scarbook.schemas import SCHEMA_DIR
-
     from scarbook import __version__
+    from scarbook.schemas import SCHEMA_DIR
 
     games = shipped_games()
     if game_id not in games:

@@ -1,9 +1,9 @@
 """Safe YAML loading that keeps every node's source position.
 
 Reads PyYAML's parser events (libyaml when present) and builds plain Python values itself,
-without PyYAML's node graph or constructors, so that: only the core scalar types exist (no tag constructs objects), dates stay text,
-duplicate keys are reported, aliases cannot expand without bound, and every value and key
-has a `Span`. Never raises on bad input: problems come back as diagnostics.
+without PyYAML's node graph or constructors, so that: only the core scalar types exist (no tag
+constructs objects), dates stay text, duplicate keys are reported, aliases cannot expand without
+bound, and every value and key has a `Span`. Never raises on bad input: problems come back as diagnostics.
 """
 
 from __future__ import annotations

@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from scarbook.cli.main import app
-
 from conftest import PACKS
+from scarbook.cli.main import app
 
 runner = CliRunner()
 

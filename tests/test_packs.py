@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from scarbook.compiler.validate import validate_paths
-
 from conftest import PACKS
+from scarbook.compiler.validate import validate_paths
 
 INVALID = sorted(p for p in (PACKS / "invalid").iterdir() if p.is_dir())
 VALID = sorted(p for p in (PACKS / "valid").iterdir() if p.is_dir())

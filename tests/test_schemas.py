@@ -23,8 +23,9 @@ def test_inlined_schema_agrees_with_the_referencing_registry() -> None:
     top = schema.schemas()[schema.TOP_SCHEMA]
     by_ref = Draft202012Validator(top, registry=schema.registry())
     fast = schema.validator()
+    sticker = {"id": "s", "name": "S", "targets": ["territory"], "supply": {"unknown": "?"}}
     samples: list[object] = [{"regions": [{"id": "x", "bonus": "five"}]}, {"edges": [["a"]]}, {"bogus": 1},
-                             {"stickers": [{"id": "s", "name": "S", "targets": ["territory"], "supply": {"unknown": "?"}}]}]
+                             {"stickers": [sticker]}]
     for folder in shipped_games().values():
         samples.extend(load_file(p, p.name).data for p in sorted(folder.glob("*.yaml")))
     for sample in samples:

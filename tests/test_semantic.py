@@ -45,9 +45,9 @@ def test_one_way_neighbor_listing(tmp_path: Path) -> None:
 
 
 def test_mutual_neighbors_need_no_edges(tmp_path: Path) -> None:
-    base = GAME.replace("edges:\n  - [a, b]\n", "").replace("regions: [r]}", "regions: [r], neighbors: [NB]}")
-    base = base.replace("{id: a, name: A, regions: [r], neighbors: [NB]}", "{id: a, name: A, regions: [r], neighbors: [b]}")
-    base = base.replace("{id: b, name: B, regions: [r], neighbors: [NB]}", "{id: b, name: B, regions: [r], neighbors: [a]}")
+    base = GAME.replace("edges:\n  - [a, b]\n", "")
+    base = base.replace("{id: a, name: A, regions: [r]}", "{id: a, name: A, regions: [r], neighbors: [b]}")
+    base = base.replace("{id: b, name: B, regions: [r]}", "{id: b, name: B, regions: [r], neighbors: [a]}")
     assert check(tmp_path, "", base) == []
 
 
@@ -88,7 +88,8 @@ def test_declared_count_gap_names_the_groups(tmp_path: Path) -> None:
 
 
 def test_unknown_values_are_warned_once_per_reason(tmp_path: Path) -> None:
-    base = GAME.replace("bonus: 1}", "bonus: {unknown: not printed}}\n  - {id: s, name: S, bonus: {unknown: not printed}}")
+    second = "\n  - {id: s, name: S, bonus: {unknown: not printed}}"
+    base = GAME.replace("bonus: 1}", "bonus: {unknown: not printed}}" + second)
     out = check(tmp_path, "", base)
     assert [line.split(" ")[1] for line in out] == ["X310"]
     assert "unknown bonus: not printed (and 1 more like it in this file)" in out[0]

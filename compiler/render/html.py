@@ -32,6 +32,7 @@ def css_string(value: Any) -> Any:
 @lru_cache(maxsize=1)
 def environment() -> Any:
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
     from scarbook.templates import TEMPLATE_DIR
 
     env = Environment(loader=FileSystemLoader(str(TEMPLATE_DIR)), autoescape=True, undefined=StrictUndefined,

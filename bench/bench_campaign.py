@@ -1,0 +1,131 @@
+"""Benchmark the campaign tracker: `status` start-up, replaying 10,000 events, appending one.
+
+Run: .venv/bin/python bench/bench_campaign.py
+Prints a table. Targets (shared/design/quality.md): `scarbook campaign status` on a 200-event
+campaign at most 2 x the median of `python -c "import typer, yaml"` measured here; replaying
+10,000 events <= 1 s; appending one event to that ledger <= 0.5 s. Medians over several runs.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+SCARBOOK = str(Path(sys.executable).parent / "scarbook")
+RUNS = 7
+
+
+def median_wall(cmd: list[str], env: dict[str, str], runs: int = RUNS) -> float:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def played_campaign(folder: Path) -> Path:
+    """The scripted 15-game campaign of the tests, played through the CLI in-process."""
+    from typer.testing import CliRunner
+
+    from scarbook.cli.main import app
+
+    file = folder / "base.yaml"
+    runner = CliRunner()
+    for raw in (ROOT / "tests" / "campaigns" / "risk-legacy-15.txt").read_text().splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", "!")):
+            continue
+        args = shlex.split(line.replace("{file}", str(file)))
+        if args[0] != "new":
+            args += ["-c", str(file)]
+        result = runner.invoke(app, ["campaign", *args])
+        assert result.exit_code == 0, (line, result.output)
+    return file
+
+
+def extended(base: Path, out: Path, total: int) -> Path:
+    """The campaign with more (reward-free) games appended until it has `total` events."""
+    from scarbook.campaign.ledger import dump_event, read
+
+    ledger = read(base)
+    lines = []
+    n = len(ledger.events)
+    players = ledger.players
+    factions = ["khan-industries", "saharan-republic", "die-mechaniker"]
+    i = 0
+    while n < total:
+        if n % 2 == len(ledger.events) % 2:
+            lines.append(dump_event({"event": "game-start", "play": dict(zip(players, factions, strict=True))}))
+        else:
+            lines.append(dump_event({"event": "game-end", "winner": players[i % 3], "held_on": [], "eliminated": []}))
+            i += 1
+        n += 1
+    out.write_text(base.read_text() + "".join(f"- {ln}\n" for ln in lines))
+    return out
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        env = dict(os.environ)
+        env.setdefault("SCARBOOK_CACHE", str(folder / "cache"))
+        os.environ["SCARBOOK_CACHE"] = env["SCARBOOK_CACHE"]
+        base = played_campaign(folder)
+        small = extended(base, folder / "c200.yaml", 200)
+        big = extended(base, folder / "c10k.yaml", 10_000)
+
+        from scarbook.campaign.engine import Campaign
+        from scarbook.campaign.ledger import read
+
+        for path in (small, big):
+            replay = Campaign(read(path)).replay()
+            assert not replay.problems, replay.problems[:3]
+        subprocess.run([SCARBOOK, "campaign", "status", "-c", str(small)], env=env, capture_output=True, check=True)
+
+        ref = median_wall([PY, "-c", "import typer, yaml"], env)
+        status = median_wall([SCARBOOK, "campaign", "status", "-c", str(small)], env)
+        fast = median_wall([PY, "-c", "import sys; from scarbook.cli.campaign.status import main; "
+                            f"sys.exit(main(['-c', {str(small)!r}]))"], env)
+
+        replays = []
+        for _ in range(5):
+            t = time.perf_counter()
+            Campaign(read(big)).replay()
+            replays.append(time.perf_counter() - t)
+        replay_s = statistics.median(replays)
+
+        appends = []
+        for _ in range(3):
+            t = time.perf_counter()
+            subprocess.run([SCARBOOK, "campaign", "game", "start", "--play", "Ann=khan-industries", "--play",
+                            "Bob=saharan-republic", "--play", "Cat=die-mechaniker", "-c", str(big)], env=env,
+                           check=True, capture_output=True)
+            appends.append(time.perf_counter() - t)
+            subprocess.run([SCARBOOK, "campaign", "undo", "-c", str(big)], env=env, check=True, capture_output=True)
+        append_s = statistics.median(appends)
+
+    rows = [
+        ("python -c 'import typer, yaml' (reference)", f"{ref * 1000:.0f} ms", ""),
+        ("scarbook campaign status, 200 events", f"{status * 1000:.0f} ms",
+         f"{status / ref:.2f} x reference (target <= 2 x)"),
+        ("  same, status fast path (no Typer parsing)", f"{fast * 1000:.0f} ms", f"{fast / ref:.2f} x reference"),
+        ("replay 10,000 events (read + fold + checks)", f"{replay_s * 1000:.0f} ms", "target <= 1000 ms"),
+        ("append one event to 10,000 (whole CLI command)", f"{append_s * 1000:.0f} ms", "target <= 500 ms"),
+    ]
+    width = max(len(r[0]) for r in rows)
+    print(f"{'what':<{width}}  {'median':>8}  note")
+    for what, value, note in rows:
+        print(f"{what:<{width}}  {value:>8}  {note}")
+
+
+if __name__ == "__main__":
+    main()

@@ -62,13 +62,12 @@ def extended(base: Path, out: Path, total: int) -> Path:
     players = ledger.players
     factions = ["khan-industries", "saharan-republic", "die-mechaniker"]
     i = 0
-    while n < total:
-        if n % 2 == len(ledger.events) % 2:
-            lines.append(dump_event({"event": "game-start", "play": dict(zip(players, factions, strict=True))}))
-        else:
-            lines.append(dump_event({"event": "game-end", "winner": players[i % 3], "held_on": [], "eliminated": []}))
-            i += 1
-        n += 1
+    while n < total:  # whole games (a start and an end), so the ledger ends between games
+        lines.append(dump_event({"event": "game-start", "play": dict(zip(players, factions, strict=True))}))
+        lines.append(dump_event({"event": "game-end", "winner": players[i % 3], "held_on": players[:0],
+                                 "eliminated": []}))
+        i += 1
+        n += 2
     out.write_text(base.read_text() + "".join(f"- {ln}\n" for ln in lines))
     return out
 

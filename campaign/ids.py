@@ -6,10 +6,12 @@ Pure string work; it never looks at content.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _CODE = re.compile(r"^([a-z]+)-?(\d+)$")
 
 
+@lru_cache(maxsize=4096)
 def normalize(text: str) -> str:
     """The kebab-case id a person most likely meant."""
     s = text.strip().lower()

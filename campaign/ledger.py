@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
 from scarbook.compiler.diagnostics import Diagnostic, Span, error
 from scarbook.compiler.yamlload import decode, loads
 
@@ -155,10 +156,81 @@ def read(path: Path, display: str | None = None) -> Ledger:
                                  "new FILE --game GAME --player NAME ...' or pass --campaign FILE")]) from None
     except OSError as exc:
         raise LedgerError([error(Span(shown), "L001", f"cannot read the campaign file: {exc.strerror}")]) from None
+    cached = _recall(raw, path, shown)
+    if cached is not None:
+        return cached
     text, problems = decode(raw, shown)
     if text is None:
         raise LedgerError(problems)
-    return parse(text, path, shown)
+    ledger = parse(text, path, shown)
+    remember(ledger)
+    return ledger
+
+
+# --- a cache of parsed ledgers, keyed by the file's bytes -------------------------------------
+# Parsing a 10,000-event ledger with source positions takes most of a second; the parsed events
+# (with their lines) are kept as JSON under the compiler's cache folder, keyed by a hash of the
+# file's bytes, so an unchanged (or just appended by scarbook) ledger is read in milliseconds.
+LEDGER_CACHE_VERSION = "1"
+
+
+def _cache_file(raw: bytes) -> Path:
+    import hashlib
+
+    from scarbook.compiler.validate import cache_dir
+
+    key = hashlib.sha256(LEDGER_CACHE_VERSION.encode() + b"\0" + raw).hexdigest()[:32]
+    return cache_dir() / "ledgers" / f"{key}.json"
+
+
+def _recall(raw: bytes, path: Path, shown: str) -> Ledger | None:
+    import json
+
+    try:
+        data = json.loads(_cache_file(raw).read_text("utf-8"))
+        text = raw.decode("utf-8-sig")
+        ledger = Ledger(path, shown, text, data["name"], data["game"], data["fingerprint"], data["players"],
+                        appendable=data["appendable"], indent=data["indent"])
+        for index, (line, column, entry) in enumerate(data["events"]):
+            ev = parse_event(entry, Span(shown, line, column), index)
+            if isinstance(ev, ParseProblem):
+                return None
+            ledger.events.append(ev)
+        return ledger
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def remember(ledger: Ledger, text: str | None = None) -> None:
+    """Keep a parsed ledger (without problems) in the cache; never fails."""
+    import json
+
+    if ledger.problems:
+        return
+    raw = (text if text is not None else ledger.text).encode("utf-8")
+    data = {"name": ledger.name, "game": ledger.game, "fingerprint": ledger.fingerprint, "players": ledger.players,
+            "appendable": ledger.appendable, "indent": ledger.indent,
+            "events": [[e.span.line, e.span.column, e.to_dict()] for e in ledger.events]}
+    try:
+        target = _cache_file(raw)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data), "utf-8")
+        os.replace(tmp, target)
+    except OSError:
+        pass
+
+
+def remember_appended(ledger: Ledger, text: str, event: Event) -> None:
+    """After `with_event` appended one line: cache the new ledger without parsing it again."""
+    if not ledger.appendable or ledger.problems:
+        return
+    line = text.count("\n")
+    placed = type(event)(**{k: getattr(event, k) for k in event.__dataclass_fields__ if k not in ("span", "index")},
+                         span=Span(ledger.display, line, len(ledger.indent) + 3), index=len(ledger.events))
+    new = Ledger(ledger.path, ledger.display, text, ledger.name, ledger.game, ledger.fingerprint, ledger.players,
+                 [*ledger.events, placed], appendable=True, indent=ledger.indent)
+    remember(new)
 
 
 # --- writing ----------------------------------------------------------------------------------

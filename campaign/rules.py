@@ -45,8 +45,7 @@ class Resolved:
 
 
 def player_name(state: CampaignState, raw: str) -> str | None:
-    low = raw.strip().lower()
-    return next((p for p in state.players if p.lower() == low), None)
+    return state.by_lower.get(raw.strip().lower())
 
 
 def _about_to_place(content: Content, state: CampaignState, sticker_id: str) -> Problem | None:
@@ -327,7 +326,7 @@ def trigger_met(content: Content, state: CampaignState, env: dict[str, Any]) -> 
     if "event" in when:
         kind = when["event"]
         if kind in ("faction-eliminated", "player-eliminated"):
-            return any(g.eliminated for g in state.games if g.ended)
+            return state.eliminations > 0
         if kind == "game-ended":
             return state.last_ended is not None
         if kind == "game-started":

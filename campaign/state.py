@@ -78,6 +78,11 @@ class CampaignState:
     opened: dict[str, str] = field(default_factory=dict)  # envelope -> pack ('' when none)
     signatures: list[tuple[str, int]] = field(default_factory=list)
     events: int = 0
+    eliminations: int = 0  # players eliminated in any game so far
+    by_lower: dict[str, str] = field(default_factory=dict)  # lowercased name -> the ledger's spelling
+
+    def __post_init__(self) -> None:
+        self.by_lower = {p.lower(): p for p in self.players}
 
     # --- where the campaign stands -------------------------------------------------------
     @property
@@ -135,6 +140,7 @@ def apply(state: CampaignState, content: Content, event: Event) -> None:
         game.ended = True
         game.winner, game.held_on, game.eliminated = event.winner, list(event.held_on), list(event.eliminated)
         game.controlled = {p: set(ts) for p, ts in event.controlled}
+        state.eliminations += len(event.eliminated)
         game.date = event.date
         limit = content.rewards_limit
         if event.winner and (limit is None or game.number <= limit):

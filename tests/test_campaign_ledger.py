@@ -210,3 +210,17 @@ def test_usage_errors_exit_2(setup_file: Path) -> None:
     assert invoke(["status", "--format", "xml"], setup_file).exit_code == 2
     assert invoke(["status", "--bogus"], setup_file).exit_code == 2
     assert invoke(["place", "coin"], setup_file).exit_code == 2
+
+
+def test_sheet_writes_a_pdf(setup_file: Path) -> None:
+    out = setup_file.parent / "sheet.pdf"
+    result = invoke(["sheet", "--out", str(out)], setup_file)
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes().startswith(b"%PDF")
+
+
+def test_parsed_ledger_cache_matches_a_fresh_parse(setup_file: Path) -> None:
+    assert invoke(["place", "bunker", "peru"], setup_file).exit_code == 0  # cached without re-parsing
+    fresh = ledger_mod.parse(setup_file.read_text(), setup_file, "c.yaml")
+    cached = ledger_mod.read(setup_file, "c.yaml")
+    assert [(e.to_dict(), e.span) for e in cached.events] == [(e.to_dict(), e.span) for e in fresh.events]

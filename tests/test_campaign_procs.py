@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from campaigns.helpers import SETUP, run_script
 
-from scarbook.campaign.ledger import parse, render, write_atomic
+from scarbook.campaign.ledger import parse, render
 
 PY = sys.executable
 SCARBOOK = str(Path(sys.executable).parent / "scarbook")

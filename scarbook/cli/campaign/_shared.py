@@ -88,7 +88,7 @@ def record(path: Path, make: Callable[..., Event | list[Problem]], dry_run: bool
            undo_hint: bool = True) -> None:
     """Check one new event against the campaign and append it (or only answer, with dry_run)."""
     from scarbook.campaign.engine import Campaign
-    from scarbook.campaign.ledger import locked, read, with_event, write_atomic
+    from scarbook.campaign.ledger import locked, read, remember_appended, with_event, write_atomic
     from scarbook.campaign.report import describe
     from scarbook.campaign.rules import Problem
 
@@ -111,6 +111,7 @@ def record(path: Path, make: Callable[..., Event | list[Problem]], dry_run: bool
             return
         text = with_event(campaign.ledger, fixed)
         write_atomic(path, text)
+        remember_appended(campaign.ledger, text, fixed)
         typer.echo(f"recorded: {describe(fixed)}")
         for env in triggered:
             info = replay.content.envelopes.get(env, {})

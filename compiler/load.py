@@ -111,7 +111,12 @@ def load_document(path: Path) -> tuple[Document, list[Diagnostic]]:
     if key is not None and key in _loaded:
         return _loaded[key]
     doc = load_file(path, display)
-    result = (doc, doc.diagnostics + validate_document(doc))
+    schema_problems = validate_document(doc)
+    for d in schema_problems:  # an item with a wrong-shaped value is reported, then kept out of the game
+        parts = d.path.split("/")
+        if d.code in ("S003", "S004") and len(parts) >= 3:
+            doc.invalid.add("/".join(parts[:3]))
+    result = (doc, doc.diagnostics + schema_problems)
     if key is not None:
         _loaded[key] = result
     return result
@@ -159,7 +164,7 @@ class Merger:
             if not isinstance(items, list):
                 continue
             for i, item in enumerate(items):
-                if isinstance(item, dict) and isinstance(item.get("id"), str):
+                if isinstance(item, dict) and isinstance(item.get("id"), str) and f"/{section}/{i}" not in doc.invalid:
                     self.add_item(section, item, Origin(doc, f"/{section}/{i}", layer))
 
     def add_item(self, section: str, item: dict[str, Any], origin: Origin) -> None:

@@ -72,7 +72,7 @@ class Game:
     def region_members(self) -> dict[str, list[str]]:
         members: dict[str, list[str]] = {r: [] for r in self.section("regions")}
         for tid, terr in self.section("territories").items():
-            for r in terr.get("regions", []):
+            for r in as_list(terr.get("regions")):
                 members.setdefault(r, []).append(tid)
         return members
 
@@ -126,3 +126,13 @@ def is_unknown(value: Any) -> bool:
 def known(value: Any, default: Any = None) -> Any:
     """The value, or `default` where the content marks it unknown."""
     return default if value is None or is_unknown(value) else value
+
+
+def as_list(value: Any) -> list[Any]:
+    """The value when it is a list, else an empty list (content that failed its schema is still merged)."""
+    return value if isinstance(value, list) else []
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    """The value when it is a mapping, else an empty one."""
+    return value if isinstance(value, dict) else {}

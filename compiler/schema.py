@@ -165,7 +165,8 @@ def _describe(err: Any, doc: Document) -> Iterator[Diagnostic]:
         message = f"id '{leaf.instance}' must be lowercase kebab-case" + (
             f" (did you mean '{suggestion}'?)" if suggestion else "")
     elif leaf.validator == "type":
-        message = f"{leaf.message} in {what(lp)}"
+        yield error(doc.span(lp), "S004", f"{leaf.message} in {what(lp)}", lp)
+        return
     yield error(doc.span(lp), "S010", message, lp)
 
 

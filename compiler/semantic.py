@@ -15,7 +15,7 @@ from typing import Any
 
 from .diagnostics import Diagnostic, Span, did_you_mean, error, warning
 from .load import Loaded, Origin
-from .model import Game, is_unknown
+from .model import Game, as_dict, as_list, is_unknown
 from .yamlload import Document
 
 
@@ -48,9 +48,9 @@ def _ref(ctx: Ctx, owner: str, suffix: str, value: Any, section: str, noun: str)
 def check_references(ctx: Ctx) -> Iterator[Diagnostic]:
     """Every id an item names resolves to an item of the right section."""
     for tid, terr in ctx.items("territories"):
-        for i, r in enumerate(terr.get("regions", [])):
+        for i, r in enumerate(as_list(terr.get("regions"))):
             yield from _ref(ctx, tid, f"/regions/{i}", r, "regions", "region")
-        for i, n in enumerate(terr.get("neighbors", [])):
+        for i, n in enumerate(as_list(terr.get("neighbors"))):
             yield from _ref(ctx, tid, f"/neighbors/{i}", n, "territories", "territory")
     for cid, card in ctx.items("cards"):
         yield from _ref(ctx, cid, "/deck", card.get("deck"), "decks", "deck")
@@ -61,12 +61,12 @@ def check_references(ctx: Ctx) -> Iterator[Diagnostic]:
     for sid, st in ctx.items("stickers"):
         if "deck" in st:
             yield from _ref(ctx, sid, "/deck", st["deck"], "decks", "deck")
-        for i, c in enumerate(st.get("covers", [])):
+        for i, c in enumerate(as_list(st.get("covers"))):
             if c not in kinds:
                 yield error(ctx.at(sid, f"/covers/{i}"), "X102", f"'{c}' is neither a sticker nor a sticker kind"
                             f"{did_you_mean(c, [k for k in kinds if k])}")
     for rid, rew in ctx.items("rewards"):
-        for i, s in enumerate(rew.get("place", [])):
+        for i, s in enumerate(as_list(rew.get("place"))):
             yield from _ref(ctx, rid, f"/place/{i}", s, "stickers", "sticker")
         if isinstance(rew.get("destroy"), dict):
             yield from _ref(ctx, rid, "/destroy/deck", rew["destroy"].get("deck"), "decks", "deck")
@@ -79,13 +79,13 @@ def check_references(ctx: Ctx) -> Iterator[Diagnostic]:
                     yield error(ctx.at(eid, f"/contents/{i}"), "X102", f"envelope content '{c}' is not defined"
                                 f"{did_you_mean(c, all_ids)}; list the item in the game (it stays hidden "
                                 "until the envelope is opened)")
-        when = (env.get("trigger") or {}).get("when")
+        when = (as_dict(env.get("trigger"))).get("when")
         if isinstance(when, dict):
             for key, section in (("placed", "stickers"), ("about_to_place", "stickers"), ("opened", "envelopes")):
                 if key in when:
                     yield from _ref(ctx, eid, f"/trigger/when/{key}", when[key], section, section[:-1])
     for gid, game in ctx.items("schedule"):
-        for i, e in enumerate(game.get("opens", [])):
+        for i, e in enumerate(as_list(game.get("opens"))):
             yield from _ref(ctx, gid, f"/opens/{i}", e, "envelopes", "envelope")
 
 
@@ -124,9 +124,9 @@ def check_edges(ctx: Ctx) -> Iterator[Diagnostic]:
 def check_neighbor_symmetry(ctx: Ctx) -> Iterator[Diagnostic]:
     """A `neighbors` listing must be mutual (or backed by an edge)."""
     edge_pairs = {frozenset((a, b)) for a, b, _ in ctx.game.edges}
-    listed = {(tid, n) for tid, t in ctx.items("territories") for n in t.get("neighbors", [])}
+    listed = {(tid, n) for tid, t in ctx.items("territories") for n in as_list(t.get("neighbors"))}
     for tid, terr in ctx.items("territories"):
-        for i, n in enumerate(terr.get("neighbors", [])):
+        for i, n in enumerate(as_list(terr.get("neighbors"))):
             if n == tid:
                 yield error(ctx.at(tid, f"/neighbors/{i}"), "X201", f"'{tid}' lists itself as a neighbor; remove it")
             elif (n, tid) not in listed and frozenset((tid, n)) not in edge_pairs and \
@@ -147,7 +147,7 @@ def check_connected(ctx: Ctx) -> Iterator[Diagnostic]:
         return
     adj = game.neighbors()
     for tid, terr in game.section("territories").items():
-        for n in terr.get("neighbors", []):
+        for n in as_list(terr.get("neighbors")):
             if n in adj and n != tid:
                 adj[tid].append(n)
                 adj[n].append(tid)
@@ -244,14 +244,14 @@ def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
     from .schema import check_params_schema
 
     game = ctx.game
-    slot_kinds = set(game.board.get("default_slots") or {})
+    slot_kinds = set(as_dict(game.board.get("default_slots")))
     for _tid, terr in ctx.items("territories"):
-        slot_kinds.update(terr.get("slots") or {})
+        slot_kinds.update(as_dict(terr.get("slots")))
     for _fid, fac in ctx.items("factions"):
-        slot_kinds.update(fac.get("slots") or {})
+        slot_kinds.update(as_dict(fac.get("slots")))
     for sid, st in ctx.items("stickers"):
         slot = st.get("slot")
-        targets = set(st.get("targets", []))
+        targets = set(as_list(st.get("targets")))
         if slot and targets & {"territory", "faction-card"} and slot_kinds and slot not in slot_kinds:
             yield error(ctx.at(sid, "/slot"), "X401", f"sticker '{sid}' takes slot '{slot}' but no territory or "
                         f"faction card offers it{did_you_mean(slot, slot_kinds)}; known slots: "
@@ -265,7 +265,7 @@ def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
             for i, (pool, n) in enumerate(Counter(pools).items()):
                 if n > 1:
                     yield error(ctx.at(sid, f"/supply/{i}"), "X403", f"pool '{pool}' of '{sid}' is listed twice")
-        for i, chk in enumerate(st.get("checks", [])):
+        for i, chk in enumerate(as_list(st.get("checks"))):
             if not isinstance(chk, dict) or not isinstance(chk.get("check"), str):
                 continue
             name = chk["check"]
@@ -288,7 +288,7 @@ def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
             for key in ("group",):
                 for j, ref in enumerate(params.get(key, []) if isinstance(params.get(key), list) else []):
                     yield from _ref(ctx, sid, f"/checks/{i}/{key}/{j}", ref, "stickers", "sticker")
-            for j, ref in enumerate(params.get("decks", []) if isinstance(params.get("decks"), list) else []):
+            for j, ref in enumerate(as_list(params.get("decks")) if isinstance(params.get("decks"), list) else []):
                 yield from _ref(ctx, sid, f"/checks/{i}/decks/{j}", ref, "decks", "deck")
             if isinstance(params.get("envelope"), str):
                 yield from _ref(ctx, sid, f"/checks/{i}/envelope", params["envelope"], "envelopes", "envelope")
@@ -311,7 +311,7 @@ def check_game_meta(ctx: Ctx) -> Iterator[Diagnostic]:
     for sid, sched in ctx.items("schedule"):
         if numbers[sched.get("game")] > 1:
             yield error(ctx.at(sid, "/game"), "X105", f"game {sched.get('game')} is scheduled twice")
-        length = (meta.get("campaign") or {}).get("games")
+        length = (as_dict(meta.get("campaign"))).get("games")
         if isinstance(length, int) and isinstance(sched.get("game"), int) and sched["game"] > length:
             yield error(ctx.at(sid, "/game"), "X106", f"game {sched['game']} is past the campaign's "
                         f"{length} games")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import Game, is_unknown, known
+from .model import Game, as_dict, as_list, is_unknown, known
 
 PARTS = ("board", "cards", "stickers", "envelopes", "rules")
 
@@ -37,7 +37,7 @@ def board(game: Game) -> dict[str, Any]:
         ],
         "territories": [
             {"id": tid, "name": known(t.get("name")), **({"code": t["code"]} if "code" in t else {}),
-             "regions": list(t.get("regions", [])), "neighbors": adj.get(tid, [])}
+             "regions": list(as_list(t.get("regions"))), "neighbors": adj.get(tid, [])}
             for tid, t in game.section("territories").items()
         ],
         "edges": len({frozenset((a, b)) for a, b, _ in game.edges}),
@@ -57,7 +57,7 @@ def part(game: Game, name: str) -> dict[str, Any]:
         return _items(game, "stickers")
     if name == "envelopes":
         return {"game": game.id, "envelopes": [
-            {"id": eid, "name": e.get("name"), "trigger": (e.get("trigger") or {}).get("text")}
+            {"id": eid, "name": e.get("name"), "trigger": (as_dict(e.get("trigger"))).get("text")}
             for eid, e in game.section("envelopes").items()]}
     return _items(game, "rulebook", "rules", "tables", "schedule", "factions", "rewards")
 
@@ -90,7 +90,7 @@ def text(game: Game, name: str) -> str:
             lines.append(f"\n{deck.get('name', did)} [{did}]: {count}{of} cards")
             for c in cards:
                 copies = f" ×{c['copies']}" if c.get("copies", 1) != 1 else ""
-                stats = ", ".join(f"{k} {_text(v)}" for k, v in (c.get("stats") or {}).items())
+                stats = ", ".join(f"{k} {_text(v)}" for k, v in (as_dict(c.get("stats"))).items())
                 res = f", {c['resources']} resources" if isinstance(c.get("resources"), int) else ""
                 lines.append(f"  {c.get('name')}{copies} [{c['id']}]{res}{' — ' + stats if stats else ''}")
         for cid, comp in game.section("components").items():
@@ -109,7 +109,7 @@ def text(game: Game, name: str) -> str:
             lines.append(f"{e['name']} [{e['id']}]: {e['trigger']}")
         return "\n".join(lines)
     for sid, sec in game.section("rulebook").items():
-        slots = ", ".join(s["label"] for s in sec.get("slots", []))
+        slots = ", ".join(s["label"] for s in as_list(sec.get("slots")))
         lines.append(f"§ {sec.get('title')} [{sid}]{' — slots: ' + slots if slots else ''}")
     for rid, rule in game.section("rules").items():
         lines.append(f"{rule.get('title')} [{rid}]: {_text(rule.get('text'))}")

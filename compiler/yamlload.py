@@ -54,6 +54,7 @@ class Document:
     spans: dict[str, Span] = field(default_factory=dict)
     key_spans: dict[str, Span] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    invalid: set[str] = field(default_factory=set)  # pointers of items whose values have the wrong shape
 
     def span(self, pointer: str, key: bool = False) -> Span:
         """The span of the node at `pointer` (its key when `key`), or of its nearest parent."""

@@ -11,11 +11,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from scarbook.compiler.build import build, check_content
 from test_build_fixtures import tiny_game
 from typer.testing import CliRunner
 
 from scarbook.cli.main import app
+from scarbook.compiler.build import build, check_content
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,12 +8,13 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from test_build_fixtures import tiny_game
+
 from scarbook.compiler.boardmap import board_svg, positions
 from scarbook.compiler.render.pdf import UnsafeResource, render_pdf
 from scarbook.compiler.sheets import card_sheets, printable_cards, sticker_items, sticker_sheets
 from scarbook.compiler.tables import rule_tables
 from scarbook.templates import TEMPLATE_DIR
-from test_build_fixtures import tiny_game
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -86,6 +87,7 @@ def test_templates_autoescape_content_text(tmp_path: Path) -> None:
 
 def test_strict_undefined_fails_instead_of_printing_nothing() -> None:
     from jinja2 import UndefinedError
+
     from scarbook.compiler.render.html import sheets_html
 
     with pytest.raises(UndefinedError):

@@ -13,12 +13,12 @@ import os
 from pathlib import Path
 
 import pytest
-from scarbook.compiler import tables as T
-from scarbook.compiler.load import shipped_games
 from test_build_fixtures import tiny_game
 from typer.testing import CliRunner
 
 from scarbook.cli.main import app
+from scarbook.compiler import tables as T
+from scarbook.compiler.load import shipped_games
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = bool(os.environ.get("SCARBOOK_UPDATE_GOLDEN"))

@@ -9,28 +9,17 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+from benchlib import median_time, print_table, run_command
 
 SCARBOOK = str(Path(sys.executable).parent / "scarbook")
 
 
-def median_time(fn: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
-
-
 def run(*args: str) -> None:
-    subprocess.run(list(args), check=True, capture_output=True)
+    run_command(args)
 
 
 def generated_cards(n: int) -> list[dict]:
@@ -60,20 +49,20 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs per measurement (median)")
     args = parser.parse_args()
     runs = max(1, args.runs)
-    rows: list[tuple[str, float, str]] = []
+    rows: list[tuple[str, str, str]] = []
     work = Path(tempfile.mkdtemp(prefix="scarbook-bench-"))
     try:
         base = median_time(lambda: run(sys.executable, "-c", "import typer, yaml"), runs)
-        rows.append(("python -c 'import typer, yaml' (reference)", base, "1.00×"))
+        rows.append(("python -c 'import typer, yaml' (reference)", f"{base:.3f} s", "1.00×"))
 
         def full() -> None:
             shutil.rmtree(work / "out", ignore_errors=True)
             run(SCARBOOK, "build", "--out", str(work / "out"))
 
         t_full = median_time(full, max(1, min(runs, 2)))
-        rows.append(("scarbook build, all shipped games, from scratch", t_full, f"{t_full / base:.1f}×"))
+        rows.append(("scarbook build, all shipped games, from scratch", f"{t_full:.3f} s", f"{t_full / base:.1f}×"))
         t_noop = median_time(lambda: run(SCARBOOK, "build", "--out", str(work / "out")), max(runs, 5))
-        rows.append(("scarbook build, nothing changed (no-op)", t_noop, f"{t_noop / base:.2f}×"))
+        rows.append(("scarbook build, nothing changed (no-op)", f"{t_noop:.3f} s", f"{t_noop / base:.2f}×"))
 
         from scarbook.compiler.render.html import sheets_html
         from scarbook.compiler.render.pdf import render_pdf
@@ -94,15 +83,13 @@ def main() -> None:
 
         plain()  # warm up (imports, fonts)
         t_plain = median_time(plain, runs)
-        rows.append(("500 cards, one plain WeasyPrint document (reference)", t_plain, "1.00×"))
+        rows.append(("500 cards, one plain WeasyPrint document (reference)", f"{t_plain:.3f} s", "1.00×"))
         t_sheets = median_time(sheets, runs)
-        rows.append(("500 cards as print-and-play sheets (fronts+backs)", t_sheets, f"{t_sheets / t_plain:.2f}×"))
+        rows.append(("500 cards as print-and-play sheets (fronts+backs)", f"{t_sheets:.3f} s",
+                     f"{t_sheets / t_plain:.2f}×"))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    width = max(len(r[0]) for r in rows)
-    print(f"{'measurement'.ljust(width)}  {'median s':>9}  ratio")
-    for name, seconds, ratio in rows:
-        print(f"{name.ljust(width)}  {seconds:9.3f}  {ratio}")
+    print_table(rows, ("measurement", "median", "ratio"))
 
 
 if __name__ == "__main__":

@@ -14,8 +14,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from benchlib import median_command, median_time, print_table, run_command
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -24,12 +25,7 @@ RUNS = 7
 
 
 def median_wall(cmd: list[str], env: dict[str, str], runs: int = RUNS) -> float:
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+    return median_command(cmd, runs, env=env, ok=range(256))
 
 
 def played_campaign(folder: Path) -> Path:
@@ -95,21 +91,14 @@ def main() -> None:
         fast = median_wall([PY, "-c", "import sys; from scarbook.cli.campaign.status import main; "
                             f"sys.exit(main(['-c', {str(small)!r}]))"], env)
 
-        replays = []
-        for _ in range(5):
-            t = time.perf_counter()
-            Campaign(read(big)).replay()
-            replays.append(time.perf_counter() - t)
-        replay_s = statistics.median(replays)
+        replay_s = median_time(lambda: Campaign(read(big)).replay(), 5)
 
         appends = []
-        for _ in range(3):
-            t = time.perf_counter()
-            subprocess.run([SCARBOOK, "campaign", "game", "start", "--play", "Ann=khan-industries", "--play",
-                            "Bob=saharan-republic", "--play", "Cat=die-mechaniker", "-c", str(big)], env=env,
-                           check=True, capture_output=True)
-            appends.append(time.perf_counter() - t)
-            subprocess.run([SCARBOOK, "campaign", "undo", "-c", str(big)], env=env, check=True, capture_output=True)
+        for _ in range(3):  # each append is undone untimed, so every run appends to the same ledger
+            appends.append(median_command([SCARBOOK, "campaign", "game", "start", "--play", "Ann=khan-industries",
+                                           "--play", "Bob=saharan-republic", "--play", "Cat=die-mechaniker",
+                                           "-c", str(big)], 1, env=env))
+            run_command([SCARBOOK, "campaign", "undo", "-c", str(big)], env=env)
         append_s = statistics.median(appends)
 
     rows = [
@@ -120,10 +109,7 @@ def main() -> None:
         ("replay 10,000 events (read + fold + checks)", f"{replay_s * 1000:.0f} ms", "target <= 1000 ms"),
         ("append one event to 10,000 (whole CLI command)", f"{append_s * 1000:.0f} ms", "target <= 500 ms"),
     ]
-    width = max(len(r[0]) for r in rows)
-    print(f"{'what':<{width}}  {'median':>8}  note")
-    for what, value, note in rows:
-        print(f"{what:<{width}}  {value:>8}  {note}")
+    print_table(rows)
 
 
 if __name__ == "__main__":

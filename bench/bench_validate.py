@@ -12,23 +12,19 @@ import argparse
 import json
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from benchlib import median_command, print_table
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
 
-def timed(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
-    start = time.perf_counter()
-    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env)
-    elapsed = time.perf_counter() - start
-    if done.returncode not in (0, 1):
-        raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stdout}\n{done.stderr}")
-    return elapsed
+def timed(cmd: list[str], cwd: Path) -> float:
+    """One run of a validator; exit 1 (problems found) is a result, not a failure."""
+    return median_command(cmd, 1, cwd=cwd, ok=(0, 1))
 
 
 def local_schemas(tmp: Path) -> Path:
@@ -53,10 +49,6 @@ def card_pack(folder: Path, cards: int) -> Path:
     return folder
 
 
-def median_of(cmd: list[str], runs: int, cwd: Path, env: dict[str, str] | None = None) -> float:
-    return statistics.median(timed(cmd, cwd, env) for _ in range(runs))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
@@ -78,15 +70,14 @@ def main() -> None:
                          f"{ours_m / theirs_m:.2f}x (target <= 1.0x)"))
         else:
             print("check-jsonschema not found: pip install check-jsonschema", file=sys.stderr)
-        ten = median_of([scarbook, "validate", str(card_pack(tmp / "p10", 10_000))], max(3, args.runs // 2), ROOT)
-        twenty = median_of([scarbook, "validate", str(card_pack(tmp / "p20", 20_000))], max(3, args.runs // 2), ROOT)
+        pack_runs = max(3, args.runs // 2)
+        ten = median_command([scarbook, "validate", str(card_pack(tmp / "p10", 10_000))], pack_runs, cwd=ROOT)
+        twenty = median_command([scarbook, "validate", str(card_pack(tmp / "p20", 20_000))], pack_runs, cwd=ROOT)
         rows.append(("validate 10,000-card pack", ten, "target 3.0s", f"{ten / 3.0:.2f} of budget"))
         rows.append(("validate 20,000-card pack", twenty, f"2.2 x 10k = {2.2 * ten:.3f}s",
                      f"{twenty / ten:.2f}x the 10k time (target <= 2.2x)"))
-    width = max(len(r[0]) for r in rows)
-    print(f"{'what':<{width}}  {'median':>8}  reference / ratio")
-    for name, value, ref, ratio in rows:
-        print(f"{name:<{width}}  {value:>7.3f}s  {ref}; {ratio}")
+    print_table([(name, f"{value:.3f} s", f"{ref}; {ratio}") for name, value, ref, ratio in rows],
+                ("what", "median", "reference / ratio"))
 
 
 if __name__ == "__main__":

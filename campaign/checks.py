@@ -12,8 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from scarbook.compiler.model import components
+
 from .content import Content, Target
-from .state import CampaignState
+from .state import CampaignState, GameRecord
 
 Failure = tuple[str, str] | None
 
@@ -114,6 +116,13 @@ def _need_actor(p: Placement) -> Failure:
     return None
 
 
+def _reward_game(p: Placement, params: dict[str, Any]) -> GameRecord | None:
+    """The game whose rewards a player is taking, when this check applies and names a player."""
+    if not _applies(p, params) or not p.actor:
+        return None
+    return p.state.last_ended
+
+
 def actor_is(p: Placement, params: dict[str, Any]) -> Failure:
     if not _applies(p, params):
         return None
@@ -135,18 +144,14 @@ def actor_is(p: Placement, params: dict[str, Any]) -> Failure:
 
 
 def actor_not_eliminated(p: Placement, params: dict[str, Any]) -> Failure:
-    if not _applies(p, params) or not p.actor:
-        return None
-    game = p.state.last_ended
+    game = _reward_game(p, params)
     if game is not None and p.actor in game.eliminated:
         return f"{p.actor} was eliminated in game {game.number}", "eliminated players take no reward"
     return None
 
 
 def one_reward_per_game(p: Placement, params: dict[str, Any]) -> Failure:
-    if not _applies(p, params) or not p.actor:
-        return None
-    game = p.state.last_ended
+    game = _reward_game(p, params)
     if game is None:
         return None
     taken = p.state.rewards.get((game.number, p.actor))
@@ -222,9 +227,7 @@ def card_not_destroyed(p: Placement, params: dict[str, Any]) -> Failure:
 
 
 def actor_controlled_target(p: Placement, params: dict[str, Any]) -> Failure:
-    if not _applies(p, params) or not p.actor:
-        return None
-    game = p.state.last_ended
+    game = _reward_game(p, params)
     if game is None or p.actor not in game.controlled:
         return None  # control was not recorded: the players' word stands
     territory = p.target.item.get("territory") if p.target.kind != "territory" else p.target.id
@@ -241,18 +244,10 @@ def keeps_board_connected(p: Placement, params: dict[str, Any]) -> Failure:
                if any(c.get("check") == "keeps-board-connected" for c in st.get("checks", []) or [])}
     removed = {t for t, ms in p.state.marks.items() if any(m.active and m.sticker in cutters for m in ms)}
     removed.add(p.target.id)
-    adj = p.content.game.neighbors()
-    nodes = [t for t in adj if t not in removed]
-    if not nodes:
-        return None
-    seen, stack = {nodes[0]}, [nodes[0]]
-    while stack:
-        for n in adj[stack.pop()]:
-            if n not in removed and n not in seen:
-                seen.add(n)
-                stack.append(n)
-    if len(seen) < len(nodes):
-        cut = sorted(set(nodes) - seen)[0]
+    left = {t: [n for n in ns if n not in removed] for t, ns in p.content.game.neighbors().items() if t not in removed}
+    parts = components(left)
+    if len(parts) > 1:
+        cut = sorted(t for part in parts[1:] for t in part)[0]
         return f"{p.where} would cut {cut} off the rest of the board", "the board stays connected"
     return None
 

@@ -6,7 +6,7 @@ check can point at it. Parsing never raises: a malformed entry becomes a `ParseP
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 from scarbook.compiler.diagnostics import Span
@@ -21,8 +21,14 @@ class Event:
 
     kind = "event"
 
-    def to_dict(self) -> dict[str, Any]:  # pragma: no cover - every subclass overrides
-        raise NotImplementedError
+    def to_dict(self) -> dict[str, Any]:
+        """`{event: KIND, field: value …}`: required fields always, optional ones only when set."""
+        out: dict[str, Any] = {"event": self.kind}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if not f.kw_only and (f.default is MISSING or value != f.default):
+                out[f.name] = value
+        return out
 
 
 @dataclass(frozen=True)
@@ -74,14 +80,6 @@ class Placed(Event):
 
     kind = "place"
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"event": self.kind, "sticker": self.sticker, "target": self.target}
-        if self.by:
-            out["by"] = self.by
-        if self.name:
-            out["name"] = self.name
-        return out
-
 
 @dataclass(frozen=True)
 class Destroyed(Event):
@@ -92,12 +90,6 @@ class Destroyed(Event):
 
     kind = "destroy"
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"event": self.kind, "card": self.card}
-        if self.by:
-            out["by"] = self.by
-        return out
-
 
 @dataclass(frozen=True)
 class Opened(Event):
@@ -107,12 +99,6 @@ class Opened(Event):
     pack: str = ""
 
     kind = "open"
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"event": self.kind, "envelope": self.envelope}
-        if self.pack:
-            out["pack"] = self.pack
-        return out
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scarbook.compiler.diagnostics import did_you_mean
+from scarbook.compiler.model import as_dict
 
 from .checks import CHECKS, CODES, Placement, cite_text
 from .content import Content, Target
@@ -136,7 +137,7 @@ def placement_problems(content: Content, state: CampaignState, r: Resolved) -> l
             continue
         if failure is not None and all(q.message != failure[0] for q in out):
             out.append(Problem(CODES.get(str(name), "R200"), failure[0], failure[1], cite_text(chk.get("cite"))))
-    founds = r.sticker.get("founds") if isinstance(r.sticker.get("founds"), dict) else {}
+    founds = as_dict(r.sticker.get("founds"))
     if (r.sticker.get("named") or founds.get("named")) and not r.name:
         out.append(Problem("R224", f"give the {r.sticker.get('name', r.sticker_id)} its name with --name TEXT",
                            "the player names it", cite_text((r.sticker.get("source") or {}).get("cite"))))
@@ -218,12 +219,12 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
     if live is not None:
         return [Problem("R301", f"game {live.number} has not ended; record its end with 'scarbook campaign game "
                         "end --winner NAME' first")]
-    for player, role in owed_rewards(content, state):
+    for owed, role in owed_rewards(content, state):
         game = state.last_ended
         assert game is not None
         what = "the winner" if role == "winner" else "each player who held on"
-        out.append(Problem("R304", f"{player} has not taken a reward for game {game.number} yet "
-                           f"(see 'scarbook campaign where STICKER --by {player}')",
+        out.append(Problem("R304", f"{owed} has not taken a reward for game {game.number} yet "
+                           f"(see 'scarbook campaign where STICKER --by {owed}')",
                            f"{what} takes one reward", _game_cite(content)))
     if state.started == 0:
         for sid, st in content.stickers.items():
@@ -269,14 +270,14 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
         out.append(Problem("R306", f"{len(ev.plays)} players; {content.game.title} takes at most {players['max']}"))
     played = {player_name(state, p) for p, _ in ev.plays}
     for raw_player, raw_terr in ev.starts:
-        player = player_name(state, raw_player)
+        starter = player_name(state, raw_player)
         terr = normalize(raw_terr)
-        if player not in played:
+        if starter not in played:
             out.append(Problem("R305", f"{raw_player} does not play in this game"))
         elif terr not in content.territories:
             out.append(Problem("R305", f"unknown territory '{raw_terr}'{did_you_mean(terr, content.territories)}"))
-        elif player and terr not in legal_starts(content, state, player):
-            out.append(Problem("R305", f"{terr} is not a legal starting territory for {player} (it has marks)",
+        elif starter and terr not in legal_starts(content, state, starter):
+            out.append(Problem("R305", f"{terr} is not a legal starting territory for {starter} (it has marks)",
                                "start where there are no marks, or on a major city you founded",
                                _start_cite(content)))
     return out

@@ -12,6 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from scarbook.compiler.model import as_dict
+
 from .content import Content
 from .events import Destroyed, Event, GameEnded, GameStarted, Opened, Placed, Ticked
 
@@ -187,7 +189,7 @@ def place(state: CampaignState, content: Content, sticker_id: str, target: str, 
           line: int) -> Mark:
     sticker = content.stickers.get(sticker_id, {})
     pool, _ = pool_for(state, sticker)
-    founds = sticker.get("founds") if isinstance(sticker.get("founds"), dict) else {}
+    founds = as_dict(sticker.get("founds"))
     boxes = sticker.get("boxes")
     last = state.last_ended
     mark = Mark(sticker_id, str(sticker.get("kind") or sticker_id), target, sticker.get("slot"), by, name, pool,

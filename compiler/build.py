@@ -90,9 +90,10 @@ def check_content(game: Game) -> list[Diagnostic]:
     for section, items in game.sections.items():
         for item_id, item in items.items():
             for text in _strings({k: v for k, v in item.items() if k not in ("id", "image")}):
-                if MARKUP.search(text):
+                found = MARKUP.search(text)
+                if found:
                     diags.append(error(game.span(item_id), "B301", f"{section[:-1]} '{item_id}' has HTML markup in "
-                                       f"its text ({MARKUP.search(text).group(0)[:40]!r}); content text is plain "  # type: ignore[union-attr]
+                                       f"its text ({found.group(0)[:40]!r}); content text is plain "
                                        "text, write it without tags"))
                     break
             if section == "cards" and isinstance(item.get("image"), str):

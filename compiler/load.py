@@ -200,32 +200,28 @@ class Merger:
         self.loaded.origins[item_id] = origin
 
 
-def load_game_folder(folder: Path, packs: list[Path] | None = None) -> Loaded:
-    """Load a shipped game folder, then each pack on top of it; no semantic checks yet."""
+def load_game_folder(base: Path, packs: list[Path] | None = None) -> Loaded:
+    """Load a game (a folder, or one YAML file), then each pack on top of it; no semantic checks yet."""
     loaded = Loaded(game=None)
     merger = Merger(loaded)
-    files, problems = content_files(folder)
-    loaded.diagnostics.extend(problems)
-    docs, problems = load_documents(files)
-    loaded.diagnostics.extend(problems)
-    for doc in docs:
-        merger.add(doc, "base")
-    all_files = list(files)
-    for pack in packs or []:
-        pack_files, problems = pack_paths(pack)
-        loaded.diagnostics.extend(problems)
-        docs, problems = load_documents(pack_files)
-        loaded.diagnostics.extend(problems)
-        pack_id = pack_identity(docs) or pack.name
-        merger.game.packs.append(pack_id)
-        loaded.pack_files.update(d.file for d in docs)
+    all_files: list[Path] = []
+    for n, source in enumerate([base, *(packs or [])]):
+        files, problems = pack_paths(source)
+        docs, load_problems = load_documents(files)
+        loaded.diagnostics.extend(problems + load_problems)
+        layer = "base"
+        if n:
+            layer = pack_identity(docs) or source.name
+            merger.game.packs.append(layer)
+            loaded.pack_files.update(d.file for d in docs)
         for doc in docs:
-            merger.add(doc, pack_id)
-        all_files.extend(pack_files)
+            merger.add(doc, layer)
+        all_files.extend(files)
     game = merger.game
+    root = base if base.is_dir() else base.parent
     if not game.id:
-        game.id = folder.name
-    game.fingerprint = fingerprint(all_files, folder)
+        game.id = base.name if base.is_dir() else base.stem
+    game.fingerprint = fingerprint(all_files, root)
     return loaded
 
 

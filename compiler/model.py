@@ -119,6 +119,25 @@ class Game:
         )
 
 
+def components(adj: dict[str, list[str]]) -> list[list[str]]:
+    """Connected parts of a graph, each in first-seen order, parts ordered by their first member."""
+    seen: set[str] = set()
+    parts = []
+    for start in adj:
+        if start in seen:
+            continue
+        seen.add(start)
+        part, stack = [start], [start]
+        while stack:
+            for n in adj.get(stack.pop(), []):
+                if n not in seen:
+                    seen.add(n)
+                    part.append(n)
+                    stack.append(n)
+        parts.append(part)
+    return parts
+
+
 def is_unknown(value: Any) -> bool:
     return isinstance(value, dict) and set(value) == {"unknown"}
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from .diagnostics import Diagnostic, Span, did_you_mean, error, warning
 from .load import Loaded, Origin
-from .model import Game, as_dict, as_list, is_unknown
+from .model import Game, as_dict, as_list, components, is_unknown
 from .yamlload import Document
 
 
@@ -162,25 +162,6 @@ def check_connected(ctx: Ctx) -> Iterator[Diagnostic]:
                         f"'{main[0]}'; add an edge joining them")
 
 
-def components(adj: dict[str, list[str]]) -> list[list[str]]:
-    """Connected parts of a graph, each in first-seen order, parts ordered by their first member."""
-    seen: set[str] = set()
-    parts = []
-    for start in adj:
-        if start in seen:
-            continue
-        seen.add(start)
-        part, stack = [start], [start]
-        while stack:
-            for n in adj.get(stack.pop(), []):
-                if n not in seen:
-                    seen.add(n)
-                    part.append(n)
-                    stack.append(n)
-        parts.append(part)
-    return parts
-
-
 def check_regions(ctx: Ctx) -> Iterator[Diagnostic]:
     """Every territory is in a region (when the board has regions); region counts match."""
     game = ctx.game.effective()  # declared counts describe the game as it starts, before envelopes
@@ -285,10 +266,9 @@ def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
                     path = "/".join(str(p) for p in err.absolute_path)
                     yield error(ctx.at(sid, f"/checks/{i}/{path}" if path else f"/checks/{i}"), "X404",
                                 f"check '{name}': {err.message}")
-            for key in ("group",):
-                for j, ref in enumerate(params.get(key, []) if isinstance(params.get(key), list) else []):
-                    yield from _ref(ctx, sid, f"/checks/{i}/{key}/{j}", ref, "stickers", "sticker")
-            for j, ref in enumerate(as_list(params.get("decks")) if isinstance(params.get("decks"), list) else []):
+            for j, ref in enumerate(as_list(params.get("group"))):
+                yield from _ref(ctx, sid, f"/checks/{i}/group/{j}", ref, "stickers", "sticker")
+            for j, ref in enumerate(as_list(params.get("decks"))):
                 yield from _ref(ctx, sid, f"/checks/{i}/decks/{j}", ref, "decks", "deck")
             if isinstance(params.get("envelope"), str):
                 yield from _ref(ctx, sid, f"/checks/{i}/envelope", params["envelope"], "envelopes", "envelope")

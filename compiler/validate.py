@@ -17,7 +17,6 @@ from .load import (
     Loaded,
     content_files,
     display_path,
-    fingerprint,
     load_documents,
     load_game_folder,
     pack_extends,
@@ -64,14 +63,23 @@ def _only_pack(diags: list[Diagnostic], pack_files: set[str]) -> list[Diagnostic
     return [d for d in diags if d.span.file in pack_files or d.is_error]
 
 
+def _shipped_game_holding(path: Path) -> tuple[str | None, bool]:
+    """The shipped game whose folder is `path` (exact) or holds it, if any."""
+    real = path.resolve()
+    for gid, folder in shipped_games().items():
+        home = folder.resolve()
+        if real == home or home in real.parents:
+            return gid, real == home
+    return None, False
+
+
 def validate_pack(path: Path) -> Report:
     """One PATH of `scarbook validate`: a pack on a game, a new game, or part of a shipped game."""
     games = shipped_games()
-    real = path.resolve()
-    for gid, folder in games.items():
-        if real == folder.resolve():
-            loaded, diags = validate_game(gid)
-            return Report(diags, len(loaded.docs))
+    home, exact = _shipped_game_holding(path)
+    if home is not None and exact:
+        loaded, diags = validate_game(home)
+        return Report(diags, len(loaded.docs))
     files, problems = pack_paths(path)
     docs, load_problems = load_documents(files)
     extends, ext_doc = pack_extends(docs)
@@ -82,34 +90,18 @@ def validate_pack(path: Path) -> Report:
                 f"{did_you_mean(extends, games)}; games: {', '.join(games)}")], len(files))
         loaded = load_game_folder(games[extends], [path])
         return Report(problems + _only_pack(_checked(loaded), loaded.pack_files), len(files))
-    for gid, folder in games.items():  # a file or folder inside a shipped game: check it within its game
-        if folder.resolve() in real.parents:
-            loaded, diags = validate_game(gid)
-            shown = {display_path(f) for f in files}
-            return Report([d for d in diags if d.span.file in shown], len(files))
+    if home is not None:  # a file or folder inside a shipped game: check it within its game
+        loaded, diags = validate_game(home)
+        shown = {display_path(f) for f in files}
+        return Report([d for d in diags if d.span.file in shown], len(files))
     if any(isinstance(d.data, dict) and "game" in d.data for d in docs):
-        loaded = load_game_folder(path) if path.is_dir() else _single_file_game(path)
-        return Report(problems + _checked(loaded), len(files))
+        return Report(_checked(load_game_folder(path)), len(files))
     if any(d.is_error for d in load_problems):
         return Report(problems + load_problems, len(files))
     span = Span(display_path(files[0] if files else path), 1, 1)
     return Report(problems + load_problems + [error(
         span, "X506", "a pack needs 'pack: {id: ..., title: ..., extends: GAME}' (to add to a game) or "
         "'game: {...}' (a new game)")], len(files))
-
-
-def _single_file_game(path: Path) -> Loaded:
-    from .load import Merger
-
-    loaded = Loaded(game=None)
-    merger = Merger(loaded)
-    docs, problems = load_documents([path])
-    loaded.diagnostics.extend(problems)
-    for doc in docs:
-        merger.add(doc, "base")
-    assert loaded.game is not None
-    loaded.game.fingerprint = fingerprint([path])
-    return loaded
 
 
 def validate_paths(paths: list[Path]) -> Report:

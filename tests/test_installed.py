@@ -43,14 +43,14 @@ def test_non_editable_install_ships_content_schemas_and_templates(tmp_path: Path
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {**os.environ, "PYTHONPATH": str(target), "SCARBOOK_CACHE": str(tmp_path / "cache")}
-    code = "from scarbook.cli.main import run; import sys; sys.argv = ['scarbook', 'validate']; run()"
+    code = "from scarbook.cli.entry import run; import sys; sys.argv = ['scarbook', 'validate']; run()"
     done = subprocess.run([sys.executable, "-c", code], cwd=elsewhere, capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 errors" in done.stdout
     assert list((target / "scarbook" / "templates" / "fonts").glob("*.ttf"))
     for argv in (["tables", "risk-legacy", "--format", "json"], ["campaign", "new", "c.yaml", "--game", "risk-legacy",
                                                                   "--player", "Ann", "--player", "Bob"]):
-        code = f"from scarbook.cli.main import run; import sys; sys.argv = ['scarbook', *{argv!r}]; run()"
+        code = f"from scarbook.cli.entry import run; import sys; sys.argv = ['scarbook', *{argv!r}]; run()"
         done = subprocess.run([sys.executable, "-c", code], cwd=elsewhere, capture_output=True, text=True, env=env)
         assert done.returncode == 0, done.stdout + done.stderr
     shutil.rmtree(target)

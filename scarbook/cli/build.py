@@ -11,11 +11,14 @@ import sys
 import time
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from .common import CampaignOption, PackOption, content_errors, fail_usage, load, report
+
+if TYPE_CHECKING:
+    from scarbook.compiler.model import Game
 
 
 class Paper(str, Enum):
@@ -23,7 +26,7 @@ class Paper(str, Enum):
     letter = "letter"
 
 
-def _load_games(games: list[str], packs: list[Path], campaign: Path | None) -> list[object]:
+def _load_games(games: list[str], packs: list[Path], campaign: Path | None) -> list[Game]:
     from scarbook.compiler.load import shipped_games
 
     if campaign is not None:
@@ -69,7 +72,7 @@ def build(
     def progress(line: str) -> None:
         typer.echo(line, err=tty)
 
-    result = run_build(loaded, out, jobs=jobs, paper=paper.value,  # type: ignore[arg-type]
+    result = run_build(loaded, out, jobs=jobs, paper=paper.value,
                        campaign=str(campaign) if campaign else None, progress=progress)
     if result.diagnostics:
         report(sorted(result.diagnostics, key=lambda d: d.sort_key()), None)

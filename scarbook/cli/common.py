@@ -9,11 +9,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
 from scarbook.compiler.diagnostics import Diagnostic, render_json, render_text
+
+if TYPE_CHECKING:
+    from scarbook.compiler.model import Game
 
 
 class TextOrJson(str, Enum):
@@ -64,7 +67,7 @@ def content_errors() -> Iterator[None]:
         raise typer.Exit(1) from None
 
 
-def load(game_id: str, packs: list[Path] | None, campaign: Path | None = None) -> object:
+def load(game_id: str, packs: list[Path] | None, campaign: Path | None = None) -> Game:
     """The effective game for a command: shipped content + packs, or as a campaign has it."""
     with content_errors():
         if campaign is not None:

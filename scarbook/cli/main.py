@@ -22,6 +22,3 @@ app.command()(show.show)
 for module in (tables, build, campaign):
     module.register(app)
 
-
-def run() -> None:
-    app()

@@ -34,6 +34,6 @@ def show(
 
     content = load(game, pack, campaign)
     if fmt is TextOrJson.json:
-        typer.echo(json.dumps(views.part(content, part.value), indent=2, ensure_ascii=False))  # type: ignore[arg-type]
+        typer.echo(json.dumps(views.part(content, part.value), indent=2, ensure_ascii=False))
     else:
-        typer.echo(views.text(content, part.value))  # type: ignore[arg-type]
+        typer.echo(views.text(content, part.value))

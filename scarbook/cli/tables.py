@@ -36,17 +36,17 @@ def tables(
     from scarbook.compiler import tables as tablemod
 
     content = load(game, pack, campaign)
-    computed = tablemod.rule_tables(content)  # type: ignore[arg-type]
+    computed = tablemod.rule_tables(content)
     if fmt is TableFormat.md:
-        typer.echo(tablemod.document_markdown(content, computed), nl=False)  # type: ignore[arg-type]
+        typer.echo(tablemod.document_markdown(content, computed), nl=False)
     elif fmt is TableFormat.csv:
         typer.echo(tablemod.document_csv(computed), nl=False)
     elif fmt is TableFormat.json:
-        typer.echo(tablemod.document_json(content, computed), nl=False)  # type: ignore[arg-type]
+        typer.echo(tablemod.document_json(content, computed), nl=False)
     else:
         from scarbook.compiler.render.html import reference_html
 
-        typer.echo(reference_html(content, computed, "a4", None, [],  # type: ignore[arg-type]
+        typer.echo(reference_html(content, computed, "a4", None, [],
                                   str(campaign) if campaign else None))
 
 

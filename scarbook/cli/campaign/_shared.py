@@ -17,6 +17,7 @@ import typer
 from scarbook.compiler.diagnostics import render_text
 
 if TYPE_CHECKING:
+    from scarbook.campaign.engine import Campaign, Replay
     from scarbook.campaign.events import Event
     from scarbook.campaign.rules import Problem
 
@@ -75,7 +76,7 @@ def campaign_errors() -> Iterator[None]:
         raise typer.Exit(1) from None
 
 
-def load(path: Path):  # type: ignore[no-untyped-def]
+def load(path: Path) -> tuple[Campaign, Replay]:
     """Read and replay a campaign: (Campaign, Replay)."""
     from scarbook.campaign.engine import Campaign
     from scarbook.campaign.ledger import read

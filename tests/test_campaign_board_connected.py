@@ -1,0 +1,27 @@
+"""keeps-board-connected: a mark that takes a territory off the board may not split it (Shadow Forces devastation)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from scarbook.cli.main import app
+
+runner = CliRunner()
+
+
+def test_devastation_may_not_cut_the_board(tmp_path: Path) -> None:
+    ledger = tmp_path / "sf.yaml"
+    made = runner.invoke(app, ["campaign", "new", str(ledger), "--game", "risk-shadow-forces", "--player", "Ann",
+                               "--player", "Bob"])
+    assert made.exit_code == 0, made.output
+    before = ledger.read_bytes()
+    cut = runner.invoke(app, ["campaign", "place", "devastation", "AS12", "-c", str(ledger)])
+    assert cut.exit_code == 1
+    assert "R217: as-12 would cut oc-01 off the rest of the board (the board stays connected" in cut.output
+    assert ledger.read_bytes() == before
+    fine = runner.invoke(app, ["campaign", "place", "devastation", "na-01", "-c", str(ledger)])
+    assert fine.exit_code == 0, fine.output
+    second = runner.invoke(app, ["campaign", "place", "devastation", "na-02", "-c", str(ledger), "--dry-run"])
+    assert second.exit_code == 0, second.output  # alaska gone, the rest of North America still holds together

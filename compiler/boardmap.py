@@ -135,7 +135,7 @@ def board_svg(game: Game, marks: dict[str, list[str]] | None = None) -> str:
         text = _label(region, rid) + (f" +{bonus}" if isinstance(bonus, int) and bonus >= 0 else
                                       f" {bonus}" if isinstance(bonus, int) else " +?")
         out.append(f'<text x="{rx:.1f}" y="{max(14.0, ry):.1f}" font-size="15" text-anchor="middle" '
-                   f'font-weight="bold" fill="#333" font-style="italic" opacity="0.85">'
+                   f'font-weight="bold" fill="#555" font-style="italic">'
                    f'{escape(text)}</text>')
     out.append("</svg>")
     return "\n".join(out)

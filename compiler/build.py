@@ -30,8 +30,10 @@ from . import tables as tablemod
 from .diagnostics import Diagnostic, Span, error
 from .model import Game
 
-#: Bump when the rendering code changes in a way the templates' bytes do not show.
+#: Bump when the manifest's format changes. Changes to the templates or to the rendering code
+#: (`RENDER_CODE`) are noticed from their bytes.
 BUILD_VERSION = "1"
+RENDER_CODE = ("boardmap.py", "build.py", "sheets.py", "tables.py", "render/html.py", "render/pdf.py")
 MANIFEST = ".scarbook-manifest.json"
 TABLE_FORMATS = {"md": tablemod.to_markdown, "csv": tablemod.to_csv, "json": tablemod.to_json}
 MARKUP = re.compile(r"<\s*/?\s*[a-zA-Z!?][^<>]*>")
@@ -51,6 +53,10 @@ def templates_hash() -> str:
         if path.is_file() and path.suffix in (".j2", ".css", ".ttf", ".html"):
             digest.update(path.relative_to(TEMPLATE_DIR).as_posix().encode())
             digest.update(path.read_bytes())
+    here = Path(__file__).resolve().parent
+    for name in RENDER_CODE:  # a change to how pages are drawn re-renders them too
+        digest.update(name.encode())
+        digest.update((here / name).read_bytes())
     return digest.hexdigest()[:16]
 
 

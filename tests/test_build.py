@@ -211,3 +211,12 @@ def test_cli_builds_a_shipped_game_then_is_up_to_date(tmp_path: Path) -> None:
     second = subprocess.run([str(exe), "build", "risk-warhammer-40k", "--out", str(out)], capture_output=True,
                             text=True, env=env, cwd=tmp_path)
     assert second.returncode == 0 and "everything is up to date" in second.stdout
+
+
+def test_rendering_code_is_part_of_what_outputs_depend_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Changing how pages are drawn (boardmap, sheets …) must re-render, not leave stale PDFs."""
+    from scarbook.compiler import build as buildmod
+
+    full = buildmod.templates_hash()
+    monkeypatch.setattr(buildmod, "RENDER_CODE", tuple(n for n in buildmod.RENDER_CODE if n != "boardmap.py"))
+    assert buildmod.templates_hash() != full

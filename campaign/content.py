@@ -113,6 +113,17 @@ class Content:
                     return Target(kind, iid, item)
         return None
 
+    def target_names(self, sticker: dict[str, Any]) -> list[str]:
+        """Every id a person may type as this sticker's target (for a 'did you mean')."""
+        names: list[str] = []
+        for kind in sticker.get("targets", []):
+            section = TARGET_SECTIONS.get(kind)
+            if section is not None:
+                names.extend(self.game.section(section))
+            if kind in ("territory-card", "card", "warlord-card"):
+                names.extend(self.card_of_territory)
+        return names
+
     def label(self, item_id: str) -> str:
         found = self.game.item(item_id)
         if found and isinstance(found[1].get("name"), str):

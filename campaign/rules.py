@@ -95,7 +95,8 @@ def resolve(content: Content, state: CampaignState, sticker_raw: str, target_raw
     target = content.resolve(sticker, target_raw)
     if target is None:
         kinds = " or ".join(sticker.get("targets", []))
-        return Problem("R102", f"'{target_raw}' is not a {kinds} a {sid} can go on", "",
+        hint = did_you_mean(normalize(target_raw), content.target_names(sticker))
+        return Problem("R102", f"'{target_raw}' is not a {kinds} a {sid} can go on{hint}", "",
                        "see 'scarbook campaign where " + sid + "'")
     if not actor:
         actor = default_actor(content, state, sticker)

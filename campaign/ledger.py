@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from scarbook.compiler.atomic import replace_file
 from scarbook.compiler.diagnostics import Diagnostic, Span, error
 from scarbook.compiler.yamlload import decode, loads
 
@@ -211,14 +212,8 @@ def remember(ledger: Ledger, text: str | None = None) -> None:
     data = {"name": ledger.name, "game": ledger.game, "fingerprint": ledger.fingerprint, "players": ledger.players,
             "appendable": ledger.appendable, "indent": ledger.indent,
             "events": [[e.span.line, e.span.column, e.to_dict()] for e in ledger.events]}
-    try:
-        target = _cache_file(raw)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(data), "utf-8")
-        os.replace(tmp, target)
-    except OSError:
-        pass
+    with contextlib.suppress(OSError):
+        replace_file(_cache_file(raw), json.dumps(data).encode("utf-8"))
 
 
 def remember_appended(ledger: Ledger, text: str, event: Event) -> None:
@@ -293,24 +288,11 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def _write_file(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-
-
 def write_atomic(path: Path, text: str, backup: bool = True) -> None:
     """Replace the file with `text`, keeping the previous version as FILE.bak."""
     if backup and path.exists():
-        _write_file(path.with_name(path.name + ".bak"), path.read_bytes())
-    _write_file(path, text.encode("utf-8"))
+        replace_file(path.with_name(path.name + ".bak"), path.read_bytes(), durable=True)
+    replace_file(path, text.encode("utf-8"), durable=True)
     _fsync_dir(path.parent if str(path.parent) else Path("."))
 
 

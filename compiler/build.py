@@ -193,10 +193,10 @@ def load_manifest(out_dir: Path) -> dict[str, Any]:
 
 
 def save_manifest(out_dir: Path, outputs: dict[str, Any]) -> None:
-    from .render.pdf import write_bytes
+    from .atomic import replace_file
 
     data = {"version": BUILD_VERSION, "outputs": dict(sorted(outputs.items()))}
-    write_bytes(out_dir / MANIFEST, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode())
+    replace_file(out_dir / MANIFEST, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode())
 
 
 def why_rebuild(output: Output, recorded: dict[str, Any] | None, out_dir: Path) -> list[str]:
@@ -249,8 +249,9 @@ def _with_images(cards: list[dict[str, Any]], game: Game) -> list[dict[str, Any]
 def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> tuple[list[str], float]:
     """Render one output to its files; returns (error messages, seconds). Runs in a worker."""
     started = time.perf_counter()
+    from .atomic import replace_file
     from .render import html as htmlmod
-    from .render.pdf import UnsafeResource, write_bytes
+    from .render.pdf import UnsafeResource
 
     out = Path(out_dir)
     kind = job["kind"]
@@ -266,7 +267,7 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> tuple[lis
             has_board = bool(game.section("territories"))
             html = htmlmod.reference_html(game, job["tables"], paper, board_svg(game) if has_board else None,
                                           legend(game) if has_board else [], job.get("campaign"))
-            write_bytes(_safe_out(out, files[1]), html.encode())
+            replace_file(_safe_out(out, files[1]), html.encode())
         elif kind == "cards":
             sheets = sheetmod.card_sheets(_with_images(job["cards"], game), paper)
             html = htmlmod.sheets_html("cards.html.j2", game.title, sheets, paper)
@@ -278,7 +279,7 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> tuple[lis
         from .render.pdf import render_pdf
 
         data = render_pdf(html, [Path(r) for r in roots_for(game)], TEMPLATE_DIR)
-        write_bytes(_safe_out(out, files[0]), data)
+        replace_file(_safe_out(out, files[0]), data)
     except UnsafeResource as exc:
         return [f"B310 {exc}"], time.perf_counter() - started
     except Exception as exc:  # a crashing renderer becomes a diagnostic, never a traceback
@@ -287,7 +288,7 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> tuple[lis
 
 
 def write_tables(out: Path, files: list[str], tables: list[tablemod.Table]) -> None:
-    from .render.pdf import write_bytes
+    from .atomic import replace_file
 
     wanted = set()
     for table in tables:
@@ -295,7 +296,7 @@ def write_tables(out: Path, files: list[str], tables: list[tablemod.Table]) -> N
             rel = f"{files[0].split('/tables/')[0]}/tables/{table.id}.{ext}"
             path = _safe_out(out, rel)
             wanted.add(path)
-            write_bytes(path, fmt(table).encode())
+            replace_file(path, fmt(table).encode())
     folder = _safe_out(out, files[0]).parent if files else None
     if folder and folder.is_dir():
         for stale in folder.iterdir():

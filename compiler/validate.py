@@ -7,11 +7,13 @@ same from a cache keyed by the content's hash without importing jsonschema.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .atomic import replace_file
 from .diagnostics import Diagnostic, Span, did_you_mean, error
 from .load import (
     Loaded,
@@ -181,11 +183,6 @@ def cached_game(game_id: str, packs: list[Path] | None = None) -> Game:
             pass  # a damaged cache entry is rebuilt below
     game = load_game(game_id, packs)
     if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(game.to_json()), "utf-8")
-            os.replace(tmp, path)
-        except OSError:
-            pass  # no cache is slower, never wrong
+        with contextlib.suppress(OSError):  # no cache is slower, never wrong
+            replace_file(path, json.dumps(game.to_json()).encode("utf-8"))
     return game

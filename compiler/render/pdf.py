@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from ..atomic import replace_file
+
 #: The date written into every PDF (and SOURCE_DATE_EPOCH while rendering): 2020-01-01.
 FIXED_EPOCH = "1577836800"
 
@@ -101,12 +103,4 @@ def write_pdf(html: str, out: Path, roots: list[Path], base_url: Path | None = N
     from scarbook.templates import TEMPLATE_DIR
 
     data = render_pdf(html, roots, base_url or TEMPLATE_DIR)
-    write_bytes(out, data)
-
-
-def write_bytes(out: Path, data: bytes) -> None:
-    """Atomic write: a temporary file beside `out`, then a rename."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, out)
+    replace_file(out, data)

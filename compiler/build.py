@@ -20,7 +20,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from . import sheets as sheetmod
 from . import tables as tablemod
 from .diagnostics import Diagnostic, Span, error
 from .model import Game
+from .yamlload import escape as escape_pointer
 
 #: Bump when the manifest's format changes. Changes to the templates or to the rendering code
 #: (`RENDER_CODE`) are noticed from their bytes.
@@ -61,14 +62,34 @@ def templates_hash() -> str:
 
 
 # --- content checks that only matter for rendering ------------------------------------------
-def _strings(value: Any) -> list[str]:
+def _strings(value: Any, pointer: str = "") -> Iterator[tuple[str, str]]:
+    """Every text in `value`, with its JSON pointer below `value`."""
     if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [s for v in value for s in _strings(v)]
-    if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
-    return []
+        yield pointer, value
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _strings(v, f"{pointer}/{i}")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _strings(v, f"{pointer}/{escape_pointer(str(k))}")
+
+
+def field_span(game: Game, item_id: str, pointer: str) -> Span:
+    """Where a field of an item is (`pointer` below the item, e.g. "/text"), found again in the
+    item's file; the item's id when the file cannot tell. Only called for errors, so it may parse."""
+    at = game.span(item_id)
+    if not at.line:
+        return at
+    from .load import load_document
+
+    try:
+        doc, _ = load_document(Path(at.file))
+    except OSError:
+        return at
+    for key, span in doc.spans.items():
+        if key.endswith("/id") and span == at:
+            return doc.spans.get(key[:-3] + pointer, at)
+    return at
 
 
 def image_path(game: Game, item_id: str, ref: str) -> tuple[Path | None, str | None]:
@@ -95,17 +116,18 @@ def check_content(game: Game) -> list[Diagnostic]:
     diags = []
     for section, items in game.sections.items():
         for item_id, item in items.items():
-            for text in _strings({k: v for k, v in item.items() if k not in ("id", "image")}):
+            for pointer, text in _strings({k: v for k, v in item.items() if k not in ("id", "image")}):
                 found = MARKUP.search(text)
                 if found:
-                    diags.append(error(game.span(item_id), "B301", f"{section[:-1]} '{item_id}' has HTML markup in "
-                                       f"its text ({found.group(0)[:40]!r}); content text is plain "
-                                       "text, write it without tags"))
+                    diags.append(error(field_span(game, item_id, pointer), "B301",
+                                       f"{section[:-1]} '{item_id}' has HTML markup in '{pointer[1:]}' "
+                                       f"({found.group(0)[:40]!r}); content text is plain text, write it "
+                                       "without tags"))
                     break
             if section == "cards" and isinstance(item.get("image"), str):
                 _path, problem = image_path(game, item_id, item["image"])
                 if problem:
-                    diags.append(error(game.span(item_id), "B302", f"card '{item_id}': {problem}"))
+                    diags.append(error(field_span(game, item_id, "/image"), "B302", f"card '{item_id}': {problem}"))
     return diags
 
 
@@ -170,7 +192,8 @@ def plan_game(game: Game, paper: str, campaign: str | None, templates: str) -> l
                     images[f"image of '{c['id']}'"] = _hash(path.read_bytes())
         deps = {**settings, **header, **_item_deps(game, deck_ids + card_ids), **images, "cards": _hash(cards)}
         out.append(Output(g, "cards", [f"{g}/cards.pdf"], deps,
-                          {"kind": "cards", "game": game, "cards": cards, "paper": paper}))
+                          {"kind": "cards", "game": game, "cards": cards, "paper": paper,
+                           "parts": sheetmod.part_count(len(cards))}))
     stickers = sheetmod.sticker_items(game)
     if stickers:
         ids = list(dict.fromkeys(s["id"] for s in stickers))
@@ -246,8 +269,16 @@ def _with_images(cards: list[dict[str, Any]], game: Game) -> list[dict[str, Any]
     return result
 
 
-def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> tuple[list[str], float]:
-    """Render one output to its files; returns (error messages, seconds). Runs in a worker."""
+#: What rendering one job gives: problems ("CODE message"), seconds, and the PDF of a part.
+JobResult = tuple[list[str], float, bytes | None]
+
+
+def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult:
+    """Render one output (or one part of it) to its files; runs in a worker.
+
+    A part of a long card sheet (`job["part"]` = (index, count)) is not written: its PDF comes
+    back to the build, which joins the parts.
+    """
     started = time.perf_counter()
     from .atomic import replace_file
     from .render import html as htmlmod
@@ -255,12 +286,14 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> tuple[lis
 
     out = Path(out_dir)
     kind = job["kind"]
+    index, count = job.get("part", (0, 1))
     try:
         if kind == "tables":
             write_tables(out, files, job["tables"])
-            return [], time.perf_counter() - started
+            return [], time.perf_counter() - started, None
         game: Game = job["game"]
         paper = job["paper"]
+        pages: list[int] | None = None  # every laid-out page once, in order
         if kind == "reference":
             from .boardmap import board_svg, legend
 
@@ -270,7 +303,7 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> tuple[lis
             replace_file(_safe_out(out, files[1]), html.encode())
         elif kind == "cards":
             sheets = sheetmod.card_sheets(_with_images(job["cards"], game), paper)
-            html = htmlmod.sheets_html("cards.html.j2", game.title, sheets, paper)
+            html, pages = htmlmod.card_sheets_html(game.title, sheetmod.split_sheets(sheets, count)[index], paper)
         else:
             sheets = sheetmod.sticker_sheets(job["stickers"], paper)
             html = htmlmod.sheets_html("stickers.html.j2", game.title, sheets, paper)
@@ -278,13 +311,15 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> tuple[lis
 
         from .render.pdf import render_pdf
 
-        data = render_pdf(html, [Path(r) for r in roots_for(game)], TEMPLATE_DIR)
+        data = render_pdf(html, [Path(r) for r in roots_for(game)], TEMPLATE_DIR, pages)
+        if count > 1:
+            return [], time.perf_counter() - started, data
         replace_file(_safe_out(out, files[0]), data)
     except UnsafeResource as exc:
-        return [f"B310 {exc}"], time.perf_counter() - started
+        return [f"B310 {exc}"], time.perf_counter() - started, None
     except Exception as exc:  # a crashing renderer becomes a diagnostic, never a traceback
-        return [f"B399 rendering {kind} failed: {type(exc).__name__}: {exc}"], time.perf_counter() - started
-    return [], time.perf_counter() - started
+        return [f"B399 rendering {kind} failed: {type(exc).__name__}: {exc}"], time.perf_counter() - started, None
+    return [], time.perf_counter() - started, None
 
 
 def write_tables(out: Path, files: list[str], tables: list[tablemod.Table]) -> None:
@@ -313,15 +348,22 @@ class BuildResult:
 
 
 def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: str = "a4",
-          campaign: str | None = None, progress: Callable[[str], None] = lambda line: None) -> BuildResult:
-    """Build every output of `games` into `out_dir`, rendering only what changed."""
+          campaign: str | None = None, progress: Callable[[str], None] = lambda line: None,
+          step: Callable[[int, int], None] = lambda done, total: None, only: set[str] | None = None) -> BuildResult:
+    """Build every output of `games` into `out_dir`, rendering only what changed.
+
+    `progress` gets a line per output to render (with why) and per output done; `step` gets
+    (tasks done, tasks) as each task (an output, or a part of a long card sheet) finishes.
+    `only` limits the build to outputs of those names ("reference", "tables", "cards", "stickers").
+    """
     result = BuildResult()
     for game in games:
         result.diagnostics += check_content(game)
     if any(d.is_error for d in result.diagnostics):
         return result
     templates = templates_hash()
-    outputs = [o for game in games for o in plan_game(game, paper, campaign, templates)]
+    outputs = [o for game in games for o in plan_game(game, paper, campaign, templates)
+               if only is None or o.name in only]
     manifest = load_manifest(out_dir)
     todo: list[tuple[Output, list[str]]] = []
     for output in outputs:
@@ -336,37 +378,55 @@ def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: s
     by_game = {g.id: g for g in games}
     for output, reasons in todo:
         progress(f"{output.key}: rendering ({'; '.join(reasons)})")
-    workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
+    tasks = [(output, part) for output, _ in todo for part in range(output.job.get("parts", 1))]
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
     results: dict[str, tuple[list[str], float]] = {}
-    done = 0
+    pieces: dict[str, dict[int, JobResult]] = {}
 
-    def finished(output: Output, res: tuple[list[str], float]) -> None:
-        nonlocal done
-        done += 1
-        results[output.key] = res
-        status = "failed" if res[0] else "done"
-        progress(f"[{done}/{len(todo)}] {output.key} {status} ({res[1]:.1f} s)")
+    def finished(output: Output, part: int, res: JobResult) -> None:
+        parts = output.job.get("parts", 1)
+        got = pieces.setdefault(output.key, {})
+        got[part] = res
+        step(sum(len(p) for p in pieces.values()), len(tasks))
+        if len(got) < parts:
+            return
+        problems = [p for r in got.values() for p in r[0]]
+        seconds = sum(r[1] for r in got.values())
+        if parts > 1 and not problems:
+            from .atomic import replace_file
+            from .render.join import join_pdfs
 
-    heavy = [(o, r) for o, r in todo if o.name != "tables"]
-    for output, _ in todo:
+            replace_file(_safe_out(out_dir, output.files[0]), join_pdfs([got[i][2] or b"" for i in range(parts)]))
+        results[output.key] = (problems, seconds)
+        status = "failed" if problems else "done"
+        progress(f"[{len(results)}/{len(todo)}] {output.key} {status} ({seconds:.1f} s)")
+
+    def submit(output: Output, part: int) -> tuple[dict[str, Any], list[str], str]:
+        job = {**output.job, "part": (part, output.job["parts"])} if output.job.get("parts", 1) > 1 else output.job
+        return job, output.files, str(out_dir)
+
+    heavy = [(o, p) for o, p in tasks if o.name != "tables"]
+    for output, part in tasks:
         if output.name == "tables":
-            finished(output, render_job(output.job, output.files, str(out_dir)))
+            finished(output, part, render_job(*submit(output, part)))
     if workers > 1 and len(heavy) > 1:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
         context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
         with ProcessPoolExecutor(max_workers=min(workers, len(heavy)), mp_context=context) as pool:
-            futures = {pool.submit(render_job, o.job, o.files, str(out_dir)): o for o, _ in heavy}
+            # the longest first (card sheets), so that no worker is left alone with one at the end
+            order = sorted(heavy, key=lambda t: t[0].name != "cards")
+            futures = {pool.submit(render_job, *submit(o, p)): (o, p) for o, p in order}
             for future in as_completed(futures):
                 try:
                     res = future.result()
                 except Exception as exc:  # a dead worker
-                    res = ([f"B399 rendering failed: {type(exc).__name__}: {exc}"], 0.0)
-                finished(futures[future], res)
+                    res = ([f"B399 rendering failed: {type(exc).__name__}: {exc}"], 0.0, None)
+                finished(*futures[future], res)
     else:
-        for output, _ in heavy:
-            finished(output, render_job(output.job, output.files, str(out_dir)))
+        for output, part in heavy:
+            finished(output, part, render_job(*submit(output, part)))
     for output, _ in todo:
         problems, _seconds = results[output.key]
         if problems:

@@ -9,7 +9,8 @@ mirrored left to right for long-edge duplex printing; a calibration pair comes f
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import astuple, dataclass, field
 from typing import Any
 
 from .model import Game, Item, is_unknown, known
@@ -171,6 +172,58 @@ def card_sheets(cards: list[dict[str, Any]], paper: str) -> list[Sheet]:
             sheets.append(Sheet("front", [_slot(grid, i, c, False) for i, c in enumerate(chunk)], marks))
             sheets.append(Sheet("back", [_slot(grid, i, c, True) for i, c in enumerate(chunk)], marks))
     return sheets
+
+
+#: What a card back shows (a backs page is the same page whenever these are).
+BACK_FIELDS = ("back", "color", "game")
+
+
+#: Cards per part of a long card sheet: parts are laid out in parallel, then joined.
+CARDS_PER_PART = 256
+
+
+def part_count(cards: int) -> int:
+    """How many parts a sheet of `cards` is rendered in (from the content only, so the PDF is the
+    same whatever the number of workers)."""
+    return max(1, -(-cards // CARDS_PER_PART))
+
+
+def split_sheets(sheets: list[Sheet], parts: int) -> list[list[Sheet]]:
+    """`sheets` in `parts` runs of about the same length, never parting a fronts page from its backs."""
+    pairs = [sheets[i:i + 2] for i in range(0, len(sheets), 2)]
+    parts = max(1, min(parts, len(pairs)))
+    size, extra = divmod(len(pairs), parts)
+    out: list[list[Sheet]] = []
+    start = 0
+    for i in range(parts):
+        end = start + size + (1 if i < extra else 0)
+        out.append([s for pair in pairs[start:end] for s in pair])
+        start = end
+    return out
+
+
+def page_key(sheet: Sheet) -> str:
+    """What a sheet prints, as text: two sheets with the same key are the same page."""
+    def shown(card: dict[str, Any]) -> dict[str, Any]:
+        return {k: card.get(k) for k in BACK_FIELDS} if sheet.kind == "back" else card
+
+    return json.dumps([sheet.kind, sheet.title, [astuple(m) for m in sheet.marks],
+                       [(s.x, s.y, s.w, s.h, s.bleed, s.number, shown(s.card)) for s in sheet.slots]],
+                      sort_keys=True, default=str)
+
+
+def distinct_pages(sheets: list[Sheet]) -> tuple[list[Sheet], list[int]]:
+    """The sheets that differ, and for every page which of them it shows.
+
+    A deck's backs pages are mostly the same page again (nine backs of one deck); they are laid
+    out once and printed as often as needed.
+    """
+    index: dict[str, int] = {}
+    order = [index.setdefault(page_key(sheet), len(index)) for sheet in sheets]
+    firsts: dict[int, Sheet] = {}
+    for sheet, i in zip(sheets, order, strict=True):
+        firsts.setdefault(i, sheet)
+    return [firsts[i] for i in range(len(firsts))], order
 
 
 def sticker_items(game: Game) -> list[dict[str, Any]]:

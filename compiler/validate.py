@@ -17,7 +17,6 @@ from .atomic import replace_file
 from .diagnostics import Diagnostic, Span, did_you_mean, error
 from .load import (
     Loaded,
-    content_files,
     display_path,
     load_documents,
     load_game_folder,
@@ -43,7 +42,8 @@ class UnknownGame(Exception):
 
     def __init__(self, game_id: str) -> None:
         choices = list(shipped_games())
-        super().__init__(f"unknown game '{game_id}'{did_you_mean(game_id, choices)}; games: {', '.join(choices)}")
+        super().__init__(f"unknown game '{game_id}'{did_you_mean(game_id, choices)}; games: {', '.join(choices)} "
+                         "(or the folder or YAML file of a homebrew game)")
 
 
 def _checked(loaded: Loaded) -> list[Diagnostic]:
@@ -52,11 +52,22 @@ def _checked(loaded: Loaded) -> list[Diagnostic]:
     return loaded.diagnostics + run_checks(loaded)
 
 
-def validate_game(game_id: str, packs: list[Path] | None = None) -> tuple[Loaded, list[Diagnostic]]:
+def game_source(game_id: str) -> Path:
+    """Where a game's content is: a shipped game's folder, or a homebrew game's folder or YAML file
+    (a path holding a `game:` section); raises UnknownGame."""
     games = shipped_games()
-    if game_id not in games:
-        raise UnknownGame(game_id)
-    loaded = load_game_folder(games[game_id], packs)
+    if game_id in games:
+        return games[game_id]
+    path = Path(game_id)
+    if path.is_dir() or (path.is_file() and path.suffix in (".yaml", ".yml")):
+        return path
+    raise UnknownGame(game_id)
+
+
+def validate_game(game_id: str, packs: list[Path] | None = None) -> tuple[Loaded, list[Diagnostic]]:
+    loaded = load_game_folder(game_source(game_id), packs)
+    if loaded.game is not None and not loaded.game.meta and not any(d.is_error for d in loaded.diagnostics):
+        raise UnknownGame(game_id)  # a folder, but of no game
     return loaded, _checked(loaded)
 
 
@@ -155,10 +166,11 @@ def _cache_key(game_id: str, packs: list[Path]) -> str | None:
     from scarbook import __version__
     from scarbook.schemas import SCHEMA_DIR
 
-    games = shipped_games()
-    if game_id not in games:
+    try:
+        source = game_source(game_id)
+    except UnknownGame:
         return None
-    files = content_files(games[game_id])[0] + sorted(SCHEMA_DIR.glob("*.json"))
+    files = pack_paths(source)[0] + sorted(SCHEMA_DIR.glob("*.json"))
     for pack in packs:
         files.extend(pack_paths(pack)[0])
     digest = hashlib.sha256(f"{CACHE_VERSION}:{__version__}:{game_id}".encode())
@@ -175,7 +187,8 @@ def cached_game(game_id: str, packs: list[Path] | None = None) -> Game:
     """`load_game`, served from a cache keyed by the bytes of every file it depends on."""
     packs = list(packs or [])
     key = _cache_key(game_id, packs)
-    path = cache_dir() / f"{game_id}-{key}.json" if key else None
+    name = game_id if game_id in shipped_games() else "".join(c if c.isalnum() else "_" for c in game_id)[-40:]
+    path = cache_dir() / f"{name}-{key}.json" if key else None
     if path is not None and path.exists():
         try:
             return Game.from_json(json.loads(path.read_text("utf-8")))

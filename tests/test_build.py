@@ -142,7 +142,7 @@ def test_unsafe_card_is_an_error_at_its_line_and_nothing_is_written(tmp_path: Pa
     game = tiny_game(tmp_path, cards=cards)
     diags = check_content(game)
     assert [d.code for d in diags] == [code]
-    assert diags[0].span == game.span("evil") and diags[0].span.line > 0
+    assert diags[0].span == game.span("evil") and diags[0].span.line > 0  # no such file: the item's line
     result = build([game], tmp_path / "out")
     assert result.rendered == [] and not (tmp_path / "out").exists()
 
@@ -177,14 +177,20 @@ cards:
 """
 
 
-def test_cli_refuses_a_malicious_pack_at_its_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("text", "expected"), [
+    (EVIL_PACK, "evil/pack.yaml:8:11: error B301: card 'evil-card' has HTML markup in 'text'"),
+    (EVIL_PACK.replace("    text:", "    stats: {power: 1}\n    image: ../../etc/passwd\n    text: x\n    notes:"),
+     "evil/pack.yaml:9:12: error B302: card 'evil-card': image '../../etc/passwd' leads out of the pack folder"),
+])
+def test_cli_refuses_a_malicious_pack_at_the_field(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str,
+                                                   expected: str) -> None:
     pack = tmp_path / "evil"
     pack.mkdir()
-    (pack / "pack.yaml").write_text(EVIL_PACK)
+    (pack / "pack.yaml").write_text(text)
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(app, ["build", "shadow-blades", "--pack", "evil", "--out", "out"])
     assert result.exit_code == 1, result.output
-    assert "evil/pack.yaml:5:9: error B301" in result.output and "B301" in result.output
+    assert expected in result.output
     assert not (tmp_path / "out").exists()
 
 

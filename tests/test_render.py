@@ -72,7 +72,7 @@ def test_fetcher_refuses_symlink_out_of_root(tmp_path: Path) -> None:
 
 
 def test_templates_autoescape_content_text(tmp_path: Path) -> None:
-    from scarbook.compiler.render.html import reference_html, sheets_html
+    from scarbook.compiler.render.html import card_sheets_html, reference_html
 
     evil = '<img src="file:///etc/passwd"><script>alert(1)</script>'
     game = tiny_game(tmp_path, rewards=[{"id": "r", "name": evil, "for": "winner", "text": evil}])
@@ -81,7 +81,7 @@ def test_templates_autoescape_content_text(tmp_path: Path) -> None:
     assert "<script>" not in html and "<img src=\"file" not in html and "&lt;script&gt;" in html
     assert "</style><b>" not in html
     cards = printable_cards(tiny_game(tmp_path, cards=[{"id": "c", "deck": "isle-cards", "name": evil}]))
-    html = sheets_html("cards.html.j2", "T", card_sheets(cards, "a4"), "a4")
+    html, _pages = card_sheets_html("T", card_sheets(cards, "a4"), "a4")
     assert "<script>" not in html and "&lt;script&gt;" in html
 
 
@@ -91,7 +91,7 @@ def test_strict_undefined_fails_instead_of_printing_nothing() -> None:
     from scarbook.compiler.render.html import sheets_html
 
     with pytest.raises(UndefinedError):
-        sheets_html("cards.html.j2", "T", [{"kind": "front", "slots": [{"card": {}}], "marks": []}], "a4")
+        sheets_html("stickers.html.j2", "T", [{"kind": "stickers", "slots": [{"card": {}}], "marks": []}], "a4")
 
 
 def test_card_sheet_geometry_three_by_three_with_mirrored_backs(tmp_path: Path) -> None:
@@ -120,12 +120,12 @@ def test_stickers_at_real_size(tmp_path: Path) -> None:
 
 
 def test_pdf_is_reproducible_and_has_text(tmp_path: Path) -> None:
-    from scarbook.compiler.render.html import sheets_html
+    from scarbook.compiler.render.html import card_sheets_html
 
     cards = printable_cards(tiny_game(tmp_path))
-    html = sheets_html("cards.html.j2", "Tiny Isles", card_sheets(cards, "a4"), "a4")
-    one = render_pdf(html, [TEMPLATE_DIR], TEMPLATE_DIR)
-    two = render_pdf(html, [TEMPLATE_DIR], TEMPLATE_DIR)
+    html, pages = card_sheets_html("Tiny Isles", card_sheets(cards, "a4"), "a4")
+    one = render_pdf(html, [TEMPLATE_DIR], TEMPLATE_DIR, pages)
+    two = render_pdf(html, [TEMPLATE_DIR], TEMPLATE_DIR, pages)
     assert one == two
     (tmp_path / "c.pdf").write_bytes(one)
     text = pdftotext(tmp_path / "c.pdf")

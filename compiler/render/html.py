@@ -9,16 +9,19 @@ templates never compute game data. Jinja2 is imported inside functions only.
 from __future__ import annotations
 
 import math
+import re
 from functools import lru_cache
 from typing import Any
+from urllib.parse import quote
 
 from ..model import Game, is_unknown
-from ..sheets import PAPER_MM, Sheet
+from ..sheets import PAPER_MM, Sheet, distinct_pages
 from ..tables import Table, cell_text
 
 #: Rows of a table per unsplittable block; a longer table is shown in parts.
 MAX_LINES_PER_BLOCK = 44
 PAPER_CSS = {"a4": "A4", "letter": "letter"}
+COLOUR = re.compile(r"#[0-9a-fA-F]{3,8}")
 
 
 def css_string(value: Any) -> Any:
@@ -99,3 +102,70 @@ def sheets_html(template: str, title: str, sheets: list[Sheet], paper: str) -> s
     return str(environment().get_template(template).render(
         title=title, sheets=sheets, paper=PAPER_CSS[paper], page_w=page_w, page_h=page_h,
     ))
+
+
+def _mm(value: float) -> str:
+    return f"{value:.2f}mm"
+
+
+def marks_url(sheet: Sheet, page_w: float, page_h: float) -> str:
+    """The cut marks of a sheet as an SVG `data:` URL (a page background, drawn once per layout)."""
+    lines = "".join(f'<line x1="{m.x1:.2f}" y1="{m.y1:.2f}" x2="{m.x2:.2f}" y2="{m.y2:.2f}"/>'
+                    for m in sheet.marks)
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{page_w}mm" height="{page_h}mm" '
+           f'viewBox="0 0 {page_w} {page_h}"><g stroke="#000" stroke-width="0.2">{lines}</g></svg>')
+    return "data:image/svg+xml," + quote(svg, safe="")
+
+
+class _Classes:
+    """Gives each distinct CSS declaration block one class name (`prefix` + number)."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self.rules: dict[str, str] = {}
+        self.feet: dict[str, str] = {}
+
+    def __call__(self, declarations: str, foot: str = "") -> str:
+        """The class of `declarations`; `foot` positions the card's foot line inside it."""
+        name = self.rules.setdefault(declarations, f"{self.prefix}{len(self.rules)}")
+        if foot:
+            self.feet[name] = foot
+        return name
+
+    def css(self) -> list[str]:
+        return [f".{name} {{ {decl} }}" for decl, name in self.rules.items()] + \
+            [f".{name} .ft {{ {decl} }}" for name, decl in self.feet.items()]
+
+
+def card_sheets_html(title: str, sheets: list[Sheet], paper: str) -> tuple[str, list[int]]:
+    """The HTML of the distinct card sheets, and which of them every printed page shows.
+
+    Positions, deck colours and cut marks become a few CSS classes and page backgrounds instead
+    of a style attribute per element, which WeasyPrint lays out several times faster.
+    """
+    page_w, page_h = PAPER_MM[paper]
+    unique, order = distinct_pages(sheets)
+    rects, colours = _Classes("r"), _Classes("k")
+    pages: dict[str, str] = {}
+    view = []
+    for sheet in unique:
+        url = marks_url(sheet, page_w, page_h)
+        slots = []
+        for s in sheet.slots:
+            top, right, bottom, left = s.bleed
+            rect = rects(f"left: {_mm(s.x - left)}; top: {_mm(s.y - top)}; width: {_mm(s.w + left + right)}; "
+                         f"height: {_mm(s.h + top + bottom)}; padding: {_mm(top + 2)} {_mm(right + 2)} "
+                         f"{_mm(bottom + 2)} {_mm(left + 2)}",
+                         f"left: {_mm(left + 4.4)}; right: {_mm(right + 4.4)}; bottom: {_mm(bottom + 3.8)}")
+            colour = s.card.get("color")
+            if not (isinstance(colour, str) and COLOUR.fullmatch(colour)):
+                colour = "#3d3d3d"
+            slots.append({"rect": rect, "colour": colours(f"background-color: {colour}"),
+                          "card": s.card, "number": s.number, "x": s.x, "y": s.y, "w": s.w, "h": s.h})
+        view.append({"kind": sheet.kind, "title": sheet.title, "page": pages.setdefault(url, f"m{len(pages)}"),
+                     "slots": slots})
+    html = environment().get_template("cards.html.j2").render(
+        title=title, sheets=view, paper=PAPER_CSS[paper], page_w=page_w, page_h=page_h,
+        classes=rects.css() + colours.css(), marks=[{"name": n, "url": u} for u, n in pages.items()],
+    )
+    return str(html), order

@@ -76,8 +76,11 @@ def make_fetcher(roots: list[Path], refused: list[str]) -> Any:
     return ConfinedFetcher()
 
 
-def render_pdf(html: str, roots: list[Path], base_url: Path) -> bytes:
-    """The PDF bytes of `html`; relative URLs resolve against `base_url` (a folder)."""
+def render_pdf(html: str, roots: list[Path], base_url: Path, pages: list[int] | None = None) -> bytes:
+    """The PDF bytes of `html`; relative URLs resolve against `base_url` (a folder).
+
+    With `pages`, the PDF prints those laid-out pages in that order (a page may come again).
+    """
     os.environ["SOURCE_DATE_EPOCH"] = FIXED_EPOCH
     from weasyprint import HTML
     from weasyprint.urls import FatalURLFetchingError
@@ -86,6 +89,10 @@ def render_pdf(html: str, roots: list[Path], base_url: Path) -> bytes:
     fetcher = make_fetcher(roots, refused)
     try:
         document = HTML(string=html, base_url=base_url.resolve().as_uri() + "/", url_fetcher=fetcher).render()
+        if pages is not None:
+            if max(pages, default=-1) >= len(document.pages):
+                raise ValueError(f"laid out {len(document.pages)} pages, expected {max(pages) + 1}")
+            document = document.copy([document.pages[i] for i in pages])
         # fixed metadata: no creation/modification dates, a fixed identifier
         document.metadata.created = None
         document.metadata.modified = None

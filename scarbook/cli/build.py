@@ -11,7 +11,7 @@ import sys
 import time
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -46,6 +46,40 @@ def _load_games(games: list[str], packs: list[Path], campaign: Path | None) -> l
         return loaded
 
 
+class ProgressDisplay:
+    """Where the build reports progress: a bar under the messages on a terminal, plain lines
+    otherwise (CI, pipes, files), so that logs stay readable. Rich loads only once there is
+    something to render, so a no-op build does not pay for it."""
+
+    def __init__(self, tty: bool) -> None:
+        self.tty = tty
+        self.bar: Any = None
+        self.task: Any = None
+
+    def line(self, text: str) -> None:
+        if self.bar is not None:
+            self.bar.console.print(text, markup=False, highlight=False)
+        else:
+            typer.echo(text, err=self.tty)
+
+    def step(self, done: int, total: int) -> None:
+        if not self.tty:
+            return
+        if self.bar is None:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(TextColumn("rendering"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                                console=Console(stderr=True), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("render", total=total)
+        self.bar.update(self.task, completed=done, total=total)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
 def build(
     games: Annotated[list[str] | None, typer.Argument(help="Game ids to build (default: every game).")] = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="Output folder; nothing is written elsewhere.")] =
@@ -67,13 +101,12 @@ def build(
 
     started = time.perf_counter()
     loaded = _load_games(list(games or []), list(pack or []), campaign)
-    tty = sys.stderr.isatty() and not os.environ.get("CI")
-
-    def progress(line: str) -> None:
-        typer.echo(line, err=tty)
-
-    result = run_build(loaded, out, jobs=jobs, paper=paper.value,
-                       campaign=str(campaign) if campaign else None, progress=progress)
+    display = ProgressDisplay(sys.stderr.isatty() and not os.environ.get("CI"))
+    try:
+        result = run_build(loaded, out, jobs=jobs, paper=paper.value, campaign=str(campaign) if campaign else None,
+                           progress=display.line, step=display.step)
+    finally:
+        display.close()
     if result.diagnostics:
         report(sorted(result.diagnostics, key=lambda d: d.sort_key()), None)
         if any(d.is_error for d in result.diagnostics):

@@ -1,0 +1,59 @@
+"""Long card sheets: repeated pages laid out once, parts laid out in parallel and joined."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_build import pdfinfo, pdftotext
+from test_build_fixtures import tiny_game
+
+from scarbook.compiler.build import build
+from scarbook.compiler.sheets import CARDS_PER_PART, card_sheets, distinct_pages, part_count, split_sheets
+
+
+def many_cards(n: int) -> list[dict]:
+    return [{"id": f"c{i}", "deck": "isle-cards", "name": f"Card {i}", "text": f"Text of card {i}."} for i in range(n)]
+
+
+def test_backs_of_one_deck_are_laid_out_once(tmp_path: Path) -> None:
+    from scarbook.compiler.sheets import printable_cards
+
+    cards = printable_cards(tiny_game(tmp_path, cards=many_cards(40)))
+    sheets = card_sheets(cards, "a4")
+    unique, order = distinct_pages(sheets)
+    assert len(order) == len(sheets) == 2 + 2 * 5  # calibration pair + 5 fronts/backs pairs
+    backs = [order[i] for i, s in enumerate(sheets) if s.kind == "back"]
+    assert len(set(backs[:4])) == 1 and backs[4] != backs[0]  # four full backs pages, one partial
+    fronts = [order[i] for i, s in enumerate(sheets) if s.kind == "front"]
+    assert len(set(fronts)) == 5  # fronts differ
+    assert [unique[i].kind for i in order] == [s.kind for s in sheets]
+
+
+def test_split_sheets_keeps_fronts_with_their_backs() -> None:
+    sheets = card_sheets([{"name": str(i), "back": "b", "color": "#000", "size": (63.0, 88.0)}
+                          for i in range(100)], "a4")
+    parts = split_sheets(sheets, 3)
+    assert [s for part in parts for s in part] == sheets
+    assert all(len(part) % 2 == 0 for part in parts)
+    assert max(map(len, parts)) - min(map(len, parts)) <= 2
+    assert parts[0][0].kind == "calibration-front" and all(p[0].kind == "front" for p in parts[1:])
+    assert part_count(CARDS_PER_PART) == 1 and part_count(CARDS_PER_PART + 1) == 2
+
+
+def test_a_long_sheet_in_parts_is_whole_in_order_and_the_same_for_any_workers(tmp_path: Path) -> None:
+    n = CARDS_PER_PART + 10
+    game = tiny_game(tmp_path, cards=many_cards(n), stickers=[], tables=[], rewards=[], envelopes=[])
+    lines: list[str] = []
+    steps: list[tuple[int, int]] = []
+    one = build([game], tmp_path / "one", jobs=1, only={"cards"}, progress=lines.append,
+                step=lambda done, total: steps.append((done, total)))
+    two = build([game], tmp_path / "two", jobs=2, only={"cards"})
+    assert one.rendered == two.rendered == ["tiny-isles/cards"] and not one.diagnostics
+    assert steps == [(1, 2), (2, 2)]  # two parts, each a step of the progress bar
+    pdf = tmp_path / "one" / "tiny-isles" / "cards.pdf"
+    assert pdf.read_bytes() == (tmp_path / "two" / "tiny-isles" / "cards.pdf").read_bytes()
+    pages = -(-n // 9)
+    assert pdfinfo(pdf)["Pages"] == str(2 + 2 * pages)
+    text = pdftotext(pdf).split("\f")
+    assert "Card 0" in text[2] and f"Card {n - 1}" in text[2 + 2 * (pages - 1)]
+    assert all(f"Card {i}" in "".join(text) for i in range(n))

@@ -59,9 +59,11 @@ class Game:
 
     # --- board ---------------------------------------------------------------------------
     def neighbors(self) -> dict[str, list[str]]:
-        """Symmetric adjacency, every territory present, neighbours in edge order."""
+        """Symmetric adjacency from `edges` and territories' `neighbors` lists, every territory
+        present, neighbours in the order they are given."""
         adj: dict[str, list[str]] = {t: [] for t in self.section("territories")}
-        for a, b, _kind in self.edges:
+        listed = [(tid, n) for tid, t in self.section("territories").items() for n in as_list(t.get("neighbors"))]
+        for a, b in [(a, b) for a, b, _kind in self.edges] + listed:
             if a in adj and b in adj and a != b:
                 if b not in adj[a]:
                     adj[a].append(b)

@@ -145,13 +145,7 @@ def check_connected(ctx: Ctx) -> Iterator[Diagnostic]:
     territories = list(game.section("territories"))
     if len(territories) < 2 or not _board_complete(game):
         return
-    adj = game.neighbors()
-    for tid, terr in game.section("territories").items():
-        for n in as_list(terr.get("neighbors")):
-            if n in adj and n != tid:
-                adj[tid].append(n)
-                adj[n].append(tid)
-    parts = components(adj)
+    parts = components(game.neighbors())
     if len(parts) > 1:
         main = max(parts, key=len)  # the first of the largest parts
         for part in parts:

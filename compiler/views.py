@@ -40,7 +40,7 @@ def board(game: Game) -> dict[str, Any]:
              "regions": list(as_list(t.get("regions"))), "neighbors": adj.get(tid, [])}
             for tid, t in game.section("territories").items()
         ],
-        "edges": len({frozenset((a, b)) for a, b, _ in game.edges}),
+        "edges": sum(len(ns) for ns in adj.values()) // 2,
     }
 
 
@@ -62,13 +62,17 @@ def part(game: Game, name: str) -> dict[str, Any]:
     return _items(game, "rulebook", "rules", "tables", "schedule", "factions", "rewards")
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 def text(game: Game, name: str) -> str:
     """A readable listing of one part."""
     lines = [f"{game.title} — {name}"]
     if name == "board":
         data = board(game)
-        lines.append(f"{len(data['territories'])} territories, {data['edges']} edges, "
-                     f"{len(data['regions'])} regions")
+        lines.append(f"{_count(len(data['territories']), 'territory', 'territories')}, "
+                     f"{_count(data['edges'], 'edge', 'edges')}, {_count(len(data['regions']), 'region', 'regions')}")
         members = game.region_members()
         for region in data["regions"]:
             bonus = "?" if region["bonus"] is None else region["bonus"]

@@ -104,3 +104,17 @@ def test_help_has_examples() -> None:
     for command in (["--help"], ["validate", "--help"], ["games", "--help"], ["show", "--help"]):
         result = runner.invoke(app, command)
         assert result.exit_code == 0 and "Example" in result.output, command
+
+
+def test_a_homebrew_game_folder_is_a_game_and_its_neighbors_lists_are_its_board() -> None:
+    game = str(PACKS / "valid" / "tiny-game")
+    result = runner.invoke(app, ["show", game, "board", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["edges"] == 2  # declared with `neighbors:` lists only, no `edges:`
+    assert {t["id"]: t["neighbors"] for t in data["territories"]}["east-isle"] == ["north-isle", "south-isle"]
+    assert "3 territories, 2 edges, 1 region\n" in runner.invoke(app, ["show", game, "board"]).output
+    tables = runner.invoke(app, ["tables", game, "--format", "csv"])
+    assert tables.exit_code == 0 and "Archipelago" in tables.output
+    missing = runner.invoke(app, ["show", "no/such/folder", "board"])
+    assert missing.exit_code == 2 and "homebrew game" in missing.output

@@ -110,10 +110,9 @@ def _mm(value: float) -> str:
 
 def marks_url(sheet: Sheet, page_w: float, page_h: float) -> str:
     """The cut marks of a sheet as an SVG `data:` URL (a page background, drawn once per layout)."""
-    lines = "".join(f'<line x1="{m.x1:.2f}" y1="{m.y1:.2f}" x2="{m.x2:.2f}" y2="{m.y2:.2f}"/>'
-                    for m in sheet.marks)
+    path = "".join(f"M{m.x1:.2f} {m.y1:.2f}L{m.x2:.2f} {m.y2:.2f}" for m in sheet.marks)
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{page_w}mm" height="{page_h}mm" '
-           f'viewBox="0 0 {page_w} {page_h}"><g stroke="#000" stroke-width="0.2">{lines}</g></svg>')
+           f'viewBox="0 0 {page_w} {page_h}"><path d="{path}" stroke="#000" stroke-width="0.2"/></svg>')
     return "data:image/svg+xml," + quote(svg, safe="")
 
 
@@ -123,18 +122,12 @@ class _Classes:
     def __init__(self, prefix: str) -> None:
         self.prefix = prefix
         self.rules: dict[str, str] = {}
-        self.feet: dict[str, str] = {}
 
-    def __call__(self, declarations: str, foot: str = "") -> str:
-        """The class of `declarations`; `foot` positions the card's foot line inside it."""
-        name = self.rules.setdefault(declarations, f"{self.prefix}{len(self.rules)}")
-        if foot:
-            self.feet[name] = foot
-        return name
+    def __call__(self, declarations: str) -> str:
+        return self.rules.setdefault(declarations, f"{self.prefix}{len(self.rules)}")
 
     def css(self) -> list[str]:
-        return [f".{name} {{ {decl} }}" for decl, name in self.rules.items()] + \
-            [f".{name} .ft {{ {decl} }}" for name, decl in self.feet.items()]
+        return [f".{name} {{ {decl} }}" for decl, name in self.rules.items()]
 
 
 def card_sheets_html(title: str, sheets: list[Sheet], paper: str) -> tuple[str, list[int]]:
@@ -154,13 +147,12 @@ def card_sheets_html(title: str, sheets: list[Sheet], paper: str) -> tuple[str, 
         for s in sheet.slots:
             top, right, bottom, left = s.bleed
             rect = rects(f"left: {_mm(s.x - left)}; top: {_mm(s.y - top)}; width: {_mm(s.w + left + right)}; "
-                         f"height: {_mm(s.h + top + bottom)}; padding: {_mm(top + 2)} {_mm(right + 2)} "
-                         f"{_mm(bottom + 2)} {_mm(left + 2)}",
-                         f"left: {_mm(left + 4.4)}; right: {_mm(right + 4.4)}; bottom: {_mm(bottom + 3.8)}")
+                         f"height: {_mm(s.h + top + bottom)}; border-width: {_mm(top + 2)} {_mm(right + 2)} "
+                         f"{_mm(bottom + 2)} {_mm(left + 2)}")
             colour = s.card.get("color")
             if not (isinstance(colour, str) and COLOUR.fullmatch(colour)):
                 colour = "#3d3d3d"
-            slots.append({"rect": rect, "colour": colours(f"background-color: {colour}"),
+            slots.append({"rect": rect, "colour": colours(f"background-color: {colour}; border-color: {colour}"),
                           "card": s.card, "number": s.number, "x": s.x, "y": s.y, "w": s.w, "h": s.h})
         view.append({"kind": sheet.kind, "title": sheet.title, "page": pages.setdefault(url, f"m{len(pages)}"),
                      "slots": slots})

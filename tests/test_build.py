@@ -226,3 +226,30 @@ def test_rendering_code_is_part_of_what_outputs_depend_on(monkeypatch: pytest.Mo
     full = buildmod.templates_hash()
     monkeypatch.setattr(buildmod, "RENDER_CODE", tuple(n for n in buildmod.RENDER_CODE if n != "boardmap.py"))
     assert buildmod.templates_hash() != full
+
+
+def test_cli_only_builds_the_named_outputs_of_a_homebrew_game_folder(tmp_path: Path) -> None:
+    game = str(ROOT / "tests" / "packs" / "valid" / "tiny-game")
+    result = CliRunner().invoke(app, ["build", game, "--only", "tables", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "tiny-isles" / "tables").is_dir() and not (tmp_path / "tiny-isles" / "reference.pdf").exists()
+    assert "[1/1] tiny-isles/tables done" in result.output
+    wrong = CliRunner().invoke(app, ["build", game, "--only", "card", "--out", str(tmp_path)])
+    assert wrong.exit_code == 2 and "'card' is not one of" in wrong.output
+
+
+def test_progress_is_plain_lines_off_a_terminal_and_a_bar_on_one(capsys: pytest.CaptureFixture[str]) -> None:
+    from scarbook.cli.build import ProgressDisplay
+
+    plain = ProgressDisplay(tty=False)
+    plain.line("a/cards: rendering (not built yet)")
+    plain.step(1, 2)
+    assert plain.bar is None and capsys.readouterr().out == "a/cards: rendering (not built yet)\n"
+    tty = ProgressDisplay(tty=True)
+    tty.step(1, 4)
+    try:
+        assert tty.bar is not None and tty.bar.tasks[0].completed == 1 and tty.bar.tasks[0].total == 4
+        tty.line("[1/4] a/cards done")
+    finally:
+        tty.close()
+    assert "[1/4] a/cards done" in capsys.readouterr().err

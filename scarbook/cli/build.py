@@ -21,6 +21,13 @@ if TYPE_CHECKING:
     from scarbook.compiler.model import Game
 
 
+class Output(str, Enum):
+    reference = "reference"
+    cards = "cards"
+    stickers = "stickers"
+    tables = "tables"
+
+
 class Paper(str, Enum):
     a4 = "a4"
     letter = "letter"
@@ -89,6 +96,8 @@ def build(
     paper: Annotated[Paper, typer.Option("--paper", help="Paper size of the PDFs.")] = Paper.a4,
     pack: PackOption = None,
     campaign: CampaignOption = None,
+    only: Annotated[list[Output] | None, typer.Option(
+        "--only", help="Build only these outputs (repeatable), e.g. --only cards to reprint the cards.")] = None,
 ) -> None:
     """Build reference sheets, print-and-play card and sticker sheets, and rule tables.
 
@@ -104,7 +113,7 @@ def build(
     display = ProgressDisplay(sys.stderr.isatty() and not os.environ.get("CI"))
     try:
         result = run_build(loaded, out, jobs=jobs, paper=paper.value, campaign=str(campaign) if campaign else None,
-                           progress=display.line, step=display.step)
+                           progress=display.line, step=display.step, only={o.value for o in only} if only else None)
     finally:
         display.close()
     if result.diagnostics:

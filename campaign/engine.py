@@ -2,11 +2,17 @@
 
 `Campaign` ties a `Ledger` to its game's validated content (from the compiler's hash-keyed cache,
 so jsonschema is not imported when the cache is warm), adds the packs opened envelopes brought,
-and folds the events, checking each before it is applied. It never writes anything.
+and folds the events, checking each before it is applied. It never writes the ledger; the one
+thing it records is a verdict in the parsed-ledger cache: "these very bytes were all legal under
+this content key" (`content_key`), which lets the next write fold them without checking them
+again (`replay_for_write`).
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,7 +21,7 @@ from scarbook.compiler.model import Game
 
 from .content import Content
 from .events import Event, Opened
-from .ledger import Ledger, LedgerError
+from .ledger import Ledger, LedgerError, remember_verified
 from .rules import Problem, canonical, event_problems, pending, trigger_met
 from .state import CampaignState, apply, new_state
 
@@ -26,7 +32,9 @@ class Replay:
     content: Content
     problems: list[tuple[Event, Problem]] = field(default_factory=list)
     pack_problems: list[Diagnostic] = field(default_factory=list)
-    triggered_by: dict[str, Event] = field(default_factory=dict)  # packet -> the event that met its trigger
+    packs: tuple[str, ...] = ()  # the packs merged after the last event (paths as the ledger gives them)
+    checked: int = 0  # how many events were checked (the others were only folded)
+    verified: str = ""  # the content key under which every event is known legal ('' when not known)
 
     @property
     def first_problem(self) -> tuple[Event, Problem] | None:
@@ -65,14 +73,14 @@ class Campaign:
         return Content(self.game(packs).effective(opened))
 
     def replay(self, events: list[Event] | None = None, check: bool = True) -> Replay:
+        """Fold the events (default: the ledger's), checking each first unless `check` is false."""
         from scarbook.compiler.validate import ContentError
 
         events = self.ledger.events if events is None else events
         packs: tuple[str, ...] = ()
         content = self.content_for(packs, [])
         state = new_state(self.ledger.players)
-        result = Replay(state, content)
-        was_pending = set(pending(content, state))
+        result = Replay(state, content, checked=len(events) if check else 0)
         for ev in events:
             if check:
                 for problem in event_problems(content, state, ev):
@@ -91,12 +99,46 @@ class Campaign:
                                                           f"{fixed.envelope} has errors: "
                                                           f"{exc.diagnostics[0].render() if exc.diagnostics else ''}"))
                 content = self.content_for(packs, list(state.opened))
-            now = set(pending(content, state))
-            for env in now - was_pending:
-                result.triggered_by.setdefault(env, ev)
-            was_pending = now
-        result.content = content
+        result.content, result.packs = content, packs
         return result
+
+    def checked_replay(self) -> Replay:
+        """`replay` checking every event; when all are legal, the verdict is cached for the next write."""
+        result = self.replay()
+        if not (result.problems or result.pack_problems or self.ledger.problems):
+            result.verified = self.content_key(result)
+            if result.verified and result.verified != self.ledger.verified:
+                remember_verified(self.ledger, result.verified)
+        return result
+
+    def replay_for_write(self) -> Replay:
+        """The replay a write checks its new event against.
+
+        When the cache says these very bytes were all found legal under the content key this fold
+        ends with (same code, game, packs), the events are only folded; otherwise all are checked.
+        """
+        if self.ledger.verified and not self.ledger.problems:
+            folded = self.replay(check=False)
+            if not folded.pack_problems and self.content_key(folded) == self.ledger.verified:
+                folded.verified = self.ledger.verified
+                return folded
+        return self.checked_replay()
+
+    def content_key(self, replay: Replay) -> str:
+        """What a full check's verdict depends on besides the ledger's bytes ('' when unknown).
+
+        The tracker's version and source, the game, the fingerprint of every content file merged
+        (the game's and its packs' bytes), and where those packs are.
+        """
+        from scarbook import __version__
+
+        fingerprint = self.game(replay.packs).fingerprint
+        code = code_fingerprint()
+        if not fingerprint or not code:
+            return ""
+        places = [str(p.resolve()) for p in self.extra_packs + [self.pack_path(p) for p in replay.packs]]
+        parts = [__version__, code, self.ledger.game, fingerprint, places]
+        return hashlib.sha256(json.dumps(parts).encode("utf-8")).hexdigest()[:32]
 
     def try_event(self, replay: Replay, event: Event) -> tuple[list[Problem], Event | None, list[str]]:
         """Problems with appending `event`; its canonical form; the packets it makes pending."""
@@ -110,3 +152,15 @@ class Campaign:
         after = [e for e, env in replay.content.envelopes.items()
                  if e not in state.opened and trigger_met(replay.content, state, env)]
         return [], fixed, [e for e in after if e not in before]
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """sha256 of the tracker's own source files: a changed rule voids every cached verdict ('' if unreadable)."""
+    digest = hashlib.sha256()
+    try:
+        for path in sorted(Path(__file__).parent.glob("*.py")):
+            digest.update(path.name.encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
+    except OSError:
+        return ""
+    return digest.hexdigest()[:16]

@@ -2,6 +2,7 @@
 
 Each event keeps the line and column where it stands in the campaign file so that a later
 check can point at it. Parsing never raises: a malformed entry becomes a `ParseProblem`.
+The parsed-ledger cache keeps events as `event_fields` lists and rebuilds them unchecked.
 """
 
 from __future__ import annotations
@@ -117,6 +118,21 @@ class Ticked(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     c.kind: c for c in (GameStarted, GameEnded, Placed, Destroyed, Opened, Ticked)
 }
+
+
+# --- the parsed-ledger cache's form: [kind, field values in order] (JSON; no checks on the way back) ---
+def event_fields(event: Event) -> list[Any]:
+    """A read event as `[kind, value, ...]`, its fields in declaration order."""
+    return [event.kind, *(getattr(event, f.name) for f in fields(event) if not f.kw_only)]
+
+
+def event_from_fields(data: list[Any], span: Span, index: int) -> Event:
+    """The event `event_fields` gave (trusted input, so nothing is checked; JSON lists become tuples)."""
+    return EVENT_TYPES[data[0]](*[_frozen(v) if type(v) is list else v for v in data[1:]], span=span, index=index)
+
+
+def _frozen(values: list[Any]) -> tuple[Any, ...]:
+    return tuple([_frozen(v) if type(v) is list else v for v in values])
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from scarbook.compiler.atomic import replace_file
 from scarbook.compiler.diagnostics import Diagnostic, Span, error
 from scarbook.compiler.yamlload import decode, loads
 
-from .events import Event, ParseProblem, parse_event
+from .events import Event, ParseProblem, event_fields, event_from_fields, parse_event
 
 HEADER_COMMENT = (
     "# scarbook campaign ledger: the game, a fingerprint of its content when the campaign began,\n"
@@ -61,6 +61,8 @@ class Ledger:
     problems: list[Diagnostic] = field(default_factory=list)  # entries that cannot be read
     appendable: bool = True  # the events are a block list at the end of the file
     indent: str = ""
+    verified: str = ""  # from the cache: the key under which every event was found legal ('' none)
+    cached_events: str = field(default="", repr=False, compare=False)  # the events as cached (JSON text)
 
     def player(self, name: str) -> str | None:
         """The recorded spelling of a player's name, matched case-insensitively."""
@@ -172,7 +174,11 @@ def read(path: Path, display: str | None = None) -> Ledger:
 # Parsing a 10,000-event ledger with source positions takes most of a second; the parsed events
 # (with their lines) are kept as JSON under the compiler's cache folder, keyed by a hash of the
 # file's bytes, so an unchanged (or just appended by scarbook) ledger is read in milliseconds.
-LEDGER_CACHE_VERSION = "1"
+# An entry is two lines: the header (with `verified`, see `engine.Campaign.replay_for_write`),
+# then the events as one JSON list of [line, column, *event_fields(event)], rebuilt without being
+# checked again. Appending an event or recording a verdict copies that list's text instead of
+# serialising every event again.
+LEDGER_CACHE_VERSION = "2"
 
 
 def _cache_file(raw: bytes) -> Path:
@@ -188,44 +194,69 @@ def _recall(raw: bytes, path: Path, shown: str) -> Ledger | None:
     import json
 
     try:
-        data = json.loads(_cache_file(raw).read_text("utf-8"))
+        head_json, events_json = _cache_file(raw).read_text("utf-8").split("\n", 1)
+        head = json.loads(head_json)
         text = raw.decode("utf-8-sig")
-        ledger = Ledger(path, shown, text, data["name"], data["game"], data["fingerprint"], data["players"],
-                        appendable=data["appendable"], indent=data["indent"])
-        for index, (line, column, entry) in enumerate(data["events"]):
-            ev = parse_event(entry, Span(shown, line, column), index)
-            if isinstance(ev, ParseProblem):
-                return None
-            ledger.events.append(ev)
+        ledger = Ledger(path, shown, text, head["name"], head["game"], head["fingerprint"], head["players"],
+                        appendable=head["appendable"], indent=head["indent"], verified=head["verified"],
+                        cached_events=events_json.rstrip())
+        ledger.events = [event_from_fields(values, Span(shown, line, column), index)
+                         for index, (line, column, *values) in enumerate(json.loads(events_json))]
         return ledger
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
-def remember(ledger: Ledger, text: str | None = None) -> None:
-    """Keep a parsed ledger (without problems) in the cache; never fails."""
+def _store(ledger: Ledger) -> None:
+    """Write the ledger's cache entry from its header and `cached_events`; never fails."""
     import json
 
+    head = {"name": ledger.name, "game": ledger.game, "fingerprint": ledger.fingerprint, "players": ledger.players,
+            "appendable": ledger.appendable, "indent": ledger.indent, "verified": ledger.verified}
+    with contextlib.suppress(OSError):
+        replace_file(_cache_file(ledger.text.encode("utf-8")),
+                     f"{json.dumps(head)}\n{ledger.cached_events}".encode())
+
+
+def _event_json(event: Event) -> str:
+    import json
+
+    return json.dumps([event.span.line, event.span.column, *event_fields(event)])
+
+
+def remember(ledger: Ledger) -> None:
+    """Keep a parsed ledger (without problems) in the cache; never fails."""
     if ledger.problems:
         return
-    raw = (text if text is not None else ledger.text).encode("utf-8")
-    data = {"name": ledger.name, "game": ledger.game, "fingerprint": ledger.fingerprint, "players": ledger.players,
-            "appendable": ledger.appendable, "indent": ledger.indent,
-            "events": [[e.span.line, e.span.column, e.to_dict()] for e in ledger.events]}
-    with contextlib.suppress(OSError):
-        replace_file(_cache_file(raw), json.dumps(data).encode("utf-8"))
+    ledger.cached_events = f"[{', '.join(_event_json(e) for e in ledger.events)}]"
+    _store(ledger)
 
 
-def remember_appended(ledger: Ledger, text: str, event: Event) -> None:
-    """After `with_event` appended one line: cache the new ledger without parsing it again."""
+def remember_verified(ledger: Ledger, key: str) -> None:
+    """Record in the cache that every event of these very bytes is legal under `key` (see the engine)."""
+    ledger.verified = key
+    if ledger.cached_events and not ledger.problems:
+        _store(ledger)
+
+
+def remember_appended(ledger: Ledger, text: str, event: Event, verified: str = "") -> None:
+    """After `with_event` appended one line: cache the new ledger without parsing or re-serialising it.
+
+    `verified` is the key under which the old events and the new one were all found legal ('' when not).
+    """
     if not ledger.appendable or ledger.problems:
         return
     line = text.count("\n")
     placed = type(event)(**{k: getattr(event, k) for k in event.__dataclass_fields__ if k not in ("span", "index")},
                          span=Span(ledger.display, line, len(ledger.indent) + 3), index=len(ledger.events))
     new = Ledger(ledger.path, ledger.display, text, ledger.name, ledger.game, ledger.fingerprint, ledger.players,
-                 [*ledger.events, placed], appendable=True, indent=ledger.indent)
-    remember(new)
+                 [*ledger.events, placed], appendable=True, indent=ledger.indent, verified=verified)
+    if not ledger.cached_events:
+        remember(new)
+        return
+    head = ledger.cached_events[:-1] + (", " if ledger.events else "")
+    new.cached_events = f"{head}{_event_json(placed)}]"
+    _store(new)
 
 
 # --- writing ----------------------------------------------------------------------------------

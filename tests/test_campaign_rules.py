@@ -41,6 +41,19 @@ def test_whole_fifteen_game_campaign_is_legal_and_checks_clean(full_campaign: Pa
     assert "all legal" in result.output
 
 
+def test_cached_events_and_the_fold_without_checks_match_a_fresh_replay(full_campaign: Path) -> None:
+    from scarbook.campaign.engine import Campaign
+    from scarbook.campaign.ledger import parse, read
+
+    cached, fresh = read(full_campaign), parse(full_campaign.read_text(), full_campaign)
+    assert cached.verified  # its cache entry was built append by append
+    assert [(e, e.span, e.index) for e in cached.events] == [(e, e.span, e.index) for e in fresh.events]
+    campaign = Campaign(fresh)
+    checked, folded = campaign.replay(), campaign.replay(check=False)
+    assert not checked.problems and (checked.checked, folded.checked) == (len(fresh.events), 0)
+    assert folded.state == checked.state and folded.packs == checked.packs
+
+
 def test_signatures_missiles_red_star_and_overall_winner(full_campaign: Path) -> None:
     data = status(full_campaign)
     players = {p["name"]: p for p in data["players"]}

@@ -1,7 +1,9 @@
 """What the campaign commands share: the campaign file option, error reporting, recording an event.
 
 `record` is the one write path: lock, read, replay, check the new event, write atomically.
-Any refusal or failure leaves the file byte-for-byte unchanged and exits 1.
+Any refusal or failure leaves the file byte-for-byte unchanged and exits 1. The replay before a
+write checks every old event again unless the cache vouches for these very bytes under the same
+content (`Campaign.replay_for_write`); `load` (status, check) always checks every event.
 """
 
 from __future__ import annotations
@@ -77,12 +79,12 @@ def campaign_errors() -> Iterator[None]:
 
 
 def load(path: Path) -> tuple[Campaign, Replay]:
-    """Read and replay a campaign: (Campaign, Replay)."""
+    """Read and replay a campaign, checking every event: (Campaign, Replay)."""
     from scarbook.campaign.engine import Campaign
     from scarbook.campaign.ledger import read
 
     campaign = Campaign(read(path))
-    return campaign, campaign.replay()
+    return campaign, campaign.checked_replay()
 
 
 def record(path: Path, make: Callable[..., Event | list[Problem]], dry_run: bool = False,
@@ -95,7 +97,7 @@ def record(path: Path, make: Callable[..., Event | list[Problem]], dry_run: bool
 
     with campaign_errors(), locked(path):
         campaign = Campaign(read(path))
-        replay = campaign.replay()
+        replay = campaign.replay_for_write()
         bad = replay.first_problem
         if bad is not None or campaign.ledger.problems:
             where = (f"line {bad[0].span.line}" if bad else f"{campaign.ledger.problems[0].span}")
@@ -112,7 +114,7 @@ def record(path: Path, make: Callable[..., Event | list[Problem]], dry_run: bool
             return
         text = with_event(campaign.ledger, fixed)
         write_atomic(path, text)
-        remember_appended(campaign.ledger, text, fixed)
+        remember_appended(campaign.ledger, text, fixed, replay.verified)
         typer.echo(f"recorded: {describe(fixed)}")
         for env in triggered:
             info = replay.content.envelopes.get(env, {})

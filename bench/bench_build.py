@@ -15,7 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchlib import median_time, print_table, run_command
+from benchlib import compile_sources, median_time, print_table, run_command
 
 SCARBOOK = str(Path(sys.executable).parent / "scarbook")
 
@@ -47,6 +47,7 @@ def plain_html(n: int) -> str:
 
 
 def main() -> None:
+    compile_sources()
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=3, help="runs per measurement (median)")
     args = parser.parse_args()

@@ -19,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchlib import median_command, median_time, print_table, run_command
+from benchlib import compile_sources, median_command, median_time, print_table, run_command
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -81,6 +81,7 @@ def extended(base: Path, out: Path, total: int) -> Path:
 
 
 def main() -> None:
+    compile_sources()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         env = dict(os.environ)

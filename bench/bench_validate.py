@@ -16,7 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchlib import median_command, print_table
+from benchlib import compile_sources, median_command, print_table
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -50,6 +50,7 @@ def card_pack(folder: Path, cards: int) -> Path:
 
 
 def main() -> None:
+    compile_sources()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()

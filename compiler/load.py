@@ -154,7 +154,8 @@ class Merger:
                 self.game.id = str(data["game"].get("id", self.game.id))
         if isinstance(data.get("board"), dict):
             self.game.board.update(data["board"])
-        for i, edge in enumerate(data.get("edges") or []):
+        edges = data.get("edges")
+        for i, edge in enumerate(edges if isinstance(edges, list) else []):  # a wrong shape is the schema's S004
             if isinstance(edge, list) and len(edge) >= 2 and all(isinstance(e, str) for e in edge[:3]):
                 kind = edge[2] if len(edge) > 2 else str(self.game.board.get("edge_kind", "unknown"))
                 self.game.edges.append((edge[0], edge[1], kind))

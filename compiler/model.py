@@ -62,7 +62,8 @@ class Game:
         """Symmetric adjacency from `edges` and territories' `neighbors` lists, every territory
         present, neighbours in the order they are given."""
         adj: dict[str, list[str]] = {t: [] for t in self.section("territories")}
-        listed = [(tid, n) for tid, t in self.section("territories").items() for n in as_list(t.get("neighbors"))]
+        listed = [(tid, n) for tid, t in self.section("territories").items() for n in as_list(t.get("neighbors"))
+                  if isinstance(n, str)]
         for a, b in [(a, b) for a, b, _kind in self.edges] + listed:
             if a in adj and b in adj and a != b:
                 if b not in adj[a]:

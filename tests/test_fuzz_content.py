@@ -6,7 +6,7 @@ import tempfile
 from pathlib import Path
 
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from scarbook.compiler.diagnostics import Diagnostic
@@ -48,6 +48,8 @@ def test_yaml_like_text_never_raises(text: str) -> None:
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents)
+@example({"edges": True, "game": None})  # once crashed the merger
+@example({"territories": [{"id": "a", "neighbors": [{"b": 1}, None, "a"]}]})
 def test_arbitrary_documents_give_diagnostics_not_tracebacks(doc: dict[str, object]) -> None:
     diags = run(yaml.safe_dump(doc).encode())
     assert all(not d.code.startswith("X999") for d in diags), [d.render() for d in diags]

@@ -118,7 +118,7 @@ def main() -> None:
         ("replay 10,000 events (read + fold + checks)", f"{replay_s * 1000:.0f} ms", "target <= 1000 ms"),
         ("append one event to 10,000 (whole CLI command)", f"{append_s * 1000:.0f} ms", "target <= 500 ms"),
         ("  first append after a hand edit (checks all)", f"{first * 1000:.0f} ms", ""),
-        ("  same command without a ledger (start-up only)", f"{floor * 1000:.0f} ms", "Typer, pydantic, imports"),
+        ("  same command without a ledger (start-up only)", f"{floor * 1000:.0f} ms", "Python, Typer, imports"),
     ]
     print_table(rows)
 

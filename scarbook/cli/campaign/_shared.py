@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from scarbook.campaign.events import Event
     from scarbook.campaign.rules import Problem
 
-CampaignFile = Annotated[  # a str, not a Path: Typer converts Paths with pydantic, too slow for `status`
+CampaignFile = Annotated[  # a str: the status fast path (entry.py) reads it by hand too
     str | None,
     typer.Option("--campaign", "-c", help="The campaign file (default: $SCARBOOK_CAMPAIGN, else campaign.yaml).",
                  show_default=False),

@@ -33,14 +33,16 @@ def board_marks(replay: Replay) -> dict[str, list[str]]:
 
 
 def sheet_html(ledger: Ledger, replay: Replay) -> str:
-    from scarbook.compiler.boardmap import board_svg
+    from scarbook.compiler.boardmap import board_svg, map_withheld
     from scarbook.compiler.render.html import environment
 
     game = applied(replay)
     data = status_data(ledger, replay)
     template = environment().get_template("campaign-sheet.html.j2")
+    withheld = map_withheld(game)
     return str(template.render(title=ledger.name or ledger.path.stem, game_title=game.title, data=data,
-                               map_svg=board_svg(game, board_marks(replay))))
+                               map_svg=None if withheld else board_svg(game, board_marks(replay)),
+                               map_note=withheld))
 
 
 def write_sheet(ledger: Ledger, replay: Replay, out: Path) -> Path:

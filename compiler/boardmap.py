@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape
 
-from .model import Game, known
+from .model import Game, is_unknown, known
 
 #: Fill colours for regions, in region order (cycled); chosen to stay readable in greyscale.
 PALETTE = (
@@ -67,6 +67,19 @@ def region_colors(game: Game) -> dict[str, str]:
 def _label(item: dict, fallback: str) -> str:
     name = known(item.get("name"))
     return str(name) if name else fallback
+
+
+def map_withheld(game: Game) -> str | None:
+    """Why the reference sheet shows no board map (None: it shows one). A board the sources give
+    only in part is not drawn: a few dots in an empty frame would look like the board."""
+    territories = game.section("territories")
+    if not territories:
+        return "the game has no board of territories"
+    complete = game.board.get("complete")
+    if is_unknown(complete):
+        return f"the sources give {len(territories)} territor{'y' if len(territories) == 1 else 'ies'} only " \
+               f"({complete['unknown']})"
+    return None
 
 
 def board_svg(game: Game, marks: dict[str, list[str]] | None = None) -> str:

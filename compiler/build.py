@@ -295,11 +295,12 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
         paper = job["paper"]
         pages: list[int] | None = None  # every laid-out page once, in order
         if kind == "reference":
-            from .boardmap import board_svg, legend
+            from .boardmap import board_svg, legend, map_withheld
 
-            has_board = bool(game.section("territories"))
-            html = htmlmod.reference_html(game, job["tables"], paper, board_svg(game) if has_board else None,
-                                          legend(game) if has_board else [], job.get("campaign"))
+            withheld = map_withheld(game)
+            html = htmlmod.reference_html(game, job["tables"], paper, None if withheld else board_svg(game),
+                                          [] if withheld else legend(game), job.get("campaign"),
+                                          withheld if game.section("territories") else None)
             replace_file(_safe_out(out, files[1]), html.encode())
         elif kind == "cards":
             sheets = sheetmod.card_sheets(_with_images(job["cards"], game), paper)

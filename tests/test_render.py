@@ -130,3 +130,18 @@ def test_pdf_is_reproducible_and_has_text(tmp_path: Path) -> None:
     (tmp_path / "c.pdf").write_bytes(one)
     text = pdftotext(tmp_path / "c.pdf")
     assert "North Card" in text and "Sail & conquer if 3 < 4" in text
+
+
+def test_a_board_the_sources_give_only_in_part_gets_a_note_not_a_map(tmp_path: Path) -> None:
+    from scarbook.compiler.boardmap import map_withheld
+    from scarbook.compiler.render.html import reference_html
+    from scarbook.compiler.validate import cached_game
+
+    assert map_withheld(tiny_game(tmp_path)) is None
+    assert map_withheld(cached_game("risk-legacy")) is None
+    assert map_withheld(cached_game("shadow-blades")) == "the game has no board of territories"
+    warhammer = cached_game("risk-warhammer-40k")
+    note = map_withheld(warhammer)
+    assert note is not None and note.startswith("the sources give 1 territory only (territory names")
+    html = reference_html(warhammer, rule_tables(warhammer), "a4", None, [], None, note)
+    assert "No board map: the sources give 1 territory only" in html and "<svg" not in html

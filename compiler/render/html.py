@@ -87,12 +87,14 @@ def table_parts(table: Table) -> list[dict[str, Any]]:
 
 
 def reference_html(game: Game, tables: list[Table], paper: str, map_svg: str | None,
-                   legend: list[tuple[str, str]], campaign: str | None = None) -> str:
+                   legend: list[tuple[str, str]], campaign: str | None = None, map_note: str | None = None) -> str:
+    """The reference sheets; `map_note` says why a board has no map (see `boardmap.map_withheld`)."""
     parts = [p for t in tables for p in table_parts(t)]
     summary = game.meta.get("summary")
     return str(environment().get_template("reference.html.j2").render(
         game={"id": game.id, "title": game.title}, packs=list(game.packs), campaign=campaign,
         summary=summary if isinstance(summary, str) else None, map_svg=map_svg, legend=legend, parts=parts,
+        map_note=map_note,
         paper=PAPER_CSS[paper],
     ))
 

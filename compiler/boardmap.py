@@ -76,7 +76,7 @@ def map_withheld(game: Game) -> str | None:
     if not territories:
         return "the game has no board of territories"
     complete = game.board.get("complete")
-    if is_unknown(complete):
+    if isinstance(complete, dict) and is_unknown(complete):
         return f"the sources give {len(territories)} territor{'y' if len(territories) == 1 else 'ies'} only " \
                f"({complete['unknown']})"
     return None

@@ -27,7 +27,7 @@ from typing import Any
 
 from . import sheets as sheetmod
 from . import tables as tablemod
-from .diagnostics import Diagnostic, Span, error
+from .diagnostics import Diagnostic, Span, error, warning
 from .model import Game
 from .yamlload import escape as escape_pointer
 
@@ -111,8 +111,30 @@ def image_path(game: Game, item_id: str, ref: str) -> tuple[Path | None, str | N
     return path.resolve(), None
 
 
+def text_capacity(width: float, height: float) -> int:
+    """About how many characters of 8 pt card text fit on a card face of that size (mm): the
+    width less the frame, over ~1.45 mm a character; the height less frame, title and stats,
+    over a 3.6 mm line."""
+    return max(0, int((width - 9) / 1.45)) * max(0, int((height - 32) / 3.6))
+
+
+def _text_fits(game: Game, card_id: str, card: dict[str, Any]) -> list[Diagnostic]:
+    text = card.get("text")
+    if not isinstance(text, str):
+        return []
+    size = game.section("decks").get(str(card.get("deck")), {}).get("card_size") or {}
+    width, height = float(size.get("width", sheetmod.POKER_MM[0])), float(size.get("height", sheetmod.POKER_MM[1]))
+    capacity = text_capacity(width, height)
+    if len(text) <= capacity:
+        return []
+    return [warning(field_span(game, card_id, "/text"), "B303", f"card '{card_id}': its text ({len(text)} "
+                    f"characters) will not all fit on a {width:g}×{height:g} mm card (about {capacity} do) and "
+                    "is cut off at the card's edge; shorten it, or give the deck a larger 'card_size'")]
+
+
 def check_content(game: Game) -> list[Diagnostic]:
-    """Refuse what a renderer must not see: raw markup in text, images outside the pack."""
+    """Refuse what a renderer must not see: raw markup in text, images outside the pack; warn
+    about card text too long for its card."""
     diags = []
     for section, items in game.sections.items():
         for item_id, item in items.items():
@@ -124,6 +146,8 @@ def check_content(game: Game) -> list[Diagnostic]:
                                        f"({found.group(0)[:40]!r}); content text is plain text, write it "
                                        "without tags"))
                     break
+            if section == "cards":
+                diags.extend(_text_fits(game, item_id, item))
             if section == "cards" and isinstance(item.get("image"), str):
                 _path, problem = image_path(game, item_id, item["image"])
                 if problem:

@@ -47,9 +47,14 @@ class UnknownGame(Exception):
 
 
 def _checked(loaded: Loaded) -> list[Diagnostic]:
+    """Every diagnostic of a loaded game: loading, semantic checks, and what the build would refuse."""
+    from .build import check_content
     from .semantic import run_checks
 
-    return loaded.diagnostics + run_checks(loaded)
+    found = loaded.diagnostics + run_checks(loaded)
+    if loaded.game is not None and not any(d.is_error for d in found):
+        found += check_content(loaded.game)
+    return found
 
 
 def game_source(game_id: str) -> Path:
@@ -173,7 +178,8 @@ def _cache_key(game_id: str, packs: list[Path]) -> str | None:
     files = pack_paths(source)[0] + sorted(SCHEMA_DIR.glob("*.json"))
     for pack in packs:
         files.extend(pack_paths(pack)[0])
-    digest = hashlib.sha256(f"{CACHE_VERSION}:{__version__}:{game_id}".encode())
+    # the current folder too: the spans in a cached game name files as seen from there
+    digest = hashlib.sha256(f"{CACHE_VERSION}:{__version__}:{game_id}:{os.getcwd()}".encode())
     for path in files:
         digest.update(str(path.resolve()).encode())
         try:

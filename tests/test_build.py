@@ -253,3 +253,44 @@ def test_progress_is_plain_lines_off_a_terminal_and_a_bar_on_one(capsys: pytest.
     finally:
         tty.close()
     assert "[1/4] a/cards done" in capsys.readouterr().err
+
+
+def test_card_text_too_long_for_its_card_is_a_warning_at_the_text(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from scarbook.compiler.build import text_capacity
+
+    assert 400 < text_capacity(63, 88) < 700 and text_capacity(70, 120) > text_capacity(63, 88)
+    game = tmp_path / "long"
+    game.mkdir()
+    (game / "game.yaml").write_text(
+        "game: {id: long, title: Long, legacy: false, players: {min: 2, max: 4}}\n"
+        "decks:\n  - {id: d, name: D, count: 2}\n"
+        "  - {id: big, name: Big, count: 1, card_size: {width: 120, height: 180}}\n"
+        "cards:\n"
+        f"  - {{id: a, deck: d, name: A, text: '{'word ' * 200}'}}\n"
+        "  - {id: b, deck: d, name: B, text: short}\n"
+        f"  - {{id: c, deck: big, name: C, text: '{'word ' * 200}'}}\n")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["validate", "long"])
+    assert result.exit_code == 0 and result.output.count("B303") == 1, result.output
+    assert "long/game.yaml:6:37: warning B303: card 'a': its text (1000 characters) will not all fit" in result.output
+
+
+def test_validate_reports_what_the_build_would_refuse(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "evil").mkdir()
+    (tmp_path / "evil" / "pack.yaml").write_text(EVIL_PACK)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["validate", "evil"])
+    assert result.exit_code == 1 and "evil/pack.yaml:8:11: error B301" in result.output
+
+
+def test_cached_game_names_files_as_seen_from_the_current_folder(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from scarbook.compiler.validate import cached_game
+
+    monkeypatch.setenv("SCARBOOK_CACHE", str(tmp_path / "cache"))
+    game = ROOT / "tests" / "packs" / "valid" / "tiny-game"
+    monkeypatch.chdir(game)
+    assert cached_game(str(game)).span("north-isle").file == "game.yaml"
+    monkeypatch.chdir(tmp_path)
+    assert cached_game(str(game)).span("north-isle").file == str(game / "game.yaml")

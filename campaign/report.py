@@ -124,7 +124,8 @@ def status_text(data: dict[str, Any]) -> str:
         start = "missile" if p["missiles"] == 1 else "missiles"
         token = f"{p['missiles']} {start}" if p["missiles"] else "Red Star (not signed)"
         extra = f"; may still take: {', '.join(p['may_take'])}" if p["may_take"] else ""
-        out.append(f"  {p['name']}: {p['signatures']} signatures, starts with {token}; "
+        signed = f"{p['signatures']} signature{'' if p['signatures'] == 1 else 's'}"
+        out.append(f"  {p['name']}: {signed}, starts with {token}; "
                    f"{len(p['legal_starts'])} legal starting territories{extra}")
     if data["owed_rewards"]:
         out.append("Rewards still to take: " + ", ".join(f"{o['player']} ({o['role']})" for o in data["owed_rewards"]))

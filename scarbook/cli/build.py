@@ -88,7 +88,8 @@ class ProgressDisplay:
 
 
 def build(
-    games: Annotated[list[str] | None, typer.Argument(help="Game ids to build (default: every game).")] = None,
+    games: Annotated[list[str] | None, typer.Argument(
+        help="Game ids, or folders of homebrew games, to build (default: every shipped game).")] = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="Output folder; nothing is written elsewhere.")] =
     Path("build"),
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes (default: cores).")] =

@@ -138,7 +138,8 @@ def check_content(game: Game) -> list[Diagnostic]:
     diags = []
     for section, items in game.sections.items():
         for item_id, item in items.items():
-            for pointer, text in _strings({k: v for k, v in item.items() if k not in ("id", "image")}):
+            texts = {k: v for k, v in item.items() if k not in ("id", "image")}
+            for pointer, text in _strings(texts) if "<" in repr(texts) else ():
                 found = MARKUP.search(text)
                 if found:
                     diags.append(error(field_span(game, item_id, pointer), "B301",

@@ -234,6 +234,8 @@ def test_cli_only_builds_the_named_outputs_of_a_homebrew_game_folder(tmp_path: P
     assert result.exit_code == 0, result.output
     assert (tmp_path / "tiny-isles" / "tables").is_dir() and not (tmp_path / "tiny-isles" / "reference.pdf").exists()
     assert "[1/1] tiny-isles/tables done" in result.output
+    none = CliRunner().invoke(app, ["build", "shadow-blades", "--only", "stickers", "--out", str(tmp_path)])
+    assert none.exit_code == 0 and "nothing to build: shadow-blades has no stickers output" in none.output
     wrong = CliRunner().invoke(app, ["build", game, "--only", "card", "--out", str(tmp_path)])
     assert wrong.exit_code == 2 and "'card' is not one of" in wrong.output
 

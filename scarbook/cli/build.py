@@ -122,7 +122,11 @@ def build(
         if any(d.is_error for d in result.diagnostics):
             raise typer.Exit(1)
     elapsed = time.perf_counter() - started
-    if not result.rendered:
+    if not result.rendered and not result.up_to_date:
+        wanted = ", ".join(o.value for o in only) if only else "any"
+        typer.echo(f"nothing to build: {', '.join(g.id for g in loaded)} has no {wanted} output "
+                   "(stickers need a printed size, cards a printable deck)")
+    elif not result.rendered:
         typer.echo(f"everything is up to date in {out} ({len(result.up_to_date)} outputs, {elapsed:.2f} s)")
     else:
         typer.echo(f"built {len(result.rendered)} outputs, {len(result.up_to_date)} up to date, in {out} "

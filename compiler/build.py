@@ -294,6 +294,20 @@ def _with_images(cards: list[dict[str, Any]], game: Game) -> list[dict[str, Any]
     return result
 
 
+def estimated_seconds(output: Output) -> float:
+    """A rough guess of how long one task of `output` takes to render (only its order matters):
+    reference sheets grow with their table rows, card sheets with their cards."""
+    job = output.job
+    if output.name == "reference":
+        return 1.0 + 0.03 * sum(len(t.rows) for t in job["tables"]) + (1.0 if job["game"].section("territories")
+                                                                        else 0.0)
+    if output.name == "cards":
+        return 0.5 + 0.012 * len(job["cards"]) / job.get("parts", 1)
+    if output.name == "stickers":
+        return 0.5 + 0.005 * len(job["stickers"])
+    return 0.0
+
+
 #: What rendering one job gives: problems ("CODE message"), seconds, and the PDF of a part.
 JobResult = tuple[list[str], float, bytes | None]
 
@@ -441,8 +455,8 @@ def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: s
 
         context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
         with ProcessPoolExecutor(max_workers=min(workers, len(heavy)), mp_context=context) as pool:
-            # the longest first (card sheets), so that no worker is left alone with one at the end
-            order = sorted(heavy, key=lambda t: t[0].name != "cards")
+            # the longest first, so that no worker is left alone with a long one at the end
+            order = sorted(heavy, key=lambda t: -estimated_seconds(t[0]))
             futures = {pool.submit(render_job, *submit(o, p)): (o, p) for o, p in order}
             for future in as_completed(futures):
                 try:

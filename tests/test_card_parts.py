@@ -57,3 +57,14 @@ def test_a_long_sheet_in_parts_is_whole_in_order_and_the_same_for_any_workers(tm
     text = pdftotext(pdf).split("\f")
     assert "Card 0" in text[2] and f"Card {n - 1}" in text[2 + 2 * (pages - 1)]
     assert all(f"Card {i}" in "".join(text) for i in range(n))
+
+
+def test_the_longest_tasks_are_estimated_longest(tmp_path: Path) -> None:
+    from scarbook.compiler.build import estimated_seconds, plan_game
+
+    def by_name(game: object) -> dict[str, float]:
+        return {o.name: estimated_seconds(o) for o in plan_game(game, "a4", None, "t")}  # type: ignore[arg-type]
+
+    small, big = by_name(tiny_game(tmp_path)), by_name(tiny_game(tmp_path, cards=many_cards(200)))
+    assert big["cards"] > small["cards"] > 0 and small["tables"] == 0
+    assert big["reference"] > small["reference"]  # the deck's card list is a longer table

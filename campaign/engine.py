@@ -156,11 +156,15 @@ class Campaign:
 
 @functools.cache
 def code_fingerprint() -> str:
-    """sha256 of the tracker's own source files: a changed rule voids every cached verdict ('' if unreadable)."""
+    """sha256 of the tracker's and the content model's source files: a changed rule, or a changed
+    reading of the content (the board's adjacency, say), voids every cached verdict ('' if unreadable)."""
+    import scarbook.compiler
+
     digest = hashlib.sha256()
     try:
-        for path in sorted(Path(__file__).parent.glob("*.py")):
-            digest.update(path.name.encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
+        for folder in (Path(__file__).parent, Path(scarbook.compiler.__file__).parent):
+            for path in sorted(folder.glob("*.py")):
+                digest.update(path.name.encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
     except OSError:
         return ""
     return digest.hexdigest()[:16]

@@ -293,13 +293,20 @@ def with_event(ledger: Ledger, event: Event) -> str:
 
 
 def without_last(ledger: Ledger) -> str:
-    """The ledger's text with its last event removed."""
+    """The ledger's text with its last event removed.
+
+    When that event is the file's last line, in one line (as scarbook writes them), the line is cut
+    off once it reads back as that very event; otherwise the cut is checked by parsing the whole
+    text again, and when even that differs the file is written anew in the canonical layout.
+    """
     last = ledger.events[-1]
     if ledger.appendable and last.index == len(ledger.events) + len(ledger.problems) - 1:
         lines = ledger.text.split("\n")
         start = last.span.line - 1
+        text = "\n".join(lines[:start]) + "\n"
+        if _is_last_line(lines, start, last):  # no need to parse 10,000 events again
+            return text
         if lines[start].lstrip(" ").startswith("-"):
-            text = "\n".join(lines[:start]) + "\n"
             try:
                 again = parse(text, ledger.path, ledger.display)
                 if [e.to_dict() for e in again.events] == [e.to_dict() for e in ledger.events[:-1]]:
@@ -308,6 +315,17 @@ def without_last(ledger: Ledger) -> str:
                 pass
     return render(ledger.name, ledger.game, ledger.fingerprint, ledger.players,
                   [e.to_dict() for e in ledger.events[:-1]])
+
+
+def _is_last_line(lines: list[str], start: int, event: Event) -> bool:
+    """Whether `event` is all of line `start` (a one-line `- {...}` entry) and only blank lines follow."""
+    entry = lines[start].lstrip(" ")
+    if not entry.startswith("- {") or any(line.strip() for line in lines[start + 1:]):
+        return False
+    try:
+        return bool(yaml.load(entry[2:], Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) == event.to_dict())
+    except yaml.YAMLError:
+        return False
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -120,3 +120,30 @@ def test_a_changed_tracker_voids_the_verdict(setup_file: Path, checks: list[int]
     assert replay.checked == events and checks == [events] and replay.verified
     again = Campaign(read(setup_file)).replay_for_write()  # the new verdict is kept
     assert again.checked == 0 and again.verified == replay.verified and checks == [events]
+
+
+def test_undo_cuts_the_last_line_without_parsing_the_ledger_again(setup_file: Path, checks: list[int],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from scarbook.campaign import ledger as ledger_module
+
+    before = setup_file.read_bytes()
+    assert invoke(["place", "bunker", "peru"], setup_file).exit_code == 0
+
+    def no_parsing(*args: object) -> object:
+        raise AssertionError("the ledger was parsed again")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ledger_module, "parse", no_parsing)
+        assert invoke(["undo"], setup_file).exit_code == 0
+    assert setup_file.read_bytes() == before
+    checks[0] = 0
+    assert invoke(["place", "bunker", "peru"], setup_file).exit_code == 0
+    assert checks[0] == 1  # the verdict on the shorter file still holds: only the new event is checked
+
+
+def test_undo_of_a_hand_written_last_event_in_block_style(setup_file: Path) -> None:
+    text = setup_file.read_text() + "- event: place\n  sticker: coin\n  target: alaska-card\n"
+    setup_file.write_text(text)
+    assert invoke(["undo"], setup_file).exit_code == 0
+    assert "alaska-card" not in setup_file.read_text().split("events:")[1].splitlines()[-1]
+    assert invoke(["check"], setup_file).exit_code == 0

@@ -441,14 +441,15 @@ def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: s
         status = "failed" if problems else "done"
         progress(f"[{len(results)}/{len(todo)}] {output.key} {status} ({seconds:.1f} s)")
 
-    def submit(output: Output, part: int) -> tuple[dict[str, Any], list[str], str]:
+    def job_args(output: Output, part: int) -> tuple[dict[str, Any], list[str], str]:
+        """The arguments of `render_job` for one task (a part knows which one it is)."""
         job = {**output.job, "part": (part, output.job["parts"])} if output.job.get("parts", 1) > 1 else output.job
         return job, output.files, str(out_dir)
 
     heavy = [(o, p) for o, p in tasks if o.name != "tables"]
     for output, part in tasks:
         if output.name == "tables":
-            finished(output, part, render_job(*submit(output, part)))
+            finished(output, part, render_job(*job_args(output, part)))
     if workers > 1 and len(heavy) > 1:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -457,7 +458,7 @@ def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: s
         with ProcessPoolExecutor(max_workers=min(workers, len(heavy)), mp_context=context) as pool:
             # the longest first, so that no worker is left alone with a long one at the end
             order = sorted(heavy, key=lambda t: -estimated_seconds(t[0]))
-            futures = {pool.submit(render_job, *submit(o, p)): (o, p) for o, p in order}
+            futures = {pool.submit(render_job, *job_args(o, p)): (o, p) for o, p in order}
             for future in as_completed(futures):
                 try:
                     res = future.result()
@@ -466,7 +467,7 @@ def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: s
                 finished(*futures[future], res)
     else:
         for output, part in heavy:
-            finished(output, part, render_job(*submit(output, part)))
+            finished(output, part, render_job(*job_args(output, part)))
     for output, _ in todo:
         problems, _seconds = results[output.key]
         if problems:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from scarbook.compiler.model import Game
 
 
-class Output(str, Enum):
+class OutputName(str, Enum):
     reference = "reference"
     cards = "cards"
     stickers = "stickers"
@@ -97,7 +97,7 @@ def build(
     paper: Annotated[Paper, typer.Option("--paper", help="Paper size of the PDFs.")] = Paper.a4,
     pack: PackOption = None,
     campaign: CampaignOption = None,
-    only: Annotated[list[Output] | None, typer.Option(
+    only: Annotated[list[OutputName] | None, typer.Option(
         "--only", help="Build only these outputs (repeatable), e.g. --only cards to reprint the cards.")] = None,
 ) -> None:
     """Build reference sheets, print-and-play card and sticker sheets, and rule tables.

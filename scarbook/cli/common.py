@@ -24,6 +24,8 @@ class TextOrJson(str, Enum):
     json = "json"
 
 
+GameArgument = Annotated[str, typer.Argument(
+    help="Game id (see 'scarbook games'), or the folder or YAML file of a homebrew game.")]
 FormatOption = Annotated[TextOrJson, typer.Option("--format", "-f", help="Output format.")]
 PackOption = Annotated[
     list[Path] | None,

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from .common import CampaignOption, FormatOption, PackOption, TextOrJson, load
+from .common import CampaignOption, FormatOption, GameArgument, PackOption, TextOrJson, load
 
 
 class Part(str, Enum):
@@ -20,7 +20,7 @@ class Part(str, Enum):
 
 
 def show(
-    game: Annotated[str, typer.Argument(help="Game id (see 'scarbook games').")],
+    game: GameArgument,
     part: Annotated[Part, typer.Argument(help="Which part of the game to show.")] = Part.board,
     fmt: FormatOption = TextOrJson.text,
     pack: PackOption = None,

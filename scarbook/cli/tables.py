@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from .common import CampaignOption, PackOption, load
+from .common import CampaignOption, GameArgument, PackOption, load
 
 
 class TableFormat(str, Enum):
@@ -21,7 +21,7 @@ class TableFormat(str, Enum):
 
 
 def tables(
-    game: Annotated[str, typer.Argument(help="Game id (see 'scarbook games').")],
+    game: GameArgument,
     fmt: Annotated[TableFormat, typer.Option("--format", "-f", help="Output format.")] = TableFormat.md,
     pack: PackOption = None,
     campaign: CampaignOption = None,

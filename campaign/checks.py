@@ -33,6 +33,7 @@ class Placement:
     name: str = ""
     pool: str | None = None
     pool_count: int | None = None
+    value: int | None = None
 
     @property
     def label(self) -> str:

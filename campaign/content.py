@@ -10,15 +10,29 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from scarbook.compiler.model import Game, known
+from scarbook.compiler.model import Game
 
 from .ids import normalize
+from .model import CampaignModel
 
-#: Target kinds of the sticker schema -> the section whose items they name.
+#: Target kinds of the sticker schema -> the section whose items they name. Any other kind
+#: ending in `-card` (`territory-card`, a card type the content declares) names the cards of
+#: that type (`card_kind`).
 TARGET_SECTIONS = {
     "territory": "territories", "continent": "regions", "region": "regions", "card": "cards",
-    "territory-card": "cards", "faction-card": "factions", "warlord-card": "cards",
+    "faction-card": "factions",
 }
+
+
+def section_of(kind: str) -> str | None:
+    """The content section a target kind names (None: not a kind the tracker can resolve)."""
+    if kind in TARGET_SECTIONS:
+        return TARGET_SECTIONS[kind]
+    return "cards" if kind.endswith("-card") else None
+
+
+def is_card_kind(kind: str) -> bool:
+    return section_of(kind) == "cards"
 
 
 @dataclass(frozen=True)
@@ -42,6 +56,43 @@ class Content:
         self.rewards = game.section("rewards")
 
     @cached_property
+    def model(self) -> CampaignModel:
+        return CampaignModel.of(self.game)
+
+    def pieces_of(self, kind: str) -> dict[str, dict[str, Any]]:
+        """The items a player may play as this piece kind (a section, or one deck of cards)."""
+        pk = self.model.pieces.get(kind)
+        if pk is None:
+            return {}
+        items = self.game.section(pk.section)
+        return {i: v for i, v in items.items() if not pk.deck or v.get("deck") == pk.deck}
+
+    def piece_kind_of(self, item_id: str) -> str | None:
+        for kind in self.model.pieces:
+            if item_id in self.pieces_of(kind):
+                return kind
+        return None
+
+    @cached_property
+    def belongs_to(self) -> dict[str, str]:
+        """Sticker or deck id -> the piece it belongs to (a character's own stickers and cards)."""
+        out = {}
+        for section in ("stickers", "decks"):
+            for iid, item in self.game.section(section).items():
+                if isinstance(item.get("belongs_to"), str):
+                    out[iid] = item["belongs_to"]
+        return out
+
+    def piece_of(self, sticker_id: str, target: Target) -> str | None:
+        """The piece a placement concerns: the sticker's own, the target itself, or its deck's."""
+        if sticker_id in self.belongs_to:
+            return self.belongs_to[sticker_id]
+        if self.piece_kind_of(target.id):
+            return target.id
+        deck = target.item.get("deck")
+        return self.belongs_to.get(deck) if isinstance(deck, str) else None
+
+    @cached_property
     def card_of_territory(self) -> dict[str, str]:
         return {c["territory"]: cid for cid, c in self.cards.items() if isinstance(c.get("territory"), str)}
 
@@ -51,9 +102,9 @@ class Content:
 
     @cached_property
     def rewards_limit(self) -> int | None:
-        camp = self.game.meta.get("campaign")
-        value = known(camp.get("rewards_in_first_games")) if isinstance(camp, dict) else None
-        return value if isinstance(value, int) else None
+        """The last game that gives rewards (None: every game does)."""
+        model = self.model
+        return model.rewards_until if model.rewards_until is not None else model.games
 
     @cached_property
     def reward_stickers(self) -> dict[str, list[str]]:
@@ -83,26 +134,25 @@ class Content:
 
     def target_ids(self, kind: str, sticker: dict[str, Any]) -> list[str]:
         """Every id a sticker could name as a target of this kind."""
-        if kind == "territory-card":
-            return [cid for cid, c in self.cards.items() if self.card_kind(c) == "territory"]
-        if kind == "warlord-card":
-            return [cid for cid, c in self.cards.items() if self.card_kind(c) == "warlord"]
         if kind == "card":
             deck = sticker.get("deck")
             return [cid for cid, c in self.cards.items() if not deck or c.get("deck") == deck]
-        section = TARGET_SECTIONS.get(kind)
+        if kind not in TARGET_SECTIONS and kind.endswith("-card"):
+            wanted = kind.removesuffix("-card")
+            return [cid for cid, c in self.cards.items() if self.card_kind(c) == wanted]
+        section = section_of(kind)
         return list(self.game.section(section)) if section else []
 
     def resolve(self, sticker: dict[str, Any], raw: str) -> Target | None:
         """The target a person means by `raw` for this sticker (`alaska` is the Alaska card for a coin)."""
         wanted = normalize(raw)
         for kind in sticker.get("targets", []):
-            section = TARGET_SECTIONS.get(kind)
+            section = section_of(kind)
             if section is None:
                 continue
             items = self.game.section(section)
             candidates = [wanted]
-            if kind in ("territory-card", "card", "warlord-card"):
+            if is_card_kind(kind):
                 candidates += [self.card_of_territory.get(wanted, ""), f"{wanted}-card"]
             for cid in candidates:  # any card: a check (target-deck) says why a wrong one is refused
                 if cid and cid in items:
@@ -117,10 +167,10 @@ class Content:
         """Every id a person may type as this sticker's target (for a 'did you mean')."""
         names: list[str] = []
         for kind in sticker.get("targets", []):
-            section = TARGET_SECTIONS.get(kind)
+            section = section_of(kind)
             if section is not None:
                 names.extend(self.game.section(section))
-            if kind in ("territory-card", "card", "warlord-card"):
+            if is_card_kind(kind):
                 names.extend(self.card_of_territory)
         return names
 

@@ -34,17 +34,22 @@ class Event:
 
 @dataclass(frozen=True)
 class GameStarted(Event):
-    """A game begins: who plays which faction (and, optionally, where each started)."""
+    """A game begins: what each player plays (one piece per kind the game records: a faction, a
+    character …), optionally where each started, and the type of game when the schedule has none."""
 
-    plays: tuple[tuple[str, str], ...]  # (player, faction)
+    plays: tuple[tuple[str, tuple[str, ...]], ...]  # (player, (piece, ...))
     starts: tuple[tuple[str, str], ...] = ()  # (player, territory)
+    type: str = ""
 
     kind = "game-start"
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"event": self.kind, "play": dict(self.plays)}
+        out: dict[str, Any] = {"event": self.kind,
+                               "play": {p: ids[0] if len(ids) == 1 else list(ids) for p, ids in self.plays}}
         if self.starts:
             out["start"] = dict(self.starts)
+        if self.type:
+            out["type"] = self.type
         return out
 
 
@@ -57,6 +62,7 @@ class GameEnded(Event):
     eliminated: tuple[str, ...] = ()
     controlled: tuple[tuple[str, tuple[str, ...]], ...] = ()
     date: str = ""
+    lost: tuple[str, ...] = ()  # pieces lost for good in this game (a character killed …)
 
     kind = "game-end"
 
@@ -65,6 +71,8 @@ class GameEnded(Event):
                                "eliminated": list(self.eliminated)}
         if self.controlled:
             out["controlled"] = {p: list(ts) for p, ts in self.controlled}
+        if self.lost:
+            out["lost"] = list(self.lost)
         if self.date:
             out["date"] = self.date
         return out
@@ -78,6 +86,7 @@ class Placed(Event):
     target: str
     by: str = ""
     name: str = ""
+    value: int | None = None  # the number a sticker sets (a stat's new value)
 
     kind = "place"
 
@@ -115,8 +124,20 @@ class Ticked(Event):
         return {"event": self.kind, "target": self.target, "boxes": self.boxes}
 
 
+@dataclass(frozen=True)
+class Passed(Event):
+    """A player forgoes an end-of-game step (for a piece, when the step is taken per piece)."""
+
+    step: str
+    by: str
+    piece: str = ""
+    why: str = ""
+
+    kind = "pass"
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
-    c.kind: c for c in (GameStarted, GameEnded, Placed, Destroyed, Opened, Ticked)
+    c.kind: c for c in (GameStarted, GameEnded, Placed, Destroyed, Opened, Ticked, Passed)
 }
 
 
@@ -159,6 +180,19 @@ def _names(value: Any) -> tuple[str, ...] | None:
     return None
 
 
+def _plays(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
+    """`{player: piece}` or `{player: [piece, ...]}`."""
+    if not isinstance(value, dict):
+        return None
+    out = []
+    for k, v in value.items():
+        names = _names(v)
+        if not names:
+            return None
+        out.append((str(k), names))
+    return tuple(out)
+
+
 def _pairs(value: Any) -> tuple[tuple[str, str], ...] | None:
     if value is None:
         return ()
@@ -168,12 +202,14 @@ def _pairs(value: Any) -> tuple[tuple[str, str], ...] | None:
 
 
 _FIELDS: dict[str, dict[str, bool]] = {  # event -> field -> required
-    "game-start": {"play": True, "start": False},
-    "game-end": {"winner": True, "held_on": False, "eliminated": False, "controlled": False, "date": False},
-    "place": {"sticker": True, "target": True, "by": False, "name": False},
+    "game-start": {"play": True, "start": False, "type": False},
+    "game-end": {"winner": True, "held_on": False, "eliminated": False, "controlled": False, "date": False,
+                 "lost": False},
+    "place": {"sticker": True, "target": True, "by": False, "name": False, "value": False},
     "destroy": {"card": True, "by": False},
     "open": {"envelope": True, "pack": False},
     "tick": {"target": True, "boxes": False},
+    "pass": {"step": True, "by": True, "piece": False, "why": False},
 }
 
 
@@ -194,13 +230,14 @@ def parse_event(data: Any, span: Span, index: int) -> Event | ParseProblem:
     where = {"span": span, "index": index}
     bad = ParseProblem(span, f"a '{kind}' event has a malformed field")
     if kind == "game-start":
-        plays, starts = _pairs(data.get("play")), _pairs(data.get("start"))
-        if plays is None or starts is None:
+        plays, starts = _plays(data.get("play")), _pairs(data.get("start"))
+        gtype = _text(data.get("type")) if data.get("type") is not None else ""
+        if plays is None or starts is None or gtype is None:
             return bad
-        return GameStarted(plays, starts, **where)
+        return GameStarted(plays, starts, gtype, **where)
     if kind == "game-end":
         winner = _text(data.get("winner"))
-        held, elim = _names(data.get("held_on")), _names(data.get("eliminated"))
+        held, elim, lost = _names(data.get("held_on")), _names(data.get("eliminated")), _names(data.get("lost"))
         ctrl_raw = data.get("controlled")
         controlled: list[tuple[str, tuple[str, ...]]] = []
         if isinstance(ctrl_raw, dict):
@@ -211,20 +248,25 @@ def parse_event(data: Any, span: Span, index: int) -> Event | ParseProblem:
                 controlled.append((str(p), names))
         elif ctrl_raw is not None:
             return bad
-        if winner is None or held is None or elim is None:
+        if winner is None or held is None or elim is None or lost is None:
             return bad
-        return GameEnded(winner, held, elim, tuple(controlled), _text(data.get("date")) or "", **where)
-    values = {k: _text(data.get(k)) for k in fields}
+        return GameEnded(winner, held, elim, tuple(controlled), _text(data.get("date")) or "", lost, **where)
+    number = data.get("value") if kind == "place" else None
+    if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+        return bad
+    values = {k: _text(data.get(k)) for k in fields if k != "value"}
     if any(values[k] is None for k, req in fields.items() if req) or any(
-            data.get(k) is not None and values[k] is None for k in fields):
+            data.get(k) is not None and values[k] is None for k in values):
         return bad
     if kind == "place":
         return Placed(values["sticker"] or "", values["target"] or "", values["by"] or "", values["name"] or "",
-                      **where)
+                      number, **where)
     if kind == "destroy":
         return Destroyed(values["card"] or "", values["by"] or "", **where)
     if kind == "open":
         return Opened(values["envelope"] or "", values["pack"] or "", **where)
+    if kind == "pass":
+        return Passed(values["step"] or "", values["by"] or "", values["piece"] or "", values["why"] or "", **where)
     boxes = data.get("boxes", 1)
     if not isinstance(boxes, int) or isinstance(boxes, bool) or boxes < 1:
         return bad

@@ -178,7 +178,7 @@ def read(path: Path, display: str | None = None) -> Ledger:
 # then the events as one JSON list of [line, column, *event_fields(event)], rebuilt without being
 # checked again. Appending an event or recording a verdict copies that list's text instead of
 # serialising every event again.
-LEDGER_CACHE_VERSION = "2"
+LEDGER_CACHE_VERSION = "3"
 
 
 def _cache_file(raw: bytes) -> Path:

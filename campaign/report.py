@@ -10,32 +10,99 @@ from __future__ import annotations
 from typing import Any
 
 from .engine import Replay
-from .events import Destroyed, Event, GameEnded, GameStarted, Opened, Placed, Ticked
+from . import steps
+from .events import Destroyed, Event, GameEnded, GameStarted, Opened, Passed, Placed, Ticked
 from .ledger import Ledger
+from .rules import blocking as rules_blocking
 from .rules import legal_starts, owed_rewards, where
 from .state import pool_for
 
 
 def overall_winner(replay: Replay) -> dict[str, Any] | None:
-    """After the last rewarded game: the player(s) with the most signatures."""
-    limit = replay.content.rewards_limit
+    """By the content's `overall_winner` rule, once its game has ended: the leader(s), and for a tie
+    the roll-off bonus each tied player adds."""
+    rule = replay.content.model.overall
     last = replay.state.last_ended
-    if limit is None or last is None or last.number < limit:
+    if not rule.get("after_game") or last is None or last.number < int(rule["after_game"]):
         return None
-    counts = {p: replay.state.signature_count(p) for p in replay.state.players}
+    state = replay.state
+    counts = {p: state.signature_count(p) for p in state.players}
     best = max(counts.values())
-    return {"players": [p for p, n in counts.items() if n == best], "signatures": best}
+    leaders = [p for p, n in counts.items() if n == best]
+    out: dict[str, Any] = {"players": leaders, "signatures": best, "tie": len(leaders) > 1, "text": rule.get("text", ""),
+                           "cite": rule.get("cite", "")}
+    bonus = rule.get("tie_bonus")
+    if len(leaders) > 1 and isinstance(bonus, dict):
+        per = bonus.get("per")
+        out["roll_off_bonus"] = {p: sum(1 for ms in state.marks.values() for m in ms
+                                        if m.active and m.sticker == per and m.by == p) for p in leaders}
+        out["roll_off"] = bonus.get("text", "")
+    return out
+
+
+def tokens(replay: Replay, player: str) -> dict[str, int]:
+    """What a player starts the next game with, by the content's token formulas."""
+    state = replay.state
+    sig = state.signature_count(player)
+    all_signed = all(state.signature_count(p) for p in state.players)
+    holds = {"always": True, "unsigned": sig == 0, "signed": sig > 0, "all-signed": all_signed}
+    return {t.id: (t.base + t.per_signature * sig) if any(holds.get(w, False) for w in t.when) else 0
+            for t in replay.content.model.tokens}
 
 
 def may_still(replay: Replay, player: str) -> list[str]:
-    """Rewards the player may still take now (stickers with a legal target)."""
+    """Stickers the player may still place now for a step they owe (with a legal target)."""
+    content, state = replay.content, replay.state
+    out: list[str] = []
+    for o in steps.open_entries(content, state):
+        if o.actor != player:
+            continue
+        for s in (*o.step.stickers, *o.step.fallback):
+            if s not in out and s in content.stickers and where(content, state, s, player, o.piece):
+                out.append(s)
+    return out
+
+
+def step_data(replay: Replay) -> list[dict[str, Any]]:
+    """The last game's steps: each entry, who takes it, and whether it is done, passed or owed."""
     content, state = replay.content, replay.state
     game = state.last_ended
-    if game is None or state.in_progress is not None or (game.number, player) in state.rewards:
+    if game is None:
         return []
-    role = game.role(player)
-    return [s for s, roles in content.reward_stickers.items()
-            if role in roles and s in content.stickers and where(content, state, s, player)]
+    blocking = {o.key for o in rules_blocking(content, state)}
+    out = []
+    for o in steps.entitled(content, game):
+        done = state.steps.get(o.key)
+        out.append({"game": o.game, "step": o.step.id, "name": o.step.name, "player": o.actor,
+                    "for": o.piece or None, "done": done,
+                    "owed": o.key in blocking, "mandatory": o.step.mandatory})
+    return out
+
+
+def piece_stats(replay: Replay) -> list[dict[str, Any]]:
+    """Every piece with stats (a character card): its current values, upgrades applied."""
+    content, state = replay.content, replay.state
+    out = []
+    for kind in content.model.pieces:
+        for pid, item in content.pieces_of(kind).items():
+            stats = item.get("stats")
+            if not isinstance(stats, dict):
+                continue
+            current: dict[str, Any] = {}
+            for key, base in stats.items():
+                value = base if isinstance(base, int) and not isinstance(base, bool) else None
+                for m in state.active_marks(pid):
+                    adds = (content.stickers.get(m.sticker, {}).get("adds") or {}).get(key)
+                    if isinstance(adds, int) and value is not None:
+                        value += adds
+                    elif isinstance(adds, int):
+                        value = None
+                    if m.name == key and m.value is not None:
+                        value = m.value
+                current[key] = value
+            out.append({"piece": pid, "name": item.get("name", pid), "owner": state.claimed_by(content, pid),
+                        "stats": current, "lost": any(pid in g.lost for g in state.games)})
+    return out
 
 
 def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
@@ -44,8 +111,11 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
     players = []
     for p in state.players:
         sig = state.signature_count(p)
+        owns = {k: [pid for pid in content.pieces_of(k) if state.claimed_by(content, pid) == p]
+                for k in content.model.pieces if content.model.pieces[k].claim}
         players.append({
-            "name": p, "signatures": sig, "missiles": sig, "red_star": sig == 0,
+            "name": p, "signatures": sig, "tokens": tokens(replay, p),
+            "owns": {k: v for k, v in owns.items() if v},
             "legal_starts": legal_starts(content, state, p),
             "may_take": may_still(replay, p),
         })
@@ -90,14 +160,15 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         power = next((m.name for m in state.active_marks(fid) if m.kind == "power"), None)
         history = []
         for g in state.games:
-            player = next((p for p, f in g.plays.items() if f == fid), None)
+            player = next((p for p, ps in g.pieces.items() if fid in ps.values()), None)
             history.append({"game": g.number, "player": player, "start": g.starts.get(player or "", None),
                             "result": (g.role(player) if g.ended else "playing") if player else "not played"})
         factions.append({"id": fid, "name": fac.get("name", fid), "power": power,
                          "scars": [m.sticker for m in state.active_marks(fid) if m.kind == "scar"],
                          "history": history})
-    games = [{"game": g.number, "plays": g.plays, "ended": g.ended, "winner": g.winner or None,
-              "held_on": g.held_on, "eliminated": g.eliminated, "date": g.date or None} for g in state.games]
+    games = [{"game": g.number, "type": g.type, "plays": g.plays, "pieces": g.pieces, "ended": g.ended,
+              "winner": g.winner or None, "held_on": g.held_on, "eliminated": g.eliminated, "lost": g.lost,
+              "signed": g.signed, "date": g.date or None} for g in state.games]
     live = state.in_progress
     return {
         "campaign": ledger.name or None, "game": game.id, "players": players,
@@ -107,6 +178,14 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         "resources": cards, "destroyed_cards": destroyed, "stickers": stickers, "factions": factions,
         "pending_packets": replay.pending, "opened_packets": list(state.opened),
         "owed_rewards": [{"player": p, "role": r} for p, r in owed_rewards(content, state)],
+        "steps": step_data(replay),
+        "passes": [{"game": g, "step": st, "by": by, "for": piece or None, "why": why or None}
+                   for g, st, by, piece, why in state.passes],
+        "token_names": {t.id: {"name": t.name, "plural": t.plural} for t in content.model.tokens},
+        "pieces": piece_stats(replay),
+        "next_game": {"number": state.started + 1 if live is None else live.number,
+                      "type": content.model.type_of(state.started + 1 if live is None else live.number),
+                      "rewarded": content.model.rewarded(state.started + 1 if live is None else live.number)},
         "overall_winner": overall_winner(replay),
         "events": state.events,
     }
@@ -120,15 +199,23 @@ def status_text(data: dict[str, Any]) -> str:
                + (f", game {live} in progress" if live else ""))
     out.append("")
     out.append("Players:")
+    names = data["token_names"]
     for p in data["players"]:
-        start = "missile" if p["missiles"] == 1 else "missiles"
-        token = f"{p['missiles']} {start}" if p["missiles"] else "Red Star (not signed)"
+        held = [f"{n} {names[t]['name'] if n == 1 else names[t]['plural']}" for t, n in p["tokens"].items() if n]
+        token = f", starts with {' and '.join(held)}" if held else ""
         extra = f"; may still take: {', '.join(p['may_take'])}" if p["may_take"] else ""
+        owns = "".join(f"; {k}: {', '.join(v)}" for k, v in p["owns"].items())
         signed = f"{p['signatures']} signature{'' if p['signatures'] == 1 else 's'}"
-        out.append(f"  {p['name']}: {signed}, starts with {token}; "
-                   f"{len(p['legal_starts'])} legal starting territories{extra}")
+        starts = len(p["legal_starts"])
+        out.append(f"  {p['name']}: {signed}{token}{owns}; {starts} legal starting "
+                   f"territor{'y' if starts == 1 else 'ies'}{extra}")
     if data["owed_rewards"]:
-        out.append("Rewards still to take: " + ", ".join(f"{o['player']} ({o['role']})" for o in data["owed_rewards"]))
+        out.append("Still to do before the next game: " + "; ".join(f"{o['player']}: {o['role']}"
+                                                                    for o in data["owed_rewards"]))
+    if data["passes"]:
+        out.append("Passed: " + "; ".join(f"game {p['game']} {p['step']} by {p['by']}"
+                                          + (f" for {p['for']}" if p["for"] else "")
+                                          + (f" ({p['why']})" if p["why"] else "") for p in data["passes"]))
     out.append("")
     out.append("Continents:")
     for r in data["continents"]:
@@ -173,16 +260,30 @@ def status_text(data: dict[str, Any]) -> str:
                 who = f"{h['player']}" + (f"@{h['start']}" if h["start"] else "") if h["player"] else ""
                 cells.append(f"{h['game']}:{who + ' ' if who else ''}{h['result']}")
             out.append(f"  {f['id']}: " + "; ".join(cells))
+    stats = [p for p in data["pieces"] if p["stats"]]
+    if stats:
+        out.append("")
+        out.append("Stats:")
+        for p in stats:
+            values = ", ".join(f"{k} {'?' if v is None else v}" for k, v in p["stats"].items())
+            owner = f" ({p['owner']})" if p["owner"] else " (unclaimed)"
+            out.append(f"  {p['name']}{owner}{' [lost]' if p['lost'] else ''}: {values}")
     if data["overall_winner"]:
         w = data["overall_winner"]
-        out.append(f"Overall winner: {' and '.join(w['players'])} with {w['signatures']} signatures")
+        sig = f"{w['signatures']} signature{'' if w['signatures'] == 1 else 's'}"
+        if w["tie"]:
+            bonus = ", ".join(f"{p} +{n}" for p, n in (w.get("roll_off_bonus") or {}).items())
+            out.append(f"Overall winner: a tie between {' and '.join(w['players'])} ({sig} each): roll off"
+                       + (f", adding {bonus}" if bonus else ""))
+        else:
+            out.append(f"Overall winner: {w['players'][0]} with {sig}")
     return "\n".join(out)
 
 
 def describe(ev: Event) -> str:
     if isinstance(ev, GameStarted):
-        plays = ", ".join(f"{p} as {f}" for p, f in ev.plays)
-        return f"game starts: {plays}"
+        plays = ", ".join(f"{p} as {' and '.join(f)}" for p, f in ev.plays)
+        return f"game starts: {plays}" + (f" ({ev.type})" if ev.type else "")
     if isinstance(ev, GameEnded):
         parts = [f"{ev.winner} wins"]
         if ev.held_on:
@@ -198,5 +299,8 @@ def describe(ev: Event) -> str:
     if isinstance(ev, Opened):
         return f"packet {ev.envelope} opened" + (f" (pack {ev.pack})" if ev.pack else "")
     if isinstance(ev, Ticked):
-        return f"{ev.boxes} box(es) ticked on {ev.target}"
+        return f"{ev.boxes} box{'' if ev.boxes == 1 else 'es'} ticked on {ev.target}"
+    if isinstance(ev, Passed):
+        return f"{ev.by} passes {ev.step}" + (f" for {ev.piece}" if ev.piece else "") + (f" ({ev.why})" if ev.why
+                                                                                        else "")
     return ev.kind

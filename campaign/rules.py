@@ -12,12 +12,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from scarbook.compiler.diagnostics import did_you_mean
-from scarbook.compiler.model import as_dict
+from scarbook.compiler.model import as_dict, as_list
 
+from . import steps
 from .checks import CHECKS, CODES, Placement, cite_text
-from .content import Content, Target
-from .events import Destroyed, Event, GameEnded, GameStarted, Opened, Placed, Ticked
+from .content import Content, Target, section_of
+from .events import Destroyed, Event, GameEnded, GameStarted, Opened, Passed, Placed, Ticked
 from .ids import normalize
+from .starts import START_CHECKS
 from .state import CampaignState, pool_for
 
 
@@ -43,6 +45,7 @@ class Resolved:
     target: Target
     actor: str
     name: str
+    value: int | None = None
 
 
 def player_name(state: CampaignState, raw: str) -> str | None:
@@ -74,7 +77,7 @@ def _choice_sticker(content: Content, option: str) -> tuple[str, str] | None:
 
 
 def resolve(content: Content, state: CampaignState, sticker_raw: str, target_raw: str, by: str = "",
-            name: str = "") -> Resolved | Problem:
+            name: str = "", value: int | None = None) -> Resolved | Problem:
     sid = normalize(sticker_raw)
     if sid not in content.stickers:
         choice = _choice_sticker(content, sid)
@@ -100,7 +103,7 @@ def resolve(content: Content, state: CampaignState, sticker_raw: str, target_raw
                        "see 'scarbook campaign where " + sid + "'")
     if not actor:
         actor = default_actor(content, state, sticker)
-    return Resolved(sid, sticker, target, actor, name.strip())
+    return Resolved(sid, sticker, target, actor, name.strip(), value)
 
 
 def default_actor(content: Content, state: CampaignState, sticker: dict[str, Any]) -> str:
@@ -108,6 +111,11 @@ def default_actor(content: Content, state: CampaignState, sticker: dict[str, Any
     game = state.last_ended
     if game is None or state.in_progress is not None:
         return ""
+    sid = str(sticker.get("id"))
+    if steps.offered_now(content, state, sid):
+        actors = {o.actor for o in steps.open_entries(content, state) if o.step.offers(sid)}
+        if len(actors) == 1:
+            return actors.pop()
     pool, _ = pool_for(state, sticker)
     roles = {c.get("role") for c in sticker.get("checks", []) or []
              if c.get("check") == "actor-is" and c.get("pool") in (None, pool)}
@@ -123,7 +131,7 @@ def default_actor(content: Content, state: CampaignState, sticker: dict[str, Any
 def placement_problems(content: Content, state: CampaignState, r: Resolved) -> list[Problem]:
     out: list[Problem] = []
     pool, count = pool_for(state, r.sticker)
-    p = Placement(content, state, r.sticker_id, r.sticker, r.target, r.actor, r.name, pool, count)
+    p = Placement(content, state, r.sticker_id, r.sticker, r.target, r.actor, r.name, pool, count, r.value)
     for chk in r.sticker.get("checks", []) or []:
         name = chk.get("check")
         fn = CHECKS.get(str(name))
@@ -142,11 +150,69 @@ def placement_problems(content: Content, state: CampaignState, r: Resolved) -> l
     if (r.sticker.get("named") or founds.get("named")) and not r.name:
         out.append(Problem("R224", f"give the {r.sticker.get('name', r.sticker_id)} its name with --name TEXT",
                            "the player names it", cite_text((r.sticker.get("source") or {}).get("cite"))))
+    if not out:
+        out.extend(step_problems(content, state, r))
     return out
 
 
-def where(content: Content, state: CampaignState, sticker_id: str, actor: str = "") -> list[str]:
-    """Every target where the sticker could legally go now (for that player)."""
+def _step_rule(o: steps.Owed) -> tuple[str, str]:
+    who = {"everyone": "every player", "winner": "the winner", "held-on": "each player who held on",
+           "eliminated": "each eliminated player",
+           "winner-for-unassigned": "the winner, for each one nobody played"}.get(o.step.who, o.step.who)
+    return f"{o.step.name}: {who}", o.step.cite
+
+
+def step_problems(content: Content, state: CampaignState, r: Resolved) -> list[Problem]:
+    """A placement that takes an end-of-game step: the right player, one each, in order, fallbacks last."""
+    if not steps.offered_now(content, state, r.sticker_id):
+        return []
+    game = state.last_ended
+    assert game is not None
+    label = r.sticker.get("name", r.sticker_id)
+    if not content.model.rewarded(game.number):
+        return [Problem("R208", f"game {game.number} gives no rewards",
+                        f"only the first {content.rewards_limit} games give rewards", _model_cite(content))]
+    if not r.actor:
+        return [Problem("R205", f"say who takes the {label} with --by NAME", "each step is taken by a player")]
+    open_now = steps.open_entries(content, state)
+    offering = [o for o in steps.entitled(content, game) if o.step.offers(r.sticker_id)]
+    mine = [o for o in offering if o.actor == r.actor]
+    owed = steps.assign(content, state, r.sticker_id, r.target, r.actor)
+    if owed is None:
+        if not mine:
+            rule, cite = _step_rule(offering[0]) if offering else ("", "")
+            return [Problem("R205", f"{r.actor} has no step after game {game.number} that places a {label}",
+                            rule, cite)]
+        taken = [o for o in mine if o.key in state.steps]
+        waiting = [o for o in mine if o.key not in state.steps]
+        if waiting:
+            pieces = ", ".join(o.piece for o in waiting if o.piece)
+            piece = content.piece_of(r.sticker_id, r.target)
+            return [Problem("R225", f"{r.actor} takes '{waiting[0].step.name}' for {pieces}, not for "
+                            f"{piece or r.target.id}", *_step_rule(waiting[0]))]
+        o = taken[0]
+        return [Problem("R207", f"{r.actor} already took '{o.step.name}' after game {game.number}"
+                        f"{' for ' + o.piece if o.piece else ''} ({state.steps[o.key]})", *_step_rule(o))]
+    if r.sticker_id in owed.step.fallback and r.sticker_id not in owed.step.stickers:
+        for sid in owed.step.stickers:
+            if sid in content.stickers and where(content, state, sid, r.actor):
+                return [Problem("R226", f"a {label} is a fallback of '{owed.step.name}', and a {sid} can still be "
+                                f"placed (see 'scarbook campaign where {sid} --by {r.actor}')", *_step_rule(owed))]
+    gtype = content.model.types[game.type]
+    if gtype.in_order:
+        earlier = [o for o in open_now if o.index < owed.index and o.step.mandatory]
+        if earlier:
+            return [Problem("R227", f"first: {earlier[0].text()}; then {owed.step.name}",
+                            f"the end of a {gtype.name} game goes step by step", gtype.cite or earlier[0].step.cite)]
+    return []
+
+
+def _model_cite(content: Content) -> str:
+    return next((s.cite for t in content.model.types.values() for s in t.steps if s.cite), "")
+
+
+def where(content: Content, state: CampaignState, sticker_id: str, actor: str = "", piece: str = "") -> list[str]:
+    """Every target where the sticker could legally go now (for that player; for that piece, if given)."""
     sticker = content.stickers[sticker_id]
     if not actor:
         actor = default_actor(content, state, sticker)
@@ -158,6 +224,8 @@ def where(content: Content, state: CampaignState, sticker_id: str, actor: str = 
     for kind in sticker.get("targets", []):
         for tid in content.target_ids(kind, sticker):
             target = Target(kind, tid, content.game.section(_section(kind))[tid])
+            if piece and content.piece_of(sticker_id, target) not in (None, piece):
+                continue
             names = options or [str(o.get("id")) for o in target.item.get("powers", []) or [] if isinstance(o, dict)]
             names = names or [""]
             for name in names:
@@ -169,49 +237,49 @@ def where(content: Content, state: CampaignState, sticker_id: str, actor: str = 
 
 
 def _section(kind: str) -> str:
-    from .content import TARGET_SECTIONS
-
-    return TARGET_SECTIONS[kind]
+    return section_of(kind) or ""
 
 
 # --- games ------------------------------------------------------------------------------------
+def start_problem(content: Content, state: CampaignState, player: str, territory: str,
+                  number: int | None = None) -> Problem | None:
+    """Why `territory` is not a legal starting territory for `player` (None: it is), by the game's
+    declared start checks (those the schedule lifts for game `number` aside)."""
+    number = number if number is not None else state.started + 1
+    lifted = set(as_list(content.model.schedule.get(number, {}).get("ignore_starts")))
+    for chk in content.model.starts:
+        if chk.check in lifted:
+            continue
+        fn = START_CHECKS.get(chk.check)
+        why = fn(content, state, player, territory, chk.params) if fn else None
+        if why:
+            return Problem("R305", f"{territory} is not a legal starting territory for {player} ({why})",
+                           chk.text, chk.cite)
+    return None
+
+
 def legal_starts(content: Content, state: CampaignState, player: str) -> list[str]:
     """Territories that are legal starting territories for a player (occupation aside)."""
-    founders = {sid for sid, st in content.stickers.items()
-                if any(c.get("check") == "start-for-founder" for c in st.get("checks", []) or [])}
+    return [t for t in content.territories if start_problem(content, state, player, t) is None]
+
+
+def blocking(content: Content, state: CampaignState) -> list[steps.Owed]:
+    """Owed steps that keep the next game from starting: mandatory, not taken or passed, and with
+    something legal to place (a step with nothing legal left is over by itself)."""
     out = []
-    for tid in content.territories:
-        marks = [m for m in state.active_marks(tid) if not m.cancels]
-        if not marks or any(m.sticker in founders and m.by == player for m in marks):
-            out.append(tid)
+    for o in steps.open_entries(content, state):
+        if not o.step.mandatory:
+            continue
+        if o.step.pass_if or any(s in content.stickers and where(content, state, s, o.actor, o.piece)
+                                 for s in (*o.step.stickers, *o.step.fallback)):
+            out.append(o)
     return out
 
 
 def owed_rewards(content: Content, state: CampaignState) -> list[tuple[str, str]]:
-    """(player, role) still owed a reward for the last game: they must take one before the next."""
-    game = state.last_ended
-    if game is None or state.in_progress is not None:
-        return []
-    limit = content.rewards_limit
-    if limit is not None and game.number > limit:
-        return []
-    out = []
-    for player in [game.winner, *game.held_on]:
-        if not player or (game.number, player) in state.rewards:
-            continue
-        role = game.role(player)
-        stickers = [s for s, roles in content.reward_stickers.items() if role in roles and s in content.stickers]
-        if any(where(content, state, s, player) for s in stickers):
-            out.append((player, role))
-    return out
-
-
-def _game_cite(content: Content) -> str:
-    for rew in content.rewards.values():
-        cite = (rew.get("source") or {}).get("cite")
-        if cite:
-            return cite_text(cite)
-    return ""
+    """(player, step) still owed after the last game: they must take it (or pass) before the next."""
+    return [(o.actor, o.step.name + (f" for {o.piece}" if o.piece and o.piece != o.actor else ""))
+            for o in blocking(content, state)]
 
 
 def game_start_problems(content: Content, state: CampaignState, ev: GameStarted) -> list[Problem]:
@@ -220,76 +288,157 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
     if live is not None:
         return [Problem("R301", f"game {live.number} has not ended; record its end with 'scarbook campaign game "
                         "end --winner NAME' first")]
-    for owed, role in owed_rewards(content, state):
-        game = state.last_ended
-        assert game is not None
-        what = "the winner" if role == "winner" else "each player who held on"
-        out.append(Problem("R304", f"{owed} has not taken a reward for game {game.number} yet "
-                           f"(see 'scarbook campaign where STICKER --by {owed}')",
-                           f"{what} takes one reward", _game_cite(content)))
-    if state.started == 0:
-        for sid, st in content.stickers.items():
-            for chk in st.get("checks", []) or []:
-                if chk.get("check") != "required-before-first-game":
-                    continue
-                pool = chk.get("pool")
-                cite = cite_text(chk.get("cite"))
-                if pool is not None:
-                    count = next((p.get("count") for p in st.get("supply", []) or []
-                                  if isinstance(p, dict) and p.get("pool") == pool), None)
-                    left = (count - state.pool_used[(sid, pool)]) if isinstance(count, int) else 0
-                    if left > 0:
-                        out.append(Problem("R221", f"{left} {sid} of the {pool} supply still to place before "
-                                           "game 1", "setup is finished before the first game", cite))
-                else:
-                    remaining = where(content, state, sid)
-                    if remaining:
-                        out.append(Problem("R221", f"{sid} still to place on {', '.join(remaining)} before game 1",
-                                           "setup is finished before the first game", cite))
-    seen_players: set[str] = set()
-    seen_factions: set[str] = set()
-    for raw_player, raw_faction in ev.plays:
-        player = player_name(state, raw_player)
-        if player is None:
-            out.append(Problem("R104", f"'{raw_player}' is not a player of this campaign"
-                               f"{did_you_mean(raw_player, state.players)}; players: {', '.join(state.players)}"))
-            continue
-        faction = normalize(raw_faction)
-        if faction not in content.factions:
-            out.append(Problem("R303", f"unknown faction '{raw_faction}'{did_you_mean(faction, content.factions)}; "
-                               f"factions: {', '.join(content.factions)}"))
-        if player in seen_players:
-            out.append(Problem("R303", f"{player} plays twice"))
-        if faction in seen_factions:
-            out.append(Problem("R303", f"faction {faction} is played twice"))
-        seen_players.add(player)
-        seen_factions.add(faction)
+    number = state.started + 1
+    model = content.model
+    for o in blocking(content, state):
+        out.append(Problem("R304", f"{o.actor} has not taken '{o.text()}' for game {o.game} yet (place it, see "
+                           f"'scarbook campaign where STICKER --by {o.actor}', or 'scarbook campaign pass "
+                           f"{o.step.id} --by {o.actor}{' --for ' + o.piece if o.piece else ''}')",
+                           *_step_rule(o)))
+    for eid in pending(content, state):
+        env = content.envelopes[eid]
+        out.append(Problem("R310", f"open the sealed packet '{eid}' first: {env.get('name', eid)} "
+                           f"('scarbook campaign open {eid}')", str((env.get("trigger") or {}).get("text", "")),
+                           cite_text((env.get("source") or {}).get("cite"))))
+    out.extend(setup_problems(content, state, number))
+    if ev.type and ev.type not in model.types:
+        out.append(Problem("R308", f"unknown type of game '{ev.type}'{did_you_mean(ev.type, model.types)}; "
+                           f"types: {', '.join(model.types)}"))
+    gtype = model.types[model.type_of(number, ev.type)]
+    out.extend(_plays_problems(content, state, ev, gtype.plays, number))
     players = content.game.meta.get("players")
     if isinstance(players, dict) and isinstance(players.get("min"), int) and len(ev.plays) < players["min"]:
-        out.append(Problem("R306", f"{len(ev.plays)} players; {content.game.title} needs at least {players['min']}"))
+        out.append(Problem("R306", f"{len(ev.plays)} players; {content.game.title} needs at least {players['min']}",
+                           "player count", cite_text(as_dict(content.game.meta.get("source")).get("cite"))))
     if isinstance(players, dict) and isinstance(players.get("max"), int) and len(ev.plays) > players["max"]:
-        out.append(Problem("R306", f"{len(ev.plays)} players; {content.game.title} takes at most {players['max']}"))
+        out.append(Problem("R306", f"{len(ev.plays)} players; {content.game.title} takes at most {players['max']}",
+                           "player count", cite_text(as_dict(content.game.meta.get("source")).get("cite"))))
     played = {player_name(state, p) for p, _ in ev.plays}
+    seen_starts: dict[str, str] = {}
     for raw_player, raw_terr in ev.starts:
         starter = player_name(state, raw_player)
         terr = normalize(raw_terr)
         if starter not in played:
             out.append(Problem("R305", f"{raw_player} does not play in this game"))
+        elif starter in seen_starts.values():
+            out.append(Problem("R305", f"{starter} is given two starting territories"))
+        elif terr in seen_starts:
+            out.append(Problem("R305", f"{seen_starts[terr]} and {starter} cannot both start in {terr}",
+                               "a starting territory holds one player's HQ"))
         elif terr not in content.territories:
             out.append(Problem("R305", f"unknown territory '{raw_terr}'{did_you_mean(terr, content.territories)}"))
-        elif starter and terr not in legal_starts(content, state, starter):
-            out.append(Problem("R305", f"{terr} is not a legal starting territory for {starter} (it has marks)",
-                               "start where there are no marks, or on a major city you founded",
-                               _start_cite(content)))
+        elif starter:
+            problem = start_problem(content, state, starter, terr, number)
+            if problem is not None:
+                out.append(problem)
+        if starter and terr:
+            seen_starts.setdefault(terr, starter)
     return out
 
 
-def _start_cite(content: Content) -> str:
-    for st in content.stickers.values():
+def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kinds: tuple[str, ...],
+                    number: int) -> list[Problem]:
+    """Every player gives one piece of each kind the game records; pieces once each; others' own pieces refused."""
+    out: list[Problem] = []
+    seen_players: set[str] = set()
+    seen_pieces: dict[str, str] = {}
+    wanted = " and ".join(content.model.pieces[k].name for k in kinds if k in content.model.pieces) or "nothing"
+    for raw_player, raw_ids in ev.plays:
+        player = player_name(state, raw_player)
+        if player is None:
+            out.append(Problem("R104", f"'{raw_player}' is not a player of this campaign"
+                               f"{did_you_mean(raw_player, state.players)}; players: {', '.join(state.players)}"))
+            continue
+        if player in seen_players:
+            out.append(Problem("R303", f"{player} is given twice in this game", "each player plays once"))
+        seen_players.add(player)
+        given: dict[str, str] = {}
+        for raw in raw_ids:
+            pid = normalize(raw)
+            kind = content.piece_kind_of(pid)
+            if kind is None or kind not in kinds:
+                every = [i for k in kinds for i in content.pieces_of(k)]
+                out.append(Problem("R303", f"'{raw}' is not a {wanted.replace(' and ', ' or ')} of this game"
+                                   f"{did_you_mean(pid, every)}; choose from: {', '.join(every)}"))
+                continue
+            if kind in given:
+                out.append(Problem("R303", f"{player} plays two of {content.model.pieces[kind].name}: "
+                                   f"{given[kind]} and {pid}"))
+                continue
+            given[kind] = pid
+            if pid in seen_pieces:
+                out.append(Problem("R303", f"{pid} is played twice ({seen_pieces[pid]} and {player})"))
+            seen_pieces[pid] = player
+            owner = state.claimed_by(content, pid)
+            pk = content.model.pieces[kind]
+            if owner and owner != player:
+                out.append(Problem("R303", f"{pid} is {owner}'s {pk.name} for the whole campaign; {player} plays "
+                                   f"their own or one nobody has claimed", f"a claimed {pk.name} is its owner's",
+                                   pk.cite))
+        missing = [content.model.pieces[k].name for k in kinds if k not in given and k in content.model.pieces]
+        if missing and not any(p.code == "R303" and player in p.message for p in out):
+            out.append(Problem("R303", f"say which {' and '.join(missing)} {player} plays: --play "
+                               f"{player}={','.join(k.upper() for k in missing)}",
+                               f"a {content.model.types[content.model.type_of(number, ev.type)].name} game "
+                               f"records each player's {wanted}"))
+    return out
+
+
+def setup_problems(content: Content, state: CampaignState, number: int) -> list[Problem]:
+    """Obligations that must be met before game `number` starts (setup before game 1 …)."""
+    out: list[Problem] = []
+    for ob in content.model.setup:
+        if ob.before_game > number or ob.sticker not in content.stickers:
+            continue
+        st = content.stickers[ob.sticker]
+        label = st.get("name", ob.sticker)
+        what = ob.text or f"place {label}"
+        if ob.each == "player":
+            missing = [p for p in state.players
+                       if not any(m.sticker == ob.sticker and m.by == p for ms in state.marks.values() for m in ms)]
+            if missing:
+                out.append(Problem("R221", f"{', '.join(missing)} still to place a {ob.sticker} before game "
+                                   f"{ob.before_game} (scarbook campaign place {ob.sticker} TARGET --by NAME)",
+                                   what, ob.cite))
+        elif ob.each == "target":
+            ids = [t for kind in st.get("targets", []) for t in content.target_ids(kind, st)]
+            missing = [t for t in ids if not any(m.sticker == ob.sticker for m in state.active_marks(t))]
+            if missing:
+                out.append(Problem("R221", f"{ob.sticker} still to place on {', '.join(missing)} before game "
+                                   f"{ob.before_game}", what, ob.cite))
+        else:
+            done = state.pool_used[(ob.sticker, ob.pool)] if ob.pool else state.placed[ob.sticker]
+            if done < ob.count:
+                pool = f" of the {ob.pool} supply" if ob.pool else ""
+                out.append(Problem("R221", f"{ob.count - done} {ob.sticker}{pool} still to place before game "
+                                   f"{ob.before_game}", what, ob.cite))
+    if number == 1:
+        out.extend(_legacy_required(content, state))
+    return out
+
+
+def _legacy_required(content: Content, state: CampaignState) -> list[Problem]:
+    """The older form of a setup obligation: a `required-before-first-game` check on a sticker."""
+    out = []
+    for sid, st in content.stickers.items():
         for chk in st.get("checks", []) or []:
-            if chk.get("check") == "start-for-founder":
-                return cite_text(chk.get("cite"))
-    return ""
+            if chk.get("check") != "required-before-first-game":
+                continue
+            pool = chk.get("pool")
+            cite = cite_text(chk.get("cite"))
+            if pool is not None:
+                count = next((p.get("count") for p in st.get("supply", []) or []
+                              if isinstance(p, dict) and p.get("pool") == pool), None)
+                left = (count - state.pool_used[(sid, pool)]) if isinstance(count, int) else 0
+                if left > 0:
+                    out.append(Problem("R221", f"{left} {sid} of the {pool} supply still to place before "
+                                       "game 1", "setup is finished before the first game", cite))
+            else:
+                remaining = where(content, state, sid)
+                if remaining:
+                    out.append(Problem("R221", f"{sid} still to place on {', '.join(remaining)} before game 1",
+                                       "setup is finished before the first game", cite))
+    return out
 
 
 def game_end_problems(content: Content, state: CampaignState, ev: GameEnded) -> list[Problem]:
@@ -299,6 +448,8 @@ def game_end_problems(content: Content, state: CampaignState, ev: GameEnded) -> 
                         "NAME=FACTION ...'")]
     out = []
     names: dict[str, str] = {}
+    if not ev.winner.strip():
+        return [Problem("R307", "say who won with --winner NAME")]
     for raw in [ev.winner, *ev.held_on, *ev.eliminated, *(p for p, _ in ev.controlled)]:
         player = player_name(state, raw)
         if player is None or player not in game.plays:
@@ -314,6 +465,16 @@ def game_end_problems(content: Content, state: CampaignState, ev: GameEnded) -> 
         for t in terrs:
             if normalize(t) not in content.territories:
                 out.append(Problem("R307", f"unknown territory '{t}'{did_you_mean(normalize(t), content.territories)}"))
+    played = {p for ps in game.pieces.values() for p in ps.values()}
+    lost_allowed = as_dict(content.model.schedule.get(game.number)).get("may_lose")
+    for raw in ev.lost:
+        pid = normalize(raw)
+        if pid not in played:
+            out.append(Problem("R307", f"{raw} did not play in game {game.number}; pieces in play: "
+                               f"{', '.join(sorted(played))}"))
+        elif not lost_allowed:
+            out.append(Problem("R307", f"nothing is lost for good in game {game.number}",
+                               "only the games whose rules say so remove a piece for good", _model_cite(content)))
     return out
 
 
@@ -370,10 +531,57 @@ def tick_problems(content: Content, state: CampaignState, ev: Ticked) -> list[Pr
     target = normalize(ev.target)
     forts = [m for m in state.active_marks(target) if m.boxes]
     if not forts:
-        return [Problem("R320", f"{target} has no mark with boxes to tick")]
+        return [Problem("R320", f"{target} has no mark with boxes to tick", "boxes are ticked on a mark that has "
+                        "them")]
+    st = content.stickers.get(forts[-1].sticker, {})
+    cite = cite_text(as_dict(st.get("source")).get("cite"))
+    if state.in_progress is None:
+        return [Problem("R320", f"no game is in progress: boxes on {target}'s {forts[-1].sticker} are ticked during "
+                        "a game", "a box is ticked after an attack on it", cite)]
     left = (forts[-1].boxes or 0) - forts[-1].ticked
     if ev.boxes > left:
-        return [Problem("R320", f"{target} has {left} boxes left, not {ev.boxes}")]
+        return [Problem("R320", f"{target} has {left} box{'' if left == 1 else 'es'} left, not {ev.boxes}",
+                        f"a {st.get('name', forts[-1].sticker)} has {forts[-1].boxes} boxes", cite)]
+    return []
+
+
+def pass_problems(content: Content, state: CampaignState, ev: Passed) -> list[Problem]:
+    """A pass closes one open step: optional ones always, mandatory ones only when nothing can be placed
+    (the tracker checks) or when the content says the players decide (`pass_if`, given with --why)."""
+    game = state.last_ended
+    if game is None or state.in_progress is not None:
+        return [Problem("R330", "there is no step to pass: steps come after a game ends")]
+    player = player_name(state, ev.by)
+    if player is None:
+        return [Problem("R104", f"'{ev.by}' is not a player of this campaign{did_you_mean(ev.by, state.players)}")]
+    gtype = content.model.types[game.type]
+    step_ids = [s.id for s in gtype.steps]
+    sid = normalize(ev.step)
+    if sid not in step_ids:
+        return [Problem("R330", f"game {game.number} has no step '{ev.step}'{did_you_mean(sid, step_ids)}; its "
+                        f"steps: {', '.join(step_ids)}")]
+    piece = normalize(ev.piece) if ev.piece else ""
+    mine = [o for o in steps.open_entries(content, state) if o.step.id == sid and o.actor == player
+            and (not piece or o.piece == piece)]
+    if not mine:
+        return [Problem("R331", f"{player} owes no '{sid}' after game {game.number}"
+                        f"{' for ' + piece if piece else ''}; see 'scarbook campaign status'")]
+    o = mine[0]
+    if len({x.piece for x in mine}) > 1 and not piece:
+        return [Problem("R331", f"say which one with --for: {', '.join(x.piece for x in mine)}")]
+    if o.step.mandatory:
+        if o.step.pass_if:
+            if not ev.why.strip():
+                return [Problem("R332", f"'{o.step.name}' is owed; it may be passed only when {o.step.pass_if}: "
+                                "say so with --why TEXT", *_step_rule(o))]
+        else:
+            for s in (*o.step.stickers, *o.step.fallback):
+                if s in content.stickers:
+                    targets = where(content, state, s, player, o.piece)
+                    if targets:
+                        return [Problem("R332", f"'{o.step.name}' is owed and a {s} can still go on "
+                                        f"{', '.join(targets[:5])}{' …' if len(targets) > 5 else ''}",
+                                        *_step_rule(o))]
     return []
 
 
@@ -386,7 +594,7 @@ def event_problems(content: Content, state: CampaignState, ev: Event) -> list[Pr
         return game_end_problems(content, state, ev)
     if isinstance(ev, (Placed, Destroyed)):
         if isinstance(ev, Placed):
-            r = resolve(content, state, ev.sticker, ev.target, ev.by, ev.name)
+            r = resolve(content, state, ev.sticker, ev.target, ev.by, ev.name, ev.value)
         else:
             r = resolve_destroy(content, state, ev.card, ev.by)
         if isinstance(r, Problem):
@@ -396,6 +604,8 @@ def event_problems(content: Content, state: CampaignState, ev: Event) -> list[Pr
         return open_problems(content, state, ev)
     if isinstance(ev, Ticked):
         return tick_problems(content, state, ev)
+    if isinstance(ev, Passed):
+        return pass_problems(content, state, ev)
     return [Problem("L003", "unknown event")]
 
 
@@ -416,14 +626,15 @@ def canonical(content: Content, state: CampaignState, ev: Event) -> Event | None
         return player_name(state, raw) or raw
 
     if isinstance(ev, Placed):
-        r = resolve(content, state, ev.sticker, ev.target, ev.by, ev.name)
-        return None if isinstance(r, Problem) else Placed(r.sticker_id, r.target.id, r.actor, r.name, **where)
+        r = resolve(content, state, ev.sticker, ev.target, ev.by, ev.name, ev.value)
+        return None if isinstance(r, Problem) else Placed(r.sticker_id, r.target.id, r.actor, r.name, ev.value,
+                                                          **where)
     if isinstance(ev, Destroyed):
         r = resolve_destroy(content, state, ev.card, ev.by)
         return None if isinstance(r, Problem) else Destroyed(r.target.id, r.actor, **where)
     if isinstance(ev, GameStarted):
-        return GameStarted(tuple((who(p), normalize(f)) for p, f in ev.plays),
-                           tuple((who(p), normalize(t)) for p, t in ev.starts), **where)
+        return GameStarted(tuple((who(p), tuple(normalize(f) for f in fs)) for p, fs in ev.plays),
+                           tuple((who(p), normalize(t)) for p, t in ev.starts), ev.type, **where)
     if isinstance(ev, GameEnded):
         game = state.in_progress
         listed = [who(ev.winner), *(who(p) for p in ev.held_on), *(who(p) for p in ev.eliminated)]
@@ -432,9 +643,11 @@ def canonical(content: Content, state: CampaignState, ev: Event) -> Event | None
             held += [p for p in game.plays if p not in listed]  # unlisted players held on
         return GameEnded(who(ev.winner), tuple(held), tuple(who(p) for p in ev.eliminated),
                          tuple((who(p), tuple(normalize(t) for t in ts)) for p, ts in ev.controlled), ev.date,
-                         **where)
+                         tuple(normalize(p) for p in ev.lost), **where)
     if isinstance(ev, Opened):
         return Opened(normalize(ev.envelope), ev.pack, **where)
     if isinstance(ev, Ticked):
         return Ticked(normalize(ev.target), ev.boxes, **where)
+    if isinstance(ev, Passed):
+        return Passed(normalize(ev.step), who(ev.by), normalize(ev.piece) if ev.piece else "", ev.why, **where)
     return ev

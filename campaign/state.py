@@ -14,8 +14,9 @@ from typing import Any
 
 from scarbook.compiler.model import as_dict
 
-from .content import Content
-from .events import Destroyed, Event, GameEnded, GameStarted, Opened, Placed, Ticked
+from . import steps
+from .content import Content, Target, section_of
+from .events import Destroyed, Event, GameEnded, GameStarted, Opened, Passed, Placed, Ticked
 
 
 @dataclass
@@ -37,6 +38,7 @@ class Mark:
     founds: str | None = None
     cancels: bool = False
     reward: bool = False
+    value: int | None = None  # the number a sticker sets (a stat's new value)
 
     @property
     def active(self) -> bool:
@@ -49,7 +51,7 @@ class Mark:
 @dataclass
 class GameRecord:
     number: int
-    plays: dict[str, str]
+    plays: dict[str, str]  # player -> the first piece they play (what `game start --play` names first)
     starts: dict[str, str] = field(default_factory=dict)
     winner: str = ""
     held_on: list[str] = field(default_factory=list)
@@ -58,6 +60,23 @@ class GameRecord:
     date: str = ""
     ended: bool = False
     line: int = 0
+    type: str = ""
+    pieces: dict[str, dict[str, str]] = field(default_factory=dict)  # player -> piece kind -> piece
+    lost: list[str] = field(default_factory=list)  # pieces lost for good in this game
+    pieces_at_end: dict[str, list[str]] = field(default_factory=dict)  # piece kind -> every piece then
+    signed: bool = False
+
+    def with_role(self, role: str) -> list[str]:
+        if role == "winner":
+            return [self.winner] if self.winner else []
+        if role == "held-on":
+            return list(self.held_on)
+        if role == "eliminated":
+            return list(self.eliminated)
+        return list(self.plays)
+
+    def player_of(self, piece: str) -> str | None:
+        return next((p for p, ps in self.pieces.items() if piece in ps.values()), None)
 
     def role(self, player: str) -> str:
         if player == self.winner:
@@ -81,6 +100,8 @@ class CampaignState:
     signatures: list[tuple[str, int]] = field(default_factory=list)
     events: int = 0
     eliminations: int = 0  # players eliminated in any game so far
+    steps: dict[tuple[int, str, str], str] = field(default_factory=dict)  # (game, step, subject) -> how
+    passes: list[tuple[int, str, str, str, str]] = field(default_factory=list)  # game, step, by, piece, why
     by_lower: dict[str, str] = field(default_factory=dict)  # lowercased name -> the ledger's spelling
 
     def __post_init__(self) -> None:
@@ -124,6 +145,18 @@ class CampaignState:
     def signature_count(self, player: str) -> int:
         return sum(1 for p, _ in self.signatures if p == player)
 
+    def owner(self, content: Content, mark: Mark) -> str:
+        """Whose mark it is: the owner of the piece it belongs to (a character's sticker), else its placer."""
+        piece = content.belongs_to.get(mark.sticker)
+        if piece is not None:
+            return self.claimed_by(content, piece) or ""
+        return mark.by
+
+    def claimed_by(self, content: Content, piece: str) -> str | None:
+        """The player who claimed a piece for good (its claim sticker's mark), if anyone did."""
+        claims = content.model.claim_kinds()
+        return next((m.by for m in self.active_marks(piece) if m.sticker in claims), None)
+
 
 def new_state(players: list[str]) -> CampaignState:
     return CampaignState(list(players))
@@ -133,8 +166,11 @@ def apply(state: CampaignState, content: Content, event: Event) -> None:
     """Fold one event into the state (legality was checked before)."""
     state.events += 1
     if isinstance(event, GameStarted):
-        state.games.append(GameRecord(state.started + 1, dict(event.plays), dict(event.starts),
-                                      line=event.span.line))
+        number = state.started + 1
+        pieces = {p: {content.piece_kind_of(i) or "": i for i in ids} for p, ids in event.plays}
+        state.games.append(GameRecord(number, {p: ids[0] for p, ids in event.plays if ids}, dict(event.starts),
+                                      line=event.span.line, type=content.model.type_of(number, event.type),
+                                      pieces=pieces))
     elif isinstance(event, GameEnded):
         game = state.in_progress
         if game is None:
@@ -142,13 +178,22 @@ def apply(state: CampaignState, content: Content, event: Event) -> None:
         game.ended = True
         game.winner, game.held_on, game.eliminated = event.winner, list(event.held_on), list(event.eliminated)
         game.controlled = {p: set(ts) for p, ts in event.controlled}
+        game.lost = list(event.lost)
+        game.pieces_at_end = {k: list(content.pieces_of(k)) for k in content.model.pieces}
         state.eliminations += len(event.eliminated)
         game.date = event.date
-        limit = content.rewards_limit
-        if event.winner and (limit is None or game.number <= limit):
+        gtype = content.model.types.get(game.type)
+        signs = gtype is not None and any(s.does == "sign" for s in gtype.steps)
+        if event.winner and signs and content.model.rewarded(game.number):
+            game.signed = True
             state.signatures.append((event.winner, game.number))
+    elif isinstance(event, Passed):
+        game = state.last_ended
+        if game is not None:
+            state.steps[(game.number, event.step, event.piece or event.by)] = f"passed (line {event.span.line})"
+            state.passes.append((game.number, event.step, event.by, event.piece, event.why))
     elif isinstance(event, Placed):
-        place(state, content, event.sticker, event.target, event.by, event.name, event.span.line)
+        place(state, content, event.sticker, event.target, event.by, event.name, event.span.line).value = event.value
     elif isinstance(event, Destroyed):
         sticker = next(iter(content.destroy_stickers), "destroyed")
         place(state, content, sticker, event.card, event.by, "", event.span.line)
@@ -189,6 +234,12 @@ def place(state: CampaignState, content: Content, sticker_id: str, target: str, 
           line: int) -> Mark:
     sticker = content.stickers.get(sticker_id, {})
     pool, _ = pool_for(state, sticker)
+    owed = None
+    if by and steps.offered_now(content, state, sticker_id):
+        section = section_of(next(iter(sticker.get("targets", []) or []), "")) or ""
+        found = content.game.item(target)
+        owed = steps.assign(content, state, sticker_id,
+                            Target(section, target, found[1] if found else {}), by)
     founds = as_dict(sticker.get("founds"))
     boxes = sticker.get("boxes")
     last = state.last_ended
@@ -204,4 +255,6 @@ def place(state: CampaignState, content: Content, sticker_id: str, target: str, 
     if by and last is not None and state.in_progress is None and sticker_id in content.reward_stickers:
         mark.reward = True
         state.rewards.setdefault((last.number, by), mark)
+    if owed is not None:
+        state.steps[owed.key] = f"{sticker_id} on {target} (line {line})"
     return mark

@@ -170,6 +170,8 @@ place bunker greenland
 game end --winner Ann --eliminated Cat
 place continent-name south-america --by Ann --name Awesometonia
 place minor-city ontario --by Bob --name Toronto
+!R310 """ + START + """
+open faction-eliminated
 """ + START + """
 game end --winner Bob --held-on Ann --held-on Cat
 destroy peru --by Bob
@@ -184,9 +186,10 @@ place coin brazil --by Cat
     assert terrs["ontario"]["marks"][0]["name"] == "Toronto" and terrs["ontario"]["city"]["name"] == "Toronto"
     assert terrs["greenland"]["marks"][0]["sticker"] == "bunker"
     assert factions["khan-industries"]["power"] == "khan-industries-home-draft"
-    assert "mercenary" not in game.section("stickers")  # faction-eliminated not opened
-    assert invoke(["open", "faction-eliminated"], file).exit_code == 0
-    assert "mercenary" in campaign_game(file, []).section("stickers")
+    assert "bio-hazard" not in game.section("stickers")  # nine-minor-cities not opened
+    assert "mercenary" in game.section("stickers")  # faction-eliminated opened
+    again = invoke(["open", "faction-eliminated"], file)
+    assert again.exit_code == 1 and "error R312:" in again.output  # already open
 
 
 def test_campaign_game_bonus_change(tmp_path: Path) -> None:

@@ -58,8 +58,11 @@ def test_signatures_missiles_red_star_and_overall_winner(full_campaign: Path) ->
     data = status(full_campaign)
     players = {p["name"]: p for p in data["players"]}
     assert (players["Ann"]["signatures"], players["Bob"]["signatures"], players["Cat"]["signatures"]) == (6, 5, 4)
-    assert players["Ann"]["missiles"] == 6 and not players["Ann"]["red_star"]
-    assert data["overall_winner"] == {"players": ["Ann"], "signatures": 6}
+    # the content's formulas: one missile per signature, a Red Star token only while unsigned
+    assert players["Ann"]["tokens"] == {"missile": 6, "red-star": 0}
+    assert data["token_names"]["missile"] == {"name": "missile", "plural": "missiles"}
+    # the transcription lacks the Completed World section: no overall-winner rule is declared, none is guessed
+    assert data["overall_winner"] is None
     assert data["games_played"] == 16
     assert len(data["signatures"]) == 15  # game 16 gives no signature
 
@@ -142,6 +145,8 @@ game end --winner Ann
 place fortification peru --by Ann
 place coin ontario --by Bob
 place coin ontario --by Cat
+!R310 """ + START + """
+open second-signature
 """ + START + """
 tick peru --boxes 3
 !R320 tick peru --boxes 8
@@ -273,7 +278,7 @@ def test_dry_run_writes_nothing(tmp_path: Path) -> None:
 def test_refusal_format(tmp_path: Path) -> None:
     file = tmp_path / "c.yaml"
     assert not run_script(SETUP + START + "\ngame end --winner Ann --eliminated Bob --eliminated Cat\n"
-                          "place major-city alaska --by Ann --name X\n"
+                          "place major-city alaska --by Ann --name X\nopen faction-eliminated\n"
                           + START + "\ngame end --winner Ann --eliminated Bob --eliminated Cat\n", file)
     result = invoke(["place", "major-city", "alaska", "--by", "Ann", "--name", "Y"], file)
     assert result.exit_code == 1

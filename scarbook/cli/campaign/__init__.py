@@ -28,6 +28,7 @@ def register(app: typer.Typer) -> None:
     camp.command("place")(place.place)
     camp.command("destroy")(place.destroy)
     camp.command("tick")(place.tick)
+    camp.command("pass")(place.pass_step)
     camp.command("where")(where.where)
     camp.command("open")(opening.open_packet)
     camp.command("undo")(undo.undo)

@@ -16,36 +16,41 @@ app = typer.Typer(help="Record the start and the end of a game.\n\nExample: scar
 
 
 def _pairs(values: list[str], option: str) -> list[tuple[str, str]]:
+    """NAME=VALUE, split at the last '=' (a player may be called 'A=B'; ids never hold '=')."""
     out = []
     for v in values:
-        if "=" not in v or not v.split("=", 1)[0].strip() or not v.split("=", 1)[1].strip():
+        a, sep, b = v.rpartition("=")
+        if not sep or not a.strip() or not b.strip():
             fail_usage(f"{option} takes NAME=VALUE, not {v!r}")
-        a, b = v.split("=", 1)
         out.append((a.strip(), b.strip()))
     return out
 
 
 @app.command("start")
 def start(
-    play: Annotated[list[str], typer.Option("--play", help="NAME=FACTION for each player in this game.")],
+    play: Annotated[list[str], typer.Option("--play", help="NAME=PIECE[,PIECE] for each player in this game: "
+                                            "what the game records (a faction; in some games a faction and a "
+                                            "character).")],
     start_at: Annotated[list[str] | None, typer.Option("--start", help="NAME=TERRITORY: where a player "
                                                        "started (checked against the legal starting territories).")]
     = None,
+    game_type: Annotated[str, typer.Option("--type", help="The type of game, for a game the campaign's "
+                                           "schedule does not list (a replay after the campaign).")] = "",
     campaign: CampaignFile = None,
 ) -> None:
-    """Start the next game: who plays which faction (and, optionally, where each starts).
+    """Start the next game: what each player plays (and, optionally, where each starts).
 
-    Refused while the last game's winner or held-on players still owe their reward, or (before
-    game 1) while setup stickers are left to place.
+    Refused while a step of the last game is still owed, a sealed packet waits to be opened, or
+    (before a game that needs it) setup is left to do; `scarbook campaign status` says what.
 
     Example: scarbook campaign game start --play Ann=khan-industries --play Bob=saharan-republic
     --play Cat=die-mechaniker
     """
     from scarbook.campaign.events import GameStarted
 
-    plays = tuple(_pairs(play, "--play"))
+    plays = tuple((p, tuple(x.strip() for x in v.split(",") if x.strip())) for p, v in _pairs(play, "--play"))
     starts = tuple(_pairs(list(start_at or []), "--start"))
-    record(campaign_path(campaign), lambda c, r: GameStarted(plays, starts))
+    record(campaign_path(campaign), lambda c, r: GameStarted(plays, starts, game_type.strip()))
 
 
 @app.command("end")
@@ -58,9 +63,12 @@ def end(
     controlled: Annotated[list[str] | None, typer.Option("--controlled", help="NAME=T1,T2,...: territories a "
                                                          "player controlled at the end (limits their rewards "
                                                          "to those).")] = None,
+    lost: Annotated[list[str] | None, typer.Option("--lost", help="A piece lost for good in this game, where "
+                                                   "the game's rules say so (it takes no more steps).")] = None,
     campaign: CampaignFile = None,
 ) -> None:
-    """End the game in progress: the winner signs the board; then rewards are taken with `place`/`destroy`.
+    """End the game in progress; then every step the game's end asks for is taken with `place`/`destroy`
+    (or `pass`), in the order the rules give; `scarbook campaign status` lists them.
 
     Example: scarbook campaign game end --winner Ann --held-on Bob --eliminated Cat
     """
@@ -69,5 +77,5 @@ def end(
     ctrl = tuple((p, tuple(t.strip() for t in ts.split(",") if t.strip()))
                  for p, ts in _pairs(list(controlled or []), "--controlled"))
     event = GameEnded(winner.strip(), tuple(held_on or ()), tuple(eliminated or ()), ctrl,
-                      datetime.date.today().isoformat())
+                      datetime.date.today().isoformat(), tuple(lost or ()))
     record(campaign_path(campaign), lambda c, r: event)

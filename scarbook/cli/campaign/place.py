@@ -16,7 +16,9 @@ def place(
                                           "(case-insensitive; 'alaska' is the Alaska card for a coin).")],
     by: ByOption = "",
     name: Annotated[str, typer.Option("--name", help="The name of what it founds (a city, a continent) or the "
-                                      "option it picks (a starting power).")] = "",
+                                      "option it picks (a starting power, the stat it raises).")] = "",
+    value: Annotated[int | None, typer.Option("--value", help="The number printed on the sticker, for a "
+                                              "sticker that sets a value (a stat).")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
     campaign: CampaignFile = None,
 ) -> None:
@@ -26,7 +28,7 @@ def place(
     """
     from scarbook.campaign.events import Placed
 
-    record(campaign_path(campaign), lambda c, r: Placed(sticker, target, by, name), dry_run=dry_run)
+    record(campaign_path(campaign), lambda c, r: Placed(sticker, target, by, name, value), dry_run=dry_run)
 
 
 def destroy(
@@ -47,12 +49,32 @@ def destroy(
 def tick(
     target: Annotated[str, typer.Argument(help="The territory whose fortification is worn down.")],
     boxes: Annotated[int, typer.Option("--boxes", min=1, help="How many boxes to tick.")] = 1,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
     campaign: CampaignFile = None,
 ) -> None:
-    """Tick boxes on a fortification (one after each attack on it made with 3 troops).
+    """Tick boxes on a mark that has them (a fortification worn down by attacks), during a game.
 
     Example: scarbook campaign tick great-britain --boxes 2
     """
     from scarbook.campaign.events import Ticked
 
-    record(campaign_path(campaign), lambda c, r: Ticked(target, boxes))
+    record(campaign_path(campaign), lambda c, r: Ticked(target, boxes), dry_run=dry_run)
+
+
+def pass_step(
+    step: Annotated[str, typer.Argument(help="The step's id (see 'scarbook campaign status').")],
+    by: Annotated[str, typer.Option("--by", help="The player who passes.")],
+    piece: Annotated[str, typer.Option("--for", help="The piece the step is taken for, when the player takes it "
+                                       "for several (the winner, for pieces nobody played).")] = "",
+    why: Annotated[str, typer.Option("--why", help="Why: needed for an owed step the players may pass only "
+                                     "when the rules say so.")] = "",
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
+    campaign: CampaignFile = None,
+) -> None:
+    """Forgo an end-of-game step: an optional one, or an owed one nothing can be placed for.
+
+    Example: scarbook campaign pass warlord-upgrade --by Ann --why "fewer than six stickers left"
+    """
+    from scarbook.campaign.events import Passed
+
+    record(campaign_path(campaign), lambda c, r: Passed(step, by, piece, why), dry_run=dry_run)

@@ -96,7 +96,7 @@ def log(campaign: CampaignFile = None) -> None:
         if isinstance(ev, GameStarted):
             game += 1
             typer.echo(f"{ledger.display}:{ev.span.line}: game {game} starts: "
-                       + ", ".join(f"{p} as {f}" for p, f in ev.plays))
+                       + ", ".join(f"{p} as {' and '.join(f)}" for p, f in ev.plays))
             continue
         typer.echo(f"{ledger.display}:{ev.span.line}: {describe(ev)}")
     for d in ledger.problems:

@@ -1,0 +1,222 @@
+"""The campaign's shape, read from a game's content (`game.campaign`): nothing here names a game.
+
+A legacy game declares in its `game.campaign` block what the tracker's bookkeeping needs:
+- `pieces`: what each player plays in a game, by kind (a faction, a character …), which content
+  section (and deck) holds them, and the sticker that claims one for a player for good;
+- `game_types`: per type of game, which piece kinds a game records and the ordered end-of-game
+  `steps` (who takes each, what they may choose, whether it is owed, its fallback);
+- `setup`: obligations that block a given game until they are met (placements to make first);
+- `tokens`: what a player starts each game with, as `base + per_signature × signatures` under a
+  condition (`unsigned`, `signed`, `all-signed`);
+- `overall_winner`: after which game, by what, and what breaks a tie;
+- `starts`: the named checks that make a territory a legal starting territory.
+A game without these (a small homebrew game) gets the defaults below: one type of game, factions
+as pieces when it has any, and one step per reward role (`rewards[].for`).
+`CampaignModel.of(game)` builds it once per content; it is pure data plus lookups.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from scarbook.compiler.model import Game, as_dict, as_list, known
+
+#: Who takes a step (the roles of `steps[].who`).
+ROLES = ("everyone", "winner", "held-on", "eliminated", "winner-for-unassigned")
+#: Conditions a token's count may depend on.
+TOKEN_CONDITIONS = ("always", "unsigned", "signed", "all-signed")
+
+
+def cite_of(item: dict[str, Any]) -> str:
+    cite = item.get("cite")
+    if cite is None:
+        cite = as_dict(item.get("source")).get("cite")
+    if isinstance(cite, list):
+        return "; ".join(str(c) for c in cite)
+    return str(cite or "")
+
+
+@dataclass(frozen=True)
+class PieceKind:
+    """Something a player plays in a game (a faction, a character): where the items are."""
+
+    id: str
+    section: str
+    deck: str | None = None
+    claim: str | None = None  # the sticker that makes one a player's own for the whole campaign
+    name: str = ""
+    cite: str = ""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One end-of-game step: who takes it, which stickers it places (one of them), if it is owed."""
+
+    id: str
+    name: str
+    who: str
+    does: str = "place"  # place (a sticker), sign, record (done by the game's end itself)
+    stickers: tuple[str, ...] = ()
+    fallback: tuple[str, ...] = ()  # stickers allowed only when none of `stickers` can go anywhere
+    piece: str | None = None  # the piece kind the step is taken for (one per piece)
+    mandatory: bool = True
+    pass_if: str = ""  # a mandatory step may be passed when the players say this holds
+    skip: tuple[str, ...] = ()  # pieces the step never applies to
+    cite: str = ""
+
+    def offers(self, sticker: str) -> bool:
+        return sticker in self.stickers or sticker in self.fallback
+
+
+@dataclass(frozen=True)
+class GameType:
+    id: str
+    name: str
+    plays: tuple[str, ...]  # piece kinds each player gives at the start
+    steps: tuple[Step, ...]
+    in_order: bool = False  # steps are taken in their order: a later one waits for every earlier one
+    cite: str = ""
+
+
+@dataclass(frozen=True)
+class Obligation:
+    """Something to place before a game may start (setup before game 1, a packet's contents …)."""
+
+    id: str
+    text: str
+    sticker: str
+    before_game: int = 1
+    each: str = ""  # '' (a count), 'player' (one by every player), 'target' (one on every target)
+    count: int = 0
+    pool: str | None = None
+    cite: str = ""
+
+
+@dataclass(frozen=True)
+class Token:
+    id: str
+    name: str
+    plural: str
+    base: int = 0
+    per_signature: int = 0
+    when: tuple[str, ...] = ("always",)
+    cite: str = ""
+
+
+@dataclass(frozen=True)
+class StartCheck:
+    check: str
+    params: dict[str, Any]
+    text: str
+    cite: str
+
+
+@dataclass
+class CampaignModel:
+    games: int | None
+    rewards_until: int | None
+    pieces: dict[str, PieceKind]
+    types: dict[str, GameType]
+    schedule: dict[int, dict[str, Any]]  # game number -> its schedule entry
+    default_type: str
+    setup: list[Obligation]
+    tokens: list[Token]
+    overall: dict[str, Any]
+    starts: list[StartCheck]
+    sign_cite: str = ""
+    step_stickers: set[str] = field(default_factory=set)
+
+    @classmethod
+    def of(cls, game: Game) -> CampaignModel:
+        camp = as_dict(game.meta.get("campaign"))
+        games = known(camp.get("games"))
+        until = known(camp.get("rewards_in_first_games"))
+        pieces = {str(p["id"]): PieceKind(str(p["id"]), str(p.get("section", "factions")), p.get("deck"),
+                                          p.get("claim"), str(p.get("name") or p["id"]), cite_of(p))
+                  for p in as_list(camp.get("pieces")) if isinstance(p, dict) and p.get("id")}
+        if not pieces and game.section("factions"):
+            pieces = {"faction": PieceKind("faction", "factions", name="faction")}
+        rewards = game.section("rewards")
+        types: dict[str, GameType] = {}
+        for t in as_list(camp.get("game_types")):
+            if isinstance(t, dict) and t.get("id"):
+                steps = tuple(_step(s, rewards) for s in as_list(t.get("steps")) if isinstance(s, dict) and s.get("id"))
+                plays = tuple(str(p) for p in as_list(t.get("plays"))) or tuple(pieces)[:1]
+                types[str(t["id"])] = GameType(str(t["id"]), str(t.get("name") or t["id"]), plays, steps,
+                                               bool(t.get("in_order")), cite_of(t))
+        if not types:
+            types["game"] = GameType("game", "game", tuple(pieces)[:1], _default_steps(rewards))
+        schedule = {int(s["game"]): s for s in game.section("schedule").values()
+                    if isinstance(s.get("game"), int) and not isinstance(s.get("game"), bool)}
+        default = str(camp.get("default_type") or next(iter(types)))
+        setup = [_obligation(o) for o in as_list(camp.get("setup")) if isinstance(o, dict) and o.get("place")]
+        tokens = [Token(str(t["id"]), str(t.get("name") or t["id"]), str(t.get("plural") or f"{t.get('name')}s"),
+                        int(t.get("base", 0)), int(t.get("per_signature", 0)),
+                        tuple(str(w) for w in as_list(t.get("when"))) or ("always",), cite_of(t))
+                  for t in as_list(camp.get("tokens")) if isinstance(t, dict) and t.get("id")]
+        starts = [StartCheck(str(c["check"]), {k: v for k, v in c.items() if k not in ("check", "cite", "text")},
+                             str(c.get("text") or ""), cite_of(c))
+                  for c in as_list(camp.get("starts")) if isinstance(c, dict) and c.get("check")]
+        model = cls(games if isinstance(games, int) else None, until if isinstance(until, int) else None,
+                    pieces, types, schedule, default if default in types else next(iter(types)), setup, tokens,
+                    as_dict(camp.get("overall_winner")), starts, cite_of(as_dict(camp.get("sign"))))
+        model.step_stickers = {s for t in types.values() for st in t.steps for s in (*st.stickers, *st.fallback)}
+        return model
+
+    # --- lookups -------------------------------------------------------------------------
+    def type_of(self, number: int, asked: str = "") -> str:
+        """The type of game `number`: the schedule's, else the one asked for, else the default."""
+        entry = self.schedule.get(number)
+        if entry is not None and entry.get("type") in self.types:
+            return str(entry["type"])
+        return asked if asked in self.types else self.default_type
+
+    def rewarded(self, number: int) -> bool:
+        """Whether game `number` gives rewards (games after the campaign's rewarded ones give none)."""
+        limit = self.rewards_until if self.rewards_until is not None else self.games
+        return limit is None or number <= limit
+
+    def step(self, type_id: str, step_id: str) -> Step | None:
+        return next((s for s in self.types[type_id].steps if s.id == step_id), None) if type_id in self.types \
+            else None
+
+    def claim_kinds(self) -> dict[str, str]:
+        """Claim sticker -> the piece kind it claims."""
+        return {k.claim: k.id for k in self.pieces.values() if k.claim}
+
+
+def _stickers_of(ids: list[Any], rewards: dict[str, dict[str, Any]]) -> tuple[str, ...]:
+    out: list[str] = []
+    for rid in ids:
+        rew = rewards.get(str(rid))
+        for sid in as_list(rew.get("place")) if rew else [rid]:
+            if str(sid) not in out:
+                out.append(str(sid))
+    return tuple(out)
+
+
+def _step(s: dict[str, Any], rewards: dict[str, dict[str, Any]]) -> Step:
+    does = str(s.get("does") or "place")
+    return Step(str(s["id"]), str(s.get("name") or s["id"]), str(s.get("who") or "winner"), does,
+                _stickers_of(as_list(s.get("choose")) + as_list(s.get("place")), rewards),
+                _stickers_of(as_list(s.get("fallback")), rewards), s.get("piece"),
+                bool(s.get("mandatory", does == "place")), str(s.get("pass_if") or ""),
+                tuple(str(x) for x in as_list(s.get("skip"))), cite_of(s))
+
+
+def _default_steps(rewards: dict[str, dict[str, Any]]) -> tuple[Step, ...]:
+    """Without declared steps: the winner signs, then one step per reward role, in `rewards` order."""
+    steps = [Step("sign", "sign", "winner", "sign", mandatory=False)]
+    for role in ROLES:
+        ids = [rid for rid, r in rewards.items() if r.get("for") == role]
+        if ids:
+            steps.append(Step(f"{role}-reward", f"{role} reward", role, "place", _stickers_of(ids, rewards),
+                              cite=cite_of(rewards[ids[0]])))
+    return tuple(steps)
+
+
+def _obligation(o: dict[str, Any]) -> Obligation:
+    return Obligation(str(o.get("id") or o["place"]), str(o.get("text") or ""), str(o["place"]),
+                      int(o.get("before_game", 1)), str(o.get("each") or ""), int(o.get("count", 0)),
+                      o.get("pool"), cite_of(o))

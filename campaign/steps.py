@@ -1,0 +1,93 @@
+"""End-of-game steps: who owes what after a game, and which owed step a placement takes.
+
+The steps come from the content (`campaign.model`): after a game of a given type, every entry
+(`Owed`) is one step for one subject (a player, or a piece such as a character when the step is
+taken per piece) and names the player who acts. A placement by that player of a sticker the step
+offers takes the first matching open entry; a `pass` event closes one without a placement.
+Nothing here decides legality (that is `rules`) or names a game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .model import Step
+
+if TYPE_CHECKING:
+    from .content import Content, Target
+    from .state import CampaignState, GameRecord
+
+
+@dataclass(frozen=True)
+class Owed:
+    """One step one subject owes after a game: `actor` takes it (for `piece` when per piece)."""
+
+    game: int
+    step: Step
+    index: int  # the step's position in its game type
+    subject: str  # the player, or the piece the step is taken for
+    actor: str
+    piece: str = ""
+
+    @property
+    def key(self) -> tuple[int, str, str]:
+        return (self.game, self.step.id, self.subject)
+
+    def text(self) -> str:
+        return f"{self.step.name} ({self.actor}{' for ' + self.piece if self.piece and self.piece != self.actor else ''})"
+
+
+def entitled(content: Content, game: GameRecord) -> list[Owed]:
+    """Every placing step the end of `game` asks for, in step order (nothing when it gives no rewards)."""
+    model = content.model
+    gtype = model.types.get(game.type)
+    if gtype is None or not game.ended or not model.rewarded(game.number):
+        return []
+    played = {p for pieces in game.pieces.values() for p in pieces.values()}
+    out: list[Owed] = []
+    for index, step in enumerate(gtype.steps):
+        if step.does != "place":
+            continue
+        if step.who == "everyone":
+            for player, pieces in game.pieces.items():
+                piece = pieces.get(step.piece, "") if step.piece else ""
+                if step.piece and (not piece or piece in game.lost or piece in step.skip):
+                    continue
+                out.append(Owed(game.number, step, index, piece or player, player, piece))
+        elif step.who == "winner-for-unassigned":
+            for piece in game.pieces_at_end.get(step.piece or "", []):
+                if piece not in played and piece not in game.lost and piece not in step.skip and game.winner:
+                    out.append(Owed(game.number, step, index, piece, game.winner, piece))
+        else:
+            for player in game.with_role(step.who):
+                out.append(Owed(game.number, step, index, player, player))
+    return out
+
+
+def open_entries(content: Content, state: CampaignState) -> list[Owed]:
+    """Entries of the last ended game not taken or passed yet (none while a game is in progress)."""
+    game = state.last_ended
+    if game is None or state.in_progress is not None:
+        return []
+    return [o for o in entitled(content, game) if o.key not in state.steps]
+
+
+def assign(content: Content, state: CampaignState, sticker: str, target: Target, actor: str) -> Owed | None:
+    """The open entry a placement of `sticker` on `target` by `actor` takes (None: not a step's)."""
+    if not actor:
+        return None
+    piece = content.piece_of(sticker, target)
+    for o in open_entries(content, state):
+        if o.actor == actor and o.step.offers(sticker) and (not o.piece or o.piece == piece):
+            return o
+    return None
+
+
+def offered_now(content: Content, state: CampaignState, sticker: str) -> bool:
+    """Whether the last game's steps offer this sticker (so placing it now is taking a step)."""
+    game = state.last_ended
+    if game is None or state.in_progress is not None:
+        return False
+    gtype = content.model.types.get(game.type)
+    return gtype is not None and any(s.offers(sticker) for s in gtype.steps)

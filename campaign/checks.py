@@ -55,9 +55,12 @@ def slot_free(p: Placement, params: dict[str, Any]) -> Failure:
     cap = p.content.slot_capacity(p.target, slot)
     if cap is None:
         return None
-    taken = [m for m in p.state.active_marks(p.target.id) if m.slot == slot and not m.cancels]
+    taken = [m for m in p.state.active_marks(p.target.id) if m.slot == slot and not m.cancels
+             and not (m.boxes and m.ticked >= m.boxes)]  # a mark worn out (every box ticked) frees its slot
     if len(taken) >= cap:
-        return (f"{p.where} already has a {slot} ({_marks_text(taken)})",
+        worn = [m for m in taken if m.boxes]
+        hint = f"; {worn[0].sticker} has {worn[0].boxes - worn[0].ticked} box(es) left to tick" if worn else ""
+        return (f"{p.where} already has {'a ' + slot if cap == 1 else f'{cap} {slot}s'} ({_marks_text(taken)}){hint}",
                 f"a {p.target.kind} holds {cap} {slot}{'' if cap == 1 else 's'}")
     return None
 
@@ -214,7 +217,7 @@ def once_per_target(p: Placement, params: dict[str, Any]) -> Failure:
 
 def target_deck(p: Placement, params: dict[str, Any]) -> Failure:
     decks = params["decks"]
-    deck = p.target.item.get("deck")
+    deck = p.target.id if p.target.id in p.content.game.section("decks") else p.target.item.get("deck")
     if deck not in decks:
         return (f"{p.where} is a card of deck {deck}", f"a {p.label} goes only on cards of {', '.join(decks)}")
     return None
@@ -246,10 +249,10 @@ def keeps_board_connected(p: Placement, params: dict[str, Any]) -> Failure:
     removed = {t for t, ms in p.state.marks.items() if any(m.active and m.sticker in cutters for m in ms)}
     removed.add(p.target.id)
     left = {t: [n for n in ns if n not in removed] for t, ns in p.content.game.neighbors().items() if t not in removed}
-    parts = components(left)
+    parts = sorted(components(left), key=len)
     if len(parts) > 1:
-        cut = sorted(t for part in parts[1:] for t in part)[0]
-        return f"{p.where} would cut {cut} off the rest of the board", "the board stays connected"
+        cut = sorted(parts[0])
+        return (f"{p.where} would cut {', '.join(cut)} off the rest of the board", "the board stays connected")
     return None
 
 
@@ -292,7 +295,102 @@ def choice_of(p: Placement, params: dict[str, Any]) -> Failure:
 
 
 def start_for_founder(p: Placement, params: dict[str, Any]) -> Failure:
-    return None  # not a restriction: `rules.legal_starts` reads it
+    return None  # kept for older packs: starting territories are `game.campaign.starts` now
+
+
+def one_per_player(p: Placement, params: dict[str, Any]) -> Failure:
+    """A player places one of these in all (a claim: a character becomes theirs)."""
+    if not p.actor:
+        return "say who with --by NAME", f"each player places their own {p.label}"
+    group = params.get("group") or [p.sticker_id]
+    mine = [m for ms in p.state.marks.values() for m in ms if m.active and m.sticker in group and m.by == p.actor]
+    if mine:
+        return (f"{p.actor} already has one ({mine[0].sticker} on {mine[0].target}, line {mine[0].line})",
+                f"each player has one {p.label}")
+    return None
+
+
+def one_per_game(p: Placement, params: dict[str, Any]) -> Failure:
+    """During a game a player places at most one of the group (one scar from the scar cards per game)."""
+    live = p.state.in_progress
+    if live is None:
+        return None
+    if not p.actor:
+        return "say who places it with --by NAME", f"each player places one of these per game"
+    group = set(params.get("group") or [p.sticker_id])
+    mine = [m for ms in p.state.marks.values() for m in ms
+            if m.sticker in group and m.by == p.actor and m.line > live.line]
+    if mine:
+        return (f"{p.actor} already placed {mine[0].sticker} on {mine[0].target} in game {live.number} "
+                f"(line {mine[0].line})", "one of these per player per game")
+    return None
+
+
+def during_a_game(p: Placement, params: dict[str, Any]) -> Failure:
+    if p.state.in_progress is None:
+        return "no game is in progress", f"a {p.label} is placed during a game"
+    return None
+
+
+def target_has_own(p: Placement, params: dict[str, Any]) -> Failure:
+    """The target holds a mark of `kind` that is the actor's own (their character's sticker …)."""
+    kind = params["kind"]
+    if not p.actor:
+        return "say who places it with --by NAME", f"a {p.label} goes beside your own {kind}"
+    if not any(p.state.owner(p.content, m) == p.actor for m in p.state.has(p.target.id, kind)):
+        return f"{p.where} has no {kind} of {p.actor}'s", f"a {p.label} goes only beside your own {kind}"
+    return None
+
+
+def spread_over_regions(p: Placement, params: dict[str, Any]) -> Failure:
+    """No more than `per_region` of one piece's marks in a region until every listed region has that many."""
+    piece = p.content.piece_of(p.sticker_id, p.target)
+    if piece is None or p.target.kind != "territory":
+        return None
+    limit = int(params.get("per_region", 2))
+    regions = params.get("regions") or list(p.content.regions)
+    kind = params.get("kind") or p.sticker.get("kind")
+    counts = dict.fromkeys(regions, 0)
+    members = p.content.game.region_members()
+    for rid in regions:
+        for tid in members.get(rid, []):
+            counts[rid] += sum(1 for m in p.state.has(tid, kind) if p.content.piece_of(m.sticker, p.target) == piece)
+    mine = [r for r in p.target.item.get("regions", []) or [] if r in counts]
+    short = [r for r in regions if counts[r] < limit]
+    for rid in mine:
+        if counts[rid] >= limit and short:
+            return (f"{piece} already has {counts[rid]} {kind} stickers in {rid}, and {', '.join(short)} "
+                    f"{'has' if len(short) == 1 else 'have'} fewer than {limit}",
+                    f"no {limit + 1}th in a starting continent until every one has {limit}")
+    return None
+
+
+def steps_value(p: Placement, params: dict[str, Any]) -> Failure:
+    """A sticker that sets one of `fields` (chosen with --name) to a number (--value): one step from the
+    current value in the field's direction (+1 up, -1 down); never weaker."""
+    fields: dict[str, int] = params["fields"]
+    if p.name not in fields:
+        return (f"choose what it raises with --name ({', '.join(fields)})",
+                f"a {p.label} changes one of {', '.join(fields)}")
+    if p.value is None:
+        return "give the number printed on the sticker with --value N", f"a {p.label} shows the new value"
+    current = _current_value(p, p.name)
+    step = fields[p.name]
+    if current is None:
+        return None  # the printed value is unknown: the players' word stands
+    if p.value != current + step:
+        return (f"{p.where}'s {p.name} is {current}: the sticker must show {current + step}, not {p.value}",
+                f"{p.name} moves by {step:+d}, never weaker")
+    return None
+
+
+def _current_value(p: Placement, fieldname: str) -> int | None:
+    base = (p.target.item.get("stats") or {}).get(fieldname)
+    value = base if isinstance(base, int) and not isinstance(base, bool) else None
+    for m in p.state.active_marks(p.target.id):
+        if m.name == fieldname and m.value is not None:
+            value = m.value
+    return value
 
 
 CHECKS: dict[str, Callable[[Placement, dict[str, Any]], Failure]] = {
@@ -304,19 +402,25 @@ CHECKS: dict[str, Callable[[Placement, dict[str, Any]], Failure]] = {
     "card-not-destroyed": card_not_destroyed,
     "choice-of": choice_of,
     "covers-existing": covers_existing,
+    "during-a-game": during_a_game,
     "game-number": game_number,
     "keeps-board-connected": keeps_board_connected,
     "max-value": max_value,
     "once-per-target": once_per_target,
+    "one-per-game": one_per_game,
+    "one-per-player": one_per_player,
     "one-reward-per-game": one_reward_per_game,
     "opened": opened,
     "required-before-first-game": required_before_first_game,
     "rewards-in-first-games": rewards_in_first_games,
     "slot-free": slot_free,
+    "spread-over-regions": spread_over_regions,
     "start-for-founder": start_for_founder,
+    "steps-value": steps_value,
     "supply-left": supply_left,
     "target-deck": target_deck,
     "target-has": target_has,
+    "target-has-own": target_has_own,
     "target-lacks": target_lacks,
     "target-unnamed": target_unnamed,
 }
@@ -329,7 +433,8 @@ CODES: dict[str, str] = {
     "after-a-game": "R211", "max-value": "R212", "once-per-target": "R213", "target-deck": "R214",
     "card-not-destroyed": "R215", "actor-controlled-target": "R216", "keeps-board-connected": "R217",
     "target-unnamed": "R218", "opened": "R219", "game-number": "R220", "required-before-first-game": "R221",
-    "choice-of": "R222", "start-for-founder": "R223",
+    "choice-of": "R222", "start-for-founder": "R223", "one-per-player": "R228", "one-per-game": "R229",
+    "during-a-game": "R230", "target-has-own": "R231", "spread-over-regions": "R232", "steps-value": "R233",
 }
 
 

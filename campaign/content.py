@@ -87,6 +87,8 @@ class Content:
         """The piece a placement concerns: the sticker's own, the target itself, or its deck's."""
         if sticker_id in self.belongs_to:
             return self.belongs_to[sticker_id]
+        if target.id in self.belongs_to:
+            return self.belongs_to[target.id]
         if self.piece_kind_of(target.id):
             return target.id
         deck = target.item.get("deck")
@@ -129,6 +131,12 @@ class Content:
                     out[p["id"]] = fid
         return out
 
+    def decks_of(self, card_type: str) -> list[str]:
+        """Decks of this card type whose cards the content does not list: the deck stands for 'one of its
+        cards' (a sticker goes on one of eight cards whose texts are unknown)."""
+        listed = {c.get("deck") for c in self.cards.values()}
+        return [d for d, t in self.deck_types.items() if t == card_type and d not in listed]
+
     def card_kind(self, card: dict[str, Any]) -> str:
         return str(card.get("type") or self.deck_types.get(str(card.get("deck")), ""))
 
@@ -139,7 +147,7 @@ class Content:
             return [cid for cid, c in self.cards.items() if not deck or c.get("deck") == deck]
         if kind not in TARGET_SECTIONS and kind.endswith("-card"):
             wanted = kind.removesuffix("-card")
-            return [cid for cid, c in self.cards.items() if self.card_kind(c) == wanted]
+            return [cid for cid, c in self.cards.items() if self.card_kind(c) == wanted] + self.decks_of(wanted)
         section = section_of(kind)
         return list(self.game.section(section)) if section else []
 
@@ -157,6 +165,8 @@ class Content:
             for cid in candidates:  # any card: a check (target-deck) says why a wrong one is refused
                 if cid and cid in items:
                     return Target(kind, cid, items[cid])
+            if section == "cards" and wanted in self.target_ids(kind, sticker):  # a deck standing for its cards
+                return Target(kind, wanted, self.game.section("decks")[wanted])
             for iid, item in items.items():  # a printed name or code
                 if iid in self.target_ids(kind, sticker) and wanted in (
                         normalize(str(item.get("name", ""))), normalize(str(item.get("code", "")))):

@@ -179,6 +179,12 @@ def step_problems(content: Content, state: CampaignState, r: Resolved) -> list[P
     mine = [o for o in offering if o.actor == r.actor]
     owed = steps.assign(content, state, r.sticker_id, r.target, r.actor)
     if owed is None:
+        piece = content.piece_of(r.sticker_id, r.target)
+        others = [o for o in open_now if o.step.offers(r.sticker_id) and piece and o.piece == piece
+                  and o.actor != r.actor]
+        if others:
+            return [Problem("R205", f"{others[0].actor} takes '{others[0].step.name}' for {piece}, not {r.actor}",
+                            *_step_rule(others[0]))]
         if not mine:
             rule, cite = _step_rule(offering[0]) if offering else ("", "")
             return [Problem("R205", f"{r.actor} has no step after game {game.number} that places a {label}",
@@ -223,7 +229,8 @@ def where(content: Content, state: CampaignState, sticker_id: str, actor: str = 
     out = []
     for kind in sticker.get("targets", []):
         for tid in content.target_ids(kind, sticker):
-            target = Target(kind, tid, content.game.section(_section(kind))[tid])
+            items = content.game.section(_section(kind))
+            target = Target(kind, tid, items[tid] if tid in items else content.game.section("decks")[tid])
             if piece and content.piece_of(sticker_id, target) not in (None, piece):
                 continue
             names = options or [str(o.get("id")) for o in target.item.get("powers", []) or [] if isinstance(o, dict)]
@@ -570,18 +577,17 @@ def pass_problems(content: Content, state: CampaignState, ev: Passed) -> list[Pr
     if len({x.piece for x in mine}) > 1 and not piece:
         return [Problem("R331", f"say which one with --for: {', '.join(x.piece for x in mine)}")]
     if o.step.mandatory:
-        if o.step.pass_if:
+        for s in (*o.step.stickers, *o.step.fallback):
+            targets = where(content, state, s, player, o.piece) if s in content.stickers else []
+            if not targets:
+                continue
+            if not o.step.pass_if:
+                return [Problem("R332", f"'{o.step.name}' is owed and a {s} can still go on "
+                                f"{', '.join(targets[:5])}{' …' if len(targets) > 5 else ''}", *_step_rule(o))]
             if not ev.why.strip():
                 return [Problem("R332", f"'{o.step.name}' is owed; it may be passed only when {o.step.pass_if}: "
                                 "say so with --why TEXT", *_step_rule(o))]
-        else:
-            for s in (*o.step.stickers, *o.step.fallback):
-                if s in content.stickers:
-                    targets = where(content, state, s, player, o.piece)
-                    if targets:
-                        return [Problem("R332", f"'{o.step.name}' is owed and a {s} can still go on "
-                                        f"{', '.join(targets[:5])}{' …' if len(targets) > 5 else ''}",
-                                        *_step_rule(o))]
+            break
     return []
 
 
@@ -649,5 +655,9 @@ def canonical(content: Content, state: CampaignState, ev: Event) -> Event | None
     if isinstance(ev, Ticked):
         return Ticked(normalize(ev.target), ev.boxes, **where)
     if isinstance(ev, Passed):
-        return Passed(normalize(ev.step), who(ev.by), normalize(ev.piece) if ev.piece else "", ev.why, **where)
+        step, by, piece = normalize(ev.step), who(ev.by), normalize(ev.piece) if ev.piece else ""
+        if not piece:  # the one piece this player takes the step for, when the step is per piece
+            pieces = {o.piece for o in steps.open_entries(content, state) if o.step.id == step and o.actor == by}
+            piece = pieces.pop() if len(pieces) == 1 else ""
+        return Passed(step, by, piece, ev.why, **where)
     return ev

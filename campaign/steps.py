@@ -61,7 +61,8 @@ def entitled(content: Content, game: GameRecord) -> list[Owed]:
                     out.append(Owed(game.number, step, index, piece, game.winner, piece))
         else:
             for player in game.with_role(step.who):
-                out.append(Owed(game.number, step, index, player, player))
+                piece = game.pieces.get(player, {}).get(step.piece, "") if step.piece else ""
+                out.append(Owed(game.number, step, index, player, player, piece))
     return out
 
 
@@ -79,7 +80,7 @@ def assign(content: Content, state: CampaignState, sticker: str, target: Target,
         return None
     piece = content.piece_of(sticker, target)
     for o in open_entries(content, state):
-        if o.actor == actor and o.step.offers(sticker) and (not o.piece or o.piece == piece):
+        if o.actor == actor and o.step.offers(sticker) and (not o.piece or piece is None or o.piece == piece):
             return o
     return None
 

@@ -68,7 +68,7 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
             elif m.boxes:
                 forts.append({"territory": tid, "sticker": m.sticker, "boxes": m.boxes, "left": m.boxes - m.ticked})
             elif m.slot == "scar" or m.kind == "scar":
-                scars.append({"territory": tid, "scar": m.sticker})
+                scars.append({"territory": tid, "scar": m.sticker, "cancelled": False})
         for m in state.marks.get(tid, []):
             if m.kind == "scar" and not m.active:
                 scars.append({"territory": tid, "scar": m.sticker, "cancelled": True})
@@ -148,7 +148,7 @@ def status_text(data: dict[str, Any]) -> str:
     if data["scars"]:
         out.append("Scars:")
         for s in data["scars"]:
-            out.append(f"  {s['territory']}: {s['scar']}{' (cancelled)' if s.get('cancelled') else ''}")
+            out.append(f"  {s['territory']}: {s['scar']}{' (cancelled)' if s['cancelled'] else ''}")
     upgraded = [c for c in data["resources"] if c["resources"] != c["printed"]]
     if upgraded:
         out.append("Upgraded cards: " + ", ".join(f"{c['card']} {c['resources']}" for c in upgraded))

@@ -34,3 +34,17 @@ def test_sheet_with_an_active_scar_does_not_crash(tmp_path: Path) -> None:
     result = invoke(["sheet", "--out", str(out)], file)
     assert result.exit_code == 0, result.output
     assert "Bunker" in pdf_text(out) or "bunker" in pdf_text(out)
+
+
+def test_a_homebrew_campaign_records_its_game_folder_relative_to_the_ledger(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from conftest import PACKS
+
+    game = tmp_path / "games" / "isles"
+    shutil.copytree(PACKS / "valid" / "tiny-game", game)
+    monkeypatch.chdir(tmp_path)
+    assert invoke(["new", "camps/c.yaml", "--game", "games/isles", "--player", "Ann", "--player", "Bob"]).exit_code == 0
+    assert "game: ../games/isles" in (tmp_path / "camps" / "c.yaml").read_text()
+    monkeypatch.chdir(game)  # any folder
+    result = invoke(["place", "kraken", "north-isle"], tmp_path / "camps" / "c.yaml")
+    assert result.exit_code == 0, result.output

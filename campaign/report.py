@@ -98,6 +98,10 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
                          "history": history})
     games = [{"game": g.number, "plays": g.plays, "ended": g.ended, "winner": g.winner or None,
               "held_on": g.held_on, "eliminated": g.eliminated, "date": g.date or None} for g in state.games]
+    marks = [{"target": target, "sticker": m.sticker, "kind": m.kind, "slot": m.slot, "name": m.name or None,
+              "by": m.by or None, "game": m.after_game, "active": m.active, "covered_by": m.covered_by,
+              "cancels": m.cancels, "boxes": m.boxes, "left": (m.boxes - m.ticked) if m.boxes else None}
+             for target, placed in state.marks.items() for m in placed]
     live = state.in_progress
     return {
         "campaign": ledger.name or None, "game": game.id, "players": players,
@@ -108,7 +112,7 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         "pending_packets": replay.pending, "opened_packets": list(state.opened),
         "owed_rewards": [{"player": p, "role": r} for p, r in owed_rewards(content, state)],
         "overall_winner": overall_winner(replay),
-        "events": state.events,
+        "marks": marks, "events": state.events,
     }
 
 

@@ -221,13 +221,17 @@ class BoardLayout:
         Kamchatka) is two segments, one leaving each side along the same straight line."""
         out = []
         seen: set[frozenset[str]] = set()
-        for a, b, kind in self.game.edges:
+        territories = self.game.section("territories")
+        default = str(self.game.board.get("edge_kind") or "land")
+        listed = [(a, b, default) for a, ns in self.game.neighbors().items() for b in ns]  # `neighbors:` lists too
+        for a, b, kind in [*self.game.edges, *listed]:
             key = frozenset((a, b))
             if a not in self.pos or b not in self.pos or key in seen or a == b:
                 continue
             seen.add(key)
             (x1, y1), (x2, y2) = self.pos[a], self.pos[b]
-            if abs(x1 - x2) > VIEW_WIDTH / 2:
+            drawn = all(isinstance(territories[t].get("layout"), dict) for t in (a, b))
+            if drawn and abs(x1 - x2) > VIEW_WIDTH / 2:  # placed far apart by the board itself: it wraps
                 (lx, ly), (rx, ry) = ((x1, y1), (x2, y2)) if x1 < x2 else ((x2, y2), (x1, y1))
                 span = lx + (VIEW_WIDTH - rx)  # the wrapped line's horizontal length
                 cross_y = ly + (ry - ly) * (lx / span if span else 0.5)  # where it crosses the side

@@ -217,6 +217,8 @@ def test_homebrew_sheet_and_its_formats(tmp_path: Path, monkeypatch: pytest.Monk
     texts = [t.text for t in ET.parse(svg).iter("{http://www.w3.org/2000/svg}text")]
     assert "Saltby" in texts and "4/6" in texts and "Kraken" in texts and "Lighthouse" in texts
     assert "East Isle" in texts and "Archipelago +2" in texts
+    lines = list(ET.parse(svg).iter("{http://www.w3.org/2000/svg}line"))
+    assert len(lines) == 2  # the `neighbors:` lists are drawn, and a ring layout never "wraps"
     assert not (tmp_path / "c.pdf").exists()
 
 

@@ -316,7 +316,7 @@ def one_per_game(p: Placement, params: dict[str, Any]) -> Failure:
     if live is None:
         return None
     if not p.actor:
-        return "say who places it with --by NAME", f"each player places one of these per game"
+        return "say who places it with --by NAME", "each player places one of these per game"
     group = set(params.get("group") or [p.sticker_id])
     mine = [m for ms in p.state.marks.values() for m in ms
             if m.sticker in group and m.by == p.actor and m.line > live.line]

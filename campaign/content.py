@@ -152,7 +152,8 @@ class Content:
         return list(self.game.section(section)) if section else []
 
     def resolve(self, sticker: dict[str, Any], raw: str) -> Target | None:
-        """The target a person means by `raw` for this sticker (`alaska` is the Alaska card for a coin)."""
+        """The target a person means by `raw` for this sticker (a territory's id names its territory card
+        for a sticker that goes on territory cards)."""
         wanted = normalize(raw)
         for kind in sticker.get("targets", []):
             section = section_of(kind)

@@ -57,14 +57,19 @@ class Campaign:
         path = Path(pack)
         return path if path.is_absolute() else self.ledger.path.parent / path
 
+    @property
+    def game_ref(self) -> str:
+        """The ledger's game: a shipped game's id, or a homebrew game's folder/file relative to the ledger."""
+        game = self.ledger.game
+        return str(self.pack_path(game)) if "/" in game or game.endswith((".yaml", ".yml")) else game
+
     def game(self, packs: tuple[str, ...] = ()) -> Game:
         """The validated game with these packs (relative to the ledger) and the extra packs merged."""
         if packs not in self._games:
             from scarbook.compiler.validate import UnknownGame, cached_game
 
             try:
-                self._games[packs] = cached_game(self.ledger.game, self.extra_packs + [self.pack_path(p)
-                                                                                       for p in packs])
+                self._games[packs] = cached_game(self.game_ref, self.extra_packs + [self.pack_path(p) for p in packs])
             except UnknownGame as exc:
                 raise LedgerError([error(Span(self.ledger.display, 1, 1), "L002", str(exc))]) from None
         return self._games[packs]

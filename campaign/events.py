@@ -216,7 +216,7 @@ _FIELDS: dict[str, dict[str, bool]] = {  # event -> field -> required
 def parse_event(data: Any, span: Span, index: int) -> Event | ParseProblem:
     """One ledger entry to an event, or the reason it cannot be read."""
     if not isinstance(data, dict):
-        return ParseProblem(span, "an event is a mapping like {event: place, sticker: coin, target: alaska-card}")
+        return ParseProblem(span, "an event is a mapping like {event: place, sticker: STICKER, target: TARGET}")
     kind = data.get("event")
     if kind not in EVENT_TYPES:
         return ParseProblem(span, f"unknown event {kind!r}; events are: {', '.join(EVENT_TYPES)}")

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import Replay
 from . import steps
+from .engine import Replay
 from .events import Destroyed, Event, GameEnded, GameStarted, Opened, Passed, Placed, Ticked
 from .ledger import Ledger
 from .rules import blocking as rules_blocking
@@ -29,8 +29,8 @@ def overall_winner(replay: Replay) -> dict[str, Any] | None:
     counts = {p: state.signature_count(p) for p in state.players}
     best = max(counts.values())
     leaders = [p for p, n in counts.items() if n == best]
-    out: dict[str, Any] = {"players": leaders, "signatures": best, "tie": len(leaders) > 1, "text": rule.get("text", ""),
-                           "cite": rule.get("cite", "")}
+    out: dict[str, Any] = {"players": leaders, "signatures": best, "tie": len(leaders) > 1,
+                           "text": rule.get("text", ""), "cite": rule.get("cite", "")}
     bonus = rule.get("tie_bonus")
     if len(leaders) > 1 and isinstance(bonus, dict):
         per = bonus.get("per")
@@ -138,7 +138,7 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
             elif m.boxes:
                 forts.append({"territory": tid, "sticker": m.sticker, "boxes": m.boxes, "left": m.boxes - m.ticked})
             elif m.slot == "scar" or m.kind == "scar":
-                scars.append({"territory": tid, "scar": m.sticker})
+                scars.append({"territory": tid, "scar": m.sticker, "cancelled": False})
         for m in state.marks.get(tid, []):
             if m.kind == "scar" and not m.active:
                 scars.append({"territory": tid, "scar": m.sticker, "cancelled": True})
@@ -169,6 +169,10 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
     games = [{"game": g.number, "type": g.type, "plays": g.plays, "pieces": g.pieces, "ended": g.ended,
               "winner": g.winner or None, "held_on": g.held_on, "eliminated": g.eliminated, "lost": g.lost,
               "signed": g.signed, "date": g.date or None} for g in state.games]
+    marks = [{"target": target, "sticker": m.sticker, "kind": m.kind, "slot": m.slot, "name": m.name or None,
+              "by": m.by or None, "game": m.after_game, "active": m.active, "covered_by": m.covered_by,
+              "cancels": m.cancels, "boxes": m.boxes, "left": (m.boxes - m.ticked) if m.boxes else None}
+             for target, placed in state.marks.items() for m in placed]
     live = state.in_progress
     return {
         "campaign": ledger.name or None, "game": game.id, "players": players,
@@ -187,7 +191,7 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
                       "type": content.model.type_of(state.started + 1 if live is None else live.number),
                       "rewarded": content.model.rewarded(state.started + 1 if live is None else live.number)},
         "overall_winner": overall_winner(replay),
-        "events": state.events,
+        "marks": marks, "events": state.events,
     }
 
 
@@ -235,7 +239,7 @@ def status_text(data: dict[str, Any]) -> str:
     if data["scars"]:
         out.append("Scars:")
         for s in data["scars"]:
-            out.append(f"  {s['territory']}: {s['scar']}{' (cancelled)' if s.get('cancelled') else ''}")
+            out.append(f"  {s['territory']}: {s['scar']}{' (cancelled)' if s['cancelled'] else ''}")
     upgraded = [c for c in data["resources"] if c["resources"] != c["printed"]]
     if upgraded:
         out.append("Upgraded cards: " + ", ".join(f"{c['card']} {c['resources']}" for c in upgraded))

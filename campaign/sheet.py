@@ -1,51 +1,239 @@
-"""The campaign sheet: a printable PDF of a campaign's state with a picture of the board.
+"""The campaign sheet: the campaign's state as a page a group pins to the wall (PDF, HTML or SVG).
 
-Builds a view model from `report.status_data`, draws the board with `compiler.boardmap.board_svg`
-(marks by territory), renders `templates/campaign-sheet.html.j2` with the compiler's Jinja2
-environment (autoescape, StrictUndefined) and writes it with `compiler.render.pdf.write_pdf`.
-Imports Jinja2 and WeasyPrint, so only the `sheet` command loads this module.
+Builds a view model from `report.status_data` (reading only the keys it knows, so new state the
+tracker adds flows through without breaking it), names everything as printed (the content's
+`name`, a territory's code where it has no printed name, never a bare id), draws the board with
+`compiler.boardmap.board_svg` (each permanent mark an icon in its territory) and renders
+`templates/campaign-sheet.html.j2` with the compiler's Jinja2 environment (autoescape,
+StrictUndefined). Imports Jinja2 (and WeasyPrint for a PDF), so only the `sheet` command loads it.
+It never writes anything but the one output file it is asked for.
 """
 
 from __future__ import annotations
 
+import base64
+import re
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from scarbook.compiler.model import known
 
 from .effective import applied
 from .engine import Replay
 from .ledger import Ledger
 from .report import status_data
 
+if TYPE_CHECKING:
+    from scarbook.compiler.boardmap import MapMark
 
-def board_marks(replay: Replay) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for tid in replay.content.territories:
-        for m in replay.state.active_marks(tid):
-            if m.cancels:
-                continue
-            label = f"{m.name} ({m.sticker})" if m.name else m.sticker
-            if m.boxes:
-                label = f"{m.sticker} {m.boxes - m.ticked}/{m.boxes}"
-            out.setdefault(tid, []).append(label)
-    for cid, card in replay.content.cards.items():
-        if replay.state.destroyed(cid) and isinstance(card.get("territory"), str):
-            out.setdefault(card["territory"], []).append("x (card destroyed)")
+FORMATS = ("pdf", "html", "svg")
+
+
+class Names:
+    """Id -> the name printed on the game's pieces (territory code when the name is not known)."""
+
+    def __init__(self, replay: Replay) -> None:
+        self.game = replay.content.game
+
+    def __call__(self, item_id: str | None, section: str | None = None) -> str:
+        if not item_id:
+            return ""
+        found = (section, self.game.section(section).get(item_id)) if section else self.game.item(item_id)
+        item = found[1] if found and found[1] is not None else None
+        if not isinstance(item, dict):
+            return item_id
+        name = known(item.get("name"))
+        if name:
+            code = item.get("code")
+            return f"{name} ({code})" if code and str(code).lower() != str(name).lower() else str(name)
+        return str(item.get("code") or item_id)
+
+
+def _sticker_facts(replay: Replay, sticker: str) -> dict[str, Any]:
+    return replay.content.stickers.get(sticker, {})
+
+
+def _takes_off_board(st: dict[str, Any]) -> bool:
+    """A mark whose rules keep the board connected takes its territory off the board (a territory laid waste, say)."""
+    return any(c.get("check") == "keeps-board-connected" for c in st.get("checks", []) or [] if isinstance(c, dict))
+
+
+def _is_choice(st: dict[str, Any]) -> bool:
+    return any(c.get("check") == "choice-of" for c in st.get("checks", []) or [] if isinstance(c, dict))
+
+
+def map_marks(replay: Replay, data: dict[str, Any], names: Names) -> dict[str, list[MapMark]]:
+    """Territory id -> the icons to draw in it: every active mark (not the cancel stickers, whose
+    effect is that the cancelled mark is gone), and a destroyed territory card."""
+    from scarbook.compiler.boardmap import MapMark
+
+    territories = replay.content.territories
+    out: dict[str, list[MapMark]] = {}
+    for m in data.get("marks", []):
+        target = m.get("target")
+        if target not in territories or not m.get("active", True) or m.get("cancels"):
+            continue
+        st = _sticker_facts(replay, m["sticker"])
+        label = str(st.get("name") or m["sticker"])
+        founds = st.get("founds") if isinstance(st.get("founds"), dict) else {}
+        if founds:
+            size = founds.get("population")
+            mark = MapMark("city", m.get("name") or label, size if isinstance(size, int) else 1)
+        elif m.get("boxes"):
+            mark = MapMark("fortification", "", m.get("left"), m.get("boxes"))
+        elif _takes_off_board(st):
+            mark = MapMark("off-board", label)
+        elif m.get("kind") == "scar" or m.get("slot") == "scar":
+            mark = MapMark("scar", label)
+        else:
+            mark = MapMark("mark", re.sub(r"\s+sticker$", "", label, flags=re.I))
+        out.setdefault(target, []).append(mark)
+    for cid in data.get("destroyed_cards", []):
+        card = replay.content.cards.get(cid, {})
+        if isinstance(card.get("territory"), str):
+            out.setdefault(card["territory"], []).append(MapMark("destroyed", ""))
     return out
 
 
-def sheet_html(ledger: Ledger, replay: Replay) -> str:
+def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
+    """Everything the sheet prints, named as printed, in the order it prints it."""
+    data = status_data(ledger, replay)
+    names = Names(replay)
+    content = replay.content
+    game = content.game
+
+    def by(m: dict[str, Any]) -> str:
+        who = m.get("by") or "setup"
+        return who + (f", after game {m['game']}" if m.get("game") else ", before game 1")
+
+    players = []
+    for p in data.get("players", []):
+        token_names = data.get("token_names", {})
+        tokens = [f"{n} {token_names.get(t, {}).get('name' if n == 1 else 'plural', t)}"
+                  for t, n in (p.get("tokens") or {}).items() if n] or "nothing"
+        players.append({"name": p["name"], "signatures": p.get("signatures", 0),
+                        "signed": [s["game"] for s in data.get("signatures", []) if s.get("player") == p["name"]],
+                        "starts_with": tokens if isinstance(tokens, str) else ", ".join(map(str, tokens)),
+                        "starts": len(p.get("legal_starts", [])),
+                        "may_take": [names(s, "stickers") for s in p.get("may_take", [])]})
+    continents = [{"printed": names(r["id"], "regions"), "name": r.get("name"), "named_by": r.get("named_by"),
+                   "printed_bonus": r.get("printed_bonus"), "bonus": r.get("bonus"),
+                   "changes": [names(s, "stickers") for s in r.get("changes", [])]}
+                  for r in data.get("continents", [])]
+    marks = data.get("marks", [])
+    cities, scars, forts, others = [], [], [], []
+    for m in marks:
+        st = _sticker_facts(replay, m["sticker"])
+        where = names(m["target"])
+        row = {"where": where, "mark": names(m["sticker"], "stickers"), "by": by(m)}
+        if m.get("cancels") or st.get("kind") == "destroyed":
+            continue
+        if isinstance(st.get("founds"), dict):
+            if m.get("active", True):
+                size = st["founds"].get("population")
+                cities.append({**row, "name": m.get("name") or "", "size": size if isinstance(size, int) else None})
+        elif m.get("boxes"):
+            forts.append({**row, "left": m.get("left"), "boxes": m["boxes"], "active": m.get("active", True),
+                          "covered_by": names(m.get("covered_by"), "stickers")})
+        elif m.get("kind") == "scar" or m.get("slot") == "scar":
+            scars.append({**row, "active": m.get("active", True),
+                          "covered_by": names(m.get("covered_by"), "stickers") if m.get("covered_by") else ""})
+        elif not (st.get("adds") or st.get("named") or _is_choice(st)):  # those show as values, names, powers
+            others.append({**row, "name": m.get("name") or "", "active": m.get("active", True),
+                           "covered_by": names(m.get("covered_by"), "stickers") if m.get("covered_by") else ""})
+    destroyed = set(data.get("destroyed_cards", []))
+    cards = [{"name": names(c["card"], "cards"), "printed": c["printed"], "now": c["resources"],
+              "destroyed": c["card"] in destroyed}
+             for c in data.get("resources", []) if c["resources"] != c["printed"] or c["card"] in destroyed]
+    listed = {c["card"] for c in data.get("resources", [])}
+    cards += [{"name": names(cid, "cards"), "printed": None, "now": None, "destroyed": True}
+              for cid in data.get("destroyed_cards", []) if cid not in listed]
+    stickers = [{"name": names(s["sticker"], "stickers"), "placed": s.get("placed", 0), "left": s.get("left"),
+                 "pool": s.get("pool")} for s in data.get("stickers", [])
+                if content.stickers.get(s["sticker"], {}).get("kind") != "destroyed"]
+    schedule = {it.get("game"): it for it in game.section("schedule").values()}
+    powers = {str(pw["id"]): str(pw.get("name") or pw["id"]) for fac in content.factions.values()
+              for pw in fac.get("powers", []) or [] if isinstance(pw, dict) and isinstance(pw.get("id"), str)}
+    factions = [{"name": f.get("name") or names(f["id"], "factions"),
+                 "power": powers.get(f["power"], names(f["power"])) if f.get("power") else "",
+                 "scars": [names(s, "stickers") for s in f.get("scars", [])],
+                 "history": {h["game"]: {"player": h.get("player"),
+                                         "start": names(h["start"], "territories") if h.get("start") else "",
+                                         "result": str(h.get("result", "")).replace("-", " ")}
+                             for h in f.get("history", [])}}
+                for f in data.get("factions", [])]
+    games = [{"game": g["game"], "type": str((schedule.get(g["game"]) or {}).get("type") or ""),
+              "title": str((schedule.get(g["game"]) or {}).get("title") or ""),
+              "plays": g.get("plays", {}), "ended": g.get("ended", False), "winner": g.get("winner"),
+              "held_on": g.get("held_on", []), "eliminated": g.get("eliminated", [])}
+             for g in data.get("games", [])]
+
+    def packet(eid: str) -> dict[str, str]:
+        env = content.envelopes.get(eid) or game.section("envelopes").get(eid) or {}
+        return {"name": names(eid, "envelopes"), "trigger": str((env.get("trigger") or {}).get("text", ""))}
+
+    winner = data.get("overall_winner")
+    return {
+        "campaign": data.get("campaign"), "game_title": game.title, "games_played": data.get("games_played", 0),
+        "game_in_progress": data.get("game_in_progress"), "players": players, "continents": continents,
+        "cities": cities, "scars": scars, "fortifications": forts, "other_marks": others, "cards": cards,
+        "stickers": stickers, "factions": factions, "games": games,
+        "pending_packets": [packet(e) for e in data.get("pending_packets", [])],
+        "opened_packets": [packet(e) for e in data.get("opened_packets", [])],
+        "owed": [f"{o['player']}: {o['role']}" for o in data.get("owed_rewards", [])],
+        "overall_winner": winner, "data": data,
+    }
+
+
+def sheet_svg(ledger: Ledger, replay: Replay, data: dict[str, Any] | None = None) -> str | None:
+    """The board with the campaign's marks and a legend (None when the board is not drawn)."""
     from scarbook.compiler.boardmap import board_svg, map_withheld
-    from scarbook.compiler.render.html import environment
 
     game = applied(replay)
-    data = status_data(ledger, replay)
+    if map_withheld(game):
+        return None
+    marks = map_marks(replay, data if data is not None else status_data(ledger, replay), Names(replay))
+    return board_svg(game, dict(marks), legend_kinds=True)  # type: ignore[arg-type]
+
+
+def sheet_html(ledger: Ledger, replay: Replay, inline_fonts: bool = False) -> str:
+    from scarbook.compiler.boardmap import map_withheld
+    from scarbook.compiler.render.html import environment
+
+    model = view(ledger, replay)
+    withheld = map_withheld(applied(replay))
     template = environment().get_template("campaign-sheet.html.j2")
-    withheld = map_withheld(game)
-    return str(template.render(title=ledger.name or ledger.path.stem, game_title=game.title, data=data,
-                               map_svg=None if withheld else board_svg(game, board_marks(replay)),
-                               map_note=withheld))
+    svg = None if withheld else sheet_svg(ledger, replay, model["data"])
+    html = str(template.render(title=ledger.name or ledger.path.stem, v=model, map_svg=svg, map_note=withheld))
+    return _inline_fonts(html) if inline_fonts else html
 
 
-def write_sheet(ledger: Ledger, replay: Replay, out: Path) -> Path:
+def _inline_fonts(html: str) -> str:
+    """Fonts as data: URLs, so the HTML opens the same from any folder (the faces the sheet uses only)."""
+    from scarbook.templates import TEMPLATE_DIR
+
+    def data_url(match: re.Match[str]) -> str:
+        font = TEMPLATE_DIR / "fonts" / match.group(1)
+        encoded = base64.b64encode(font.read_bytes()).decode("ascii")
+        return f"url(data:font/ttf;base64,{encoded})"
+
+    html = re.sub(r'@font-face \{ font-family: "Sheet Condensed";[^}]*\}\n?', "", html)
+    return re.sub(r"url\(fonts/([A-Za-z0-9_.-]+\.ttf)\)", data_url, html)
+
+
+def write_sheet(ledger: Ledger, replay: Replay, out: Path, fmt: str = "pdf") -> Path:
+    """Write the sheet as `fmt` (pdf, html, or svg: the board picture alone) to `out`."""
+    if fmt == "svg":
+        svg = sheet_svg(ledger, replay)
+        if svg is None:
+            from scarbook.compiler.boardmap import map_withheld
+
+            raise ValueError(f"no board picture: {map_withheld(applied(replay))}")
+        out.write_text(svg + "\n", "utf-8")
+        return out
+    if fmt == "html":
+        out.write_text(sheet_html(ledger, replay, inline_fonts=True), "utf-8")
+        return out
     from scarbook.compiler.render.pdf import write_pdf
     from scarbook.templates import TEMPLATE_DIR
 

@@ -246,9 +246,9 @@ def place(state: CampaignState, content: Content, sticker_id: str, target: str, 
     mark = Mark(sticker_id, str(sticker.get("kind") or sticker_id), target, sticker.get("slot"), by, name, pool,
                 last.number if last else 0, line, boxes if isinstance(boxes, int) else None,
                 founds=founds.get("kind"), cancels=bool(sticker.get("cancels")))
-    for old in state.active_marks(target):
-        if any(old.is_a(k) for k in sticker.get("covers", []) or []):
-            old.covered_by = sticker_id
+    covered = [m for m in state.active_marks(target) if any(m.is_a(k) for k in sticker.get("covers", []) or [])]
+    if covered:  # a sticker goes over one mark: the latest it may cover
+        covered[-1].covered_by = sticker_id
     state.marks.setdefault(target, []).append(mark)
     state.placed[sticker_id] += 1
     state.pool_used[(sticker_id, pool)] += 1

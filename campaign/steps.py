@@ -35,7 +35,8 @@ class Owed:
         return (self.game, self.step.id, self.subject)
 
     def text(self) -> str:
-        return f"{self.step.name} ({self.actor}{' for ' + self.piece if self.piece and self.piece != self.actor else ''})"
+        piece = f" for {self.piece}" if self.piece and self.piece != self.actor else ""
+        return f"{self.step.name} ({self.actor}{piece})"
 
 
 def entitled(content: Content, game: GameRecord) -> list[Owed]:

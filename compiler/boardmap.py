@@ -9,6 +9,7 @@ says and never reads files, fetches URLs or imports anything heavy; every text i
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from .model import Game, is_unknown, known
@@ -82,74 +83,361 @@ def map_withheld(game: Game) -> str | None:
     return None
 
 
-def board_svg(game: Game, marks: dict[str, list[str]] | None = None) -> str:
-    """The board as a standalone SVG document (a string)."""
-    marks = marks or {}
-    width, height = _board_size(game)
-    scale = VIEW_WIDTH / width
-    view_h = height * scale
-    pos = {tid: (x * scale, y * scale) for tid, (x, y) in positions(game).items()}
+@dataclass(frozen=True)
+class MapMark:
+    """One permanent mark to draw in a territory: an icon of its `kind` and a short text.
+
+    Kinds with their own icon: `city` (`value` = its size), `scar`, `fortification` (`value` boxes
+    left of `total`), `off-board` (a territory taken off the board: hatched too), `destroyed` (its card);
+    anything else is a generic badge (a warlord sticker, a restricted operating zone …).
+    """
+
+    kind: str
+    text: str = ""
+    value: int | None = None
+    total: int | None = None
+
+
+#: Kinds with an icon of their own, in legend order, with what the legend says about them.
+MARK_KINDS = {
+    "city": "city (dots: its size)", "scar": "scar", "fortification": "fortification (boxes left)",
+    "off-board": "devastated (hatched)", "destroyed": "territory card destroyed", "mark": "other mark",
+}
+MARK_COLOR = {"city": "#1f4e79", "scar": "#b01818", "fortification": "#6b4b12", "off-board": "#333",
+              "destroyed": "#b01818", "mark": "#5b2a86"}
+LABEL_SIZE = 10.0
+CODE_SIZE = 7.5
+MARK_SIZE = 8.5
+ICON = 9.0
+
+
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned box in view units: left, top, right, bottom."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    def hits(self, other: Box, pad: float = 0.0) -> bool:
+        return not (self.x1 + pad <= other.x0 or other.x1 + pad <= self.x0
+                    or self.y1 + pad <= other.y0 or other.y1 + pad <= self.y0)
+
+    def hits_circle(self, cx: float, cy: float, r: float) -> bool:
+        nx, ny = min(max(cx, self.x0), self.x1), min(max(cy, self.y0), self.y1)
+        return (nx - cx) ** 2 + (ny - cy) ** 2 < r * r
+
+    def hits_segment(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
+        """Liang-Barsky clipping: does the segment a-b cross this box?"""
+        (x1, y1), (x2, y2) = a, b
+        dx, dy = x2 - x1, y2 - y1
+        t0, t1 = 0.0, 1.0
+        for p, q in ((-dx, x1 - self.x0), (dx, self.x1 - x1), (-dy, y1 - self.y0), (dy, self.y1 - y1)):
+            if p == 0:
+                if q < 0:
+                    return False
+                continue
+            t = q / p
+            if p < 0:
+                t0 = max(t0, t)
+            else:
+                t1 = min(t1, t)
+            if t0 > t1:
+                return False
+        return True
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """A generous estimate of a DejaVu Sans text's width (the bundled font is wide)."""
+    return len(text) * size * (0.64 if bold else 0.6)
+
+
+def _mark_text(mark: MapMark) -> str:
+    if mark.kind == "fortification" and mark.value is not None and mark.total:
+        return f"{mark.value}/{mark.total}" + (f" {mark.text}" if mark.text else "")
+    return mark.text
+
+
+def _mark_width(mark: MapMark) -> float:
+    text = _mark_text(mark)
+    return ICON + (2 + text_width(text, MARK_SIZE) if text else 0)
+
+
+@dataclass
+class Label:
+    """A territory's label block: its printed name, then one row per mark."""
+
+    tid: str
+    name: str
+    marks: list[MapMark]
+    box: Box = Box(0, 0, 0, 0)
+
+    @property
+    def width(self) -> float:
+        rows = [text_width(self.name, LABEL_SIZE)] + [_mark_width(m) for m in self.marks]
+        return max(rows) + 2
+
+    @property
+    def height(self) -> float:
+        return (LABEL_SIZE + 2 if self.name else 0) + len(self.marks) * (ICON + 2) + 1
+
+
+def _as_mark(mark: str | MapMark) -> MapMark:
+    return mark if isinstance(mark, MapMark) else MapMark("mark", str(mark))
+
+
+class BoardLayout:
+    """Where everything goes in view units: circles, edge segments, region titles and labels.
+
+    Labels are placed greedily (most constrained first) over candidate positions around their
+    circle, keeping clear of every circle, every edge segment, region titles and labels already
+    placed; when no candidate is clear, the one with the fewest collisions is taken.
+    """
+
+    def __init__(self, game: Game, marks: dict[str, list[str | MapMark]] | None = None) -> None:
+        self.game = game
+        width, height = _board_size(game)
+        self.scale = VIEW_WIDTH / width
+        self.view_h = height * self.scale
+        self.pos = {tid: (x * self.scale, y * self.scale) for tid, (x, y) in positions(game).items()}
+        territories = game.section("territories")
+        self.radius = max(7.0, min(16.0, 380.0 / max(1, math.sqrt(len(territories) or 1))))
+        self.segments = self._segments()
+        self.titles = self._titles()
+        self.labels: dict[str, Label] = {}
+        marks = marks or {}
+        for tid, terr in territories.items():
+            if tid not in self.pos:
+                continue
+            name = known(terr.get("name"))
+            code = terr.get("code")
+            text = str(name) if name else ("" if code else tid)
+            self.labels[tid] = Label(tid, text, [_as_mark(m) for m in marks.get(tid, [])])
+        self._place()
+
+    def _segments(self) -> list[tuple[str, tuple[float, float], tuple[float, float], str]]:
+        """(kind, start, end, style) of every edge; an edge that wraps around the board (Alaska -
+        Kamchatka) is two segments, one leaving each side along the same straight line."""
+        out = []
+        seen: set[frozenset[str]] = set()
+        territories = self.game.section("territories")
+        default = str(self.game.board.get("edge_kind") or "land")
+        listed = [(a, b, default) for a, ns in self.game.neighbors().items() for b in ns]  # `neighbors:` lists too
+        for a, b, kind in [*self.game.edges, *listed]:
+            key = frozenset((a, b))
+            if a not in self.pos or b not in self.pos or key in seen or a == b:
+                continue
+            seen.add(key)
+            (x1, y1), (x2, y2) = self.pos[a], self.pos[b]
+            drawn = all(isinstance(territories[t].get("layout"), dict) for t in (a, b))
+            if drawn and abs(x1 - x2) > VIEW_WIDTH / 2:  # placed far apart by the board itself: it wraps
+                (lx, ly), (rx, ry) = ((x1, y1), (x2, y2)) if x1 < x2 else ((x2, y2), (x1, y1))
+                span = lx + (VIEW_WIDTH - rx)  # the wrapped line's horizontal length
+                cross_y = ly + (ry - ly) * (lx / span if span else 0.5)  # where it crosses the side
+                out.append(("wrap", (lx, ly), (0.0, cross_y), kind))
+                out.append(("wrap", (rx, ry), (VIEW_WIDTH, cross_y), kind))
+            else:
+                out.append(("edge", (x1, y1), (x2, y2), kind))
+        return out
+
+    def _titles(self) -> list[tuple[str, float, float, Box]]:
+        out = []
+        members = self.game.region_members()
+        for rid, region in self.game.section("regions").items():
+            layout = region.get("layout")
+            if isinstance(layout, dict) and isinstance(layout.get("x"), int | float):
+                rx, ry = float(layout["x"]) * self.scale, float(layout["y"]) * self.scale
+            else:
+                points = [self.pos[t] for t in members.get(rid, []) if t in self.pos]
+                if not points:
+                    continue
+                rx = sum(p[0] for p in points) / len(points)
+                ry = min(p[1] for p in points) - self.radius - 8
+            bonus = known(region.get("bonus"))
+            text = _label(region, rid) + (f" +{bonus}" if isinstance(bonus, int) and bonus >= 0 else
+                                          f" {bonus}" if isinstance(bonus, int) else " +?")
+            w = text_width(text, 15, True)
+            best = min(((rx + dx, max(14.0, ry + dy)) for dy in (0, -14, 14, -28, 28, -42, 42, -56, 56)
+                        for dx in (0, -30, 30, -60, 60)),
+                       key=lambda p: self._title_collisions(Box(p[0] - w / 2, p[1] - 12, p[0] + w / 2, p[1] + 4),
+                                                            [t[3] for t in out]) + abs(p[0] - rx) / 1000)
+            bx, by = best
+            out.append((text, bx, by, Box(bx - w / 2, by - 12, bx + w / 2, by + 4)))
+        return out
+
+    def _title_collisions(self, box: Box, placed: list[Box]) -> float:
+        if box.x0 < 1 or box.y0 < 1 or box.x1 > VIEW_WIDTH - 1 or box.y1 > self.view_h - 1:
+            return 100.0
+        hits = sum(10.0 for cx, cy in self.pos.values() if box.hits_circle(cx, cy, self.radius + 3))
+        hits += sum(1.0 for _kind, a, b, _style in self.segments if box.hits_segment(a, b))
+        return hits + sum(10.0 for other in placed if box.hits(other, 2))
+
+    def _collisions(self, box: Box, own: str, placed: list[Box]) -> float:
+        if box.x0 < 1 or box.y0 < 1 or box.x1 > VIEW_WIDTH - 1 or box.y1 > self.view_h - 1:
+            return 100.0
+        hits = 0.0
+        for tid, (cx, cy) in self.pos.items():
+            if box.hits_circle(cx, cy, self.radius + (0 if tid == own else 2)):
+                hits += 10
+        for _kind, a, b, _style in self.segments:
+            if box.hits_segment(a, b):
+                hits += 3
+        hits += sum(10 for other in placed if box.hits(other, 1.5))
+        hits += sum(5 for *_, title in self.titles if box.hits(title, 1.5))
+        return hits
+
+    def _candidates(self, tid: str, label: Label) -> list[Box]:
+        x, y = self.pos[tid]
+        w, h, r = label.width, label.height, self.radius
+        out = []
+        for gap in (1.5, 8.0, 18.0):
+            d = r + gap
+            for bx, by in ((x - w / 2, y + d), (x - w / 2, y - d - h), (x + d, y - h / 2), (x - d - w, y - h / 2),
+                           (x + d * 0.7, y + d * 0.7), (x - d * 0.7 - w, y + d * 0.7),
+                           (x + d * 0.7, y - d * 0.7 - h), (x - d * 0.7 - w, y - d * 0.7 - h)):
+                out.append(Box(bx, by, bx + w, by + h))
+        return out
+
+    def _place(self) -> None:
+        placed: list[Box] = []
+        order = sorted(self.labels.values(), key=lambda lab: -lab.width * lab.height)
+        for label in order:
+            if not label.name and not label.marks:
+                continue
+            best = min(self._candidates(label.tid, label),
+                       key=lambda box: self._collisions(box, label.tid, placed))
+            label.box = best
+            placed.append(best)
+
+    def label_boxes(self) -> dict[str, Box]:
+        """Territory id -> the box of its label block (only territories with a label)."""
+        return {tid: lab.box for tid, lab in self.labels.items() if lab.name or lab.marks}
+
+
+def _hatch(x: float, y: float, r: float) -> str:
+    """Diagonal hatching over a circle (a devastated territory), as one path (no <line>)."""
+    d = []
+    step = r / 2.5
+    k = -2 * r
+    while k <= 2 * r:
+        # the line y - cy = (x - cx) + k clipped to the circle
+        disc = 2 * r * r - k * k
+        if disc > 0:
+            root = math.sqrt(disc)
+            xa, xb = (-k - root) / 2, (-k + root) / 2
+            d.append(f"M{x + xa:.1f},{y + xa + k:.1f}L{x + xb:.1f},{y + xb + k:.1f}")
+        k += step
+    return f'<path d="{"".join(d)}" stroke="#555" stroke-width="1.3" fill="none"/>'
+
+
+def mark_icon(kind: str, x: float, y: float, value: int | None = None) -> str:
+    """A small icon (ICON units square, top-left at x, y) for a mark kind; no <circle>/<line>."""
+    s = ICON
+    color = MARK_COLOR.get(kind, MARK_COLOR["mark"])
+    if kind == "city":  # a house, with its size as dots beneath the roof
+        body = (f'<path d="M{x:.1f},{y + s * 0.45:.1f}L{x + s / 2:.1f},{y:.1f}L{x + s:.1f},{y + s * 0.45:.1f}'
+                f'V{y + s:.1f}H{x:.1f}Z" fill="{color}"/>')
+        dots = min(value or 1, 5)
+        for i in range(dots):
+            body += (f'<rect x="{x + 1 + i * (s - 2) / max(dots, 1):.1f}" y="{y + s * 0.62:.1f}" width="1.4" '
+                     f'height="1.4" fill="white"/>')
+        return body
+    if kind == "scar":  # a jagged slash
+        return (f'<path d="M{x:.1f},{y + s:.1f}L{x + s * 0.35:.1f},{y + s * 0.45:.1f}L{x + s * 0.6:.1f},'
+                f'{y + s * 0.6:.1f}L{x + s:.1f},{y:.1f}" stroke="{color}" stroke-width="2" fill="none"/>')
+    if kind == "fortification":  # a tower with battlements
+        return (f'<path d="M{x:.1f},{y:.1f}h2v2h1.5v-2h2v2h1.5v-2h2V{y + s:.1f}H{x:.1f}Z" fill="{color}"/>')
+    if kind == "off-board":  # a hatched square
+        return (f'<rect x="{x:.1f}" y="{y:.1f}" width="{s}" height="{s}" fill="white" stroke="{color}"/>'
+                f'<path d="M{x:.1f},{y + s / 2:.1f}L{x + s / 2:.1f},{y:.1f}M{x:.1f},{y + s:.1f}L{x + s:.1f},{y:.1f}'
+                f'M{x + s / 2:.1f},{y + s:.1f}L{x + s:.1f},{y + s / 2:.1f}" stroke="{color}"/>')
+    if kind == "destroyed":  # an x
+        return (f'<path d="M{x + 1:.1f},{y + 1:.1f}L{x + s - 1:.1f},{y + s - 1:.1f}M{x + s - 1:.1f},{y + 1:.1f}'
+                f'L{x + 1:.1f},{y + s - 1:.1f}" stroke="{color}" stroke-width="2.2"/>')
+    return (f'<path d="M{x + s / 2:.1f},{y:.1f}L{x + s:.1f},{y + s / 2:.1f}L{x + s / 2:.1f},{y + s:.1f}'
+            f'L{x:.1f},{y + s / 2:.1f}Z" fill="{color}"/>')  # a diamond badge
+
+
+def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, legend_kinds: bool = False) -> str:
+    """The board as a standalone SVG document (a string).
+
+    `marks` maps a territory id to what to draw in it (plain strings are generic badges);
+    `legend_kinds` adds a strip under the board explaining the mark icons used and the regions.
+    """
+    lay = BoardLayout(game, marks)
     colors = region_colors(game)
     territories = game.section("territories")
+    used = sorted({m.kind if m.kind in MARK_KINDS else "mark" for lab in lay.labels.values() for m in lab.marks},
+                  key=list(MARK_KINDS).index)
+    strip = 22.0 if legend_kinds else 0.0
+    total_h = lay.view_h + strip
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {VIEW_WIDTH:.0f} {view_h:.0f}" '
-        f'width="{VIEW_WIDTH:.0f}" height="{view_h:.0f}" font-family="DejaVu Sans, sans-serif">',
-        f'<rect x="0" y="0" width="{VIEW_WIDTH:.0f}" height="{view_h:.0f}" fill="#fbfaf6" stroke="#888"/>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {VIEW_WIDTH:.0f} {total_h:.0f}" '
+        f'width="{VIEW_WIDTH:.0f}" height="{total_h:.0f}" font-family="Sheet Sans, DejaVu Sans, sans-serif">',
+        f'<rect x="0" y="0" width="{VIEW_WIDTH:.0f}" height="{lay.view_h:.0f}" fill="#fbfaf6" stroke="#888"/>',
     ]
-    seen: set[frozenset[str]] = set()
-    for a, b, kind in game.edges:
-        key = frozenset((a, b))
-        if a not in pos or b not in pos or key in seen or a == b:
-            continue
-        seen.add(key)
-        (x1, y1), (x2, y2) = pos[a], pos[b]
-        if abs(x1 - x2) > VIEW_WIDTH / 2:  # wraps around the board's edge (alaska-kamchatka)
-            left, right = ((x1, y1), (x2, y2)) if x1 < x2 else ((x2, y2), (x1, y1))
-            mid_y = (left[1] + right[1]) / 2
-            out.append(f'<line x1="{left[0]:.1f}" y1="{left[1]:.1f}" x2="0" y2="{mid_y:.1f}" stroke="#777" '
-                       f'stroke-width="1.5"{EDGE_STYLE.get(kind, "")}/>')
-            out.append(f'<line x1="{right[0]:.1f}" y1="{right[1]:.1f}" x2="{VIEW_WIDTH:.0f}" y2="{mid_y:.1f}" '
-                       f'stroke="#777" stroke-width="1.5"{EDGE_STYLE.get(kind, "")}/>')
-            continue
+    for kind, (x1, y1), (x2, y2), style in lay.segments:
         out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#777" '
-                   f'stroke-width="1.5"{EDGE_STYLE.get(kind, "")}/>')
-    radius = max(7.0, min(16.0, 380.0 / max(1, math.sqrt(len(territories) or 1))))
+                   f'stroke-width="1.5"{EDGE_STYLE.get(style, "")}/>')
+        if kind == "wrap":  # an arrowhead where the edge leaves the board
+            direction = 1 if x2 > x1 else -1
+            tip = x2 - direction * 1
+            out.append(f'<path d="M{tip:.1f},{y2:.1f}L{tip - direction * 8:.1f},{y2 - 4:.1f}'
+                       f'L{tip - direction * 8:.1f},{y2 + 4:.1f}Z" fill="#777"/>')
+    r = lay.radius
     for tid, terr in territories.items():
-        if tid not in pos:
+        if tid not in lay.pos:
             continue
-        x, y = pos[tid]
-        regions = [r for r in terr.get("regions", []) if isinstance(r, str)]
+        x, y = lay.pos[tid]
+        regions = [rg for rg in terr.get("regions", []) if isinstance(rg, str)]
         fill = colors.get(regions[0], NO_REGION) if regions else NO_REGION
         stroke = colors.get(regions[1], "#444") if len(regions) > 1 else "#444"
         stroke_w = 4 if len(regions) > 1 else 1.2
-        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" fill="{fill}" stroke="{stroke}" '
+        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{fill}" stroke="{stroke}" '
                    f'stroke-width="{stroke_w}"/>')
+        label = lay.labels[tid]
+        if any(m.kind == "off-board" for m in label.marks):
+            out.append(_hatch(x, y, r))
         code = terr.get("code")
         if code:
-            out.append(f'<text x="{x:.1f}" y="{y + 3.5:.1f}" font-size="9" text-anchor="middle" '
+            size = CODE_SIZE if label.name else min(9.0, 2 * r * 0.9 / max(1, len(str(code)) * 0.62))
+            if any(m.kind == "off-board" for m in label.marks):  # keep the code readable over the hatching
+                w = text_width(str(code), size, True)
+                out.append(f'<rect x="{x - w / 2:.1f}" y="{y - size * 0.6:.1f}" width="{w:.1f}" '
+                           f'height="{size * 1.2:.1f}" fill="#fbfaf6" opacity="0.9"/>')
+            out.append(f'<text x="{x:.1f}" y="{y + size * 0.36:.1f}" font-size="{size:.1f}" text-anchor="middle" '
                        f'font-weight="bold">{escape(str(code))}</text>')
-        out.append(f'<text x="{x:.1f}" y="{y + radius + 10:.1f}" font-size="10" text-anchor="middle" '
-                   f'fill="#222">{escape(_label(terr, tid))}</text>')
-        for i, mark in enumerate(marks.get(tid, [])):
-            out.append(f'<text x="{x:.1f}" y="{y + radius + 22 + 11 * i:.1f}" font-size="10" '
-                       f'text-anchor="middle" font-weight="bold" fill="#b01818">{escape(str(mark))}</text>')
-    members = game.region_members()
-    for rid, region in game.section("regions").items():
-        layout = region.get("layout")
-        if isinstance(layout, dict) and isinstance(layout.get("x"), int | float):
-            rx, ry = float(layout["x"]) * scale, float(layout["y"]) * scale
-        else:
-            points = [pos[t] for t in members.get(rid, []) if t in pos]
-            if not points:
-                continue
-            rx = sum(p[0] for p in points) / len(points)
-            ry = min(p[1] for p in points) - radius - 8
-        bonus = known(region.get("bonus"))
-        text = _label(region, rid) + (f" +{bonus}" if isinstance(bonus, int) and bonus >= 0 else
-                                      f" {bonus}" if isinstance(bonus, int) else " +?")
-        out.append(f'<text x="{rx:.1f}" y="{max(14.0, ry):.1f}" font-size="15" text-anchor="middle" '
-                   f'font-weight="bold" fill="#555" font-style="italic">'
-                   f'{escape(text)}</text>')
+        box = label.box
+        row = box.y0
+        if label.name:
+            out.append(f'<text x="{(box.x0 + box.x1) / 2:.1f}" y="{row + LABEL_SIZE * 0.9:.1f}" '
+                       f'font-size="{LABEL_SIZE:.0f}" text-anchor="middle" fill="#222">{escape(label.name)}</text>')
+            row += LABEL_SIZE + 2
+        for mark in label.marks:
+            left = (box.x0 + box.x1) / 2 - _mark_width(mark) / 2
+            kind = mark.kind if mark.kind in MARK_KINDS else "mark"
+            out.append(mark_icon(kind, left, row + 0.5, mark.value))
+            text = _mark_text(mark)
+            if text:
+                out.append(f'<text x="{left + ICON + 2:.1f}" y="{row + ICON - 0.5:.1f}" font-size="{MARK_SIZE}" '
+                           f'font-weight="bold" fill="{MARK_COLOR.get(kind, "#222")}">{escape(text)}</text>')
+            row += ICON + 2
+    for text, rx, ry, _box in lay.titles:
+        out.append(f'<text x="{rx:.1f}" y="{ry:.1f}" font-size="15" text-anchor="middle" '
+                   f'font-weight="bold" fill="#555" font-style="italic">{escape(text)}</text>')
+    if legend_kinds:
+        x, y = 6.0, lay.view_h + 7
+        for kind in used:
+            out.append(mark_icon(kind, x, y, 2 if kind == "city" else None))
+            out.append(f'<text x="{x + ICON + 3:.1f}" y="{y + ICON - 1:.1f}" font-size="9" fill="#222">'
+                       f'{escape(MARK_KINDS[kind])}</text>')
+            x += ICON + 14 + text_width(MARK_KINDS[kind], 9)
+        if any(kind == "wrap" for kind, *_ in lay.segments):
+            out.append(f'<path d="M{x:.1f},{y + ICON / 2:.1f}h14" stroke="#777" stroke-width="1.5"/>'
+                       f'<path d="M{x + 16:.1f},{y + ICON / 2:.1f}l-7,-4v8Z" fill="#777"/>')
+            note = "leaves one side, enters the other"
+            out.append(f'<text x="{x + 20:.1f}" y="{y + ICON - 1:.1f}" font-size="9" fill="#222">{note}</text>')
     out.append("</svg>")
     return "\n".join(out)
 

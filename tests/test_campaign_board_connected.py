@@ -19,7 +19,8 @@ def test_devastation_may_not_cut_the_board(tmp_path: Path) -> None:
     before = ledger.read_bytes()
     cut = runner.invoke(app, ["campaign", "place", "devastation", "AS12", "-c", str(ledger)])
     assert cut.exit_code == 1
-    assert "R217: as-12 would cut oc-01 off the rest of the board (the board stays connected" in cut.output
+    assert ("R217: as-12 would cut oc-01, oc-02, oc-03, oc-04 off the rest of the board (the board stays "
+            "connected") in cut.output
     assert ledger.read_bytes() == before
     fine = runner.invoke(app, ["campaign", "place", "devastation", "na-01", "-c", str(ledger)])
     assert fine.exit_code == 0, fine.output

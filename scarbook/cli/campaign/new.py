@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -40,7 +41,13 @@ def new(
         except UnknownGame as exc:
             fail_usage(str(exc))
         file.parent.mkdir(parents=True, exist_ok=True) if str(file.parent) else None
-        write_atomic(file, render(name, content.id, content.fingerprint, names, []), backup=False)
+        # a homebrew game is recorded as its folder (or file) relative to the ledger, so every
+        # later command finds it from any folder; a shipped game by its id
+        recorded = content.id
+        if Path(game).exists():
+            recorded = Path(os.path.relpath(Path(game).resolve(), file.resolve().parent)).as_posix()
+            recorded = recorded if "/" in recorded or recorded.endswith((".yaml", ".yml")) else f"./{recorded}"
+        write_atomic(file, render(name, recorded, content.fingerprint, names, []), backup=False)
     typer.echo(f"created {file}: {content.title} with {', '.join(names)}")
     typer.echo(f"next: set up the world (scarbook campaign where STICKER -c {file}), then "
                f"scarbook campaign game start --play {names[0]}=FACTION ...")

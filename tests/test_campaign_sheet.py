@@ -1,0 +1,264 @@
+"""The campaign sheet (`scarbook campaign sheet`): built from the end state of real campaigns.
+
+Each test runs a scripted campaign through the CLI, writes the sheet and reads its text back with
+`pdftotext` (skipped only when poppler is missing), asserting the names and values a group would
+look for on the wall.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from campaigns.helpers import SETUP, START, invoke, run_script
+
+
+@pytest.fixture(autouse=True)
+def _no_env_campaign(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SCARBOOK_CAMPAIGN", raising=False)
+
+
+def pdf_text(pdf: Path) -> str:
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler) is not installed")
+    return subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True, capture_output=True,
+                          text=True).stdout
+
+
+def test_sheet_with_an_active_scar_does_not_crash(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    assert not run_script(SETUP + START + "\nplace bunker greenland\n", file)
+    out = tmp_path / "sheet.pdf"
+    result = invoke(["sheet", "--out", str(out)], file)
+    assert result.exit_code == 0, result.output
+    assert "Bunker" in pdf_text(out) or "bunker" in pdf_text(out)
+
+
+def test_a_homebrew_campaign_records_its_game_folder_relative_to_the_ledger(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from conftest import PACKS
+
+    game = tmp_path / "games" / "isles"
+    shutil.copytree(PACKS / "valid" / "tiny-game", game)
+    monkeypatch.chdir(tmp_path)
+    assert invoke(["new", "camps/c.yaml", "--game", "games/isles", "--player", "Ann", "--player", "Bob"]).exit_code == 0
+    assert "game: ../games/isles" in (tmp_path / "camps" / "c.yaml").read_text()
+    monkeypatch.chdir(game)  # any folder
+    result = invoke(["place", "kraken", "north-isle"], tmp_path / "camps" / "c.yaml")
+    assert result.exit_code == 0, result.output
+
+
+# --- the end state of three realistic campaigns ---------------------------------------------------
+def _shadow_forces_script() -> str:
+    from campaigns.helpers import script
+
+    return script("risk-shadow-forces-15.txt")
+
+HOMEBREW_EXTRA = """
+  - {id: calm-seas, name: Calm Seas, kind: cancel, targets: [territory], supply: 2, covers: [scar], cancels: true,
+     effect: Covers a scar., checks: [{check: covers-existing, cite: "isles § Calm"}]}
+  - {id: sea-wall, name: Sea Wall, kind: fortification, targets: [territory], supply: 2, boxes: 6,
+     effect: The defender adds 1 to both dice.}
+  - {id: lighthouse, name: Lighthouse, kind: lighthouse, targets: [territory], supply: 3, effect: Seen from afar.}
+  - {id: village, name: Fishing Village, kind: city, slot: city, targets: [territory], supply: 4,
+     founds: {kind: city, population: 1, named: true}, effect: A named village.}
+  - {id: pearl, name: Pearl, kind: resource, targets: [territory-card], supply: 6, adds: {resources: 1},
+     effect: One more resource on the card.}
+  - {id: sunk, name: Sunk card, kind: destroyed, targets: [territory-card], effect: The card is gone.}
+envelopes:
+  - {id: storm-chest, name: The Storm Chest, trigger: {text: Open after the first game., when: {after_game: 1}},
+     contents: []}
+  - {id: deep-chest, name: The Deep Chest, trigger: {text: Open after game 1 too., when: {after_game: 1}},
+     contents: []}
+factions:
+  - {id: gulls, name: The Gulls}
+  - {id: crabs, name: The Crabs}
+"""
+
+HOMEBREW = """
+new {file} --game isles --player Ann --player Bob --name "Isle Wars"
+place kraken north-isle
+place kraken east-isle
+game start --play Ann=gulls --play Bob=crabs
+place sea-wall south-isle --by Ann
+tick south-isle --boxes 2
+game end --winner Ann --held-on Bob
+place calm-seas east-isle --by Ann
+place village south-isle --by Bob --name Saltby
+place lighthouse north-isle
+place pearl east-isle-card
+destroy north-isle-card --by Ann
+open storm-chest
+"""
+
+
+@pytest.fixture(scope="module")
+def risk_legacy_sheet(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from campaigns.helpers import script
+
+    file = tmp_path_factory.mktemp("rl") / "world.yaml"
+    assert not run_script(script("risk-legacy-15.txt") + "\ngame start --play Ann=khan-industries --play "
+                          "Bob=saharan-republic --play Cat=die-mechaniker\ntick argentina --boxes 4\n"
+                          "game end --winner Ann\n", file)
+    out = file.with_suffix(".pdf")
+    result = invoke(["sheet", "--out", str(out)], file)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def _run(tmp_path: Path, text: str, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    file = tmp_path / "c.yaml"
+    assert not run_script(text, file)
+    return file
+
+
+def _homebrew(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    from conftest import PACKS
+
+    game = tmp_path / "isles"
+    shutil.copytree(PACKS / "valid" / "tiny-game", game)
+    text = (game / "game.yaml").read_text()
+    text = text.replace("count: 3}", "count: 3, card_type: territory}")
+    (game / "game.yaml").write_text(text + HOMEBREW_EXTRA)
+    return _run(tmp_path, HOMEBREW, monkeypatch)
+
+
+def test_risk_legacy_sheet_after_fifteen_games(risk_legacy_sheet: Path) -> None:
+    text = pdf_text(risk_legacy_sheet)
+    flat = " ".join(text.split())
+    # page 1: the board with names as printed, cities with names, fortifications with boxes left
+    page1 = text.split("\f")[0]
+    for name in ("Great Britain", "Sunny Glasgow", "Buenos Aires", "Eurodisney +6", "Khanate +6", "Awesometonia +2",
+                 "6/10", "10/10", "Tana", "Kamchatka"):
+        assert name in page1, name
+    assert "great-britain" not in text and "khan-industries" not in text  # never ids
+    assert "Europe Eurodisney Bob +6 printed +5; Continent +1" in flat
+    assert "Asia Khanate Bob +6 printed +7; Continent -1" in flat
+    assert "Ann 6 1, 3, 5, 8, 11, 14 6 missiles" in flat
+    assert "Cat 4 4, 7, 10, 13 4 missiles" in flat
+    assert "Ann · Alberta · winner" in flat  # the faction record: player, start, result
+    assert "khan-industries-home-draft" not in flat and "Khan Industries: " in flat  # its power, by name
+    assert "Argentina Fortification 6 of 10 boxes left Ann, after game 11" in flat
+    assert "Greenland Bunker cancelled (Scar Cancel (white sticker))" in flat
+    assert "Japan" in flat and "destroyed" in flat
+    assert "Packet for an eliminated faction opened" in flat and "Packet for the 9th minor city opened" in flat
+    assert "overall winner" not in flat.lower()  # Risk Legacy's sources give no overall-winner rule
+
+
+def test_risk_legacy_sheet_lists_only_changed_cards(risk_legacy_sheet: Path) -> None:
+    flat = " ".join(pdf_text(risk_legacy_sheet).split())
+    cards = flat.split("Cards that changed", 1)[1].split("Stickers left", 1)[0]
+    assert "Alaska 1 3" in cards or "Alaska" in cards
+    assert "Peru" in cards and "Japan" in cards and "destroyed" in cards
+    assert "Kamchatka" not in cards  # never upgraded
+
+
+def test_risk_legacy_sheet_keeps_headings_with_their_tables(risk_legacy_sheet: Path) -> None:
+    for page in pdf_text(risk_legacy_sheet).split("\f"):
+        lines = [ln.strip() for ln in page.splitlines() if ln.strip()]
+        body = [ln for ln in lines if not ln.startswith("Test World · Risk Legacy")]
+        if body:
+            assert body[-1] not in ("Cities", "Scars and fortifications", "Stickers left", "Games played",
+                                    "Sealed packets", "Cards that changed", "Players", "Other marks"), page[-300:]
+
+
+def test_shadow_forces_sheet_shows_setup_scars_and_warlord_stickers(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The end state of the scripted 15-game campaign: devastation, warlord stickers, zones, names, the tie."""
+    file = _run(tmp_path, _shadow_forces_script(), monkeypatch)
+    out = tmp_path / "sf.pdf"
+    result = invoke(["sheet", "--out", str(out)], file)
+    assert result.exit_code == 0, result.output
+    text = pdf_text(out)
+    page1 = text.split("\f")[0]
+    for name in ("NA-05", "EU-03", "Devastation scar", "Kai Weller warlord", "Paradise"):
+        assert name in page1, name
+    flat = " ".join(text.split())
+    assert "cancelled" in flat and "Black cancel square" in flat
+    assert "NA-05 Devastation scar in play setup, before game 1" in flat
+    assert "skirmish" in flat and "global" in flat
+    assert "missile" not in flat.lower() and "red star" not in flat.lower()
+    assert "1 domination token, 6 cyber-operations" in flat
+
+
+def test_homebrew_sheet_and_its_formats(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    file = _homebrew(tmp_path, monkeypatch)
+    out = tmp_path / "isles.pdf"
+    result = invoke(["sheet", "--out", str(out)], file)
+    assert result.exit_code == 0, result.output
+    flat = " ".join(pdf_text(out).split())
+    assert "Isle Wars" in flat and "Tiny Isles" in flat
+    assert "North Isle Kraken in play" in flat and "East Isle Kraken cancelled (Calm Seas)" in flat
+    assert "South Isle Sea Wall 4 of 6 boxes left Ann, before game 1" in flat
+    assert "South Isle Saltby Fishing Village 1 Bob, after game 1" in flat
+    assert "North Isle Lighthouse in play setup" in flat
+    assert "East Isle 1 2" in flat and "North Isle 1 1 destroyed" in flat
+    assert "The Deep Chest open now" in flat and "The Storm Chest opened" in flat
+    assert "The Gulls" in flat and "Ann · winner" in flat
+
+    html = tmp_path / "isles.html"
+    assert invoke(["sheet", "--format", "html", "--out", str(html)], file).exit_code == 0
+    page = html.read_text()
+    assert "<svg" in page and "data:font/ttf;base64," in page and "url(fonts/" not in page
+    assert "Saltby" in page and "4/6" in page
+
+    svg = tmp_path / "isles.svg"
+    assert invoke(["sheet", "--format", "svg", "--out", str(svg)], file).exit_code == 0
+    import xml.etree.ElementTree as ET
+
+    texts = [t.text for t in ET.parse(svg).iter("{http://www.w3.org/2000/svg}text")]
+    assert "Saltby" in texts and "4/6" in texts and "Kraken" in texts and "Lighthouse" in texts
+    assert "East Isle" in texts and "Archipelago +2" in texts
+    lines = list(ET.parse(svg).iter("{http://www.w3.org/2000/svg}line"))
+    assert len(lines) == 2  # the `neighbors:` lists are drawn, and a ring layout never "wraps"
+    assert not (tmp_path / "c.pdf").exists()
+
+
+# --- the board picture: labels that read -----------------------------------------------------------
+@pytest.mark.parametrize("game_ref", ["risk-legacy", "risk-shadow-forces", "tiny-game"])
+def test_board_labels_never_overlap_each_other_or_circles(game_ref: str) -> None:
+    from conftest import PACKS
+    from scarbook.compiler.boardmap import BoardLayout, MapMark
+    from scarbook.compiler.validate import cached_game
+
+    game = cached_game(str(PACKS / "valid" / "tiny-game") if game_ref == "tiny-game" else game_ref)
+    marks: dict[str, list] = {tid: [MapMark("city", "Newtown", 2)] for tid in list(game.section("territories"))[::5]}
+    for marked in (None, marks):
+        lay = BoardLayout(game, marked)
+        boxes = lay.label_boxes()
+        assert boxes or (marked is None and game_ref == "risk-shadow-forces"), game_ref  # codes sit in circles
+        items = list(boxes.items())
+        for i, (a, box_a) in enumerate(items):
+            for b, box_b in items[i + 1:]:
+                assert not box_a.hits(box_b), (game_ref, a, b)
+            for tid, (cx, cy) in lay.pos.items():
+                assert not box_a.hits_circle(cx, cy, lay.radius), (game_ref, a, "circle", tid)
+        for text, _x, _y, title in lay.titles:
+            for tid, box in items:
+                assert not box.hits(title), (game_ref, text, tid)
+
+
+def test_shadow_forces_prints_each_territory_once_with_its_code() -> None:
+    import xml.etree.ElementTree as ET
+
+    from scarbook.compiler.boardmap import board_svg
+    from scarbook.compiler.validate import cached_game
+
+    texts = [t.text or "" for t in ET.fromstring(board_svg(cached_game("risk-shadow-forces")))
+             .iter("{http://www.w3.org/2000/svg}text")]
+    assert texts.count("NA-03") == 1 and "na-03" not in texts
+
+
+def test_wrap_edges_leave_one_side_and_enter_the_other() -> None:
+    from scarbook.compiler.boardmap import VIEW_WIDTH, BoardLayout
+    from scarbook.compiler.validate import cached_game
+
+    lay = BoardLayout(cached_game("risk-legacy"))
+    wraps = [(a, b) for kind, a, b, _ in lay.segments if kind == "wrap"]
+    assert len(wraps) == 2
+    assert sorted(b[0] for _, b in wraps) == [0.0, VIEW_WIDTH]
+    assert wraps[0][1][1] == wraps[1][1][1]  # both halves cross the sides at the same height
+    assert all(abs(a[0] - b[0]) < VIEW_WIDTH / 2 for a, b in wraps)

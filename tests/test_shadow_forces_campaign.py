@@ -1,0 +1,140 @@
+"""Risk: Shadow Forces played through the tracker from the warlord draft to the overall winner.
+
+`campaigns/risk-shadow-forces-15.txt` mixes every kind of end-of-game step with illegal moves
+(each refused with the file unchanged, by the runner); these tests then read the end state.
+The generator `campaigns/make_shadow_forces.py` wrote games 4-15 of the script.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from campaigns.helpers import invoke, run_script, script, set_cache
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    mp = pytest.MonkeyPatch()
+    set_cache(mp, tmp_path_factory)
+    file = tmp_path_factory.mktemp("sf") / "shadow.yaml"
+    failures = run_script(script("risk-shadow-forces-15.txt"), file)
+    assert not failures, "\n".join(failures)
+    yield file
+    mp.undo()
+
+
+def status(file: Path) -> dict:  # type: ignore[type-arg]
+    result = invoke(["status", "--format", "json"], file)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_whole_campaign_checks_clean(world: Path) -> None:
+    result = invoke(["check"], world)
+    assert result.exit_code == 0 and "all legal" in result.output, result.output
+
+
+def test_overall_winner_tie_names_players_and_bonus(world: Path) -> None:
+    data = status(world)
+    assert data["games_played"] == 15 and [g["type"] for g in data["games"]][:3] == ["global", "skirmish", "global"]
+    win = data["overall_winner"]
+    assert win["players"] == ["Ann", "Bob", "Cat"] and win["signatures"] == 5 and win["tie"]
+    named = {}
+    for r in data["continents"]:
+        if r["named_by"]:
+            named[r["named_by"]] = named.get(r["named_by"], 0) + 1
+    assert win["roll_off_bonus"] == {p: named.get(p, 0) for p in ("Ann", "Bob", "Cat")}
+    assert "roll off, adding Ann +5, Bob +0, Cat +4" in invoke(["status"], world).stdout
+
+
+def test_tokens_by_the_content_formulas(world: Path) -> None:
+    players = {p["name"]: p for p in status(world)["players"]}
+    # all have signed: everyone takes one domination token; one cyber-operations token plus one per signature
+    assert players["Ann"]["tokens"] == {"domination-token": 1, "cyber-operations-attack-token": 6}
+    assert players["Bob"]["owns"] == {"warlord": ["raaz-garcia"]}
+
+
+def test_lost_warlord_takes_no_upgrade_and_stats_move_one_step(world: Path) -> None:
+    data = status(world)
+    pieces = {p["piece"]: p for p in data["pieces"]}
+    assert pieces["angus-smith"]["lost"] and not pieces["kai-weller"]["lost"]
+    assert data["games"][12]["lost"] == ["angus-smith"]
+    upgrades = [s for s in data["steps"] if s["game"] == 15]
+    assert upgrades and all(s["done"] for s in upgrades)
+    assert pieces["kai-weller"]["stats"]["melee_dice"] == 3
+
+
+def test_every_sealed_packet_opened_after_its_game(world: Path) -> None:
+    data = status(world)
+    assert data["opened_packets"] == ["container-b", "envelope-c", "envelope-d", "envelope-e", "envelope-f"]
+    text = script("risk-shadow-forces-15.txt")
+    assert text.index("open container-b") > text.index("--winner Bob --eliminated Cat")  # game 2's end
+
+
+def test_passes_are_kept_with_their_reason(world: Path) -> None:
+    passes = status(world)["passes"]
+    assert {"game": 1, "step": "warlord-upgrade", "by": "Ann", "for": "kai-weller",
+            "why": "fewer than six stickers on the face-up upgrade cards"} in passes
+    assert "pass warlord-upgrade --by Ann" in invoke(["log"], world).stdout or passes
+
+
+FIVE = """
+new {file} --game risk-shadow-forces --player A --player B --player C --player D --player E
+place warlord-claim angus-smith --by A --name One
+place warlord-claim cassandra-evans --by B --name Two
+place warlord-claim jett-st-clair --by C --name Three
+place warlord-claim kai-weller --by D --name Four
+!R221 game start --play A=green-faction,angus-smith --play B=white-faction,cassandra-evans --play C=blue-faction,jett-st-clair --play D=yellow-faction,kai-weller --play E=red-faction,raaz-garcia
+place warlord-claim raaz-garcia --by E --name Five
+place devastation af-01
+place devastation sa-02
+game start --play A=green-faction,angus-smith --play B=white-faction,cassandra-evans --play C=blue-faction,jett-st-clair --play D=yellow-faction,kai-weller --play E=red-faction,raaz-garcia
+game end --winner C --eliminated A
+!R205 place continent-name asia --by B --name Nope
+!R227 place continent-name asia --by C --name Skyreach
+place angus-smith-warlord-sticker na-01 --by A
+place cassandra-evans-warlord-sticker na-01 --by B
+!R202 place jett-st-clair-warlord-sticker na-01 --by C
+place jett-st-clair-warlord-sticker na-02 --by C
+place kai-weller-warlord-sticker na-02 --by D
+place raaz-garcia-warlord-sticker na-03 --by E
+place warlord-upgrade-tactic angus-smith-warlord-deck --by A
+place warlord-upgrade-tactic cassandra-evans-warlord-deck --by B
+place warlord-upgrade-tactic jett-st-clair-warlord-deck --by C
+place warlord-upgrade-tactic kai-weller-warlord-deck --by D
+place warlord-upgrade-tactic raaz-garcia-warlord-deck --by E
+!R304 game start --play A=kai-weller --play B=cassandra-evans --play C=jett-st-clair --play D=angus-smith --play E=raaz-garcia
+!R231 place restricted-operating-zone na-01 --by C
+place restricted-operating-zone na-02 --by C
+!R207 place continent-name asia --by C --name Skyreach
+"""
+
+
+def test_five_players_no_unassigned_warlord_and_zones(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      tmp_path_factory: pytest.TempPathFactory) -> None:
+    set_cache(monkeypatch, tmp_path_factory)
+    file = tmp_path / "five.yaml"
+    assert not run_script(FIVE, file)
+    data = status(file)
+    assert not any(s["step"].endswith("-unassigned") for s in data["steps"])
+    starts = {p["name"]: set(p["legal_starts"]) for p in data["players"]}
+    assert "na-02" in starts["C"] and "na-02" not in starts["D"]  # C's zone beside C's own warlord sticker
+    assert "af-01" not in starts["A"]  # devastated
+    # a claimed warlord is its owner's: nobody else plays it, not even in a skirmish
+    refused = invoke(["game", "start", "--play", "A=kai-weller", "--play", "B=cassandra-evans", "--play",
+                      "C=jett-st-clair", "--play", "D=angus-smith", "--play", "E=raaz-garcia"], file)
+    assert refused.exit_code == 1 and "error R303: kai-weller is D's warlord" in refused.output
+
+
+GAME_WORDS = re.compile(r"missile|\bred.star\b|warlord|major.city|skirmish|domination|cyber|\brisk\b|shadow forces|"
+                        r"\bcoins?\b|khan|alaska|devastat", re.IGNORECASE)
+
+
+def test_tracker_python_names_no_game() -> None:
+    root = Path(__file__).resolve().parent.parent / "campaign"
+    hits = [f"{path.name}:{n}: {line.strip()}" for path in sorted(root.glob("*.py"))
+            for n, line in enumerate(path.read_text("utf-8").splitlines(), 1) if GAME_WORDS.search(line)]
+    assert not hits, "\n".join(hits)

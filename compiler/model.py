@@ -158,3 +158,25 @@ def as_list(value: Any) -> list[Any]:
 def as_dict(value: Any) -> dict[str, Any]:
     """The value when it is a mapping, else an empty one."""
     return value if isinstance(value, dict) else {}
+
+
+#: Footnote marks the outputs put on data the rulebooks do not print: inferred, or resting on one
+#: unofficial source (`source: {confidence: L}`).
+INFERRED_MARK = "†"
+LOW_CONFIDENCE_MARK = "‡"
+
+
+def low_confidence(item: Any) -> dict[str, Any] | None:
+    """The item's `source` when it says `confidence: L` (one unofficial source), else None."""
+    source = item.get("source") if isinstance(item, dict) else None
+    return source if isinstance(source, dict) and source.get("confidence") == "L" else None
+
+
+def low_confidence_text(source: dict[str, Any]) -> str:
+    """What rests on a low-confidence source and where it comes from: 'NOTE (CITE; CITE)'."""
+    cite = source.get("cite")
+    every = [c for c in ([cite] if isinstance(cite, str) else as_list(cite)) if isinstance(c, str)]
+    # a source beside the rulebooks is cited as 'reference/FILE § Section': name those, not the rulebook
+    cites = "; ".join([c for c in every if c.startswith("reference/")] or every)
+    note = str(source.get("note") or "").strip().rstrip(".")
+    return f"{note} ({cites})" if note else cites

@@ -15,7 +15,7 @@ from typing import Any
 
 from .diagnostics import Diagnostic, Span, did_you_mean, error, warning
 from .load import Loaded, Origin
-from .model import Game, as_dict, as_list, components, is_unknown
+from .model import Game, as_dict, as_list, components, is_unknown, low_confidence_text
 from .yamlload import Document
 
 
@@ -273,6 +273,18 @@ def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
                                 f"'{params['pool']}'{did_you_mean(params['pool'], pool_ids)}")
 
 
+def check_table_rows(ctx: Ctx) -> Iterator[Diagnostic]:
+    """Every row of a declared table has one cell per column (a comma in an unquoted `[a, b]` splits a cell)."""
+    for tid, table in ctx.items("tables"):
+        width = len(as_list(table.get("columns")))
+        for i, row in enumerate(as_list(table.get("rows"))):
+            if isinstance(row, list) and width and len(row) != width:
+                hint = ("; in a flow list [a, b] every comma starts a new cell: quote a text that holds a comma"
+                        if len(row) > width else "")
+                yield error(ctx.at(tid, f"/rows/{i}"), "X303", f"row {i + 1} of table '{tid}' has {len(row)} "
+                            f"cells but the table has {width} columns{hint}")
+
+
 def check_game_meta(ctx: Ctx) -> Iterator[Diagnostic]:
     meta = ctx.game.meta
     players = meta.get("players")
@@ -328,8 +340,21 @@ def _walk_key(value: Any, pointer: str, key: str) -> Iterator[tuple[str, str]]:
             yield from _walk_key(v, f"{pointer}/{i}", key)
 
 
+def _walk_low_confidence(value: Any, pointer: str) -> Iterator[tuple[str, str]]:
+    """Each `source` that says `confidence: L` (one unofficial source): its pointer and what rests on it."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == "source" and isinstance(v, dict) and v.get("confidence") == "L":
+                yield f"{pointer}/{k}", low_confidence_text(v)
+            yield from _walk_low_confidence(v, f"{pointer}/{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _walk_low_confidence(v, f"{pointer}/{i}")
+
+
 def check_gaps(ctx: Ctx) -> Iterator[Diagnostic]:
-    """Unknown facts (W: what is missing and why) and inferred data, grouped per file and reason."""
+    """Unknown facts (W: what is missing and why), inferred data and facts resting on one unofficial
+    source, grouped per file and reason."""
     for doc in ctx.loaded.docs:
         yield from _gaps_in(doc)
 
@@ -351,11 +376,18 @@ def _gaps_in(doc: Document) -> Iterator[Diagnostic]:
         more = f" (and {len(pointers) - 1} more like it in this file)" if len(pointers) > 1 else ""
         yield warning(doc.span(pointers[0], key=True), "X311", f"inferred, not printed in the sources: "
                       f"{evidence}{more}", pointers[0])
+    unofficial: dict[str, list[str]] = defaultdict(list)
+    for pointer, what in _walk_low_confidence(doc.data, ""):
+        unofficial[what].append(pointer)
+    for what, pointers in unofficial.items():
+        more = f" (and {len(pointers) - 1} more like it in this file)" if len(pointers) > 1 else ""
+        yield warning(doc.span(f"{pointers[0]}/confidence", key=True), "X313", f"rests on one unofficial source "
+                      f"(confidence L): {what}{more}", pointers[0])
 
 
 CHECKS: list[Callable[[Ctx], Iterable[Diagnostic]]] = [
     check_references, check_sealed_once, check_edges, check_neighbor_symmetry, check_connected, check_regions,
-    check_deck_counts, check_stickers, check_game_meta, check_gaps,
+    check_deck_counts, check_table_rows, check_stickers, check_game_meta, check_gaps,
 ]
 
 

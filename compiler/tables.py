@@ -21,7 +21,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .model import Game, Item, is_unknown, known
+from .model import (
+    INFERRED_MARK,
+    LOW_CONFIDENCE_MARK,
+    Game,
+    Item,
+    as_list,
+    is_unknown,
+    known,
+    low_confidence,
+    low_confidence_text,
+)
 
 Cell = Any  # str | int | float | bool | None | {"unknown": str}
 
@@ -46,6 +56,12 @@ class Table:
     sources: list[str] = field(default_factory=list)
     uses: list[str] = field(default_factory=list)
     inferred: list[str] = field(default_factory=list)  # evidence, when some of it is inferred
+    low_confidence: list[str] = field(default_factory=list)  # what rests on one unofficial source, and which
+
+    @property
+    def marks(self) -> str:
+        """The footnote marks of the title: † some of it inferred, ‡ some of it from one unofficial source."""
+        return (INFERRED_MARK if self.inferred else "") + (LOW_CONFIDENCE_MARK if self.low_confidence else "")
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -80,6 +96,22 @@ def _inferred(items: Iterable[Item]) -> list[str]:
             if isinstance(inf, dict) and inf.get("evidence") and inf["evidence"] not in out:
                 out.append(str(inf["evidence"]))
     return out
+
+
+def _low_confidence(items: Iterable[Item]) -> list[str]:
+    """What of these items (and of their units) rests on one unofficial source, deduplicated, in order."""
+    out: list[str] = []
+    for item in items:
+        for holder in (item, *as_list(item.get("units"))):
+            source = low_confidence(holder)
+            if source is not None and low_confidence_text(source) not in out:
+                out.append(low_confidence_text(source))
+    return out
+
+
+def board_low_confidence(game: Game) -> list[str]:
+    """What of the board (its settings, borders, regions and territories) rests on one unofficial source."""
+    return _low_confidence([game.board, *game.section("regions").values(), *game.section("territories").values()])
 
 
 def cell(value: Any) -> Cell:
@@ -122,14 +154,16 @@ def _text(value: Any) -> Cell:
 
 def _table(game: Game, tid: str, title: str, columns: list[tuple[str, str]], rows: list[list[Cell]],
            items: dict[str, Item], kind: str, notes: list[str] | None = None, text: str | None = None,
-           extra_uses: Iterable[str] = ()) -> Table:
-    """A computed table; drops columns that are empty in every row."""
+           extra_uses: Iterable[str] = (), based_on: Iterable[Item] = ()) -> Table:
+    """A computed table; drops columns that are empty in every row. `based_on`: further items its
+    values are computed from (a region's territory count from the territories), for their provenance."""
     keep = [i for i in range(len(columns)) if i == 0 or any(r[i] not in (None, "") for r in rows)]
     return Table(
         id=tid, title=title, columns=[Column(*columns[i]) for i in keep],
         rows=[[r[i] for i in keep] for r in rows], kind=kind, text=text, notes=list(notes or []),
         sources=_merge_cites(items.values()), uses=list(items) + list(extra_uses),
         inferred=_inferred(items.values()),
+        low_confidence=_low_confidence([*items.values(), *based_on]),
     )
 
 
@@ -160,9 +194,16 @@ def formula_rows(formula: dict[str, Any], default_top: int) -> tuple[list[list[C
     return rows, rule
 
 
+def board_size(game: Game) -> int:
+    """How many territories a computed range reaches: those listed, or the board's declared
+    `territory_count` when more (a board the sources give only in part)."""
+    declared = game.board.get("territory_count")
+    return max(len(game.section("territories")), declared if isinstance(declared, int) else 0)
+
+
 def declared_tables(game: Game) -> list[Table]:
     out = []
-    territories = len(game.section("territories"))
+    territories = board_size(game)
     for tid, t in game.section("tables").items():
         notes = [t["notes"]] if t.get("notes") else []
         rows = [list(r) for r in t.get("rows") or []]
@@ -175,7 +216,7 @@ def declared_tables(game: Game) -> list[Table]:
         out.append(Table(
             id=tid, title=str(t.get("title", tid)), columns=[Column(c["id"], c["title"]) for c in t["columns"]],
             rows=rows, kind="declared", text=None if is_unknown(text) or text is None else str(text),
-            notes=notes, sources=cites(t), uses=[tid], inferred=_inferred([t]),
+            notes=notes, sources=cites(t), uses=[tid], inferred=_inferred([t]), low_confidence=_low_confidence([t]),
         ))
     return out
 
@@ -187,8 +228,12 @@ def region_table(game: Game) -> list[Table]:
         return []
     members = game.region_members()
     rows = []
+    complete = not is_unknown(game.board.get("complete"))
     for rid, r in regions.items():
-        count = len(members.get(rid, [])) or r.get("territory_count")
+        declared = r.get("territory_count")
+        listed = len(members.get(rid, []))
+        # a board given only in part: the declared count, never the few territories listed
+        count = (listed or declared) if complete else declared
         named_by = r.get("named_by")
         rows.append([_name(r, rid), cell(r.get("kind")), count, cell(r.get("bonus")),
                      f"named by {named_by}" if named_by else None])
@@ -199,7 +244,8 @@ def region_table(game: Game) -> list[Table]:
     return [_table(game, "board-regions", f"{word} bonuses",
                    [("region", word), ("kind", "Kind"), ("territories", "Territories"), ("bonus", "Bonus"),
                     ("named", "Campaign")], rows, regions, "regions",
-                   extra_uses=[t for t in game.section("territories")])]
+                   extra_uses=[t for t in game.section("territories")],
+                   based_on=game.section("territories").values())]
 
 
 def _supply(value: Any) -> Cell:
@@ -407,6 +453,10 @@ def rule_tables(game: Game) -> list[Table]:
 
 
 # --- plain-text formats ----------------------------------------------------------------------
+#: How every output introduces what rests on one unofficial source (after the ‡ mark).
+LOW_CONFIDENCE_NOTE = "from one unofficial source (low confidence)"
+
+
 def unknown_notes(table: Table) -> list[str]:
     """'? — why' lines for the unknown cells of a table, deduplicated, in order."""
     out: list[str] = []
@@ -424,14 +474,15 @@ def _md_escape(text: str) -> str:
 
 
 def to_markdown(table: Table, level: int = 2) -> str:
-    lines = [f"{'#' * level} {table.title}", ""]
+    lines = [f"{'#' * level} {table.title}{' ' + table.marks if table.marks else ''}", ""]
     if table.text:
         lines += [table.text, ""]
     lines.append("| " + " | ".join(_md_escape(c.title) for c in table.columns) + " |")
     lines.append("|" + "|".join("---" for _ in table.columns) + "|")
     for row in table.rows:
         lines.append("| " + " | ".join(_md_escape(cell_text(v)) for v in row) + " |")
-    extra = table.notes + unknown_notes(table) + [f"Inferred: {e}" for e in table.inferred]
+    extra = table.notes + unknown_notes(table) + [f"{INFERRED_MARK} Inferred: {e}" for e in table.inferred] + \
+        [f"{LOW_CONFIDENCE_MARK} {LOW_CONFIDENCE_NOTE}: {e}" for e in table.low_confidence]
     if extra or table.sources:
         lines.append("")
     lines += [f"- {n}" for n in extra]
@@ -461,7 +512,7 @@ def document_markdown(game: Game, tables: list[Table]) -> str:
 
 def document_csv(tables: list[Table]) -> str:
     """All tables as CSV blocks, each preceded by a `# title (id)` line and separated by a blank line."""
-    return "\n".join(f"# {t.title} ({t.id})\n{to_csv(t)}" for t in tables)
+    return "\n".join(f"# {t.title}{' ' + t.marks if t.marks else ''} ({t.id})\n{to_csv(t)}" for t in tables)
 
 
 def document_json(game: Game, tables: list[Table]) -> str:

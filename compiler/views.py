@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import Game, as_dict, as_list, is_unknown, known
+from .model import LOW_CONFIDENCE_MARK, Game, as_dict, as_list, is_unknown, known, low_confidence
+from .tables import LOW_CONFIDENCE_NOTE, board_low_confidence
 
 PARTS = ("board", "cards", "stickers", "envelopes", "rules")
 
@@ -37,10 +38,12 @@ def board(game: Game) -> dict[str, Any]:
         ],
         "territories": [
             {"id": tid, "name": known(t.get("name")), **({"code": t["code"]} if "code" in t else {}),
-             "regions": list(as_list(t.get("regions"))), "neighbors": adj.get(tid, [])}
+             "regions": list(as_list(t.get("regions"))), "neighbors": adj.get(tid, []),
+             **({"confidence": "L"} if low_confidence(t) else {})}
             for tid, t in game.section("territories").items()
         ],
         "edges": sum(len(ns) for ns in adj.values()) // 2,
+        "low_confidence": board_low_confidence(game),
     }
 
 
@@ -71,18 +74,25 @@ def text(game: Game, name: str) -> str:
     lines = [f"{game.title} — {name}"]
     if name == "board":
         data = board(game)
+        mark = f" {LOW_CONFIDENCE_MARK}" if data["low_confidence"] else ""
         lines.append(f"{_count(len(data['territories']), 'territory', 'territories')}, "
-                     f"{_count(data['edges'], 'edge', 'edges')}, {_count(len(data['regions']), 'region', 'regions')}")
+                     f"{_count(data['edges'], 'edge', 'edges')}, {_count(len(data['regions']), 'region', 'regions')}"
+                     f"{mark}")
         members = game.region_members()
         for region in data["regions"]:
             bonus = "?" if region["bonus"] is None else region["bonus"]
             label = region["name"] or f"unnamed ({region['reference_name'] or region['id']})"
-            lines.append(f"\n{label} (bonus {bonus})")
+            region_mark = f" {LOW_CONFIDENCE_MARK}" if low_confidence(game.section("regions")[region["id"]]) else ""
+            lines.append(f"\n{label} (bonus {bonus}){region_mark}")
             for tid in members.get(region["id"], []):
                 t = game.section("territories")[tid]
                 label = f"{t['code']} " if "code" in t else ""
                 neighbors = ", ".join(game.neighbors().get(tid, []))
-                lines.append(f"  {label}{_text(t.get('name')) or tid} [{tid}] -> {neighbors}")
+                t_mark = f" {LOW_CONFIDENCE_MARK}" if low_confidence(t) else ""
+                lines.append(f"  {label}{_text(t.get('name')) or tid}{t_mark} [{tid}] -> {neighbors}")
+        if data["low_confidence"]:
+            lines.append("")
+        lines += [f"{LOW_CONFIDENCE_MARK} {LOW_CONFIDENCE_NOTE}: {e}" for e in data["low_confidence"]]
         return "\n".join(lines)
     if name == "cards":
         decks = game.section("decks")

@@ -212,6 +212,8 @@ def test_cli_builds_a_shipped_game_then_is_up_to_date(tmp_path: Path) -> None:
     assert "rendering (not built yet)" in first.stdout
     text = pdftotext(out / "risk-warhammer-40k" / "reference.pdf")
     assert "Starting armies" in text and "Risk: Warhammer 40,000" in text
+    assert "Region bonuses ‡" in text and "‡ from one unofficial source (low confidence)" in text
+    assert "Dontoria-Megaborealis Fortwall" in text  # the board map is drawn
     assert (out / "risk-warhammer-40k" / "cards.pdf").is_file()
     assert (out / "risk-warhammer-40k" / "tables" / "starting-armies.csv").read_text().startswith("Players,")
     second = subprocess.run([str(exe), "build", "risk-warhammer-40k", "--out", str(out)], capture_output=True,

@@ -140,8 +140,24 @@ def test_a_board_the_sources_give_only_in_part_gets_a_note_not_a_map(tmp_path: P
     assert map_withheld(tiny_game(tmp_path)) is None
     assert map_withheld(cached_game("risk-legacy")) is None
     assert map_withheld(cached_game("shadow-blades")) == "the game has no board of territories"
+    partial = tiny_game(tmp_path)
+    partial.board["complete"] = {"unknown": "names not legible"}
+    note = map_withheld(partial)
+    assert note is not None and note.startswith("the sources give 3 territories only (names not legible")
+    html = reference_html(partial, rule_tables(partial), "a4", None, [], None, note)
+    assert "No board map: the sources give 3 territories only" in html and "<svg" not in html
+
+
+def test_warhammer_reference_sheet_draws_the_board_and_marks_the_unofficial_source() -> None:
+    from scarbook.compiler.boardmap import board_svg, legend, map_withheld
+    from scarbook.compiler.render.html import reference_html
+    from scarbook.compiler.validate import cached_game
+
     warhammer = cached_game("risk-warhammer-40k")
-    note = map_withheld(warhammer)
-    assert note is not None and note.startswith("the sources give 1 territory only (territory names")
-    html = reference_html(warhammer, rule_tables(warhammer), "a4", None, [], None, note)
-    assert "No board map: the sources give 1 territory only" in html and "<svg" not in html
+    assert map_withheld(warhammer) is None
+    svg = board_svg(warhammer)
+    assert svg.count("<circle") == 42 and svg.count("<line") == 72
+    html = reference_html(warhammer, rule_tables(warhammer), "a4", svg, legend(warhammer))
+    assert "belongs to both regions" in html
+    assert "‡ from one unofficial source (low confidence): the 72 borders" in html
+    assert "<h2>Region bonuses ‡</h2>" in html

@@ -101,6 +101,32 @@ def test_inconsistent_source_is_warned(tmp_path: Path) -> None:
     assert [line.split(" ")[1] for line in check(tmp_path, "", base)] == ["X312"]
 
 
+def test_one_unofficial_source_is_warned_once_per_file_and_reason(tmp_path: Path) -> None:
+    source = "source: {cite: reference/x.md § B, confidence: L, note: the name}"
+    base = GAME.replace("{id: a, name: A, regions: [r]}", "{id: a, name: A, regions: [r], " + source + "}")
+    base = base.replace("{id: b, name: B, regions: [r]}", "{id: b, name: B, regions: [r], " + source + "}")
+    out = check(tmp_path, "", base)
+    assert [line.split(" ")[1] for line in out] == ["X313"]
+    assert "rests on one unofficial source (confidence L): the name (reference/x.md § B) (and 1 more" in out[0]
+    assert check(tmp_path, "", base.replace("confidence: L", "confidence: M")) == []
+
+
+def test_a_table_row_has_one_cell_per_column(tmp_path: Path) -> None:
+    out = check(tmp_path, """\
+        tables:
+          - id: energy
+            title: Energy
+            columns: [{id: what, title: What}, {id: energy, title: Energy}]
+            rows:
+              - [Domination token (start of turn, at most one per turn), 20]
+              - ["Domination token (start of turn, at most one per turn)", 20]
+              - [Starting energy]
+        """)
+    assert [line.split(" ")[:2] for line in out] == [["14:9", "X303"], ["16:9", "X303"]]
+    assert "row 1 of table 'energy' has 3 cells but the table has 2 columns; in a flow list" in out[0]
+    assert "row 3 of table 'energy' has 1 cells" in out[1]
+
+
 def test_sticker_slot_checks_and_params(tmp_path: Path) -> None:
     out = check(tmp_path, """\
         board: {default_slots: {scar: 1}}

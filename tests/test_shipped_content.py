@@ -74,3 +74,55 @@ def test_shadow_forces_has_42_coded_territories_and_nothing_sealed() -> None:
 def test_every_game_loads_without_errors() -> None:
     for gid in ("risk-legacy", "risk-shadow-forces", "risk-warhammer-40k", "shadow-blades"):
         assert load_game(gid).id == gid
+
+
+def test_warhammer_board_is_the_whole_board_from_one_unofficial_source() -> None:
+    """42 territories (39 + 3 Fortwalls, each in two regions), 72 borders, connected, region counts
+    as declared; every territory from the reference is marked low confidence, and shown so."""
+    from scarbook.compiler.model import components, low_confidence
+
+    game = load_game("risk-warhammer-40k").effective()
+    board = views.board(game)
+    assert len(board["territories"]) == 42 and board["edges"] == 72 == len(game.edges)
+    assert len(components(game.neighbors())) == 1
+    assert all(a in game.neighbors()[b] for a, b, _ in game.edges)
+    fortwalls = {t["id"]: t["regions"] for t in board["territories"] if t["id"].endswith("-fortwall")}
+    assert fortwalls == {
+        "mortwald-oteck-fortwall": ["mortwald-and-ork-scrap-cities", "oteck-hivesprawl"],
+        "dontoria-megaborealis-fortwall": ["dontoria", "megaborealis"],
+        "kaelacs-bane-hyperia-fortwall": ["kaelacs-bane-and-dirkden", "hyperia"],
+    }
+    assert Counter(len(t["regions"]) for t in board["territories"]) == {1: 39, 2: 3}
+    members = game.region_members()
+    counts = {rid: len(members[rid]) for rid in game.section("regions")}
+    assert counts == {"mortwald-and-ork-scrap-cities": 5, "megaborealis": 6, "dontoria": 8, "storvhal": 4,
+                      "oteck-hivesprawl": 8, "kaelacs-bane-and-dirkden": 7, "hyperia": 7}
+    assert all(r["territory_count"] == counts[rid] for rid, r in game.section("regions").items())
+    bonuses = {r["id"]: r["bonus"] for r in board["regions"]}
+    assert bonuses == {"mortwald-and-ork-scrap-cities": 3, "megaborealis": 3, "dontoria": 5, "storvhal": 2,
+                       "oteck-hivesprawl": 5, "kaelacs-bane-and-dirkden": 4, "hyperia": 4}
+    # every territory but the rulebook's Mortwald-Oteck Fortwall rests on the one unofficial source
+    unofficial = {t["id"] for t in board["territories"] if t.get("confidence") == "L"}
+    assert set(game.section("territories")) - unofficial == {"mortwald-oteck-fortwall"}
+    assert low_confidence(game.board) is not None and "72 borders" in board["low_confidence"][0]
+    assert all(isinstance(t.get("layout"), dict) for t in game.section("territories").values())
+    text = views.text(game, "board")
+    assert text.splitlines()[1] == "42 territories, 72 edges, 7 regions ‡"
+    assert "  The Great Choke ‡ [the-great-choke] -> " in text and "‡ from one unofficial source" in text
+    # territory cards: one per territory, 26 at 100 Throne Gelt and 16 at 200
+    cards = [c for c in game.section("cards").values() if c.get("deck") == "territory-cards"]
+    assert sorted(c["territory"] for c in cards) == sorted(game.section("territories"))
+    assert Counter(c["stats"]["throne_gelt"] for c in cards) == {100: 26, 200: 16}
+
+
+def test_warhammer_keeps_the_rulebook_where_the_unofficial_source_differs() -> None:
+    game = load_game("risk-warhammer-40k")
+    factions = game.section("factions")
+    assert factions["aeldari-craftworlds"]["leader"]["ability"].startswith("The final army in this leader's")
+    assert factions["orks"]["leader"]["ability"] == "Add +1 to all attack dice."
+    units = factions["genestealer-cults"]["units"]
+    assert [u["name"] for u in units] == ["Acolytes", "Goliath"]
+    assert all(u["source"]["confidence"] == "L" for u in units)
+    # the still unknown cards stay unknown: 18 of 20 objectives, 8 of 16 rewards
+    listed = Counter(c["deck"] for c in game.section("cards").values())
+    assert listed["objective-cards"] == 18 and listed["reward-cards"] == 8

@@ -110,3 +110,41 @@ def test_cli_tables_formats() -> None:
     assert html.startswith("<!DOCTYPE html>") and "Recruit chart" in html
     assert runner.invoke(app, ["tables", "risk-legacyy"]).exit_code == 2
     assert runner.invoke(app, ["tables", "risk-legacy", "--format", "xml"]).exit_code == 2
+
+
+@pytest.mark.parametrize("game_id", sorted(shipped_games()))
+def test_every_row_has_one_cell_per_column(game_id: str) -> None:
+    from scarbook.compiler.validate import load_game
+
+    game = load_game(game_id).effective()
+    for table in T.rule_tables(game):
+        for row in table.rows:
+            assert len(row) == len(table.columns), (table.id, row)
+
+
+def test_a_partly_known_board_reaches_its_declared_size(tmp_path: Path) -> None:
+    game = tiny_game(tmp_path)
+    game.board.update({"territory_count": 42, "complete": {"unknown": "names not legible"}})
+    game.sections["tables"] = {"reinforcements": {
+        "id": "reinforcements", "title": "Reinforcements", "columns": [{"id": "n", "title": "Territories"},
+                                                                       {"id": "a", "title": "Armies"}],
+        "formula": {"sum": ["territories"], "divide_by": 3, "minimum": 3}}}
+    table = T.declared_tables(game)[0]
+    assert table.rows[0] == ["1–11", 3] and table.rows[-1] == ["42", 14]
+    assert "shown up to 42" in table.notes[0]
+
+
+def test_unofficial_facts_are_marked_in_every_format() -> None:
+    from scarbook.compiler.validate import load_game
+
+    game = load_game("risk-warhammer-40k").effective()
+    tables = {t.id: t for t in T.rule_tables(game)}
+    regions = tables["board-regions"]
+    assert regions.marks == "‡" and any("territory's name and regions" in e for e in regions.low_confidence)
+    assert [r[1] for r in regions.rows] == [5, 6, 8, 4, 8, 7, 7]
+    assert "## Region bonuses ‡" in T.to_markdown(regions)
+    assert "- ‡ from one unofficial source (low confidence): the territory's name" in T.to_markdown(regions)
+    assert "# Region bonuses ‡ (board-regions)" in T.document_csv([regions])
+    assert json.loads(T.to_json(regions))["low_confidence"] == regions.low_confidence
+    assert tables["starting-armies"].marks == ""
+    assert tables["reinforcements-from-territories"].rows[-1] == ["42", 14]

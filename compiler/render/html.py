@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from ..model import Game, is_unknown
 from ..sheets import PAPER_MM, Sheet, distinct_pages
-from ..tables import Table, cell_text
+from ..tables import LOW_CONFIDENCE_NOTE, Table, board_low_confidence, cell_text
 
 #: Rows of a table per unsplittable block; a longer table is shown in parts.
 MAX_LINES_PER_BLOCK = 44
@@ -80,7 +80,8 @@ def table_parts(table: Table) -> list[dict[str, Any]]:
     return [{
         "id": table.id if i == 0 else f"{table.id}-{i + 1}", "title": table.title, "text": table.text,
         "columns": [c.title for c in table.columns], "rows": chunk, "notes": table.notes, "unknowns": unknowns,
-        "inferred": table.inferred, "sources": table.sources, "index": i + 1, "of": len(chunks),
+        "inferred": table.inferred, "low_confidence": table.low_confidence, "marks": table.marks,
+        "sources": table.sources, "index": i + 1, "of": len(chunks),
         "width": "narrow" if len(table.columns) <= 3 and not any(c["cls"] == "long" for r in rows for c in r)
         else "wide",
     } for i, chunk in enumerate(chunks)]
@@ -94,8 +95,9 @@ def reference_html(game: Game, tables: list[Table], paper: str, map_svg: str | N
     return str(environment().get_template("reference.html.j2").render(
         game={"id": game.id, "title": game.title}, packs=list(game.packs), campaign=campaign,
         summary=summary if isinstance(summary, str) else None, map_svg=map_svg, legend=legend, parts=parts,
-        map_note=map_note,
-        paper=PAPER_CSS[paper],
+        map_note=map_note, map_low_confidence=board_low_confidence(game) if map_svg else [],
+        map_shared=bool(map_svg) and any(len(t.get("regions") or []) > 1 for t in game.section("territories").values()),
+        low_confidence_note=LOW_CONFIDENCE_NOTE, paper=PAPER_CSS[paper],
     ))
 
 

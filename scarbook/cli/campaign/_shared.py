@@ -46,8 +46,11 @@ def refuse(problems: list[Problem], code: int = 1) -> NoReturn:
 
 
 @contextmanager
-def campaign_errors() -> Iterator[None]:
-    """Ledger, lock and content problems as diagnostics with exit 1 (never a traceback)."""
+def campaign_errors(writing: bool = True) -> Iterator[None]:
+    """Ledger, lock and content problems as diagnostics with exit 1 (never a traceback).
+
+    `writing=False` (status, log, check, sheet) never blames a failure on writing the campaign file.
+    """
     from scarbook.campaign.ledger import LedgerBusy, LedgerError
 
     try:
@@ -59,8 +62,12 @@ def campaign_errors() -> Iterator[None]:
         typer.echo(f"error L005: {exc}", err=True)
         raise typer.Exit(1) from None
     except OSError as exc:
-        typer.echo(f"error L006: cannot write the campaign file: {exc.strerror or exc}; nothing was written",
-                   err=True)
+        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+        if writing:
+            typer.echo(f"error L006: cannot write the campaign file{where}: {exc.strerror or exc}; nothing was "
+                       "written", err=True)
+        else:
+            typer.echo(f"error L006: cannot read or write a file{where}: {exc.strerror or exc}", err=True)
         raise typer.Exit(1) from None
     except ImportError:
         raise
@@ -113,7 +120,7 @@ def record(path: Path, make: Callable[..., Event | list[Problem]], dry_run: bool
             typer.echo(f"legal: {describe(fixed)}")
             return
         text = with_event(campaign.ledger, fixed)
-        write_atomic(path, text)
+        write_atomic(path, text, expected=campaign.ledger.raw)
         remember_appended(campaign.ledger, text, fixed, replay.verified)
         typer.echo(f"recorded: {describe(fixed)}")
         for env in triggered:

@@ -18,9 +18,9 @@ app = typer.Typer(help="Record the start and the end of a game.\n\nExample: scar
 def _pairs(values: list[str], option: str) -> list[tuple[str, str]]:
     out = []
     for v in values:
-        if "=" not in v or not v.split("=", 1)[0].strip() or not v.split("=", 1)[1].strip():
+        if "=" not in v or not v.rsplit("=", 1)[0].strip() or not v.rsplit("=", 1)[1].strip():
             fail_usage(f"{option} takes NAME=VALUE, not {v!r}")
-        a, b = v.split("=", 1)
+        a, b = v.rsplit("=", 1)  # at the last '=': a player may be named 'A=B', an id never holds one
         out.append((a.strip(), b.strip()))
     return out
 

@@ -37,7 +37,7 @@ def show_status(argv: list[str]) -> None:
     fmt, path = _status_args(argv)
     from scarbook.campaign.report import status_data, status_text
 
-    with campaign_errors():
+    with campaign_errors(writing=False):
         camp, replay = load(campaign_path(path))
         data = status_data(camp.ledger, replay)
     if fmt == "json":
@@ -89,7 +89,7 @@ def log(campaign: CampaignFile = None) -> None:
     from scarbook.campaign.ledger import read
     from scarbook.campaign.report import describe
 
-    with campaign_errors():
+    with campaign_errors(writing=False):
         ledger = read(campaign_path(campaign))
     game = 0
     for ev in ledger.events:
@@ -114,7 +114,7 @@ def check(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None) ->
     """
     from scarbook.compiler.diagnostics import error, render_json, render_text, warning
 
-    with campaign_errors():
+    with campaign_errors(writing=False):
         camp, replay = load(campaign_path(campaign))
         ledger = camp.ledger
         diags = list(ledger.problems) + list(replay.pack_problems)

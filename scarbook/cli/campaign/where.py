@@ -24,7 +24,7 @@ def where(
     from scarbook.campaign import rules
     from scarbook.campaign.ids import normalize
 
-    with campaign_errors():
+    with campaign_errors(writing=False):
         _, replay = load(campaign_path(campaign))
         content, state = replay.content, replay.state
         sid = normalize(sticker)

@@ -304,12 +304,25 @@ def test_no_lock_file_beside_a_missing_ledger(tmp_path: Path) -> None:
     assert undo.returncode == 1 and list(tmp_path.iterdir()) == []
 
 
-def test_read_only_status_never_says_cannot_write(ledger: Path, tmp_path: Path) -> None:
+def test_read_only_status_never_says_cannot_write(ledger: Path, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from campaigns.helpers import invoke
+
+    from scarbook.campaign.engine import Campaign
+
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("x")
     result = sb("campaign", "status", "-c", str(ledger), SCARBOOK_CACHE=str(blocker / "cache"))
     _no_traceback(result)
     assert "cannot write" not in result.stderr and result.returncode == 0, result.stderr
+
+    def unreadable(self: Campaign) -> None:
+        raise PermissionError(13, "Permission denied", "content/risk-legacy/board.yaml")
+
+    monkeypatch.setattr(Campaign, "checked_replay", unreadable)
+    for args in (["status"], ["check"]):
+        out = invoke(args, ledger)
+        assert out.exit_code == 1 and "cannot write" not in out.output and "board.yaml" in out.output, out.output
 
 
 def test_player_named_with_equals_can_play(tmp_path: Path) -> None:
@@ -321,14 +334,37 @@ def test_player_named_with_equals_can_play(tmp_path: Path) -> None:
     assert "R104" not in result.stderr, result.stderr
 
 
-def test_show_escapes_terminal_control_characters(tmp_path: Path) -> None:
+def _on_a_terminal(*args: str) -> tuple[int, bytes]:
+    """Run scarbook with stdout and stderr on a pseudo-terminal (click strips ESC only when piped)."""
+    import pty
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([SCARBOOK, *args], env=_env(), stdout=follower, stderr=follower)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    return proc.wait(timeout=60), b"".join(chunks)
+
+
+def test_terminal_output_escapes_control_characters(tmp_path: Path) -> None:
     pack = tmp_path / "evil"
     shutil.copytree(Path(__file__).parent / "packs" / "valid" / "new-scar", pack)
-    text = (pack / "pack.yaml").read_text().replace("title: Sinkhole scar", 'title: "\\e]0;pwned\\a\\e[2J Evil"')
-    text = text.replace("name: Sinkhole\n", 'name: "Sink\\e[31mhole\\x9b"\n')
+    text = (pack / "pack.yaml").read_text().replace("name: The Sinkhole envelope",
+                                                    'name: "The \\e]0;pwned\\a\\e[2JSink\\x9bhole"')
     (pack / "pack.yaml").write_text(text)
-    for args in (["show", "risk-legacy", "stickers", "--pack", str(pack)], ["validate", str(pack)],
-                 ["tables", "risk-legacy", "--pack", str(pack)]):
-        result = sb(*args)
-        _no_traceback(result)
-        assert "\x1b" not in result.stdout + result.stderr and "\x9b" not in result.stdout + result.stderr, args
+    (tmp_path / "bad.yaml").write_text(text.replace("contents: [sinkhole]", 'contents: ["\\e[2Jsink"]'))
+    for args in (["show", "risk-legacy", "envelopes", "--pack", str(pack)],
+                 ["show", "risk-legacy", "envelopes", "--pack", str(pack), "--format", "json"],
+                 ["tables", "risk-legacy", "--pack", str(pack)], ["validate", str(tmp_path / "bad.yaml")]):
+        code, out = _on_a_terminal(*args)
+        assert b"Traceback" not in out and code in (0, 1), out[-500:]
+        assert b"\x1b" not in out and "\x9b".encode() not in out and b"\x07" not in out, (args, out[-800:])
+        assert b"Sink" in out or b"sink" in out

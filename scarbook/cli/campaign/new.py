@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from scarbook.cli.terminal import echo
+
 from ..common import fail_usage
 from ._shared import campaign_errors
 
@@ -31,7 +33,7 @@ def new(
     if len({n.lower() for n in names}) != len(names):
         fail_usage("two players have the same name")
     if file.exists():
-        typer.echo(f"error L008: {file} already exists; nothing was written (choose another file, or delete it)",
+        echo(f"error L008: {file} already exists; nothing was written (choose another file, or delete it)",
                    err=True)
         raise typer.Exit(1)
     with campaign_errors():
@@ -41,6 +43,6 @@ def new(
             fail_usage(str(exc))
         file.parent.mkdir(parents=True, exist_ok=True) if str(file.parent) else None
         write_atomic(file, render(name, content.id, content.fingerprint, names, []), backup=False)
-    typer.echo(f"created {file}: {content.title} with {', '.join(names)}")
-    typer.echo(f"next: set up the world (scarbook campaign where STICKER -c {file}), then "
+    echo(f"created {file}: {content.title} with {', '.join(names)}")
+    echo(f"next: set up the world (scarbook campaign where STICKER -c {file}), then "
                f"scarbook campaign game start --play {names[0]}=FACTION ...")

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from scarbook.cli.terminal import echo
+
 from ._shared import CampaignFile, campaign_errors, campaign_path, load
 
 
@@ -44,9 +46,9 @@ def sheet(
     clash = ledger_file_named(target, path)
     if clash is not None:
         how = "choose another --out FILE" if out else "rename the campaign file, or give --out FILE"
-        typer.echo(f"error: {target} is the campaign file{clash}; nothing was written ({how})", err=True)
+        echo(f"error: {target} is the campaign file{clash}; nothing was written ({how})", err=True)
         raise typer.Exit(2 if out else 1)
     with campaign_errors(writing=False):
         camp, replay = load(path)
         written = write_sheet(camp.ledger, replay, target)
-    typer.echo(f"wrote {written}")
+    echo(f"wrote {written}")

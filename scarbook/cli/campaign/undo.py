@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import typer
+from scarbook.cli.terminal import echo
 
 from ._shared import CampaignFile, campaign_errors, campaign_path
 
@@ -20,4 +20,4 @@ def undo(campaign: CampaignFile = None) -> None:
         ledger = read(path)
         text, last = without_last(ledger)
         write_atomic(path, text, expected=ledger.raw)
-    typer.echo(f"undone: line {last.span.line}: {describe(last)}")
+    echo(f"undone: line {last.span.line}: {describe(last)}")

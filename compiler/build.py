@@ -15,6 +15,7 @@ diagnostics (codes B…) at the content line, never tracebacks. Nothing is writt
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -247,6 +248,22 @@ def save_manifest(out_dir: Path, outputs: dict[str, Any]) -> None:
     replace_file(out_dir / MANIFEST, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode())
 
 
+def remove_stale(out_dir: Path, recorded: Any, files: list[str]) -> None:
+    """Remove files the manifest says an earlier build wrote that this one no longer writes (only those)."""
+    if not isinstance(recorded, list):
+        return
+    for rel in recorded:
+        if not isinstance(rel, str) or rel in files:
+            continue
+        try:
+            path = _safe_out(out_dir, rel)
+        except (ValueError, OSError):
+            continue
+        with contextlib.suppress(OSError):
+            if path.is_file() and not path.is_symlink():
+                path.unlink()
+
+
 def why_rebuild(output: Output, recorded: dict[str, Any] | None, out_dir: Path) -> list[str]:
     """Why an output must be rendered again; empty when it is up to date."""
     if not recorded:
@@ -372,11 +389,8 @@ def write_tables(out: Path, files: list[str], tables: list[tablemod.Table]) -> N
             path = _safe_out(out, rel)
             wanted.add(path)
             replace_file(path, fmt(table).encode())
-    folder = _safe_out(out, files[0]).parent if files else None
-    if folder and folder.is_dir():
-        for stale in folder.iterdir():
-            if stale.is_file() and stale.resolve() not in wanted and stale.suffix.lstrip(".") in TABLE_FORMATS:
-                stale.unlink()
+    # Files of tables no longer in the content are removed by `build` from what the previous
+    # manifest says it wrote (`remove_stale`): the user's own files in that folder are never touched.
 
 
 # --- the build --------------------------------------------------------------------------------
@@ -478,6 +492,8 @@ def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: s
             manifest.pop(output.key, None)
         else:
             result.rendered.append(output.key)
+            old = manifest.get(output.key) or {}
+            remove_stale(out_dir, old.get("files") if isinstance(old, dict) else None, output.files)
             manifest[output.key] = {"files": output.files, "deps": output.deps}
     save_manifest(out_dir, manifest)
     return result

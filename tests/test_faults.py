@@ -368,3 +368,26 @@ def test_terminal_output_escapes_control_characters(tmp_path: Path) -> None:
         assert b"Traceback" not in out and code in (0, 1), out[-500:]
         assert b"\x1b" not in out and "\x9b".encode() not in out and b"\x07" not in out, (args, out[-800:])
         assert b"Sink" in out or b"sink" in out
+
+
+def test_build_keeps_the_users_own_files_in_tables(tmp_path: Path) -> None:
+    game = tmp_path / "tiny"
+    shutil.copytree(Path(__file__).parent / "packs" / "valid" / "tiny-game", game)
+    out = tmp_path / "out"
+    tables = out / "tiny-isles" / "tables"
+    tables.mkdir(parents=True)
+    (tables / "my-notes.md").write_text("mine")
+    (tables / "house.csv").write_text("a,b")
+    first = sb("build", str(game), "--only", "tables", "--out", str(out))
+    assert first.returncode == 0, first.stderr
+    built = {p.name for p in tables.iterdir()} - {"my-notes.md", "house.csv"}
+    assert built and (tables / "my-notes.md").read_text() == "mine" and (tables / "house.csv").read_text() == "a,b"
+    # a table that disappears from the content: its files (and only they) are removed
+    text = (game / "game.yaml").read_text()
+    assert "isle-cards" in text
+    (game / "game.yaml").write_text(text.replace("isle-cards", "islet-cards"))
+    second = sb("build", str(game), "--only", "tables", "--out", str(out))
+    assert second.returncode == 0, second.stderr
+    names = {p.name for p in tables.iterdir()}
+    assert "deck-isle-cards.md" not in names and "deck-islet-cards.md" in names
+    assert {"my-notes.md", "house.csv"} <= names

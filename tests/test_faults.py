@@ -391,3 +391,36 @@ def test_build_keeps_the_users_own_files_in_tables(tmp_path: Path) -> None:
     names = {p.name for p in tables.iterdir()}
     assert "deck-isle-cards.md" not in names and "deck-islet-cards.md" in names
     assert {"my-notes.md", "house.csv"} <= names
+
+
+# --- 9. a recorded game or pack path naming any folder -----------------------------------------------
+@pytest.mark.parametrize("game", ["/usr", "/", "/etc", "{home}"])
+def test_ledger_game_naming_a_system_folder_is_refused_at_once(tmp_path: Path, game: str) -> None:
+    file = tmp_path / "c.yaml"
+    file.write_text(f"campaign: {{game: {game.format(home=Path.home())}, players: [A]}}\nevents: []\n")
+    for args in (["status"], ["check"]):
+        result = sb("campaign", *args, "-c", str(file), timeout=10)
+        _no_traceback(result)
+        assert result.returncode == 1, result.stderr
+        assert "game" in result.stderr
+
+
+def test_walking_a_huge_folder_stops_at_a_budget(tmp_path: Path) -> None:
+    game = tmp_path / "big"
+    shutil.copytree(Path(__file__).parent / "packs" / "valid" / "tiny-game", game)
+    junk = game / "junk"
+    junk.mkdir()
+    for i in range(6000):
+        (junk / f"{i}.txt").write_bytes(b"secret")
+    result = sb("validate", str(game), timeout=30)
+    _no_traceback(result)
+    assert result.returncode == 1 and "X503" in result.stdout + result.stderr
+    assert "secret" not in result.stdout + result.stderr
+    pack = tmp_path / "c.yaml"
+    pack.write_text("campaign: {game: risk-legacy, players: [A, B, C]}\nevents:\n"
+                    f"- {{event: open, envelope: x, pack: {tmp_path / 'nothing'}}}\n")
+    (tmp_path / "nothing").mkdir()
+    (tmp_path / "nothing" / "notes.txt").write_text("secret")
+    opened = sb("campaign", "check", "-c", str(pack), timeout=30)
+    _no_traceback(opened)
+    assert opened.returncode == 1 and "secret" not in opened.stdout + opened.stderr

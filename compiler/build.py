@@ -133,10 +133,37 @@ def _text_fits(game: Game, card_id: str, card: dict[str, Any]) -> list[Diagnosti
                     "is cut off at the card's edge; shorten it, or give the deck a larger 'card_size'")]
 
 
-def check_content(game: Game) -> list[Diagnostic]:
-    """Refuse what a renderer must not see: raw markup in text, images outside the pack; warn
-    about card text too long for its card."""
+#: The most card faces (cards × copies) one game may print: beyond, `build` refuses with B110
+#: instead of running out of memory (the schemas bound each number; this bounds their product).
+MAX_BUILD_CARDS = 5000
+#: The most characters of text (all cards) one game may print.
+MAX_BUILD_TEXT = 2_000_000
+
+
+def _budget(game: Game) -> list[Diagnostic]:
+    cards = game.section("cards")
+    faces = 0
+    chars = 0
+    for card in cards.values():
+        copies = card.get("copies", 1)
+        faces += copies if isinstance(copies, int) and not isinstance(copies, bool) and copies > 0 else 1
+        text = card.get("text")
+        chars += len(text) if isinstance(text, str) else 0
+    span = Span(game.files[0]) if game.files else Span(game.id)
     diags = []
+    if faces > MAX_BUILD_CARDS:
+        diags.append(error(span, "B110", f"the game prints {faces} card faces (cards × copies); the limit is "
+                           f"{MAX_BUILD_CARDS}: lower 'copies', or split the game into packs"))
+    if chars > MAX_BUILD_TEXT:
+        diags.append(error(span, "B111", f"the cards hold {chars} characters of text; the limit is "
+                           f"{MAX_BUILD_TEXT}: shorten the card texts"))
+    return diags
+
+
+def check_content(game: Game) -> list[Diagnostic]:
+    """Refuse what a renderer must not see: raw markup in text, images outside the pack, more cards
+    or text than a build may print (B110, B111); warn about card text too long for its card."""
+    diags = _budget(game)
     for section, items in game.sections.items():
         for item_id, item in items.items():
             texts = {k: v for k, v in item.items() if k not in ("id", "image")}

@@ -424,3 +424,46 @@ def test_walking_a_huge_folder_stops_at_a_budget(tmp_path: Path) -> None:
     opened = sb("campaign", "check", "-c", str(pack), timeout=30)
     _no_traceback(opened)
     assert opened.returncode == 1 and "secret" not in opened.stdout + opened.stderr
+
+
+# --- 7. content that validates but would exhaust the machine in `build` ------------------------------
+@pytest.mark.parametrize("edit, field", [
+    (("isle-cards, name: Isle cards, count: 3}", "isle-cards, name: Isle cards, count: 3, "
+      "card_size: {width: 0.01, height: 0.01}}"), "card_size"),
+    (("territory: north-isle, resources: 1}", "territory: north-isle, resources: 1000000000000000000000000000000}"),
+     "resources"),
+    (("territory: north-isle, resources: 1}", "territory: north-isle, resources: 1, copies: 100000}"), "copies"),
+    (("territory: north-isle, resources: 1}", "territory: north-isle, resources: 1, text: '" + "x" * 1_000_000 + "'}"),
+     "text"),
+])
+def test_hostile_sizes_are_refused_at_the_field(tmp_path: Path, edit: tuple[str, str], field: str) -> None:
+    game = tmp_path / "tiny"
+    shutil.copytree(Path(__file__).parent / "packs" / "valid" / "tiny-game", game)
+    text = (game / "game.yaml").read_text()
+    assert edit[0] in text
+    (game / "game.yaml").write_text(text.replace(edit[0], edit[1], 1))
+    result = sb("validate", str(game), timeout=60)
+    _no_traceback(result)
+    assert result.returncode == 1, result.stdout[-500:]
+    line = next(n for n, ln in enumerate((game / "game.yaml").read_text().splitlines(), 1) if edit[1][:20] in ln)
+    assert f"game.yaml:{line}:" in result.stdout and len(result.stdout) < 5000, (field, result.stdout[-800:])
+    built = sb("build", str(game), "--out", str(tmp_path / "out"), timeout=120)
+    _no_traceback(built)
+    assert built.returncode == 1
+
+
+def test_build_has_an_overall_budget(tmp_path: Path) -> None:
+    from scarbook.compiler import build as buildmod
+
+    game = tmp_path / "tiny"
+    shutil.copytree(Path(__file__).parent / "packs" / "valid" / "tiny-game", game)
+    text = (game / "game.yaml").read_text()
+    (game / "game.yaml").write_text(text.replace("resources: 1}", "resources: 1, copies: 100}"))
+    code = ("import sys; from scarbook.compiler import build as b; b.MAX_BUILD_CARDS = 250\n"
+            "from scarbook.cli.main import app\nsys.argv = ['scarbook', 'build', sys.argv[1], '--out', sys.argv[2]]\n"
+            "app()")
+    result = subprocess.run([sys.executable, "-c", code, str(game), str(tmp_path / "out")], env=_env(),
+                            capture_output=True, text=True, timeout=120)
+    _no_traceback(result)
+    assert result.returncode == 1 and "B11" in result.stdout + result.stderr, result.stdout + result.stderr
+    assert buildmod.MAX_BUILD_CARDS >= 2000

@@ -86,8 +86,11 @@ def main() -> None:
         k = 0
         while not stop.is_set():
             note = f"# hand edit {k}"
-            with open(ledger, "a", encoding="utf-8") as fh:
-                fh.write(note + "\n")
+            fd = os.open(ledger, os.O_WRONLY | os.O_APPEND)  # like the shell's `>>`: open, one write
+            try:
+                os.write(fd, (note + "\n").encode())
+            finally:
+                os.close(fd)
             with lock:
                 edits.append(note)
             k += 1

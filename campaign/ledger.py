@@ -673,16 +673,50 @@ def write_atomic(path: Path, text: str, backup: bool = True, expected: bytes | N
             with contextlib.suppress(FileNotFoundError):
                 tmp.unlink()
         fault("ledger-after-bak")
-    tmp = write_temp(folder, target.name, text.encode("utf-8"), durable=True, like=st)
+    data = text.encode("utf-8")
+    tmp = write_temp(folder, target.name, data, durable=True, like=st)
+    old_fd = -1
     try:
         fault("ledger-before-replace")
-        if expected is not None and read_raw(target, shown) != expected:
-            raise _changed(shown)
+        if expected is not None:
+            with contextlib.suppress(OSError):
+                old_fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+            if read_raw(target, shown) != expected:
+                raise _changed(shown)
+        fault("ledger-after-check")
+        os.replace(tmp, target)
+        if old_fd >= 0:
+            _put_back_a_late_edit(target, shown, old_fd, expected or b"", data, st)
+    finally:
+        if old_fd >= 0:
+            os.close(old_fd)
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+    _fsync_dir(folder)
+
+
+def _put_back_a_late_edit(target: Path, shown: str, old_fd: int, expected: bytes, data: bytes,
+                          st: os.stat_result | None) -> None:
+    """After the rename: an append (`echo >> FILE`) that reached the old file after the last comparison
+    would be lost with it. Then the edited old version is put back (when the new file is still
+    ours) and the command refuses with L012, as if the edit had come a moment earlier."""
+    from scarbook.compiler.atomic import write_temp
+
+    try:
+        if os.fstat(old_fd).st_size == len(expected):
+            return
+        late = os.pread(old_fd, MAX_LEDGER_BYTES + 1, 0)
+    except OSError:
+        return
+    if late == expected or len(late) > MAX_LEDGER_BYTES or read_raw(target, shown) != data:
+        return
+    tmp = write_temp(target.parent, target.name, late, durable=True, like=st)
+    try:
         os.replace(tmp, target)
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
-    _fsync_dir(folder)
+    raise _changed(shown)
 
 
 @contextlib.contextmanager

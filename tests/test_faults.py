@@ -164,6 +164,20 @@ def test_hand_edit_while_writing_is_never_lost(ledger: Path) -> None:
     assert _temps(ledger.parent) == []
 
 
+def test_append_landing_after_the_last_comparison_is_put_back(ledger: Path) -> None:
+    """`echo '# note' >> c.yaml` between the last byte comparison and the rename: the edit survives."""
+    proc = subprocess.Popen([SCARBOOK, *PLACE, "-c", str(ledger)], env=_env(SCARBOOK_FAULT="ledger-after-check:pause"),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    assert proc.stderr.readline().strip() == "paused ledger-after-check"
+    with open(ledger, "a", encoding="utf-8") as fh:
+        fh.write("# appended at the worst moment\n")
+    edited = ledger.read_text()
+    out, err = proc.communicate("\n", timeout=60)
+    assert proc.returncode == 1 and "changed while" in err, out + err
+    assert ledger.read_text() == edited and _temps(ledger.parent) == []
+
+
 # --- 5. comments, unknown keys, layouts, modes ---------------------------------------------------------
 LAYOUTS = {
     "notes-after": lambda t: t + "\n# our house notes\nnotes:\n  - remember the sinkhole\n",

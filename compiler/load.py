@@ -61,7 +61,10 @@ def system_folder(path: Path) -> bool:
 
 def has_section(path: Path, section: str) -> bool:
     """Whether a YAML file (or a folder's top-level YAML files) has a top-level `section:` key; reads 1 MiB at most."""
-    candidates = [path] if path.is_file() else sorted(p for p in path.iterdir() if p.suffix in YAML_SUFFIXES)
+    try:
+        candidates = [path] if path.is_file() else sorted(p for p in path.iterdir() if p.suffix in YAML_SUFFIXES)
+    except OSError:
+        return False
     pattern = re.compile(rb"^" + re.escape(section.encode()) + rb"\s*:", re.M)
     for file in candidates[:200]:
         try:
@@ -125,7 +128,9 @@ def fingerprint(paths: list[Path], base: Path | None = None) -> str:
         digest.update(name.encode())
         digest.update(b"\0")
         try:
-            digest.update(path.read_bytes())
+            from .yamlload import MAX_FILE_BYTES, read_capped
+
+            digest.update(read_capped(path, MAX_FILE_BYTES))
         except OSError:
             digest.update(b"<unreadable>")
         digest.update(b"\0")

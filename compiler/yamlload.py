@@ -367,17 +367,43 @@ def decode(raw: bytes, file: str) -> tuple[str | None, list[Diagnostic]]:
                             "save the file as UTF-8 text")]
 
 
-def load_file(path: Path, display: str) -> Document:
-    """Load a YAML file, refusing oversized files before reading them whole."""
+def read_capped(path: Path, limit: int) -> bytes:
+    """A regular file's bytes, at most `limit` + 1 of them; OSError (EINVAL) for anything else.
+
+    Stat before open, open with O_NONBLOCK, fstat after: a FIFO never blocks, a device is never read.
+    """
+    import errno
+    import os
+    import stat
+
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise OSError(errno.EINVAL, "not a regular file (a FIFO, device, socket or folder)")
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a FIFO, device, socket or folder)")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def load_file(path: Path, display: str) -> Document:
+    """Load a YAML file, refusing oversized or non-regular files before reading them whole."""
+    try:
+        raw = read_capped(path, MAX_FILE_BYTES)
+        if len(raw) > MAX_FILE_BYTES:
             doc = Document(display)
-            doc.diagnostics.append(error(Span(display, 1, 1), "Y009", f"file is {size // (1024 * 1024)} MiB; "
-                                         f"the limit is {MAX_FILE_BYTES // (1024 * 1024)} MiB: split it into "
+            doc.diagnostics.append(error(Span(display, 1, 1), "Y009", f"file is larger than "
+                                         f"{MAX_FILE_BYTES // (1024 * 1024)} MiB, the limit: split it into "
                                          "several files"))
             return doc
-        raw = path.read_bytes()
     except OSError as exc:
         doc = Document(display)
         doc.diagnostics.append(error(Span(display), "Y010", f"cannot read file: {exc.strerror}"))

@@ -481,3 +481,17 @@ def test_build_has_an_overall_budget(tmp_path: Path) -> None:
     _no_traceback(result)
     assert result.returncode == 1 and "B11" in result.stdout + result.stderr, result.stdout + result.stderr
     assert buildmod.MAX_BUILD_CARDS >= 2000
+
+
+def test_content_fifo_or_device_is_refused_at_once(tmp_path: Path) -> None:
+    fifo = tmp_path / "pack.yaml"
+    os.mkfifo(fifo)
+    zero = tmp_path / "zero.yaml"
+    zero.symlink_to("/dev/zero")
+    for file in (fifo, zero):
+        result = sb("validate", str(file), timeout=20)
+        _no_traceback(result)
+        assert result.returncode in (1, 2) and "regular file" in result.stdout + result.stderr, result.stdout
+        shown = sb("show", "risk-legacy", "--pack", str(file), timeout=20)
+        _no_traceback(shown)
+        assert shown.returncode in (1, 2)

@@ -270,6 +270,12 @@ def test_line_break_characters_in_a_name(ledger: Path, char: str) -> None:
         _no_traceback(undo)
         assert undo.returncode == 0 and ledger.read_bytes() == before
     _no_traceback(result)
+    for entry in (f"- {{event: place, sticker: minor-city, target: peru, name: 'Li{char}ma'}}\n",
+                  f"- {{event: place, sticker: minor-city, target: peru, name: \"Li{char}ma\"}}\n"):
+        ledger.write_bytes(before + entry.encode())
+        undo = sb("campaign", "undo", "-c", str(ledger))
+        _no_traceback(undo)
+        assert undo.returncode == 0 and ledger.read_bytes() == before, undo.stderr
     text = ledger.read_text() + f"- {{event: place, sticker: scar-cancel, target: a{char}b}}\n"
     ledger.write_text(text)
     check = sb("campaign", "check", "-c", str(ledger))

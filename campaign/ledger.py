@@ -8,9 +8,11 @@ file or the new one, never half of either. This module never decides what is leg
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import errno
 import os
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -63,6 +65,8 @@ class Ledger:
     indent: str = ""
     verified: str = ""  # from the cache: the key under which every event was found legal ('' none)
     cached_events: str = field(default="", repr=False, compare=False)  # the events as cached (JSON text)
+    raw: bytes = field(default=b"", repr=False, compare=False)  # the bytes read (a write checks they are still there)
+    entries: int = 0  # entries in the events list, readable or not
 
     def player(self, name: str) -> str | None:
         """The recorded spelling of a player's name, matched case-insensitively."""
@@ -111,6 +115,8 @@ def parse(text: str, path: Path, display: str | None = None) -> Ledger:
     ledger = Ledger(path, shown, text, str(head.get("name") or ""), game, str(head.get("fingerprint") or ""),
                     names)
     ledger.problems.extend(d for d in doc.diagnostics)
+    ledger.entries = len(raw_events)
+    ledger.raw = text.encode("utf-8")
     spans = doc.spans
     for i, raw in enumerate(raw_events):
         span = spans.get(f"/events/{i}") or doc.span(f"/events/{i}")
@@ -131,7 +137,9 @@ def _layout(text: str, key_spans: dict[str, Span], raw_events: list[Any],
         return False, ""
     if any(s.line > ev_key.line for k, s in key_spans.items() if k.count("/") == 1 and k != "/events"):
         return False, ""
-    lines = text.split("\n")
+    lines = _BREAK.split(text)
+    if any(ln.startswith(("---", "...")) for ln in lines):
+        return False, ""  # document markers: only the checked (slow) paths may touch such a file
     after = lines[ev_key.line - 1][ev_key.column - 1:].split(":", 1)[-1].strip()
     if not raw_events:
         return after in ("", "[]") and not any(ln.strip() and not ln.lstrip().startswith("#")
@@ -148,17 +156,54 @@ def _layout(text: str, key_spans: dict[str, Span], raw_events: list[Any],
     return True, line[: len(line) - len(stripped)]
 
 
-def read(path: Path, display: str | None = None) -> Ledger:
-    shown = display or display_path(path)
+def real_path(path: Path) -> Path:
+    """The file a (possibly symlinked) ledger path names: writes, the lock and `.bak` go beside it."""
+    return Path(os.path.realpath(path))
+
+
+def not_a_ledger_file(shown: str) -> LedgerError:
+    return LedgerError([error(Span(shown, 1, 1), "L001", "the campaign file is not a regular file (a folder, FIFO, "
+                              "device or socket); give the campaign's YAML file")])
+
+
+def read_raw(path: Path, shown: str) -> bytes:
+    """The ledger's bytes: refuses non-regular files before opening them and caps the read (L001)."""
+    import stat
+
     try:
-        if path.stat().st_size > MAX_LEDGER_BYTES:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise not_a_ledger_file(shown)
+        if st.st_size > MAX_LEDGER_BYTES:
             raise LedgerError([error(Span(shown, 1, 1), "L001", "the campaign file is larger than 64 MiB")])
-        raw = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
         raise LedgerError([error(Span(shown), "L001", "no campaign file here; create one with 'scarbook campaign "
                                  "new FILE --game GAME --player NAME ...' or pass --campaign FILE")]) from None
     except OSError as exc:
         raise LedgerError([error(Span(shown), "L001", f"cannot read the campaign file: {exc.strerror}")]) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped between the stat and the open
+            raise not_a_ledger_file(shown)
+        chunks, size = [], 0
+        while size <= MAX_LEDGER_BYTES:
+            chunk = os.read(fd, min(1 << 20, MAX_LEDGER_BYTES + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > MAX_LEDGER_BYTES:
+            raise LedgerError([error(Span(shown, 1, 1), "L001", "the campaign file is larger than 64 MiB")])
+        return b"".join(chunks)
+    except OSError as exc:
+        raise LedgerError([error(Span(shown), "L001", f"cannot read the campaign file: {exc.strerror}")]) from None
+    finally:
+        os.close(fd)
+
+
+def read(path: Path, display: str | None = None) -> Ledger:
+    shown = display or display_path(path)
+    raw = read_raw(path, shown)
     cached = _recall(raw, path, shown)
     if cached is not None:
         return cached
@@ -166,9 +211,9 @@ def read(path: Path, display: str | None = None) -> Ledger:
     if text is None:
         raise LedgerError(problems)
     ledger = parse(text, path, shown)
+    ledger.raw = raw
     remember(ledger)
     return ledger
-
 
 # --- a cache of parsed ledgers, keyed by the file's bytes -------------------------------------
 # Parsing a 10,000-event ledger with source positions takes most of a second; the parsed events
@@ -191,32 +236,58 @@ def _cache_file(raw: bytes) -> Path:
 
 
 def _recall(raw: bytes, path: Path, shown: str) -> Ledger | None:
+    """The cached parse of these very bytes, or None; an entry that does not verify is deleted."""
+    import hashlib
     import json
 
+    entry = _cache_file(raw)
     try:
-        head_json, events_json = _cache_file(raw).read_text("utf-8").split("\n", 1)
+        blob = entry.read_bytes()
+    except OSError:
+        return None
+    try:
+        head_json, events_json = blob.decode("utf-8").split("\n", 1)
         head = json.loads(head_json)
+        events_json = events_json.rstrip()
+        if (head.get("format") != LEDGER_CACHE_VERSION or head.get("sha256") != hashlib.sha256(raw).hexdigest()
+                or head.get("body") != hashlib.sha256(events_json.encode("utf-8")).hexdigest()):
+            raise ValueError("stale or forged entry")
         text = raw.decode("utf-8-sig")
-        ledger = Ledger(path, shown, text, head["name"], head["game"], head["fingerprint"], head["players"],
+        players = head["players"]
+        if not (isinstance(head["name"], str) and isinstance(head["game"], str) and isinstance(head["fingerprint"], str)
+                and isinstance(players, list) and all(isinstance(p, str) for p in players)
+                and isinstance(head["appendable"], bool) and isinstance(head["indent"], str)
+                and isinstance(head["verified"], str)):
+            raise ValueError("bad header")
+        ledger = Ledger(path, shown, text, head["name"], head["game"], head["fingerprint"], players,
                         appendable=head["appendable"], indent=head["indent"], verified=head["verified"],
-                        cached_events=events_json.rstrip())
-        ledger.events = [event_from_fields(values, Span(shown, line, column), index)
-                         for index, (line, column, *values) in enumerate(json.loads(events_json))]
+                        cached_events=events_json, raw=raw)
+        lines = len(line_starts(text))
+        items = json.loads(events_json)
+        for index, (line, column, *values) in enumerate(items):
+            if not (isinstance(line, int) and isinstance(column, int) and 1 <= line <= lines and column >= 1):
+                raise ValueError("bad position")
+            ledger.events.append(event_from_fields(values, Span(shown, line, column), index))
+        ledger.entries = len(ledger.events)
         return ledger
-    except (OSError, ValueError, KeyError, TypeError):
+    except Exception:  # noqa: BLE001 - any bad entry is discarded and rebuilt, never trusted
+        with contextlib.suppress(OSError):
+            entry.unlink()
         return None
 
 
 def _store(ledger: Ledger) -> None:
     """Write the ledger's cache entry from its header and `cached_events`; never fails."""
+    import hashlib
     import json
 
-    head = {"name": ledger.name, "game": ledger.game, "fingerprint": ledger.fingerprint, "players": ledger.players,
+    raw = ledger.raw or ledger.text.encode("utf-8")
+    head = {"format": LEDGER_CACHE_VERSION, "sha256": hashlib.sha256(raw).hexdigest(),
+            "body": hashlib.sha256(ledger.cached_events.encode("utf-8")).hexdigest(),
+            "name": ledger.name, "game": ledger.game, "fingerprint": ledger.fingerprint, "players": ledger.players,
             "appendable": ledger.appendable, "indent": ledger.indent, "verified": ledger.verified}
     with contextlib.suppress(OSError):
-        replace_file(_cache_file(ledger.text.encode("utf-8")),
-                     f"{json.dumps(head)}\n{ledger.cached_events}".encode())
-
+        replace_file(_cache_file(raw), f"{json.dumps(head)}\n{ledger.cached_events}".encode())
 
 def _event_json(event: Event) -> str:
     import json
@@ -246,11 +317,12 @@ def remember_appended(ledger: Ledger, text: str, event: Event, verified: str = "
     """
     if not ledger.appendable or ledger.problems:
         return
-    line = text.count("\n")
+    line = len(line_starts(text.rstrip("\r\n")))
     placed = type(event)(**{k: getattr(event, k) for k in event.__dataclass_fields__ if k not in ("span", "index")},
                          span=Span(ledger.display, line, len(ledger.indent) + 3), index=len(ledger.events))
     new = Ledger(ledger.path, ledger.display, text, ledger.name, ledger.game, ledger.fingerprint, ledger.players,
-                 [*ledger.events, placed], appendable=True, indent=ledger.indent, verified=verified)
+                 [*ledger.events, placed], appendable=True, indent=ledger.indent, verified=verified,
+                 raw=text.encode("utf-8"), entries=len(ledger.events) + 1)
     if not ledger.cached_events:
         remember(new)
         return
@@ -260,9 +332,25 @@ def remember_appended(ledger: Ledger, text: str, event: Event, verified: str = "
 
 
 # --- writing ----------------------------------------------------------------------------------
+class _OneLineDumper(yaml.SafeDumper):
+    """Strings with line breaks or control characters are double-quoted (escaped), so an event stays one line."""
+
+
+_ODD = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = '"' if _ODD.search(value) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_OneLineDumper.add_representer(str, _str)
+
+
 def dump_event(data: dict[str, Any]) -> str:
     """One event as a single flow-style YAML line (no trailing newline)."""
-    out = yaml.safe_dump(data, default_flow_style=True, sort_keys=False, width=1_000_000, allow_unicode=True)
+    out = yaml.dump(data, Dumper=_OneLineDumper, default_flow_style=True, sort_keys=False, width=1_000_000,
+                    allow_unicode=True)
     return out.strip().removesuffix("...").strip()
 
 
@@ -278,49 +366,251 @@ def render(name: str, game: str, fingerprint: str, players: list[str], events: l
     return text + "events:\n" + "".join(f"- {dump_event(e)}\n" for e in events)
 
 
+_BREAK = re.compile(r"\r\n|\r|\n")  # the line breaks a text editor shows (NEL, LS and PS are not)
+
+
+def line_starts(text: str) -> list[int]:
+    """Offsets where each line (as an editor counts them, as the ledger's spans count them) starts."""
+    return [0, *(m.end() for m in _BREAK.finditer(text))]
+
+
+def newline_of(text: str) -> str:
+    """The file's own line break (LF, CRLF or CR-only), LF for a file without one."""
+    found = _BREAK.search(text)
+    return found.group() if found else "\n"
+
+
+class _EventsNode:
+    """Where the `events:` list is in the text (character offsets), from the YAML parser's marks."""
+
+    def __init__(self) -> None:
+        self.key_end = -1       # end of the `events` key (-1: no such key)
+        self.kind = ""          # "block", "flow", "scalar" (null or empty), "" (no key)
+        self.start = -1         # offset of the value
+        self.end = -1           # offset of the sequence's end (`]`, or the next token after a block list)
+        self.items: list[tuple[int, int]] = []  # (start, end) of each entry
+
+
+def _events_node(text: str) -> _EventsNode | None:
+    """Locate the top-level `events` value; None when the text is not one YAML mapping the parser reads."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
+    node = _EventsNode()
+    depth = 0
+    expecting_key = False
+    in_events = False
+    item_start = -1
+    try:
+        while loader.check_event():
+            ev = loader.get_event()
+            cls = type(ev)
+            opens = cls in (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+            closes = cls in (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+            if not (opens or closes or cls in (yaml.ScalarEvent, yaml.AliasEvent)):
+                continue
+            if in_events:
+                if depth == 2 and (opens or cls in (yaml.ScalarEvent, yaml.AliasEvent)):
+                    item_start = ev.start_mark.index
+                if closes:
+                    depth -= 1
+                    if depth == 1:
+                        node.end = ev.start_mark.index
+                        in_events = False
+                        expecting_key = True
+                        continue
+                if opens:
+                    depth += 1
+                if depth == 2 and not opens:
+                    node.items.append((item_start, ev.end_mark.index))
+                continue
+            if closes:
+                depth -= 1
+                if depth == 1:
+                    expecting_key = True
+                continue
+            if depth == 1 and expecting_key:
+                expecting_key = False
+                if cls is yaml.ScalarEvent and ev.value == "events" and node.key_end < 0:
+                    node.key_end = ev.end_mark.index
+                    value = loader.peek_event()
+                    node.start = value.start_mark.index
+                    if isinstance(value, yaml.SequenceStartEvent):
+                        node.kind = "flow" if value.flow_style else "block"
+                        loader.get_event()
+                        depth += 1
+                        in_events = True
+                        continue
+                    if isinstance(value, yaml.ScalarEvent) and value.value in ("", "~", "null", "Null", "NULL") \
+                            and not value.style:
+                        node.kind = "scalar"
+                        node.end = value.end_mark.index
+                    else:
+                        node.kind = "other"
+                if opens:
+                    depth += 1  # a complex key: never a ledger, verification refuses
+                continue
+            if depth == 1:
+                expecting_key = True
+            if opens:
+                depth += 1
+                if depth == 1:
+                    expecting_key = True
+    except yaml.YAMLError:
+        return None
+    finally:
+        loader.dispose()
+    return node
+
+
+def _blank_or_comment(line: str) -> bool:
+    stripped = line.strip()
+    return not stripped or stripped.startswith("#")
+
+
+def _after_last_content(text: str, starts: list[int], begin: int, end: int) -> int:
+    """The offset just after the last line in [begin, end) that is neither blank nor a comment."""
+    first = bisect.bisect_right(starts, begin) - 1
+    last = bisect.bisect_right(starts, max(begin, end - 1)) - 1
+    for n in range(last, first - 1, -1):
+        line_end = starts[n + 1] if n + 1 < len(starts) else len(text)
+        if not _blank_or_comment(_BREAK.sub("", text[starts[n]:line_end])):
+            return line_end
+    return starts[first]
+
+
+def _unchanged_but_events(old: str, new: str, events: list[Any]) -> bool:
+    """Whether `new` reads as `old` with exactly `events` as its events, and nothing else different."""
+    before, after = loads(old, "old"), loads(new, "new")
+    if after.data is None or not isinstance(after.data, dict) or not isinstance(before.data, dict):
+        return False
+    if len(after.diagnostics) > len(before.diagnostics):
+        return False
+    rest_old = {k: v for k, v in before.data.items() if k != "events"}
+    rest_new = {k: v for k, v in after.data.items() if k != "events"}
+    return rest_old == rest_new and (after.data.get("events") or []) == events
+
+
+def _cannot(ledger: Ledger, what: str, how: str) -> LedgerError:
+    return LedgerError([error(Span(ledger.display, 1, 1), "L011", f"cannot {what} without rewriting the hand-edited "
+                              f"file; nothing was written ({how})")])
+
+
 def with_event(ledger: Ledger, event: Event) -> str:
-    """The ledger's text with one more event at the end (the rest of the file untouched)."""
-    if ledger.appendable:
-        text = ledger.text if ledger.text.endswith("\n") else ledger.text + "\n"
-        if not ledger.events and not ledger.problems:
-            lines = text.rstrip("\n").split("\n")
-            if lines and lines[-1].rstrip().endswith("[]"):
-                lines[-1] = lines[-1].rstrip()[:-2].rstrip()
-                text = "\n".join(lines) + "\n"
-        return text + f"{ledger.indent}- {dump_event(event.to_dict())}\n"
-    return render(ledger.name, ledger.game, ledger.fingerprint, ledger.players,
-                  [e.to_dict() for e in ledger.events] + [event.to_dict()])
+    """The ledger's text with one more event at its end, appended as text: nothing else changes.
 
-
-def without_last(ledger: Ledger) -> str:
-    """The ledger's text with its last event removed.
-
-    When that event is the file's last line, in one line (as scarbook writes them), the line is cut
-    off once it reads back as that very event; otherwise the cut is checked by parsing the whole
-    text again, and when even that differs the file is written anew in the canonical layout.
+    A block list at the end of the file (as scarbook writes it) gets one more line; any other layout
+    (a flow list, keys after the events, no events yet) gets the entry inserted where the list ends,
+    checked by reading the result back. Where even that is impossible it refuses (L011).
     """
-    last = ledger.events[-1]
-    if ledger.appendable and last.index == len(ledger.events) + len(ledger.problems) - 1:
-        lines = ledger.text.split("\n")
-        start = last.span.line - 1
-        text = "\n".join(lines[:start]) + "\n"
-        if _is_last_line(lines, start, last):  # no need to parse 10,000 events again
-            return text
-        if lines[start].lstrip(" ").startswith("-"):
-            try:
-                again = parse(text, ledger.path, ledger.display)
-                if [e.to_dict() for e in again.events] == [e.to_dict() for e in ledger.events[:-1]]:
-                    return text
-            except LedgerError:
-                pass
-    return render(ledger.name, ledger.game, ledger.fingerprint, ledger.players,
-                  [e.to_dict() for e in ledger.events[:-1]])
+    nl = newline_of(ledger.text)
+    line = dump_event(event.to_dict())
+    if ledger.appendable:
+        text = ledger.text
+        if text and not text.endswith(("\n", "\r")):
+            text += nl
+        if not ledger.events and not ledger.problems:
+            stripped = text.rstrip("\r\n")
+            if stripped.rstrip().endswith("[]"):
+                text = stripped.rstrip()[:-2].rstrip() + nl
+        return text + f"{ledger.indent}- {line}{nl}"
+    text = ledger.text
+    node = _events_node(text)
+    new = None
+    if node is not None:
+        starts = line_starts(text)
+        if node.kind == "" and node.key_end < 0:
+            sep = "" if not text or text.endswith(("\n", "\r")) else nl
+            new = f"{text}{sep}events:{nl}- {line}{nl}"
+        elif node.kind == "scalar" and node.start == node.end:  # `events:` with nothing under it
+            at = _after_last_content(text, starts, node.key_end, node.key_end + 1)
+            if at == len(text) and not text.endswith(("\n", "\r")):
+                new = f"{text}{nl}- {line}{nl}"
+            else:
+                new = f"{text[:at]}- {line}{nl}{text[at:]}"
+        elif node.kind == "scalar":
+            new = f"{text[:node.start]}[{line}]{text[node.end:]}"
+        elif node.kind == "flow":
+            at = node.items[-1][1] if node.items else node.end
+            new = f"{text[:at]}{', ' if node.items else ''}{line}{text[at:]}"
+        elif node.kind == "block" and node.items:
+            first_line = starts[bisect.bisect_right(starts, node.items[0][0]) - 1]
+            indent = text[first_line:node.items[0][0]].split("-", 1)[0]
+            at = _after_last_content(text, starts, node.items[-1][0], node.end)
+            if at == len(text) and not text.endswith(("\n", "\r")):
+                new = f"{text}{nl}{indent}- {line}{nl}"
+            else:
+                new = f"{text[:at]}{indent}- {line}{nl}{text[at:]}"
+    if new is not None:
+        old_raw = loads(text, "old").data
+        old_events = old_raw.get("events") or [] if isinstance(old_raw, dict) else None
+        if old_events is not None and _unchanged_but_events(text, new, [*old_events, event.to_dict()]):
+            return new
+    raise _cannot(ledger, "append the event", "keep the events as a list under 'events:' with one '- {...}' entry "
+                  "per event, or add the event by hand")
 
 
-def _is_last_line(lines: list[str], start: int, event: Event) -> bool:
-    """Whether `event` is all of line `start` (a one-line `- {...}` entry) and only blank lines follow."""
-    entry = lines[start].lstrip(" ")
-    if not entry.startswith("- {") or any(line.strip() for line in lines[start + 1:]):
+def without_last(ledger: Ledger) -> tuple[str, Event]:
+    """The ledger's text with exactly its last entry removed, and that entry's event.
+
+    Refuses (LedgerError) when the last entry does not read as an event (a typo, a tag, a duplicate
+    key): it says which line, and guesses nothing. The rest of the file (comments, other keys) is kept.
+    """
+    if ledger.entries == 0:
+        raise LedgerError([error(Span(ledger.display, 1, 1), "L009", "there is no event to undo; nothing was "
+                                 "written")])
+    last = ledger.events[-1] if ledger.events else None
+    if last is None or last.index != ledger.entries - 1:
+        bad = [p for p in ledger.problems if p.path == f"/events/{ledger.entries - 1}"] or ledger.problems
+        raise LedgerError([_refused_undo(bad[-1].span, bad[-1])])
+    late = [p for p in ledger.problems if (p.span.line, p.span.column) >= (last.span.line, last.span.column)]
+    if late:
+        raise LedgerError([_refused_undo(last.span, late[0])])
+    text = ledger.text
+    starts = line_starts(text)
+    start = starts[last.span.line - 1]
+    if ledger.appendable and _is_last_line(text, starts, last.span.line - 1, last):
+        return text[:start], last  # one line, read back as this very event: no need to parse 10,000 events
+    node = _events_node(text)
+    new = None
+    if node is not None and node.items and node.kind == "block":
+        begin = starts[bisect.bisect_right(starts, node.items[-1][0]) - 1]
+        end = _after_last_content(text, starts, node.items[-1][0], node.end)
+        new = text[:begin] + text[end:]
+    elif node is not None and node.items and node.kind == "flow":
+        begin, end = node.items[-1]
+        if len(node.items) > 1:  # drop the comma after the entry before it, keep any comment there
+            comma = text.find(",", node.items[-2][1], begin)
+            if comma < 0:
+                raise _cannot(ledger, "remove the last event", f"delete the entry at line {last.span.line} by hand")
+            text_ = text[:comma] + text[comma + 1:begin]
+        else:
+            text_ = text[:begin]
+        line_start = max(text_.rfind("\n"), text_.rfind("\r")) + 1
+        rest_end = end
+        while rest_end < len(text) and text[rest_end] in " \t":
+            rest_end += 1
+        if not text_[line_start:].strip() and text[rest_end:rest_end + 1] in ("\n", "\r"):
+            text_ = text_[:line_start]  # the entry was alone on its line: remove the line
+            rest_end += 2 if text[rest_end:rest_end + 2] == "\r\n" else 1
+        new = text_ + text[rest_end:]
+    if new is not None:
+        old_raw = loads(text, "old").data
+        if _unchanged_but_events(text, new, (old_raw.get("events") or [])[:-1]):
+            return new, last
+    raise _cannot(ledger, "remove the last event", f"delete the entry at line {last.span.line} by hand")
+
+
+def _refused_undo(entry: Span, problem: Diagnostic) -> Diagnostic:
+    where = "" if problem.span == entry else f"line {problem.span.line}: "
+    return Diagnostic(entry, problem.severity, problem.code,
+                      f"the last entry (line {entry.line}) cannot be read, so undo will not guess what to remove: "
+                      f"{where}{problem.message}; nothing was written (fix or delete that entry by hand)")
+
+
+def _is_last_line(text: str, starts: list[int], n: int, event: Event) -> bool:
+    """Whether `event` is all of line `n` (a one-line `- {...}` entry) and only blank lines follow."""
+    end = starts[n + 1] if n + 1 < len(starts) else len(text)
+    entry = _BREAK.sub("", text[starts[n]:end]).lstrip(" ")
+    if not entry.startswith("- {") or text[end:].strip():
         return False
     try:
         return bool(yaml.load(entry[2:], Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) == event.to_dict())
@@ -337,23 +627,122 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def write_atomic(path: Path, text: str, backup: bool = True) -> None:
-    """Replace the file with `text`, keeping the previous version as FILE.bak."""
-    if backup and path.exists():
-        replace_file(path.with_name(path.name + ".bak"), path.read_bytes(), durable=True)
-    replace_file(path, text.encode("utf-8"), durable=True)
-    _fsync_dir(path.parent if str(path.parent) else Path("."))
+class LedgerChanged(LedgerError):
+    """The file's bytes are not those the command read (a hand edit, another program)."""
+
+
+def _changed(shown: str) -> LedgerChanged:
+    return LedgerChanged([error(Span(shown, 1, 1), "L012", "the file changed while this command ran (saved by hand "
+                                "or by another program); nothing was written: run the command again")])
+
+
+def write_atomic(path: Path, text: str, backup: bool = True, expected: bytes | None = None) -> None:
+    """Replace the ledger with `text`, keeping the previous version as FILE.bak.
+
+    Through a symlink, the target is written (the link stays a link); the temporary files, `.bak`
+    and the lock are beside the target. With `expected` (the bytes the command read; the caller
+    holds the lock), the write is refused with L012 when the file no longer holds them, checked
+    again just before the rename. The new file and `.bak` keep the ledger's mode and owner. `.bak`
+    is written by its own temporary file and rename, before the ledger: a kill at any point leaves
+    the ledger whole (old or new) and `.bak` either its earlier version or the ledger's previous one.
+    """
+    import stat
+
+    from scarbook.compiler.atomic import clean_orphans, fault, write_temp
+
+    shown = display_path(path)
+    target = real_path(path)
+    folder = target.parent
+    clean_orphans(folder, target.name)
+    clean_orphans(folder, target.name + ".bak")
+    try:
+        st: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise not_a_ledger_file(shown)
+    current = read_raw(target, shown) if st is not None else None
+    if expected is not None and current != expected:
+        raise _changed(shown)
+    if backup and current is not None:
+        bak = target.with_name(target.name + ".bak")
+        tmp = write_temp(folder, bak.name, current, durable=True, like=st)
+        try:
+            os.replace(tmp, bak)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+        fault("ledger-after-bak")
+    data = text.encode("utf-8")
+    tmp = write_temp(folder, target.name, data, durable=True, like=st)
+    old_fd = -1
+    try:
+        fault("ledger-before-replace")
+        if expected is not None:
+            with contextlib.suppress(OSError):
+                old_fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+            if read_raw(target, shown) != expected:
+                raise _changed(shown)
+        fault("ledger-after-check")
+        os.replace(tmp, target)
+        if old_fd >= 0:
+            _put_back_a_late_edit(target, shown, old_fd, expected or b"", data, st)
+    finally:
+        if old_fd >= 0:
+            os.close(old_fd)
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+    _fsync_dir(folder)
+
+
+def _put_back_a_late_edit(target: Path, shown: str, old_fd: int, expected: bytes, data: bytes,
+                          st: os.stat_result | None) -> None:
+    """After the rename: an append (`echo >> FILE`) that reached the old file after the last comparison
+    would be lost with it. Then the edited old version is put back (when the new file is still
+    ours) and the command refuses with L012, as if the edit had come a moment earlier."""
+    from scarbook.compiler.atomic import write_temp
+
+    try:
+        if os.fstat(old_fd).st_size == len(expected):
+            return
+        late = os.pread(old_fd, MAX_LEDGER_BYTES + 1, 0)
+    except OSError:
+        return
+    if late == expected or len(late) > MAX_LEDGER_BYTES or read_raw(target, shown) != data:
+        return
+    tmp = write_temp(target.parent, target.name, late, durable=True, like=st)
+    try:
+        os.replace(tmp, target)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+    raise _changed(shown)
 
 
 @contextlib.contextmanager
 def locked(path: Path, wait: float | None = None) -> Iterator[None]:
-    """Hold the campaign's exclusive lock; raise LedgerBusy after waiting `wait` seconds."""
-    import fcntl
+    """Hold the campaign's exclusive lock (beside the real file); raise LedgerBusy after `wait` seconds.
 
-    lock_path = path.with_name(path.name + ".lock")
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    Refuses (L001) a ledger that does not exist or is not a regular file, creating nothing.
+    """
+    import fcntl
+    import stat
+
+    shown = display_path(path)
+    target = real_path(path)
+    try:
+        if not stat.S_ISREG(os.stat(target).st_mode):
+            raise not_a_ledger_file(shown)
+    except FileNotFoundError:
+        read_raw(path, shown)  # raises the usual L001 'no campaign file here'
+    lock_path = target.with_name(target.name + ".lock")
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(lock_path, flags | os.O_NONBLOCK, 0o644)
     deadline = time.monotonic() + (LOCK_WAIT_SECONDS if wait is None else wait)
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise LedgerError([error(Span(shown, 1, 1), "L006", f"{display_path(lock_path)} is not a regular file; "
+                                     "remove it")])
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -362,7 +751,7 @@ def locked(path: Path, wait: float | None = None) -> Iterator[None]:
                 if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
                     raise
                 if time.monotonic() >= deadline:
-                    raise LedgerBusy(f"{display_path(path)} is being changed by another scarbook command; "
+                    raise LedgerBusy(f"{shown} is being changed by another scarbook command; "
                                      "nothing was written: retry in a moment") from None
                 time.sleep(0.02)
         yield

@@ -15,6 +15,7 @@ diagnostics (codes B…) at the content line, never tracebacks. Nothing is writt
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -132,10 +133,37 @@ def _text_fits(game: Game, card_id: str, card: dict[str, Any]) -> list[Diagnosti
                     "is cut off at the card's edge; shorten it, or give the deck a larger 'card_size'")]
 
 
-def check_content(game: Game) -> list[Diagnostic]:
-    """Refuse what a renderer must not see: raw markup in text, images outside the pack; warn
-    about card text too long for its card."""
+#: The most card faces (cards × copies) one game may print: beyond, `build` refuses with B110
+#: instead of running out of memory (the schemas bound each number; this bounds their product).
+MAX_BUILD_CARDS = 5000
+#: The most characters of text (all cards) one game may print.
+MAX_BUILD_TEXT = 2_000_000
+
+
+def _budget(game: Game) -> list[Diagnostic]:
+    cards = game.section("cards")
+    faces = 0
+    chars = 0
+    for card in cards.values():
+        copies = card.get("copies", 1)
+        faces += copies if isinstance(copies, int) and not isinstance(copies, bool) and copies > 0 else 1
+        text = card.get("text")
+        chars += len(text) if isinstance(text, str) else 0
+    span = Span(game.files[0]) if game.files else Span(game.id)
     diags = []
+    if faces > MAX_BUILD_CARDS:
+        diags.append(error(span, "B110", f"the game prints {faces} card faces (cards × copies); the limit is "
+                           f"{MAX_BUILD_CARDS}: lower 'copies', or split the game into packs"))
+    if chars > MAX_BUILD_TEXT:
+        diags.append(error(span, "B111", f"the cards hold {chars} characters of text; the limit is "
+                           f"{MAX_BUILD_TEXT}: shorten the card texts"))
+    return diags
+
+
+def check_content(game: Game) -> list[Diagnostic]:
+    """Refuse what a renderer must not see: raw markup in text, images outside the pack, more cards
+    or text than a build may print (B110, B111); warn about card text too long for its card."""
+    diags = _budget(game)
     for section, items in game.sections.items():
         for item_id, item in items.items():
             texts = {k: v for k, v in item.items() if k not in ("id", "image")}
@@ -245,6 +273,22 @@ def save_manifest(out_dir: Path, outputs: dict[str, Any]) -> None:
 
     data = {"version": BUILD_VERSION, "outputs": dict(sorted(outputs.items()))}
     replace_file(out_dir / MANIFEST, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode())
+
+
+def remove_stale(out_dir: Path, recorded: Any, files: list[str]) -> None:
+    """Remove files the manifest says an earlier build wrote that this one no longer writes (only those)."""
+    if not isinstance(recorded, list):
+        return
+    for rel in recorded:
+        if not isinstance(rel, str) or rel in files:
+            continue
+        try:
+            path = _safe_out(out_dir, rel)
+        except (ValueError, OSError):
+            continue
+        with contextlib.suppress(OSError):
+            if path.is_file() and not path.is_symlink():
+                path.unlink()
 
 
 def why_rebuild(output: Output, recorded: dict[str, Any] | None, out_dir: Path) -> list[str]:
@@ -372,11 +416,8 @@ def write_tables(out: Path, files: list[str], tables: list[tablemod.Table]) -> N
             path = _safe_out(out, rel)
             wanted.add(path)
             replace_file(path, fmt(table).encode())
-    folder = _safe_out(out, files[0]).parent if files else None
-    if folder and folder.is_dir():
-        for stale in folder.iterdir():
-            if stale.is_file() and stale.resolve() not in wanted and stale.suffix.lstrip(".") in TABLE_FORMATS:
-                stale.unlink()
+    # Files of tables no longer in the content are removed by `build` from what the previous
+    # manifest says it wrote (`remove_stale`): the user's own files in that folder are never touched.
 
 
 # --- the build --------------------------------------------------------------------------------
@@ -478,6 +519,8 @@ def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: s
             manifest.pop(output.key, None)
         else:
             result.rendered.append(output.key)
+            old = manifest.get(output.key) or {}
+            remove_stale(out_dir, old.get("files") if isinstance(old, dict) else None, output.files)
             manifest[output.key] = {"files": output.files, "deps": output.deps}
     save_manifest(out_dir, manifest)
     return result

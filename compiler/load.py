@@ -6,8 +6,10 @@ Every problem becomes a diagnostic; nothing here raises on bad content.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,12 +42,74 @@ def shipped_games() -> dict[str, Path]:
     return {p.name: p for p in sorted(root.iterdir()) if p.is_dir() and any(p.glob("*.yaml"))}
 
 
+#: A game or pack folder is small: walking one stops after this many entries or YAML bytes.
+MAX_FOLDER_ENTRIES = 5000
+MAX_FOLDER_YAML_BYTES = 64 * 1024 * 1024
+#: Folders that never hold a game or a pack (a ledger's `game: /usr` would walk all of /usr).
+SYSTEM_FOLDERS = frozenset({"/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/media",
+                            "/mnt", "/opt", "/proc", "/root", "/run", "/sbin", "/srv", "/sys", "/tmp", "/usr",
+                            "/usr/bin", "/usr/lib", "/usr/local", "/usr/share", "/var"})
+
+
+def system_folder(path: Path) -> bool:
+    """Whether `path` is the filesystem root, a system folder, a home folder itself, or inside /proc, /sys, /dev."""
+    real = os.path.realpath(path)
+    home = os.path.realpath(os.path.expanduser("~"))
+    return (real in SYSTEM_FOLDERS or real == home or os.path.dirname(real) == "/home"
+            or real.startswith(("/proc/", "/sys/", "/dev/")))
+
+
+def has_section(path: Path, section: str) -> bool:
+    """Whether a YAML file (or a folder's top-level YAML files) has a top-level `section:` key; reads 1 MiB at most."""
+    try:
+        candidates = [path] if path.is_file() else sorted(p for p in path.iterdir() if p.suffix in YAML_SUFFIXES)
+    except OSError:
+        return False
+    pattern = re.compile(rb"^" + re.escape(section.encode()) + rb"\s*:", re.M)
+    for file in candidates[:200]:
+        try:
+            if not file.is_file():
+                continue
+            with open(file, "rb") as fh:
+                if pattern.search(fh.read(1 << 20)):
+                    return True
+        except OSError:
+            continue
+    return False
+
+
 def content_files(folder: Path) -> tuple[list[Path], list[Diagnostic]]:
-    """The YAML files of a pack folder; symlinks leading outside it are refused."""
+    """The YAML files of a pack folder; symlinks leading outside it are refused.
+
+    The walk stops (X503) after MAX_FOLDER_ENTRIES entries or MAX_FOLDER_YAML_BYTES of YAML: a pack
+    is a handful of files, and a mistyped path must not walk a whole disk. Only names are reported.
+    """
     root = folder.resolve()
     files: list[Path] = []
     problems: list[Diagnostic] = []
-    for path in sorted(p for p in folder.rglob("*") if p.suffix in YAML_SUFFIXES):
+    found: list[Path] = []
+    entries = 0
+    size = 0
+    for here, dirs, names in os.walk(folder):
+        dirs.sort()
+        entries += len(dirs) + len(names)
+        if entries > MAX_FOLDER_ENTRIES:
+            problems.append(error(Span(display_path(folder)), "X503", f"this folder holds more than "
+                                  f"{MAX_FOLDER_ENTRIES} files and folders; a game or pack folder holds its YAML "
+                                  "files only (is this the right folder?)"))
+            break
+        for name in sorted(names):
+            if Path(name).suffix in YAML_SUFFIXES:
+                path = Path(here) / name
+                found.append(path)
+                with contextlib.suppress(OSError):
+                    size += path.stat().st_size
+        if size > MAX_FOLDER_YAML_BYTES:
+            problems.append(error(Span(display_path(folder)), "X503", f"this folder holds more than "
+                                  f"{MAX_FOLDER_YAML_BYTES // (1024 * 1024)} MiB of YAML; split the content into "
+                                  "packs"))
+            break
+    for path in sorted(found):
         real = path.resolve()
         if root not in real.parents:
             problems.append(error(Span(display_path(path)), "X502", "this file is a link to outside the pack "
@@ -64,7 +128,9 @@ def fingerprint(paths: list[Path], base: Path | None = None) -> str:
         digest.update(name.encode())
         digest.update(b"\0")
         try:
-            digest.update(path.read_bytes())
+            from .yamlload import MAX_FILE_BYTES, read_capped
+
+            digest.update(read_capped(path, MAX_FILE_BYTES))
         except OSError:
             digest.update(b"<unreadable>")
         digest.update(b"\0")

@@ -167,6 +167,11 @@ def _describe(err: Any, doc: Document) -> Iterator[Diagnostic]:
     elif leaf.validator == "type":
         yield error(doc.span(lp), "S004", f"{leaf.message} in {what(lp)}", lp)
         return
+    elif leaf.validator in ("maxLength", "minLength") and isinstance(leaf.instance, str):
+        message = (f"'{lp.rsplit('/', 1)[-1]}' {_show(leaf.instance)} is {len(leaf.instance)} characters long; the "
+                   f"{'limit' if leaf.validator == 'maxLength' else 'minimum'} is {leaf.validator_value}")
+    if len(message) > 300:  # never echo a huge value back
+        message = f"{message[:200]}…{message[-80:]}"
     yield error(doc.span(lp), "S010", message, lp)
 
 

@@ -63,8 +63,13 @@ def game_source(game_id: str) -> Path:
     games = shipped_games()
     if game_id in games:
         return games[game_id]
+    from .load import has_section, system_folder
+
     path = Path(game_id)
-    if path.is_dir() or (path.is_file() and path.suffix in (".yaml", ".yml")):
+    if path.is_dir() and not system_folder(path) and (
+            (path / "game.yaml").is_file() or (path / "game.yml").is_file() or has_section(path, "game")):
+        return path
+    if path.is_file() and path.suffix in (".yaml", ".yml") and has_section(path, "game"):
         return path
     raise UnknownGame(game_id)
 

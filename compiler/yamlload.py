@@ -8,6 +8,8 @@ bound, and every value and key has a `Span`. Never raises on bad input: problems
 
 from __future__ import annotations
 
+import bisect
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -115,9 +117,12 @@ class _EventBuilder:
         self.nodes = 0
         self.expanded = 0
         self.root: Any = None
+        self.starts: list[int] | None = None  # line starts as an editor counts lines, when YAML counts otherwise
 
     def span(self, event: Any) -> Span:
         mark = event.start_mark
+        if self.starts is not None:
+            return _index_span(self.doc.file, self.starts, mark.index)
         return Span(self.doc.file, mark.line + 1, mark.column + 1)
 
     def problem(self, event: Any, code: str, message: str) -> None:
@@ -270,9 +275,27 @@ class _EventBuilder:
             return value
 
 
+# YAML also breaks lines at NEL, LS and PS (U+0085, U+2028, U+2029); text editors (and the
+# ledger's text operations) do not. Where a file holds one, spans are counted from the character
+# offset with the editor's line breaks (CRLF, CR or LF), so a diagnostic names the line one sees.
+_EDITOR_BREAK = re.compile(r"\r\n|\r|\n")
+_YAML_ONLY_BREAKS = ("\x85", "\u2028", "\u2029")
+
+
+def editor_line_starts(text: str) -> list[int]:
+    return [0, *(m.end() for m in _EDITOR_BREAK.finditer(text))]
+
+
+def _index_span(file: str, starts: list[int], index: int) -> Span:
+    line = bisect.bisect_right(starts, index)
+    return Span(file, line, index - starts[line - 1] + 1)
+
+
 def _mark_span(file: str, mark: Any, text: str = "") -> Span:
     if mark is None:
         return Span(file, 1, 1)
+    if text and any(c in text for c in _YAML_ONLY_BREAKS) and isinstance(getattr(mark, "index", None), int):
+        return _index_span(file, editor_line_starts(text), mark.index)
     line = getattr(mark, "line", None)
     if line is None:  # ReaderError carries a character position only
         pos = getattr(mark, "position", 0)
@@ -284,6 +307,8 @@ def loads(text: str, file: str) -> Document:
     """Load one YAML document from text; problems become diagnostics."""
     doc = Document(file)
     builder = _EventBuilder(doc)
+    if any(c in text for c in _YAML_ONLY_BREAKS):
+        builder.starts = editor_line_starts(text)
     loader = ContentLoader(text)
     documents = 0
     try:
@@ -304,7 +329,7 @@ def loads(text: str, file: str) -> Document:
         if ctx is not None and exc.problem_mark is not None and ctx.line != exc.problem_mark.line:
             what = (exc.context or "while parsing a block").replace("while parsing ", "")
             problem += f" in {what} that starts at line {ctx.line + 1}, column {ctx.column + 1}"
-        doc.diagnostics.append(error(_mark_span(file, mark), "Y001", f"YAML syntax: {problem}"))
+        doc.diagnostics.append(error(_mark_span(file, mark, text), "Y001", f"YAML syntax: {problem}"))
         return _failed(doc)
     except yaml.reader.ReaderError as exc:
         char = chr(exc.character) if isinstance(exc.character, int) else str(exc.character)
@@ -342,17 +367,43 @@ def decode(raw: bytes, file: str) -> tuple[str | None, list[Diagnostic]]:
                             "save the file as UTF-8 text")]
 
 
-def load_file(path: Path, display: str) -> Document:
-    """Load a YAML file, refusing oversized files before reading them whole."""
+def read_capped(path: Path, limit: int) -> bytes:
+    """A regular file's bytes, at most `limit` + 1 of them; OSError (EINVAL) for anything else.
+
+    Stat before open, open with O_NONBLOCK, fstat after: a FIFO never blocks, a device is never read.
+    """
+    import errno
+    import os
+    import stat
+
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise OSError(errno.EINVAL, "not a regular file (a FIFO, device, socket or folder)")
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a FIFO, device, socket or folder)")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def load_file(path: Path, display: str) -> Document:
+    """Load a YAML file, refusing oversized or non-regular files before reading them whole."""
+    try:
+        raw = read_capped(path, MAX_FILE_BYTES)
+        if len(raw) > MAX_FILE_BYTES:
             doc = Document(display)
-            doc.diagnostics.append(error(Span(display, 1, 1), "Y009", f"file is {size // (1024 * 1024)} MiB; "
-                                         f"the limit is {MAX_FILE_BYTES // (1024 * 1024)} MiB: split it into "
+            doc.diagnostics.append(error(Span(display, 1, 1), "Y009", f"file is larger than "
+                                         f"{MAX_FILE_BYTES // (1024 * 1024)} MiB, the limit: split it into "
                                          "several files"))
             return doc
-        raw = path.read_bytes()
     except OSError as exc:
         doc = Document(display)
         doc.diagnostics.append(error(Span(display), "Y010", f"cannot read file: {exc.strerror}"))

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from scarbook.cli.terminal import echo
+
 from .common import CampaignOption, PackOption, content_errors, fail_usage, load, report
 
 if TYPE_CHECKING:
@@ -67,7 +69,7 @@ class ProgressDisplay:
         if self.bar is not None:
             self.bar.console.print(text, markup=False, highlight=False)
         else:
-            typer.echo(text, err=self.tty)
+            echo(text, err=self.tty)
 
     def step(self, done: int, total: int) -> None:
         if not self.tty:
@@ -124,12 +126,12 @@ def build(
     elapsed = time.perf_counter() - started
     if not result.rendered and not result.up_to_date:
         wanted = ", ".join(o.value for o in only) if only else "any"
-        typer.echo(f"nothing to build: {', '.join(g.id for g in loaded)} has no {wanted} output "
+        echo(f"nothing to build: {', '.join(g.id for g in loaded)} has no {wanted} output "
                    "(stickers need a printed size, cards a printable deck)")
     elif not result.rendered:
-        typer.echo(f"everything is up to date in {out} ({len(result.up_to_date)} outputs, {elapsed:.2f} s)")
+        echo(f"everything is up to date in {out} ({len(result.up_to_date)} outputs, {elapsed:.2f} s)")
     else:
-        typer.echo(f"built {len(result.rendered)} outputs, {len(result.up_to_date)} up to date, in {out} "
+        echo(f"built {len(result.rendered)} outputs, {len(result.up_to_date)} up to date, in {out} "
                    f"({elapsed:.1f} s)")
 
 

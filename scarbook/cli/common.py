@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
+from scarbook.cli.terminal import echo
 from scarbook.compiler.diagnostics import Diagnostic, render_json, render_text
 
 if TYPE_CHECKING:
@@ -41,17 +42,17 @@ CampaignOption = Annotated[
 
 def fail_usage(message: str) -> NoReturn:
     """A wrong command line: message on stderr, exit 2."""
-    typer.echo(f"error: {message}", err=True)
+    echo(f"error: {message}", err=True)
     raise typer.Exit(2)
 
 
 def report(diagnostics: list[Diagnostic], files: int | None, fmt: TextOrJson = TextOrJson.text) -> None:
     if fmt is TextOrJson.json:
-        typer.echo(render_json(diagnostics))
+        echo(render_json(diagnostics))
     else:
         text = render_text(diagnostics, files)
         if text:
-            typer.echo(text)
+            echo(text)
 
 
 @contextmanager
@@ -64,8 +65,8 @@ def content_errors() -> Iterator[None]:
     except UnknownGame as exc:
         fail_usage(str(exc))
     except ContentError as exc:
-        typer.echo(render_text(exc.diagnostics), err=True)
-        typer.echo("the content has errors; run 'scarbook validate' for the full list", err=True)
+        echo(render_text(exc.diagnostics), err=True)
+        echo("the content has errors; run 'scarbook validate' for the full list", err=True)
         raise typer.Exit(1) from None
 
 
@@ -82,5 +83,5 @@ def load(game_id: str, packs: list[Path] | None, campaign: Path | None = None) -
 
 
 def echo_err(message: str) -> None:
-    typer.echo(message, err=True)
+    echo(message, err=True)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-import typer
+from scarbook.cli.terminal import echo
 
 from .common import FormatOption, TextOrJson
 
@@ -29,11 +29,11 @@ def games(fmt: FormatOption = TextOrJson.text) -> None:
         rows.append({"id": gid, "title": meta.get("title", gid), "legacy": bool(meta.get("legacy")),
                      "players": players})
     if fmt is TextOrJson.json:
-        typer.echo(json.dumps(rows, indent=2))
+        echo(json.dumps(rows, indent=2))
         return
     width = max((len(r["id"]) for r in rows), default=0)
     for r in rows:
         p = r["players"] if isinstance(r["players"], dict) else {}
         players = f"{p.get('min')}-{p.get('max')} players" if p else ""
         kind = "legacy" if r["legacy"] else "standard"
-        typer.echo(f"{r['id']:<{width}}  {r['title']} ({kind}, {players})")
+        echo(f"{r['id']:<{width}}  {r['title']} ({kind}, {players})")

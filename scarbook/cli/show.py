@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from scarbook.cli.terminal import echo
+
 from .common import CampaignOption, FormatOption, GameArgument, PackOption, TextOrJson, load
 
 
@@ -34,6 +36,6 @@ def show(
 
     content = load(game, pack, campaign)
     if fmt is TextOrJson.json:
-        typer.echo(json.dumps(views.part(content, part.value), indent=2, ensure_ascii=False))
+        echo(json.dumps(views.part(content, part.value), indent=2, ensure_ascii=False))
     else:
-        typer.echo(views.text(content, part.value))
+        echo(views.text(content, part.value))

@@ -10,6 +10,8 @@ from typing import Annotated
 
 import typer
 
+from scarbook.cli.terminal import echo
+
 from .common import CampaignOption, GameArgument, PackOption, load
 
 
@@ -38,15 +40,15 @@ def tables(
     content = load(game, pack, campaign)
     computed = tablemod.rule_tables(content)
     if fmt is TableFormat.md:
-        typer.echo(tablemod.document_markdown(content, computed), nl=False)
+        echo(tablemod.document_markdown(content, computed), nl=False)
     elif fmt is TableFormat.csv:
-        typer.echo(tablemod.document_csv(computed), nl=False)
+        echo(tablemod.document_csv(computed), nl=False)
     elif fmt is TableFormat.json:
-        typer.echo(tablemod.document_json(content, computed), nl=False)
+        echo(tablemod.document_json(content, computed), nl=False)
     else:
         from scarbook.compiler.render.html import reference_html
 
-        typer.echo(reference_html(content, computed, "a4", None, [],
+        echo(reference_html(content, computed, "a4", None, [],
                                   str(campaign) if campaign else None))
 
 

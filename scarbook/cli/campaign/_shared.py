@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
+from scarbook.cli.terminal import echo
 from scarbook.compiler.diagnostics import render_text
 
 if TYPE_CHECKING:
@@ -40,27 +41,34 @@ def campaign_path(given: str | None) -> Path:
 
 def refuse(problems: list[Problem], code: int = 1) -> NoReturn:
     for p in problems:
-        typer.echo(f"error {p.code}: {p.text()}", err=True)
-    typer.echo("nothing was written", err=True)
+        echo(f"error {p.code}: {p.text()}", err=True)
+    echo("nothing was written", err=True)
     raise typer.Exit(code)
 
 
 @contextmanager
-def campaign_errors() -> Iterator[None]:
-    """Ledger, lock and content problems as diagnostics with exit 1 (never a traceback)."""
+def campaign_errors(writing: bool = True) -> Iterator[None]:
+    """Ledger, lock and content problems as diagnostics with exit 1 (never a traceback).
+
+    `writing=False` (status, log, check, sheet) never blames a failure on writing the campaign file.
+    """
     from scarbook.campaign.ledger import LedgerBusy, LedgerError
 
     try:
         yield
     except LedgerError as exc:
-        typer.echo(render_text(exc.diagnostics), err=True)
+        echo(render_text(exc.diagnostics), err=True)
         raise typer.Exit(1) from None
     except LedgerBusy as exc:
-        typer.echo(f"error L005: {exc}", err=True)
+        echo(f"error L005: {exc}", err=True)
         raise typer.Exit(1) from None
     except OSError as exc:
-        typer.echo(f"error L006: cannot write the campaign file: {exc.strerror or exc}; nothing was written",
-                   err=True)
+        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+        if writing:
+            echo(f"error L006: cannot write the campaign file{where}: {exc.strerror or exc}; nothing was "
+                       "written", err=True)
+        else:
+            echo(f"error L006: cannot read or write a file{where}: {exc.strerror or exc}", err=True)
         raise typer.Exit(1) from None
     except ImportError:
         raise
@@ -70,11 +78,11 @@ def campaign_errors() -> Iterator[None]:
             from scarbook.compiler.validate import UnknownGame
 
             if isinstance(exc, UnknownGame):
-                typer.echo(f"error: {exc}", err=True)
+                echo(f"error: {exc}", err=True)
                 raise typer.Exit(2) from None
             raise
-        typer.echo(render_text(diags), err=True)
-        typer.echo("the content has errors; run 'scarbook validate' for the full list", err=True)
+        echo(render_text(diags), err=True)
+        echo("the content has errors; run 'scarbook validate' for the full list", err=True)
         raise typer.Exit(1) from None
 
 
@@ -110,14 +118,14 @@ def record(path: Path, make: Callable[..., Event | list[Problem]], dry_run: bool
         if problems or fixed is None:
             refuse(problems or [Problem("L003", "this event cannot be recorded")])
         if dry_run:
-            typer.echo(f"legal: {describe(fixed)}")
+            echo(f"legal: {describe(fixed)}")
             return
         text = with_event(campaign.ledger, fixed)
-        write_atomic(path, text)
+        write_atomic(path, text, expected=campaign.ledger.raw)
         remember_appended(campaign.ledger, text, fixed, replay.verified)
-        typer.echo(f"recorded: {describe(fixed)}")
+        echo(f"recorded: {describe(fixed)}")
         for env in triggered:
             info = replay.content.envelopes.get(env, {})
             trigger = (info.get("trigger") or {}).get("text", "")
-            typer.echo(f"open the sealed packet now: {env} ({info.get('name', env)}: {trigger}) -> "
+            echo(f"open the sealed packet now: {env} ({info.get('name', env)}: {trigger}) -> "
                        f"scarbook campaign open {env} [--pack DIR]")

@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from scarbook.cli.terminal import echo
+
 from ..common import fail_usage
 from ._shared import campaign_errors
 
@@ -32,7 +34,7 @@ def new(
     if len({n.lower() for n in names}) != len(names):
         fail_usage("two players have the same name")
     if file.exists():
-        typer.echo(f"error L008: {file} already exists; nothing was written (choose another file, or delete it)",
+        echo(f"error L008: {file} already exists; nothing was written (choose another file, or delete it)",
                    err=True)
         raise typer.Exit(1)
     with campaign_errors():
@@ -48,6 +50,6 @@ def new(
             recorded = Path(os.path.relpath(Path(game).resolve(), file.resolve().parent)).as_posix()
             recorded = recorded if "/" in recorded or recorded.endswith((".yaml", ".yml")) else f"./{recorded}"
         write_atomic(file, render(name, recorded, content.fingerprint, names, []), backup=False)
-    typer.echo(f"created {file}: {content.title} with {', '.join(names)}")
-    typer.echo(f"next: set up the world (scarbook campaign where STICKER -c {file}), then "
+    echo(f"created {file}: {content.title} with {', '.join(names)}")
+    echo(f"next: set up the world (scarbook campaign where STICKER -c {file}), then "
                f"scarbook campaign game start --play {names[0]}=FACTION ...")

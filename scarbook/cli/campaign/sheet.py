@@ -9,6 +9,8 @@ from typing import Annotated
 
 import typer
 
+from scarbook.cli.terminal import echo
+
 from ._shared import CampaignFile, campaign_errors, campaign_path, load
 
 
@@ -16,6 +18,24 @@ class SheetFormat(str, Enum):
     pdf = "pdf"
     html = "html"
     svg = "svg"
+
+
+def ledger_file_named(target: Path, ledger: Path) -> str | None:
+    """None unless `target` is the ledger, its `.bak` or its lock (through any symlink or hard link): then which."""
+    import os
+
+    real = Path(os.path.realpath(ledger))
+    wanted = Path(os.path.realpath(target))
+    for suffix, what in (("", ""), (".bak", "'s backup"), (".lock", "'s lock")):
+        for side in {ledger.with_name(ledger.name + suffix), real.with_name(real.name + suffix)}:
+            if wanted == Path(os.path.realpath(side)):
+                return what
+            try:
+                if os.path.samefile(target, side):
+                    return what
+            except OSError:
+                pass
+    return None
 
 
 def sheet(
@@ -36,11 +56,16 @@ def sheet(
 
     path = campaign_path(campaign)
     target = out or path.with_suffix(f".{fmt.value}")
-    with campaign_errors():
+    clash = ledger_file_named(target, path)
+    if clash is not None:
+        how = "choose another --out FILE" if out else "rename the campaign file, or give --out FILE"
+        echo(f"error: {target} is the campaign file{clash}; nothing was written ({how})", err=True)
+        raise typer.Exit(2 if out else 1)
+    with campaign_errors(writing=False):
         camp, replay = load(path)
         try:
             written = write_sheet(camp.ledger, replay, target, fmt.value)
         except ValueError as exc:
-            typer.echo(f"error: {exc}; nothing was written", err=True)
+            echo(f"error: {exc}; nothing was written", err=True)
             raise typer.Exit(1) from None
-    typer.echo(f"wrote {written}")
+    echo(f"wrote {written}")

@@ -6,6 +6,8 @@ import json
 
 import typer
 
+from scarbook.cli.terminal import echo
+
 from ..common import FormatOption, TextOrJson, fail_usage
 from ._shared import CampaignFile, campaign_errors, campaign_path, load
 
@@ -37,19 +39,19 @@ def show_status(argv: list[str]) -> None:
     fmt, path = _status_args(argv)
     from scarbook.campaign.report import status_data, status_text
 
-    with campaign_errors():
+    with campaign_errors(writing=False):
         camp, replay = load(campaign_path(path))
         data = status_data(camp.ledger, replay)
     if fmt == "json":
-        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        echo(json.dumps(data, indent=2, ensure_ascii=False))
     else:
-        typer.echo(status_text(data))
+        echo(status_text(data))
     bad = replay.first_problem
     if camp.ledger.problems:
-        typer.echo(f"warning: the campaign file has an unreadable event ({camp.ledger.problems[0].render()}); "
+        echo(f"warning: the campaign file has an unreadable event ({camp.ledger.problems[0].render()}); "
                    "run 'scarbook campaign check'", err=True)
     elif bad is not None:
-        typer.echo(f"warning: the campaign file has an illegal event at line {bad[0].span.line}; "
+        echo(f"warning: the campaign file has an illegal event at line {bad[0].span.line}; "
                    "run 'scarbook campaign check'", err=True)
 
 
@@ -89,18 +91,18 @@ def log(campaign: CampaignFile = None) -> None:
     from scarbook.campaign.ledger import read
     from scarbook.campaign.report import describe
 
-    with campaign_errors():
+    with campaign_errors(writing=False):
         ledger = read(campaign_path(campaign))
     game = 0
     for ev in ledger.events:
         if isinstance(ev, GameStarted):
             game += 1
-            typer.echo(f"{ledger.display}:{ev.span.line}: game {game} starts: "
+            echo(f"{ledger.display}:{ev.span.line}: game {game} starts: "
                        + ", ".join(f"{p} as {' and '.join(f)}" for p, f in ev.plays))
             continue
-        typer.echo(f"{ledger.display}:{ev.span.line}: {describe(ev)}")
+        echo(f"{ledger.display}:{ev.span.line}: {describe(ev)}")
     for d in ledger.problems:
-        typer.echo(d.render(), err=True)
+        echo(d.render(), err=True)
     if ledger.problems:
         raise typer.Exit(1)
 
@@ -114,7 +116,7 @@ def check(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None) ->
     """
     from scarbook.compiler.diagnostics import error, render_json, render_text, warning
 
-    with campaign_errors():
+    with campaign_errors(writing=False):
         camp, replay = load(campaign_path(campaign))
         ledger = camp.ledger
         diags = list(ledger.problems) + list(replay.pack_problems)
@@ -134,11 +136,11 @@ def check(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None) ->
                                  f"this campaign began (fingerprint {ledger.fingerprint[:12]}, now {now[:12]}); "
                                  f"{which}"))
     if fmt is TextOrJson.json:
-        typer.echo(render_json(diags))
+        echo(render_json(diags))
     elif diags:
-        typer.echo(render_text(diags, 1))
+        echo(render_text(diags, 1))
     errors = [d for d in diags if d.is_error]
     if fmt is TextOrJson.text and not errors:
-        typer.echo(f"{ledger.display}: {len(ledger.events)} events, all legal")
+        echo(f"{ledger.display}: {len(ledger.events)} events, all legal")
     if errors:
         raise typer.Exit(1)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import typer
+from scarbook.cli.terminal import echo
 
 from ._shared import CampaignFile, campaign_errors, campaign_path
 
@@ -18,9 +18,6 @@ def undo(campaign: CampaignFile = None) -> None:
     path = campaign_path(campaign)
     with campaign_errors(), locked(path):
         ledger = read(path)
-        if not ledger.events:
-            typer.echo("error L009: there is no event to undo; nothing was written", err=True)
-            raise typer.Exit(1)
-        last = ledger.events[-1]
-        write_atomic(path, without_last(ledger))
-    typer.echo(f"undone: line {last.span.line}: {describe(last)}")
+        text, last = without_last(ledger)
+        write_atomic(path, text, expected=ledger.raw)
+    echo(f"undone: line {last.span.line}: {describe(last)}")

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from scarbook.cli.terminal import echo
+
 from ..common import FormatOption, TextOrJson
 from ._shared import ByOption, CampaignFile, campaign_errors, campaign_path, load, refuse
 
@@ -24,7 +26,7 @@ def where(
     from scarbook.campaign import rules
     from scarbook.campaign.ids import normalize
 
-    with campaign_errors():
+    with campaign_errors(writing=False):
         _, replay = load(campaign_path(campaign))
         content, state = replay.content, replay.state
         sid = normalize(sticker)
@@ -41,10 +43,10 @@ def where(
                    [rules.Problem("R101", f"unknown sticker '{sticker}'")])
         targets = rules.where(content, state, sid, actor)
     if fmt is TextOrJson.json:
-        typer.echo(json.dumps({"sticker": sid, "by": actor or None, "targets": targets}))
+        echo(json.dumps({"sticker": sid, "by": actor or None, "targets": targets}))
     elif targets:
-        typer.echo("\n".join(targets))
+        echo("\n".join(targets))
     else:
-        typer.echo(f"{sid} cannot go anywhere now"
+        echo(f"{sid} cannot go anywhere now"
                    + (f" for {actor}" if actor else "") + f" (try 'scarbook campaign place {sid} TARGET --dry-run' "
                    "to see why)", err=True)

@@ -1,0 +1,29 @@
+"""Terminal-safe output: every line a command prints goes through `echo`.
+
+Content (homebrew packs, ledgers) is untrusted: a pack's name could hold terminal escape sequences
+(ESC, the 8-bit CSI U+009B, OSC titles, bidi overrides) that would repaint or retitle the user's
+terminal. `echo` shows every control character except LF, TAB and the CR of a CRLF as a `\\uXXXX`
+escape, which is also a valid escape inside a JSON string, so `--format json` stays valid JSON.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import typer
+
+_CONTROL = re.compile("[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f\\u061c\\u200e\\u200f\\u2028\\u2029"
+                      "\\u202a-\\u202e\\u2066-\\u2069]|\\r(?!\\n)")
+
+
+def terminal_safe(text: str) -> str:
+    """`text` with every control character (but LF, TAB, CRLF) shown as `\\uXXXX`."""
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def echo(message: Any = None, err: bool = False, nl: bool = True, **kwargs: Any) -> None:
+    """`typer.echo` for text from anywhere: control characters escaped (see the module)."""
+    if isinstance(message, str):
+        message = terminal_safe(message)
+    typer.echo(message, err=err, nl=nl, **kwargs)

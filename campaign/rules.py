@@ -250,8 +250,8 @@ def _section(kind: str) -> str:
 # --- games ------------------------------------------------------------------------------------
 def start_problem(content: Content, state: CampaignState, player: str, territory: str,
                   number: int | None = None) -> Problem | None:
-    """Why `territory` is not a legal starting territory for `player` (None: it is), by the game's
-    declared start checks (those the schedule lifts for game `number` aside)."""
+    """Why `territory` is not a legal starting territory for `player` (None: it is): the checks listed
+    in `campaign.starts`, except those the schedule lifts for game `number`."""
     number = number if number is not None else state.started + 1
     lifted = set(as_list(content.model.schedule.get(number, {}).get("ignore_starts")))
     for chk in content.model.starts:

@@ -129,7 +129,7 @@ def test_five_players_no_unassigned_warlord_and_zones(tmp_path: Path, monkeypatc
     assert refused.exit_code == 1 and "error R303: kai-weller is D's warlord" in refused.output
 
 
-GAME_WORDS = re.compile(r"missile|\bred.star\b|warlord|major.city|skirmish|domination|cyber|\brisk\b|shadow forces|"
+GAME_WORDS = re.compile(r"missile|red.star|warlord|major.city|skirmish|domination|cyber|\brisk\b|shadow forces|"
                         r"\bcoins?\b|khan|alaska|devastat", re.IGNORECASE)
 
 

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKS = ROOT / "tests" / "packs"
+PACKS = ROOT / "tests" / "packs"  # invalid cases; the valid examples ship in the package (EXAMPLES)
+EXAMPLES = ROOT / "examples"
 
 
 @pytest.fixture(autouse=True)

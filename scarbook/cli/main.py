@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import build, campaign, games, show, tables, validate
+from . import build, campaign, games, schema, show, tables, validate
 
 app = typer.Typer(
     name="scarbook",
@@ -17,6 +17,7 @@ app = typer.Typer(
 app.command()(validate.validate)
 app.command()(games.games)
 app.command()(show.show)
+app.command()(schema.schema)
 
 
 for module in (tables, build, campaign):

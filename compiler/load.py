@@ -6,14 +6,16 @@ Every problem becomes a diagnostic; nothing here raises on bad content.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, Span, error, warning
-from .model import ITEM_SECTIONS, Game
+from .model import ITEM_SECTIONS, Game, cites, singular
 from .yamlload import Document, load_file
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -93,6 +95,7 @@ class Loaded:
     edge_origins: list[Origin] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     pack_files: set[str] = field(default_factory=set)
+    unreadable: dict[str, set[str]] = field(default_factory=dict)  # file that did not load -> ids its text defines
 
 
 _loaded: dict[tuple[str, str, int, int], tuple[Document, list[Diagnostic]]] = {}
@@ -122,6 +125,28 @@ def load_document(path: Path) -> tuple[Document, list[Diagnostic]]:
     return result
 
 
+def with_paths(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Each diagnostic with its JSON pointer: the node of a loaded file at its line and column (the deepest
+    value there, else the deepest key), for those whose check gave a position only."""
+    docs = {doc.file: doc for doc, _ in _loaded.values()}
+    index: dict[str, dict[tuple[int, int], str]] = {}
+    out = []
+    for d in diagnostics:
+        doc = docs.get(d.span.file)
+        if d.path or doc is None or not d.span.line:
+            out.append(d)
+            continue
+        if doc.file not in index:
+            at: dict[tuple[int, int], str] = {}
+            for table in (doc.spans, doc.key_spans):  # values win over keys; deeper pointers over shallower
+                for pointer in sorted(table, key=lambda p: p.count("/"), reverse=True):
+                    at.setdefault((table[pointer].line, table[pointer].column), pointer)
+            index[doc.file] = at
+        pointer = index[doc.file].get((d.span.line, d.span.column), "")
+        out.append(dataclasses.replace(d, path=pointer) if pointer else d)
+    return out
+
+
 def load_documents(paths: list[Path]) -> tuple[list[Document], list[Diagnostic]]:
     docs, problems = [], []
     for path in paths:
@@ -145,6 +170,8 @@ class Merger:
             return
         self.game.files.append(doc.file)
         self.loaded.docs.append(doc)
+        if cites(data):
+            self.game.file_cites[doc.file] = cites(data)
         if isinstance(data.get("game"), dict):
             if self.game.meta and layer == "base":
                 self.loaded.diagnostics.append(error(doc.span("/game", key=True), "X103",
@@ -177,8 +204,9 @@ class Merger:
             where = prev.span("/id")
             if prev.layer != origin.layer and item.get("replace"):
                 if prev_section and prev_section[0] != section:
-                    self.loaded.diagnostics.append(error(here, "X503", f"'{item_id}' replaces a {prev_section[0][:-1]}"
-                                                         f" of the base game with a {section[:-1]}; replace it "
+                    old = singular(prev_section[0])
+                    self.loaded.diagnostics.append(error(here, "X503", f"'{item_id}' replaces a {old}"
+                                                         f" of the base game with a {singular(section)}; replace it "
                                                          f"in '{prev_section[0]}'"))
                     return
                 if prev_section:
@@ -210,6 +238,9 @@ def load_game_folder(base: Path, packs: list[Path] | None = None) -> Loaded:
         files, problems = pack_paths(source)
         docs, load_problems = load_documents(files)
         loaded.diagnostics.extend(problems + load_problems)
+        for path, doc in zip(files, docs, strict=True):
+            if doc.data is None and doc.diagnostics:
+                loaded.unreadable[doc.file] = ids_in_text(path)
         layer = "base"
         if n:
             layer = pack_identity(docs) or source.name
@@ -224,6 +255,20 @@ def load_game_folder(base: Path, packs: list[Path] | None = None) -> Loaded:
         game.id = base.name if base.is_dir() else base.stem
     game.fingerprint = fingerprint(all_files, root)
     return loaded
+
+
+_ID_IN_TEXT = re.compile(r"(?:^|[\s{,-])id:[ \t]*[\"']?([a-z0-9]+(?:-[a-z0-9]+)*)", re.MULTILINE)
+
+
+def ids_in_text(path: Path) -> set[str]:
+    """The ids a YAML file that could not be parsed seems to define (`id: x` anywhere in its text)."""
+    try:
+        return set(_ID_IN_TEXT.findall(path.read_bytes()[:MAX_SCAN_BYTES].decode("utf-8", "replace")))
+    except OSError:
+        return set()
+
+
+MAX_SCAN_BYTES = 4 * 1024 * 1024
 
 
 def pack_paths(pack: Path) -> tuple[list[Path], list[Diagnostic]]:

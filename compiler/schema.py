@@ -15,16 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, did_you_mean, error
+from .model import SINGULAR
 from .yamlload import Document, escape
 
 TOP_SCHEMA = "content-file.schema.json"
 
-SINGULAR = {
-    "regions": "region", "territories": "territory", "edges": "edge", "decks": "deck", "cards": "card",
-    "components": "component", "stickers": "sticker", "factions": "faction", "rewards": "reward",
-    "envelopes": "envelope", "rulebook": "rulebook section", "rules": "rule", "tables": "table",
-    "schedule": "scheduled game", "checks": "check", "powers": "power", "units": "unit", "slots": "slot",
-}
 
 
 @cache

@@ -43,11 +43,13 @@ def shipped_games() -> dict[str, Path]:
 
 
 def content_files(folder: Path) -> tuple[list[Path], list[Diagnostic]]:
-    """The YAML files of a pack folder; symlinks leading outside it are refused."""
+    """The YAML files of a pack folder; symlinks leading outside it are refused. Hidden files and folders
+    (`.pre-commit-config.yaml`, `.github/`) are not content."""
     root = folder.resolve()
     files: list[Path] = []
     problems: list[Diagnostic] = []
-    for path in sorted(p for p in folder.rglob("*") if p.suffix in YAML_SUFFIXES):
+    for path in sorted(p for p in folder.rglob("*") if p.suffix in YAML_SUFFIXES
+                       and not any(part.startswith(".") for part in p.relative_to(folder).parts)):
         real = path.resolve()
         if root not in real.parents:
             problems.append(error(Span(display_path(path)), "X502", "this file is a link to outside the pack "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import build, campaign, games, schema, show, tables, validate
+from . import build, campaign, examples, games, new, schema, show, tables, validate
 
 app = typer.Typer(
     name="scarbook",
@@ -20,6 +20,6 @@ app.command()(show.show)
 app.command()(schema.schema)
 
 
-for module in (tables, build, campaign):
+for module in (tables, build, campaign, new, examples):
     module.register(app)
 

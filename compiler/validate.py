@@ -187,7 +187,7 @@ def load_game(game_id: str, packs: list[Path] | None = None) -> Game:
 
 
 # --- the cache the tracker reads ------------------------------------------------------------
-CACHE_VERSION = "1"
+CACHE_VERSION = "2"  # 2: Game.file_cites
 
 
 def cache_dir() -> Path:

@@ -52,8 +52,9 @@ def examples(
 
 @app.command("copy")
 def copy(
-    name: Annotated[str, typer.Argument(help="The example (see 'scarbook examples --list').")],
-    folder: Annotated[Path, typer.Argument(help="A new (or empty) folder to copy it into.", file_okay=False)],
+    name: Annotated[str, typer.Argument(help="The example (see 'scarbook examples --list').", metavar="NAME")],
+    folder: Annotated[Path, typer.Argument(help="A new (or empty) folder to copy it into.", file_okay=False,
+                                           metavar="DIR")],
 ) -> None:
     """Copy a shipped example into DIR, its editor modelines pointing at this install's schemas.
 

@@ -19,7 +19,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-FolderArgument = Annotated[Path, typer.Argument(help="The folder to create (or an empty one).", file_okay=False)]
+FolderArgument = Annotated[Path, typer.Argument(help="The folder to create (or an empty one).", file_okay=False,
+                                                metavar="DIR", show_default=False)]
 
 
 def _report(written: list[Path], check: str, build: str) -> None:
@@ -31,10 +32,13 @@ def _report(written: list[Path], check: str, build: str) -> None:
 @app.command("pack")
 def pack(
     folder: FolderArgument,
-    extends: Annotated[str, typer.Option("--extends", help="The shipped game it adds to (see 'scarbook games').")],
+    extends: Annotated[str, typer.Option("--extends", metavar="GAME",
+                                                 help="The shipped game it adds to (see 'scarbook games').")],
 ) -> None:
-    """Write a pack on a shipped game into FOLDER: pack.yaml (a house rule, and a scar where the board has slots)
-    and .pre-commit-config.yaml.
+    """Write a pack on a shipped game into DIR: pack.yaml and .pre-commit-config.yaml.
+
+    pack.yaml has a house rule, and a scar where the game's board has sticker slots; it validates
+    clean, builds into build/GAME+PACK/, and its comments explain each section.
 
     Example: scarbook new pack my-scars --extends risk-legacy && scarbook validate my-scars
     """
@@ -55,8 +59,10 @@ def pack(
 
 @app.command("game")
 def game(folder: FolderArgument) -> None:
-    """Write a small complete legacy game into FOLDER (game, board, cards and stickers files, and
-    .pre-commit-config.yaml) to grow into your own.
+    """Write a small complete legacy game into DIR, to grow into your own.
+
+    game.yaml, board.yaml, cards.yaml and stickers.yaml (three territories, a deck, a scar) and
+    .pre-commit-config.yaml; it validates clean and builds, and its comments explain each section.
 
     Example: scarbook new game my-game && scarbook build my-game
     """

@@ -343,7 +343,8 @@ def explain_syntax_error(exc: yaml.MarkedYAMLError, text: str, file: str) -> tup
     lines = text.split("\n")
     line_no = mark.line if mark is not None else 0
     # a tab in the indentation of the line at fault (or of the line PyYAML was reading when it noticed)
-    for n in dict.fromkeys((line_no, line_no - 1)):
+    tabby = "tab" in problem or "cannot start any token" in problem
+    for n in dict.fromkeys((line_no, line_no - 1) if tabby else (line_no,)):
         if 0 <= n < len(lines):
             indent = lines[n][: len(lines[n]) - len(lines[n].lstrip(" \t"))]
             if "\t" in indent or (n == line_no and "\t" in lines[n][:1]):

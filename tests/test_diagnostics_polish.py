@@ -46,6 +46,11 @@ def test_a_tab_is_named_as_a_tab_with_the_fix() -> None:
     assert doc.diagnostics[0].message.startswith("YAML does not allow tabs for indentation; use spaces")
 
 
+def test_a_tab_inside_a_value_is_not_blamed_for_another_error() -> None:
+    [d] = loads('a: "x\ty"\nb: [c, d\n', "f.yaml").diagnostics
+    assert "tab" not in d.message and d.message.startswith("YAML syntax: did not find expected ',' or ']'")
+
+
 @pytest.mark.parametrize("text, line, col", [
     ("territories:\n  - id: a\n   name: A\n", 3, 4),  # did not find expected '-' indicator
     ("game:\n  id: a\n title: b\n", 3, 2),  # did not find expected key

@@ -68,4 +68,4 @@ def applied(replay: Replay) -> Game:
                 if cities:
                     item["city"] = {"name": cities[-1].name, "sticker": cities[-1].sticker, "by": cities[-1].by}
     return Game(game.id, game.meta, game.board, sections, list(game.edges), game.spans, game.files, game.packs,
-                game.fingerprint)
+                game.fingerprint, game.file_cites)

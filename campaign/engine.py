@@ -72,7 +72,7 @@ class Campaign:
             for pack in packs:  # a recorded pack must look like one: never walk /usr or read a stranger's files
                 where = self.pack_path(pack)
                 if not where.exists() or system_folder(where) or not has_section(where, "pack"):
-                    raise ContentError([error(Span(self.ledger.display, 1, 1), "X504", f"{pack} is not a pack "
+                    raise ContentError([error(Span(self.ledger.display, 1, 1), "X508", f"{pack} is not a pack "
                                               "(a folder or YAML file with a 'pack:' section)")])
             try:
                 self._games[packs] = cached_game(self.game_ref, self.extra_packs + [self.pack_path(p) for p in packs])

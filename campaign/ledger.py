@@ -23,7 +23,7 @@ import yaml
 
 from scarbook.compiler.atomic import replace_file
 from scarbook.compiler.diagnostics import Diagnostic, Span, error
-from scarbook.compiler.yamlload import decode, loads
+from scarbook.compiler.yamlload import decode, loads, read_capped
 
 from .events import Event, ParseProblem, event_fields, event_from_fields, parse_event
 
@@ -168,37 +168,18 @@ def not_a_ledger_file(shown: str) -> LedgerError:
 
 def read_raw(path: Path, shown: str) -> bytes:
     """The ledger's bytes: refuses non-regular files before opening them and caps the read (L001)."""
-    import stat
-
     try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode):
-            raise not_a_ledger_file(shown)
-        if st.st_size > MAX_LEDGER_BYTES:
-            raise LedgerError([error(Span(shown, 1, 1), "L001", "the campaign file is larger than 64 MiB")])
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
+        raw = read_capped(path, MAX_LEDGER_BYTES)
     except FileNotFoundError:
         raise LedgerError([error(Span(shown), "L001", "no campaign file here; create one with 'scarbook campaign "
                                  "new FILE --game GAME --player NAME ...' or pass --campaign FILE")]) from None
     except OSError as exc:
+        if exc.errno == errno.EINVAL:
+            raise not_a_ledger_file(shown) from None
         raise LedgerError([error(Span(shown), "L001", f"cannot read the campaign file: {exc.strerror}")]) from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped between the stat and the open
-            raise not_a_ledger_file(shown)
-        chunks, size = [], 0
-        while size <= MAX_LEDGER_BYTES:
-            chunk = os.read(fd, min(1 << 20, MAX_LEDGER_BYTES + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > MAX_LEDGER_BYTES:
-            raise LedgerError([error(Span(shown, 1, 1), "L001", "the campaign file is larger than 64 MiB")])
-        return b"".join(chunks)
-    except OSError as exc:
-        raise LedgerError([error(Span(shown), "L001", f"cannot read the campaign file: {exc.strerror}")]) from None
-    finally:
-        os.close(fd)
+    if len(raw) > MAX_LEDGER_BYTES:
+        raise LedgerError([error(Span(shown, 1, 1), "L001", "the campaign file is larger than 64 MiB")])
+    return raw
 
 
 def read(path: Path, display: str | None = None) -> Ledger:

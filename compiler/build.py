@@ -29,7 +29,7 @@ from typing import Any
 from . import sheets as sheetmod
 from . import tables as tablemod
 from .diagnostics import Diagnostic, Span, error, warning
-from .model import Game
+from .model import Game, singular
 from .yamlload import escape as escape_pointer
 
 #: Bump when the manifest's format changes. Changes to the templates or to the rendering code
@@ -133,6 +133,33 @@ def _text_fits(game: Game, card_id: str, card: dict[str, Any]) -> list[Diagnosti
                     "is cut off at the card's edge; shorten it, or give the deck a larger 'card_size'")]
 
 
+def sticker_text_capacity(width: float, height: float) -> int:
+    """About how many characters of a sticker's 5.5 pt text fit on it (mm): ~1 mm a character across
+    the width less padding, a 2.2 mm line down the height less padding and the name; none below
+    `sheets.STICKER_TEXT_MIN_MM`, where only the name is printed."""
+    if height < sheetmod.STICKER_TEXT_MIN_MM:
+        return 0
+    return max(0, int(width - 2)) * max(0, int((height - 5.5) / 2.2))
+
+
+def _sticker_text_fits(game: Game, sticker_id: str, sticker: dict[str, Any]) -> list[Diagnostic]:
+    size = sticker.get("size")
+    field_name = "text" if sticker.get("text") is not None else "effect"
+    text = sticker.get(field_name)
+    if not isinstance(size, dict) or not isinstance(text, str):
+        return []
+    width, height = float(size.get("width", 0)), float(size.get("height", 0))
+    capacity = sticker_text_capacity(width, height)
+    if len(text) <= capacity:
+        return []
+    fate = (f"is cut off at the sticker's edge (about {capacity} characters fit)" if capacity else
+            f"is left off: a sticker under {sheetmod.STICKER_TEXT_MIN_MM:g} mm high prints only its name")
+    return [warning(field_span(game, sticker_id, f"/{field_name}"), "B304", f"sticker '{sticker_id}': its "
+                    f"{field_name} ({len(text)} characters) will not fit on a {width:g}×{height:g} mm sticker and "
+                    f"{fate}; shorten it (a short 'text' to print instead of the {field_name}), or give the "
+                    "sticker a larger 'size'")]
+
+
 #: The most card faces (cards × copies) one game may print: beyond, `build` refuses with B110
 #: instead of running out of memory (the schemas bound each number; this bounds their product).
 MAX_BUILD_CARDS = 5000
@@ -171,12 +198,14 @@ def check_content(game: Game) -> list[Diagnostic]:
                 found = MARKUP.search(text)
                 if found:
                     diags.append(error(field_span(game, item_id, pointer), "B301",
-                                       f"{section[:-1]} '{item_id}' has HTML markup in '{pointer[1:]}' "
+                                       f"{singular(section)} '{item_id}' has HTML markup in '{pointer[1:]}' "
                                        f"({found.group(0)[:40]!r}); content text is plain text, write it "
                                        "without tags"))
                     break
             if section == "cards":
                 diags.extend(_text_fits(game, item_id, item))
+            if section == "stickers":
+                diags.extend(_sticker_text_fits(game, item_id, item))
             if section == "cards" and isinstance(item.get("image"), str):
                 _path, problem = image_path(game, item_id, item["image"])
                 if problem:
@@ -205,7 +234,7 @@ def _item_deps(game: Game, ids: list[str]) -> dict[str, str]:
     for item_id in ids:
         found = game.item(item_id)
         if found:
-            deps[f"{found[0][:-1]} '{item_id}'"] = _hash(found[1])
+            deps[f"{singular(found[0])} '{item_id}'"] = _hash(found[1])
     return deps
 
 
@@ -216,6 +245,14 @@ def roots_for(game: Game) -> list[str]:
     return [str(TEMPLATE_DIR)] + sorted(folders)
 
 
+def out_folder(game: Game, campaign: str | None = None) -> str:
+    """The folder (under OUT) of a game's outputs: `<game>`, or `<game>+<pack>...` with packs merged, so a build
+    with a pack never replaces the build without it. A campaign's build stays in `<game>`."""
+    if campaign or not game.packs:
+        return game.id
+    return "+".join([game.id, *("".join(c if c.isalnum() or c in "-_." else "-" for c in p) for p in game.packs)])
+
+
 def plan_game(game: Game, paper: str, campaign: str | None, templates: str) -> list[Output]:
     """Every output of one game, with its dependencies and render job (pure; cheap)."""
     settings = {"settings": _hash([BUILD_VERSION, paper, campaign or ""]), "templates": templates}
@@ -224,7 +261,7 @@ def plan_game(game: Game, paper: str, campaign: str | None, templates: str) -> l
     uses = list(dict.fromkeys(u for t in tables for u in t.uses))
     tables_data = [t.to_json() for t in tables]
     out: list[Output] = []
-    g = game.id
+    g = out_folder(game, campaign)
     board = {"board": _hash([game.board, game.edges])} if game.section("territories") else {}
     ref_deps = {**settings, **header, **board, **_item_deps(game, uses), "tables": _hash(tables_data)}
     out.append(Output(g, "reference", [f"{g}/reference.pdf", f"{g}/reference.html"], ref_deps,
@@ -456,7 +493,7 @@ def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: s
     if not todo:
         return result
     out_dir.mkdir(parents=True, exist_ok=True)
-    by_game = {g.id: g for g in games}
+    by_game = {out_folder(g, campaign): g for g in games}
     for output, reasons in todo:
         progress(f"{output.key}: rendering ({'; '.join(reasons)})")
     tasks = [(output, part) for output, _ in todo for part in range(output.job.get("parts", 1))]

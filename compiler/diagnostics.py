@@ -58,9 +58,8 @@ class Diagnostic:
             "severity": self.severity.value,
             "code": self.code,
             "message": self.message,
+            "path": self.path,  # a JSON pointer into the file; "" is the whole file (or no file)
         }
-        if self.path:
-            out["path"] = self.path
         return out
 
 

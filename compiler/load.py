@@ -7,6 +7,7 @@ Every problem becomes a diagnostic; nothing here raises on bad content.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import os
 import re
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, Span, error, warning
-from .model import ITEM_SECTIONS, Game
+from .model import ITEM_SECTIONS, Game, cites, singular
 from .yamlload import Document, load_file
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -79,9 +80,10 @@ def has_section(path: Path, section: str) -> bool:
 
 
 def content_files(folder: Path) -> tuple[list[Path], list[Diagnostic]]:
-    """The YAML files of a pack folder; symlinks leading outside it are refused.
+    """The YAML files of a pack folder; symlinks leading outside it are refused. Hidden files and folders
+    (`.pre-commit-config.yaml`, `.github/`) are not content.
 
-    The walk stops (X503) after MAX_FOLDER_ENTRIES entries or MAX_FOLDER_YAML_BYTES of YAML: a pack
+    The walk stops (X507) after MAX_FOLDER_ENTRIES entries or MAX_FOLDER_YAML_BYTES of YAML: a pack
     is a handful of files, and a mistyped path must not walk a whole disk. Only names are reported.
     """
     root = folder.resolve()
@@ -90,25 +92,25 @@ def content_files(folder: Path) -> tuple[list[Path], list[Diagnostic]]:
     found: list[Path] = []
     entries = 0
     size = 0
+    too_big = ""
     for here, dirs, names in os.walk(folder):
-        dirs.sort()
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         entries += len(dirs) + len(names)
         if entries > MAX_FOLDER_ENTRIES:
-            problems.append(error(Span(display_path(folder)), "X503", f"this folder holds more than "
-                                  f"{MAX_FOLDER_ENTRIES} files and folders; a game or pack folder holds its YAML "
-                                  "files only (is this the right folder?)"))
+            too_big = (f"{MAX_FOLDER_ENTRIES} files and folders; a game or pack folder holds its YAML files only "
+                       "(is this the right folder?)")
             break
         for name in sorted(names):
-            if Path(name).suffix in YAML_SUFFIXES:
+            if Path(name).suffix in YAML_SUFFIXES and not name.startswith("."):
                 path = Path(here) / name
                 found.append(path)
                 with contextlib.suppress(OSError):
                     size += path.stat().st_size
         if size > MAX_FOLDER_YAML_BYTES:
-            problems.append(error(Span(display_path(folder)), "X503", f"this folder holds more than "
-                                  f"{MAX_FOLDER_YAML_BYTES // (1024 * 1024)} MiB of YAML; split the content into "
-                                  "packs"))
+            too_big = f"{MAX_FOLDER_YAML_BYTES // (1024 * 1024)} MiB of YAML; split the content into packs"
             break
+    if too_big:
+        problems.append(error(Span(display_path(folder)), "X507", f"this folder holds more than {too_big}"))
     for path in sorted(found):
         real = path.resolve()
         if root not in real.parents:
@@ -159,6 +161,7 @@ class Loaded:
     edge_origins: list[Origin] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     pack_files: set[str] = field(default_factory=set)
+    unreadable: dict[str, set[str]] = field(default_factory=dict)  # file that did not load -> ids its text defines
 
 
 _loaded: dict[tuple[str, str, int, int], tuple[Document, list[Diagnostic]]] = {}
@@ -188,6 +191,28 @@ def load_document(path: Path) -> tuple[Document, list[Diagnostic]]:
     return result
 
 
+def with_paths(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Each diagnostic with its JSON pointer: the node of a loaded file at its line and column (the deepest
+    value there, else the deepest key), for those whose check gave a position only."""
+    docs = {doc.file: doc for doc, _ in _loaded.values()}
+    index: dict[str, dict[tuple[int, int], str]] = {}
+    out = []
+    for d in diagnostics:
+        doc = docs.get(d.span.file)
+        if d.path or doc is None or not d.span.line:
+            out.append(d)
+            continue
+        if doc.file not in index:
+            at: dict[tuple[int, int], str] = {}
+            for table in (doc.spans, doc.key_spans):  # values win over keys; deeper pointers over shallower
+                for pointer in sorted(table, key=lambda p: p.count("/"), reverse=True):
+                    at.setdefault((table[pointer].line, table[pointer].column), pointer)
+            index[doc.file] = at
+        pointer = index[doc.file].get((d.span.line, d.span.column), "")
+        out.append(dataclasses.replace(d, path=pointer) if pointer else d)
+    return out
+
+
 def load_documents(paths: list[Path]) -> tuple[list[Document], list[Diagnostic]]:
     docs, problems = [], []
     for path in paths:
@@ -211,6 +236,8 @@ class Merger:
             return
         self.game.files.append(doc.file)
         self.loaded.docs.append(doc)
+        if cites(data):
+            self.game.file_cites[doc.file] = cites(data)
         if isinstance(data.get("game"), dict):
             if self.game.meta and layer == "base":
                 self.loaded.diagnostics.append(error(doc.span("/game", key=True), "X103",
@@ -243,8 +270,9 @@ class Merger:
             where = prev.span("/id")
             if prev.layer != origin.layer and item.get("replace"):
                 if prev_section and prev_section[0] != section:
-                    self.loaded.diagnostics.append(error(here, "X503", f"'{item_id}' replaces a {prev_section[0][:-1]}"
-                                                         f" of the base game with a {section[:-1]}; replace it "
+                    old = singular(prev_section[0])
+                    self.loaded.diagnostics.append(error(here, "X503", f"'{item_id}' replaces a {old}"
+                                                         f" of the base game with a {singular(section)}; replace it "
                                                          f"in '{prev_section[0]}'"))
                     return
                 if prev_section:
@@ -276,6 +304,9 @@ def load_game_folder(base: Path, packs: list[Path] | None = None) -> Loaded:
         files, problems = pack_paths(source)
         docs, load_problems = load_documents(files)
         loaded.diagnostics.extend(problems + load_problems)
+        for path, doc in zip(files, docs, strict=True):
+            if doc.data is None and doc.diagnostics:
+                loaded.unreadable[doc.file] = ids_in_text(path)
         layer = "base"
         if n:
             layer = pack_identity(docs) or source.name
@@ -290,6 +321,22 @@ def load_game_folder(base: Path, packs: list[Path] | None = None) -> Loaded:
         game.id = base.name if base.is_dir() else base.stem
     game.fingerprint = fingerprint(all_files, root)
     return loaded
+
+
+_ID_IN_TEXT = re.compile(r"(?:^|[\s{,-])id:[ \t]*[\"']?([a-z0-9]+(?:-[a-z0-9]+)*)", re.MULTILINE)
+
+
+def ids_in_text(path: Path) -> set[str]:
+    """The ids a YAML file that could not be parsed seems to define (`id: x` anywhere in its text)."""
+    try:
+        from .yamlload import read_capped
+
+        return set(_ID_IN_TEXT.findall(read_capped(path, MAX_SCAN_BYTES)[:MAX_SCAN_BYTES].decode("utf-8", "replace")))
+    except OSError:
+        return set()
+
+
+MAX_SCAN_BYTES = 4 * 1024 * 1024
 
 
 def pack_paths(pack: Path) -> tuple[list[Path], list[Diagnostic]]:

@@ -21,6 +21,19 @@ ITEM_SECTIONS = (
 
 Item = dict[str, Any]
 
+#: One item of a section, in words ("territories" -> "territory", "rulebook" -> "rulebook section").
+SINGULAR = {
+    "regions": "region", "territories": "territory", "edges": "edge", "decks": "deck", "cards": "card",
+    "components": "component", "stickers": "sticker", "factions": "faction", "rewards": "reward",
+    "envelopes": "envelope", "rulebook": "rulebook section", "rules": "rule", "tables": "table",
+    "schedule": "scheduled game", "checks": "check", "powers": "power", "units": "unit", "slots": "slot",
+}
+
+
+def singular(section: str) -> str:
+    """What one item of `section` is called."""
+    return SINGULAR.get(section, section[:-1] if section.endswith("s") else section)
+
 
 @dataclass
 class Game:
@@ -35,6 +48,7 @@ class Game:
     files: list[str] = field(default_factory=list)
     packs: list[str] = field(default_factory=list)
     fingerprint: str = ""
+    file_cites: dict[str, list[str]] = field(default_factory=dict)  # file -> the cites of its top-level `source`
 
     # --- lookups -------------------------------------------------------------------------
     @property
@@ -56,6 +70,15 @@ class Game:
 
     def span(self, item_id: str) -> Span:
         return self.spans.get(item_id, Span(self.files[0] if self.files else self.id))
+
+    def sources_of(self, items: dict[str, Item]) -> list[str]:
+        """The cites of these items, in order, once each: an item's own `source`, else its file's."""
+        out: list[str] = []
+        for item_id, item in items.items():
+            for c in cites(item) or self.file_cites.get(self.span(item_id).file, []):
+                if c not in out:
+                    out.append(c)
+        return out
 
     # --- board ---------------------------------------------------------------------------
     def neighbors(self) -> dict[str, list[str]]:
@@ -101,7 +124,7 @@ class Game:
         territories = sections["territories"]
         edges = [e for e in self.edges if e[0] in territories and e[1] in territories]
         return Game(self.id, self.meta, self.board, sections, edges, self.spans, self.files, self.packs,
-                    self.fingerprint)
+                    self.fingerprint, self.file_cites)
 
     # --- serialisation (the tracker's cache) ---------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -109,7 +132,7 @@ class Game:
             "id": self.id, "meta": self.meta, "board": self.board, "sections": self.sections,
             "edges": [list(e) for e in self.edges],
             "spans": {k: [s.file, s.line, s.column] for k, s in self.spans.items()},
-            "files": self.files, "packs": self.packs, "fingerprint": self.fingerprint,
+            "files": self.files, "packs": self.packs, "fingerprint": self.fingerprint, "file_cites": self.file_cites,
         }
 
     @classmethod
@@ -118,7 +141,7 @@ class Game:
             data["id"], data["meta"], data["board"], data["sections"],
             [(a, b, k) for a, b, k in data["edges"]],
             {k: Span(f, line, col) for k, (f, line, col) in data["spans"].items()},
-            data["files"], data["packs"], data["fingerprint"],
+            data["files"], data["packs"], data["fingerprint"], data.get("file_cites", {}),
         )
 
 
@@ -139,6 +162,17 @@ def components(adj: dict[str, list[str]]) -> list[list[str]]:
                     stack.append(n)
         parts.append(part)
     return parts
+
+
+def cites(item: Item | None) -> list[str]:
+    """The cites of an item's (or a file's) `source` (a string or a list), in order."""
+    source = (item or {}).get("source")
+    if not isinstance(source, dict):
+        return []
+    cite = source.get("cite")
+    if isinstance(cite, str):
+        return [cite]
+    return [c for c in cite or [] if isinstance(c, str)] if isinstance(cite, list) else []
 
 
 def is_unknown(value: Any) -> bool:

@@ -11,20 +11,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, did_you_mean, error
+from .model import SINGULAR
 from .yamlload import Document, escape
 
 TOP_SCHEMA = "content-file.schema.json"
-BASE_URI = "https://scarbook.dev/schemas/"
 
-SINGULAR = {
-    "regions": "region", "territories": "territory", "edges": "edge", "decks": "deck", "cards": "card",
-    "components": "component", "stickers": "sticker", "factions": "faction", "rewards": "reward",
-    "envelopes": "envelope", "rulebook": "rulebook section", "rules": "rule", "tables": "table",
-    "schedule": "scheduled game", "checks": "check", "powers": "power", "units": "unit", "slots": "slot",
-}
 
 
 @cache
@@ -37,11 +32,16 @@ def schemas() -> dict[str, dict[str, Any]]:
 
 @cache
 def registry() -> Any:
-    """All schema files by $id, for checking the schemas themselves and for editors' tools."""
+    """All schema files by file name, as any tool reading them from one folder resolves their $refs.
+
+    The files have no `$id`, so a relative `$ref` resolves against where the file is: check-jsonschema,
+    editors and `jsonschema` work offline without a base URI.
+    """
     from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
 
     return Registry().with_resources(
-        (s["$id"], Resource.from_contents(s)) for s in schemas().values()
+        (name, Resource.from_contents(s, default_specification=DRAFT202012)) for name, s in schemas().items()
     )
 
 
@@ -79,14 +79,6 @@ def validator(name: str = TOP_SCHEMA, pointer: str = "") -> Any:
     for part in [p for p in pointer.split("/") if p]:
         schema = schema[part]
     return Draft202012Validator(_inline(schema, name))
-
-
-def check_params_schema(check: str) -> Any | None:
-    """The validator of one legality check's parameters, or None for an unknown check."""
-    params = schemas()["checks.schema.json"]["$defs"]["params"]
-    if check not in params:
-        return None
-    return validator("checks.schema.json", f"/$defs/params/{escape(check)}")
 
 
 def known_checks() -> list[str]:
@@ -127,9 +119,49 @@ def _allowed_keys(schema: dict[str, Any]) -> list[str]:
     return sorted(schema.get("properties", {}))
 
 
+def _check_name(err: Any, doc: Document) -> str | None:
+    """The legality check whose parameters `err` is about (an error under checks.schema.json's if/then)."""
+    if "then" not in err.schema_path:
+        return None
+    path = list(err.absolute_path)
+    for k in range(len(path) - 2, -1, -1):
+        if path[k] == "checks" and isinstance(path[k + 1], int):
+            node: Any = doc.data
+            for part in path[: k + 2]:
+                node = node[part]
+            name = node.get("check") if isinstance(node, dict) else None
+            return name if isinstance(name, str) else None
+    return None
+
+
+def _describe_params(err: Any, doc: Document, name: str) -> Iterator[Diagnostic]:
+    """X404: a legality check's parameters, said in the check's own words."""
+    pointer = pointer_of(err.absolute_path)
+    allowed = [k for k in _allowed_keys(err.schema) if k not in ("check", "cite")]
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        for key in err.instance:
+            if key not in allowed and key not in ("check", "cite"):
+                child = f"{pointer}/{escape(key)}"
+                yield error(doc.span(child, key=True), "X404", f"check '{name}' has no parameter '{key}'"
+                            f"{did_you_mean(key, allowed)}; its parameters: {', '.join(allowed) or 'none'}", child)
+    elif err.validator == "required" and isinstance(err.instance, dict):
+        for key in err.validator_value:
+            if key not in err.instance:
+                yield error(doc.span(pointer), "X404", f"check '{name}' needs the parameter '{key}'; add it "
+                            f"(required: {', '.join(err.validator_value)})", pointer)
+    else:
+        leaf = _leaves(err)
+        lp = pointer_of(leaf.absolute_path)
+        yield error(doc.span(lp), "X404", f"check '{name}': {leaf.message}", lp)
+
+
 def _describe(err: Any, doc: Document) -> Iterator[Diagnostic]:
     pointer = pointer_of(err.absolute_path)
     validator_name = err.validator
+    check = _check_name(err, doc)
+    if check is not None:
+        yield from _describe_params(err, doc, check)
+        return
     if validator_name in ("additionalProperties", "unevaluatedProperties") and isinstance(err.instance, dict):
         allowed = _allowed_keys(err.schema)
         for key in err.instance:
@@ -223,3 +255,65 @@ def validate_document(doc: Document) -> list[Diagnostic]:
     for err in validator().iter_errors(doc.data):
         out.extend(_describe(err, doc))
     return out
+
+
+# --- standalone schemas for other tools -------------------------------------------------------
+def _rebased(node: Any, here: str, root: str) -> Any:
+    """`node` (from schema file `here`) with every $ref made local to the standalone form of `root`."""
+    if isinstance(node, list):
+        return [_rebased(v, here, root) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for key, value in node.items():
+        if key == "$ref" and isinstance(value, str):
+            file, _, pointer = value.partition("#")
+            file = file or here
+            out[key] = "#" + pointer if file == root else f"#/$defs/{escape(file)}{pointer}"
+        elif key in ("const", "enum", "examples", "default"):
+            out[key] = value
+        else:
+            out[key] = _rebased(value, here, root)
+    return out
+
+
+def _referenced_files(name: str) -> list[str]:
+    """Every other schema file `name` needs, directly or through another file."""
+    found: list[str] = []
+    todo = [name]
+    while todo:
+        text = json.dumps(schemas()[todo.pop()])
+        for other in schemas():
+            if other != name and other not in found and f'"{other}#' in text:
+                found.append(other)
+                todo.append(other)
+    return sorted(found)
+
+
+def standalone(name: str) -> dict[str, Any]:
+    """Schema file `name` with every file it refers to embedded under its `$defs`, so it needs no other file:
+    for tools that take exactly one schema (and for `scarbook schema --export`)."""
+    from scarbook import __version__
+
+    doc = _rebased(schemas()[name], name, name)
+    defs = dict(doc.get("$defs", {}))
+    for other in _referenced_files(name):
+        embedded = _rebased(schemas()[other], other, name)
+        embedded.pop("$schema", None)
+        defs[other] = embedded
+    if defs:
+        doc["$defs"] = defs
+    doc["$comment"] = (f"Standalone form written by 'scarbook schema --export' (scarbook {__version__}); "
+                       "the source files are in 'scarbook schema --path'.")
+    return doc
+
+
+def export_standalone(folder: Path) -> list[Path]:
+    """Write the standalone form of every schema file into `folder`; returns the files written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in schemas():
+        target = folder / name
+        target.write_text(json.dumps(standalone(name), indent=2, ensure_ascii=False) + "\n", "utf-8")
+        written.append(target)
+    return written

@@ -7,6 +7,7 @@ adding a check is appending one function. A check that crashes becomes one diagn
 
 from __future__ import annotations
 
+import re
 import traceback
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -15,7 +16,7 @@ from typing import Any
 
 from .diagnostics import Diagnostic, Span, did_you_mean, error, warning
 from .load import Loaded, Origin
-from .model import Game, as_dict, as_list, components, is_unknown, low_confidence_text
+from .model import Game, as_dict, as_list, components, is_unknown, low_confidence_text, singular
 from .yamlload import Document
 
 
@@ -83,7 +84,7 @@ def check_references(ctx: Ctx) -> Iterator[Diagnostic]:
         if isinstance(when, dict):
             for key, section in (("placed", "stickers"), ("about_to_place", "stickers"), ("opened", "envelopes")):
                 if key in when:
-                    yield from _ref(ctx, eid, f"/trigger/when/{key}", when[key], section, section[:-1])
+                    yield from _ref(ctx, eid, f"/trigger/when/{key}", when[key], section, singular(section))
     for gid, game in ctx.items("schedule"):
         for i, e in enumerate(as_list(game.get("opens"))):
             yield from _ref(ctx, gid, f"/opens/{i}", e, "envelopes", "envelope")
@@ -215,9 +216,7 @@ def check_deck_counts(ctx: Ctx) -> Iterator[Diagnostic]:
 
 
 def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
-    """Slots a sticker takes exist somewhere; supplies are consistent; checks are known."""
-    from .schema import check_params_schema
-
+    """Slots a sticker takes exist somewhere; supplies are consistent; checks name things that exist."""
     game = ctx.game
     slot_kinds = set(as_dict(game.board.get("default_slots")))
     for _tid, terr in ctx.items("territories"):
@@ -243,23 +242,8 @@ def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
         for i, chk in enumerate(as_list(st.get("checks"))):
             if not isinstance(chk, dict) or not isinstance(chk.get("check"), str):
                 continue
-            name = chk["check"]
-            validator = check_params_schema(name)
-            if validator is None:
-                continue  # the schema's enum already reported it, with a did-you-mean
+            # the parameters' names and types are the schema's (X404 in compiler/schema.py); their ids are ours
             params = {k: v for k, v in chk.items() if k not in ("check", "cite")}
-            for err in validator.iter_errors(params):
-                if err.validator == "additionalProperties":
-                    allowed = sorted(err.schema.get("properties", {}))
-                    for key in params:
-                        if key not in allowed:
-                            yield error(ctx.at(sid, f"/checks/{i}/{key}", key=True), "X404",
-                                        f"check '{name}' has no parameter '{key}'{did_you_mean(key, allowed)}"
-                                        f"; its parameters: {', '.join(allowed) or 'none'}")
-                else:
-                    path = "/".join(str(p) for p in err.absolute_path)
-                    yield error(ctx.at(sid, f"/checks/{i}/{path}" if path else f"/checks/{i}"), "X404",
-                                f"check '{name}': {err.message}")
             for j, ref in enumerate(as_list(params.get("group"))):
                 yield from _ref(ctx, sid, f"/checks/{i}/group/{j}", ref, "stickers", "sticker")
             for j, ref in enumerate(as_list(params.get("decks"))):
@@ -391,6 +375,35 @@ CHECKS: list[Callable[[Ctx], Iterable[Diagnostic]]] = [
 ]
 
 
+#: Checks whose verdict needs every file of the game (a count, the board's connectivity, the slots on offer).
+NEEDS_EVERY_FILE = {"X204", "X205", "X301", "X302", "X401", "X402"}
+
+
+def without_follow_ons(loaded: Loaded, found: list[Diagnostic]) -> list[Diagnostic]:
+    """Leave out what follows from a file that could not be read: problems elsewhere that name ids its text
+    defines, and errors whose verdict needs every file (counts, connectivity, slots on offer). They go away when
+    that file is fixed; each such file gets one note saying how many were left out (Y012)."""
+    if not loaded.unreadable:
+        return found
+    kept, left_out = [], Counter[str]()
+    first_unreadable = next(iter(loaded.unreadable))
+    for d in found:
+        named = set(re.findall(r"'([^']+)'", d.message))
+        cause = next((f for f, ids in loaded.unreadable.items() if f != d.span.file and named & ids), None)
+        if cause is None and d.code in NEEDS_EVERY_FILE and d.is_error:
+            cause = first_unreadable
+        if cause is None:
+            kept.append(d)
+        else:
+            left_out[cause] += 1
+    for file, n in left_out.items():
+        first = next((d.span for d in loaded.diagnostics if d.span.file == file and d.is_error), Span(file, 1, 1))
+        kept.append(warning(first, "Y012", f"{n} follow-on {'problem' if n == 1 else 'problems'} in other files "
+                            "left out (they name ids this file defines, or need every file to judge); fix this "
+                            "file first"))
+    return kept
+
+
 def run_checks(loaded: Loaded) -> list[Diagnostic]:
     if loaded.game is None:
         return []
@@ -404,4 +417,4 @@ def run_checks(loaded: Loaded) -> list[Diagnostic]:
             span = Span(ctx.game.files[0] if ctx.game.files else ctx.game.id)
             out.append(error(span, "X999", f"internal error in {check.__name__}: {type(exc).__name__}: {exc} "
                              f"(at {where.name}:{where.lineno}); please report it"))
-    return out
+    return without_follow_ons(loaded, out)

@@ -226,6 +226,10 @@ def distinct_pages(sheets: list[Sheet]) -> tuple[list[Sheet], list[int]]:
     return [firsts[i] for i in range(len(firsts))], order
 
 
+#: Stickers lower than this (mm) print only their name; `build` warns (B304) when text is left off or cut.
+STICKER_TEXT_MIN_MM = 15.0
+
+
 def sticker_items(game: Game) -> list[dict[str, Any]]:
     """Printable stickers (those with a `size`), one entry per sticker in the supply."""
     out = []
@@ -239,7 +243,8 @@ def sticker_items(game: Game) -> list[dict[str, Any]]:
         else:
             count = supply if isinstance(supply, int) else 1
         item = {"id": sid, "name": str(known(st.get("name"), sid)),
-                "text": _text(st.get("text") if st.get("text") is not None else st.get("effect")),
+                "text": _text(st.get("text") if st.get("text") is not None else st.get("effect"))
+                if float(size["height"]) >= STICKER_TEXT_MIN_MM else "",
                 "w": float(size["width"]), "h": float(size["height"])}
         out.extend([item] * max(1, min(int(count), 200)))
     return out

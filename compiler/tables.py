@@ -68,26 +68,6 @@ class Table:
 
 
 # --- small helpers ---------------------------------------------------------------------------
-def cites(item: Item | None) -> list[str]:
-    """The cites of an item's `source` (a string or a list), in order."""
-    source = (item or {}).get("source")
-    if not isinstance(source, dict):
-        return []
-    cite = source.get("cite")
-    if isinstance(cite, str):
-        return [cite]
-    return [c for c in cite or [] if isinstance(c, str)]
-
-
-def _merge_cites(items: Iterable[Item]) -> list[str]:
-    out: list[str] = []
-    for item in items:
-        for c in cites(item):
-            if c not in out:
-                out.append(c)
-    return out
-
-
 def _inferred(items: Iterable[Item]) -> list[str]:
     out: list[str] = []
     for item in items:
@@ -161,7 +141,7 @@ def _table(game: Game, tid: str, title: str, columns: list[tuple[str, str]], row
     return Table(
         id=tid, title=title, columns=[Column(*columns[i]) for i in keep],
         rows=[[r[i] for i in keep] for r in rows], kind=kind, text=text, notes=list(notes or []),
-        sources=_merge_cites(items.values()), uses=list(items) + list(extra_uses),
+        sources=game.sources_of(items), uses=list(items) + list(extra_uses),
         inferred=_inferred(items.values()),
         low_confidence=_low_confidence([*items.values(), *based_on]),
     )
@@ -216,7 +196,8 @@ def declared_tables(game: Game) -> list[Table]:
         out.append(Table(
             id=tid, title=str(t.get("title", tid)), columns=[Column(c["id"], c["title"]) for c in t["columns"]],
             rows=rows, kind="declared", text=None if is_unknown(text) or text is None else str(text),
-            notes=notes, sources=cites(t), uses=[tid], inferred=_inferred([t]), low_confidence=_low_confidence([t]),
+            notes=notes, sources=game.sources_of({tid: t}), uses=[tid], inferred=_inferred([t]),
+            low_confidence=_low_confidence([t]),
         ))
     return out
 

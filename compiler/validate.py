@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -127,8 +128,40 @@ def validate_pack(path: Path) -> Report:
         "'game: {...}' (a new game)")], len(files))
 
 
+_DECLARES = re.compile(rb"^(pack|game):", re.MULTILINE)
+
+
+def _declares_pack_or_game(path: Path) -> bool:
+    try:
+        from .yamlload import read_capped
+
+        return bool(_DECLARES.search(read_capped(path, 1_000_000)[:1_000_000]))
+    except OSError:
+        return False
+
+
+def content_root(path: Path, levels: int = 3) -> Path:
+    """The pack or game folder a lone YAML file belongs to (so `scarbook validate board.yaml`, and pre-commit
+    passing changed files, check it with the rest of its pack), else the path itself. Looks in the file's folder
+    and, while inside the current folder, a few above it (never above a git repository's root)."""
+    if not path.is_file() or _declares_pack_or_game(path) or _shipped_game_holding(path)[0] is not None:
+        return path
+    here = Path.cwd().resolve()
+    for folder in list(path.resolve().parents)[:levels]:
+        try:
+            siblings = sorted(p for s in ("*.yaml", "*.yml") for p in folder.glob(s) if not p.name.startswith("."))
+        except OSError:
+            break
+        if any(_declares_pack_or_game(f) for f in siblings):
+            return Path(os.path.relpath(folder)) if here in [folder, *folder.parents] else folder
+        if here not in folder.parents or (folder / ".git").exists():  # climb only inside the current folder
+            break
+    return path
+
+
 def validate_paths(paths: list[Path]) -> Report:
-    """`scarbook validate`: every shipped game when no path is given, else each pack."""
+    """`scarbook validate`: every shipped game when no path is given, else each pack (a file of a pack is
+    checked with its whole pack, once however many of its files are given)."""
     report = Report()
     if not paths:
         for gid in shipped_games():
@@ -136,7 +169,7 @@ def validate_paths(paths: list[Path]) -> Report:
             report.diagnostics.extend(diags)
             report.files += len(loaded.docs)
         return report
-    for path in paths:
+    for path in dict.fromkeys(content_root(p) for p in paths):
         sub = validate_pack(path)
         report.diagnostics.extend(sub.diagnostics)
         report.files += sub.files
@@ -161,7 +194,7 @@ def load_game(game_id: str, packs: list[Path] | None = None) -> Game:
 
 
 # --- the cache the tracker reads ------------------------------------------------------------
-CACHE_VERSION = "1"
+CACHE_VERSION = "2"  # 2: Game.file_cites
 
 
 def cache_dir() -> Path:
@@ -176,6 +209,8 @@ def _cache_key(game_id: str, packs: list[Path]) -> str | None:
     from scarbook import __version__
     from scarbook.schemas import SCHEMA_DIR
 
+    from .yamlload import MAX_FILE_BYTES, read_capped
+
     try:
         source = game_source(game_id)
     except UnknownGame:
@@ -188,7 +223,7 @@ def _cache_key(game_id: str, packs: list[Path]) -> str | None:
     for path in files:
         digest.update(str(path.resolve()).encode())
         try:
-            digest.update(path.read_bytes())
+            digest.update(read_capped(path, MAX_FILE_BYTES))
         except OSError:
             return None
     return digest.hexdigest()[:24]

@@ -323,13 +323,8 @@ def loads(text: str, file: str) -> Document:
                 continue
             builder.event(ev)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        problem = exc.problem or exc.context or "invalid YAML"
-        ctx = exc.context_mark
-        if ctx is not None and exc.problem_mark is not None and ctx.line != exc.problem_mark.line:
-            what = (exc.context or "while parsing a block").replace("while parsing ", "")
-            problem += f" in {what} that starts at line {ctx.line + 1}, column {ctx.column + 1}"
-        doc.diagnostics.append(error(_mark_span(file, mark, text), "Y001", f"YAML syntax: {problem}"))
+        span, message = explain_syntax_error(exc, text, file)
+        doc.diagnostics.append(error(span, "Y001", message))
         return _failed(doc)
     except yaml.reader.ReaderError as exc:
         char = chr(exc.character) if isinstance(exc.character, int) else str(exc.character)
@@ -346,6 +341,61 @@ def loads(text: str, file: str) -> Document:
         loader.dispose()
     doc.data = builder.root
     return doc
+
+
+#: PyYAML's wording for a line that does not line up with its block (said in the user's words below).
+_INDENTATION_SLIPS = ("did not find expected key", "did not find expected '-' indicator", "expected <block end>",
+                      "mapping values are not allowed", "could not find expected ':'")
+
+
+def _colon_after_a_key(lines: list[str], mark: Any) -> bool:
+    """Whether the ':' PyYAML stopped at comes after a key on the same line (`text: a: b`: a value to quote),
+    not on a continuation line (an over-indented key)."""
+    line = lines[mark.line] if mark is not None and 0 <= mark.line < len(lines) else ""
+    return ": " in line[: mark.column] if mark is not None else False
+
+
+def explain_syntax_error(exc: yaml.MarkedYAMLError, text: str, file: str) -> tuple[Span, str]:
+    """Where a YAML syntax error is and what to do, in words a person editing the file uses:
+    a tab is named as a tab, an indentation slip says indentation; PyYAML's own words follow."""
+    mark = exc.problem_mark or exc.context_mark
+    problem = exc.problem or exc.context or "invalid YAML"
+    ctx = exc.context_mark
+    block = ""
+    if ctx is not None and exc.problem_mark is not None and ctx.line != exc.problem_mark.line:
+        what = (exc.context or "while parsing a block").replace("while parsing ", "")
+        block = f"{what} that starts at line {ctx.line + 1}, column {ctx.column + 1}"
+    lines = text.split("\n")
+    line_no = mark.line if mark is not None else 0
+    # a tab in the indentation of the line at fault (or of the line PyYAML was reading when it noticed)
+    tabby = "tab" in problem or "cannot start any token" in problem
+    for n in dict.fromkeys((line_no, line_no - 1) if tabby else (line_no,)):
+        if 0 <= n < len(lines):
+            indent = lines[n][: len(lines[n]) - len(lines[n].lstrip(" \t"))]
+            if "\t" in indent or (n == line_no and "\t" in lines[n][:1]):
+                col = indent.index("\t") + 1 if "\t" in indent else 1
+                return Span(file, n + 1, col), ("YAML does not allow tabs for indentation; use spaces "
+                                                f"(a tab at line {n + 1}, column {col})")
+    if mark is not None and 0 <= line_no < len(lines) and lines[line_no][mark.column:mark.column + 1] == "\t":
+        return Span(file, line_no + 1, mark.column + 1), "YAML does not allow tabs here; use spaces"
+    if any(problem.startswith(slip) for slip in _INDENTATION_SLIPS):
+        where = block or "the lines above"
+        if problem.startswith("mapping values") and _colon_after_a_key(lines, mark):
+            return _mark_span(file, mark, text), ("YAML syntax: a ': ' inside a value starts a mapping there; put the "
+                                            f"value in quotes (YAML: {problem})")
+        if problem.startswith("mapping values"):
+            hint = ("this line is indented further than the key above it, so its ':' would start a mapping inside "
+                    "that key's value; indent it like the keys beside it")
+        elif "'-'" in problem:
+            hint = (f"this line does not line up with {where}; the items of a list start with '-' at the same "
+                    "column, and the lines of one item are indented like its first key")
+        else:
+            hint = (f"this line does not line up with {where}; the keys of one mapping start at the same column, "
+                    "and a nested value is indented further than its key")
+        return _mark_span(file, mark, text), f"YAML syntax: bad indentation: {hint} (YAML: {problem})"
+    if block:
+        problem += f" in {block}"
+    return _mark_span(file, mark, text), f"YAML syntax: {problem}"
 
 
 def _failed(doc: Document) -> Document:
@@ -376,8 +426,11 @@ def read_capped(path: Path, limit: int) -> bytes:
     import os
     import stat
 
-    if not stat.S_ISREG(os.stat(path).st_mode):
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
         raise OSError(errno.EINVAL, "not a regular file (a FIFO, device, socket or folder)")
+    if st.st_size > limit:  # refused by its size before a byte is read
+        return b"\0" * (limit + 1)
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):

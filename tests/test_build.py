@@ -14,17 +14,13 @@ import pytest
 from test_build_fixtures import tiny_game
 from typer.testing import CliRunner
 
+from conftest import pdftotext
 from scarbook.cli.main import app
 from scarbook.compiler.build import build, check_content
 
 ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
 
-
-def pdftotext(path: Path) -> str:
-    if shutil.which("pdftotext") is None:
-        pytest.skip("pdftotext (poppler-utils) is not installed")
-    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True,
-                          check=True).stdout
 
 
 def pdfinfo(path: Path) -> dict[str, str]:
@@ -231,7 +227,7 @@ def test_rendering_code_is_part_of_what_outputs_depend_on(monkeypatch: pytest.Mo
 
 
 def test_cli_only_builds_the_named_outputs_of_a_homebrew_game_folder(tmp_path: Path) -> None:
-    game = str(ROOT / "tests" / "packs" / "valid" / "tiny-game")
+    game = str(EXAMPLES / "tiny-game")
     result = CliRunner().invoke(app, ["build", game, "--only", "tables", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "tiny-isles" / "tables").is_dir() and not (tmp_path / "tiny-isles" / "reference.pdf").exists()
@@ -293,7 +289,7 @@ def test_cached_game_names_files_as_seen_from_the_current_folder(tmp_path: Path,
     from scarbook.compiler.validate import cached_game
 
     monkeypatch.setenv("SCARBOOK_CACHE", str(tmp_path / "cache"))
-    game = ROOT / "tests" / "packs" / "valid" / "tiny-game"
+    game = EXAMPLES / "tiny-game"
     monkeypatch.chdir(game)
     assert cached_game(str(game)).span("north-isle").file == "game.yaml"
     monkeypatch.chdir(tmp_path)

@@ -8,23 +8,18 @@ look for on the wall.
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 from campaigns.helpers import SETUP, START, invoke, run_script
+
+from conftest import pdftotext
 
 
 @pytest.fixture(autouse=True)
 def _no_env_campaign(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SCARBOOK_CAMPAIGN", raising=False)
 
-
-def pdf_text(pdf: Path) -> str:
-    if shutil.which("pdftotext") is None:
-        pytest.skip("pdftotext (poppler) is not installed")
-    return subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True, capture_output=True,
-                          text=True).stdout
 
 
 def test_sheet_with_an_active_scar_does_not_crash(tmp_path: Path) -> None:
@@ -33,15 +28,15 @@ def test_sheet_with_an_active_scar_does_not_crash(tmp_path: Path) -> None:
     out = tmp_path / "sheet.pdf"
     result = invoke(["sheet", "--out", str(out)], file)
     assert result.exit_code == 0, result.output
-    assert "Bunker" in pdf_text(out) or "bunker" in pdf_text(out)
+    assert "Bunker" in pdftotext(out) or "bunker" in pdftotext(out)
 
 
 def test_a_homebrew_campaign_records_its_game_folder_relative_to_the_ledger(tmp_path: Path,
                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    from conftest import PACKS
+    from conftest import EXAMPLES
 
     game = tmp_path / "games" / "isles"
-    shutil.copytree(PACKS / "valid" / "tiny-game", game)
+    shutil.copytree(EXAMPLES / "tiny-game", game)
     monkeypatch.chdir(tmp_path)
     assert invoke(["new", "camps/c.yaml", "--game", "games/isles", "--player", "Ann", "--player", "Bob"]).exit_code == 0
     assert "game: ../games/isles" in (tmp_path / "camps" / "c.yaml").read_text()
@@ -116,10 +111,10 @@ def _run(tmp_path: Path, text: str, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _homebrew(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    from conftest import PACKS
+    from conftest import EXAMPLES
 
     game = tmp_path / "isles"
-    shutil.copytree(PACKS / "valid" / "tiny-game", game)
+    shutil.copytree(EXAMPLES / "tiny-game", game)
     text = (game / "game.yaml").read_text()
     text = text.replace("count: 3}", "count: 3, card_type: territory}")
     (game / "game.yaml").write_text(text + HOMEBREW_EXTRA)
@@ -127,7 +122,7 @@ def _homebrew(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_risk_legacy_sheet_after_fifteen_games(risk_legacy_sheet: Path) -> None:
-    text = pdf_text(risk_legacy_sheet)
+    text = pdftotext(risk_legacy_sheet)
     flat = " ".join(text.split())
     # page 1: the board with names as printed, cities with names, fortifications with boxes left
     page1 = text.split("\f")[0]
@@ -149,7 +144,7 @@ def test_risk_legacy_sheet_after_fifteen_games(risk_legacy_sheet: Path) -> None:
 
 
 def test_risk_legacy_sheet_lists_only_changed_cards(risk_legacy_sheet: Path) -> None:
-    flat = " ".join(pdf_text(risk_legacy_sheet).split())
+    flat = " ".join(pdftotext(risk_legacy_sheet).split())
     cards = flat.split("Cards that changed", 1)[1].split("Stickers left", 1)[0]
     assert "Alaska 1 3" in cards or "Alaska" in cards
     assert "Peru" in cards and "Japan" in cards and "destroyed" in cards
@@ -157,7 +152,7 @@ def test_risk_legacy_sheet_lists_only_changed_cards(risk_legacy_sheet: Path) -> 
 
 
 def test_risk_legacy_sheet_keeps_headings_with_their_tables(risk_legacy_sheet: Path) -> None:
-    for page in pdf_text(risk_legacy_sheet).split("\f"):
+    for page in pdftotext(risk_legacy_sheet).split("\f"):
         lines = [ln.strip() for ln in page.splitlines() if ln.strip()]
         body = [ln for ln in lines if not ln.startswith("Test World · Risk Legacy")]
         if body:
@@ -172,7 +167,7 @@ def test_shadow_forces_sheet_shows_setup_scars_and_warlord_stickers(tmp_path: Pa
     out = tmp_path / "sf.pdf"
     result = invoke(["sheet", "--out", str(out)], file)
     assert result.exit_code == 0, result.output
-    text = pdf_text(out)
+    text = pdftotext(out)
     page1 = text.split("\f")[0]
     for name in ("NA-05", "EU-03", "Devastation scar", "Kai Weller warlord", "Paradise"):
         assert name in page1, name
@@ -189,7 +184,7 @@ def test_homebrew_sheet_and_its_formats(tmp_path: Path, monkeypatch: pytest.Monk
     out = tmp_path / "isles.pdf"
     result = invoke(["sheet", "--out", str(out)], file)
     assert result.exit_code == 0, result.output
-    flat = " ".join(pdf_text(out).split())
+    flat = " ".join(pdftotext(out).split())
     assert "Isle Wars" in flat and "Tiny Isles" in flat
     assert "North Isle Kraken in play" in flat and "East Isle Kraken cancelled (Calm Seas)" in flat
     assert "South Isle Sea Wall 4 of 6 boxes left Ann, before game 1" in flat
@@ -220,11 +215,11 @@ def test_homebrew_sheet_and_its_formats(tmp_path: Path, monkeypatch: pytest.Monk
 # --- the board picture: labels that read -----------------------------------------------------------
 @pytest.mark.parametrize("game_ref", ["risk-legacy", "risk-shadow-forces", "tiny-game"])
 def test_board_labels_never_overlap_each_other_or_circles(game_ref: str) -> None:
-    from conftest import PACKS
+    from conftest import EXAMPLES
     from scarbook.compiler.boardmap import BoardLayout, MapMark
     from scarbook.compiler.validate import cached_game
 
-    game = cached_game(str(PACKS / "valid" / "tiny-game") if game_ref == "tiny-game" else game_ref)
+    game = cached_game(str(EXAMPLES / "tiny-game") if game_ref == "tiny-game" else game_ref)
     marks: dict[str, list] = {tid: [MapMark("city", "Newtown", 2)] for tid in list(game.section("territories"))[::5]}
     for marked in (None, marks):
         lay = BoardLayout(game, marked)

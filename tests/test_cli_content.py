@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from conftest import PACKS
+from conftest import EXAMPLES, PACKS
 from scarbook.cli.main import app
 
 runner = CliRunner()
@@ -90,7 +90,7 @@ def test_show_every_part_of_every_game(game: str, part: str) -> None:
 
 
 def test_show_with_a_pack(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["show", "risk-legacy", "stickers", "--pack", str(PACKS / "valid" / "new-scar")])
+    result = runner.invoke(app, ["show", "risk-legacy", "stickers", "--pack", str(EXAMPLES / "new-scar")])
     assert result.exit_code == 0
     assert "Sinkhole" not in result.output  # sealed in the pack's envelope until opened
 
@@ -107,7 +107,7 @@ def test_help_has_examples() -> None:
 
 
 def test_a_homebrew_game_folder_is_a_game_and_its_neighbors_lists_are_its_board() -> None:
-    game = str(PACKS / "valid" / "tiny-game")
+    game = str(EXAMPLES / "tiny-game")
     result = runner.invoke(app, ["show", game, "board", "--format", "json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)

@@ -376,7 +376,7 @@ def _on_a_terminal(*args: str) -> tuple[int, bytes]:
 
 def test_terminal_output_escapes_control_characters(tmp_path: Path) -> None:
     pack = tmp_path / "evil"
-    shutil.copytree(Path(__file__).parent / "packs" / "valid" / "new-scar", pack)
+    shutil.copytree(Path(__file__).parent.parent / "examples" / "new-scar", pack)
     text = (pack / "pack.yaml").read_text().replace("name: The Sinkhole envelope",
                                                     'name: "The \\e]0;pwned\\a\\e[2JSink\\x9bhole"')
     (pack / "pack.yaml").write_text(text)
@@ -392,7 +392,7 @@ def test_terminal_output_escapes_control_characters(tmp_path: Path) -> None:
 
 def test_build_keeps_the_users_own_files_in_tables(tmp_path: Path) -> None:
     game = tmp_path / "tiny"
-    shutil.copytree(Path(__file__).parent / "packs" / "valid" / "tiny-game", game)
+    shutil.copytree(Path(__file__).parent.parent / "examples" / "tiny-game", game)
     out = tmp_path / "out"
     tables = out / "tiny-isles" / "tables"
     tables.mkdir(parents=True)
@@ -427,14 +427,14 @@ def test_ledger_game_naming_a_system_folder_is_refused_at_once(tmp_path: Path, g
 
 def test_walking_a_huge_folder_stops_at_a_budget(tmp_path: Path) -> None:
     game = tmp_path / "big"
-    shutil.copytree(Path(__file__).parent / "packs" / "valid" / "tiny-game", game)
+    shutil.copytree(Path(__file__).parent.parent / "examples" / "tiny-game", game)
     junk = game / "junk"
     junk.mkdir()
     for i in range(6000):
         (junk / f"{i}.txt").write_bytes(b"secret")
     result = sb("validate", str(game), timeout=30)
     _no_traceback(result)
-    assert result.returncode == 1 and "X503" in result.stdout + result.stderr
+    assert result.returncode == 1 and "X507" in result.stdout + result.stderr
     assert "secret" not in result.stdout + result.stderr
     pack = tmp_path / "c.yaml"
     pack.write_text("campaign: {game: risk-legacy, players: [A, B, C]}\nevents:\n"
@@ -458,7 +458,7 @@ def test_walking_a_huge_folder_stops_at_a_budget(tmp_path: Path) -> None:
 ])
 def test_hostile_sizes_are_refused_at_the_field(tmp_path: Path, edit: tuple[str, str], field: str) -> None:
     game = tmp_path / "tiny"
-    shutil.copytree(Path(__file__).parent / "packs" / "valid" / "tiny-game", game)
+    shutil.copytree(Path(__file__).parent.parent / "examples" / "tiny-game", game)
     text = (game / "game.yaml").read_text()
     assert edit[0] in text
     (game / "game.yaml").write_text(text.replace(edit[0], edit[1], 1))
@@ -476,7 +476,7 @@ def test_build_has_an_overall_budget(tmp_path: Path) -> None:
     from scarbook.compiler import build as buildmod
 
     game = tmp_path / "tiny"
-    shutil.copytree(Path(__file__).parent / "packs" / "valid" / "tiny-game", game)
+    shutil.copytree(Path(__file__).parent.parent / "examples" / "tiny-game", game)
     text = (game / "game.yaml").read_text()
     (game / "game.yaml").write_text(text.replace("resources: 1}", "resources: 1, copies: 100}"))
     code = ("import sys; from scarbook.compiler import build as b; b.MAX_BUILD_CARDS = 250\n"

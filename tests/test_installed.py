@@ -40,6 +40,7 @@ def test_non_editable_install_ships_content_schemas_and_templates(tmp_path: Path
     assert not (target / "compiler").exists() and (target / "scarbook" / "compiler").is_dir()
     assert list((target / "scarbook" / "content" / "risk-legacy").glob("*.yaml"))
     assert list((target / "scarbook" / "schemas").glob("*.schema.json"))
+    assert list((target / "scarbook" / "examples" / "tiny-game").glob("*.yaml"))  # `scarbook examples`
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {**os.environ, "PYTHONPATH": str(target), "SCARBOOK_CACHE": str(tmp_path / "cache")}
@@ -49,8 +50,16 @@ def test_non_editable_install_ships_content_schemas_and_templates(tmp_path: Path
     assert "0 errors" in done.stdout
     assert list((target / "scarbook" / "templates" / "fonts").glob("*.ttf"))
     for argv in (["tables", "risk-legacy", "--format", "json"], ["campaign", "new", "c.yaml", "--game", "risk-legacy",
-                                                                  "--player", "Ann", "--player", "Bob"]):
+                                                                  "--player", "Ann", "--player", "Bob"],
+                 ["examples", "copy", "tiny-game", "tiny"], ["validate", "tiny"], ["new", "pack", "p", "--extends",
+                                                                                   "risk-legacy"], ["validate", "p"]):
         code = f"from scarbook.cli.entry import run; import sys; sys.argv = ['scarbook', *{argv!r}]; run()"
         done = subprocess.run([sys.executable, "-c", code], cwd=elsewhere, capture_output=True, text=True, env=env)
         assert done.returncode == 0, done.stdout + done.stderr
+    schemas = subprocess.run([sys.executable, "-c", "from scarbook.cli.entry import run; import sys; "
+                              "sys.argv = ['scarbook', 'schema', '--path']; run()"], cwd=elsewhere, capture_output=True,
+                             text=True, env=env)
+    assert Path(schemas.stdout.strip()) == (target / "scarbook" / "schemas").resolve()
+    line = (elsewhere / "p" / "pack.yaml").read_text().splitlines()[0]
+    assert line.endswith("/scarbook/schemas/content-file.schema.json")
     shutil.rmtree(target)

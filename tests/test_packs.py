@@ -8,9 +8,10 @@ import pytest
 
 from conftest import PACKS
 from scarbook.compiler.validate import validate_paths
+from scarbook.examples import examples
 
 INVALID = sorted(p for p in (PACKS / "invalid").iterdir() if p.is_dir())
-VALID = sorted(p for p in (PACKS / "valid").iterdir() if p.is_dir())
+VALID = list(examples().values())
 
 
 def lines(folder: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:

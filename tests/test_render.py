@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 from test_build_fixtures import tiny_game
 
+from conftest import pdftotext
 from scarbook.compiler.boardmap import board_svg, positions
 from scarbook.compiler.render.pdf import UnsafeResource, render_pdf
 from scarbook.compiler.sheets import card_sheets, printable_cards, sticker_items, sticker_sheets
@@ -18,12 +17,6 @@ from scarbook.templates import TEMPLATE_DIR
 
 SVG = "{http://www.w3.org/2000/svg}"
 
-
-def pdftotext(path: Path) -> str:
-    if shutil.which("pdftotext") is None:
-        pytest.skip("pdftotext (poppler-utils) is not installed")
-    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True,
-                          check=True).stdout
 
 
 def test_board_svg_is_xml_with_layout_fallback_and_escaped_marks(tmp_path: Path) -> None:

@@ -48,7 +48,9 @@ def fail_usage(message: str) -> NoReturn:
 
 def report(diagnostics: list[Diagnostic], files: int | None, fmt: TextOrJson = TextOrJson.text) -> None:
     if fmt is TextOrJson.json:
-        echo(render_json(diagnostics))
+        from scarbook.compiler.load import with_paths
+
+        echo(render_json(with_paths(diagnostics)))
     else:
         text = render_text(diagnostics, files)
         if text:

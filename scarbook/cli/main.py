@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import build, campaign, games, show, tables, validate
+from . import build, campaign, examples, games, new, schema, show, tables, validate
 
 app = typer.Typer(
     name="scarbook",
@@ -17,8 +17,9 @@ app = typer.Typer(
 app.command()(validate.validate)
 app.command()(games.games)
 app.command()(show.show)
+app.command()(schema.schema)
 
 
-for module in (tables, build, campaign):
+for module in (tables, build, campaign, new, examples):
     module.register(app)
 

@@ -374,7 +374,7 @@ def steps_value(p: Placement, params: dict[str, Any]) -> Failure:
                 f"a {p.label} changes one of {', '.join(fields)}")
     if p.value is None:
         return "give the number printed on the sticker with --value N", f"a {p.label} shows the new value"
-    current = _current_value(p, p.name)
+    current = p.state.stat(p.content, p.target.id, (p.target.item.get("stats") or {}).get(p.name), p.name)
     step = fields[p.name]
     if current is None:
         return None  # the printed value is unknown: the players' word stands
@@ -382,15 +382,6 @@ def steps_value(p: Placement, params: dict[str, Any]) -> Failure:
         return (f"{p.where}'s {p.name} is {current}: the sticker must show {current + step}, not {p.value}",
                 f"{p.name} moves by {step:+d}, never weaker")
     return None
-
-
-def _current_value(p: Placement, fieldname: str) -> int | None:
-    base = (p.target.item.get("stats") or {}).get(fieldname)
-    value = base if isinstance(base, int) and not isinstance(base, bool) else None
-    for m in p.state.active_marks(p.target.id):
-        if m.name == fieldname and m.value is not None:
-            value = m.value
-    return value
 
 
 CHECKS: dict[str, Callable[[Placement, dict[str, Any]], Failure]] = {

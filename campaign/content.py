@@ -174,6 +174,19 @@ class Content:
                     return Target(kind, iid, item)
         return None
 
+    def target_of_kind(self, kind: str, tid: str) -> Target:
+        """The item `tid` as a target of this kind (a deck standing for its unlisted cards included)."""
+        items = self.game.section(section_of(kind) or "")
+        item = items.get(tid) if tid in items else self.game.section("decks").get(tid, {})
+        return Target(kind, tid, item or {})
+
+    def target(self, sticker: dict[str, Any], tid: str) -> Target:
+        """A canonical target id (as the ledger records it) back to its target, by the sticker's kinds."""
+        for kind in sticker.get("targets", []):
+            if tid in self.target_ids(kind, sticker):
+                return self.target_of_kind(kind, tid)
+        return Target("", tid, {})
+
     def target_names(self, sticker: dict[str, Any]) -> list[str]:
         """Every id a person may type as this sticker's target (for a 'did you mean')."""
         names: list[str] = []

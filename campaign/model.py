@@ -24,8 +24,6 @@ from scarbook.compiler.model import Game, as_dict, as_list, known
 
 #: Who takes a step (the roles of `steps[].who`).
 ROLES = ("everyone", "winner", "held-on", "eliminated", "winner-for-unassigned")
-#: Conditions a token's count may depend on.
-TOKEN_CONDITIONS = ("always", "unsigned", "signed", "all-signed")
 
 
 def cite_of(item: dict[str, Any]) -> str:
@@ -124,7 +122,6 @@ class CampaignModel:
     tokens: list[Token]
     overall: dict[str, Any]
     starts: list[StartCheck]
-    sign_cite: str = ""
     step_stickers: set[str] = field(default_factory=set)
 
     @classmethod
@@ -151,6 +148,7 @@ class CampaignModel:
                     if isinstance(s.get("game"), int) and not isinstance(s.get("game"), bool)}
         default = str(camp.get("default_type") or next(iter(types)))
         setup = [_obligation(o) for o in as_list(camp.get("setup")) if isinstance(o, dict) and o.get("place")]
+        setup += _sticker_obligations(game.section("stickers"))
         tokens = [Token(str(t["id"]), str(t.get("name") or t["id"]), str(t.get("plural") or f"{t.get('name')}s"),
                         int(t.get("base", 0)), int(t.get("per_signature", 0)),
                         tuple(str(w) for w in as_list(t.get("when"))) or ("always",), cite_of(t))
@@ -160,7 +158,7 @@ class CampaignModel:
                   for c in as_list(camp.get("starts")) if isinstance(c, dict) and c.get("check")]
         model = cls(games if isinstance(games, int) else None, until if isinstance(until, int) else None,
                     pieces, types, schedule, default if default in types else next(iter(types)), setup, tokens,
-                    as_dict(camp.get("overall_winner")), starts, cite_of(as_dict(camp.get("sign"))))
+                    as_dict(camp.get("overall_winner")), starts)
         model.step_stickers = {s for t in types.values() for st in t.steps for s in (*st.stickers, *st.fallback)}
         return model
 
@@ -214,6 +212,23 @@ def _default_steps(rewards: dict[str, dict[str, Any]]) -> tuple[Step, ...]:
             steps.append(Step(f"{role}-reward", f"{role} reward", role, "place", _stickers_of(ids, rewards),
                               cite=cite_of(rewards[ids[0]])))
     return tuple(steps)
+
+
+def _sticker_obligations(stickers: dict[str, dict[str, Any]]) -> list[Obligation]:
+    """The older way to say the same: a `required-before-first-game` check on a sticker (its whole pool
+    placed, or one on every target it can go on) is a setup obligation before game 1."""
+    out = []
+    for sid, st in stickers.items():
+        for chk in as_list(st.get("checks")):
+            if not isinstance(chk, dict) or chk.get("check") != "required-before-first-game":
+                continue
+            pool = chk.get("pool")
+            count = next((p.get("count") for p in as_list(st.get("supply"))
+                          if isinstance(p, dict) and p.get("pool") == pool), 0) if pool else 0
+            out.append(Obligation(f"{sid}-setup", "setup is finished before the first game", sid, 1,
+                                  "" if pool else "target", count if isinstance(count, int) else 0, pool,
+                                  cite_of(chk)))
+    return out
 
 
 def _obligation(o: dict[str, Any]) -> Obligation:

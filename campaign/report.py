@@ -88,18 +88,7 @@ def piece_stats(replay: Replay) -> list[dict[str, Any]]:
             stats = item.get("stats")
             if not isinstance(stats, dict):
                 continue
-            current: dict[str, Any] = {}
-            for key, base in stats.items():
-                value = base if isinstance(base, int) and not isinstance(base, bool) else None
-                for m in state.active_marks(pid):
-                    adds = (content.stickers.get(m.sticker, {}).get("adds") or {}).get(key)
-                    if isinstance(adds, int) and value is not None:
-                        value += adds
-                    elif isinstance(adds, int):
-                        value = None
-                    if m.name == key and m.value is not None:
-                        value = m.value
-                current[key] = value
+            current = {key: state.stat(content, pid, base, key) for key, base in stats.items()}
             out.append({"piece": pid, "name": item.get("name", pid), "owner": state.claimed_by(content, pid),
                         "stats": current, "lost": any(pid in g.lost for g in state.games)})
     return out
@@ -216,10 +205,12 @@ def status_text(data: dict[str, Any]) -> str:
     if data["owed_rewards"]:
         out.append("Still to do before the next game: " + "; ".join(f"{o['player']}: {o['role']}"
                                                                     for o in data["owed_rewards"]))
-    if data["passes"]:
-        out.append("Passed: " + "; ".join(f"game {p['game']} {p['step']} by {p['by']}"
-                                          + (f" for {p['for']}" if p["for"] else "")
-                                          + (f" ({p['why']})" if p["why"] else "") for p in data["passes"]))
+    last = max((g["game"] for g in data["games"] if g["ended"]), default=0)
+    recent = [p for p in data["passes"] if p["game"] == last]  # older passes: 'status --format json', 'log'
+    if recent:
+        out.append(f"Passed after game {last}: " + "; ".join(
+            f"{p['step']} by {p['by']}" + (f" for {p['for']}" if p["for"] else "")
+            + (f" ({p['why']})" if p["why"] else "") for p in recent))
     out.append("")
     out.append("Continents:")
     for r in data["continents"]:

@@ -16,7 +16,7 @@ from scarbook.compiler.model import as_dict, as_list
 
 from . import steps
 from .checks import CHECKS, CODES, Placement, cite_text
-from .content import Content, Target, section_of
+from .content import Content, Target
 from .events import Destroyed, Event, GameEnded, GameStarted, Opened, Passed, Placed, Ticked
 from .ids import normalize
 from .starts import START_CHECKS
@@ -229,8 +229,7 @@ def where(content: Content, state: CampaignState, sticker_id: str, actor: str = 
     out = []
     for kind in sticker.get("targets", []):
         for tid in content.target_ids(kind, sticker):
-            items = content.game.section(_section(kind))
-            target = Target(kind, tid, items[tid] if tid in items else content.game.section("decks")[tid])
+            target = content.target_of_kind(kind, tid)
             if piece and content.piece_of(sticker_id, target) not in (None, piece):
                 continue
             names = options or [str(o.get("id")) for o in target.item.get("powers", []) or [] if isinstance(o, dict)]
@@ -241,10 +240,6 @@ def where(content: Content, state: CampaignState, sticker_id: str, actor: str = 
                     out.append(tid)
                     break
     return out
-
-
-def _section(kind: str) -> str:
-    return section_of(kind) or ""
 
 
 # --- games ------------------------------------------------------------------------------------
@@ -419,32 +414,6 @@ def setup_problems(content: Content, state: CampaignState, number: int) -> list[
                 pool = f" of the {ob.pool} supply" if ob.pool else ""
                 out.append(Problem("R221", f"{ob.count - done} {ob.sticker}{pool} still to place before game "
                                    f"{ob.before_game}", what, ob.cite))
-    if number == 1:
-        out.extend(_legacy_required(content, state))
-    return out
-
-
-def _legacy_required(content: Content, state: CampaignState) -> list[Problem]:
-    """The older form of a setup obligation: a `required-before-first-game` check on a sticker."""
-    out = []
-    for sid, st in content.stickers.items():
-        for chk in st.get("checks", []) or []:
-            if chk.get("check") != "required-before-first-game":
-                continue
-            pool = chk.get("pool")
-            cite = cite_text(chk.get("cite"))
-            if pool is not None:
-                count = next((p.get("count") for p in st.get("supply", []) or []
-                              if isinstance(p, dict) and p.get("pool") == pool), None)
-                left = (count - state.pool_used[(sid, pool)]) if isinstance(count, int) else 0
-                if left > 0:
-                    out.append(Problem("R221", f"{left} {sid} of the {pool} supply still to place before "
-                                       "game 1", "setup is finished before the first game", cite))
-            else:
-                remaining = where(content, state, sid)
-                if remaining:
-                    out.append(Problem("R221", f"{sid} still to place on {', '.join(remaining)} before game 1",
-                                       "setup is finished before the first game", cite))
     return out
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from scarbook.compiler.model import as_dict
 
 from . import steps
-from .content import Content, Target, section_of
+from .content import Content
 from .events import Destroyed, Event, GameEnded, GameStarted, Opened, Passed, Placed, Ticked
 
 
@@ -74,9 +74,6 @@ class GameRecord:
         if role == "eliminated":
             return list(self.eliminated)
         return list(self.plays)
-
-    def player_of(self, piece: str) -> str | None:
-        return next((p for p, ps in self.pieces.items() if piece in ps.values()), None)
 
     def role(self, player: str) -> str:
         if player == self.winner:
@@ -141,6 +138,18 @@ class CampaignState:
             if isinstance(extra, int):
                 total += extra
         return total + adds
+
+    def stat(self, content: Content, target: str, base: Any, fieldname: str) -> int | None:
+        """A value printed on a card as it stands now: the printed number (None when unknown), plus what
+        `adds` stickers add, replaced by the latest sticker that sets it (`steps-value`)."""
+        value = base if isinstance(base, int) and not isinstance(base, bool) else None
+        for m in self.active_marks(target):
+            adds = (content.stickers.get(m.sticker, {}).get("adds") or {}).get(fieldname)
+            if isinstance(adds, int):
+                value = None if value is None else value + adds
+            if m.name == fieldname and m.value is not None:
+                value = m.value
+        return value
 
     def signature_count(self, player: str) -> int:
         return sum(1 for p, _ in self.signatures if p == player)
@@ -236,10 +245,7 @@ def place(state: CampaignState, content: Content, sticker_id: str, target: str, 
     pool, _ = pool_for(state, sticker)
     owed = None
     if by and steps.offered_now(content, state, sticker_id):
-        section = section_of(next(iter(sticker.get("targets", []) or []), "")) or ""
-        found = content.game.item(target)
-        owed = steps.assign(content, state, sticker_id,
-                            Target(section, target, found[1] if found else {}), by)
+        owed = steps.assign(content, state, sticker_id, content.target(sticker, target), by)
     founds = as_dict(sticker.get("founds"))
     boxes = sticker.get("boxes")
     last = state.last_ended

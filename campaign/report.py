@@ -58,7 +58,7 @@ def may_still(replay: Replay, player: str) -> list[str]:
         if o.actor != player:
             continue
         for s in (*o.step.stickers, *o.step.fallback):
-            if s not in out and s in content.stickers and where(content, state, s, player, o.piece):
+            if s not in out and s in content.stickers and where(content, state, s, player, o.piece, in_order=False):
                 out.append(s)
     return out
 

@@ -128,7 +128,9 @@ def default_actor(content: Content, state: CampaignState, sticker: dict[str, Any
 
 
 # --- placements -----------------------------------------------------------------------------
-def placement_problems(content: Content, state: CampaignState, r: Resolved) -> list[Problem]:
+def placement_problems(content: Content, state: CampaignState, r: Resolved, in_order: bool = True) -> list[Problem]:
+    """Everything wrong with this placement now (`in_order=False`: as if earlier steps were done, to
+    ask whether something could go there at all)."""
     out: list[Problem] = []
     pool, count = pool_for(state, r.sticker)
     p = Placement(content, state, r.sticker_id, r.sticker, r.target, r.actor, r.name, pool, count, r.value)
@@ -151,7 +153,7 @@ def placement_problems(content: Content, state: CampaignState, r: Resolved) -> l
         out.append(Problem("R224", f"give the {r.sticker.get('name', r.sticker_id)} its name with --name TEXT",
                            "the player names it", cite_text((r.sticker.get("source") or {}).get("cite"))))
     if not out:
-        out.extend(step_problems(content, state, r))
+        out.extend(step_problems(content, state, r, in_order))
     return out
 
 
@@ -162,7 +164,7 @@ def _step_rule(o: steps.Owed) -> tuple[str, str]:
     return f"{o.step.name}: {who}", o.step.cite
 
 
-def step_problems(content: Content, state: CampaignState, r: Resolved) -> list[Problem]:
+def step_problems(content: Content, state: CampaignState, r: Resolved, in_order: bool = True) -> list[Problem]:
     """A placement that takes an end-of-game step: the right player, one each, in order, fallbacks last."""
     if not steps.offered_now(content, state, r.sticker_id):
         return []
@@ -201,11 +203,11 @@ def step_problems(content: Content, state: CampaignState, r: Resolved) -> list[P
                         f"{' for ' + o.piece if o.piece else ''} ({state.steps[o.key]})", *_step_rule(o))]
     if r.sticker_id in owed.step.fallback and r.sticker_id not in owed.step.stickers:
         for sid in owed.step.stickers:
-            if sid in content.stickers and where(content, state, sid, r.actor):
+            if sid in content.stickers and where(content, state, sid, r.actor, in_order=False):
                 return [Problem("R226", f"a {label} is a fallback of '{owed.step.name}', and a {sid} can still be "
                                 f"placed (see 'scarbook campaign where {sid} --by {r.actor}')", *_step_rule(owed))]
     gtype = content.model.types[game.type]
-    if gtype.in_order:
+    if gtype.in_order and in_order:
         earlier = [o for o in open_now if o.index < owed.index and o.step.mandatory]
         if earlier:
             return [Problem("R227", f"first: {earlier[0].text()}; then {owed.step.name}",
@@ -217,8 +219,10 @@ def _model_cite(content: Content) -> str:
     return next((s.cite for t in content.model.types.values() for s in t.steps if s.cite), "")
 
 
-def where(content: Content, state: CampaignState, sticker_id: str, actor: str = "", piece: str = "") -> list[str]:
-    """Every target where the sticker could legally go now (for that player; for that piece, if given)."""
+def where(content: Content, state: CampaignState, sticker_id: str, actor: str = "", piece: str = "",
+          in_order: bool = True) -> list[str]:
+    """Every target where the sticker could legally go now (for that player; for that piece, if given;
+    `in_order=False`: once the earlier end-of-game steps are done)."""
     sticker = content.stickers[sticker_id]
     if not actor:
         actor = default_actor(content, state, sticker)
@@ -236,7 +240,7 @@ def where(content: Content, state: CampaignState, sticker_id: str, actor: str = 
             names = names or [""]
             for name in names:
                 r = Resolved(sticker_id, sticker, target, actor, name or "x")
-                if not [q for q in placement_problems(content, state, r) if q.code != "R224"]:
+                if not [q for q in placement_problems(content, state, r, in_order) if q.code != "R224"]:
                     out.append(tid)
                     break
     return out
@@ -272,7 +276,7 @@ def blocking(content: Content, state: CampaignState) -> list[steps.Owed]:
     for o in steps.open_entries(content, state):
         if not o.step.mandatory:
             continue
-        if o.step.pass_if or any(s in content.stickers and where(content, state, s, o.actor, o.piece)
+        if o.step.pass_if or any(s in content.stickers and where(content, state, s, o.actor, o.piece, in_order=False)
                                  for s in (*o.step.stickers, *o.step.fallback)):
             out.append(o)
     return out
@@ -547,7 +551,7 @@ def pass_problems(content: Content, state: CampaignState, ev: Passed) -> list[Pr
         return [Problem("R331", f"say which one with --for: {', '.join(x.piece for x in mine)}")]
     if o.step.mandatory:
         for s in (*o.step.stickers, *o.step.fallback):
-            targets = where(content, state, s, player, o.piece) if s in content.stickers else []
+            targets = where(content, state, s, player, o.piece, in_order=False) if s in content.stickers else []
             if not targets:
                 continue
             if not o.step.pass_if:

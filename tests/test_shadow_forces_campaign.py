@@ -138,3 +138,19 @@ def test_tracker_python_names_no_game() -> None:
     hits = [f"{path.name}:{n}: {line.strip()}" for path in sorted(root.glob("*.py"))
             for n, line in enumerate(path.read_text("utf-8").splitlines(), 1) if GAME_WORDS.search(line)]
     assert not hits, "\n".join(hits)
+
+
+def test_status_lists_every_owed_step_even_those_waiting_for_earlier_ones(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch,
+                                                                          tmp_path_factory: pytest.TempPathFactory
+                                                                          ) -> None:
+    set_cache(monkeypatch, tmp_path_factory)
+    file = tmp_path / "three.yaml"
+    opening = script("risk-shadow-forces-opening.txt")
+    first_end = opening.index("game end --winner Ann --held-on Bob --eliminated Cat")
+    assert not run_script(opening[:first_end] + "game end --winner Ann --held-on Bob --eliminated Cat\n", file)
+    owed = [(o["player"], o["role"]) for o in status(file)["owed_rewards"]]
+    assert ("Ann", "Place a warlord sticker for a warlord nobody played for cassandra-evans") in owed
+    assert ("Cat", "Place a warlord sticker for angus-smith") in owed
+    assert owed.index(("Cat", "Place a warlord sticker for angus-smith")) < owed.index(
+        ("Ann", "Place a warlord sticker for a warlord nobody played for cassandra-evans"))

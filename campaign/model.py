@@ -153,9 +153,7 @@ class CampaignModel:
                         int(t.get("base", 0)), int(t.get("per_signature", 0)),
                         tuple(str(w) for w in as_list(t.get("when"))) or ("always",), cite_of(t))
                   for t in as_list(camp.get("tokens")) if isinstance(t, dict) and t.get("id")]
-        starts = [StartCheck(str(c["check"]), {k: v for k, v in c.items() if k not in ("check", "cite", "text")},
-                             str(c.get("text") or ""), cite_of(c))
-                  for c in as_list(camp.get("starts")) if isinstance(c, dict) and c.get("check")]
+        starts = _start_checks(camp.get("starts"))
         model = cls(games if isinstance(games, int) else None, until if isinstance(until, int) else None,
                     pieces, types, schedule, default if default in types else next(iter(types)), setup, tokens,
                     as_dict(camp.get("overall_winner")), starts)
@@ -179,9 +177,19 @@ class CampaignModel:
         return next((s for s in self.types[type_id].steps if s.id == step_id), None) if type_id in self.types \
             else None
 
+    def extra_starts(self, number: int) -> list[StartCheck]:
+        """Start checks only game `number` adds (its schedule entry's `starts`)."""
+        return _start_checks(self.schedule.get(number, {}).get("starts"))
+
     def claim_kinds(self) -> dict[str, str]:
         """Claim sticker -> the piece kind it claims."""
         return {k.claim: k.id for k in self.pieces.values() if k.claim}
+
+
+def _start_checks(raw: Any) -> list[StartCheck]:
+    return [StartCheck(str(c["check"]), {k: v for k, v in c.items() if k not in ("check", "cite", "text")},
+                       str(c.get("text") or ""), cite_of(c))
+            for c in as_list(raw) if isinstance(c, dict) and c.get("check")]
 
 
 def _stickers_of(ids: list[Any], rewards: dict[str, dict[str, Any]]) -> tuple[str, ...]:

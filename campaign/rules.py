@@ -253,7 +253,7 @@ def start_problem(content: Content, state: CampaignState, player: str, territory
     in `campaign.starts`, except those the schedule lifts for game `number`."""
     number = number if number is not None else state.started + 1
     lifted = set(as_list(content.model.schedule.get(number, {}).get("ignore_starts")))
-    for chk in content.model.starts:
+    for chk in content.model.starts + content.model.extra_starts(number):
         if chk.check in lifted:
             continue
         fn = START_CHECKS.get(chk.check)

@@ -154,3 +154,22 @@ def test_status_lists_every_owed_step_even_those_waiting_for_earlier_ones(tmp_pa
     assert ("Cat", "Place a warlord sticker for angus-smith") in owed
     assert owed.index(("Cat", "Place a warlord sticker for angus-smith")) < owed.index(
         ("Ann", "Place a warlord sticker for a warlord nobody played for cassandra-evans"))
+
+
+def test_game_twelve_adds_its_own_start_check(world: Path) -> None:
+    from scarbook.campaign.engine import Campaign
+    from scarbook.campaign.ledger import read
+    from scarbook.campaign.rules import start_problem
+
+    replay = Campaign(read(world)).replay()
+    content, state = replay.content, replay.state
+    own = next(t for t, marks in state.marks.items() for m in marks
+               if m.active and m.sticker == "kai-weller-warlord-sticker" and t in content.territories
+               and not state.has(t, "restricted-operating-zone") and not state.has(t, "devastation"))
+    problem = start_problem(content, state, "Ann", own, 12)
+    assert problem is not None and "Game 12 (Global)" in problem.cite and "your own warlord is there" in problem.message
+    assert start_problem(content, state, "Ann", own, 13) is None  # only game 12 adds the check
+    free = [n for n in content.game.neighbors()[own] if start_problem(content, state, "Ann", n, 13) is None]
+    assert free, "a neighbour that is a legal start in other games"
+    near = start_problem(content, state, "Ann", free[0], 12)
+    assert near is not None and "Game 12" in near.cite and "your own warlord is" in near.message

@@ -199,7 +199,7 @@ def status_text(data: dict[str, Any]) -> str:
     out: list[str] = []
     title = data["campaign"] or "campaign"
     live = data["game_in_progress"]
-    out.append(f"{title} ({data['game']}): {data['games_played']} games played"
+    out.append(f"{title} ({data['game']}): {data['games_played']} game{'' if data['games_played'] == 1 else 's'} played"
                + (f", game {live} in progress" if live else ""))
     out.append("")
     out.append("Players:")
@@ -235,7 +235,7 @@ def status_text(data: dict[str, Any]) -> str:
     if data["fortifications"]:
         out.append("Fortifications:")
         for f in data["fortifications"]:
-            out.append(f"  {f['territory']}: {f['left']} of {f['boxes']} boxes left")
+            out.append(f"  {f['territory']}: {f['left']} of {f['boxes']} box{'' if f['boxes'] == 1 else 'es'} left")
     if data["scars"]:
         out.append("Scars:")
         for s in data["scars"]:

@@ -155,12 +155,13 @@ place fortification peru --by Ann
 place coin greenland --by Bob
 place coin greenland --by Cat
 """,
-    "scars: one per territory, placed during a game, also on faction cards": START + """
+    "scars: one per territory, on the defending territory only, never on a faction card": START + """
 place bunker peru
 !R202 place ammo-shortage peru
-place ammo-shortage die-mechaniker
-!R202 place bunker die-mechaniker
-!R101 place mercenary brazil
+!R102 place ammo-shortage die-mechaniker
+!R102 place bunker die-mechaniker
+place ammo-shortage brazil
+!R310 place mercenary brazil
 game end --winner Ann --eliminated Cat
 place scar-cancel peru --by Ann
 !R204 place scar-cancel peru --by Ann

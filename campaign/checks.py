@@ -396,6 +396,33 @@ def steps_value(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
+def target_card_value(p: Placement, params: dict[str, Any]) -> Failure:
+    """The target's card (the target itself when it is a card, else the card of that territory) is still in
+    play and has at least `min` of `field`; with `by: true` the player it concerns is named (who drew it)."""
+    fieldname, low = params["field"], params["min"]
+    if params.get("by") and not p.actor:
+        return "say with --by NAME which player it is for", f"{a(p.label)} is placed by the player the card is for"
+    cid = p.target.id if p.target.id in p.content.cards else p.content.card_of_territory.get(p.target.id)
+    rule = f"{a(p.label)} goes where a card with {low} or more {fieldname} is"
+    if cid is None:
+        return f"{p.where} has no card", rule
+    gone = p.state.destroyed(cid)
+    if gone is not None:
+        return f"{cid} was destroyed (line {gone.line})", rule
+    value = p.state.value(p.content, cid, p.content.cards[cid], fieldname)
+    if value < low:
+        return f"{cid} has {value} {fieldname}", rule
+    return None
+
+
+def target_is(p: Placement, params: dict[str, Any]) -> Failure:
+    """The target is one of `ids` (a rules sticker goes in its own place)."""
+    ids = [str(i) for i in params["ids"]]
+    if p.target.id not in ids:
+        return f"{p.where} is not its place", f"{a(p.label)} goes on {' or '.join(ids)}"
+    return None
+
+
 def _current_value(p: Placement, fieldname: str) -> int | None:
     base = (p.target.item.get("stats") or {}).get(fieldname)
     value = base if isinstance(base, int) and not isinstance(base, bool) else None
@@ -430,9 +457,11 @@ CHECKS: dict[str, Callable[[Placement, dict[str, Any]], Failure]] = {
     "start-for-founder": start_for_founder,
     "steps-value": steps_value,
     "supply-left": supply_left,
+    "target-card-value": target_card_value,
     "target-deck": target_deck,
     "target-has": target_has,
     "target-has-own": target_has_own,
+    "target-is": target_is,
     "target-lacks": target_lacks,
     "target-unnamed": target_unnamed,
 }
@@ -447,6 +476,7 @@ CODES: dict[str, str] = {
     "target-unnamed": "R218", "opened": "R219", "game-number": "R220", "required-before-first-game": "R221",
     "choice-of": "R222", "start-for-founder": "R223", "one-per-player": "R228", "one-per-game": "R229",
     "during-a-game": "R230", "target-has-own": "R231", "spread-over-regions": "R232", "steps-value": "R233",
+    "target-card-value": "R234", "target-is": "R235",
 }
 
 

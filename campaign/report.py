@@ -133,8 +133,10 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
     for tid in content.territories:
         for m in state.active_marks(tid):
             if m.founds:
+                founds = content.stickers.get(m.sticker, {}).get("founds")
                 cities.append({"territory": tid, "name": m.name, "sticker": m.sticker, "by": m.by,
-                               "game": m.after_game})
+                               "game": m.after_game,
+                               "population": founds.get("population") if isinstance(founds, dict) else None})
             elif m.boxes:
                 forts.append({"territory": tid, "sticker": m.sticker, "boxes": m.boxes, "left": m.boxes - m.ticked})
             elif m.slot == "scar" or m.kind == "scar":

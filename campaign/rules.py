@@ -16,7 +16,7 @@ from scarbook.compiler.model import as_dict, as_list
 
 from . import steps
 from .checks import CHECKS, CODES, Placement, a, cite_text, plural
-from .content import Content, Target, section_of
+from .content import Content, Target
 from .events import Destroyed, Event, GameEnded, GameStarted, Opened, Passed, Placed, Ticked
 from .ids import normalize
 from .starts import START_CHECKS
@@ -251,7 +251,7 @@ def where(content: Content, state: CampaignState, sticker_id: str, actor: str = 
     out = []
     for kind in sticker.get("targets", []):
         for tid in content.target_ids(kind, sticker):
-            items = content.game.section(_section(kind))
+            items = content.items_of(kind)
             target = Target(kind, tid, items[tid] if tid in items else content.game.section("decks")[tid])
             if piece and content.piece_of(sticker_id, target) not in (None, piece):
                 continue
@@ -263,10 +263,6 @@ def where(content: Content, state: CampaignState, sticker_id: str, actor: str = 
                     out.append(tid)
                     break
     return out
-
-
-def _section(kind: str) -> str:
-    return section_of(kind) or ""
 
 
 # --- games ------------------------------------------------------------------------------------

@@ -94,3 +94,114 @@ def test_grammar_of_counts_articles_and_reward_refusals(tmp_path: Path) -> None:
     ok(fresh, "new {file} --game risk-legacy --player Ann --player Bob --player Cat\n")
     out = refused(fresh, ["game", "start", "--play", "Ann=khan-industries", "--play", "Bob=saharan-republic",
                           "--play", "Cat=die-mechaniker"], "R221", "12 coins of the before-first-game supply")
+
+
+# --- issue 12 item 2: the World Capital as printed ---------------------------------------------------------
+TWO_WINS = SETUP + START + """
+game end --winner Ann
+place major-city alaska --by Ann --name Anchorage
+place coin alaska --by Bob
+place coin peru --by Cat
+""" + START + """ --start Ann=alaska
+game end --winner Ann
+place continent-plus-one asia --by Ann
+place coin brazil --by Bob
+place coin egypt --by Cat
+"""
+
+
+@pytest.fixture
+def second_signature(tmp_path: Path) -> Path:
+    """Ann has signed twice; Ann founded a Major City in Alaska, whose card is worth 4."""
+    file = tmp_path / "world.yaml"
+    ok(file, TWO_WINS)
+    return file
+
+
+def cities(file: Path) -> list[dict]:
+    import json
+
+    result = invoke(["status", "--format", "json"], file)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)["cities"]
+
+
+def test_world_capital_comes_with_the_second_signature_packet_and_goes_on_a_card_worth_4(
+        second_signature: Path) -> None:
+    file = second_signature
+    refused(file, ["place", "world-capital", "alaska", "--by", "Bob", "--name", "Capital"], "R310",
+            "open packet second-signature first", SCANS)
+    ok(file, "open second-signature\n")
+    refused(file, ["place", "world-capital", "alaska", "--by", "Bob", "--name", "Capital"], "R230",
+            "placed during a game", SCANS)
+    ok(file, START + "\n")
+    refused(file, ["place", "world-capital", "peru", "--by", "Bob", "--name", "Capital"], "R234",
+            "peru-card has 2 resources", "a card with 4 or more resources", SCANS)
+    refused(file, ["place", "world-capital", "alaska", "--name", "Capital"], "R234", "--by NAME", SCANS)
+    refused(file, ["place", "world-capital", "alaska", "--by", "Bob"], "R224", "--name")
+    assert [c["sticker"] for c in cities(file) if c["territory"] == "alaska"] == ["major-city"]
+    ok(file, "place world-capital alaska --by Bob --name Capital\n")
+    # it replaced the Major City: one city there, of population 5
+    assert [(c["sticker"], c["name"], c["population"]) for c in cities(file) if c["territory"] == "alaska"] == [
+        ("world-capital", "Capital", 5)]
+    # there is one, never two on one territory
+    refused(file, ["place", "world-capital", "alaska", "--by", "Cat", "--name", "Again"], "R213", SCANS)
+    refused(file, ["place", "world-capital", "brazil", "--by", "Cat", "--name", "Again"], "R201", SCANS)
+
+
+def test_placing_the_world_capital_opens_its_packet_and_the_founder_loses_the_start(second_signature: Path) -> None:
+    file = second_signature
+    ok(file, "open second-signature\n" + START + " --start Ann=alaska\n"
+       "place world-capital alaska --by Bob --name Capital\n"
+       "game end --winner Cat\nplace fortification alaska --by Cat\nplace coin china --by Ann\n"
+       "place coin india --by Bob\n")
+    refused(file, ["game", "start", "--play", "Ann=khan-industries", "--play", "Bob=saharan-republic", "--play",
+                   "Cat=die-mechaniker"], "R310", "open the sealed packet 'world-capital-packet' first",
+            "Open at once when the World Capital is placed", SCANS)
+    ok(file, "open world-capital-packet\n")
+    refused(file, ["game", "start", "--play", "Ann=khan-industries", "--play", "Bob=saharan-republic", "--play",
+                   "Cat=die-mechaniker", "--start", "Ann=alaska"], "R305", "not a legal starting territory for Ann",
+            "it has fortification, world-capital", "001_e430d55b72a215e6.txt § Before the first turn")
+    ok(file, START + " --start Ann=peru\n")
+
+
+# --- issue 12 item 3: rules addition stickers go into their places -----------------------------------------
+def test_rule_stickers_go_into_their_places_and_the_reference_sheet_shows_them(second_signature: Path,
+                                                                                tmp_path: Path) -> None:
+    file = second_signature
+    refused(file, ["place", "rules-addition-f", "rules-addition-f"], "R310", "open packet second-signature first",
+            SCANS)
+    refused(file, ["place", "rules-addition-b", "rules-addition-b"], "R310", "open packet nine-minor-cities first",
+            SCANS)
+    pack = tmp_path / "homeland"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(
+        "pack: {id: homeland, title: Our transcription of the second-signature packet, extends: risk-legacy}\n"
+        "stickers:\n"
+        "  - id: rules-addition-f\n    name: Rules addition F (Homeland)\n    kind: rule\n"
+        "    targets: [rulebook-slot]\n    supply: 1\n    replace: true\n    text: Our own transcription.\n"
+        "    checks:\n      - {check: target-is, ids: [rules-addition-f], cite: 'our packet'}\n"
+        "      - {check: supply-left, cite: 'our packet'}\n", "utf-8")
+    result = invoke(["open", "second-signature", "--pack", str(pack)], file)
+    assert result.exit_code == 0, result.output
+    refused(file, ["place", "rules-addition-f", "rules-addition-d"], "R235", "goes on rules-addition-f",
+            "our packet")
+    refused(file, ["place", "rules-addition-f", "nowhere"], "R102", "goes on a rulebook-slot")
+    table = invoke_tables(file)
+    assert "| Rules addition F | Rules addition F | empty | ? |" in table  # its place shows no text until placed
+    assert "Rules addition B" not in table  # still sealed in the packet for the 9th minor city
+    ok(file, "place rules-addition-f rules-addition-f\n")
+    table = invoke_tables(file)
+    assert "| Before the first turn | Rules addition D | empty |" in table
+    assert "Rules addition F (Homeland) (after game 2) | Our own transcription. |" in table
+    refused(file, ["place", "rules-addition-f", "rules-addition-f"], "R201", "no rules-addition-f is left")
+
+
+def invoke_tables(file: Path) -> str:
+    from typer.testing import CliRunner
+
+    from scarbook.cli.main import app
+
+    result = CliRunner().invoke(app, ["tables", "risk-legacy", "--campaign", str(file)])
+    assert result.exit_code == 0, result.output
+    return result.output

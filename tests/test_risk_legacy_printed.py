@@ -157,7 +157,7 @@ def test_placing_the_world_capital_opens_its_packet_and_the_founder_loses_the_st
        "place coin india --by Bob\n")
     refused(file, ["game", "start", "--play", "Ann=khan-industries", "--play", "Bob=saharan-republic", "--play",
                    "Cat=die-mechaniker"], "R310", "open the sealed packet 'world-capital-packet' first",
-            "Open at once when the World Capital is placed", SCANS)
+            "Open when the World Capital mark is about to be placed", SCANS)
     ok(file, "open world-capital-packet\n")
     refused(file, ["game", "start", "--play", "Ann=khan-industries", "--play", "Bob=saharan-republic", "--play",
                    "Cat=die-mechaniker", "--start", "Ann=alaska"], "R305", "not a legal starting territory for Ann",

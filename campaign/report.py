@@ -232,7 +232,8 @@ def status_text(data: dict[str, Any]) -> str:
     if data["cities"]:
         out.append("Cities:")
         for c in data["cities"]:
-            out.append(f"  {c['territory']}: {c['name']!r} ({c['sticker']}, {c['by'] or 'setup'}, after game "
+            pop = f", population {c['population']}" if isinstance(c.get("population"), int) else ""
+            out.append(f"  {c['territory']}: {c['name']!r} ({c['sticker']}{pop}, {c['by'] or 'setup'}, after game "
                        f"{c['game']})")
     if data["fortifications"]:
         out.append("Fortifications:")

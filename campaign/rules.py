@@ -235,6 +235,11 @@ def _players_text(players: dict[str, Any]) -> str:
     return f"at least {low} players" if isinstance(low, int) else f"at most {high} players"
 
 
+def _type_cite(content: Content) -> str:
+    """Where the rulebook describes a game (its first game type's cite)."""
+    return next((t.cite for t in content.model.types.values() if t.cite), "") or _model_cite(content)
+
+
 def _model_cite(content: Content) -> str:
     return next((s.cite for t in content.model.types.values() for s in t.steps if s.cite), "")
 
@@ -312,7 +317,8 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
     live = state.in_progress
     if live is not None:
         return [Problem("R301", f"game {live.number} has not ended; record its end with 'scarbook campaign game "
-                        "end --winner NAME' first")]
+                        "end --winner NAME' first", "a game's permanent changes are made after it ends, before the "
+                        "next game", _type_cite(content))]
     number = state.started + 1
     model = content.model
     for o in blocking(content, state):
@@ -480,7 +486,7 @@ def game_end_problems(content: Content, state: CampaignState, ev: GameEnded) -> 
     game = state.in_progress
     if game is None:
         return [Problem("R302", "no game is in progress; start one with 'scarbook campaign game start --play "
-                        "NAME=FACTION ...'")]
+                        "NAME=FACTION ...'", "a game ends after it started", _type_cite(content))]
     out = []
     names: dict[str, str] = {}
     gtype = content.model.types.get(game.type)
@@ -558,7 +564,8 @@ def open_problems(content: Content, state: CampaignState, ev: Opened) -> list[Pr
         return [Problem("R311", f"unknown packet '{ev.envelope}'{did_you_mean(eid, content.envelopes)}; packets: "
                         f"{', '.join(content.envelopes)}")]
     if eid in state.opened:
-        return [Problem("R312", f"packet {eid} is already open")]
+        return [Problem("R312", f"packet {eid} is already open", "a sealed packet is opened once",
+                        cite_text((env.get("source") or {}).get("cite")))]
     met = trigger_met(content, state, env)
     if met is False:
         trigger = env.get("trigger") or {}

@@ -70,12 +70,19 @@ def test_game_bookkeeping_refusals_cite_a_rule(tmp_path: Path) -> None:
             "Risk Legacy is for 3 to 5 players", "001_e430d55b72a215e6.txt § Components")
     refused(file, ["tick", "peru"], "R320", "boxes are ticked on a mark that has them",
             "001_e430d55b72a215e6.txt § Fortifications")
+    refused(file, ["game", "end", "--winner", "Ann"], "R302", "a game ends after it started",
+            "001_e430d55b72a215e6.txt § End of the Game")
     ok(file, START + "\n")
+    refused(file, START.split(), "R301", "after it ends, before the next game",
+            "001_e430d55b72a215e6.txt § End of the Game")
     refused(file, ["game", "end", "--winner", "Zed"], "R307", "did not play game 1",
             "001_e430d55b72a215e6.txt § End of the Game")
     refused(file, ["game", "end", "--winner", "Ann", "--held-on", "Ann"], "R307", "listed twice",
             "001_e430d55b72a215e6.txt § End of the Game")
-    ok(file, "game end --winner Ann\n")
+    ok(file, "game end --winner Ann --eliminated Cat\nplace continent-plus-one asia --by Ann\n"
+       "place coin peru --by Bob\nopen faction-eliminated\n")
+    refused(file, ["open", "faction-eliminated"], "R312", "a sealed packet is opened once",
+            "reference/risk-legacy.md § Sealed packets")
 
 
 def test_grammar_of_counts_articles_and_reward_refusals(tmp_path: Path) -> None:
@@ -144,6 +151,7 @@ def test_world_capital_comes_with_the_second_signature_packet_and_goes_on_a_card
     # it replaced the Major City: one city there, of population 5
     assert [(c["sticker"], c["name"], c["population"]) for c in cities(file) if c["territory"] == "alaska"] == [
         ("world-capital", "Capital", 5)]
+    assert "alaska: 'Capital' (world-capital, population 5, Bob, after game 2)" in invoke(["status"], file).output
     # there is one, never two on one territory
     refused(file, ["place", "world-capital", "alaska", "--by", "Cat", "--name", "Again"], "R213", SCANS)
     refused(file, ["place", "world-capital", "brazil", "--by", "Cat", "--name", "Again"], "R201", SCANS)
@@ -205,3 +213,18 @@ def invoke_tables(file: Path) -> str:
     result = CliRunner().invoke(app, ["tables", "risk-legacy", "--campaign", str(file)])
     assert result.exit_code == 0, result.output
     return result.output
+
+
+def test_scar_deck_before_and_after_the_thirty_troops_pocket(playing: Path) -> None:
+    import re
+
+    def scar_cards(table: str) -> int:
+        rows = re.findall(r"^\| (Scar cards|Weakness scar cards) \| deck \| (\d+) \|", table, re.M)
+        return sum(int(n) for _, n in rows)
+
+    before = invoke_tables(playing)
+    assert scar_cards(before) == 12 and "Weakness scar cards" not in before
+    refused(playing, ["open", "nine-minor-cities"], "R313", "all 9 minor cities")
+    ok(playing, "open thirty-troops\n")
+    after = invoke_tables(playing)
+    assert scar_cards(after) == 17 and "| Weakness scar cards | deck | 5 |" in after

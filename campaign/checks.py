@@ -297,6 +297,10 @@ def required_before_first_game(p: Placement, params: dict[str, Any]) -> Failure:
     return None  # a placement is always fine; `rules.game_start_problems` enforces it
 
 
+def placed_once_opened(p: Placement, params: dict[str, Any]) -> Failure:
+    return None  # a placement is always fine; `rules.to_put_in_place` lists what is still to place (status)
+
+
 def choice_of(p: Placement, params: dict[str, Any]) -> Failure:
     options = [o.get("id") for o in p.target.item.get(params["field"], []) or [] if isinstance(o, dict)]
     if p.name not in options:
@@ -450,6 +454,7 @@ CHECKS: dict[str, Callable[[Placement, dict[str, Any]], Failure]] = {
     "one-per-player": one_per_player,
     "one-reward-per-game": one_reward_per_game,
     "opened": opened,
+    "placed-once-opened": placed_once_opened,
     "required-before-first-game": required_before_first_game,
     "rewards-in-first-games": rewards_in_first_games,
     "slot-free": slot_free,
@@ -476,7 +481,7 @@ CODES: dict[str, str] = {
     "target-unnamed": "R218", "opened": "R219", "game-number": "R220", "required-before-first-game": "R221",
     "choice-of": "R222", "start-for-founder": "R223", "one-per-player": "R228", "one-per-game": "R229",
     "during-a-game": "R230", "target-has-own": "R231", "spread-over-regions": "R232", "steps-value": "R233",
-    "target-card-value": "R234", "target-is": "R235",
+    "target-card-value": "R234", "target-is": "R235", "placed-once-opened": "R221",
 }
 
 

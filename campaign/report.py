@@ -14,7 +14,7 @@ from .engine import Replay
 from .events import Destroyed, Event, GameEnded, GameStarted, Opened, Passed, Placed, Ticked
 from .ledger import Ledger
 from .rules import blocking as rules_blocking
-from .rules import legal_starts, owed_rewards, where
+from .rules import legal_starts, owed_rewards, to_put_in_place, where
 from .state import pool_for
 
 
@@ -183,6 +183,8 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         "continents": regions, "cities": cities, "scars": scars, "fortifications": forts,
         "resources": cards, "destroyed_cards": destroyed, "stickers": stickers, "factions": factions,
         "pending_packets": replay.pending, "opened_packets": list(state.opened),
+        "to_put_in_place": [{"sticker": sid, "target": target, "packet": env}
+                            for sid, target, env in to_put_in_place(content, state)],
         "owed_rewards": [{"player": p, "role": r} for p, r in owed_rewards(content, state)],
         "steps": step_data(replay),
         "passes": [{"game": g, "step": st, "by": by, "for": piece or None, "why": why or None}
@@ -256,6 +258,9 @@ def status_text(data: dict[str, Any]) -> str:
         for s in data["stickers"]))
     if data["pending_packets"]:
         out.append("Packets to open now: " + ", ".join(data["pending_packets"]))
+    if data.get("to_put_in_place"):
+        out.append("From opened packets, to put in place: " + ", ".join(
+            f"{x['sticker']} -> {x['target']} ({x['packet']})" for x in data["to_put_in_place"]))
     if data["opened_packets"]:
         out.append("Opened packets: " + ", ".join(data["opened_packets"]))
     if data["games"]:

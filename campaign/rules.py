@@ -458,6 +458,20 @@ def setup_problems(content: Content, state: CampaignState, number: int) -> list[
     return out
 
 
+def to_put_in_place(content: Content, state: CampaignState) -> list[tuple[str, str, str]]:
+    """(sticker, where it goes, packet) for the stickers an opened packet puts in place (`placed-once-opened`)
+    that can still go somewhere: status lists them; the next game does not wait for them."""
+    out = []
+    for sid, st in content.stickers.items():
+        for chk in st.get("checks", []) or []:
+            env = chk.get("envelope")
+            if chk.get("check") == "placed-once-opened" and env in state.opened:
+                targets = where(content, state, sid)
+                if targets:
+                    out.append((sid, targets[0], str(env)))
+    return out
+
+
 def _legacy_required(content: Content, state: CampaignState) -> list[Problem]:
     """The older form of a setup obligation: a `required-before-first-game` check on a sticker."""
     out = []

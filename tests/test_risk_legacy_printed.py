@@ -139,6 +139,8 @@ def test_world_capital_comes_with_the_second_signature_packet_and_goes_on_a_card
     refused(file, ["place", "world-capital", "alaska", "--by", "Bob", "--name", "Capital"], "R310",
             "open packet second-signature first", SCANS)
     ok(file, "open second-signature\n")
+    assert "to put in place: rules-addition-f -> rules-addition-f (second-signature)" in invoke(["status"],
+                                                                                                file).output
     refused(file, ["place", "world-capital", "alaska", "--by", "Bob", "--name", "Capital"], "R230",
             "placed during a game", SCANS)
     ok(file, START + "\n")
@@ -189,7 +191,8 @@ def test_rule_stickers_go_into_their_places_and_the_reference_sheet_shows_them(s
         "  - id: rules-addition-f\n    name: Rules addition F (Homeland)\n    kind: rule\n"
         "    targets: [rulebook-slot]\n    supply: 1\n    replace: true\n    text: Our own transcription.\n"
         "    checks:\n      - {check: target-is, ids: [rules-addition-f], cite: 'our packet'}\n"
-        "      - {check: supply-left, cite: 'our packet'}\n", "utf-8")
+        "      - {check: supply-left, cite: 'our packet'}\n"
+        "      - {check: placed-once-opened, envelope: second-signature, cite: 'our packet'}\n", "utf-8")
     result = invoke(["open", "second-signature", "--pack", str(pack)], file)
     assert result.exit_code == 0, result.output
     refused(file, ["place", "rules-addition-f", "rules-addition-d"], "R235", "goes on rules-addition-f",
@@ -198,7 +201,10 @@ def test_rule_stickers_go_into_their_places_and_the_reference_sheet_shows_them(s
     table = invoke_tables(file)
     assert "| Rules addition F | Rules addition F | empty | ? |" in table  # its place shows no text until placed
     assert "Rules addition B" not in table  # still sealed in the packet for the 9th minor city
+    status = invoke(["status"], file).output
+    assert "to put in place: rules-addition-f -> rules-addition-f (second-signature)" in status
     ok(file, "place rules-addition-f rules-addition-f\n")
+    assert "to put in place" not in invoke(["status"], file).output
     table = invoke_tables(file)
     assert "| Before the first turn | Rules addition D | empty |" in table
     assert "Rules addition F (Homeland) (after game 2) | Our own transcription. |" in table

@@ -20,6 +20,17 @@ from .state import CampaignState, GameRecord
 Failure = tuple[str, str] | None
 
 
+def a(noun: object) -> str:
+    """The noun with its indefinite article: 'a Bunker', 'an Extra tactic sticker'."""
+    text = str(noun)
+    return f"{'an' if text[:1].lower() in 'aeio' else 'a'} {text}"
+
+
+def plural(count: int, noun: str, many: str = "") -> str:
+    """'1 box', '2 boxes', '1 game', '3 games'."""
+    return f"{count} {noun if count == 1 else (many or noun + 's')}"
+
+
 @dataclass(frozen=True)
 class Placement:
     """A proposed placement: everything a predicate may look at."""
@@ -59,9 +70,10 @@ def slot_free(p: Placement, params: dict[str, Any]) -> Failure:
              and not (m.boxes and m.ticked >= m.boxes)]  # a mark worn out (every box ticked) frees its slot
     if len(taken) >= cap:
         worn = [m for m in taken if m.boxes]
-        hint = f"; {worn[0].sticker} has {worn[0].boxes - worn[0].ticked} box(es) left to tick" if worn else ""
+        hint = (f"; {worn[0].sticker} has {plural(worn[0].boxes - worn[0].ticked, 'box', 'boxes')} left to tick"
+                if worn else "")
         return (f"{p.where} already has {'a ' + slot if cap == 1 else f'{cap} {slot}s'} ({_marks_text(taken)}){hint}",
-                f"a {p.target.kind} holds {cap} {slot}{'' if cap == 1 else 's'}")
+                f"{a(p.target.kind)} holds {cap} {slot}{'' if cap == 1 else 's'}")
     return None
 
 
@@ -82,7 +94,7 @@ def supply_left(p: Placement, params: dict[str, Any]) -> Failure:
 def target_has(p: Placement, params: dict[str, Any]) -> Failure:
     kind = params["kind"]
     if not p.state.has(p.target.id, kind):
-        return f"{p.where} has no {kind}", f"a {p.label} goes only on a {kind}"
+        return f"{p.where} has no {kind}", f"{a(p.label)} goes only on {a(kind)}"
     return None
 
 
@@ -90,8 +102,8 @@ def target_lacks(p: Placement, params: dict[str, Any]) -> Failure:
     kind = params["kind"]
     found = p.state.has(p.target.id, kind)
     if found:
-        return (f"{p.where} already has a {kind} ({_marks_text(found)})",
-                f"a {p.label} goes only where no {kind} stands")
+        return (f"{p.where} already has {a(kind)} ({_marks_text(found)})",
+                f"{a(p.label)} goes only where no {kind} stands")
     return None
 
 
@@ -99,7 +111,7 @@ def covers_existing(p: Placement, params: dict[str, Any]) -> Failure:
     covers = p.sticker.get("covers", []) or []
     if not any(p.state.has(p.target.id, k) for k in covers):
         what = " or ".join(covers) or "mark"
-        return f"{p.where} has no {what} to cover", f"a {p.label} goes only over a {what}"
+        return f"{p.where} has no {what} to cover", f"{a(p.label)} goes only over {a(what)}"
     return None
 
 
@@ -144,7 +156,7 @@ def actor_is(p: Placement, params: dict[str, Any]) -> Failure:
               "any-finisher": "the winner and players who held on"}[role]
     did = {"winner": "won", "held-on": "held on", "eliminated": "was eliminated",
            "not played": "did not play"}[actual]
-    return f"{p.actor} {did} in game {game.number}; a {p.label} is for {wanted}", f"a {p.label} is for {wanted}"
+    return f"{p.actor} {did} in game {game.number}", f"{a(p.label)} is for {wanted}"
 
 
 def actor_not_eliminated(p: Placement, params: dict[str, Any]) -> Failure:
@@ -179,7 +191,7 @@ def before_first_game(p: Placement, params: dict[str, Any]) -> Failure:
     if not _applies(p, params):
         return None
     if p.state.started:
-        return (f"game {p.state.started} has already started", f"a {p.label} is placed only before the first game")
+        return (f"game {p.state.started} has already started", f"{a(p.label)} is placed only before the first game")
     return None
 
 
@@ -211,7 +223,7 @@ def once_per_target(p: Placement, params: dict[str, Any]) -> Failure:
     found = [m for m in p.state.active_marks(p.target.id) if m.sticker in group]
     if found:
         return (f"{p.where} was already changed ({found[0].sticker}, line {found[0].line})",
-                f"a {p.target.kind} is changed only once by {', '.join(group)}")
+                f"{a(p.target.kind)} is changed only once by {', '.join(group)}")
     return None
 
 
@@ -219,7 +231,7 @@ def target_deck(p: Placement, params: dict[str, Any]) -> Failure:
     decks = params["decks"]
     deck = p.target.id if p.target.id in p.content.game.section("decks") else p.target.item.get("deck")
     if deck not in decks:
-        return (f"{p.where} is a card of deck {deck}", f"a {p.label} goes only on cards of {', '.join(decks)}")
+        return (f"{p.where} is a card of deck {deck}", f"{a(p.label)} goes only on cards of {', '.join(decks)}")
     return None
 
 
@@ -261,14 +273,14 @@ def target_unnamed(p: Placement, params: dict[str, Any]) -> Failure:
              if p.content.stickers.get(m.sticker, {}).get("named") and m.name]
     if named:
         return (f"{p.where} was already named {named[0].name!r} by {named[0].by or 'someone'} "
-                f"(line {named[0].line})", f"a {p.target.kind} is named once")
+                f"(line {named[0].line})", f"{a(p.target.kind)} is named once")
     return None
 
 
 def opened(p: Placement, params: dict[str, Any]) -> Failure:
     env = params["envelope"]
     if env not in p.state.opened:
-        return f"packet {env} is not open", f"a {p.label} comes into play when {env} is opened"
+        return f"packet {env} is not open", f"{a(p.label)} comes into play when {env} is opened"
     return None
 
 
@@ -277,7 +289,7 @@ def game_number(p: Placement, params: dict[str, Any]) -> Failure:
     lo, hi = params.get("min"), params.get("max")
     if (lo is not None and n < lo) or (hi is not None and n > hi):
         span = f"{lo if lo is not None else 0}-{hi if hi is not None else '…'}"
-        return f"this is game {n}", f"a {p.label} is placed only in games {span}"
+        return f"this is game {n}", f"{a(p.label)} is placed only in games {span}"
     return None
 
 
@@ -285,12 +297,16 @@ def required_before_first_game(p: Placement, params: dict[str, Any]) -> Failure:
     return None  # a placement is always fine; `rules.game_start_problems` enforces it
 
 
+def placed_once_opened(p: Placement, params: dict[str, Any]) -> Failure:
+    return None  # a placement is always fine; `rules.to_put_in_place` lists what is still to place (status)
+
+
 def choice_of(p: Placement, params: dict[str, Any]) -> Failure:
     options = [o.get("id") for o in p.target.item.get(params["field"], []) or [] if isinstance(o, dict)]
     if p.name not in options:
         got = f"{p.name!r} is not one of them" if p.name else "none was given"
         return (f"choose one of {p.where}'s {params['field']} with --name ({', '.join(map(str, options))}); {got}",
-                f"a {p.label} is one of the {params['field']} printed for that {p.target.kind}")
+                f"{a(p.label)} is one of the {params['field']} printed for that {p.target.kind}")
     return None
 
 
@@ -328,7 +344,7 @@ def one_per_game(p: Placement, params: dict[str, Any]) -> Failure:
 
 def during_a_game(p: Placement, params: dict[str, Any]) -> Failure:
     if p.state.in_progress is None:
-        return "no game is in progress", f"a {p.label} is placed during a game"
+        return "no game is in progress", f"{a(p.label)} is placed during a game"
     return None
 
 
@@ -336,9 +352,9 @@ def target_has_own(p: Placement, params: dict[str, Any]) -> Failure:
     """The target holds a mark of `kind` that is the actor's own (their character's sticker …)."""
     kind = params["kind"]
     if not p.actor:
-        return "say who places it with --by NAME", f"a {p.label} goes beside your own {kind}"
+        return "say who places it with --by NAME", f"{a(p.label)} goes beside your own {kind}"
     if not any(p.state.owner(p.content, m) == p.actor for m in p.state.has(p.target.id, kind)):
-        return f"{p.where} has no {kind} of {p.actor}'s", f"a {p.label} goes only beside your own {kind}"
+        return f"{p.where} has no {kind} of {p.actor}'s", f"{a(p.label)} goes only beside your own {kind}"
     return None
 
 
@@ -371,9 +387,9 @@ def steps_value(p: Placement, params: dict[str, Any]) -> Failure:
     fields: dict[str, int] = params["fields"]
     if p.name not in fields:
         return (f"choose what it raises with --name ({', '.join(fields)})",
-                f"a {p.label} changes one of {', '.join(fields)}")
+                f"{a(p.label)} changes one of {', '.join(fields)}")
     if p.value is None:
-        return "give the number printed on the sticker with --value N", f"a {p.label} shows the new value"
+        return "give the number printed on the sticker with --value N", f"{a(p.label)} shows the new value"
     current = p.state.stat(p.content, p.target.id, (p.target.item.get("stats") or {}).get(p.name), p.name)
     step = fields[p.name]
     if current is None:
@@ -381,6 +397,33 @@ def steps_value(p: Placement, params: dict[str, Any]) -> Failure:
     if p.value != current + step:
         return (f"{p.where}'s {p.name} is {current}: the sticker must show {current + step}, not {p.value}",
                 f"{p.name} moves by {step:+d}, never weaker")
+    return None
+
+
+def target_card_value(p: Placement, params: dict[str, Any]) -> Failure:
+    """The target's card (the target itself when it is a card, else the card of that territory) is still in
+    play and has at least `min` of `field`; with `by: true` the player it concerns is named (who drew it)."""
+    fieldname, low = params["field"], params["min"]
+    if params.get("by") and not p.actor:
+        return "say with --by NAME which player it is for", f"{a(p.label)} is placed by the player the card is for"
+    cid = p.target.id if p.target.id in p.content.cards else p.content.card_of_territory.get(p.target.id)
+    rule = f"{a(p.label)} goes where a card with {low} or more {fieldname} is"
+    if cid is None:
+        return f"{p.where} has no card", rule
+    gone = p.state.destroyed(cid)
+    if gone is not None:
+        return f"{cid} was destroyed (line {gone.line})", rule
+    value = p.state.value(p.content, cid, p.content.cards[cid], fieldname)
+    if value < low:
+        return f"{cid} has {value} {fieldname}", rule
+    return None
+
+
+def target_is(p: Placement, params: dict[str, Any]) -> Failure:
+    """The target is one of `ids` (a rules sticker goes in its own place)."""
+    ids = [str(i) for i in params["ids"]]
+    if p.target.id not in ids:
+        return f"{p.where} is not its place", f"{a(p.label)} goes on {' or '.join(ids)}"
     return None
 
 
@@ -402,6 +445,7 @@ CHECKS: dict[str, Callable[[Placement, dict[str, Any]], Failure]] = {
     "one-per-player": one_per_player,
     "one-reward-per-game": one_reward_per_game,
     "opened": opened,
+    "placed-once-opened": placed_once_opened,
     "required-before-first-game": required_before_first_game,
     "rewards-in-first-games": rewards_in_first_games,
     "slot-free": slot_free,
@@ -409,9 +453,11 @@ CHECKS: dict[str, Callable[[Placement, dict[str, Any]], Failure]] = {
     "start-for-founder": start_for_founder,
     "steps-value": steps_value,
     "supply-left": supply_left,
+    "target-card-value": target_card_value,
     "target-deck": target_deck,
     "target-has": target_has,
     "target-has-own": target_has_own,
+    "target-is": target_is,
     "target-lacks": target_lacks,
     "target-unnamed": target_unnamed,
 }
@@ -426,6 +472,7 @@ CODES: dict[str, str] = {
     "target-unnamed": "R218", "opened": "R219", "game-number": "R220", "required-before-first-game": "R221",
     "choice-of": "R222", "start-for-founder": "R223", "one-per-player": "R228", "one-per-game": "R229",
     "during-a-game": "R230", "target-has-own": "R231", "spread-over-regions": "R232", "steps-value": "R233",
+    "target-card-value": "R234", "target-is": "R235", "placed-once-opened": "R221",
 }
 
 

@@ -24,8 +24,14 @@ TARGET_SECTIONS = {
 }
 
 
+#: The target kind that names the sticker places (`slots`) of the rulebook's sections.
+RULEBOOK_SLOT = "rulebook-slot"
+
+
 def section_of(kind: str) -> str | None:
     """The content section a target kind names (None: not a kind the tracker can resolve)."""
+    if kind == RULEBOOK_SLOT:
+        return "rulebook"
     if kind in TARGET_SECTIONS:
         return TARGET_SECTIONS[kind]
     return "cards" if kind.endswith("-card") else None
@@ -131,6 +137,23 @@ class Content:
                     out[p["id"]] = fid
         return out
 
+    @cached_property
+    def rulebook_slots(self) -> dict[str, dict[str, Any]]:
+        """Every place for a sticker in the rulebook (slot id -> the slot, with `section`: its section's id)."""
+        out: dict[str, dict[str, Any]] = {}
+        for sec_id, sec in self.game.section("rulebook").items():
+            for slot in sec.get("slots", []) or []:
+                if isinstance(slot, dict) and isinstance(slot.get("id"), str):
+                    out[slot["id"]] = {**slot, "name": slot.get("label", slot["id"]), "section": sec_id}
+        return out
+
+    def items_of(self, kind: str) -> dict[str, dict[str, Any]]:
+        """The items a target kind names (a section's items, or the rulebook's sticker places)."""
+        if kind == RULEBOOK_SLOT:
+            return self.rulebook_slots
+        section = section_of(kind)
+        return self.game.section(section) if section else {}
+
     def decks_of(self, card_type: str) -> list[str]:
         """Decks of this card type whose cards the content does not list: the deck stands for 'one of its
         cards' (a sticker goes on one of eight cards whose texts are unknown)."""
@@ -148,8 +171,7 @@ class Content:
         if kind not in TARGET_SECTIONS and kind.endswith("-card"):
             wanted = kind.removesuffix("-card")
             return [cid for cid, c in self.cards.items() if self.card_kind(c) == wanted] + self.decks_of(wanted)
-        section = section_of(kind)
-        return list(self.game.section(section)) if section else []
+        return list(self.items_of(kind))
 
     def resolve(self, sticker: dict[str, Any], raw: str) -> Target | None:
         """The target a person means by `raw` for this sticker (a territory's id names its territory card
@@ -159,7 +181,7 @@ class Content:
             section = section_of(kind)
             if section is None:
                 continue
-            items = self.game.section(section)
+            items = self.items_of(kind)
             candidates = [wanted]
             if is_card_kind(kind):
                 candidates += [self.card_of_territory.get(wanted, ""), f"{wanted}-card"]
@@ -176,7 +198,7 @@ class Content:
 
     def target_of_kind(self, kind: str, tid: str) -> Target:
         """The item `tid` as a target of this kind (a deck standing for its unlisted cards included)."""
-        items = self.game.section(section_of(kind) or "")
+        items = self.items_of(kind)
         item = items.get(tid) if tid in items else self.game.section("decks").get(tid, {})
         return Target(kind, tid, item or {})
 
@@ -191,9 +213,7 @@ class Content:
         """Every id a person may type as this sticker's target (for a 'did you mean')."""
         names: list[str] = []
         for kind in sticker.get("targets", []):
-            section = section_of(kind)
-            if section is not None:
-                names.extend(self.game.section(section))
+            names.extend(self.items_of(kind))
             if is_card_kind(kind):
                 names.extend(self.card_of_territory)
         return names

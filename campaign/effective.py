@@ -3,7 +3,8 @@
 `campaign_game(path, packs)` replays the ledger and returns a new `Game`: opened packets'
 content visible (nothing sealed otherwise), continents with the given `name` and `named_by`,
 bonuses changed by the +1/-1 marks, territory cards' `resources` updated, destroyed cards with
-`destroyed: true`, and on every territory the `marks` it carries. It never writes anything.
+`destroyed: true`, on every territory the `marks` it carries, and on every rulebook place (`slots`)
+what fills it (`filled`, and its `text` only where a pack transcribed the sticker). It never writes anything.
 """
 
 from __future__ import annotations
@@ -34,6 +35,21 @@ def _mark_json(m: Any) -> dict[str, Any]:
         out["boxes_left"] = m.boxes - m.ticked
     out["game"] = m.after_game
     return out
+
+
+def _fill_slot(content: Any, state: Any, slot: dict[str, Any]) -> None:
+    """A rulebook place as the campaign left it: which sticker fills it, and its text only where a pack
+    transcribed it (the sticker's `text`); an empty place says so."""
+    marks = [m for m in state.active_marks(slot["id"]) if not m.cancels]
+    if not marks:
+        slot["filled"] = "empty"
+        return
+    m = marks[-1]
+    st = content.stickers.get(m.sticker, {})
+    slot["filled"] = f"{st.get('name', m.sticker)} (after game {m.after_game})"
+    text = st.get("text")
+    slot["text"] = text if isinstance(text, str) and text.strip() else {
+        "unknown": f"{st.get('name', m.sticker)} is placed; its text is not transcribed in a pack"}
 
 
 def applied(replay: Replay) -> Game:
@@ -67,5 +83,9 @@ def applied(replay: Replay) -> Game:
                 cities = [m for m in marks if m.founds and not m.cancels]
                 if cities:
                     item["city"] = {"name": cities[-1].name, "sticker": cities[-1].sticker, "by": cities[-1].by}
+    for sec in sections.get("rulebook", {}).values():
+        for slot in sec.get("slots", []) or []:
+            if isinstance(slot, dict) and isinstance(slot.get("id"), str):
+                _fill_slot(content, state, slot)
     return Game(game.id, game.meta, game.board, sections, list(game.edges), game.spans, game.files, game.packs,
                 game.fingerprint, game.file_cites)

@@ -14,7 +14,7 @@ from .engine import Replay
 from .events import Destroyed, Event, GameEnded, GameStarted, Opened, Passed, Placed, Ticked
 from .ledger import Ledger
 from .rules import blocking as rules_blocking
-from .rules import legal_starts, owed_rewards, where
+from .rules import legal_starts, owed_rewards, to_put_in_place, where
 from .state import pool_for
 
 
@@ -122,8 +122,10 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
     for tid in content.territories:
         for m in state.active_marks(tid):
             if m.founds:
+                founds = content.stickers.get(m.sticker, {}).get("founds")
                 cities.append({"territory": tid, "name": m.name, "sticker": m.sticker, "by": m.by,
-                               "game": m.after_game})
+                               "game": m.after_game,
+                               "population": founds.get("population") if isinstance(founds, dict) else None})
             elif m.boxes:
                 forts.append({"territory": tid, "sticker": m.sticker, "boxes": m.boxes, "left": m.boxes - m.ticked})
             elif m.slot == "scar" or m.kind == "scar":
@@ -170,6 +172,8 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         "continents": regions, "cities": cities, "scars": scars, "fortifications": forts,
         "resources": cards, "destroyed_cards": destroyed, "stickers": stickers, "factions": factions,
         "pending_packets": replay.pending, "opened_packets": list(state.opened),
+        "to_put_in_place": [{"sticker": sid, "target": target, "packet": env}
+                            for sid, target, env in to_put_in_place(content, state)],
         "owed_rewards": [{"player": p, "role": r} for p, r in owed_rewards(content, state)],
         "steps": step_data(replay),
         "passes": [{"game": g, "step": st, "by": by, "for": piece or None, "why": why or None}
@@ -188,7 +192,7 @@ def status_text(data: dict[str, Any]) -> str:
     out: list[str] = []
     title = data["campaign"] or "campaign"
     live = data["game_in_progress"]
-    out.append(f"{title} ({data['game']}): {data['games_played']} games played"
+    out.append(f"{title} ({data['game']}): {data['games_played']} game{'' if data['games_played'] == 1 else 's'} played"
                + (f", game {live} in progress" if live else ""))
     out.append("")
     out.append("Players:")
@@ -221,12 +225,13 @@ def status_text(data: dict[str, Any]) -> str:
     if data["cities"]:
         out.append("Cities:")
         for c in data["cities"]:
-            out.append(f"  {c['territory']}: {c['name']!r} ({c['sticker']}, {c['by'] or 'setup'}, after game "
+            pop = f", population {c['population']}" if isinstance(c.get("population"), int) else ""
+            out.append(f"  {c['territory']}: {c['name']!r} ({c['sticker']}{pop}, {c['by'] or 'setup'}, after game "
                        f"{c['game']})")
     if data["fortifications"]:
         out.append("Fortifications:")
         for f in data["fortifications"]:
-            out.append(f"  {f['territory']}: {f['left']} of {f['boxes']} boxes left")
+            out.append(f"  {f['territory']}: {f['left']} of {f['boxes']} box{'' if f['boxes'] == 1 else 'es'} left")
     if data["scars"]:
         out.append("Scars:")
         for s in data["scars"]:
@@ -244,6 +249,9 @@ def status_text(data: dict[str, Any]) -> str:
         for s in data["stickers"]))
     if data["pending_packets"]:
         out.append("Packets to open now: " + ", ".join(data["pending_packets"]))
+    if data.get("to_put_in_place"):
+        out.append("From opened packets, to put in place: " + ", ".join(
+            f"{x['sticker']} -> {x['target']} ({x['packet']})" for x in data["to_put_in_place"]))
     if data["opened_packets"]:
         out.append("Opened packets: " + ", ".join(data["opened_packets"]))
     if data["games"]:

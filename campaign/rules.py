@@ -15,7 +15,7 @@ from scarbook.compiler.diagnostics import did_you_mean
 from scarbook.compiler.model import as_dict, as_list
 
 from . import steps
-from .checks import CHECKS, CODES, Placement, cite_text
+from .checks import CHECKS, CODES, Placement, a, cite_text, plural
 from .content import Content, Target
 from .events import Destroyed, Event, GameEnded, GameStarted, Opened, Passed, Placed, Ticked
 from .ids import normalize
@@ -62,6 +62,19 @@ def _about_to_place(content: Content, state: CampaignState, sticker_id: str) -> 
     return None
 
 
+def _sealed_in(content: Content, state: CampaignState, item_id: str) -> Problem | None:
+    """A sticker (or anything) the players cannot have yet: listed in the contents of a packet still sealed."""
+    for eid, env in content.envelopes.items():
+        contents = env.get("contents")
+        if eid not in state.opened and isinstance(contents, list) and item_id in contents:
+            trigger = as_dict(env.get("trigger"))
+            return Problem("R310", f"'{item_id}' is sealed in the packet '{eid}' ({env.get('name', eid)}): open "
+                           f"packet {eid} first ('scarbook campaign open {eid}')",
+                           str(trigger.get("text") or "a sealed packet's contents are used once it is opened"),
+                           cite_text(as_dict(env.get("source")).get("cite")))
+    return None
+
+
 def _choice_sticker(content: Content, option: str) -> tuple[str, str] | None:
     """A candidate option (a faction's power) -> (the sticker that records the choice, its target)."""
     owner = content.powers.get(option)
@@ -84,7 +97,7 @@ def resolve(content: Content, state: CampaignState, sticker_raw: str, target_raw
         if choice is not None:
             name, sid = sid, choice[0]
         else:
-            return _about_to_place(content, state, sid) or Problem(
+            return _about_to_place(content, state, sid) or _sealed_in(content, state, sid) or Problem(
                 "R101", f"unknown sticker '{sticker_raw}'{did_you_mean(sid, content.stickers)}; stickers: "
                 f"{', '.join(content.stickers)}")
     sticker = content.stickers[sid]
@@ -99,8 +112,10 @@ def resolve(content: Content, state: CampaignState, sticker_raw: str, target_raw
     if target is None:
         kinds = " or ".join(sticker.get("targets", []))
         hint = did_you_mean(normalize(target_raw), content.target_names(sticker))
-        return Problem("R102", f"'{target_raw}' is not a {kinds} a {sid} can go on{hint}", "",
-                       "see 'scarbook campaign where " + sid + "'")
+        label = sticker.get("name", sid)
+        return Problem("R102", f"'{target_raw}' is not {a(kinds)} {a(sid)} can go on{hint}; see 'scarbook campaign "
+                       f"where {sid}'", f"{a(label)} goes on {a(kinds)}",
+                       cite_text(as_dict(sticker.get("source")).get("cite")))
     if not actor:
         actor = default_actor(content, state, sticker)
     return Resolved(sid, sticker, target, actor, name.strip(), value)
@@ -146,7 +161,7 @@ def placement_problems(content: Content, state: CampaignState, r: Resolved, in_o
         except Exception as exc:  # a crashing check is one more diagnostic, never a traceback
             out.append(Problem("R298", f"check '{name}' failed on this placement: {type(exc).__name__}: {exc}"))
             continue
-        if failure is not None and all(q.message != failure[0] for q in out):
+        if failure is not None and all((q.message, q.rule) != failure for q in out):
             out.append(Problem(CODES.get(str(name), "R200"), failure[0], failure[1], cite_text(chk.get("cite"))))
     founds = as_dict(r.sticker.get("founds"))
     if (r.sticker.get("named") or founds.get("named")) and not r.name:
@@ -189,7 +204,7 @@ def step_problems(content: Content, state: CampaignState, r: Resolved, in_order:
                             *_step_rule(others[0]))]
         if not mine:
             rule, cite = _step_rule(offering[0]) if offering else ("", "")
-            return [Problem("R205", f"{r.actor} has no step after game {game.number} that places a {label}",
+            return [Problem("R205", f"{r.actor} has no step after game {game.number} that places {a(label)}",
                             rule, cite)]
         taken = [o for o in mine if o.key in state.steps]
         waiting = [o for o in mine if o.key not in state.steps]
@@ -204,15 +219,27 @@ def step_problems(content: Content, state: CampaignState, r: Resolved, in_order:
     if r.sticker_id in owed.step.fallback and r.sticker_id not in owed.step.stickers:
         for sid in owed.step.stickers:
             if sid in content.stickers and where(content, state, sid, r.actor, in_order=False):
-                return [Problem("R226", f"a {label} is a fallback of '{owed.step.name}', and a {sid} can still be "
+                return [Problem("R226", f"{a(label)} is a fallback of '{owed.step.name}', and {a(sid)} can still be "
                                 f"placed (see 'scarbook campaign where {sid} --by {r.actor}')", *_step_rule(owed))]
     gtype = content.model.types[game.type]
     if gtype.in_order and in_order:
         earlier = [o for o in open_now if o.index < owed.index and o.step.mandatory]
         if earlier:
             return [Problem("R227", f"first: {earlier[0].text()}; then {owed.step.name}",
-                            f"the end of a {gtype.name} game goes step by step", gtype.cite or earlier[0].step.cite)]
+                            f"the end of {a(gtype.name)} game goes step by step", gtype.cite or earlier[0].step.cite)]
     return []
+
+
+def _players_text(players: dict[str, Any]) -> str:
+    low, high = players.get("min"), players.get("max")
+    if isinstance(low, int) and isinstance(high, int):
+        return f"{low} to {high} players"
+    return f"at least {low} players" if isinstance(low, int) else f"at most {high} players"
+
+
+def _type_cite(content: Content) -> str:
+    """Where the rulebook describes a game (its first game type's cite)."""
+    return next((t.cite for t in content.model.types.values() if t.cite), "") or _model_cite(content)
 
 
 def _model_cite(content: Content) -> str:
@@ -293,7 +320,8 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
     live = state.in_progress
     if live is not None:
         return [Problem("R301", f"game {live.number} has not ended; record its end with 'scarbook campaign game "
-                        "end --winner NAME' first")]
+                        "end --winner NAME' first", "a game's permanent changes are made after it ends, before the "
+                        "next game", _type_cite(content))]
     number = state.started + 1
     model = content.model
     for o in blocking(content, state):
@@ -315,24 +343,30 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
     players = content.game.meta.get("players")
     if isinstance(players, dict) and isinstance(players.get("min"), int) and len(ev.plays) < players["min"]:
         out.append(Problem("R306", f"{len(ev.plays)} players; {content.game.title} needs at least {players['min']}",
-                           "player count", cite_text(as_dict(content.game.meta.get("source")).get("cite"))))
+                           f"{content.game.title} is for {_players_text(players)}",
+                           cite_text(as_dict(content.game.meta.get("source")).get("cite")) or _model_cite(content)))
     if isinstance(players, dict) and isinstance(players.get("max"), int) and len(ev.plays) > players["max"]:
         out.append(Problem("R306", f"{len(ev.plays)} players; {content.game.title} takes at most {players['max']}",
-                           "player count", cite_text(as_dict(content.game.meta.get("source")).get("cite"))))
+                           f"{content.game.title} is for {_players_text(players)}",
+                           cite_text(as_dict(content.game.meta.get("source")).get("cite")) or _model_cite(content)))
     played = {player_name(state, p) for p, _ in ev.plays}
     seen_starts: dict[str, str] = {}
+    start_rule = next(((c.text, c.cite) for c in model.starts), ("each player of the game starts in one territory",
+                                                                  _model_cite(content)))
     for raw_player, raw_terr in ev.starts:
         starter = player_name(state, raw_player)
         terr = normalize(raw_terr)
         if starter not in played:
-            out.append(Problem("R305", f"{raw_player} does not play in this game"))
+            out.append(Problem("R305", f"{raw_player} does not play in this game", *start_rule))
         elif starter in seen_starts.values():
-            out.append(Problem("R305", f"{starter} is given two starting territories"))
+            out.append(Problem("R305", f"{starter} is given two starting territories",
+                               "each player starts in one territory", start_rule[1]))
         elif terr in seen_starts:
             out.append(Problem("R305", f"{seen_starts[terr]} and {starter} cannot both start in {terr}",
-                               "a starting territory holds one player's HQ"))
+                               "a starting territory holds one player's HQ", start_rule[1]))
         elif terr not in content.territories:
-            out.append(Problem("R305", f"unknown territory '{raw_terr}'{did_you_mean(terr, content.territories)}"))
+            out.append(Problem("R305", f"unknown territory '{raw_terr}'{did_you_mean(terr, content.territories)}",
+                               *start_rule))
         elif starter:
             problem = start_problem(content, state, starter, terr, number)
             if problem is not None:
@@ -349,6 +383,11 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
     seen_players: set[str] = set()
     seen_pieces: dict[str, str] = {}
     wanted = " and ".join(content.model.pieces[k].name for k in kinds if k in content.model.pieces) or "nothing"
+    gtype = content.model.types[content.model.type_of(number, ev.type)]
+    piece_cite = next((content.model.pieces[k].cite for k in kinds if k in content.model.pieces
+                       and content.model.pieces[k].cite), "")
+    rule = (f"{a(gtype.name)} game records each player's {wanted}, each played by one player",
+            piece_cite or gtype.cite)
     for raw_player, raw_ids in ev.plays:
         player = player_name(state, raw_player)
         if player is None:
@@ -356,7 +395,8 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
                                f"{did_you_mean(raw_player, state.players)}; players: {', '.join(state.players)}"))
             continue
         if player in seen_players:
-            out.append(Problem("R303", f"{player} is given twice in this game", "each player plays once"))
+            out.append(Problem("R303", f"{player} is given twice in this game", "each player plays once",
+                               rule[1]))
         seen_players.add(player)
         given: dict[str, str] = {}
         for raw in raw_ids:
@@ -364,16 +404,16 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
             kind = content.piece_kind_of(pid)
             if kind is None or kind not in kinds:
                 every = [i for k in kinds for i in content.pieces_of(k)]
-                out.append(Problem("R303", f"'{raw}' is not a {wanted.replace(' and ', ' or ')} of this game"
-                                   f"{did_you_mean(pid, every)}; choose from: {', '.join(every)}"))
+                out.append(Problem("R303", f"'{raw}' is not {a(wanted.replace(' and ', ' or '))} of this game"
+                                   f"{did_you_mean(pid, every)}; choose from: {', '.join(every)}", *rule))
                 continue
             if kind in given:
                 out.append(Problem("R303", f"{player} plays two of {content.model.pieces[kind].name}: "
-                                   f"{given[kind]} and {pid}"))
+                                   f"{given[kind]} and {pid}", *rule))
                 continue
             given[kind] = pid
             if pid in seen_pieces:
-                out.append(Problem("R303", f"{pid} is played twice ({seen_pieces[pid]} and {player})"))
+                out.append(Problem("R303", f"{pid} is played twice ({seen_pieces[pid]} and {player})", *rule))
             seen_pieces[pid] = player
             owner = state.claimed_by(content, pid)
             pk = content.model.pieces[kind]
@@ -384,9 +424,7 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
         missing = [content.model.pieces[k].name for k in kinds if k not in given and k in content.model.pieces]
         if missing and not any(p.code == "R303" and player in p.message for p in out):
             out.append(Problem("R303", f"say which {' and '.join(missing)} {player} plays: --play "
-                               f"{player}={','.join(k.upper() for k in missing)}",
-                               f"a {content.model.types[content.model.type_of(number, ev.type)].name} game "
-                               f"records each player's {wanted}"))
+                               f"{player}={','.join(k.upper() for k in missing)}", *rule))
     return out
 
 
@@ -403,7 +441,7 @@ def setup_problems(content: Content, state: CampaignState, number: int) -> list[
             missing = [p for p in state.players
                        if not any(m.sticker == ob.sticker and m.by == p for ms in state.marks.values() for m in ms)]
             if missing:
-                out.append(Problem("R221", f"{', '.join(missing)} still to place a {ob.sticker} before game "
+                out.append(Problem("R221", f"{', '.join(missing)} still to place {a(ob.sticker)} before game "
                                    f"{ob.before_game} (scarbook campaign place {ob.sticker} TARGET --by NAME)",
                                    what, ob.cite))
         elif ob.each == "target":
@@ -416,8 +454,23 @@ def setup_problems(content: Content, state: CampaignState, number: int) -> list[
             done = state.pool_used[(ob.sticker, ob.pool)] if ob.pool else state.placed[ob.sticker]
             if done < ob.count:
                 pool = f" of the {ob.pool} supply" if ob.pool else ""
-                out.append(Problem("R221", f"{ob.count - done} {ob.sticker}{pool} still to place before game "
+                out.append(Problem("R221", f"{plural(ob.count - done, ob.sticker)}{pool} still to place before game "
                                    f"{ob.before_game}", what, ob.cite))
+    return out
+
+
+def to_put_in_place(content: Content, state: CampaignState) -> list[tuple[str, str, str]]:
+    """(sticker, where it goes, packet) for the stickers an opened packet puts in place (`placed-once-opened`)
+    that can still go somewhere: status lists them; the next game does not wait for them."""
+    out = []
+    for sid, st in content.stickers.items():
+        for chk in st.get("checks", []) or []:
+            env = chk.get("envelope")
+            if chk.get("check") == "placed-once-opened" and env in state.opened:
+                targets = where(content, state, sid)
+                if targets:
+                    out.append((sid, targets[0], str(env)))
+    return out
     return out
 
 
@@ -425,33 +478,38 @@ def game_end_problems(content: Content, state: CampaignState, ev: GameEnded) -> 
     game = state.in_progress
     if game is None:
         return [Problem("R302", "no game is in progress; start one with 'scarbook campaign game start --play "
-                        "NAME=FACTION ...'")]
+                        "NAME=FACTION ...'", "a game ends after it started", _type_cite(content))]
     out = []
     names: dict[str, str] = {}
+    gtype = content.model.types.get(game.type)
+    rule = ("the end of a game records who won, who held on and who was eliminated, each a player of that game",
+            (gtype.cite if gtype else "") or _model_cite(content))
     if not ev.winner.strip():
-        return [Problem("R307", "say who won with --winner NAME")]
+        return [Problem("R307", "say who won with --winner NAME", *rule)]
     for raw in [ev.winner, *ev.held_on, *ev.eliminated, *(p for p, _ in ev.controlled)]:
         player = player_name(state, raw)
         if player is None or player not in game.plays:
-            out.append(Problem("R307", f"'{raw}' did not play game {game.number}; players: {', '.join(game.plays)}"))
+            out.append(Problem("R307", f"'{raw}' did not play game {game.number}; players: {', '.join(game.plays)}",
+                               *rule))
         else:
             names[raw] = player
     if out:
         return out
     listed = [names[x] for x in [ev.winner, *ev.held_on, *ev.eliminated]]
     if len(set(listed)) != len(listed):
-        out.append(Problem("R307", "a player is listed twice among winner, held on and eliminated"))
+        out.append(Problem("R307", "a player is listed twice among winner, held on and eliminated", *rule))
     for _player, terrs in ev.controlled:
         for t in terrs:
             if normalize(t) not in content.territories:
-                out.append(Problem("R307", f"unknown territory '{t}'{did_you_mean(normalize(t), content.territories)}"))
+                out.append(Problem("R307", f"unknown territory '{t}'{did_you_mean(normalize(t), content.territories)}",
+                                   *rule))
     played = {p for ps in game.pieces.values() for p in ps.values()}
     lost_allowed = as_dict(content.model.schedule.get(game.number)).get("may_lose")
     for raw in ev.lost:
         pid = normalize(raw)
         if pid not in played:
             out.append(Problem("R307", f"{raw} did not play in game {game.number}; pieces in play: "
-                               f"{', '.join(sorted(played))}"))
+                               f"{', '.join(sorted(played))}", *rule))
         elif not lost_allowed:
             out.append(Problem("R307", f"nothing is lost for good in game {game.number}",
                                "only the games whose rules say so remove a piece for good", _model_cite(content)))
@@ -498,7 +556,8 @@ def open_problems(content: Content, state: CampaignState, ev: Opened) -> list[Pr
         return [Problem("R311", f"unknown packet '{ev.envelope}'{did_you_mean(eid, content.envelopes)}; packets: "
                         f"{', '.join(content.envelopes)}")]
     if eid in state.opened:
-        return [Problem("R312", f"packet {eid} is already open")]
+        return [Problem("R312", f"packet {eid} is already open", "a sealed packet is opened once",
+                        cite_text((env.get("source") or {}).get("cite")))]
     met = trigger_met(content, state, env)
     if met is False:
         trigger = env.get("trigger") or {}
@@ -511,8 +570,10 @@ def tick_problems(content: Content, state: CampaignState, ev: Ticked) -> list[Pr
     target = normalize(ev.target)
     forts = [m for m in state.active_marks(target) if m.boxes]
     if not forts:
+        boxed = [st for st in content.stickers.values() if st.get("boxes")]
+        cite = cite_text(as_dict(boxed[0].get("source")).get("cite")) if boxed else ""
         return [Problem("R320", f"{target} has no mark with boxes to tick", "boxes are ticked on a mark that has "
-                        "them")]
+                        "them", cite)]
     st = content.stickers.get(forts[-1].sticker, {})
     cite = cite_text(as_dict(st.get("source")).get("cite"))
     if state.in_progress is None:
@@ -520,8 +581,9 @@ def tick_problems(content: Content, state: CampaignState, ev: Ticked) -> list[Pr
                         "a game", "a box is ticked after an attack on it", cite)]
     left = (forts[-1].boxes or 0) - forts[-1].ticked
     if ev.boxes > left:
-        return [Problem("R320", f"{target} has {left} box{'' if left == 1 else 'es'} left, not {ev.boxes}",
-                        f"a {st.get('name', forts[-1].sticker)} has {forts[-1].boxes} boxes", cite)]
+        return [Problem("R320", f"{target} has {plural(left, 'box', 'boxes')} left, not {ev.boxes}",
+                        f"{a(st.get('name', forts[-1].sticker))} has {plural(forts[-1].boxes or 0, 'box', 'boxes')}",
+                        cite)]
     return []
 
 
@@ -555,7 +617,7 @@ def pass_problems(content: Content, state: CampaignState, ev: Passed) -> list[Pr
             if not targets:
                 continue
             if not o.step.pass_if:
-                return [Problem("R332", f"'{o.step.name}' is owed and a {s} can still go on "
+                return [Problem("R332", f"'{o.step.name}' is owed and {a(s)} can still go on "
                                 f"{', '.join(targets[:5])}{' …' if len(targets) > 5 else ''}", *_step_rule(o))]
             if not ev.why.strip():
                 return [Problem("R332", f"'{o.step.name}' is owed; it may be passed only when {o.step.pass_if}: "

@@ -405,10 +405,10 @@ def rulebook_slot_table(game: Game) -> list[Table]:
     rows = []
     for sid, s in sections.items():
         for slot in s["slots"]:
-            rows.append([_name(s, sid), slot.get("label"), _text(slot.get("text"))])
-    return [_table(game, "rulebook-slots", "Rulebook sticker slots",
-                   [("section", "Rulebook section"), ("slot", "Slot"), ("text", "Text")], rows, sections,
-                   "rulebook")]
+            rows.append([_name(s, sid), slot.get("label"), slot.get("filled"), _text(slot.get("text"))])
+    return [_table(game, "rulebook-slots", "Rulebook sticker slots",  # `filled`: only with a campaign applied
+                   [("section", "Rulebook section"), ("slot", "Slot"), ("filled", "Filled"), ("text", "Text")], rows,
+                   sections, "rulebook")]
 
 
 #: The computed tables, in the order a reference sheet shows them (declared tables come first).

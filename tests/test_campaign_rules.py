@@ -155,12 +155,13 @@ place fortification peru --by Ann
 place coin greenland --by Bob
 place coin greenland --by Cat
 """,
-    "scars: one per territory, placed during a game, also on faction cards": START + """
+    "scars: one per territory, on the defending territory only, never on a faction card": START + """
 place bunker peru
 !R202 place ammo-shortage peru
-place ammo-shortage die-mechaniker
-!R202 place bunker die-mechaniker
-!R101 place mercenary brazil
+!R102 place ammo-shortage die-mechaniker
+!R102 place bunker die-mechaniker
+place ammo-shortage brazil
+!R310 place mercenary brazil
 game end --winner Ann --eliminated Cat
 place scar-cancel peru --by Ann
 !R204 place scar-cancel peru --by Ann
@@ -219,10 +220,11 @@ def test_command_says_which_packet_to_open(tmp_path: Path) -> None:
 
 
 def test_world_capital_asks_for_its_packet(tmp_path: Path) -> None:
+    """The mark is sealed in the packet for a second signature (test_risk_legacy_printed has the rest)."""
     file = tmp_path / "c.yaml"
     assert not run_script(SETUP, file)
     result = invoke(["place", "world-capital", "peru"], file)
-    assert result.exit_code == 1 and "error R310" in result.output and "world-capital-packet" in result.output
+    assert result.exit_code == 1 and "error R310" in result.output and "second-signature" in result.output
 
 
 def test_open_with_a_pack_merges_it(tmp_path: Path) -> None:

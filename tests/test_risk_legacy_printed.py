@@ -1,0 +1,236 @@
+"""Risk Legacy as the printed components give it (issue 12; issue 9 item 4): each rule with a legal and an
+illegal case, every refusal with its code and the section it cites, and the file unchanged on refusal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from campaigns.helpers import SETUP, START, invoke, run_script
+
+SCANS = "reference/risk-legacy.md § From scans of the printed components"
+
+
+@pytest.fixture(autouse=True)
+def _no_env_campaign(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SCARBOOK_CAMPAIGN", raising=False)
+
+
+def refused(file: Path, args: list[str], code: str, *cited: str) -> str:
+    """Run a command that must be refused with `code`, citing every one of `cited`; the file stays as it was."""
+    before = file.read_bytes()
+    result = invoke(args, file)
+    out = " ".join(result.output.split())
+    assert result.exit_code == 1, result.output
+    assert f"error {code}:" in out, out
+    for c in cited:
+        assert c in out, (c, out)
+    assert file.read_bytes() == before
+    return out
+
+
+def ok(file: Path, text: str) -> None:
+    failures = run_script(text, file)
+    assert not failures, "\n".join(failures)
+
+
+@pytest.fixture
+def playing(tmp_path: Path) -> Path:
+    file = tmp_path / "world.yaml"
+    ok(file, SETUP + START + "\n")
+    return file
+
+
+def test_bunker_and_ammo_shortage_go_on_the_defending_territory_never_a_faction_card(playing: Path) -> None:
+    for sticker in ("bunker", "ammo-shortage"):
+        refused(playing, ["place", sticker, "die-mechaniker"], "R102", "goes on a territory", SCANS)
+    ok(playing, "place bunker peru\nplace ammo-shortage brazil\n")
+    refused(playing, ["place", "ammo-shortage", "peru"], "R202", "001_e430d55b72a215e6.txt § Gameboard")
+
+
+# --- issue 9 item 4: sealed stickers, every refusal cites a rule, grammar ------------------------------------
+def test_a_sealed_sticker_is_refused_as_sealed_naming_its_packet(playing: Path) -> None:
+    out = refused(playing, ["place", "mercenary", "brazil"], "R310", "open packet faction-eliminated first",
+                  "Open when a faction is eliminated", "reference/risk-legacy.md § Sealed packets")
+    assert "unknown sticker" not in out
+    refused(playing, ["place", "no-such-sticker", "brazil"], "R101", "unknown sticker")
+    ok(playing, "game end --winner Ann --eliminated Cat\nplace continent-plus-one asia --by Ann\n"
+       "place coin peru --by Bob\nopen faction-eliminated\n" + START + "\nplace mercenary brazil\n")
+
+
+def test_game_bookkeeping_refusals_cite_a_rule(tmp_path: Path) -> None:
+    file = tmp_path / "world.yaml"
+    ok(file, SETUP)
+    refused(file, ["game", "start", "--play", "Ann=khan-industries", "--play", "Ann=saharan-republic", "--play",
+                   "Cat=die-mechaniker"], "R303", "each player plays once", "001_e430d55b72a215e6.txt § Player Set Up")
+    refused(file, ["game", "start", "--play", "Ann=khan-industries", "--play", "Bob=khan-industries", "--play",
+                   "Cat=die-mechaniker"], "R303", "khan-industries is played twice",
+            "001_e430d55b72a215e6.txt § Player Set Up")
+    refused(file, ["game", "start", "--play", "Ann=khan-industries", "--play", "Bob=saharan-republic"], "R306",
+            "Risk Legacy is for 3 to 5 players", "001_e430d55b72a215e6.txt § Components")
+    refused(file, ["tick", "peru"], "R320", "boxes are ticked on a mark that has them",
+            "001_e430d55b72a215e6.txt § Fortifications")
+    refused(file, ["game", "end", "--winner", "Ann"], "R302", "a game ends after it started",
+            "001_e430d55b72a215e6.txt § End of the Game")
+    ok(file, START + "\n")
+    refused(file, START.split(), "R301", "after it ends, before the next game",
+            "001_e430d55b72a215e6.txt § End of the Game")
+    refused(file, ["game", "end", "--winner", "Zed"], "R307", "did not play game 1",
+            "001_e430d55b72a215e6.txt § End of the Game")
+    refused(file, ["game", "end", "--winner", "Ann", "--held-on", "Ann"], "R307", "listed twice",
+            "001_e430d55b72a215e6.txt § End of the Game")
+    ok(file, "game end --winner Ann --eliminated Cat\nplace continent-plus-one asia --by Ann\n"
+       "place coin peru --by Bob\nopen faction-eliminated\n")
+    refused(file, ["open", "faction-eliminated"], "R312", "a sealed packet is opened once",
+            "reference/risk-legacy.md § Sealed packets")
+
+
+def test_grammar_of_counts_articles_and_reward_refusals(tmp_path: Path) -> None:
+    file = tmp_path / "world.yaml"
+    ok(file, SETUP + START + "\ngame end --winner Ann\n")
+    status = invoke(["status"], file).output
+    assert "1 game played" in status and "1 games played" not in status
+    out = refused(file, ["place", "major-city", "peru", "--by", "Bob", "--name", "Lima"], "R205",
+                  "Bob held on in game 1", "a Major City is for the winner", "001_e430d55b72a215e6.txt § If you won")
+    assert out.count("is for the winner") == 1
+    from scarbook.campaign.checks import a, plural
+
+    assert (a("Extra tactic sticker"), a("Bunker"), plural(1, "box", "boxes"), plural(2, "box", "boxes"),
+            plural(1, "game")) == ("an Extra tactic sticker", "a Bunker", "1 box", "2 boxes", "1 game")
+    fresh = tmp_path / "fresh.yaml"
+    ok(fresh, "new {file} --game risk-legacy --player Ann --player Bob --player Cat\n")
+    out = refused(fresh, ["game", "start", "--play", "Ann=khan-industries", "--play", "Bob=saharan-republic",
+                          "--play", "Cat=die-mechaniker"], "R221", "12 coins of the before-first-game supply")
+
+
+# --- issue 12 item 2: the World Capital as printed ---------------------------------------------------------
+TWO_WINS = SETUP + START + """
+game end --winner Ann
+place major-city alaska --by Ann --name Anchorage
+place coin alaska --by Bob
+place coin peru --by Cat
+""" + START + """ --start Ann=alaska
+game end --winner Ann
+place continent-plus-one asia --by Ann
+place coin brazil --by Bob
+place coin egypt --by Cat
+"""
+
+
+@pytest.fixture
+def second_signature(tmp_path: Path) -> Path:
+    """Ann has signed twice; Ann founded a Major City in Alaska, whose card is worth 4."""
+    file = tmp_path / "world.yaml"
+    ok(file, TWO_WINS)
+    return file
+
+
+def cities(file: Path) -> list[dict]:
+    import json
+
+    result = invoke(["status", "--format", "json"], file)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)["cities"]
+
+
+def test_world_capital_comes_with_the_second_signature_packet_and_goes_on_a_card_worth_4(
+        second_signature: Path) -> None:
+    file = second_signature
+    refused(file, ["place", "world-capital", "alaska", "--by", "Bob", "--name", "Capital"], "R310",
+            "open packet second-signature first", SCANS)
+    ok(file, "open second-signature\n")
+    assert "to put in place: rules-addition-f -> rules-addition-f (second-signature)" in invoke(["status"],
+                                                                                                file).output
+    refused(file, ["place", "world-capital", "alaska", "--by", "Bob", "--name", "Capital"], "R230",
+            "placed during a game", SCANS)
+    ok(file, START + "\n")
+    refused(file, ["place", "world-capital", "peru", "--by", "Bob", "--name", "Capital"], "R234",
+            "peru-card has 2 resources", "a card with 4 or more resources", SCANS)
+    refused(file, ["place", "world-capital", "alaska", "--name", "Capital"], "R234", "--by NAME", SCANS)
+    refused(file, ["place", "world-capital", "alaska", "--by", "Bob"], "R224", "--name")
+    assert [c["sticker"] for c in cities(file) if c["territory"] == "alaska"] == ["major-city"]
+    ok(file, "place world-capital alaska --by Bob --name Capital\n")
+    # it replaced the Major City: one city there, of population 5
+    assert [(c["sticker"], c["name"], c["population"]) for c in cities(file) if c["territory"] == "alaska"] == [
+        ("world-capital", "Capital", 5)]
+    assert "alaska: 'Capital' (world-capital, population 5, Bob, after game 2)" in invoke(["status"], file).output
+    # there is one, never two on one territory
+    refused(file, ["place", "world-capital", "alaska", "--by", "Cat", "--name", "Again"], "R213", SCANS)
+    refused(file, ["place", "world-capital", "brazil", "--by", "Cat", "--name", "Again"], "R201", SCANS)
+
+
+def test_placing_the_world_capital_opens_its_packet_and_the_founder_loses_the_start(second_signature: Path) -> None:
+    file = second_signature
+    ok(file, "open second-signature\n" + START + " --start Ann=alaska\n"
+       "place world-capital alaska --by Bob --name Capital\n"
+       "game end --winner Cat\nplace fortification alaska --by Cat\nplace coin china --by Ann\n"
+       "place coin india --by Bob\n")
+    refused(file, ["game", "start", "--play", "Ann=khan-industries", "--play", "Bob=saharan-republic", "--play",
+                   "Cat=die-mechaniker"], "R310", "open the sealed packet 'world-capital-packet' first",
+            "Open when the World Capital mark is about to be placed", SCANS)
+    ok(file, "open world-capital-packet\n")
+    refused(file, ["game", "start", "--play", "Ann=khan-industries", "--play", "Bob=saharan-republic", "--play",
+                   "Cat=die-mechaniker", "--start", "Ann=alaska"], "R305", "not a legal starting territory for Ann",
+            "it has fortification, world-capital", "001_e430d55b72a215e6.txt § Before the first turn")
+    ok(file, START + " --start Ann=peru\n")
+
+
+# --- issue 12 item 3: rules addition stickers go into their places -----------------------------------------
+def test_rule_stickers_go_into_their_places_and_the_reference_sheet_shows_them(second_signature: Path,
+                                                                                tmp_path: Path) -> None:
+    file = second_signature
+    refused(file, ["place", "rules-addition-f", "rules-addition-f"], "R310", "open packet second-signature first",
+            SCANS)
+    refused(file, ["place", "rules-addition-b", "rules-addition-b"], "R310", "open packet nine-minor-cities first",
+            SCANS)
+    pack = tmp_path / "homeland"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(
+        "pack: {id: homeland, title: Our transcription of the second-signature packet, extends: risk-legacy}\n"
+        "stickers:\n"
+        "  - id: rules-addition-f\n    name: Rules addition F (Homeland)\n    kind: rule\n"
+        "    targets: [rulebook-slot]\n    supply: 1\n    replace: true\n    text: Our own transcription.\n"
+        "    checks:\n      - {check: target-is, ids: [rules-addition-f], cite: 'our packet'}\n"
+        "      - {check: supply-left, cite: 'our packet'}\n"
+        "      - {check: placed-once-opened, envelope: second-signature, cite: 'our packet'}\n", "utf-8")
+    result = invoke(["open", "second-signature", "--pack", str(pack)], file)
+    assert result.exit_code == 0, result.output
+    refused(file, ["place", "rules-addition-f", "rules-addition-d"], "R235", "goes on rules-addition-f",
+            "our packet")
+    refused(file, ["place", "rules-addition-f", "nowhere"], "R102", "goes on a rulebook-slot")
+    table = invoke_tables(file)
+    assert "| Rules addition F | Rules addition F | empty | ? |" in table  # its place shows no text until placed
+    assert "Rules addition B" not in table  # still sealed in the packet for the 9th minor city
+    status = invoke(["status"], file).output
+    assert "to put in place: rules-addition-f -> rules-addition-f (second-signature)" in status
+    ok(file, "place rules-addition-f rules-addition-f\n")
+    assert "to put in place" not in invoke(["status"], file).output
+    table = invoke_tables(file)
+    assert "| Before the first turn | Rules addition D | empty |" in table
+    assert "Rules addition F (Homeland) (after game 2) | Our own transcription. |" in table
+    refused(file, ["place", "rules-addition-f", "rules-addition-f"], "R201", "no rules-addition-f is left")
+
+
+def invoke_tables(file: Path) -> str:
+    from typer.testing import CliRunner
+
+    from scarbook.cli.main import app
+
+    result = CliRunner().invoke(app, ["tables", "risk-legacy", "--campaign", str(file)])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_scar_deck_before_and_after_the_thirty_troops_pocket(playing: Path) -> None:
+    import re
+
+    def scar_cards(table: str) -> int:
+        rows = re.findall(r"^\| (Scar cards|Weakness scar cards) \| deck \| (\d+) \|", table, re.M)
+        return sum(int(n) for _, n in rows)
+
+    before = invoke_tables(playing)
+    assert scar_cards(before) == 12 and "Weakness scar cards" not in before
+    refused(playing, ["open", "nine-minor-cities"], "R313", "all 9 minor cities")
+    ok(playing, "open thirty-troops\n")
+    after = invoke_tables(playing)
+    assert scar_cards(after) == 17 and "| Weakness scar cards | deck | 5 |" in after

@@ -55,6 +55,11 @@ def slot_free(p: Placement, params: dict[str, Any]) -> Failure:
     cap = p.content.slot_capacity(p.target, slot)
     if cap is None:
         return None
+    if cap == 0:
+        offered = p.content.offered_by(p.target.kind, slot)
+        return (f"{p.where} has no {slot} slot (only {', '.join(offered[:8])}{' …' if len(offered) > 8 else ''} "
+                f"offer{'s' if len(offered) == 1 else ''} one)" if offered else f"{p.where} has no {slot} slot",
+                f"a {slot} goes only where a {p.target.kind} declares a {slot} slot")
     taken = [m for m in p.state.active_marks(p.target.id) if m.slot == slot and not m.cancels
              and not (m.boxes and m.ticked >= m.boxes)]  # a mark worn out (every box ticked) frees its slot
     if len(taken) >= cap:

@@ -112,6 +112,30 @@ class Opened(Event):
 
 
 @dataclass(frozen=True)
+class PackAdded(Event):
+    """A house-rule pack joins the campaign (from game 1, or between games): its folder or file
+    relative to the ledger, and a fingerprint of its files when it was added."""
+
+    pack: str
+    fingerprint: str = ""
+
+    kind = "add-pack"
+
+
+@dataclass(frozen=True)
+class Linked(Event):
+    """A line drawn between two territories because of a placed sticker (a new continent's lines, a bridge):
+    from then on the two are neighbours."""
+
+    sticker: str
+    a: str
+    b: str
+    by: str = ""
+
+    kind = "link"
+
+
+@dataclass(frozen=True)
 class Ticked(Event):
     """Boxes ticked on a fortification (one per attack made on it with 3 troops)."""
 
@@ -137,7 +161,7 @@ class Passed(Event):
 
 
 EVENT_TYPES: dict[str, type[Event]] = {
-    c.kind: c for c in (GameStarted, GameEnded, Placed, Destroyed, Opened, Ticked, Passed)
+    c.kind: c for c in (GameStarted, GameEnded, Placed, Destroyed, Opened, PackAdded, Linked, Ticked, Passed)
 }
 
 
@@ -208,6 +232,8 @@ _FIELDS: dict[str, dict[str, bool]] = {  # event -> field -> required
     "place": {"sticker": True, "target": True, "by": False, "name": False, "value": False},
     "destroy": {"card": True, "by": False},
     "open": {"envelope": True, "pack": False},
+    "add-pack": {"pack": True, "fingerprint": False},
+    "link": {"sticker": True, "a": True, "b": True, "by": False},
     "tick": {"target": True, "boxes": False},
     "pass": {"step": True, "by": True, "piece": False, "why": False},
 }
@@ -265,6 +291,10 @@ def parse_event(data: Any, span: Span, index: int) -> Event | ParseProblem:
         return Destroyed(values["card"] or "", values["by"] or "", **where)
     if kind == "open":
         return Opened(values["envelope"] or "", values["pack"] or "", **where)
+    if kind == "link":
+        return Linked(values["sticker"] or "", values["a"] or "", values["b"] or "", values["by"] or "", **where)
+    if kind == "add-pack":
+        return PackAdded(values["pack"] or "", values["fingerprint"] or "", **where)
     if kind == "pass":
         return Passed(values["step"] or "", values["by"] or "", values["piece"] or "", values["why"] or "", **where)
     boxes = data.get("boxes", 1)

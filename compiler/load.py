@@ -276,7 +276,7 @@ class Merger:
                                                          f"in '{prev_section[0]}'"))
                     return
                 if prev_section:
-                    del self.game.sections[prev_section[0]][item_id]
+                    self._replaced(prev_section[1], item, origin)  # it keeps its place: assigned below
             elif prev.layer != origin.layer:
                 self.loaded.diagnostics.append(error(here, "X501", f"'{item_id}' is already defined by the base "
                                                      f"game at {where}; add 'replace: true' to replace it, or "
@@ -293,6 +293,22 @@ class Merger:
         self.game.sections[section][item_id] = item
         self.game.spans[item_id] = here
         self.loaded.origins[item_id] = origin
+
+
+    def _replaced(self, old: dict[str, Any], new: dict[str, Any], origin: Origin) -> None:
+        """`replace: true` replaces the whole item: say which fields it drops and which neighbours it no
+        longer lists (an edge the other side or `edges` lists stays)."""
+        dropped = [k for k in old if k not in new and k not in ("replace", "source", "notes")]
+        if dropped:
+            self.loaded.diagnostics.append(warning(origin.span("/replace", key=True), "X509",
+                                                   f"'{new['id']}' replaces the whole item and drops "
+                                                   f"{', '.join(dropped)} (restate what it keeps)"))
+        gone = [n for n in old.get("neighbors") or [] if n not in (new.get("neighbors") or [])]
+        if gone:
+            self.loaded.diagnostics.append(warning(origin.span("/replace", key=True), "X510",
+                                                   f"'{new['id']}' no longer lists {', '.join(map(str, gone))} as "
+                                                   "neighbours, but an edge the other territory or 'edges' lists "
+                                                   "stays: neighbours are symmetric"))
 
 
 def load_game_folder(base: Path, packs: list[Path] | None = None) -> Loaded:

@@ -194,7 +194,7 @@ def load_game(game_id: str, packs: list[Path] | None = None) -> Game:
 
 
 # --- the cache the tracker reads ------------------------------------------------------------
-CACHE_VERSION = "2"  # 2: Game.file_cites
+CACHE_VERSION = "3"  # 2: Game.file_cites; 3: a replaced item keeps its place
 
 
 def cache_dir() -> Path:

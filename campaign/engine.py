@@ -117,7 +117,7 @@ class Campaign:
                                                           f"{exc.diagnostics[0].render() if exc.diagnostics else ''}"))
                 content = self.content_for(packs, list(state.opened), state)
             elif isinstance(fixed, Linked) or (isinstance(fixed, Placed)
-                                               and adds(content.stickers.get(fixed.sticker, {}))):
+                                               and (fixed.to or adds(content.stickers.get(fixed.sticker, {})))):
                 content = self.content_for(packs, list(state.opened), state)
         result.content, result.packs = content, packs
         return result
@@ -169,7 +169,7 @@ class Campaign:
         before = set(replay.pending)
         state = replay.state  # the command ends after this write: fold the new event in place
         apply(state, replay.content, fixed)
-        adding = isinstance(fixed, Placed) and bool(adds(replay.content.stickers.get(fixed.sticker, {})))
+        adding = isinstance(fixed, Placed) and bool(fixed.to or adds(replay.content.stickers.get(fixed.sticker, {})))
         if isinstance(fixed, Linked) or adding:
             replay.content = self.content_for(replay.packs, list(state.opened), state)
         after = [e for e, env in replay.content.envelopes.items()

@@ -87,6 +87,7 @@ class Placed(Event):
     by: str = ""
     name: str = ""
     value: int | None = None  # the number a sticker sets (a stat's new value)
+    to: str = ""  # the second territory a sticker that brings a line joins its target to (a bridge)
 
     kind = "place"
 
@@ -229,7 +230,7 @@ _FIELDS: dict[str, dict[str, bool]] = {  # event -> field -> required
     "game-start": {"play": True, "start": False, "type": False},
     "game-end": {"winner": True, "held_on": False, "eliminated": False, "controlled": False, "date": False,
                  "lost": False},
-    "place": {"sticker": True, "target": True, "by": False, "name": False, "value": False},
+    "place": {"sticker": True, "target": True, "by": False, "name": False, "value": False, "to": False},
     "destroy": {"card": True, "by": False},
     "open": {"envelope": True, "pack": False},
     "add-pack": {"pack": True, "fingerprint": False},
@@ -286,7 +287,7 @@ def parse_event(data: Any, span: Span, index: int) -> Event | ParseProblem:
         return bad
     if kind == "place":
         return Placed(values["sticker"] or "", values["target"] or "", values["by"] or "", values["name"] or "",
-                      number, **where)
+                      number, values["to"] or "", **where)
     if kind == "destroy":
         return Destroyed(values["card"] or "", values["by"] or "", **where)
     if kind == "open":

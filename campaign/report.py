@@ -321,7 +321,8 @@ def describe(ev: Event) -> str:
         return "game ends: " + "; ".join(parts)
     if isinstance(ev, Placed):
         name = f" {ev.name!r}" if ev.name else ""
-        return f"{ev.sticker}{name} on {ev.target}" + (f" by {ev.by}" if ev.by else "")
+        return (f"{ev.sticker}{name} on {ev.target}" + (f", joined to {ev.to}" if ev.to else "")
+                + (f" by {ev.by}" if ev.by else ""))
     if isinstance(ev, Destroyed):
         return f"{ev.card} destroyed" + (f" by {ev.by}" if ev.by else "")
     if isinstance(ev, Opened):

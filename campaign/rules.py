@@ -555,6 +555,18 @@ def add_pack_problems(state: CampaignState, ev: PackAdded) -> list[Problem]:
     return []
 
 
+def place_to_problems(content: Content, state: CampaignState, r: Resolved, to: str) -> list[Problem]:
+    """`place STICKER A --to B`: the sticker on A, and its line A-B, as if placed already."""
+    placed = dict(state.placed)
+    placed[r.sticker_id] = placed.get(r.sticker_id, 0) + 1
+    carriers = [t for t, marks in state.marks.items() if any(m.sticker == r.sticker_id for m in marks)]
+    found = link_problem(content.game, r.sticker_id, r.target.id, to, placed, state.links, [*carriers, r.target.id])
+    if found is None:
+        return []
+    return [Problem(found[0], found[1], str(as_dict(r.sticker.get("links")).get("text") or "").strip(),
+                    cite_text(as_dict(r.sticker.get("source")).get("cite")))]
+
+
 def link_problems(content: Content, state: CampaignState, ev: Linked) -> list[Problem]:
     """A line drawn for a placed sticker that brings lines (`links`), between two territories in play."""
     sid, a, b = normalize(ev.sticker), normalize(ev.a), normalize(ev.b)
@@ -640,7 +652,10 @@ def event_problems(content: Content, state: CampaignState, ev: Event) -> list[Pr
             r = resolve_destroy(content, state, ev.card, ev.by)
         if isinstance(r, Problem):
             return [r]
-        return placement_problems(content, state, r)
+        found = placement_problems(content, state, r)
+        if not found and isinstance(ev, Placed) and ev.to:
+            found = place_to_problems(content, state, r, normalize(ev.to))
+        return found
     if isinstance(ev, Opened):
         return open_problems(content, state, ev)
     if isinstance(ev, PackAdded):
@@ -673,7 +688,7 @@ def canonical(content: Content, state: CampaignState, ev: Event) -> Event | None
     if isinstance(ev, Placed):
         r = resolve(content, state, ev.sticker, ev.target, ev.by, ev.name, ev.value)
         return None if isinstance(r, Problem) else Placed(r.sticker_id, r.target.id, r.actor, r.name, ev.value,
-                                                          **where)
+                                                          normalize(ev.to) if ev.to else "", **where)
     if isinstance(ev, Destroyed):
         r = resolve_destroy(content, state, ev.card, ev.by)
         return None if isinstance(r, Problem) else Destroyed(r.target.id, r.actor, **where)

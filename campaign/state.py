@@ -196,6 +196,8 @@ def apply(state: CampaignState, content: Content, event: Event) -> None:
             state.passes.append((game.number, event.step, event.by, event.piece, event.why))
     elif isinstance(event, Placed):
         place(state, content, event.sticker, event.target, event.by, event.name, event.span.line).value = event.value
+        if event.to:
+            state.links.append((event.sticker, event.target, event.to))
     elif isinstance(event, Destroyed):
         sticker = next(iter(content.destroy_stickers), "destroyed")
         place(state, content, sticker, event.card, event.by, "", event.span.line)

@@ -129,3 +129,56 @@ def test_replace_keeps_the_items_place_and_says_what_it_drops(tmp_path: Path) ->
     assert rc == 0, out
     territories = json.loads(out)["territories"]
     assert territories[0]["id"] == "alaska" and territories[0]["name"] == "Alyeska"
+
+
+def test_a_house_rule_pack_on_a_homebrew_game_from_game_one(folders: tuple[Path, Path]) -> None:
+    root, ledgers = folders
+    shutil.copytree(EXAMPLES / "isle-house-rules", root / "packs" / "isle-house-rules")
+    ledger = ledgers / "isles.yaml"
+    rc, out = run("campaign", "new", str(ledger), "--game", str(root / "games" / "bridge-isles"), "-p", "Ann",
+                  "-p", "Bob", "--pack", str(root / "packs" / "isle-house-rules"))
+    assert rc == 0, out
+    c = ("-c", str(ledger))
+    play = ("campaign", "game", "start", "--play", "Ann=gulls", "--play", "Bob=crabs", *c)
+    # the pack's board from game 1: its edge added, its removed edge gone
+    rc, out = run("show", str(root / "games" / "bridge-isles"), "board", "--format", "json", "--campaign",
+                  str(ledger))
+    neighbors = {t["id"]: t["neighbors"] for t in json.loads(out)["territories"]}
+    assert "reed-bay" not in neighbors["salt-marsh"] and "stone-hill" in neighbors["frost-peak"], neighbors
+    assert run(*play)[0] == 0 and run("campaign", "game", "end", "--winner", "Ann", *c)[0] == 0
+    out = refused(ledger, "R217", "campaign", "place", "maelstrom", "frost-peak", "--by", "Ann", *c)
+    assert "frost-peak would cut salt-marsh off the rest of the board" in out and "isle house rules § Maelstrom" in out
+    assert run("campaign", "place", "maelstrom", "salt-marsh", "--by", "Ann", *c)[0] == 0
+    assert run(*play)[0] == 0 and run("campaign", "game", "end", "--winner", "Bob", *c)[0] == 0
+    refused(ledger, "R341", "campaign", "place", "bridge", "frost-peak", "--to", "salt-marsh", "--by", "Bob", *c)
+    rc, out = run("campaign", "place", "bridge", "reed-bay", "--to", "salt-marsh", "--by", "Bob", *c)
+    assert rc == 0 and "bridge on reed-bay, joined to salt-marsh by Bob" in out, out
+    assert run(*play)[0] == 0 and run("campaign", "game", "end", "--winner", "Bob", *c)[0] == 0
+    assert run("campaign", "place", "lighthouse", "reed-bay", "--by", "Bob", *c)[0] == 0
+    rc, out = run("campaign", "status", *c)
+    assert "3 of 3 games played; the campaign is over" in out, out
+    assert "salt-marsh: maelstrom" in out and "reed-bay: bridge (Bob)" in out
+    rc, out = run("campaign", "check", *c)
+    assert rc == 0 and "all legal" in out, out
+
+
+def test_a_pack_removes_an_edge_or_says_there_is_none(tmp_path: Path) -> None:
+    pack = tmp_path / "strait.yaml"
+    pack.write_text("pack: {id: no-strait, title: No strait, extends: risk-legacy}\n"
+                    "remove_edges:\n  - [kamchatka, alaska]\n  - [alaska, brazil]\n")
+    rc, out = run("validate", str(pack))
+    assert rc == 1 and "strait.yaml:4:5: error X511: no edge 'alaska' - 'brazil' to remove" in out, out
+    pack.write_text("pack: {id: no-strait, title: No strait, extends: risk-legacy}\n"
+                    "remove_edges:\n  - [kamchatka, alaska]\n")
+    rc, out = run("show", "risk-legacy", "board", "--format", "json", "--pack", str(pack))
+    alaska = next(t for t in json.loads(out)["territories"] if t["id"] == "alaska")
+    assert "kamchatka" not in alaska["neighbors"] and "alberta" in alaska["neighbors"]
+
+
+def test_validate_finds_the_homebrew_game_a_pack_extends(folders: tuple[Path, Path]) -> None:
+    root, _ = folders
+    shutil.copytree(EXAMPLES / "isle-house-rules", root / "packs" / "isle-house-rules")
+    rc, out = run("validate", str(root / "packs" / "isle-house-rules"))
+    assert rc == 1 and "X505" in out and "give its folder too" in out, out
+    rc, out = run("validate", str(root / "games" / "bridge-isles"), str(root / "packs" / "isle-house-rules"))
+    assert rc == 0 and "0 errors" in out, out

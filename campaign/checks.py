@@ -100,6 +100,17 @@ def target_lacks(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
+def target_tagged(p: Placement, params: dict[str, Any]) -> Failure:
+    """The target has the tag `tag` (or lacks it, with `absent: true`): where a sticker may go, declared."""
+    tag, absent = str(params["tag"]), bool(params.get("absent"))
+    tags = p.target.item.get("tags") or []
+    if (tag in tags) == absent:
+        return (f"{p.where} is {'' if absent else 'not '}{tag}",
+                f"a {p.label} goes only on a {'territory that is not ' if absent else ''}{tag}"
+                f"{'' if absent else ' ' + p.target.kind}")
+    return None
+
+
 def covers_existing(p: Placement, params: dict[str, Any]) -> Failure:
     covers = p.sticker.get("covers", []) or []
     if not any(p.state.has(p.target.id, k) for k in covers):
@@ -427,6 +438,7 @@ CHECKS: dict[str, Callable[[Placement, dict[str, Any]], Failure]] = {
     "target-has": target_has,
     "target-has-own": target_has_own,
     "target-lacks": target_lacks,
+    "target-tagged": target_tagged,
     "target-unnamed": target_unnamed,
 }
 
@@ -440,6 +452,7 @@ CODES: dict[str, str] = {
     "target-unnamed": "R218", "opened": "R219", "game-number": "R220", "required-before-first-game": "R221",
     "choice-of": "R222", "start-for-founder": "R223", "one-per-player": "R228", "one-per-game": "R229",
     "during-a-game": "R230", "target-has-own": "R231", "spread-over-regions": "R232", "steps-value": "R233",
+    "target-tagged": "R234",
 }
 
 

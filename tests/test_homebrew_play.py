@@ -182,3 +182,24 @@ def test_validate_finds_the_homebrew_game_a_pack_extends(folders: tuple[Path, Pa
     assert rc == 1 and "X505" in out and "give its folder too" in out, out
     rc, out = run("validate", str(root / "games" / "bridge-isles"), str(root / "packs" / "isle-house-rules"))
     assert rc == 0 and "0 errors" in out, out
+
+
+def test_target_tagged_says_where_a_sticker_may_go(folders: tuple[Path, Path]) -> None:
+    root, ledgers = folders
+    pack = root / "packs" / "tags.yaml"
+    pack.write_text("pack: {id: tags, title: Tags, extends: bridge-isles}\n"
+                    "stickers:\n"
+                    "  - {id: harbor, name: Harbor, kind: harbor, targets: [territory], supply: 2,\n"
+                    "     checks: [{check: target-tagged, tag: coastal, cite: house rule § Harbor}]}\n"
+                    "  - {id: cairn, name: Cairn, kind: cairn, targets: [territory], supply: 2,\n"
+                    "     checks: [{check: target-tagged, tag: coastal, absent: true, cite: house rule § Cairn}]}\n")
+    ledger = ledgers / "tags.yaml"
+    assert run("campaign", "new", str(ledger), "--game", str(root / "games" / "bridge-isles"), "-p", "Ann",
+               "-p", "Bob", "--pack", str(pack))[0] == 0
+    c = ("-c", str(ledger))
+    assert run("campaign", "where", "harbor", *c)[1].split() == ["salt-marsh", "reed-bay"]
+    assert run("campaign", "where", "cairn", *c)[1].split() == ["frost-peak", "stone-hill"]
+    out = refused(ledger, "R234", "campaign", "place", "harbor", "frost-peak", *c)
+    assert "frost-peak is not coastal (a Harbor goes only on a coastal territory; house rule § Harbor)" in out, out
+    out = refused(ledger, "R234", "campaign", "place", "cairn", "reed-bay", *c)
+    assert "reed-bay is coastal" in out, out

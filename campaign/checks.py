@@ -66,6 +66,11 @@ def slot_free(p: Placement, params: dict[str, Any]) -> Failure:
     cap = p.content.slot_capacity(p.target, slot)
     if cap is None:
         return None
+    if cap == 0:
+        offered = p.content.offered_by(p.target.kind, slot)
+        return (f"{p.where} has no {slot} slot (only {', '.join(offered[:8])}{' …' if len(offered) > 8 else ''} "
+                f"offer{'s' if len(offered) == 1 else ''} one)" if offered else f"{p.where} has no {slot} slot",
+                f"a {slot} goes only where a {p.target.kind} declares a {slot} slot")
     taken = [m for m in p.state.active_marks(p.target.id) if m.slot == slot and not m.cancels
              and not (m.boxes and m.ticked >= m.boxes)]  # a mark worn out (every box ticked) frees its slot
     if len(taken) >= cap:
@@ -104,6 +109,17 @@ def target_lacks(p: Placement, params: dict[str, Any]) -> Failure:
     if found:
         return (f"{p.where} already has {a(kind)} ({_marks_text(found)})",
                 f"{a(p.label)} goes only where no {kind} stands")
+    return None
+
+
+def target_tagged(p: Placement, params: dict[str, Any]) -> Failure:
+    """The target has the tag `tag` (or lacks it, with `absent: true`): where a sticker may go, declared."""
+    tag, absent = str(params["tag"]), bool(params.get("absent"))
+    tags = p.target.item.get("tags") or []
+    if (tag in tags) == absent:
+        return (f"{p.where} is {'' if absent else 'not '}{tag}",
+                f"a {p.label} goes only on a {'territory that is not ' if absent else ''}{tag}"
+                f"{'' if absent else ' ' + p.target.kind}")
     return None
 
 
@@ -459,6 +475,7 @@ CHECKS: dict[str, Callable[[Placement, dict[str, Any]], Failure]] = {
     "target-has-own": target_has_own,
     "target-is": target_is,
     "target-lacks": target_lacks,
+    "target-tagged": target_tagged,
     "target-unnamed": target_unnamed,
 }
 
@@ -473,6 +490,7 @@ CODES: dict[str, str] = {
     "choice-of": "R222", "start-for-founder": "R223", "one-per-player": "R228", "one-per-game": "R229",
     "during-a-game": "R230", "target-has-own": "R231", "spread-over-regions": "R232", "steps-value": "R233",
     "target-card-value": "R234", "target-is": "R235", "placed-once-opened": "R221",
+    "target-tagged": "R236",
 }
 
 

@@ -163,8 +163,19 @@ class Content:
     def card_kind(self, card: dict[str, Any]) -> str:
         return str(card.get("type") or self.deck_types.get(str(card.get("deck")), ""))
 
+    def added_regions(self, sticker: dict[str, Any]) -> list[str] | None:
+        """For a sticker that adds territories (a new continent): the regions they form; else None."""
+        added = [str(t) for t in sticker.get("adds_territories") or []]
+        if not added:
+            return None
+        land = {**self.game.section("off_board"), **self.territories}
+        return list(dict.fromkeys(str(r) for t in added for r in (land.get(t) or {}).get("regions") or []))
+
     def target_ids(self, kind: str, sticker: dict[str, Any]) -> list[str]:
         """Every id a sticker could name as a target of this kind."""
+        added = self.added_regions(sticker) if section_of(kind) == "regions" else None
+        if added is not None:
+            return [r for r in added if r in self.regions]
         if kind == "card":
             deck = sticker.get("deck")
             return [cid for cid, c in self.cards.items() if not deck or c.get("deck") == deck]
@@ -182,6 +193,9 @@ class Content:
             if section is None:
                 continue
             items = self.items_of(kind)
+            added = self.added_regions(sticker) if section == "regions" else None
+            if added is not None:
+                items = {r: v for r, v in items.items() if r in added}
             candidates = [wanted]
             if is_card_kind(kind):
                 candidates += [self.card_of_territory.get(wanted, ""), f"{wanted}-card"]
@@ -225,7 +239,11 @@ class Content:
         return item_id
 
     def slot_capacity(self, target: Target, slot: str) -> int | None:
-        """How many marks of a slot the target holds (None: no limit declared)."""
+        """How many marks of a slot the target holds (None: no limit declared).
+
+        A slot that some territories declare (`slots`) and the board's `default_slots` does not is
+        offered only by those territories: every other territory holds none (0).
+        """
         slots = target.item.get("slots")
         if isinstance(slots, dict) and slot in slots:
             return int(slots[slot])
@@ -233,4 +251,14 @@ class Content:
             default = self.game.board.get("default_slots") or {}
             if slot in default:
                 return int(default[slot])
+            if self.offered_by(target.kind, slot):
+                return 0
         return None
+
+    def offered_by(self, kind: str, slot: str) -> list[str]:
+        """The items of a target kind's section that declare this slot themselves (with room for one or more)."""
+        section = section_of(kind)
+        if section is None:
+            return []
+        return [iid for iid, item in self.game.section(section).items()
+                if isinstance(item.get("slots"), dict) and int(item["slots"].get(slot) or 0) > 0]

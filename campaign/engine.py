@@ -20,8 +20,9 @@ from scarbook.compiler.diagnostics import Diagnostic, Span, error
 from scarbook.compiler.model import Game
 
 from .content import Content
-from .events import Event, Opened
+from .events import Event, Linked, Opened, PackAdded, Placed
 from .ledger import Ledger, LedgerError, remember_verified
+from .links import adds, as_played
 from .rules import Problem, canonical, event_problems, pending, trigger_met
 from .state import CampaignState, apply, new_state
 
@@ -80,8 +81,12 @@ class Campaign:
                 raise LedgerError([error(Span(self.ledger.display, 1, 1), "L002", str(exc))]) from None
         return self._games[packs]
 
-    def content_for(self, packs: tuple[str, ...], opened: list[str]) -> Content:
-        return Content(self.game(packs).effective(opened))
+    def content_for(self, packs: tuple[str, ...], opened: list[str], state: CampaignState | None = None) -> Content:
+        """The content as played: sealed content left out, the board as the placed stickers changed it."""
+        game = self.game(packs).effective(opened)
+        if state is not None or any(adds(st) for st in game.section("stickers").values()):
+            game = as_played(game, dict(state.placed) if state else {}, list(state.links) if state else [])
+        return Content(game)
 
     def replay(self, events: list[Event] | None = None, check: bool = True) -> Replay:
         """Fold the events (default: the ledger's), checking each first unless `check` is false."""
@@ -100,16 +105,20 @@ class Campaign:
             if fixed is None:
                 continue
             apply(state, content, fixed)
-            if isinstance(fixed, Opened):
+            if isinstance(fixed, (Opened, PackAdded)):
                 if fixed.pack:
                     try:
                         self.game((*packs, fixed.pack))
                         packs = (*packs, fixed.pack)
                     except ContentError as exc:
-                        result.pack_problems.append(error(ev.span, "L010", f"the pack {fixed.pack} of packet "
-                                                          f"{fixed.envelope} has errors: "
+                        whose = (f"of packet {fixed.envelope}" if isinstance(fixed, Opened) else "added")
+                        result.pack_problems.append(error(ev.span, "L010", f"the pack {fixed.pack} {whose} has "
+                                                          f"errors: "
                                                           f"{exc.diagnostics[0].render() if exc.diagnostics else ''}"))
-                content = self.content_for(packs, list(state.opened))
+                content = self.content_for(packs, list(state.opened), state)
+            elif isinstance(fixed, Linked) or (isinstance(fixed, Placed)
+                                               and (fixed.to or adds(content.stickers.get(fixed.sticker, {})))):
+                content = self.content_for(packs, list(state.opened), state)
         result.content, result.packs = content, packs
         return result
 
@@ -160,6 +169,9 @@ class Campaign:
         before = set(replay.pending)
         state = replay.state  # the command ends after this write: fold the new event in place
         apply(state, replay.content, fixed)
+        adding = isinstance(fixed, Placed) and bool(fixed.to or adds(replay.content.stickers.get(fixed.sticker, {})))
+        if isinstance(fixed, Linked) or adding:
+            replay.content = self.content_for(replay.packs, list(state.opened), state)
         after = [e for e, env in replay.content.envelopes.items()
                  if e not in state.opened and trigger_met(replay.content, state, env)]
         return [], fixed, [e for e in after if e not in before]

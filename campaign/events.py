@@ -87,6 +87,7 @@ class Placed(Event):
     by: str = ""
     name: str = ""
     value: int | None = None  # the number a sticker sets (a stat's new value)
+    to: str = ""  # the second territory a sticker that brings a line joins its target to (a bridge)
 
     kind = "place"
 
@@ -109,6 +110,30 @@ class Opened(Event):
     pack: str = ""
 
     kind = "open"
+
+
+@dataclass(frozen=True)
+class PackAdded(Event):
+    """A house-rule pack joins the campaign (from game 1, or between games): its folder or file
+    relative to the ledger, and a fingerprint of its files when it was added."""
+
+    pack: str
+    fingerprint: str = ""
+
+    kind = "add-pack"
+
+
+@dataclass(frozen=True)
+class Linked(Event):
+    """A line drawn between two territories because of a placed sticker (a new continent's lines, a bridge):
+    from then on the two are neighbours."""
+
+    sticker: str
+    a: str
+    b: str
+    by: str = ""
+
+    kind = "link"
 
 
 @dataclass(frozen=True)
@@ -137,7 +162,7 @@ class Passed(Event):
 
 
 EVENT_TYPES: dict[str, type[Event]] = {
-    c.kind: c for c in (GameStarted, GameEnded, Placed, Destroyed, Opened, Ticked, Passed)
+    c.kind: c for c in (GameStarted, GameEnded, Placed, Destroyed, Opened, PackAdded, Linked, Ticked, Passed)
 }
 
 
@@ -205,9 +230,11 @@ _FIELDS: dict[str, dict[str, bool]] = {  # event -> field -> required
     "game-start": {"play": True, "start": False, "type": False},
     "game-end": {"winner": True, "held_on": False, "eliminated": False, "controlled": False, "date": False,
                  "lost": False},
-    "place": {"sticker": True, "target": True, "by": False, "name": False, "value": False},
+    "place": {"sticker": True, "target": True, "by": False, "name": False, "value": False, "to": False},
     "destroy": {"card": True, "by": False},
     "open": {"envelope": True, "pack": False},
+    "add-pack": {"pack": True, "fingerprint": False},
+    "link": {"sticker": True, "a": True, "b": True, "by": False},
     "tick": {"target": True, "boxes": False},
     "pass": {"step": True, "by": True, "piece": False, "why": False},
 }
@@ -260,11 +287,15 @@ def parse_event(data: Any, span: Span, index: int) -> Event | ParseProblem:
         return bad
     if kind == "place":
         return Placed(values["sticker"] or "", values["target"] or "", values["by"] or "", values["name"] or "",
-                      number, **where)
+                      number, values["to"] or "", **where)
     if kind == "destroy":
         return Destroyed(values["card"] or "", values["by"] or "", **where)
     if kind == "open":
         return Opened(values["envelope"] or "", values["pack"] or "", **where)
+    if kind == "link":
+        return Linked(values["sticker"] or "", values["a"] or "", values["b"] or "", values["by"] or "", **where)
+    if kind == "add-pack":
+        return PackAdded(values["pack"] or "", values["fingerprint"] or "", **where)
     if kind == "pass":
         return Passed(values["step"] or "", values["by"] or "", values["piece"] or "", values["why"] or "", **where)
     boxes = data.get("boxes", 1)

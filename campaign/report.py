@@ -11,7 +11,7 @@ from typing import Any
 
 from . import steps
 from .engine import Replay
-from .events import Destroyed, Event, GameEnded, GameStarted, Opened, Passed, Placed, Ticked
+from .events import Destroyed, Event, GameEnded, GameStarted, Linked, Opened, PackAdded, Passed, Placed, Ticked
 from .ledger import Ledger
 from .rules import blocking as rules_blocking
 from .rules import legal_starts, owed_rewards, to_put_in_place, where
@@ -114,6 +114,7 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         bonus = reg.get("bonus")
         regions.append({"id": rid, "name": named[-1].name if named else None,
                         "named_by": named[-1].by if named else None,
+                        "named_with": named[-1].sticker if named else None,
                         "printed_bonus": bonus if isinstance(bonus, int) else None,
                         "bonus": state.value(content, rid, reg, "bonus") if isinstance(bonus, int) else None,
                         "changes": [m.sticker for m in state.active_marks(rid)
@@ -174,6 +175,8 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         "pending_packets": replay.pending, "opened_packets": list(state.opened),
         "to_put_in_place": [{"sticker": sid, "target": target, "packet": env}
                             for sid, target, env in to_put_in_place(content, state)],
+        "packs": list(state.packs),
+        "lines": [{"sticker": s, "between": [a, b]} for s, a, b in state.links],
         "owed_rewards": [{"player": p, "role": r} for p, r in owed_rewards(content, state)],
         "steps": step_data(replay),
         "passes": [{"game": g, "step": st, "by": by, "for": piece or None, "why": why or None}
@@ -185,6 +188,9 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
                       "rewarded": content.model.rewarded(state.started + 1 if live is None else live.number)},
         "overall_winner": overall_winner(replay),
         "marks": marks, "events": state.events,
+        "campaign_games": content.model.games,
+        "on_territories": [m for m in marks if m["target"] in content.territories and m["active"]
+                           and not m["cancels"]],
     }
 
 
@@ -192,8 +198,12 @@ def status_text(data: dict[str, Any]) -> str:
     out: list[str] = []
     title = data["campaign"] or "campaign"
     live = data["game_in_progress"]
-    out.append(f"{title} ({data['game']}): {data['games_played']} game{'' if data['games_played'] == 1 else 's'} played"
-               + (f", game {live} in progress" if live else ""))
+    length = data.get("campaign_games")
+    played = data["games_played"]
+    out.append(f"{title} ({data['game']}): {played}{f' of {length}' if length else ''} game"
+               f"{'' if played == 1 and not length else 's'} played"
+               + (f", game {live} in progress" if live else "")
+               + ("; the campaign is over (later games give no rewards)" if length and played >= length else ""))
     out.append("")
     out.append("Players:")
     names = data["token_names"]
@@ -236,6 +246,15 @@ def status_text(data: dict[str, Any]) -> str:
         out.append("Scars:")
         for s in data["scars"]:
             out.append(f"  {s['territory']}: {s['scar']}{' (cancelled)' if s['cancelled'] else ''}")
+    shown = {c["sticker"] for c in data["cities"]} | {s["scar"] for s in data["scars"]}
+    if data["fortifications"]:
+        shown.add("fortification")
+    others = [m for m in data.get("on_territories", []) if m["sticker"] not in shown]
+    if others:
+        out.append("Stickers on territories:")
+        for m in others:
+            out.append(f"  {m['target']}: {m['sticker']}{' ' + repr(m['name']) if m['name'] else ''}"
+                       f"{' (' + m['by'] + ')' if m['by'] else ''}")
     upgraded = [c for c in data["resources"] if c["resources"] != c["printed"]]
     if upgraded:
         out.append("Upgraded cards: " + ", ".join(f"{c['card']} {c['resources']}" for c in upgraded))
@@ -254,6 +273,11 @@ def status_text(data: dict[str, Any]) -> str:
             f"{x['sticker']} -> {x['target']} ({x['packet']})" for x in data["to_put_in_place"]))
     if data["opened_packets"]:
         out.append("Opened packets: " + ", ".join(data["opened_packets"]))
+    if data.get("lines"):
+        out.append("Lines drawn: " + ", ".join(f"{x['between'][0]} - {x['between'][1]} ({x['sticker']})"
+                                              for x in data["lines"]))
+    if data.get("packs"):
+        out.append("House-rule packs: " + ", ".join(data["packs"]))
     if data["games"]:
         out.append("")
         out.append("Faction history:")
@@ -296,11 +320,16 @@ def describe(ev: Event) -> str:
         return "game ends: " + "; ".join(parts)
     if isinstance(ev, Placed):
         name = f" {ev.name!r}" if ev.name else ""
-        return f"{ev.sticker}{name} on {ev.target}" + (f" by {ev.by}" if ev.by else "")
+        return (f"{ev.sticker}{name} on {ev.target}" + (f", joined to {ev.to}" if ev.to else "")
+                + (f" by {ev.by}" if ev.by else ""))
     if isinstance(ev, Destroyed):
         return f"{ev.card} destroyed" + (f" by {ev.by}" if ev.by else "")
     if isinstance(ev, Opened):
         return f"packet {ev.envelope} opened" + (f" (pack {ev.pack})" if ev.pack else "")
+    if isinstance(ev, Linked):
+        return f"line {ev.a} - {ev.b} drawn ({ev.sticker})" + (f" by {ev.by}" if ev.by else "")
+    if isinstance(ev, PackAdded):
+        return f"pack {ev.pack} added"
     if isinstance(ev, Ticked):
         return f"{ev.boxes} box{'' if ev.boxes == 1 else 'es'} ticked on {ev.target}"
     if isinstance(ev, Passed):

@@ -17,8 +17,9 @@ from scarbook.compiler.model import as_dict, as_list
 from . import steps
 from .checks import CHECKS, CODES, Placement, a, cite_text, plural
 from .content import Content, Target
-from .events import Destroyed, Event, GameEnded, GameStarted, Opened, Passed, Placed, Ticked
+from .events import Destroyed, Event, GameEnded, GameStarted, Linked, Opened, PackAdded, Passed, Placed, Ticked
 from .ids import normalize
+from .links import link_problem, owed_lines
 from .starts import START_CHECKS
 from .state import CampaignState, pool_for
 
@@ -335,6 +336,16 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
                            f"('scarbook campaign open {eid}')", str((env.get("trigger") or {}).get("text", "")),
                            cite_text((env.get("source") or {}).get("cite"))))
     out.extend(setup_problems(content, state, number))
+    carriers: dict[str, list[str]] = {}
+    for t, marks in state.marks.items():
+        for m in marks:
+            carriers.setdefault(m.sticker, []).append(t)
+    for sid, territory, left in owed_lines(content.game, state.placed, state.links, carriers):
+        st = content.stickers.get(sid, {})
+        out.append(Problem("R344", f"{territory} still needs {left} line{'' if left == 1 else 's'} of the {sid} "
+                           f"('scarbook campaign link {sid} {territory} TERRITORY')",
+                           str(as_dict(st.get("links")).get("text") or "").strip(),
+                           cite_text(as_dict(st.get("source")).get("cite"))))
     if ev.type and ev.type not in model.types:
         out.append(Problem("R308", f"unknown type of game '{ev.type}'{did_you_mean(ev.type, model.types)}; "
                            f"types: {', '.join(model.types)}"))
@@ -566,6 +577,42 @@ def open_problems(content: Content, state: CampaignState, ev: Opened) -> list[Pr
     return []
 
 
+def add_pack_problems(state: CampaignState, ev: PackAdded) -> list[Problem]:
+    """A house-rule pack joins before game 1 or between games, once."""
+    if state.in_progress is not None:
+        return [Problem("R301", f"game {state.in_progress.number} is in progress: add a pack between games",
+                        "a house rule changes the campaign between games")]
+    if ev.pack in state.packs:
+        return [Problem("R314", f"the pack {ev.pack} is already in this campaign")]
+    return []
+
+
+def place_to_problems(content: Content, state: CampaignState, r: Resolved, to: str) -> list[Problem]:
+    """`place STICKER A --to B`: the sticker on A, and its line A-B, as if placed already."""
+    placed = dict(state.placed)
+    placed[r.sticker_id] = placed.get(r.sticker_id, 0) + 1
+    carriers = [t for t, marks in state.marks.items() if any(m.sticker == r.sticker_id for m in marks)]
+    found = link_problem(content.game, r.sticker_id, r.target.id, to, placed, state.links, [*carriers, r.target.id])
+    if found is None:
+        return []
+    return [Problem(found[0], found[1], str(as_dict(r.sticker.get("links")).get("text") or "").strip(),
+                    cite_text(as_dict(r.sticker.get("source")).get("cite")))]
+
+
+def link_problems(content: Content, state: CampaignState, ev: Linked) -> list[Problem]:
+    """A line drawn for a placed sticker that brings lines (`links`), between two territories in play."""
+    sid, a, b = normalize(ev.sticker), normalize(ev.a), normalize(ev.b)
+    if ev.by and player_name(state, ev.by) is None:
+        return [Problem("R104", f"'{ev.by}' is not a player of this campaign{did_you_mean(ev.by, state.players)}")]
+    carriers = [t for t, marks in state.marks.items() if any(m.sticker == sid and not m.covered_by for m in marks)]
+    found = link_problem(content.game, sid, a, b, state.placed, state.links, carriers)
+    if found is None:
+        return []
+    st = content.stickers.get(sid, {})
+    return [Problem(found[0], found[1], str(as_dict(st.get("links")).get("text") or "").strip(),
+                    cite_text(as_dict(st.get("source")).get("cite")))]
+
+
 def tick_problems(content: Content, state: CampaignState, ev: Ticked) -> list[Problem]:
     target = normalize(ev.target)
     forts = [m for m in state.active_marks(target) if m.boxes]
@@ -640,9 +687,16 @@ def event_problems(content: Content, state: CampaignState, ev: Event) -> list[Pr
             r = resolve_destroy(content, state, ev.card, ev.by)
         if isinstance(r, Problem):
             return [r]
-        return placement_problems(content, state, r)
+        found = placement_problems(content, state, r)
+        if not found and isinstance(ev, Placed) and ev.to:
+            found = place_to_problems(content, state, r, normalize(ev.to))
+        return found
     if isinstance(ev, Opened):
         return open_problems(content, state, ev)
+    if isinstance(ev, PackAdded):
+        return add_pack_problems(state, ev)
+    if isinstance(ev, Linked):
+        return link_problems(content, state, ev)
     if isinstance(ev, Ticked):
         return tick_problems(content, state, ev)
     if isinstance(ev, Passed):
@@ -669,7 +723,7 @@ def canonical(content: Content, state: CampaignState, ev: Event) -> Event | None
     if isinstance(ev, Placed):
         r = resolve(content, state, ev.sticker, ev.target, ev.by, ev.name, ev.value)
         return None if isinstance(r, Problem) else Placed(r.sticker_id, r.target.id, r.actor, r.name, ev.value,
-                                                          **where)
+                                                          normalize(ev.to) if ev.to else "", **where)
     if isinstance(ev, Destroyed):
         r = resolve_destroy(content, state, ev.card, ev.by)
         return None if isinstance(r, Problem) else Destroyed(r.target.id, r.actor, **where)
@@ -689,6 +743,9 @@ def canonical(content: Content, state: CampaignState, ev: Event) -> Event | None
         return Opened(normalize(ev.envelope), ev.pack, **where)
     if isinstance(ev, Ticked):
         return Ticked(normalize(ev.target), ev.boxes, **where)
+    if isinstance(ev, Linked):
+        return Linked(normalize(ev.sticker), normalize(ev.a), normalize(ev.b), who(ev.by) if ev.by else "",
+                      **where)
     if isinstance(ev, Passed):
         step, by, piece = normalize(ev.step), who(ev.by), normalize(ev.piece) if ev.piece else ""
         if not piece:  # the one piece this player takes the step for, when the step is per piece

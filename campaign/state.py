@@ -16,7 +16,7 @@ from scarbook.compiler.model import as_dict
 
 from . import steps
 from .content import Content
-from .events import Destroyed, Event, GameEnded, GameStarted, Opened, Passed, Placed, Ticked
+from .events import Destroyed, Event, GameEnded, GameStarted, Linked, Opened, PackAdded, Passed, Placed, Ticked
 
 
 @dataclass
@@ -94,6 +94,8 @@ class CampaignState:
     pool_used: Counter[tuple[str, str | None]] = field(default_factory=Counter)
     rewards: dict[tuple[int, str], Mark] = field(default_factory=dict)
     opened: dict[str, str] = field(default_factory=dict)  # envelope -> pack ('' when none)
+    links: list[tuple[str, str, str]] = field(default_factory=list)  # lines drawn: (sticker, a, b)
+    packs: list[str] = field(default_factory=list)  # house-rule packs added (paths as the ledger gives them)
     signatures: list[tuple[str, int]] = field(default_factory=list)
     events: int = 0
     eliminations: int = 0  # players eliminated in any game so far
@@ -203,11 +205,17 @@ def apply(state: CampaignState, content: Content, event: Event) -> None:
             state.passes.append((game.number, event.step, event.by, event.piece, event.why))
     elif isinstance(event, Placed):
         place(state, content, event.sticker, event.target, event.by, event.name, event.span.line).value = event.value
+        if event.to:
+            state.links.append((event.sticker, event.target, event.to))
     elif isinstance(event, Destroyed):
         sticker = next(iter(content.destroy_stickers), "destroyed")
         place(state, content, sticker, event.card, event.by, "", event.span.line)
     elif isinstance(event, Opened):
         state.opened[event.envelope] = event.pack
+    elif isinstance(event, Linked):
+        state.links.append((event.sticker, event.a, event.b))
+    elif isinstance(event, PackAdded):
+        state.packs.append(event.pack)
     elif isinstance(event, Ticked):
         forts = [m for m in state.active_marks(event.target) if m.boxes]
         if forts:

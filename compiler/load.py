@@ -253,6 +253,10 @@ class Merger:
                 kind = edge[2] if len(edge) > 2 else str(self.game.board.get("edge_kind", "unknown"))
                 self.game.edges.append((edge[0], edge[1], kind))
                 self.loaded.edge_origins.append(Origin(doc, f"/edges/{i}", layer))
+        removed = data.get("remove_edges")
+        for i, edge in enumerate(removed if isinstance(removed, list) else []):
+            if isinstance(edge, list) and len(edge) >= 2 and all(isinstance(e, str) for e in edge[:2]):
+                self.remove_edge(edge[0], edge[1], Origin(doc, f"/remove_edges/{i}", layer))
         for section in ITEM_SECTIONS:
             items = data.get(section)
             if not isinstance(items, list):
@@ -276,7 +280,7 @@ class Merger:
                                                          f"in '{prev_section[0]}'"))
                     return
                 if prev_section:
-                    del self.game.sections[prev_section[0]][item_id]
+                    self._replaced(prev_section[1], item, origin)  # it keeps its place: assigned below
             elif prev.layer != origin.layer:
                 self.loaded.diagnostics.append(error(here, "X501", f"'{item_id}' is already defined by the base "
                                                      f"game at {where}; add 'replace: true' to replace it, or "
@@ -293,6 +297,43 @@ class Merger:
         self.game.sections[section][item_id] = item
         self.game.spans[item_id] = here
         self.loaded.origins[item_id] = origin
+
+
+    def remove_edge(self, a: str, b: str, origin: Origin) -> None:
+        """A pack's `remove_edges` entry: drop the base edge a-b (from `edges` and both `neighbors` lists)."""
+        if origin.layer == "base":
+            self.loaded.diagnostics.append(error(origin.span(), "X512", "'remove_edges' is for packs: a game "
+                                                 "simply does not list the edge"))
+            return
+        pair = {a, b}
+        keep = [i for i, e in enumerate(self.game.edges) if {e[0], e[1]} != pair]
+        found = len(keep) != len(self.game.edges)
+        self.game.edges = [self.game.edges[i] for i in keep]
+        self.loaded.edge_origins = [self.loaded.edge_origins[i] for i in keep]
+        territories = self.game.sections.get("territories", {})
+        for end, other in ((a, b), (b, a)):
+            item = territories.get(end)
+            if isinstance(item, dict) and other in (item.get("neighbors") or []):
+                territories[end] = {**item, "neighbors": [n for n in item["neighbors"] if n != other]}
+                found = True
+        if not found:
+            unknown = "" if a in territories and b in territories else " (no such territory)"
+            self.loaded.diagnostics.append(error(origin.span(), "X511", f"no edge '{a}' - '{b}' to remove{unknown}"))
+
+    def _replaced(self, old: dict[str, Any], new: dict[str, Any], origin: Origin) -> None:
+        """`replace: true` replaces the whole item: say which fields it drops and which neighbours it no
+        longer lists (an edge the other side or `edges` lists stays)."""
+        dropped = [k for k in old if k not in new and k not in ("replace", "source", "notes")]
+        if dropped:
+            self.loaded.diagnostics.append(warning(origin.span("/replace", key=True), "X509",
+                                                   f"'{new['id']}' replaces the whole item and drops "
+                                                   f"{', '.join(dropped)} (restate what it keeps)"))
+        gone = [n for n in old.get("neighbors") or [] if n not in (new.get("neighbors") or [])]
+        if gone:
+            self.loaded.diagnostics.append(warning(origin.span("/replace", key=True), "X510",
+                                                   f"'{new['id']}' no longer lists {', '.join(map(str, gone))} as "
+                                                   "neighbours, but an edge the other territory or 'edges' lists "
+                                                   "stays: neighbours are symmetric"))
 
 
 def load_game_folder(base: Path, packs: list[Path] | None = None) -> Loaded:

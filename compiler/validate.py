@@ -97,7 +97,30 @@ def _shipped_game_holding(path: Path) -> tuple[str | None, bool]:
     return None, False
 
 
-def validate_pack(path: Path) -> Report:
+def homebrew_game(game_id: str, pack: Path, given: list[Path]) -> Path | None:
+    """The homebrew game folder (or file) with this id that a pack extends: among the other paths given on
+    the command line, else among the pack's sibling folders and files (at most 100 looked at)."""
+    from .load import has_section, system_folder
+
+    parent = pack.resolve().parent
+    try:
+        siblings = [] if system_folder(parent) else sorted(parent.iterdir())[:100]
+    except OSError:
+        siblings = []
+    for candidate in [*given, *siblings]:
+        if candidate.resolve() == pack.resolve() or not (candidate.is_dir() or candidate.suffix in (".yaml", ".yml")):
+            continue
+        if not has_section(candidate, "game"):
+            continue
+        files, _ = pack_paths(candidate)
+        docs, _ = load_documents(files)
+        if any(isinstance(d.data, dict) and isinstance(d.data.get("game"), dict)
+               and d.data["game"].get("id") == game_id for d in docs):
+            return candidate
+    return None
+
+
+def validate_pack(path: Path, given: list[Path] | None = None) -> Report:
     """One PATH of `scarbook validate`: a pack on a game, a new game, or part of a shipped game."""
     games = shipped_games()
     home, exact = _shipped_game_holding(path)
@@ -108,10 +131,15 @@ def validate_pack(path: Path) -> Report:
     docs, load_problems = load_documents(files)
     extends, ext_doc = pack_extends(docs)
     if extends is not None and ext_doc is not None:
+        base = homebrew_game(extends, path, given or []) if extends not in games else None
+        if base is not None:
+            loaded = load_game_folder(base, [path])
+            return Report(problems + _only_pack(_checked(loaded), loaded.pack_files), len(files))
         if extends not in games:
             return Report(problems + load_problems + [error(
                 ext_doc.span("/pack/extends"), "X505", f"pack extends unknown game '{extends}'"
-                f"{did_you_mean(extends, games)}; games: {', '.join(games)}")], len(files))
+                f"{did_you_mean(extends, games)}; games: {', '.join(games)} (for a homebrew game, give its folder too: "
+                f"scarbook validate GAME-DIR PACK)")], len(files))
         loaded = load_game_folder(games[extends], [path])
         return Report(problems + _only_pack(_checked(loaded), loaded.pack_files), len(files))
     if home is not None:  # a file or folder inside a shipped game: check it within its game
@@ -169,8 +197,9 @@ def validate_paths(paths: list[Path]) -> Report:
             report.diagnostics.extend(diags)
             report.files += len(loaded.docs)
         return report
-    for path in dict.fromkeys(content_root(p) for p in paths):
-        sub = validate_pack(path)
+    roots = list(dict.fromkeys(content_root(p) for p in paths))
+    for path in roots:
+        sub = validate_pack(path, roots)
         report.diagnostics.extend(sub.diagnostics)
         report.files += sub.files
     return report
@@ -194,7 +223,7 @@ def load_game(game_id: str, packs: list[Path] | None = None) -> Game:
 
 
 # --- the cache the tracker reads ------------------------------------------------------------
-CACHE_VERSION = "2"  # 2: Game.file_cites
+CACHE_VERSION = "3"  # 2: Game.file_cites; 3: a replaced item keeps its place
 
 
 def cache_dir() -> Path:

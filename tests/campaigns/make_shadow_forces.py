@@ -25,6 +25,12 @@ PLAYERS = {"Ann": ("green-faction", "kai-weller"), "Bob": ("white-faction", "raa
 WARLORDS = ["angus-smith", "cassandra-evans", "jett-st-clair", "kai-weller", "raaz-garcia"]
 SKIRMISH = {2, 4, 7, 10, 13}
 PACKETS = {2: "container-b", 4: "envelope-c", 7: "envelope-d", 10: "envelope-e", 13: "envelope-f"}
+CONTINENTS = {  # packet -> (continent sticker, its continent, lines: two per new territory, then the optional one)
+    "envelope-c": [("continent-sticker-nb", "continent-nb", [("nb-01", "eu-01"), ("nb-01", "na-07"),
+                                                             ("nb-01", "eu-02")])],
+    "envelope-e": [("continent-sticker-ol", "continent-ol", [("ol-01", "oc-01"), ("ol-01", "as-09"),
+                                                             ("ol-02", "oc-02"), ("ol-02", "ol-01")])],
+}
 DRAFTS = {5: "extra-tactic", 11: "energy-tactic", 14: "cyber-operations-tactic"}
 STATS = ["melee_dice", "range_dice", "shield_dice", "melee_to_hit", "range_to_hit", "shield_to_block"]
 
@@ -104,6 +110,10 @@ def main() -> None:
             if number in PACKETS:
                 run(f"open {PACKETS[number]}")
                 opened.add(PACKETS[number])
+                for sticker, continent, drawn in CONTINENTS.get(PACKETS[number], []):
+                    run(f"place {sticker} {continent} --by {winner} --name \"{winner}'s {continent}\"")
+                    for a, b in drawn:
+                        run(f"link {sticker} {a} {b} --by {winner}")
     OUT.write_text("\n".join(lines) + "\n", "utf-8")
     print(f"wrote {OUT} ({len(lines)} lines)")
 

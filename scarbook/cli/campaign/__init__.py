@@ -28,9 +28,11 @@ def register(app: typer.Typer) -> None:
     camp.command("place")(place.place)
     camp.command("destroy")(place.destroy)
     camp.command("tick")(place.tick)
+    camp.command("link")(place.link)
     camp.command("pass")(place.pass_step)
     camp.command("where")(where.where)
     camp.command("open")(opening.open_packet)
+    camp.command("add-pack")(opening.add_pack)
     camp.command("undo")(undo.undo)
     camp.command("status", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
                  help=status.STATUS_HELP)(status.status)

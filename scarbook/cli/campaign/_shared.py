@@ -86,6 +86,19 @@ def campaign_errors(writing: bool = True) -> Iterator[None]:
         raise typer.Exit(1) from None
 
 
+def pack_fingerprint(pack: Path) -> str:
+    """A fingerprint of a pack's files (as `campaign add-pack` records it)."""
+    from scarbook.compiler.load import fingerprint, pack_paths
+
+    files, _ = pack_paths(pack)
+    return fingerprint(files, pack.resolve() if pack.is_dir() else None)
+
+
+def recorded_pack(ledger_path: Path, pack: Path) -> str:
+    """A pack's path as a ledger records it: relative to the ledger's folder, in '/' form."""
+    return Path(os.path.relpath(pack.resolve(), ledger_path.resolve().parent)).as_posix()
+
+
 def load(path: Path) -> tuple[Campaign, Replay]:
     """Read and replay a campaign, checking every event: (Campaign, Replay)."""
     from scarbook.campaign.engine import Campaign

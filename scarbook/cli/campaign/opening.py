@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ._shared import CampaignFile, campaign_errors, campaign_path, record
+from ._shared import CampaignFile, campaign_errors, campaign_path, pack_fingerprint, record, recorded_pack
 
 
 def open_packet(
@@ -28,9 +28,35 @@ def open_packet(
     stored = ""
     if pack is not None:
         stored = os.path.relpath(pack.resolve(), path.resolve().parent)
+        from scarbook.campaign.engine import Campaign
         from scarbook.campaign.ledger import read
         from scarbook.compiler.validate import cached_game
 
         with campaign_errors():
-            cached_game(read(path).game, [pack])  # a pack with errors: diagnostics, exit 1
+            cached_game(Campaign(read(path)).game_ref, [pack])  # a pack with errors: diagnostics, exit 1
     record(path, lambda c, r: Opened(envelope, stored))
+
+
+def add_pack(
+    pack: Annotated[Path, typer.Argument(help="A house-rule pack (a folder or YAML file with 'pack:' extending "
+                                         "this campaign's game).", exists=True)],
+    campaign: CampaignFile = None,
+) -> None:
+    """Add a house-rule pack to the campaign between games: its stickers, rules and packets apply from now on.
+
+    The pack is recorded relative to the campaign file with a fingerprint of its files; 'campaign check'
+    says when it changed. To play with a pack from game 1, give it to 'campaign new --pack'.
+
+    Example: scarbook campaign add-pack packs/sinkhole -c our-world.yaml
+    """
+    from scarbook.campaign.engine import Campaign
+    from scarbook.campaign.events import PackAdded
+    from scarbook.campaign.ledger import read
+    from scarbook.compiler.validate import cached_game
+
+    path = campaign_path(campaign)
+    with campaign_errors():
+        camp = Campaign(read(path))
+        cached_game(camp.game_ref, [pack])  # a pack with errors (or for another game): diagnostics, exit 1
+    stored = recorded_pack(path, pack)
+    record(path, lambda c, r: PackAdded(stored, pack_fingerprint(pack)))

@@ -19,16 +19,20 @@ def place(
                                       "option it picks (a starting power, the stat it raises).")] = "",
     value: Annotated[int | None, typer.Option("--value", help="The number printed on the sticker, for a "
                                               "sticker that sets a value (a stat).")] = None,
+    to: Annotated[str, typer.Option("--to", help="For a sticker that brings a line (a bridge): the territory "
+                                    "it joins TARGET to; they are neighbours from then on.")] = "",
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
     campaign: CampaignFile = None,
 ) -> None:
     """Place a sticker or mark for good; refused with the rule that forbids it when illegal.
 
     Example: scarbook campaign place major-city great-britain --by Ann --name "Sunny Glasgow"
+
+    Example: scarbook campaign place bridge frost-peak --to stone-hill --by Ann
     """
     from scarbook.campaign.events import Placed
 
-    record(campaign_path(campaign), lambda c, r: Placed(sticker, target, by, name, value), dry_run=dry_run)
+    record(campaign_path(campaign), lambda c, r: Placed(sticker, target, by, name, value, to), dry_run=dry_run)
 
 
 def destroy(
@@ -78,3 +82,23 @@ def pass_step(
     from scarbook.campaign.events import Passed
 
     record(campaign_path(campaign), lambda c, r: Passed(step, by, piece, why), dry_run=dry_run)
+
+
+def link(
+    sticker: Annotated[str, typer.Argument(help="The placed sticker the line belongs to (a new continent, a "
+                                           "bridge).")],
+    a: Annotated[str, typer.Argument(help="One end: a territory.")],
+    b: Annotated[str, typer.Argument(help="The other end: a territory.")],
+    by: ByOption = "",
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
+    campaign: CampaignFile = None,
+) -> None:
+    """Draw a line between two territories for a placed sticker that brings lines: they become neighbours.
+
+    The board, the map, 'show --campaign' and every later check see the new edge.
+
+    Example: scarbook campaign link continent-sticker-ts ts-01 sa-04 --by Ann
+    """
+    from scarbook.campaign.events import Linked
+
+    record(campaign_path(campaign), lambda c, r: Linked(sticker, a, b, by), dry_run=dry_run)

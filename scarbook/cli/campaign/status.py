@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -10,6 +11,10 @@ from scarbook.cli.terminal import echo
 
 from ..common import FormatOption, TextOrJson, fail_usage
 from ._shared import CampaignFile, campaign_errors, campaign_path, load
+
+if TYPE_CHECKING:
+    from scarbook.campaign.engine import Campaign, Replay
+    from scarbook.compiler.diagnostics import Diagnostic
 
 STATUS_HELP = """Show where the campaign stands: games, signatures, continents, cities, scars, cards, packets.
 
@@ -107,6 +112,28 @@ def log(campaign: CampaignFile = None) -> None:
         raise typer.Exit(1)
 
 
+def changed_packs(camp: Campaign, replay: Replay) -> list[Diagnostic]:
+    """L013 for every added pack whose files changed since it was added, naming the events now refused."""
+    from scarbook.campaign.events import PackAdded
+    from scarbook.compiler.diagnostics import warning
+
+    from ._shared import pack_fingerprint
+
+    out = []
+    for ev in camp.ledger.events:
+        if not isinstance(ev, PackAdded) or not ev.fingerprint:
+            continue
+        where = camp.pack_path(ev.pack)
+        now = pack_fingerprint(where) if where.exists() else "missing"
+        if now != ev.fingerprint:
+            later = sorted({e.span.line for e, _ in replay.problems if e.span.line > ev.span.line})
+            which = (f"events now refused at lines {', '.join(map(str, later))}" if later
+                     else "every recorded event is still legal")
+            out.append(warning(ev.span, "L013", f"the pack {ev.pack} changed since it was added (fingerprint "
+                               f"{ev.fingerprint[:12]}, now {now[:12]}); {which}"))
+    return out
+
+
 def check(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None) -> None:
     """Re-check every event of the campaign file against the rules; report the first illegal one at its line.
 
@@ -135,6 +162,7 @@ def check(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None) ->
             diags.append(warning(Span(ledger.display, 1, 1), "L004", f"the {ledger.game} content changed since "
                                  f"this campaign began (fingerprint {ledger.fingerprint[:12]}, now {now[:12]}); "
                                  f"{which}"))
+        diags.extend(changed_packs(camp, replay))
     if fmt is TextOrJson.json:
         echo(render_json(diags))
     elif diags:

@@ -1,0 +1,107 @@
+"""Stickers that change the board: the lines (edges) a placed sticker lets its placer draw.
+
+A sticker's `links: {each, optional, kind}` says how many lines it brings: with
+`adds_territories`, every added territory is joined to `each` different territories, then up to
+`optional` more lines touch an added territory; without, `each` lines (plus `optional`) start at a
+territory that carries the sticker (a bridge). The added territories are out of play until the
+sticker is placed. `as_played` gives the board a campaign plays on (hidden territories out, drawn
+lines in), so every check, `where`, `show --campaign`, the tables and the sheet read the same board.
+Nothing here names a game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scarbook.compiler.model import Game, as_dict, as_list
+
+from .ids import normalize
+
+
+def adds(sticker: dict[str, Any]) -> list[str]:
+    return [str(t) for t in as_list(sticker.get("adds_territories"))]
+
+
+def lines_of(sticker: dict[str, Any]) -> tuple[int, int]:
+    """(lines owed from each added territory or placed sticker, optional lines more)."""
+    links = as_dict(sticker.get("links"))
+    each, optional = links.get("each", 0), links.get("optional", 0)
+    return (each if isinstance(each, int) else 0, optional if isinstance(optional, int) else 0)
+
+
+def hidden_territories(game: Game, placed: dict[str, int]) -> set[str]:
+    """Territories a sticker adds to the board that is not placed yet (out of play)."""
+    return {t for sid, st in game.section("stickers").items() if not placed.get(sid) for t in adds(st)}
+
+
+def as_played(game: Game, placed: dict[str, int], links: list[tuple[str, str, str]]) -> Game:
+    """The game with unplaced stickers' territories left out and the lines drawn (sticker, a, b) added."""
+    hidden = hidden_territories(game, placed)
+    if not hidden and not links:
+        return game
+    sections = dict(game.sections)
+    if hidden:
+        sections["territories"] = {t: v for t, v in game.sections["territories"].items() if t not in hidden}
+        sections["off_board"] = {t: v for t, v in game.sections["territories"].items() if t in hidden}
+    kinds = {sid: str(as_dict(st.get("links")).get("kind") or "unknown")
+             for sid, st in game.section("stickers").items()}
+    edges = [e for e in game.edges if e[0] not in hidden and e[1] not in hidden]
+    edges += [(a, b, kinds.get(sid, "unknown")) for sid, a, b in links]
+    return Game(game.id, game.meta, game.board, sections, edges, game.spans, game.files, game.packs,
+                game.fingerprint, game.file_cites)
+
+
+def owed_lines(game: Game, placed: dict[str, int], links: list[tuple[str, str, str]],
+               carriers: dict[str, list[str]]) -> list[tuple[str, str, int]]:
+    """(sticker, territory, lines still owed) for every placed sticker whose added territories (or, for a
+    sticker that adds none, the territories that carry it) lack lines."""
+    out = []
+    for sid, st in game.section("stickers").items():
+        each, _ = lines_of(st)
+        if not placed.get(sid) or not each:
+            continue
+        for t in adds(st) or carriers.get(sid, []):
+            drawn = sum(1 for s, a, b in links if s == sid and t in (a, b))
+            if drawn < each:
+                out.append((sid, t, each - drawn))
+    return out
+
+
+def link_problem(game: Game, sticker_id: str, a: str, b: str, placed: dict[str, int],
+                 links: list[tuple[str, str, str]], carriers: list[str]) -> tuple[str, str] | None:
+    """(code, message) when drawing the line a-b for this sticker is not allowed now; None when it is.
+
+    `game` is the board as played; `carriers` the territories that carry the sticker.
+    """
+    st = game.section("stickers").get(sticker_id)
+    if st is None:
+        return "R101", f"unknown sticker '{sticker_id}'"
+    each, optional = lines_of(st)
+    if not each and not optional:
+        return "R340", f"a {sticker_id} draws no lines (its content has no 'links')"
+    if not placed.get(sticker_id):
+        return "R340", f"place the {sticker_id} first: its lines are drawn when it is placed"
+    territories = game.section("territories")
+    for t in (a, b):
+        if t not in territories:
+            return "R102", f"'{t}' is not a territory in play"
+    if a == b:
+        return "R341", f"a line joins two different territories, not {a} to itself"
+    if b in game.neighbors().get(a, []):
+        return "R341", f"{a} and {b} are already neighbours"
+    ends = adds(st) or carriers
+    if a not in ends and b not in ends:
+        return "R342", f"a line of the {sticker_id} starts at {' or '.join(ends) or 'where it is placed'}"
+    mine = [(x, y) for s, x, y in links if s == sticker_id]
+    allowed = each * max(1, len(adds(st)) or len(carriers)) + optional
+    if len(mine) >= allowed:
+        return "R343", f"the {sticker_id} has all its {allowed} line{'' if allowed == 1 else 's'} already"
+    owed = [t for t in ends if sum(1 for x, y in mine if t in (x, y)) < each]
+    if owed and not any(t in owed for t in (a, b)):
+        return "R343", (f"draw the owed lines first: {', '.join(owed)} need{'s' if len(owed) == 1 else ''} "
+                        f"{each} line{'' if each == 1 else 's'} each")
+    return None
+
+
+def parse_pair(a: str, b: str) -> tuple[str, str]:
+    return normalize(a), normalize(b)

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from scarbook.campaign.events import Event
     from scarbook.campaign.rules import Problem
 
-CampaignFile = Annotated[  # a str: the status fast path (entry.py) reads it by hand too
+CampaignFile = Annotated[
     str | None,
     typer.Option("--campaign", "-c", help="The campaign file (default: $SCARBOOK_CAMPAIGN, else campaign.yaml).",
                  show_default=False),

@@ -205,14 +205,14 @@ def read(path: Path, display: str | None = None) -> Ledger:
 # `verified`, see `engine.Campaign.replay_for_write`), then the events as one JSON list of
 # [line, column, *event_fields(event)], rebuilt without being checked again. Appending an event or
 # recording a verdict copies that list's text instead of serialising every event again. The cache
-# folder as a whole is capped, least recently used entries first (`validate.cache_stored`).
+# folder as a whole is capped, least recently used entries first (`compiler.cachedir`).
 LEDGER_CACHE_VERSION = "4"
 
 
 def _cache_file(path: Path) -> Path:
     import hashlib
 
-    from scarbook.compiler.validate import cache_dir
+    from scarbook.compiler.cachedir import cache_dir
 
     where = str(real_path(path))
     key = hashlib.sha256(f"{LEDGER_CACHE_VERSION}\0{where}".encode("utf-8", "surrogateescape")).hexdigest()[:32]
@@ -255,7 +255,7 @@ def _recall(raw: bytes, path: Path, shown: str) -> Ledger | None:
                 raise ValueError("bad position")
             ledger.events.append(event_from_fields(values, Span(shown, line, column), index))
         ledger.entries = len(ledger.events)
-        from scarbook.compiler.validate import cache_used
+        from scarbook.compiler.cachedir import cache_used
 
         cache_used(entry)
         return ledger
@@ -275,7 +275,7 @@ def _store(ledger: Ledger) -> None:
             "body": hashlib.sha256(ledger.cached_events.encode("utf-8")).hexdigest(),
             "name": ledger.name, "game": ledger.game, "fingerprint": ledger.fingerprint, "players": ledger.players,
             "appendable": ledger.appendable, "indent": ledger.indent, "verified": ledger.verified}
-    from scarbook.compiler.validate import cache_stored
+    from scarbook.compiler.cachedir import cache_stored
 
     entry = _cache_file(ledger.path)
     with contextlib.suppress(OSError):

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .atomic import replace_file
+from .cachedir import cache_dir, cache_stored, cache_used
 from .diagnostics import Diagnostic, Span, did_you_mean, error
 from .load import (
     Loaded,
@@ -197,51 +198,6 @@ def load_game(game_id: str, packs: list[Path] | None = None) -> Game:
 
 # --- the cache the tracker reads ------------------------------------------------------------
 CACHE_VERSION = "3"  # 2: Game.file_cites; 3: file names stored absolute, the key without the current folder
-CACHE_LIMIT_MB = 64  # the whole cache folder; $SCARBOOK_CACHE_MB overrides it
-
-
-def cache_dir() -> Path:
-    root = os.environ.get("SCARBOOK_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "scarbook")
-    return Path(root)
-
-
-def cache_limit() -> int:
-    """The cache folder's size cap in bytes."""
-    try:
-        return max(0, int(float(os.environ.get("SCARBOOK_CACHE_MB", CACHE_LIMIT_MB)) * 1024 * 1024))
-    except ValueError:
-        return CACHE_LIMIT_MB * 1024 * 1024
-
-
-def cache_used(entry: Path) -> None:
-    """Mark a cache entry as just used (its mtime is its place in the least-recently-used order)."""
-    with contextlib.suppress(OSError):
-        os.utime(entry)
-
-
-def cache_stored(entry: Path) -> None:
-    """After writing `entry`: while the cache folder holds more than its cap, delete the least recently used
-    entries (games and ledgers alike; never `entry` itself). Never fails; deleting an entry is always safe."""
-    limit = cache_limit()
-    root = cache_dir()
-    found: list[tuple[float, int, str]] = []
-    for folder in (root, root / "ledgers"):
-        with contextlib.suppress(OSError), os.scandir(folder) as it:
-            for item in it:
-                if item.name.endswith(".json"):
-                    with contextlib.suppress(OSError):
-                        st = item.stat(follow_symlinks=False)
-                        found.append((st.st_mtime, st.st_size, item.path))
-    total = sum(size for _, size, _ in found)
-    for _, size, path in sorted(found):
-        if total <= limit:
-            break
-        if path == str(entry):
-            continue
-        with contextlib.suppress(OSError):
-            os.unlink(path)
-            total -= size
 
 
 def _cache_key(game_id: str, packs: list[Path]) -> str | None:

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from campaigns.helpers import SETUP, START, invoke, run_script
 
-from scarbook.compiler.validate import cache_stored, cached_game
+from scarbook.compiler.cachedir import cache_stored
+from scarbook.compiler.validate import cached_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -95,6 +95,16 @@ def load(path: Path) -> tuple[Campaign, Replay]:
     return campaign, campaign.checked_replay()
 
 
+def load_state(path: Path) -> tuple[Campaign, Replay]:
+    """Read and fold a campaign to answer a question about its state (`where`): the events are only folded
+    when the cache vouches for these very bytes under the same content (as before a write), else checked."""
+    from scarbook.campaign.engine import Campaign
+    from scarbook.campaign.ledger import read
+
+    campaign = Campaign(read(path))
+    return campaign, campaign.replay_for_write()
+
+
 def record(path: Path, make: Callable[..., Event | list[Problem]], dry_run: bool = False,
            undo_hint: bool = True) -> None:
     """Check one new event against the campaign and append it (or only answer, with dry_run)."""

@@ -325,6 +325,28 @@ def remember_appended(ledger: Ledger, text: str, event: Event, verified: str = "
     _store(new)
 
 
+def remember_undone(ledger: Ledger, text: str) -> None:
+    """After `without_last` cut the last line: cache the shorter ledger without parsing or re-serialising it.
+
+    The verdict is kept: each event is checked against the events before it only, so what was legal in the
+    longer file is legal in its prefix under the same key (the next fold still compares the key it ends with).
+    Any other way the entry was removed (a flow list, a hand-edited layout): the next read parses the file.
+    """
+    if not (ledger.appendable and not ledger.problems and ledger.cached_events and ledger.events
+            and len(text) < len(ledger.text) and ledger.text.startswith(text)):
+        return
+    last = _event_json(ledger.events[-1])
+    body = ledger.cached_events
+    if not body.endswith(last + "]"):
+        return
+    head = body[: -len(last) - 1].removesuffix(", ")
+    new = Ledger(ledger.path, ledger.display, text, ledger.name, ledger.game, ledger.fingerprint, ledger.players,
+                 ledger.events[:-1], appendable=True, indent=ledger.indent, verified=ledger.verified,
+                 raw=text.encode("utf-8"), entries=len(ledger.events) - 1)
+    new.cached_events = head + "]" if head != "[" else "[]"
+    _store(new)
+
+
 # --- writing ----------------------------------------------------------------------------------
 _ODD = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
 

@@ -70,3 +70,19 @@ def test_the_content_cache_does_not_depend_on_the_current_folder(cache: Path, tm
     assert Path(there.spans["north-america"].file) == ROOT / board  # absolute outside it
     monkeypatch.chdir(ROOT)
     assert cached_game("risk-legacy").spans == here.spans
+
+
+def test_undo_replaces_the_entry_and_keeps_the_verdict(cache: Path, tmp_path: Path) -> None:
+    from scarbook.campaign.ledger import parse, read
+
+    file = tmp_path / "c.yaml"
+    assert not run_script(SETUP, file)
+    assert invoke(["check"], file).exit_code == 0
+    verdict = read(file).verified
+    assert verdict
+    assert invoke(START.split(), file).exit_code == 0
+    assert invoke(["undo"], file).exit_code == 0
+    cached = read(file)  # from the entry the undo wrote: nothing parsed
+    assert cached.cached_events and cached.verified == verdict
+    assert cached.events == parse(file.read_text(), file).events
+    assert len(list((cache / "ledgers").iterdir())) == 1

@@ -3,25 +3,25 @@ of 500 cards built with `scarbook build --only cards` (print-and-play fronts, mi
 calibration page) against one plain WeasyPrint document of the same cards, both run as commands
 (each pays for starting Python and importing WeasyPrint).
 
-Run: .venv/bin/python bench/bench_build.py [--runs N]. Prints medians (wall seconds) and ratios
-against reference commands run in the same script (machines here are shared and noisy).
+Run: .venv/bin/python bench/bench_build.py [--runs N]. Prints medians of CPU and wall time and the
+medians of pair-by-pair ratios against reference commands run in turn with them (machines here are
+shared and noisy). "From scratch" empties the output folder and the content cache before each run;
+every timed command must exit 0, or the benchmark stops.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
-from benchlib import compile_sources, median_time, print_table, run_command
+from benchlib import compile_sources, ms, paired, print_table
 
 SCARBOOK = str(Path(sys.executable).parent / "scarbook")
-
-
-def run(*args: str) -> None:
-    run_command(args)
 
 
 def generated_game(folder: Path, n: int) -> Path:
@@ -38,59 +38,57 @@ def generated_game(folder: Path, n: int) -> Path:
 
 
 def plain_html(n: int) -> str:
-    """The same cards as one plain document: a box per card with its name, text and stats."""
+    """The same cards as one plain document: a 63 x 88 mm box per card with its name, text and stats,
+    9 to an A4 page (3 x 3, as the card sheets lay them out)."""
     body = "".join(f'<div class="c"><b>Card {i}</b><p>Generated card number {i}: draw one card, then discard '
                    f'one card.</p><p>strength {i % 5} · bounty {i % 3}</p></div>' for i in range(n))
-    return ("<html><head><style>@page{size:A4;margin:10mm} .c{display:inline-block;width:63mm;height:88mm;"
-            "border:0.3mm solid #999;margin:1mm;vertical-align:top;font:8pt sans-serif}</style></head>"
+    return ("<html><head><style>@page{size:A4;margin:8mm} body{margin:0} .c{display:inline-block;"
+            "box-sizing:border-box;width:63mm;height:88mm;border:0.3mm solid #999;margin:0;vertical-align:top;"
+            "overflow:hidden;font:8pt sans-serif}</style></head>"
             f"<body>{body}</body></html>")
 
 
 def main() -> None:
     compile_sources()
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--runs", type=int, default=3, help="runs per measurement (median)")
+    parser.add_argument("--runs", type=int, default=3, help="paired runs per measurement (medians)")
     args = parser.parse_args()
     runs = max(1, args.runs)
     rows: list[tuple[str, str, str]] = []
     work = Path(tempfile.mkdtemp(prefix="scarbook-bench-"))
+    cache = work / "cache"
+    env = dict(os.environ, SCARBOOK_CACHE=str(cache))
+    reference = [sys.executable, "-c", "import typer, yaml"]
     try:
-        base = median_time(lambda: run(sys.executable, "-c", "import typer, yaml"), runs)
-        rows.append(("python -c 'import typer, yaml' (reference)", f"{base:.3f} s", "1.00×"))
+        def scratch(out: Path) -> Callable[[], None]:
+            def clean() -> None:  # from scratch: no outputs, no content cache
+                shutil.rmtree(out, ignore_errors=True)
+                shutil.rmtree(cache, ignore_errors=True)
+            return clean
 
-        def full() -> None:
-            shutil.rmtree(work / "out", ignore_errors=True)
-            run(SCARBOOK, "build", "--out", str(work / "out"))
-
-        t_full = median_time(full, max(1, min(runs, 2)))
-        rows.append(("scarbook build, all shipped games, from scratch", f"{t_full:.3f} s", f"{t_full / base:.1f}×"))
-        t_noop = median_time(lambda: run(SCARBOOK, "build", "--out", str(work / "out")), max(runs, 5))
-        rows.append(("scarbook build, nothing changed (no-op)", f"{t_noop:.3f} s", f"{t_noop / base:.2f}×"))
+        full = paired([SCARBOOK, "build", "--out", str(work / "out")], reference, max(1, min(runs, 2)), env=env,
+                      before=scratch(work / "out"))
+        rows.append(("python -c 'import typer, yaml' (reference)", ms(full.reference), ""))
+        rows.append(("scarbook build, all shipped games, from scratch", ms(full.command), full.ratios()))
+        noop = paired([SCARBOOK, "build", "--out", str(work / "out")], reference, max(runs, 5), env=env)
+        rows.append(("scarbook build, nothing changed (no-op, warm)", ms(noop.command), noop.ratios()))
 
         game = generated_game(work / "bench-game", 500)
         (work / "plain.html").write_text(plain_html(500))
         plain = [sys.executable, "-c", "import sys; from weasyprint import HTML; "
                  "HTML(filename=sys.argv[1]).write_pdf(sys.argv[2])", str(work / "plain.html"), str(work / "plain.pdf")]
-        t_plain = median_time(lambda: run(*plain), runs)
-        rows.append(("500 cards, one plain WeasyPrint document (python -c ..., reference)", f"{t_plain:.3f} s",
-                     "1.00×"))
-
-        def cards(*only: str) -> float:
-            def once() -> None:
-                shutil.rmtree(work / "cards-out", ignore_errors=True)
-                run(SCARBOOK, "build", str(game), "--out", str(work / "cards-out"), *only)
-
-            return median_time(once, runs)
-
-        t_cards = cards("--only", "cards")
-        rows.append(("500 cards: scarbook build GAME --only cards (fronts, backs, calibration)", f"{t_cards:.3f} s",
-                     f"{t_cards / t_plain:.2f}×"))
-        t_all = cards()
-        rows.append(("500 cards: scarbook build GAME (also the reference with its 36-page card list, tables)",
-                     f"{t_all:.3f} s", f"{t_all / t_plain:.2f}×"))
+        for what, only in (("--only cards (fronts, backs, calibration)", ["--only", "cards"]),
+                           ("(also the reference with its card list, tables)", [])):
+            cards = paired([SCARBOOK, "build", str(game), "--out", str(work / "cards-out"), *only], plain, runs,
+                           env=env, before=scratch(work / "cards-out"))
+            if not any(r[0].startswith("500 cards, one plain") for r in rows):
+                rows.append(("500 cards, one plain WeasyPrint document, 9 a page (reference)", ms(cards.reference),
+                             ""))
+            rows.append((f"500 cards from scratch: scarbook build GAME {what}", ms(cards.command),
+                         f"{cards.ratios()} the plain document"))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print_table(rows, ("measurement", "median", "ratio"))
+    print_table(rows, ("measurement", "CPU / wall (median)", "ratio (medians of pairs)"))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """The campaign file: one plain-text YAML ledger per campaign, and safe ways to change it.
 
-Reads keep every event's line (via `scarbook.compiler.yamlload.loads`). Writes take an exclusive
+Reads keep every event's line (via `scarbook.compiler.yamlload.loads`; PyYAML is imported only when a file
+must be parsed or an event written, never for a ledger served from the cache). Writes take an exclusive
 lock on a side `.lock` file, keep the previous version as `FILE.bak`, write a temporary file in
 the same folder, flush and fsync it, and `os.replace` it over the ledger: a crash leaves the old
 file or the new one, never half of either. This module never decides what is legal.
@@ -11,6 +12,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import errno
+import functools
 import os
 import re
 import time
@@ -18,8 +20,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from scarbook.compiler.atomic import replace_file
 from scarbook.compiler.diagnostics import Diagnostic, Span, error
@@ -196,23 +196,26 @@ def read(path: Path, display: str | None = None) -> Ledger:
     remember(ledger)
     return ledger
 
-# --- a cache of parsed ledgers, keyed by the file's bytes -------------------------------------
+# --- a cache of parsed ledgers: one entry per ledger file, for its last bytes ---------------------
 # Parsing a 10,000-event ledger with source positions takes most of a second; the parsed events
-# (with their lines) are kept as JSON under the compiler's cache folder, keyed by a hash of the
-# file's bytes, so an unchanged (or just appended by scarbook) ledger is read in milliseconds.
-# An entry is two lines: the header (with `verified`, see `engine.Campaign.replay_for_write`),
-# then the events as one JSON list of [line, column, *event_fields(event)], rebuilt without being
-# checked again. Appending an event or recording a verdict copies that list's text instead of
-# serialising every event again.
-LEDGER_CACHE_VERSION = "3"
+# (with their lines) are kept as JSON under the compiler's cache folder, one entry per ledger
+# (named by a hash of the file's absolute path, replaced by each write, never accumulated), valid
+# for the bytes whose sha256 it records: an unchanged (or just appended by scarbook) ledger is read
+# in milliseconds, any other bytes are parsed again. An entry is two lines: the header (with
+# `verified`, see `engine.Campaign.replay_for_write`), then the events as one JSON list of
+# [line, column, *event_fields(event)], rebuilt without being checked again. Appending an event or
+# recording a verdict copies that list's text instead of serialising every event again. The cache
+# folder as a whole is capped, least recently used entries first (`compiler.cachedir`).
+LEDGER_CACHE_VERSION = "4"
 
 
-def _cache_file(raw: bytes) -> Path:
+def _cache_file(path: Path) -> Path:
     import hashlib
 
-    from scarbook.compiler.validate import cache_dir
+    from scarbook.compiler.cachedir import cache_dir
 
-    key = hashlib.sha256(LEDGER_CACHE_VERSION.encode() + b"\0" + raw).hexdigest()[:32]
+    where = str(real_path(path))
+    key = hashlib.sha256(f"{LEDGER_CACHE_VERSION}\0{where}".encode("utf-8", "surrogateescape")).hexdigest()[:32]
     return cache_dir() / "ledgers" / f"{key}.json"
 
 
@@ -221,7 +224,7 @@ def _recall(raw: bytes, path: Path, shown: str) -> Ledger | None:
     import hashlib
     import json
 
-    entry = _cache_file(raw)
+    entry = _cache_file(path)
     try:
         blob = entry.read_bytes()
     except OSError:
@@ -229,8 +232,10 @@ def _recall(raw: bytes, path: Path, shown: str) -> Ledger | None:
     try:
         head_json, events_json = blob.decode("utf-8").split("\n", 1)
         head = json.loads(head_json)
+        if head.get("format") == LEDGER_CACHE_VERSION and head.get("sha256") != hashlib.sha256(raw).hexdigest():
+            return None  # the entry of this ledger's earlier bytes: the next store replaces it
         events_json = events_json.rstrip()
-        if (head.get("format") != LEDGER_CACHE_VERSION or head.get("sha256") != hashlib.sha256(raw).hexdigest()
+        if (head.get("format") != LEDGER_CACHE_VERSION
                 or head.get("body") != hashlib.sha256(events_json.encode("utf-8")).hexdigest()):
             raise ValueError("stale or forged entry")
         text = raw.decode("utf-8-sig")
@@ -250,6 +255,9 @@ def _recall(raw: bytes, path: Path, shown: str) -> Ledger | None:
                 raise ValueError("bad position")
             ledger.events.append(event_from_fields(values, Span(shown, line, column), index))
         ledger.entries = len(ledger.events)
+        from scarbook.compiler.cachedir import cache_used
+
+        cache_used(entry)
         return ledger
     except Exception:  # noqa: BLE001 - any bad entry is discarded and rebuilt, never trusted
         with contextlib.suppress(OSError):
@@ -267,8 +275,13 @@ def _store(ledger: Ledger) -> None:
             "body": hashlib.sha256(ledger.cached_events.encode("utf-8")).hexdigest(),
             "name": ledger.name, "game": ledger.game, "fingerprint": ledger.fingerprint, "players": ledger.players,
             "appendable": ledger.appendable, "indent": ledger.indent, "verified": ledger.verified}
+    from scarbook.compiler.cachedir import cache_stored
+
+    entry = _cache_file(ledger.path)
     with contextlib.suppress(OSError):
-        replace_file(_cache_file(raw), f"{json.dumps(head)}\n{ledger.cached_events}".encode())
+        replace_file(entry, f"{json.dumps(head)}\n{ledger.cached_events}".encode())
+        cache_stored(entry)
+
 
 def _event_json(event: Event) -> str:
     import json
@@ -312,31 +325,62 @@ def remember_appended(ledger: Ledger, text: str, event: Event, verified: str = "
     _store(new)
 
 
+def remember_undone(ledger: Ledger, text: str) -> None:
+    """After `without_last` cut the last line: cache the shorter ledger without parsing or re-serialising it.
+
+    The verdict is kept: each event is checked against the events before it only, so what was legal in the
+    longer file is legal in its prefix under the same key (the next fold still compares the key it ends with).
+    Any other way the entry was removed (a flow list, a hand-edited layout): the next read parses the file.
+    """
+    if not (ledger.appendable and not ledger.problems and ledger.cached_events and ledger.events
+            and len(text) < len(ledger.text) and ledger.text.startswith(text)):
+        return
+    last = _event_json(ledger.events[-1])
+    body = ledger.cached_events
+    if not body.endswith(last + "]"):
+        return
+    head = body[: -len(last) - 1].removesuffix(", ")
+    new = Ledger(ledger.path, ledger.display, text, ledger.name, ledger.game, ledger.fingerprint, ledger.players,
+                 ledger.events[:-1], appendable=True, indent=ledger.indent, verified=ledger.verified,
+                 raw=text.encode("utf-8"), entries=len(ledger.events) - 1)
+    new.cached_events = head + "]" if head != "[" else "[]"
+    _store(new)
+
+
 # --- writing ----------------------------------------------------------------------------------
-class _OneLineDumper(yaml.SafeDumper):
-    """Strings with line breaks or control characters are double-quoted (escaped), so an event stays one line."""
-
-
 _ODD = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
 
 
-def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
-    style = '"' if _ODD.search(value) else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+@functools.cache
+def _one_line_dumper() -> type:
+    """A SafeDumper whose strings with line breaks or control characters are double-quoted (escaped), so an
+    event stays one line. Made on the first write: reading a ledger never imports PyYAML."""
+    import yaml
 
+    class OneLineDumper(yaml.SafeDumper):
+        pass
 
-_OneLineDumper.add_representer(str, _str)
+    def represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+        style = '"' if _ODD.search(value) else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+    OneLineDumper.add_representer(str, represent_str)
+    return OneLineDumper
 
 
 def dump_event(data: dict[str, Any]) -> str:
     """One event as a single flow-style YAML line (no trailing newline)."""
-    out = yaml.dump(data, Dumper=_OneLineDumper, default_flow_style=True, sort_keys=False, width=1_000_000,
+    import yaml
+
+    out = yaml.dump(data, Dumper=_one_line_dumper(), default_flow_style=True, sort_keys=False, width=1_000_000,
                     allow_unicode=True)
     return out.strip().removesuffix("...").strip()
 
 
 def render(name: str, game: str, fingerprint: str, players: list[str], events: list[dict[str, Any]]) -> str:
     """A whole campaign file in the canonical layout."""
+    import yaml
+
     head = {"name": name, "game": game, "fingerprint": fingerprint, "players": players}
     if not name:
         del head["name"]
@@ -374,6 +418,8 @@ class _EventsNode:
 
 def _events_node(text: str) -> _EventsNode | None:
     """Locate the top-level `events` value; None when the text is not one YAML mapping the parser reads."""
+    import yaml
+
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
     node = _EventsNode()
     depth = 0
@@ -593,6 +639,8 @@ def _is_last_line(text: str, starts: list[int], n: int, event: Event) -> bool:
     entry = _BREAK.sub("", text[starts[n]:end]).lstrip(" ")
     if not entry.startswith("- {") or text[end:].strip():
         return False
+    import yaml
+
     try:
         return bool(yaml.load(entry[2:], Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) == event.to_dict())
     except yaml.YAMLError:

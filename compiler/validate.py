@@ -11,10 +11,13 @@ import contextlib
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .atomic import replace_file
+from .cachedir import cache_dir, cache_stored, cache_used
 from .diagnostics import Diagnostic, Span, did_you_mean, error
 from .load import (
     Loaded,
@@ -223,13 +226,9 @@ def load_game(game_id: str, packs: list[Path] | None = None) -> Game:
 
 
 # --- the cache the tracker reads ------------------------------------------------------------
-CACHE_VERSION = "3"  # 2: Game.file_cites; 3: a replaced item keeps its place
-
-
-def cache_dir() -> Path:
-    root = os.environ.get("SCARBOOK_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "scarbook")
-    return Path(root)
+#: 2: Game.file_cites; 3: file names stored absolute, the key without the current folder;
+#: 4: a replaced item keeps its place
+CACHE_VERSION = "4"
 
 
 def _cache_key(game_id: str, packs: list[Path]) -> str | None:
@@ -247,8 +246,8 @@ def _cache_key(game_id: str, packs: list[Path]) -> str | None:
     files = pack_paths(source)[0] + sorted(SCHEMA_DIR.glob("*.json"))
     for pack in packs:
         files.extend(pack_paths(pack)[0])
-    # the current folder too: the spans in a cached game name files as seen from there
-    digest = hashlib.sha256(f"{CACHE_VERSION}:{__version__}:{game_id}:{os.getcwd()}".encode())
+    # not the current folder: the cached game names its files by absolute path (`_stored_paths`)
+    digest = hashlib.sha256(f"{CACHE_VERSION}:{__version__}:{game_id}".encode())
     for path in files:
         digest.update(str(path.resolve()).encode())
         try:
@@ -258,19 +257,34 @@ def _cache_key(game_id: str, packs: list[Path]) -> str | None:
     return digest.hexdigest()[:24]
 
 
+def _stored_paths(data: dict[str, Any], name: Callable[[str], str]) -> dict[str, Any]:
+    """A cached game's JSON with every file name it holds (spans, files, file cites) passed through `name`."""
+    data = dict(data)
+    data["spans"] = {k: [name(f), line, col] for k, (f, line, col) in data["spans"].items()}
+    data["files"] = [name(f) for f in data["files"]]
+    data["file_cites"] = {name(f): c for f, c in data.get("file_cites", {}).items()}
+    return data
+
+
 def cached_game(game_id: str, packs: list[Path] | None = None) -> Game:
-    """`load_game`, served from a cache keyed by the bytes of every file it depends on."""
+    """`load_game`, served from a cache keyed by the bytes of every file it depends on (not by the current
+    folder: file names are stored absolute and shown relative to wherever the command runs)."""
     packs = list(packs or [])
     key = _cache_key(game_id, packs)
     name = game_id if game_id in shipped_games() else "".join(c if c.isalnum() else "_" for c in game_id)[-40:]
     path = cache_dir() / f"{name}-{key}.json" if key else None
     if path is not None and path.exists():
         try:
-            return Game.from_json(json.loads(path.read_text("utf-8")))
+            game = Game.from_json(_stored_paths(json.loads(path.read_text("utf-8")),
+                                                lambda f: display_path(Path(f))))
+            cache_used(path)
+            return game
         except (OSError, ValueError, KeyError, TypeError):
             pass  # a damaged cache entry is rebuilt below
     game = load_game(game_id, packs)
     if path is not None:
         with contextlib.suppress(OSError):  # no cache is slower, never wrong
-            replace_file(path, json.dumps(game.to_json()).encode("utf-8"))
+            stored = _stored_paths(game.to_json(), os.path.abspath)
+            replace_file(path, json.dumps(stored).encode("utf-8"))
+            cache_stored(path)
     return game

@@ -133,7 +133,3 @@ def build(
     else:
         echo(f"built {len(result.rendered)} outputs, {len(result.up_to_date)} up to date, in {out} "
                    f"({elapsed:.1f} s)")
-
-
-def register(app: typer.Typer) -> None:
-    app.command()(build)

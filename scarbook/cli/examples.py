@@ -14,7 +14,7 @@ app = typer.Typer(
     help="The example packs and games shipped with scarbook.\n\n"
          "Example: scarbook examples --list && scarbook examples copy new-scar my-pack",
     add_completion=False,
-    pretty_exceptions_enable=False,
+    pretty_exceptions_enable=False, rich_markup_mode=None,
     invoke_without_command=True,
 )
 
@@ -73,7 +73,3 @@ def copy(
         fail_usage(str(exc))
     for path in written:
         typer.echo(f"wrote {path}")
-
-
-def register(parent: typer.Typer) -> None:
-    parent.add_typer(app, name="examples")

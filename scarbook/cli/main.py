@@ -1,25 +1,48 @@
-"""The `scarbook` command: composes the command modules into one Typer app."""
+"""The `scarbook` command: one lazy Typer group over the command modules (`scarbook.cli.lazy`).
+
+Only the module of the command being run is imported; `scarbook --help` imports none of them.
+"""
 
 from __future__ import annotations
 
 import typer
 
-from . import build, campaign, examples, games, new, schema, show, tables, validate
+from .lazy import LazyGroup
+
+
+class ScarbookGroup(LazyGroup):
+    commands_to_load = {
+        "validate": ("scarbook.cli.validate:validate", "Validate content against the schemas and the semantic "
+                     "checks."),
+        "games": ("scarbook.cli.games:games", "List the games scarbook ships, with their ids."),
+        "show": ("scarbook.cli.show:show", "Show a game's board, cards, stickers, envelopes or rules, without "
+                 "anything sealed."),
+        "schema": ("scarbook.cli.schema:schema", "Locate the content schemas, or export standalone copies for "
+                   "editors and JSON Schema tools."),
+        "tables": ("scarbook.cli.tables:tables", "Print every rule table of a game, computed from its content "
+                   "(nothing sealed)."),
+        "build": ("scarbook.cli.build:build", "Build reference sheets, print-and-play card and sticker sheets, "
+                  "and rule tables."),
+        "campaign": ("scarbook.cli.campaign:app", "Track a legacy campaign: record every permanent change; "
+                     "illegal ones are refused with their rule."),
+        "new": ("scarbook.cli.new:app", "Start a homebrew pack or a whole new game: a folder that validates clean "
+                "and builds, with comments that teach the content model, an editor modeline and a pre-commit "
+                "config."),
+        "examples": ("scarbook.cli.examples:app", "The example packs and games shipped with scarbook."),
+    }
+
+
+def _group() -> None:
+    pass
+
 
 app = typer.Typer(
+    cls=ScarbookGroup,
     name="scarbook",
+    callback=_group,
     help="Validate legacy board game content, build printable sheets, and track a campaign.\n\n"
          "Example: scarbook validate && scarbook show risk-legacy board",
     no_args_is_help=True,
     add_completion=False,
-    pretty_exceptions_enable=False,
+    pretty_exceptions_enable=False, rich_markup_mode=None,
 )
-app.command()(validate.validate)
-app.command()(games.games)
-app.command()(show.show)
-app.command()(schema.schema)
-
-
-for module in (tables, build, campaign, new, examples):
-    module.register(app)
-

@@ -16,7 +16,7 @@ app = typer.Typer(
          "Example: scarbook new pack my-scars --extends risk-legacy",
     no_args_is_help=True,
     add_completion=False,
-    pretty_exceptions_enable=False,
+    pretty_exceptions_enable=False, rich_markup_mode=None,
 )
 
 FolderArgument = Annotated[Path, typer.Argument(help="The folder to create (or an empty one).", file_okay=False,
@@ -73,7 +73,3 @@ def game(folder: FolderArgument) -> None:
     except ScaffoldError as exc:
         fail_usage(str(exc))
     _report(written, f"scarbook validate {folder}", f"scarbook build {folder}")
-
-
-def register(parent: typer.Typer) -> None:
-    parent.add_typer(app, name="new")

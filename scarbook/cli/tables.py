@@ -50,7 +50,3 @@ def tables(
 
         echo(reference_html(content, computed, "a4", None, [],
                                   str(campaign) if campaign else None))
-
-
-def register(app: typer.Typer) -> None:
-    app.command()(tables)

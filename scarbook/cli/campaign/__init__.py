@@ -1,42 +1,64 @@
 """`scarbook campaign ...`: the campaign tracker's commands, one module per command or small group.
 
-Each command parses its arguments, calls one function of `scarbook.campaign`, and reports.
-Heavy libraries (jsonschema, Jinja2, WeasyPrint) are never imported on the `status` path.
+Each command parses its arguments, calls one function of `scarbook.campaign`, and reports. The group
+is lazy (`scarbook.cli.lazy`): only the module of the command being run is imported, so heavy
+libraries (jsonschema, Jinja2, WeasyPrint) stay out of every command but the ones that need them.
 """
 
 from __future__ import annotations
 
 import typer
 
+from ..lazy import LazyGroup
 
-def register(app: typer.Typer) -> None:
-    """Add the `campaign` sub-app to the main `scarbook` app."""
-    from . import game, new, opening, place, sheet, status, undo, where
+_HERE = __name__
 
-    camp = typer.Typer(
-        name="campaign",
-        help="Track a legacy campaign: record every permanent change; illegal ones are refused with their "
-             "rule.\n\nThe campaign file is --campaign/-c FILE, else $SCARBOOK_CAMPAIGN, else campaign.yaml."
-             "\n\nExample: scarbook campaign new campaign.yaml --game risk-legacy --player Ann --player Bob "
-             "--player Cat",
-        no_args_is_help=True,
-        add_completion=False,
-        pretty_exceptions_enable=False,
-    )
-    camp.command("new")(new.new)
-    camp.add_typer(game.app, name="game")
-    camp.command("place")(place.place)
-    camp.command("destroy")(place.destroy)
-    camp.command("tick")(place.tick)
-    camp.command("link")(place.link)
-    camp.command("pass")(place.pass_step)
-    camp.command("where")(where.where)
-    camp.command("open")(opening.open_packet)
-    camp.command("add-pack")(opening.add_pack)
-    camp.command("undo")(undo.undo)
-    camp.command("status", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-                 help=status.STATUS_HELP)(status.status)
-    camp.command("log")(status.log)
-    camp.command("check")(status.check)
-    camp.command("sheet")(sheet.sheet)
-    app.add_typer(camp, name="campaign")
+
+class CampaignGroup(LazyGroup):
+    commands_to_load = {
+        "new": (f"{_HERE}.new:new", "Create a campaign file: the game, a fingerprint of its content, and the players."),
+        "place": (f"{_HERE}.place:place",
+                  "Place a sticker or mark for good; refused with the rule that forbids it when illegal."),
+        "destroy": (f"{_HERE}.place:destroy",
+                    "Destroy a card for good (a winner's reward); nothing goes on it afterwards."),
+        "tick": (f"{_HERE}.place:tick",
+                 "Tick boxes on a mark that has them (a fortification worn down by attacks), during a game."),
+        "link": (f"{_HERE}.place:link", "Draw a line between two territories for a placed sticker that brings "
+                 "lines: they become neighbours."),
+        "pass": (f"{_HERE}.place:pass_step",
+                 "Forgo an end-of-game step: an optional one, or an owed one nothing can be placed for."),
+        "where": (f"{_HERE}.where:where",
+                  "List every target where STICKER could legally go now (for the player given with --by)."),
+        "open": (f"{_HERE}.opening:open_packet",
+                 "Open a sealed packet: its contents become usable, with the stickers and rules of --pack."),
+        "add-pack": (f"{_HERE}.opening:add_pack", "Add a house-rule pack to the campaign between games: its "
+                     "stickers, rules and packets apply from now on."),
+        "undo": (f"{_HERE}.undo:undo", "Remove the last event from the campaign file."),
+        "status": (f"{_HERE}.status:status", "Show where the campaign stands: games, signatures, continents, "
+                   "cities, scars, cards, packets."),
+        "log": (f"{_HERE}.status:log", "List the recorded events in order, with their line in the campaign file."),
+        "check": (f"{_HERE}.status:check", "Re-check every event of the campaign file against the rules; report "
+                  "the first illegal one at its line."),
+        "sheet": (f"{_HERE}.sheet:sheet", "Write the campaign sheet: the board with every permanent mark, then "
+                  "continents, players, faction records, cities, scars, changed cards, stickers left, packets "
+                  "and games."),
+        "game": (f"{_HERE}.game:app", "Record the start and the end of a game."),
+    }
+
+
+def _group() -> None:
+    pass
+
+
+app = typer.Typer(
+    cls=CampaignGroup,
+    name="campaign",
+    callback=_group,
+    help="Track a legacy campaign: record every permanent change; illegal ones are refused with their "
+         "rule.\n\nThe campaign file is --campaign/-c FILE, else $SCARBOOK_CAMPAIGN, else campaign.yaml."
+         "\n\nExample: scarbook campaign new campaign.yaml --game risk-legacy --player Ann --player Bob "
+         "--player Cat",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False, rich_markup_mode=None,
+)

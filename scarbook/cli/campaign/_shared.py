@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from scarbook.campaign.events import Event
     from scarbook.campaign.rules import Problem
 
-CampaignFile = Annotated[  # a str: the status fast path (entry.py) reads it by hand too
+CampaignFile = Annotated[
     str | None,
     typer.Option("--campaign", "-c", help="The campaign file (default: $SCARBOOK_CAMPAIGN, else campaign.yaml).",
                  show_default=False),
@@ -106,6 +106,16 @@ def load(path: Path) -> tuple[Campaign, Replay]:
 
     campaign = Campaign(read(path))
     return campaign, campaign.checked_replay()
+
+
+def load_state(path: Path) -> tuple[Campaign, Replay]:
+    """Read and fold a campaign to answer a question about its state (`where`): the events are only folded
+    when the cache vouches for these very bytes under the same content (as before a write), else checked."""
+    from scarbook.campaign.engine import Campaign
+    from scarbook.campaign.ledger import read
+
+    campaign = Campaign(read(path))
+    return campaign, campaign.replay_for_write()
 
 
 def record(path: Path, make: Callable[..., Event | list[Problem]], dry_run: bool = False,

@@ -12,7 +12,7 @@ from ._shared import CampaignFile, campaign_path, record
 
 app = typer.Typer(help="Record the start and the end of a game.\n\nExample: scarbook campaign game start "
                        "--play Ann=khan-industries --play Bob=saharan-republic --play Cat=die-mechaniker",
-                  no_args_is_help=True)
+                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
 
 
 def _pairs(values: list[str], option: str) -> list[tuple[str, str]]:

@@ -12,7 +12,7 @@ def undo(campaign: CampaignFile = None) -> None:
 
     Example: scarbook campaign undo
     """
-    from scarbook.campaign.ledger import locked, read, without_last, write_atomic
+    from scarbook.campaign.ledger import locked, read, remember_undone, without_last, write_atomic
     from scarbook.campaign.report import describe
 
     path = campaign_path(campaign)
@@ -20,4 +20,5 @@ def undo(campaign: CampaignFile = None) -> None:
         ledger = read(path)
         text, last = without_last(ledger)
         write_atomic(path, text, expected=ledger.raw)
+        remember_undone(ledger, text)
     echo(f"undone: line {last.span.line}: {describe(last)}")

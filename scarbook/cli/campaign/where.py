@@ -10,7 +10,7 @@ import typer
 from scarbook.cli.terminal import echo
 
 from ..common import FormatOption, TextOrJson
-from ._shared import ByOption, CampaignFile, campaign_errors, campaign_path, load, refuse
+from ._shared import ByOption, CampaignFile, campaign_errors, campaign_path, load_state, refuse
 
 
 def where(
@@ -27,7 +27,7 @@ def where(
     from scarbook.campaign.ids import normalize
 
     with campaign_errors(writing=False):
-        _, replay = load(campaign_path(campaign))
+        _, replay = load_state(campaign_path(campaign))
         content, state = replay.content, replay.state
         sid = normalize(sticker)
         actor = ""

@@ -1,0 +1,66 @@
+"""A Typer command group that imports a command's module only when that command runs.
+
+The documented Click pattern for large command lines (click.palletsprojects.com, "Lazily loading
+subcommands"): `list_commands` is static, `get_command` imports the one module it needs and builds
+that one command with Typer. A group's `--help` lists its commands from the static short help
+kept beside each entry (`tests/test_startup.py` keeps it equal to the command's own docstring),
+so `scarbook campaign --help` imports no command module either. It must never import anything
+at module level beyond Typer.
+
+Help and usage errors are Typer's plain ones (`rich_markup_mode=None` on every app): Typer's Rich
+formatting imports Rich and markdown-it, about 0.12 s, more than Python, Typer and PyYAML together.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, ClassVar
+
+import typer
+from typer.core import TyperCommand, TyperGroup
+
+try:
+    from typer import _click as click  # the Click that Typer runs on (vendored in recent Typer)
+except ImportError:  # pragma: no cover - older Typer runs on Click itself
+    import click  # type: ignore[no-redef]
+
+
+class LazyGroup(TyperGroup):
+    """Subclass it with `commands_to_load`: name -> ("module:attribute", first paragraph of its help).
+
+    The attribute is a command function (made into a one-command Typer app) or a Typer app (a group).
+    """
+
+    commands_to_load: ClassVar[dict[str, tuple[str, str]]] = {}
+    _listing = False
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [*self.commands_to_load, *super().list_commands(ctx)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands_to_load:
+            return super().get_command(ctx, cmd_name)
+        target, summary = self.commands_to_load[cmd_name]
+        if self._listing:  # --help of the group: the name and its summary, nothing imported
+            return TyperCommand(cmd_name, help=summary, short_help=summary)
+        return load_command(target, cmd_name)
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
+
+
+def load_command(target: str, name: str) -> click.Command:
+    """Import `module:attribute` and make it a Click command called `name`."""
+    module, _, attribute = target.partition(":")
+    obj: Any = getattr(importlib.import_module(module), attribute)
+    if not isinstance(obj, typer.Typer):
+        one = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+        one.command(name)(obj)
+        obj = one
+    command = typer.main.get_command(obj)
+    command.name = name
+    return command

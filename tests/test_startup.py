@@ -1,0 +1,111 @@
+"""What each tracker command loads (issue 15): only its own module, never the heavy libraries,
+and no PyYAML when the ledger and the content come from the caches.
+
+Each command runs in a fresh interpreter (subprocess) and prints what `sys.modules` holds at the end.
+The lazy groups' static summaries are kept equal to each command's own help here too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from campaigns.helpers import SETUP, run_script
+
+PY = sys.executable
+HEAVY = ("weasyprint", "jinja2", "jsonschema", "rich", "markdown_it", "pydantic", "pypdf")
+PROBE = """
+import json, sys
+sys.argv = ['scarbook', *json.loads(sys.argv[1])]
+from scarbook.cli.entry import run
+try:
+    run()
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = 0
+print('MODULES ' + json.dumps(sorted(sys.modules)))
+sys.exit(code)
+"""
+
+
+def loaded(args: list[str], env: dict[str, str], ok: tuple[int, ...] = (0,)) -> set[str]:
+    done = subprocess.run([PY, "-c", PROBE, json.dumps(args)], env=env, capture_output=True, text=True)
+    assert done.returncode in ok and "Traceback" not in done.stderr, done.stderr[-2000:]
+    line = next(ln for ln in done.stdout.splitlines() if ln.startswith("MODULES "))
+    return set(json.loads(line.removeprefix("MODULES ")))
+
+
+def roots(modules: set[str]) -> set[str]:
+    return {m.split(".")[0] for m in modules}
+
+
+@pytest.fixture(scope="module")
+def campaign_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    folder = tmp_path_factory.mktemp("startup")
+    file = folder / "c.yaml"
+    assert not run_script(SETUP, file)
+    env = dict(os.environ, SCARBOOK_CACHE=str(folder / "cache"))
+    env.pop("SCARBOOK_CAMPAIGN", None)
+    return file, env
+
+
+READS = [  # (what follows `scarbook campaign`, the command module it may load); the dry run is refused (exit 1)
+    (["status"], "status"),
+    (["status", "--format", "json"], "status"),
+    (["log"], "status"),
+    (["check"], "status"),
+    (["where", "fortification"], "where"),
+    (["place", "fortification", "alaska", "--dry-run", "--by", "Ann"], "place"),
+]
+HELPS = [["--help"], ["campaign", "--help"], ["campaign", "status", "--help"], ["campaign", "place", "--help"],
+         ["campaign", "game", "--help"], ["campaign", "game", "start", "--help"], ["campaign", "sheet", "--help"]]
+
+
+@pytest.mark.parametrize(("args", "own"), READS, ids=[" ".join(a) for a, _ in READS])
+def test_a_warm_read_loads_its_module_only_and_no_yaml(campaign_file: tuple[Path, dict[str, str]],
+                                                        args: list[str], own: str) -> None:
+    file, env = campaign_file
+    argv = ["campaign", *args, "-c", str(file)]
+    subprocess.run([PY, "-c", PROBE, json.dumps(argv)], env=env, capture_output=True)  # fill the caches
+    modules = loaded(argv, env, ok=(0, 1) if "--dry-run" in args else (0,))
+    assert not roots(modules) & {*HEAVY, "yaml"}, sorted(roots(modules) & {*HEAVY, "yaml"})
+    commands = {m.rsplit(".", 1)[1] for m in modules if m.startswith("scarbook.cli.campaign.")} - {"_shared"}
+    assert commands == {own}
+    assert not {m for m in modules if m.startswith("scarbook.compiler.")} & {
+        "scarbook.compiler.schema", "scarbook.compiler.semantic",
+        "scarbook.compiler.build", "scarbook.compiler.yamlparse"}
+
+
+def test_a_cold_read_parses_but_stays_light(campaign_file: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    file, env = campaign_file
+    modules = loaded(["campaign", "status", "-c", str(file)], dict(env, SCARBOOK_CACHE=str(tmp_path / "empty")))
+    assert "yaml" in modules  # nothing cached: the ledger and the content are parsed
+    assert not roots(modules) & {"weasyprint", "jinja2", "rich", "pydantic", "pypdf"}
+
+
+@pytest.mark.parametrize("args", HELPS, ids=[" ".join(a) for a in HELPS])
+def test_help_loads_no_tracker_and_no_yaml(campaign_file: tuple[Path, dict[str, str]], args: list[str]) -> None:
+    _, env = campaign_file
+    modules = loaded(args, env)
+    assert not roots(modules) & {*HEAVY, "yaml"}
+    assert not {m for m in modules if m.startswith(("scarbook.campaign", "scarbook.compiler."))} - {
+        "scarbook.compiler.diagnostics"}  # the diagnostics' text is shared by every command
+    if args[-1] == "--help" and len(args) <= 2:  # a group's help lists its commands without importing them
+        assert not {m for m in modules if m.startswith("scarbook.cli.campaign.")}
+
+
+def test_lazy_summaries_are_the_commands_own_help() -> None:
+    from scarbook.cli.campaign import CampaignGroup
+    from scarbook.cli.lazy import load_command
+    from scarbook.cli.main import ScarbookGroup
+
+    for group in (ScarbookGroup, CampaignGroup):
+        for name, (target, summary) in group.commands_to_load.items():
+            command = load_command(target, name)
+            first = " ".join((command.help or "").split("\n\n")[0].split())
+            assert summary == first, name

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,3 +27,39 @@ def pdftotext(path: Path) -> str:
         pytest.skip("pdftotext (poppler-utils) is not installed")
     return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True,
                           check=True).stdout
+
+
+#: Codes that mean "the program crashed inside a check / a rule / a render" (a bug, never a verdict).
+INTERNAL_ERROR_CODES = ("X999", "R298", "B399")
+
+
+def crashed(result: Any) -> BaseException | None:
+    """The exception a CliRunner result ended with, unless it is the ordinary SystemExit."""
+    exc = result.exception
+    return None if exc is None or isinstance(exc, SystemExit) else exc
+
+
+def refused(result: Any, code: str, file_before: tuple[Path, bytes | None] | None = None) -> None:
+    """Assert an honest refusal: no crash (the CLI runner also exits 1 on an uncaught exception),
+    exit 1, `error CODE:` in the output, and (given `file_before=(path, bytes or None)`) the file
+    byte-for-byte as it was (None: it still does not exist)."""
+    exc = crashed(result)
+    assert exc is None, f"crashed instead of refusing: {exc!r}\n{result.output}"
+    assert result.exit_code == 1, f"exit {result.exit_code}, expected 1:\n{result.output}"
+    assert f"error {code}:" in result.output, f"no 'error {code}:' in:\n{result.output}"
+    assert not any(internal in result.output for internal in INTERNAL_ERROR_CODES), result.output
+    if file_before is not None:
+        path, before = file_before
+        after = path.read_bytes() if path.exists() else None
+        assert after == before, f"{path} changed although the command was refused"
+
+
+def snapshot(path: Path) -> tuple[Path, bytes | None]:
+    """`file_before=` for `refused`: the file's bytes now (None when it does not exist)."""
+    return path, (path.read_bytes() if path.exists() else None)
+
+
+def no_internal_errors(text: str) -> None:
+    """Fuzz and property tests: a crash inside a check hides as X999/R298/B399; never accept one."""
+    found = [code for code in INTERNAL_ERROR_CODES if code in text]
+    assert not found, f"internal error {found} in:\n{text}"

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from conftest import refused
 from scarbook.cli.main import app
 
 runner = CliRunner()
@@ -18,7 +19,7 @@ def test_devastation_may_not_cut_the_board(tmp_path: Path) -> None:
     assert made.exit_code == 0, made.output
     before = ledger.read_bytes()
     cut = runner.invoke(app, ["campaign", "place", "devastation", "AS12", "-c", str(ledger)])
-    assert cut.exit_code == 1
+    refused(cut, "R217", file_before=(ledger, before))
     assert ("R217: as-12 would cut oc-01, oc-02, oc-03, oc-04 off the rest of the board (the board stays "
             "connected") in cut.output
     assert ledger.read_bytes() == before

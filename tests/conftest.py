@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKS = ROOT / "tests" / "packs"  # invalid cases; the valid examples ship in the package (EXAMPLES)
 EXAMPLES = ROOT / "examples"
+
+# CI runs the property tests derandomized (the same examples every run: a red CI is reproducible);
+# `.ci/run` sets SCARBOOK_HYPOTHESIS_PROFILE=ci. Locally they stay random, to find new cases.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.load_profile(os.environ.get("SCARBOOK_HYPOTHESIS_PROFILE", "default"))
 
 
 @pytest.fixture(autouse=True)
@@ -24,6 +31,8 @@ def pdftotext(path: Path) -> str:
     import subprocess
 
     if shutil.which("pdftotext") is None:
+        if os.environ.get("SCARBOOK_REQUIRE_POPPLER"):  # set by .ci/run: CI never skips the PDF checks
+            pytest.fail("pdftotext (poppler-utils) is not installed and SCARBOOK_REQUIRE_POPPLER is set")
         pytest.skip("pdftotext (poppler-utils) is not installed")
     return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True,
                           check=True).stdout

@@ -27,3 +27,19 @@ def test_devastation_may_not_cut_the_board(tmp_path: Path) -> None:
     assert fine.exit_code == 0, fine.output
     second = runner.invoke(app, ["campaign", "place", "devastation", "na-02", "-c", str(ledger), "--dry-run"])
     assert second.exit_code == 0, second.output  # alaska gone, the rest of North America still holds together
+
+
+def test_territories_already_devastated_count_too(tmp_path: Path) -> None:
+    """oc-02 alone and oc-03 alone each leave the board whole; both together cut it."""
+    ledger = tmp_path / "sf.yaml"
+    made = runner.invoke(app, ["campaign", "new", str(ledger), "--game", "risk-shadow-forces", "--player", "Ann",
+                               "--player", "Bob"])
+    assert made.exit_code == 0, made.output
+    alone = runner.invoke(app, ["campaign", "place", "devastation", "oc-03", "-c", str(ledger), "--dry-run"])
+    assert alone.exit_code == 0, alone.output
+    first = runner.invoke(app, ["campaign", "place", "devastation", "oc-02", "-c", str(ledger)])
+    assert first.exit_code == 0, first.output
+    before = ledger.read_bytes()
+    second = runner.invoke(app, ["campaign", "place", "devastation", "oc-03", "-c", str(ledger)])
+    refused(second, "R217", file_before=(ledger, before))
+    assert "oc-03 would cut" in second.output

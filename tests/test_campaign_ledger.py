@@ -227,3 +227,23 @@ def test_parsed_ledger_cache_matches_a_fresh_parse(setup_file: Path) -> None:
     fresh = ledger_mod.parse(setup_file.read_text(), setup_file, "c.yaml")
     cached = ledger_mod.read(setup_file, "c.yaml")
     assert [(e.to_dict(), e.span) for e in cached.events] == [(e.to_dict(), e.span) for e in fresh.events]
+
+
+def test_check_reports_the_first_illegal_event_not_the_last(setup_file: Path) -> None:
+    text = setup_file.read_text()
+    text += "- {event: place, sticker: coin, target: alaska-card}\n"  # a 4th resource before game 1
+    first = text.count("\n")
+    text += "- {event: place, sticker: coin, target: brazil-card}\n"  # a 4th on Brazil too
+    text += "- {event: place, sticker: coin, target: japan-card}\n"
+    last = text.count("\n")
+    setup_file.write_text(text)
+    result = invoke(["check"], setup_file)
+    refused(result, "R212", file_before=snapshot(setup_file))
+    assert f"c.yaml:{first}:3: error R212: alaska-card would have 4 resources" in result.output, result.output
+    assert f"c.yaml:{last}:" not in result.output
+    data = json.loads(invoke(["check", "--format", "json"], setup_file).stdout)
+    assert [d["line"] for d in data if d["severity"] == "error"][0] == first
+    status = invoke(["status"], setup_file)
+    assert f"illegal event at line {first}" in status.output
+    refused(invoke(["place", "bunker", "peru"], setup_file), "L007", file_before=snapshot(setup_file))
+    assert f"line {first})" in invoke(["place", "bunker", "peru"], setup_file).output

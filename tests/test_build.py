@@ -158,6 +158,13 @@ def test_image_inside_the_pack_is_printed(tmp_path: Path) -> None:
                      stickers=[], tables=[], rewards=[], envelopes=[], regions=[], territories=[])
     result = build([game], tmp_path / "out", jobs=1)
     assert not result.diagnostics and "tiny-isles/cards" in result.rendered
+    from pypdf import PdfReader
+
+    pages = PdfReader(tmp_path / "out" / "tiny-isles" / "cards.pdf").pages
+    def art(page: object) -> int:  # the 1×1 PNG (cut marks are drawn from another, page-sized image)
+        return sum(1 for im in page.images if im.image is not None and im.image.size == (1, 1))  # type: ignore[attr-defined]
+
+    assert art(pages[2]) == 1  # the fronts page (WeasyPrint shares one resource dict between pages)
 
 
 # --- the command line -----------------------------------------------------------------------

@@ -31,7 +31,7 @@ def cards(n: int) -> list[dict[str, object]]:
              "color": "#1f4e79", "back": f"Back{i}", "size": SIZE, "game": "G"} for i in range(n)]
 
 
-def words_by_page(pdf: Path) -> list[tuple[float, float, dict[str, tuple[float, float, float, float]]]]:
+def words_by_page(pdf: Path) -> list[tuple[float, float, dict[str, tuple[float, ...]]]]:
     pdftotext(pdf)  # skips (or fails in CI) when poppler is missing
     assert shutil.which("pdftotext")
     out = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True).stdout

@@ -58,3 +58,10 @@ def test_the_ledger_write_fsyncs_file_and_backup_then_the_folder(tmp_path: Path,
                      ("fsync-file", b"new: 2\n"), ("replace", "c.yaml")]
     last_replace = max(i for i, c in enumerate(calls) if c == ("replace", "c.yaml"))
     assert ("fsync-dir", None) in calls[last_replace:], calls  # the rename itself made durable
+
+
+def test_write_temp_is_not_durable_unless_asked(tmp_path: Path, calls: list[tuple[str, object]]) -> None:
+    atomic.write_temp(tmp_path, "f.bin", b"x")
+    assert calls == []
+    atomic.write_temp(tmp_path, "f.bin", b"y", durable=True)
+    assert calls == [("fsync-file", b"y")]

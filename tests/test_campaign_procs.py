@@ -100,18 +100,18 @@ def test_two_writers_at_once_both_land(setup_file: Path) -> None:
 
 
 def test_busy_lock_tells_the_other_writer_to_retry(setup_file: Path) -> None:
-    holder = subprocess.Popen([PY, "-c", "import sys, time; from pathlib import Path; "
+    holder = subprocess.Popen([PY, "-c", "import sys; from pathlib import Path; "
                                "from scarbook.campaign.ledger import locked\n"
-                               "with locked(Path(sys.argv[1])):\n print('held', flush=True); time.sleep(5)",
-                               str(setup_file)], stdout=subprocess.PIPE)
+                               "with locked(Path(sys.argv[1])):\n print('held', flush=True); sys.stdin.readline()",
+                               str(setup_file)], stdout=subprocess.PIPE, stdin=subprocess.PIPE)
     assert holder.stdout is not None and holder.stdout.readline().strip() == b"held"
     before = setup_file.read_bytes()
     env = _env(setup_file.parent)
     env["SCARBOOK_LOCK_WAIT"] = "0.3"
     result = subprocess.run([SCARBOOK, "campaign", "place", "coin", "peru", "-c", str(setup_file)], env=env,
                             capture_output=True, text=True)
-    holder.kill()
-    holder.wait()
+    holder.communicate(b"release\n", timeout=30)  # the holder keeps the lock until told on its pipe
+    assert holder.returncode == 0
     assert result.returncode == 1 and "retry" in result.stderr and "Traceback" not in result.stderr
     assert setup_file.read_bytes() == before
 

@@ -72,3 +72,14 @@ def no_internal_errors(text: str) -> None:
     """Fuzz and property tests: a crash inside a check hides as X999/R298/B399; never accept one."""
     found = [code for code in INTERNAL_ERROR_CODES if code in text]
     assert not found, f"internal error {found} in:\n{text}"
+
+
+def proc_refused(done: Any, code: str | None = None) -> None:
+    """`refused` for a real process (subprocess.run result, text mode): exit 1 without a traceback
+    (an uncaught exception exits 1 too), and `CODE` in what it printed when given."""
+    out = (done.stdout or "") + (done.stderr or "")
+    assert "Traceback" not in out, f"crashed instead of refusing:\n{out}"
+    assert done.returncode == 1, f"exit {done.returncode}, expected 1:\n{out}"
+    assert not any(internal in out for internal in INTERNAL_ERROR_CODES), out
+    if code is not None:
+        assert code in out, f"no {code} in:\n{out}"

@@ -192,7 +192,7 @@ def test_cli_refuses_a_malicious_pack_at_the_field(tmp_path: Path, monkeypatch: 
     (pack / "pack.yaml").write_text(text)
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(app, ["build", "shadow-blades", "--pack", "evil", "--out", "out"])
-    assert result.exit_code == 1, result.output
+    refused(result, expected.split(" error ")[1].split(":")[0])
     assert expected in result.output
     assert not (tmp_path / "out").exists()
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from campaigns.helpers import SETUP, START, invoke, run_script
 
 
@@ -53,3 +55,27 @@ def test_status_json_through_a_game_and_its_rewards(tmp_path: Path) -> None:
     assert data["owed_rewards"] == [{"player": "Bob", "role": "A held-on player's reward"}]
     assert sticker(data, "major-city")["placed"] == 1
     assert {(s["player"], s["step"]) for s in data["steps"] if s["owed"]} == {("Bob", "held-on-reward")}
+
+
+def test_the_console_scripts_fast_path_says_what_the_app_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """`scarbook campaign status` skips building the Typer app (scarbook.cli.entry); same output, same refusals."""
+    from scarbook.cli import entry
+
+    file = tmp_path / "c.yaml"
+    assert not run_script(SETUP + START + "\ngame end --winner Ann --eliminated Cat\n", file)
+
+    def fast(*args: str) -> tuple[int, str, str]:
+        monkeypatch.setattr(sys, "argv", ["scarbook", "campaign", "status", *args])
+        capsys.readouterr()
+        with pytest.raises(SystemExit) as done:
+            entry.run()
+        out, err = capsys.readouterr()
+        return int(done.value.code or 0), out, err
+
+    code, out, _ = fast("--format", "json", "-c", str(file))
+    assert code == 0 and json.loads(out) == status(file)
+    code, out, _ = fast("-c", str(file))
+    assert code == 0 and out == invoke(["status"], file).stdout
+    code, out, err = fast("-c", str(tmp_path / "missing.yaml"))
+    assert code == 1 and "error L001" in out + err

@@ -43,3 +43,14 @@ def test_territories_already_devastated_count_too(tmp_path: Path) -> None:
     second = runner.invoke(app, ["campaign", "place", "devastation", "oc-03", "-c", str(ledger)])
     refused(second, "R217", file_before=(ledger, before))
     assert "oc-03 would cut" in second.output
+
+
+def test_only_devastated_territories_count_as_gone(tmp_path: Path) -> None:
+    """A fortification on oc-02 leaves it on the board: devastating oc-03 then stays legal."""
+    ledger = tmp_path / "sf.yaml"
+    assert runner.invoke(app, ["campaign", "new", str(ledger), "--game", "risk-shadow-forces", "--player", "Ann",
+                               "--player", "Bob"]).exit_code == 0
+    fort = runner.invoke(app, ["campaign", "place", "fortification", "oc-02", "-c", str(ledger)])
+    assert fort.exit_code == 0, fort.output
+    fine = runner.invoke(app, ["campaign", "place", "devastation", "oc-03", "-c", str(ledger), "--dry-run"])
+    assert fine.exit_code == 0, fine.output

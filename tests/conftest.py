@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKS = ROOT / "tests" / "packs"  # invalid cases; the valid examples ship in the package (EXAMPLES)
 EXAMPLES = ROOT / "examples"
+
+# CI runs the property tests derandomized (the same examples every run: a red CI is reproducible);
+# `.ci/run` sets SCARBOOK_HYPOTHESIS_PROFILE=ci. Locally they stay random, to find new cases.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.load_profile(os.environ.get("SCARBOOK_HYPOTHESIS_PROFILE", "default"))
 
 
 @pytest.fixture(autouse=True)
@@ -23,6 +31,55 @@ def pdftotext(path: Path) -> str:
     import subprocess
 
     if shutil.which("pdftotext") is None:
+        if os.environ.get("SCARBOOK_REQUIRE_POPPLER"):  # set by .ci/run: CI never skips the PDF checks
+            pytest.fail("pdftotext (poppler-utils) is not installed and SCARBOOK_REQUIRE_POPPLER is set")
         pytest.skip("pdftotext (poppler-utils) is not installed")
     return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True,
                           check=True).stdout
+
+
+#: Codes that mean "the program crashed inside a check / a rule / a render" (a bug, never a verdict).
+INTERNAL_ERROR_CODES = ("X999", "R298", "B399")
+
+
+def crashed(result: Any) -> BaseException | None:
+    """The exception a CliRunner result ended with, unless it is the ordinary SystemExit."""
+    exc = result.exception
+    return None if exc is None or isinstance(exc, SystemExit) else exc
+
+
+def refused(result: Any, code: str, file_before: tuple[Path, bytes | None] | None = None) -> None:
+    """Assert an honest refusal: no crash (the CLI runner also exits 1 on an uncaught exception),
+    exit 1, `error CODE:` in the output, and (given `file_before=(path, bytes or None)`) the file
+    byte-for-byte as it was (None: it still does not exist)."""
+    exc = crashed(result)
+    assert exc is None, f"crashed instead of refusing: {exc!r}\n{result.output}"
+    assert result.exit_code == 1, f"exit {result.exit_code}, expected 1:\n{result.output}"
+    assert f"error {code}:" in result.output, f"no 'error {code}:' in:\n{result.output}"
+    assert not any(internal in result.output for internal in INTERNAL_ERROR_CODES), result.output
+    if file_before is not None:
+        path, before = file_before
+        after = path.read_bytes() if path.exists() else None
+        assert after == before, f"{path} changed although the command was refused"
+
+
+def snapshot(path: Path) -> tuple[Path, bytes | None]:
+    """`file_before=` for `refused`: the file's bytes now (None when it does not exist)."""
+    return path, (path.read_bytes() if path.exists() else None)
+
+
+def no_internal_errors(text: str) -> None:
+    """Fuzz and property tests: a crash inside a check hides as X999/R298/B399; never accept one."""
+    found = [code for code in INTERNAL_ERROR_CODES if code in text]
+    assert not found, f"internal error {found} in:\n{text}"
+
+
+def proc_refused(done: Any, code: str | None = None) -> None:
+    """`refused` for a real process (subprocess.run result, text mode): exit 1 without a traceback
+    (an uncaught exception exits 1 too), and `CODE` in what it printed when given."""
+    out = (done.stdout or "") + (done.stderr or "")
+    assert "Traceback" not in out, f"crashed instead of refusing:\n{out}"
+    assert done.returncode == 1, f"exit {done.returncode}, expected 1:\n{out}"
+    assert not any(internal in out for internal in INTERNAL_ERROR_CODES), out
+    if code is not None:
+        assert code in out, f"no {code} in:\n{out}"

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from campaigns.helpers import SETUP, START, invoke, run_script
 
+from conftest import refused as refuses
+from conftest import snapshot
 from scarbook.campaign import engine
 from scarbook.campaign.engine import Campaign
 from scarbook.campaign.ledger import read
@@ -85,7 +87,7 @@ def test_a_hand_edited_illegal_event_is_caught_by_the_next_append(setup_file: Pa
     edited = setup_file.read_bytes()
 
     refused = invoke(["place", "coin", "peru", "--by", "Ann"], setup_file)
-    assert refused.exit_code == 1
+    refuses(refused, "L007", file_before=(setup_file, edited))
     assert refused.output == (f"error L007: the campaign file already has an illegal or unreadable event (line "
                               f"{number}); see 'scarbook campaign check', then fix it by hand or 'scarbook "
                               "campaign undo'\nnothing was written\n")
@@ -108,7 +110,7 @@ def test_a_changed_pack_voids_the_verdict(tmp_path: Path, checks: list[int]) -> 
     (pack / "pack.yaml").write_text(PACK.replace("SUPPLY", "1"), "utf-8")  # now the second mark is one too many
     checks[0] = 0
     refused = invoke(["place", "bunker", "alaska"], file)
-    assert refused.exit_code == 1 and "error L007" in refused.output
+    refuses(refused, "L007", file_before=snapshot(file))
     assert checks[0] == len(read(file).events)
 
 

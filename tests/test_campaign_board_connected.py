@@ -6,6 +6,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from conftest import refused
 from scarbook.cli.main import app
 
 runner = CliRunner()
@@ -18,7 +19,7 @@ def test_devastation_may_not_cut_the_board(tmp_path: Path) -> None:
     assert made.exit_code == 0, made.output
     before = ledger.read_bytes()
     cut = runner.invoke(app, ["campaign", "place", "devastation", "AS12", "-c", str(ledger)])
-    assert cut.exit_code == 1
+    refused(cut, "R217", file_before=(ledger, before))
     assert ("R217: as-12 would cut oc-01, oc-02, oc-03, oc-04 off the rest of the board (the board stays "
             "connected") in cut.output
     assert ledger.read_bytes() == before
@@ -26,3 +27,30 @@ def test_devastation_may_not_cut_the_board(tmp_path: Path) -> None:
     assert fine.exit_code == 0, fine.output
     second = runner.invoke(app, ["campaign", "place", "devastation", "na-02", "-c", str(ledger), "--dry-run"])
     assert second.exit_code == 0, second.output  # alaska gone, the rest of North America still holds together
+
+
+def test_territories_already_devastated_count_too(tmp_path: Path) -> None:
+    """oc-02 alone and oc-03 alone each leave the board whole; both together cut it."""
+    ledger = tmp_path / "sf.yaml"
+    made = runner.invoke(app, ["campaign", "new", str(ledger), "--game", "risk-shadow-forces", "--player", "Ann",
+                               "--player", "Bob"])
+    assert made.exit_code == 0, made.output
+    alone = runner.invoke(app, ["campaign", "place", "devastation", "oc-03", "-c", str(ledger), "--dry-run"])
+    assert alone.exit_code == 0, alone.output
+    first = runner.invoke(app, ["campaign", "place", "devastation", "oc-02", "-c", str(ledger)])
+    assert first.exit_code == 0, first.output
+    before = ledger.read_bytes()
+    second = runner.invoke(app, ["campaign", "place", "devastation", "oc-03", "-c", str(ledger)])
+    refused(second, "R217", file_before=(ledger, before))
+    assert "oc-03 would cut" in second.output
+
+
+def test_only_devastated_territories_count_as_gone(tmp_path: Path) -> None:
+    """A fortification on oc-02 leaves it on the board: devastating oc-03 then stays legal."""
+    ledger = tmp_path / "sf.yaml"
+    assert runner.invoke(app, ["campaign", "new", str(ledger), "--game", "risk-shadow-forces", "--player", "Ann",
+                               "--player", "Bob"]).exit_code == 0
+    fort = runner.invoke(app, ["campaign", "place", "fortification", "oc-02", "-c", str(ledger)])
+    assert fort.exit_code == 0, fort.output
+    fine = runner.invoke(app, ["campaign", "place", "devastation", "oc-03", "-c", str(ledger), "--dry-run"])
+    assert fine.exit_code == 0, fine.output

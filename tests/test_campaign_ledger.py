@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from campaigns.helpers import SETUP, START, invoke, run_script
 
+from conftest import refused, snapshot
 from scarbook.campaign import ledger as ledger_mod
 from scarbook.campaign.checks import CHECKS
 from scarbook.campaign.effective import campaign_game
@@ -75,11 +76,12 @@ def test_undo_removes_the_last_event(setup_file: Path) -> None:
 def test_undo_on_empty_ledger(tmp_path: Path) -> None:
     file = tmp_path / "c.yaml"
     assert invoke(["new", str(file), "--game", "risk-legacy", "--player", "A"]).exit_code == 0
-    assert invoke(["undo"], file).exit_code == 1
+    refused(invoke(["undo"], file), "L009", file_before=snapshot(file))
 
 
 def test_new_refuses_to_overwrite_and_unknown_game(tmp_path: Path, setup_file: Path) -> None:
-    assert invoke(["new", str(setup_file), "--game", "risk-legacy", "--player", "A"]).exit_code == 1
+    refused(invoke(["new", str(setup_file), "--game", "risk-legacy", "--player", "A"]), "L008",
+            file_before=snapshot(setup_file))
     assert invoke(["new", str(tmp_path / "x.yaml"), "--game", "risk-legacyy", "--player", "A"]).exit_code == 2
 
 
@@ -89,10 +91,9 @@ def test_hand_edit_is_reported_at_its_line(setup_file: Path) -> None:
     setup_file.write_text(text)
     line = text.count("\n")
     result = invoke(["check"], setup_file)
-    assert result.exit_code == 1
+    refused(result, "R212", file_before=snapshot(setup_file))
     assert f"c.yaml:{line}:3: error R212: alaska-card would have 4 resources" in result.output
-    refused = invoke(["place", "bunker", "peru"], setup_file)
-    assert refused.exit_code == 1 and "L007" in refused.output
+    refused(invoke(["place", "bunker", "peru"], setup_file), "L007", file_before=snapshot(setup_file))
     assert invoke(["undo"], setup_file).exit_code == 0
     assert invoke(["check"], setup_file).exit_code == 0
 
@@ -135,7 +136,7 @@ def test_broken_files_give_diagnostics(tmp_path: Path, text: str) -> None:
 
 def test_missing_file_and_env_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setup_file: Path) -> None:
     monkeypatch.chdir(tmp_path)
-    assert invoke(["status"]).exit_code == 1  # no campaign.yaml here
+    refused(invoke(["status"]), "L001", file_before=snapshot(tmp_path / "campaign.yaml"))  # no campaign.yaml here
     monkeypatch.setenv("SCARBOOK_CAMPAIGN", str(setup_file))
     assert invoke(["status"]).exit_code == 0
 
@@ -153,8 +154,8 @@ def test_lock_busy_says_retry(setup_file: Path, monkeypatch: pytest.MonkeyPatch)
     before = setup_file.read_bytes()
     with ledger_mod.locked(setup_file):
         result = invoke(["place", "bunker", "peru"], setup_file)
-    assert result.exit_code == 1 and "retry" in result.output
-    assert setup_file.read_bytes() == before
+    refused(result, "L005", file_before=(setup_file, before))
+    assert "retry" in result.output
 
 
 def test_log_lists_events_with_lines(setup_file: Path) -> None:
@@ -188,8 +189,7 @@ place coin brazil --by Cat
     assert factions["khan-industries"]["power"] == "khan-industries-home-draft"
     assert "bio-hazard" not in game.section("stickers")  # nine-minor-cities not opened
     assert "mercenary" in game.section("stickers")  # faction-eliminated opened
-    again = invoke(["open", "faction-eliminated"], file)
-    assert again.exit_code == 1 and "error R312:" in again.output  # already open
+    refused(invoke(["open", "faction-eliminated"], file), "R312", file_before=snapshot(file))  # already open
 
 
 def test_campaign_game_bonus_change(tmp_path: Path) -> None:
@@ -227,3 +227,23 @@ def test_parsed_ledger_cache_matches_a_fresh_parse(setup_file: Path) -> None:
     fresh = ledger_mod.parse(setup_file.read_text(), setup_file, "c.yaml")
     cached = ledger_mod.read(setup_file, "c.yaml")
     assert [(e.to_dict(), e.span) for e in cached.events] == [(e.to_dict(), e.span) for e in fresh.events]
+
+
+def test_check_reports_the_first_illegal_event_not_the_last(setup_file: Path) -> None:
+    text = setup_file.read_text()
+    text += "- {event: place, sticker: coin, target: alaska-card}\n"  # a 4th resource before game 1
+    first = text.count("\n")
+    text += "- {event: place, sticker: coin, target: brazil-card}\n"  # a 4th on Brazil too
+    text += "- {event: place, sticker: coin, target: japan-card}\n"
+    last = text.count("\n")
+    setup_file.write_text(text)
+    result = invoke(["check"], setup_file)
+    refused(result, "R212", file_before=snapshot(setup_file))
+    assert f"c.yaml:{first}:3: error R212: alaska-card would have 4 resources" in result.output, result.output
+    assert f"c.yaml:{last}:" not in result.output
+    data = json.loads(invoke(["check", "--format", "json"], setup_file).stdout)
+    assert [d["line"] for d in data if d["severity"] == "error"][0] == first
+    status = invoke(["status"], setup_file)
+    assert f"illegal event at line {first}" in status.output
+    refused(invoke(["place", "bunker", "peru"], setup_file), "L007", file_before=snapshot(setup_file))
+    assert f"line {first})" in invoke(["place", "bunker", "peru"], setup_file).output

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from conftest import refused
 from scarbook.cli.main import app
 
 runner = CliRunner()
@@ -17,6 +18,6 @@ def test_misspelt_target_suggests_the_right_id(tmp_path: Path) -> None:
                                "--player", "Bob", "--player", "Cat"]).exit_code == 0
     before = ledger.read_bytes()
     result = runner.invoke(app, ["campaign", "place", "coin", "alsaka", "-c", str(ledger)])
-    assert result.exit_code == 1
+    refused(result, "R102", file_before=(ledger, before))
     assert "R102: 'alsaka' is not a territory-card a coin can go on (did you mean 'alaska'?)" in result.output
     assert ledger.read_bytes() == before

@@ -11,6 +11,8 @@ from campaigns.helpers import SETUP, START, invoke, run_script
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import no_internal_errors
+
 PLAYERS = ["Ann", "Bob", "Cat", "Zed"]
 STICKERS = ["coin", "minor-city", "major-city", "fortification", "scar-cancel", "continent-plus-one",
             "continent-minus-one", "continent-name", "bunker", "ammo-shortage", "first-game-power",
@@ -52,8 +54,10 @@ def test_random_commands_keep_the_file_legal(base_file: Path, commands: list[lis
             before = file.read_bytes()
             result = invoke(args, file)
             assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exception)
-            assert result.exit_code in (0, 1, 2), (args, result.output)
+            assert result.exit_code in (0, 1, 2)
+            no_internal_errors(result.output), (args, result.output)
             assert "Traceback" not in result.output
+            no_internal_errors(result.output)
             if result.exit_code != 0:
                 assert file.read_bytes() == before, args
         checked = invoke(["check"], file)
@@ -70,3 +74,4 @@ def test_any_bytes_as_a_ledger_end_in_diagnostics(data: bytes) -> None:
             result = invoke(args, file)
             assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exception)
             assert result.exit_code in (0, 1, 2)
+            no_internal_errors(result.output)

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from campaigns.helpers import SETUP, START, invoke, run_script, script
 
+from conftest import refused, snapshot
+
 
 @pytest.fixture(autouse=True)
 def _no_env_campaign(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -204,7 +206,7 @@ def test_sealed_content_stays_hidden_until_opened(tmp_path: Path) -> None:
     assert "mercenary" not in before and "bio-hazard" not in before
     assert json.loads(before)["pending_packets"] == ["faction-eliminated"]
     assert "faction-eliminated" in invoke(["status"], file).stdout
-    assert invoke(["place", "mercenary", "peru"], file).exit_code == 1
+    refused(invoke(["place", "mercenary", "peru"], file), "R310", file_before=snapshot(file))
     result = invoke(["open", "faction-eliminated"], file)
     assert result.exit_code == 0, result.output
     after = invoke(["status", "--format", "json"], file).stdout
@@ -224,7 +226,8 @@ def test_world_capital_asks_for_its_packet(tmp_path: Path) -> None:
     file = tmp_path / "c.yaml"
     assert not run_script(SETUP, file)
     result = invoke(["place", "world-capital", "peru"], file)
-    assert result.exit_code == 1 and "error R310" in result.output and "second-signature" in result.output
+    refused(result, "R310", file_before=snapshot(file))
+    assert "second-signature" in result.output
 
 
 def test_open_with_a_pack_merges_it(tmp_path: Path) -> None:
@@ -237,7 +240,7 @@ def test_open_with_a_pack_merges_it(tmp_path: Path) -> None:
         "    supply: 2\n    checks:\n      - {check: supply-left, cite: 'our packet'}\n", "utf-8")
     file = tmp_path / "c.yaml"
     assert not run_script(SETUP + START + "\ngame end --winner Ann --eliminated Cat\n", file)
-    assert invoke(["place", "homebrew-mark", "peru"], file).exit_code == 1
+    refused(invoke(["place", "homebrew-mark", "peru"], file), "R101", file_before=snapshot(file))
     result = invoke(["open", "faction-eliminated", "--pack", str(pack)], file)
     assert result.exit_code == 0, result.output
     assert "pack: packet" in file.read_text()
@@ -254,7 +257,7 @@ def test_open_with_a_bad_pack_is_refused(tmp_path: Path) -> None:
     assert not run_script(SETUP + START + "\ngame end --winner Ann --eliminated Cat\n", file)
     before = file.read_bytes()
     result = invoke(["open", "faction-eliminated", "--pack", str(pack)], file)
-    assert result.exit_code == 1 and file.read_bytes() == before
+    refused(result, "S010", file_before=(file, before))
 
 
 def test_where_lists_legal_targets(tmp_path: Path) -> None:
@@ -283,6 +286,6 @@ def test_refusal_format(tmp_path: Path) -> None:
                           "place major-city alaska --by Ann --name X\nopen faction-eliminated\n"
                           + START + "\ngame end --winner Ann --eliminated Bob --eliminated Cat\n", file)
     result = invoke(["place", "major-city", "alaska", "--by", "Ann", "--name", "Y"], file)
-    assert result.exit_code == 1
+    refused(result, "R210", file_before=snapshot(file))
     assert ("error R210: alaska already has a city (major-city 'X') (a Major City goes only where no city "
             "stands; 001_e430d55b72a215e6.txt § If you won)") in result.output

@@ -258,3 +258,19 @@ def test_wrap_edges_leave_one_side_and_enter_the_other() -> None:
     assert sorted(b[0] for _, b in wraps) == [0.0, VIEW_WIDTH]
     assert wraps[0][1][1] == wraps[1][1][1]  # both halves cross the sides at the same height
     assert all(abs(a[0] - b[0]) < VIEW_WIDTH / 2 for a, b in wraps)
+
+
+def test_the_sheet_carries_the_board_picture_with_the_campaign_marks(tmp_path: Path) -> None:
+    import re
+
+    file = tmp_path / "c.yaml"
+    assert not run_script(SETUP + START + "\nplace bunker greenland\n", file)
+    svg_out, html_out = tmp_path / "board.svg", tmp_path / "sheet.html"
+    assert invoke(["sheet", "--format", "svg", "--out", str(svg_out)], file).exit_code == 0
+    result = invoke(["sheet", "--format", "html", "--out", str(html_out)], file)
+    assert result.exit_code == 0, result.output
+    svg, html = svg_out.read_text("utf-8").strip(), html_out.read_text("utf-8")
+    assert "No board picture" not in html
+    assert svg.startswith("<svg") and svg in html  # the very picture `--format svg` writes
+    assert len(re.findall(r"<circle\b", svg)) >= 42  # one per territory of the Risk Legacy board
+    assert "Greenland" in svg

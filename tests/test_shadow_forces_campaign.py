@@ -14,6 +14,9 @@ from pathlib import Path
 import pytest
 from campaigns.helpers import invoke, run_script, script, set_cache
 
+from conftest import refused as refuses
+from conftest import snapshot
+
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -126,7 +129,8 @@ def test_five_players_no_unassigned_warlord_and_zones(tmp_path: Path, monkeypatc
     # a claimed warlord is its owner's: nobody else plays it, not even in a skirmish
     refused = invoke(["game", "start", "--play", "A=kai-weller", "--play", "B=cassandra-evans", "--play",
                       "C=jett-st-clair", "--play", "D=angus-smith", "--play", "E=raaz-garcia"], file)
-    assert refused.exit_code == 1 and "error R303: kai-weller is D's warlord" in refused.output
+    refuses(refused, "R303", file_before=snapshot(file))
+    assert "error R303: kai-weller is D's warlord" in refused.output
 
 
 GAME_WORDS = re.compile(r"missile|red.star|warlord|major.city|skirmish|domination|cyber|\brisk\b|shadow forces|"

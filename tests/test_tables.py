@@ -26,8 +26,9 @@ UPDATE = bool(os.environ.get("SCARBOOK_UPDATE_GOLDEN"))
 
 def check_golden(name: str, text: str) -> None:
     path = GOLDEN / name
-    if UPDATE or not path.exists():
+    if UPDATE:  # the one explicit way to (re)write a golden file
         path.write_text(text, "utf-8")
+    assert path.exists(), f"golden file {name} is missing; write it with SCARBOOK_UPDATE_GOLDEN=1 and review it"
     assert text == path.read_text("utf-8"), f"{name} differs; regenerate with SCARBOOK_UPDATE_GOLDEN=1"
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from scarbook.compiler import yamlload
 from scarbook.compiler.yamlload import load_file, loads
 
@@ -90,3 +92,13 @@ def test_huge_integer_is_a_diagnostic() -> None:
 def test_deep_nesting_is_refused() -> None:
     doc = loads("a: " + "[" * 200 + "]" * 200, "t.yaml")
     assert [d.code for d in doc.diagnostics] in (["Y005"], ["Y001"])
+
+
+@pytest.mark.parametrize(("text", "where"), [
+    ("a: \x01\n", (1, 4)),
+    ("a: 1\nb: 2\nc: x\x07y\n", (3, 5)),
+    ("a: 1\n\n\n# comment\nlong: \x1b\n", (5, 7)),
+])
+def test_a_control_character_is_reported_at_its_line_and_column(text: str, where: tuple[int, int]) -> None:
+    diags = loads(text, "t.yaml").diagnostics
+    assert [(d.code, d.span.line, d.span.column) for d in diags] == [("Y002", *where)]

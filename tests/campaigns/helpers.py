@@ -12,6 +12,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from conftest import INTERNAL_ERROR_CODES
 from scarbook.cli.main import app
 
 HERE = Path(__file__).resolve().parent
@@ -59,7 +60,12 @@ def run_script(text: str, file: Path) -> list[str]:
         before = file.read_bytes() if file.exists() else None
         result = invoke(args, file)
         if result.exception is not None and not isinstance(result.exception, SystemExit):
+            # a crash exits 1 too under CliRunner: it is never a refusal, whatever the code expected
             failures.append(f"{number}: {line}: raised {result.exception!r}")
+            continue
+        internal = [code for code in INTERNAL_ERROR_CODES if code in result.output and code != expect]
+        if internal:  # a rule that crashed is reported as R298: a bug, not a verdict
+            failures.append(f"{number}: {line}: internal error {internal}: {result.output.strip()}")
             continue
         if expect:
             after = file.read_bytes() if file.exists() else None

@@ -38,8 +38,8 @@ from .yamlload import escape as escape_pointer
 #: the imports and fails when a module is missing).
 BUILD_VERSION = "1"
 RENDER_CODE = ("atomic.py", "boardmap.py", "build.py", "diagnostics.py", "load.py", "model.py", "schema.py",
-               "sheets.py", "tables.py", "yamlload.py", "yamlparse.py", "render/__init__.py", "render/html.py", "render/join.py",
-               "render/pdf.py")
+               "sheets.py", "tables.py", "yamlload.py", "yamlparse.py", "render/__init__.py", "render/html.py",
+               "render/join.py", "render/pdf.py")
 MANIFEST = ".scarbook-manifest.json"
 TABLE_FORMATS = {"md": tablemod.to_markdown, "csv": tablemod.to_csv, "json": tablemod.to_json}
 MARKUP = re.compile(r"<\s*/?\s*[a-zA-Z!?][^<>]*>")

@@ -64,3 +64,14 @@ def load_command(target: str, name: str) -> click.Command:
     command = typer.main.get_command(obj)
     command.name = name
     return command
+
+
+def lazy_app(group: type[LazyGroup], name: str, help: str) -> typer.Typer:
+    """A Typer app for a lazy group: plain help, no completion, no pretty tracebacks, a no-op callback
+    (so Typer keeps it a group with options of its own)."""
+
+    def _group() -> None:
+        pass
+
+    return typer.Typer(cls=group, name=name, callback=_group, help=help, no_args_is_help=True,
+                       add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)

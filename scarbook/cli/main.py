@@ -5,9 +5,7 @@ Only the module of the command being run is imported; `scarbook --help` imports 
 
 from __future__ import annotations
 
-import typer
-
-from .lazy import LazyGroup
+from .lazy import LazyGroup, lazy_app
 
 
 class ScarbookGroup(LazyGroup):
@@ -32,17 +30,6 @@ class ScarbookGroup(LazyGroup):
     }
 
 
-def _group() -> None:
-    pass
-
-
-app = typer.Typer(
-    cls=ScarbookGroup,
-    name="scarbook",
-    callback=_group,
-    help="Validate legacy board game content, build printable sheets, and track a campaign.\n\n"
-         "Example: scarbook validate && scarbook show risk-legacy board",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False, rich_markup_mode=None,
-)
+app = lazy_app(ScarbookGroup, "scarbook",
+               "Validate legacy board game content, build printable sheets, and track a campaign.\n\n"
+               "Example: scarbook validate && scarbook show risk-legacy board")

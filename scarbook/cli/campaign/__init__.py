@@ -7,9 +7,7 @@ libraries (jsonschema, Jinja2, WeasyPrint) stay out of every command but the one
 
 from __future__ import annotations
 
-import typer
-
-from ..lazy import LazyGroup
+from ..lazy import LazyGroup, lazy_app
 
 _HERE = __name__
 
@@ -46,19 +44,8 @@ class CampaignGroup(LazyGroup):
     }
 
 
-def _group() -> None:
-    pass
-
-
-app = typer.Typer(
-    cls=CampaignGroup,
-    name="campaign",
-    callback=_group,
-    help="Track a legacy campaign: record every permanent change; illegal ones are refused with their "
-         "rule.\n\nThe campaign file is --campaign/-c FILE, else $SCARBOOK_CAMPAIGN, else campaign.yaml."
-         "\n\nExample: scarbook campaign new campaign.yaml --game risk-legacy --player Ann --player Bob "
-         "--player Cat",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False, rich_markup_mode=None,
-)
+app = lazy_app(CampaignGroup, "campaign",
+               "Track a legacy campaign: record every permanent change; illegal ones are refused with their "
+               "rule.\n\nThe campaign file is --campaign/-c FILE, else $SCARBOOK_CAMPAIGN, else campaign.yaml."
+               "\n\nExample: scarbook campaign new campaign.yaml --game risk-legacy --player Ann --player Bob "
+               "--player Cat")

@@ -3,7 +3,7 @@
 `campaign_game(path, packs)` replays the ledger and returns a new `Game`: opened packets'
 content visible (nothing sealed otherwise), continents with the given `name` and `named_by`,
 bonuses changed by the +1/-1 marks, territory cards' `resources` updated, destroyed cards with
-`destroyed: true`, on every territory the `marks` it carries, and on every rulebook place (`slots`)
+`destroyed: true`, on every faction its `record` (game, player, start, result), on every territory the `marks` it carries, and on every rulebook place (`slots`)
 what fills it (`filled`, and its `text` only where a pack transcribed the sticker). It never writes anything.
 """
 
@@ -52,6 +52,23 @@ def _fill_slot(content: Any, state: Any, slot: dict[str, Any]) -> None:
         "unknown": f"{st.get('name', m.sticker)} is placed; its text is not transcribed in a pack"}
 
 
+def _records(state: Any, sections: dict[str, Any]) -> None:
+    """Every faction's `record` as its record card has it: a row per game it was played in (game
+    number, player, the territory they started in, the result once the game ended)."""
+    factions = sections.get("factions", {})
+    territories = sections.get("territories", {})
+    for g in state.games:
+        for player, pieces in g.pieces.items():
+            for piece in pieces.values():
+                if piece not in factions:
+                    continue
+                start = g.starts.get(player, "")
+                name = territories.get(start, {}).get("name", start)
+                factions[piece].setdefault("record", []).append({
+                    "game": g.number, "player": player, "start": name if isinstance(name, str) else start,
+                    "result": g.role(player).replace("-", " ") if g.ended else "playing"})
+
+
 def applied(replay: Replay) -> Game:
     """The replay's content with the campaign's permanent changes written into it."""
     game = replay.content.game
@@ -83,6 +100,7 @@ def applied(replay: Replay) -> Game:
                 cities = [m for m in marks if m.founds and not m.cancels]
                 if cities:
                     item["city"] = {"name": cities[-1].name, "sticker": cities[-1].sticker, "by": cities[-1].by}
+    _records(state, sections)
     for sec in sections.get("rulebook", {}).values():
         for slot in sec.get("slots", []) or []:
             if isinstance(slot, dict) and isinstance(slot.get("id"), str):

@@ -447,3 +447,53 @@ def legend(game: Game) -> list[tuple[str, str]]:
     colors = region_colors(game)
     return [(colors[rid], _label(r, rid)) for rid, r in game.section("regions").items()]
 
+
+
+#: Width of the locator map in its own view units (its height follows the board's proportions).
+LOCATOR_WIDTH = 200.0
+
+
+def locator_spots(game: Game) -> dict[str, tuple[float, float]]:
+    """Where each territory sits on the locator map, in percent of its width and height (for the
+    highlight a territory card draws over the shared map)."""
+    width, height = _board_size(game)
+    return {tid: (round(100 * x / width, 2), round(100 * y / height, 2)) for tid, (x, y) in positions(game).items()}
+
+
+def locator_svg(game: Game) -> str:
+    """The board in miniature for the territory cards: one dot per territory in its region's colour
+    and the edges as hairlines, no text. One picture per game: every card shows the same one and
+    draws its own highlight over it (`locator_spots`), so a deck of cards costs one picture."""
+    width, height = _board_size(game)
+    scale = LOCATOR_WIDTH / width
+    view_h = height * scale
+    pos = {tid: (x * scale, y * scale) for tid, (x, y) in positions(game).items()}
+    colors = region_colors(game)
+    territories = game.section("territories")
+    r = max(1.6, min(4.0, 60.0 / max(1.0, math.sqrt(len(territories) or 1))))
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {LOCATOR_WIDTH:.0f} {view_h:.1f}" '
+           f'width="{LOCATOR_WIDTH:.0f}" height="{view_h:.1f}">',
+           f'<rect x="0" y="0" width="{LOCATOR_WIDTH:.0f}" height="{view_h:.1f}" fill="#f4f1e6"/>']
+    seen: set[frozenset[str]] = set()
+    lines = []
+    listed = [(a, b, "") for a, ns in game.neighbors().items() for b in ns]
+    for a, b, _kind in [*game.edges, *listed]:
+        key = frozenset((a, b))
+        if a not in pos or b not in pos or key in seen or a == b:
+            continue
+        seen.add(key)
+        (x1, y1), (x2, y2) = pos[a], pos[b]
+        if abs(x1 - x2) > LOCATOR_WIDTH / 2:  # wraps round the board: not drawn across it
+            continue
+        lines.append(f"M{x1:.1f} {y1:.1f}L{x2:.1f} {y2:.1f}")
+    if lines:
+        out.append(f'<path d="{"".join(lines)}" stroke="#aaa" stroke-width="0.6" fill="none"/>')
+    for tid, terr in territories.items():
+        if tid not in pos:
+            continue
+        regions = [rg for rg in terr.get("regions", []) if isinstance(rg, str)]
+        fill = colors.get(regions[0], NO_REGION) if regions else NO_REGION
+        x, y = pos[tid]
+        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{fill}" stroke="#777" stroke-width="0.4"/>')
+    out.append("</svg>")
+    return "".join(out)

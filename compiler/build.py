@@ -257,6 +257,13 @@ def out_folder(game: Game, campaign: str | None = None) -> str:
     return "+".join([game.id, *("".join(c if c.isalnum() or c in "-_." else "-" for c in p) for p in game.packs)])
 
 
+def boardmap_inputs(game: Game) -> list[Any]:
+    """What the locator map on the territory cards is drawn from besides the board: each territory's
+    place and regions, and the regions' order (their colours)."""
+    return [[(tid, t.get("layout"), t.get("regions")) for tid, t in game.section("territories").items()],
+            list(game.section("regions"))]
+
+
 def plan_game(game: Game, paper: str, campaign: str | None, templates: str) -> list[Output]:
     """Every output of one game, with its dependencies and render job (pure; cheap)."""
     settings = {"settings": _hash([BUILD_VERSION, paper, campaign or ""]), "templates": templates}
@@ -284,7 +291,10 @@ def plan_game(game: Game, paper: str, campaign: str | None, templates: str) -> l
                 path, _ = image_path(game, c["id"], c["image"])
                 if path:
                     images[f"image of '{c['id']}'"] = _hash(path.read_bytes())
-        deps = {**settings, **header, **_item_deps(game, deck_ids + card_ids), **images, "cards": _hash(cards)}
+        located = {"board": _hash([game.board, game.edges, boardmap_inputs(game)])} \
+            if any(c.get("spot") for c in cards) else {}
+        deps = {**settings, **header, **_item_deps(game, deck_ids + card_ids), **images, **located,
+                "cards": _hash(cards)}
         out.append(Output(g, "cards", [f"{g}/cards.pdf"], deps,
                           {"kind": "cards", "game": game, "cards": cards, "paper": paper,
                            "parts": sheetmod.part_count(len(cards))}))
@@ -427,8 +437,12 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
                                           withheld if game.section("territories") else None)
             replace_file(_safe_out(out, files[1]), html.encode())
         elif kind == "cards":
+            from .boardmap import locator_svg
+
             sheets = sheetmod.card_sheets(_with_images(job["cards"], game), paper)
-            html, pages = htmlmod.card_sheets_html(game.title, sheetmod.split_sheets(sheets, count)[index], paper)
+            locator = locator_svg(game) if any(c.get("spot") for c in job["cards"]) else None
+            html, pages = htmlmod.card_sheets_html(game.title, sheetmod.split_sheets(sheets, count)[index], paper,
+                                                   locator)
         else:
             sheets = sheetmod.sticker_sheets(job["stickers"], paper)
             html = htmlmod.sheets_html("stickers.html.j2", game.title, sheets, paper)

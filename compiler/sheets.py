@@ -107,14 +107,27 @@ def _text(value: Any) -> str | None:
 
 
 def printable_cards(game: Game) -> list[dict[str, Any]]:
-    """Every printed card (copies expanded, destroyed ones left out), as what a card face shows."""
+    """Every printed card (copies expanded), as what a card face shows, then a faction card per
+    faction (its powers) and, in a legacy game, a record card per faction.
+
+    A territory card carries `spot`, where its territory is on the game's locator map (in percent;
+    `boardmap.locator_svg` draws the map once per game). In a campaign's game (`build --campaign`)
+    a card shows the resources it has now (`upgraded` when a sticker added some), a destroyed
+    card is printed marked `destroyed`, a faction card marks the power chosen and its record
+    card is filled in from the games played.
+    """
+    from .boardmap import locator_spots
+
     decks = game.section("decks")
     colors = {did: PALETTE[i % len(PALETTE)] for i, did in enumerate(decks)}
     names = {i: str(known(it.get("name"), i)) for s in ("territories", "regions") for i, it in game.section(s).items()}
+    spots = locator_spots(game) if game.section("territories") else {}
+    adds_resources = {sid for sid, st in game.section("stickers").items()
+                      if isinstance(st.get("adds"), dict) and "resources" in st["adds"]}
     out: list[dict[str, Any]] = []
     for cid, card in game.section("cards").items():
         deck: Item = decks.get(card.get("deck", ""), {})
-        if deck.get("printable") is False or card.get("destroyed"):
+        if deck.get("printable") is False:
             continue
         size = deck.get("card_size") or {}
         stats = [(str(k).replace("_", " "), _text(v) or "") for k, v in (card.get("stats") or {}).items()]
@@ -140,8 +153,70 @@ def printable_cards(game: Game) -> list[dict[str, Any]]:
             "size": (float(size.get("width", POKER_MM[0])), float(size.get("height", POKER_MM[1]))),
             "game": game.title,
         }
+        spot = spots.get(territory) if isinstance(territory, str) else None
+        if spot:
+            face["spot"], face["territory"] = spot, territory
+        upgrades = [m for m in card.get("marks") or [] if isinstance(m, dict) and m.get("sticker") in adds_resources]
+        if upgrades:
+            face["upgraded"] = len(upgrades)
+        # a destroyed card is marked on the card or, in a campaign, on its territory (a small x by its name)
+        if card.get("destroyed") or (territory and game.section("territories").get(territory, {}).get("destroyed")):
+            face["destroyed"] = True
         for _ in range(int(card.get("copies", 1) or 1)):
             out.append(face)
+    return out + faction_cards(game)
+
+
+#: Rows of a faction's record card when neither the game nor the campaign says how many games.
+RECORD_ROWS = 10
+#: The most rows a record card holds at poker size.
+MAX_RECORD_ROWS = 15
+
+
+def _record_rows(game: Game, record: list[Any]) -> int:
+    campaign = game.meta.get("campaign") or {}
+    wanted = next((v for v in (campaign.get("games"), campaign.get("rewards_in_first_games"))
+                   if isinstance(v, int) and not isinstance(v, bool) and v > 0), RECORD_ROWS)
+    return max(min(wanted, MAX_RECORD_ROWS), min(len(record), MAX_RECORD_ROWS))
+
+
+def faction_cards(game: Game) -> list[dict[str, Any]]:
+    """A card per faction: its powers (the one chosen in the campaign marked, the others struck
+    through) or its leader; in a legacy game, then a record card per faction, a row per game
+    (player, start, result) left empty to fill by hand or filled from the campaign (`record`)."""
+    factions = game.section("factions")
+    out: list[dict[str, Any]] = []
+    for i, (fid, faction) in enumerate(factions.items()):
+        name = str(known(faction.get("name"), fid))
+        chosen = faction.get("power")
+        powers = []
+        for p in faction.get("powers") or []:
+            if not isinstance(p, dict):
+                continue
+            powers.append({"name": str(known(p.get("name"), p.get("id", ""))), "text": _text(p.get("text")) or "",
+                           "chosen": bool(chosen) and p.get("id") == chosen,
+                           "destroyed": bool(p.get("destroyed")) or (bool(chosen) and p.get("id") != chosen)})
+        leader = faction.get("leader")
+        if isinstance(leader, dict) and leader.get("name"):
+            powers.append({"name": f"Leader: {known(leader.get('name'), '')}", "text": _text(leader.get("ability")) or "",
+                           "chosen": False, "destroyed": False})
+        colour = PALETTE[(i + 3) % len(PALETTE)]
+        base = {"id": fid, "deck": "Factions", "deck_id": "factions", "type": "faction", "zone": None, "where": None,
+                "stats": [], "resources": None, "unknown": False, "image": None, "image_url": None,
+                "color": colour, "back": "Faction", "size": POKER_MM, "game": game.title}
+        text = _text(faction.get("text")) if not powers else None
+        out.append({**base, "name": name, "text": text, "powers": powers,
+                    "choose": faction.get("choose_powers") if isinstance(faction.get("choose_powers"), int) else None})
+        if game.meta.get("legacy") is True:
+            record = [r for r in faction.get("record") or [] if isinstance(r, dict)]
+            rows = [{"game": n + 1, "player": "", "start": "", "result": ""} for n in range(_record_rows(game, record))]
+            for r in record:
+                n = r.get("game")
+                if isinstance(n, int) and 1 <= n <= len(rows):
+                    rows[n - 1] = {"game": n, "player": str(r.get("player") or ""), "start": str(r.get("start") or ""),
+                                   "result": str(r.get("result") or "")}
+            out.append({**base, "id": f"{fid}-record", "name": name, "deck": "Faction record", "text": None,
+                        "record": rows})
     return out
 
 

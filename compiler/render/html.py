@@ -134,15 +134,34 @@ class _Classes:
         return [f".{name} {{ {decl} }}" for decl, name in self.rules.items()]
 
 
-def card_sheets_html(title: str, sheets: list[Sheet], paper: str) -> tuple[str, list[int]]:
+#: The most a territory card's locator map may take of the card's height and width (mm).
+LOCATOR_MAX_MM = (30.0, 54.0)
+
+
+def locator_view(svg: str | None) -> dict[str, Any] | None:
+    """The locator map of a game as one `data:` URL every territory card shows (WeasyPrint loads
+    it once), and the size of its box so that a card's highlight, placed in percent, sits on its dot."""
+    if not svg:
+        return None
+    match = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg)
+    ratio = float(match[2]) / float(match[1]) if match and float(match[1]) else 0.6
+    max_h, max_w = LOCATOR_MAX_MM
+    width = min(max_w, max_h / ratio) if ratio else max_w
+    return {"url": "data:image/svg+xml," + quote(svg, safe=""), "w": f"{width:.2f}mm", "h": f"{width * ratio:.2f}mm"}
+
+
+def card_sheets_html(title: str, sheets: list[Sheet], paper: str, locator: str | None = None) -> tuple[str, list[int]]:
     """The HTML of the distinct card sheets, and which of them every printed page shows.
 
     Positions, deck colours and cut marks become a few CSS classes and page backgrounds instead
-    of a style attribute per element, which WeasyPrint lays out several times faster.
+    of a style attribute per element, which WeasyPrint lays out several times faster. `locator`
+    is the game's locator map (`boardmap.locator_svg`): a territory card shows it with its own
+    territory highlighted (a class per place, `q…`, over the one shared picture).
     """
     page_w, page_h = PAPER_MM[paper]
     unique, order = distinct_pages(sheets)
-    rects, colours = _Classes("r"), _Classes("k")
+    rects, colours, spots = _Classes("r"), _Classes("k"), _Classes("q")
+    loc = locator_view(locator)
     pages: dict[str, str] = {}
     view = []
     for sheet in unique:
@@ -156,12 +175,14 @@ def card_sheets_html(title: str, sheets: list[Sheet], paper: str) -> tuple[str, 
             colour = s.card.get("color")
             if not (isinstance(colour, str) and COLOUR.fullmatch(colour)):
                 colour = "#3d3d3d"
+            spot = s.card.get("spot") if loc else None
             slots.append({"rect": rect, "colour": colours(f"background-color: {colour}; border-color: {colour}"),
-                          "card": s.card, "number": s.number, "x": s.x, "y": s.y, "w": s.w, "h": s.h})
+                          "card": s.card, "number": s.number, "x": s.x, "y": s.y, "w": s.w, "h": s.h,
+                          "spot": spots(f"left: {float(spot[0]):.2f}%; top: {float(spot[1]):.2f}%") if spot else None})
         view.append({"kind": sheet.kind, "title": sheet.title, "page": pages.setdefault(url, f"m{len(pages)}"),
                      "slots": slots})
     html = environment().get_template("cards.html.j2").render(
-        title=title, sheets=view, paper=PAPER_CSS[paper], page_w=page_w, page_h=page_h,
-        classes=rects.css() + colours.css(), marks=[{"name": n, "url": u} for u, n in pages.items()],
+        title=title, sheets=view, paper=PAPER_CSS[paper], page_w=page_w, page_h=page_h, locator=loc,
+        classes=rects.css() + colours.css() + spots.css(), marks=[{"name": n, "url": u} for u, n in pages.items()],
     )
     return str(html), order

@@ -1,0 +1,89 @@
+"""Cards worth printing (issue 10 item 5): a territory card shows where its territory is on a locator
+map and its coins as icons; faction cards show their powers, and a record card per faction a grid of
+games to fill in; with `build --campaign` the cards show the campaign (upgraded coins, destroyed card
+marked, the chosen power, the records filled in)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from campaigns.helpers import SETUP, START, run_script
+from typer.testing import CliRunner
+
+from conftest import pdftotext
+from scarbook.cli.main import app
+from scarbook.compiler.boardmap import locator_spots, locator_svg
+from scarbook.compiler.render.html import card_sheets_html
+from scarbook.compiler.sheets import card_sheets, printable_cards
+from scarbook.compiler.validate import load_game
+
+
+@pytest.fixture(autouse=True)
+def _no_env_campaign(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SCARBOOK_CAMPAIGN", raising=False)
+
+
+def _html(game_id: str = "risk-legacy") -> str:
+    game = load_game(game_id)
+    html, _ = card_sheets_html(game.title, card_sheets(printable_cards(game), "a4"), "a4", locator_svg(game))
+    return html
+
+
+def test_every_territory_card_highlights_its_own_territory_on_one_shared_map() -> None:
+    game = load_game("risk-legacy")
+    html = _html()
+    located = re.findall(r'data-locator="([^"]+)"><img src="([^"]+)" alt=""><i class="hl (q\d+)">', html)
+    assert {t for t, _, _ in located} == set(game.section("territories"))
+    assert len({url for _, url, _ in located}) == 1  # one picture for the whole deck
+    spots = locator_spots(game)
+    classes = dict(re.findall(r"\.(q\d+) \{ (left: [\d.]+%; top: [\d.]+%) \}", html))
+    for tid, _, cls in located:
+        x, y = spots[tid]
+        assert classes[cls] == f"left: {x:.2f}%; top: {y:.2f}%"
+    assert 'data-coins="1"><i class="coin"></i>' in html
+
+
+def test_faction_cards_show_powers_and_a_record_grid() -> None:
+    html = _html()
+    assert "Fortified HQ" in html and "Double-six shield" in html
+    assert html.count('data-record="15"') == 5  # 5 factions, 15 rewarded games
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    out = {}
+    tmp = tmp_path_factory.mktemp("cards")
+    result = CliRunner().invoke(app, ["build", "risk-legacy", "--only", "cards", "--out", str(tmp / "plain")])
+    assert result.exit_code == 0, result.output
+    out["plain"] = pdftotext(tmp / "plain" / "risk-legacy" / "cards.pdf")
+    file = tmp / "world.yaml"
+    failures = run_script(SETUP + START + "\ngame end --winner Ann --held-on Bob --eliminated Cat\n"
+                          "destroy japan --by Ann\n", file)
+    assert not failures, failures
+    result = CliRunner().invoke(app, ["build", "--campaign", str(file), "--only", "cards", "--out", str(tmp / "c")])
+    assert result.exit_code == 0, result.output
+    out["campaign"] = pdftotext(tmp / "c" / "risk-legacy" / "cards.pdf")
+    return out
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_printed_territory_and_faction_cards(built: dict[str, str]) -> None:
+    text = _words(built["plain"])
+    assert "Alaska" in text and "1 resource" in text
+    assert "upgraded (+" not in text and "DESTROYED" not in text
+    assert "Fortified HQ" in text and "Keep 1 of these" in text
+    assert "Game Player Start Result" in text and "FACTION RECORD" in text
+
+
+def test_campaign_build_shows_upgrades_destroyed_card_chosen_power_and_records(built: dict[str, str]) -> None:
+    text = _words(built["campaign"])
+    assert "3 resources · upgraded (+2)" in text  # alaska: two coins placed in the setup
+    assert "DESTROYED" in text  # japan's card, destroyed by the winner
+    assert "★ Fortified HQ" in text and "(destroyed)" in text  # die mechaniker kept its HQ power
+    assert re.search(r"\b1 Ann\b.{0,40}?winner", text)  # Khan Industries' record: game 1, Ann, won
+    assert re.search(r"\b1 Cat\b.{0,40}?eliminated", text)

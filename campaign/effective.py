@@ -3,8 +3,9 @@
 `campaign_game(path, packs)` replays the ledger and returns a new `Game`: opened packets'
 content visible (nothing sealed otherwise), continents with the given `name` and `named_by`,
 bonuses changed by the +1/-1 marks, territory cards' `resources` updated, destroyed cards with
-`destroyed: true`, on every faction its `record` (game, player, start, result), on every territory the `marks` it carries, and on every rulebook place (`slots`)
-what fills it (`filled`, and its `text` only where a pack transcribed the sticker). It never writes anything.
+`destroyed: true`, on every faction its `record` (game, player, start, result), on every
+territory the `marks` it carries, and on every rulebook place (`slots`) what fills it (`filled`,
+and its `text` only where a pack transcribed the sticker). It never writes anything.
 """
 
 from __future__ import annotations

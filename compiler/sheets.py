@@ -198,8 +198,8 @@ def faction_cards(game: Game) -> list[dict[str, Any]]:
                            "destroyed": bool(p.get("destroyed")) or (bool(chosen) and p.get("id") != chosen)})
         leader = faction.get("leader")
         if isinstance(leader, dict) and leader.get("name"):
-            powers.append({"name": f"Leader: {known(leader.get('name'), '')}", "text": _text(leader.get("ability")) or "",
-                           "chosen": False, "destroyed": False})
+            powers.append({"name": f"Leader: {known(leader.get('name'), '')}",
+                           "text": _text(leader.get("ability")) or "", "chosen": False, "destroyed": False})
         colour = PALETTE[(i + 3) % len(PALETTE)]
         base = {"id": fid, "deck": "Factions", "deck_id": "factions", "type": "faction", "zone": None, "where": None,
                 "stats": [], "resources": None, "unknown": False, "image": None, "image_url": None,

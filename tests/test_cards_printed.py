@@ -6,7 +6,6 @@ marked, the chosen power, the records filled in)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from campaigns.helpers import SETUP, START, run_script

@@ -103,6 +103,18 @@ def target_has(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
+def card_territory_has(p: Placement, params: dict[str, Any]) -> Failure:
+    """The target card's territory carries an active mark of this kind or id (a card destroyed by a mark on its
+    territory); a mark that cancels what it covers counts too."""
+    kind = params["kind"]
+    territory = p.target.item.get("territory")
+    if not territory:
+        return f"{p.where} is not the card of a territory", f"{a(p.label)} goes only on the card of a territory"
+    if not any(m.is_a(kind) for m in p.state.active_marks(str(territory))):
+        return f"{territory} has no {kind}", f"{a(p.label)} goes only on the card of a territory with {a(kind)}"
+    return None
+
+
 def target_lacks(p: Placement, params: dict[str, Any]) -> Failure:
     kind = params["kind"]
     found = p.state.has(p.target.id, kind)
@@ -450,6 +462,7 @@ CHECKS: dict[str, Callable[[Placement, dict[str, Any]], Failure]] = {
     "after-a-game": after_a_game,
     "before-first-game": before_first_game,
     "card-not-destroyed": card_not_destroyed,
+    "card-territory-has": card_territory_has,
     "choice-of": choice_of,
     "covers-existing": covers_existing,
     "during-a-game": during_a_game,
@@ -490,7 +503,7 @@ CODES: dict[str, str] = {
     "choice-of": "R222", "start-for-founder": "R223", "one-per-player": "R228", "one-per-game": "R229",
     "during-a-game": "R230", "target-has-own": "R231", "spread-over-regions": "R232", "steps-value": "R233",
     "target-card-value": "R234", "target-is": "R235", "placed-once-opened": "R221",
-    "target-tagged": "R236",
+    "target-tagged": "R236", "card-territory-has": "R237",
 }
 
 

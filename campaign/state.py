@@ -261,7 +261,12 @@ def place(state: CampaignState, content: Content, sticker_id: str, target: str, 
                 last.number if last else 0, line, boxes if isinstance(boxes, int) else None,
                 founds=founds.get("kind"), cancels=bool(sticker.get("cancels")))
     covered = [m for m in state.active_marks(target) if any(m.is_a(k) for k in sticker.get("covers", []) or [])]
-    if covered:  # a sticker goes over one mark: the latest it may cover
+    if covered and sticker.get("covers_all"):  # it goes over the latest mark of each kind it covers
+        for kind in sticker.get("covers", []) or []:
+            of_kind = [m for m in covered if m.is_a(kind) and m.active]
+            if of_kind:
+                of_kind[-1].covered_by = sticker_id
+    elif covered:  # a sticker goes over one mark: the latest it may cover
         covered[-1].covered_by = sticker_id
     state.marks.setdefault(target, []).append(mark)
     state.placed[sticker_id] += 1

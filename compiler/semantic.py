@@ -162,8 +162,9 @@ def check_regions(ctx: Ctx) -> Iterator[Diagnostic]:
     game = ctx.game.effective()  # declared counts describe the game as it starts, before envelopes
     if game.section("regions"):
         for tid, terr in ctx.items("territories"):
-            if not terr.get("regions"):
-                yield error(ctx.at(tid), "X205", f"territory '{tid}' is in no region; add 'regions: [...]'")
+            if terr.get("regions") is None:  # `regions: []` says it is in no region on purpose
+                yield error(ctx.at(tid), "X205", f"territory '{tid}' is in no region; add 'regions: [...]' "
+                            "('regions: []' when it is in none)")
     members = game.region_members()
     for rid, region in ctx.items("regions"):
         declared = region.get("territory_count")

@@ -234,3 +234,115 @@ def test_scar_deck_before_and_after_the_thirty_troops_pocket(playing: Path) -> N
     ok(playing, "open thirty-troops\n")
     after = invoke_tables(playing)
     assert scar_cards(after) == 17 and "| Weakness scar cards | deck | 5 |" in after
+
+
+# --- issue 12 item 4: faction slots, the Alien Island and the Fallout Zone, sealed in their pockets ----------
+SEALED_WORDS = ("alien", "fallout", "weakness", "missile-power", "comeback")
+
+
+def outputs(file: Path) -> str:
+    """Everything the players can see of the game as it stands in this campaign."""
+    from typer.testing import CliRunner
+
+    from scarbook.cli.main import app
+
+    texts = [invoke(["status", "--format", "json"], file), invoke(["status"], file)]
+    for part in ("board", "cards", "stickers", "envelopes", "rules"):
+        for fmt in ("text", "json"):
+            texts.append(CliRunner().invoke(app, ["show", "risk-legacy", part, "--format", fmt, "--campaign",
+                                                  str(file)]))
+    for r in texts:
+        assert r.exit_code == 0, r.output
+    return "\n".join(r.output for r in texts) + invoke_tables(file)
+
+
+def board(file: Path) -> dict:
+    import json
+
+    from typer.testing import CliRunner
+
+    from scarbook.cli.main import app
+
+    result = CliRunner().invoke(app, ["show", "risk-legacy", "board", "--format", "json", "--campaign", str(file)])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_pocket_contents_do_not_appear_before_their_pocket_is_opened(playing: Path) -> None:
+    seen = outputs(playing).lower()
+    assert not [w for w in SEALED_WORDS if w in seen]
+    for args, packet in ((["place", "fallout-zone", "peru"], "three-missiles"),
+                         (["place", "fallout-zone-card", "peru"], "three-missiles"),
+                         (["place", "weakness-scar-sticker", "khan-industries"], "thirty-troops"),
+                         (["place", "alien-island-sea-lines", "alien-island", "--to", "peru"], "thirty-troops")):
+        refused(playing, args, "R310", f"open packet {packet} first", SCANS)
+
+
+def test_thirty_troops_pocket_adds_the_alien_island_its_card_its_sea_lines_and_the_weakness_slot(
+        playing: Path) -> None:
+    file = playing
+    ok(file, "open thirty-troops\n")
+    shown = board(file)
+    assert "alien-island" in str(shown)
+    table = invoke_tables(file)
+    assert "Alien Island" in table
+    assert "alien-island-sea-lines -> alien-island (thirty-troops)" in invoke(["status"], file).output
+    # the sea lines start at the island; which territories they join is the players' choice
+    refused(file, ["place", "alien-island-sea-lines", "peru", "--to", "brazil"], "R235", "goes on alien-island",
+            SCANS)
+    ok(file, "place alien-island-sea-lines alien-island --to peru\nlink alien-island-sea-lines alien-island japan\n")
+    refused(file, ["link", "alien-island-sea-lines", "peru", "egypt"], "R342", "starts at alien-island")
+    assert "to put in place" not in invoke(["status"], file).output
+    # a scar may go on the island, like on any territory
+    ok(file, "place bunker alien-island\n")
+    # the weakness scars go on a faction card's yellow slot (declared by the sealed sticker), one per faction
+    # card, never on the board
+    refused(file, ["place", "weakness-scar-sticker", "peru"], "R102", "goes on a faction-card")
+    ok(file, "place weakness-scar-sticker khan-industries\n")
+    refused(file, ["place", "weakness-scar-sticker", "khan-industries"], "R213", "already changed", SCANS)
+    ok(file, "place weakness-scar-sticker saharan-republic\n")
+    seen = outputs(file).lower()
+    assert "fallout" not in seen  # still sealed in the pocket for three missiles
+
+
+def test_alien_island_card_is_worth_3_coins(playing: Path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from scarbook.cli.main import app
+
+    ok(playing, "open thirty-troops\n")
+    result = CliRunner().invoke(app, ["show", "risk-legacy", "cards", "--format", "json", "--campaign", str(playing)])
+    assert result.exit_code == 0, result.output
+    cards = {c["id"]: c for c in json.loads(result.stdout)["cards"]}
+    assert (cards["alien-island-card"]["territory"], cards["alien-island-card"]["resources"]) == ("alien-island", 3)
+
+
+def status_json(file: Path) -> dict:
+    import json
+
+    result = invoke(["status", "--format", "json"], file)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_fallout_zone_covers_the_city_and_scar_and_destroys_the_card(second_signature: Path) -> None:
+    file = second_signature
+    ok(file, "open second-signature\n" + START + "\nplace bunker alaska\nopen three-missiles\n")
+    ok(file, "place fallout-zone alaska\n")
+    assert [c for c in cities(file) if c["territory"] == "alaska"] == []
+    assert {"territory": "alaska", "scar": "bunker", "cancelled": True} in status_json(file)["scars"]
+    refused(file, ["place", "fallout-zone", "brazil"], "R201", SCANS)  # there is one
+    assert "fallout-zone-card -> alaska-card (three-missiles)" in invoke(["status"], file).output
+    refused(file, ["place", "fallout-zone-card", "brazil"], "R237", "brazil has no fallout-zone", SCANS)
+    ok(file, "place fallout-zone-card alaska\n")
+    refused(file, ["place", "fallout-zone-card", "alaska"], "R215", "was destroyed", SCANS)
+    assert "fallout-zone-card ->" not in invoke(["status"], file).output
+    assert "alaska-card" in [d if isinstance(d, str) else d.get("card") for d in status_json(file)["destroyed_cards"]]
+    # the Major City under it no longer counts: Alaska is no longer Ann's start
+    ok(file, "game end --winner Cat\nplace continent-minus-one europe --by Cat\nplace coin china --by Ann\n"
+       "place coin india --by Bob\n")
+    refused(file, [*START.split(), "--start", "Ann=alaska"], "R305", "not a legal starting territory for Ann",
+            "fallout-zone")
+    ok(file, START + " --start Ann=peru\n")

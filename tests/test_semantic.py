@@ -71,6 +71,11 @@ def test_territory_without_region(tmp_path: Path) -> None:
     assert [line.split(" ")[1] for line in out] == ["X205"]
 
 
+def test_territory_in_no_region_on_purpose(tmp_path: Path) -> None:
+    """`regions: []` says the territory is in no region (Risk Legacy's Alien Island has no continent)."""
+    assert check(tmp_path, "", GAME.replace("{id: b, name: B, regions: [r]}", "{id: b, name: B, regions: []}")) == []
+
+
 def test_duplicate_id_across_sections(tmp_path: Path) -> None:
     out = check(tmp_path, "decks:\n  - {id: a, name: A deck}\n")
     assert [line.split(" ")[1] for line in out] == ["X101"]

@@ -29,18 +29,25 @@ def test_risk_legacy_board(legacy: Game) -> None:
 
 
 def test_risk_legacy_adjacency_is_symmetric_with_14_crossings(legacy: Game) -> None:
-    adj = legacy.neighbors()
+    board = legacy.effective()  # the board before any pocket is opened
+    adj = board.neighbors()
     assert all(a in adj[b] for a in adj for b in adj[a])
-    region = {t: v["regions"][0] for t, v in legacy.section("territories").items()}
-    crossings = {frozenset((a, b)) for a, b, _ in legacy.edges if region[a] != region[b]}
+    region = {t: v["regions"][0] for t, v in board.section("territories").items()}
+    crossings = {frozenset((a, b)) for a, b, _ in board.edges if region[a] != region[b]}
     assert len(crossings) == 14
-    assert Counter(len(r["regions"]) for r in legacy.section("territories").values()) == {1: 42}
+    assert Counter(len(r["regions"]) for r in board.section("territories").values()) == {1: 42}
+    # the Alien Island (sealed in the pocket for thirty troops): no continent, no printed lines
+    island = legacy.section("territories")["alien-island"]
+    assert island["regions"] == [] and not legacy.neighbors()["alien-island"]
 
 
 def test_risk_legacy_cards_and_stickers(legacy: Game) -> None:
     cards = legacy.section("cards")
     territory_cards = [c for c in cards.values() if c.get("territory")]
-    assert len(territory_cards) == 42 and all(c["resources"] == 1 for c in territory_cards)
+    sealed = legacy.sealed_ids()
+    assert len([c for c in territory_cards if c["id"] not in sealed]) == 42
+    assert all(c["resources"] == 1 for c in territory_cards if c["id"] not in sealed)
+    assert [(c["id"], c["resources"]) for c in territory_cards if c["id"] in sealed] == [("alien-island-card", 3)]
     assert sum(c.get("copies", 1) for c in cards.values() if c["deck"] == "coin-deck") == 10
     stickers = legacy.section("stickers")
     for sid in ("coin", "minor-city", "major-city", "fortification", "scar-cancel", "continent-plus-one",

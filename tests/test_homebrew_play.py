@@ -203,3 +203,65 @@ def test_target_tagged_says_where_a_sticker_may_go(folders: tuple[Path, Path]) -
     assert "frost-peak is not coastal (a Harbor goes only on a coastal territory; house rule § Harbor)" in out, out
     out = refused(ledger, "R236", "campaign", "place", "cairn", "reed-bay", *c)
     assert "reed-bay is coastal" in out, out
+
+
+def test_patch_merges_fields_and_a_renamed_territory_renames_its_card(tmp_path: Path) -> None:
+    pack = tmp_path / "renamed.yaml"
+    pack.write_text("pack: {id: renamed, title: Renamed, extends: risk-legacy}\n"
+                    "territories:\n  - {id: alaska, patch: true, name: Alyeska}\n")
+    rc, out = run("validate", str(pack))
+    assert rc == 0 and "0 errors, 0 warnings" in out, out  # nothing dropped: no X509
+    rc, out = run("show", "risk-legacy", "board", "--format", "json", "--pack", str(pack))
+    first = json.loads(out)["territories"][0]
+    assert first["id"] == "alaska" and first["name"] == "Alyeska" and first["regions"] == ["north-america"], first
+    assert "kamchatka" in first["neighbors"]
+    rc, out = run("show", "risk-legacy", "cards", "--pack", str(pack))
+    assert "  Alyeska [alaska-card]" in out and out.index("Alyeska") < out.index("[alberta-card]"), out
+    # a card the pack names itself keeps its name
+    pack.write_text("pack: {id: renamed, title: Renamed, extends: risk-legacy}\n"
+                    "territories:\n  - {id: alaska, patch: true, name: Alyeska}\n"
+                    "cards:\n  - {id: alaska-card, patch: true, name: Seward's Folly}\n")
+    rc, out = run("show", "risk-legacy", "cards", "--pack", str(pack))
+    assert "  Seward's Folly [alaska-card], 1 resources" in out and "Alyeska" not in out, out
+    # replace keeps its meaning: the whole item, with X509 for what it drops; its card follows the name too
+    pack.write_text("pack: {id: renamed, title: Renamed, extends: risk-legacy}\n"
+                    "territories:\n  - {id: alaska, replace: true, name: Alyeska, regions: [north-america]}\n")
+    rc, out = run("validate", str(pack))
+    assert "warning X509" in out, out
+    rc, out = run("show", "risk-legacy", "cards", "--pack", str(pack))
+    assert "  Alyeska [alaska-card]" in out, out
+
+
+def test_a_card_named_after_its_territory_follows_a_rename(tmp_path: Path) -> None:
+    game = tmp_path / "isle.yaml"
+    game.write_text("game: {id: isle, title: Isle, legacy: true, players: {min: 2, max: 2}}\n"
+                    "regions:\n  - {id: sea, name: Sea, bonus: 1}\n"
+                    "territories:\n  - {id: cove, name: Cove, regions: [sea], neighbors: [cape]}\n"
+                    "  - {id: cape, name: Cape, regions: [sea], neighbors: [cove]}\n"
+                    "decks:\n  - {id: isles, name: Isle cards, card_type: territory, count: 2}\n"
+                    "cards:\n  - {id: cove-card, deck: isles, type: territory, name: Cove card, territory: cove}\n"
+                    "  - {id: cape-card, deck: isles, type: territory, name: The Lookout, territory: cape}\n")
+    pack = tmp_path / "names.yaml"
+    pack.write_text("pack: {id: names, title: Names, extends: isle}\n"
+                    "territories:\n  - {id: cove, patch: true, name: Smugglers Cove}\n"
+                    "  - {id: cape, patch: true, name: Cape Storm}\n")
+    rc, out = run("validate", str(game), str(pack))
+    assert rc == 0 and "0 errors" in out, out
+    rc, out = run("show", str(game), "cards", "--pack", str(pack))
+    assert "Smugglers Cove card [cove-card]" in out, out
+    assert "The Lookout [cape-card]" in out, out  # not derived from the territory's name: unchanged
+
+
+@pytest.mark.parametrize(("items", "code", "message"), [
+    ("territories:\n  - {id: alaska, patch: true, replace: true, name: Alyeska}\n", "X513",
+     "'alaska' says both 'patch: true' and 'replace: true'"),
+    ("territories:\n  - {id: atlantis, patch: true, name: Atlantis}\n", "X514",
+     "'atlantis' patches nothing: the base game has no such id"),
+    ("regions:\n  - {id: alaska, patch: true, bonus: 3}\n", "X503",
+     "'alaska' patches a territory of the base game with a region; patch it in 'territories'"),
+])
+def test_patch_refusals(tmp_path: Path, items: str, code: str, message: str) -> None:
+    pack = tmp_path / "bad.yaml"
+    pack.write_text("pack: {id: bad, title: Bad, extends: risk-legacy}\n" + items)
+    rc, out = run("validate", str(pack))
+    assert rc == 1 and f"error {code}: {message}" in out, out

@@ -92,6 +92,9 @@ def link_problem(game: Game, sticker_id: str, a: str, b: str, placed: dict[str, 
     ends = adds(st) or carriers
     if a not in ends and b not in ends:
         return "R342", f"a line of the {sticker_id} starts at {' or '.join(ends) or 'where it is placed'}"
+    pair = pair_problem(game, as_dict(st.get("links")), a, b)
+    if pair is not None:
+        return "R345", pair
     mine = [(x, y) for s, x, y in links if s == sticker_id]
     allowed = each * max(1, len(adds(st)) or len(carriers)) + optional
     if len(mine) >= allowed:
@@ -100,6 +103,34 @@ def link_problem(game: Game, sticker_id: str, a: str, b: str, placed: dict[str, 
     if owed and not any(t in owed for t in (a, b)):
         return "R343", (f"draw the owed lines first: {', '.join(owed)} need{'s' if len(owed) == 1 else ''} "
                         f"{each} line{'' if each == 1 else 's'} each")
+    return None
+
+
+def steps_apart(game: Game, a: str, b: str, limit: int) -> int | None:
+    """The fewest steps from a to b on the board as played (None when more than `limit`)."""
+    adjacency = game.neighbors()
+    seen, frontier = {a}, [a]
+    for step in range(1, limit + 1):
+        frontier = [n for t in frontier for n in adjacency.get(t, []) if n not in seen and not seen.add(n)]
+        if b in seen:
+            return step
+    return None
+
+
+def pair_problem(game: Game, links: dict[str, Any], a: str, b: str) -> str | None:
+    """Why the pair a-b may not be joined under the sticker's `links` (`within: N` steps on the board before the
+    line, `same_region: true|false`); None when it may."""
+    within = links.get("within")
+    if isinstance(within, int) and not isinstance(within, bool) and steps_apart(game, a, b, within) is None:
+        return f"{a} and {b} are more than {within} step{'' if within == 1 else 's'} apart"
+    same = links.get("same_region")
+    if isinstance(same, bool):
+        territories = game.section("territories")
+        shared = set(as_list(territories[a].get("regions"))) & set(as_list(territories[b].get("regions")))
+        if same and not shared:
+            return f"{a} and {b} are not in the same region"
+        if not same and shared:
+            return f"{a} and {b} are both in {', '.join(sorted(map(str, shared)))}"
     return None
 
 

@@ -595,8 +595,14 @@ def place_to_problems(content: Content, state: CampaignState, r: Resolved, to: s
     found = link_problem(content.game, r.sticker_id, r.target.id, to, placed, state.links, [*carriers, r.target.id])
     if found is None:
         return []
-    return [Problem(found[0], found[1], str(as_dict(r.sticker.get("links")).get("text") or "").strip(),
-                    cite_text(as_dict(r.sticker.get("source")).get("cite")))]
+    return [line_refusal(r.sticker, found)]
+
+
+def line_refusal(sticker: dict[str, Any], found: tuple[str, str]) -> Problem:
+    """A refused line, citing the sticker's `links.cite` (else its `source`)."""
+    links = as_dict(sticker.get("links"))
+    cite = links.get("cite") or as_dict(sticker.get("source")).get("cite")
+    return Problem(found[0], found[1], str(links.get("text") or "").strip(), cite_text(cite))
 
 
 def link_problems(content: Content, state: CampaignState, ev: Linked) -> list[Problem]:
@@ -608,9 +614,7 @@ def link_problems(content: Content, state: CampaignState, ev: Linked) -> list[Pr
     found = link_problem(content.game, sid, a, b, state.placed, state.links, carriers)
     if found is None:
         return []
-    st = content.stickers.get(sid, {})
-    return [Problem(found[0], found[1], str(as_dict(st.get("links")).get("text") or "").strip(),
-                    cite_text(as_dict(st.get("source")).get("cite")))]
+    return [line_refusal(content.stickers.get(sid, {}), found)]
 
 
 def tick_problems(content: Content, state: CampaignState, ev: Ticked) -> list[Problem]:

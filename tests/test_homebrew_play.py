@@ -265,3 +265,34 @@ def test_patch_refusals(tmp_path: Path, items: str, code: str, message: str) -> 
     pack.write_text("pack: {id: bad, title: Bad, extends: risk-legacy}\n" + items)
     rc, out = run("validate", str(pack))
     assert rc == 1 and f"error {code}: {message}" in out, out
+
+
+@pytest.mark.parametrize(("links", "far", "near", "why"), [
+    ("within: 2", "stone-hill", "reed-bay", "frost-peak and stone-hill are more than 2 steps apart"),
+    ("same_region: true", "reed-bay", "stone-hill", "frost-peak and reed-bay are not in the same region"),
+    ("same_region: false", "stone-hill", "reed-bay", "frost-peak and stone-hill are both in highlands"),
+])
+def test_a_line_checks_its_pair_and_cites_the_stickers_rule(folders: tuple[Path, Path], links: str, far: str,
+                                                            near: str, why: str) -> None:
+    root, ledgers = folders
+    pack = root / "packs" / "short-bridges.yaml"
+    pack.write_text("pack: {id: short-bridges, title: Short bridges, extends: bridge-isles}\n"
+                    "stickers:\n"
+                    f"  - {{id: bridge, patch: true, links: {{each: 1, kind: land, {links},"
+                    " cite: house rule § Short bridges}}\n")
+    ledger = ledgers / "short.yaml"
+    assert run("campaign", "new", str(ledger), "--game", str(root / "games" / "bridge-isles"), "-p", "Ann",
+               "-p", "Bob", "--pack", str(pack))[0] == 0
+    c = ("-c", str(ledger))
+    assert run("campaign", "game", "start", "--play", "Ann=gulls", "--play", "Bob=crabs", *c)[0] == 0
+    assert run("campaign", "game", "end", "--winner", "Ann", *c)[0] == 0
+    out = refused(ledger, "R345", "campaign", "place", "bridge", "frost-peak", "--to", far, "--by", "Ann", *c)
+    assert why in out and "house rule § Short bridges" in out, out
+    # placed first, then the line: the same check
+    assert run("campaign", "place", "bridge", "frost-peak", "--by", "Ann", *c)[0] == 0
+    out = refused(ledger, "R345", "campaign", "link", "bridge", "frost-peak", far, "--by", "Ann", *c)
+    assert why in out and "house rule § Short bridges" in out, out
+    rc, out = run("campaign", "link", "bridge", "frost-peak", near, "--by", "Ann", *c)
+    assert rc == 0, out
+    rc, out = run("campaign", "check", *c)
+    assert rc == 0 and "all legal" in out, out

@@ -296,3 +296,24 @@ def test_a_line_checks_its_pair_and_cites_the_stickers_rule(folders: tuple[Path,
     assert rc == 0, out
     rc, out = run("campaign", "check", *c)
     assert rc == 0 and "all legal" in out, out
+
+
+def test_where_and_the_tables_show_which_territories_offer_a_slot_or_tag(folders: tuple[Path, Path]) -> None:
+    root, ledgers = folders
+    game = root / "games" / "bridge-isles"
+    rc, out = run("tables", str(game), "--format", "md")
+    assert rc == 0 and "| lighthouse slot | slot | Salt Marsh, Reed Bay |" in out, out
+    assert "| coastal | tag | Salt Marsh, Reed Bay |" in out, out
+    rc, out = run("tables", "risk-legacy", "--format", "md")
+    assert rc == 0 and "Slots and tags" not in out  # every territory takes the same stickers
+    pack = root / "packs" / "cairns.yaml"
+    pack.write_text("pack: {id: cairns, title: Cairns, extends: bridge-isles}\n"
+                    "stickers:\n  - {id: cairn, name: Cairn, kind: cairn, targets: [territory], supply: 2,\n"
+                    "     checks: [{check: target-tagged, tag: coastal, absent: true, cite: house rule § Cairn}]}\n")
+    ledger = ledgers / "w.yaml"
+    assert run("campaign", "new", str(ledger), "--game", str(game), "-p", "Ann", "-p", "Bob",
+               "--pack", str(pack))[0] == 0
+    rc, out = run("campaign", "where", "lighthouse", "--format", "json", "-c", str(ledger))
+    assert json.loads(out)["offered_by"] == {"lighthouse slot": ["salt-marsh", "reed-bay"]}, out
+    rc, out = run("campaign", "where", "cairn", "--format", "json", "-c", str(ledger))
+    assert json.loads(out)["offered_by"] == {"not coastal": ["frost-peak", "stone-hill"]}, out

@@ -317,3 +317,36 @@ def test_where_and_the_tables_show_which_territories_offer_a_slot_or_tag(folders
     assert json.loads(out)["offered_by"] == {"lighthouse slot": ["salt-marsh", "reed-bay"]}, out
     rc, out = run("campaign", "where", "cairn", "--format", "json", "-c", str(ledger))
     assert json.loads(out)["offered_by"] == {"not coastal": ["frost-peak", "stone-hill"]}, out
+
+
+def test_a_sticker_that_cuts_an_edge_keeps_the_board_connected(folders: tuple[Path, Path]) -> None:
+    root, ledgers = folders
+    game = root / "games" / "bridge-isles"
+    pack = root / "packs" / "rockfall.yaml"
+    pack.write_text("pack: {id: rockfall, title: Rockfall, extends: bridge-isles}\n"
+                    "edges:\n  - [frost-peak, stone-hill]\n"
+                    "stickers:\n  - {id: rockfall, name: Rockfall, kind: rockfall, targets: [territory], supply: 2,\n"
+                    "     links: {each: 1, cuts: true, text: Cross out one edge of the isle.,\n"
+                    "             cite: house rule § Rockfall}}\n")
+    ledger = ledgers / "w.yaml"
+    assert run("campaign", "new", str(ledger), "--game", str(game), "-p", "Ann", "-p", "Bob",
+               "--pack", str(pack))[0] == 0
+    c = ("-c", str(ledger))
+    out = refused(ledger, "R341", "campaign", "place", "rockfall", "frost-peak", "--to", "reed-bay", *c)
+    assert "frost-peak and reed-bay are not neighbours" in out and "house rule § Rockfall" in out, out
+    rc, out = run("campaign", "place", "rockfall", "frost-peak", "--to", "salt-marsh", *c)
+    assert rc == 0 and "rockfall on frost-peak, cut from salt-marsh" in out, out
+    rc, out = run("show", str(game), "board", "--format", "json", "--campaign", str(ledger))
+    neighbors = {t["id"]: t["neighbors"] for t in json.loads(out)["territories"]}
+    assert neighbors["frost-peak"] == ["stone-hill"] and "frost-peak" not in neighbors["salt-marsh"], neighbors
+    rc, out = run("campaign", "status", "--format", "json", *c)
+    data = json.loads(out)
+    assert data["cuts"] == [{"sticker": "rockfall", "between": ["frost-peak", "salt-marsh"]}] and not data["lines"]
+    rc, out = run("campaign", "status", *c)
+    assert "Edges cut: frost-peak - salt-marsh (rockfall)" in out, out
+    # the board is a line now: any further cut would split it
+    out = refused(ledger, "R217", "campaign", "place", "rockfall", "reed-bay", "--to", "stone-hill", *c)
+    assert "cutting reed-bay - stone-hill would cut" in out and "off the rest of the board" in out, out
+    assert "house rule § Rockfall" in out, out
+    rc, out = run("campaign", "check", *c)
+    assert rc == 0 and "all legal" in out, out

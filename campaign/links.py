@@ -154,9 +154,11 @@ def steps_apart(game: Game, a: str, b: str, limit: int) -> int | None:
     adjacency = game.neighbors()
     seen, frontier = {a}, [a]
     for step in range(1, limit + 1):
-        frontier = [n for t in frontier for n in adjacency.get(t, []) if n not in seen and not seen.add(n)]
-        if b in seen:
+        reached = [n for t in frontier for n in adjacency.get(t, []) if n not in seen]
+        if b in reached:
             return step
+        seen.update(reached)
+        frontier = list(dict.fromkeys(reached))
     return None
 
 

@@ -281,13 +281,17 @@ def actor_controlled_target(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
+def impassable(content: Content, state: CampaignState) -> set[str]:
+    """Territories an active mark of a `keeps-board-connected` sticker takes off the board's connections."""
+    cutters = {sid for sid, st in content.stickers.items()
+               if any(c.get("check") == "keeps-board-connected" for c in st.get("checks", []) or [])}
+    return {t for t, ms in state.marks.items() if any(m.active and m.sticker in cutters for m in ms)}
+
+
 def keeps_board_connected(p: Placement, params: dict[str, Any]) -> Failure:
     if p.target.kind != "territory":
         return None
-    cutters = {sid for sid, st in p.content.stickers.items()
-               if any(c.get("check") == "keeps-board-connected" for c in st.get("checks", []) or [])}
-    removed = {t for t, ms in p.state.marks.items() if any(m.active and m.sticker in cutters for m in ms)}
-    removed.add(p.target.id)
+    removed = impassable(p.content, p.state) | {p.target.id}
     left = {t: [n for n in ns if n not in removed] for t, ns in p.content.game.neighbors().items() if t not in removed}
     parts = sorted(components(left), key=len)
     if len(parts) > 1:

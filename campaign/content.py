@@ -255,6 +255,23 @@ class Content:
                 return 0
         return None
 
+    def declared_places(self, sticker: dict[str, Any]) -> dict[str, list[str]]:
+        """The territories that offer this sticker's slot (when only some do) and that carry each tag its
+        `target-tagged` checks name (`"lighthouse slot": [...]`, `"coastal": [...]`, `"not mountain": [...]`)."""
+        out: dict[str, list[str]] = {}
+        slot = sticker.get("slot")
+        if isinstance(slot, str) and "territory" in (sticker.get("targets") or []) \
+                and slot not in (self.game.board.get("default_slots") or {}) and self.offered_by("territory", slot):
+            out[f"{slot} slot"] = self.offered_by("territory", slot)
+        for chk in sticker.get("checks") or []:
+            if isinstance(chk, dict) and chk.get("check") == "target-tagged" and isinstance(chk.get("tag"), str):
+                tagged = [tid for tid, terr in self.game.section("territories").items()
+                          if chk["tag"] in (terr.get("tags") or [])]
+                if chk.get("absent"):
+                    tagged = [tid for tid in self.game.section("territories") if tid not in tagged]
+                out[("not " if chk.get("absent") else "") + chk["tag"]] = tagged
+        return out
+
     def offered_by(self, kind: str, slot: str) -> list[str]:
         """The items of a target kind's section that declare this slot themselves (with room for one or more)."""
         section = section_of(kind)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scarbook.compiler.model import Game, as_dict, as_list
+from scarbook.compiler.model import Game, as_dict, as_list, components
 
 from .ids import normalize
 
@@ -34,21 +34,46 @@ def hidden_territories(game: Game, placed: dict[str, int]) -> set[str]:
     return {t for sid, st in game.section("stickers").items() if not placed.get(sid) for t in adds(st)}
 
 
+def cuts(sticker: dict[str, Any]) -> bool:
+    """Whether the sticker's lines remove edges (`links.cuts: true`) instead of drawing them."""
+    return as_dict(sticker.get("links")).get("cuts") is True
+
+
 def as_played(game: Game, placed: dict[str, int], links: list[tuple[str, str, str]]) -> Game:
-    """The game with unplaced stickers' territories left out and the lines drawn (sticker, a, b) added."""
+    """The game with unplaced stickers' territories left out and the lines (sticker, a, b) applied in order:
+    drawn (an edge added), or cut (the edge between two neighbours removed) for a sticker whose lines cut."""
     hidden = hidden_territories(game, placed)
     if not hidden and not links:
         return game
     sections = dict(game.sections)
+    territories = {t: v for t, v in game.sections.get("territories", {}).items() if t not in hidden}
     if hidden:
-        sections["territories"] = {t: v for t, v in game.sections["territories"].items() if t not in hidden}
         sections["off_board"] = {t: v for t, v in game.sections["territories"].items() if t in hidden}
-    kinds = {sid: str(as_dict(st.get("links")).get("kind") or "unknown")
-             for sid, st in game.section("stickers").items()}
+    stickers = game.section("stickers")
+    kinds = {sid: str(as_dict(st.get("links")).get("kind") or "unknown") for sid, st in stickers.items()}
     edges = [e for e in game.edges if e[0] not in hidden and e[1] not in hidden]
-    edges += [(a, b, kinds.get(sid, "unknown")) for sid, a, b in links]
+    removed: set[frozenset[str]] = set()
+    for sid, a, b in links:
+        pair = frozenset((a, b))
+        if cuts(stickers.get(sid, {})):
+            edges = [e for e in edges if frozenset(e[:2]) != pair]
+            removed.add(pair)
+        else:
+            edges.append((a, b, kinds.get(sid, "unknown")))
+            removed.discard(pair)
+    if removed:  # a neighbour a territory lists goes with the edge
+        territories = {t: without_neighbours(t, v, removed) for t, v in territories.items()}
+    sections["territories"] = territories
     return Game(game.id, game.meta, game.board, sections, edges, game.spans, game.files, game.packs,
                 game.fingerprint, game.file_cites)
+
+
+def without_neighbours(tid: str, territory: Any, removed: set[frozenset[str]]) -> Any:
+    """The territory without the neighbours it lists across a removed edge."""
+    if not isinstance(territory, dict) or not territory.get("neighbors"):
+        return territory
+    kept = [n for n in as_list(territory["neighbors"]) if frozenset((tid, n)) not in removed]
+    return {**territory, "neighbors": kept}
 
 
 def owed_lines(game: Game, placed: dict[str, int], links: list[tuple[str, str, str]],
@@ -68,10 +93,12 @@ def owed_lines(game: Game, placed: dict[str, int], links: list[tuple[str, str, s
 
 
 def link_problem(game: Game, sticker_id: str, a: str, b: str, placed: dict[str, int],
-                 links: list[tuple[str, str, str]], carriers: list[str]) -> tuple[str, str] | None:
-    """(code, message) when drawing the line a-b for this sticker is not allowed now; None when it is.
+                 links: list[tuple[str, str, str]], carriers: list[str],
+                 impassable: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+    """(code, message) when drawing (or cutting) the line a-b for this sticker is not allowed now; None when it is.
 
-    `game` is the board as played; `carriers` the territories that carry the sticker.
+    `game` is the board as played; `carriers` the territories that carry the sticker; `impassable` the
+    territories out of the board's connections (a cut must leave the rest connected).
     """
     st = game.section("stickers").get(sticker_id)
     if st is None:
@@ -87,11 +114,17 @@ def link_problem(game: Game, sticker_id: str, a: str, b: str, placed: dict[str, 
             return "R102", f"'{t}' is not a territory in play"
     if a == b:
         return "R341", f"a line joins two different territories, not {a} to itself"
-    if b in game.neighbors().get(a, []):
+    adjacent = b in game.neighbors().get(a, [])
+    if cuts(st) and not adjacent:
+        return "R341", f"{a} and {b} are not neighbours: the {sticker_id} cuts the edge between two neighbours"
+    if adjacent and not cuts(st):
         return "R341", f"{a} and {b} are already neighbours"
     ends = adds(st) or carriers
     if a not in ends and b not in ends:
         return "R342", f"a line of the {sticker_id} starts at {' or '.join(ends) or 'where it is placed'}"
+    pair = pair_problem(game, as_dict(st.get("links")), a, b)
+    if pair is not None:
+        return "R345", pair
     mine = [(x, y) for s, x, y in links if s == sticker_id]
     allowed = each * max(1, len(adds(st)) or len(carriers)) + optional
     if len(mine) >= allowed:
@@ -100,6 +133,49 @@ def link_problem(game: Game, sticker_id: str, a: str, b: str, placed: dict[str, 
     if owed and not any(t in owed for t in (a, b)):
         return "R343", (f"draw the owed lines first: {', '.join(owed)} need{'s' if len(owed) == 1 else ''} "
                         f"{each} line{'' if each == 1 else 's'} each")
+    if cuts(st):
+        split = split_off(game, a, b, impassable)
+        if split:
+            return "R217", f"cutting {a} - {b} would cut {', '.join(split)} off the rest of the board"
+    return None
+
+
+def split_off(game: Game, a: str, b: str, impassable: frozenset[str] = frozenset()) -> list[str]:
+    """The territories a board without the edge a-b (and without impassable territories) leaves apart from
+    the rest (the smallest part); [] when it stays connected."""
+    left = {t: [n for n in ns if n not in impassable and {t, n} != {a, b}]
+            for t, ns in game.neighbors().items() if t not in impassable}
+    parts = sorted(components(left), key=len)
+    return sorted(parts[0]) if len(parts) > 1 else []
+
+
+def steps_apart(game: Game, a: str, b: str, limit: int) -> int | None:
+    """The fewest steps from a to b on the board as played (None when more than `limit`)."""
+    adjacency = game.neighbors()
+    seen, frontier = {a}, [a]
+    for step in range(1, limit + 1):
+        reached = [n for t in frontier for n in adjacency.get(t, []) if n not in seen]
+        if b in reached:
+            return step
+        seen.update(reached)
+        frontier = list(dict.fromkeys(reached))
+    return None
+
+
+def pair_problem(game: Game, links: dict[str, Any], a: str, b: str) -> str | None:
+    """Why the pair a-b may not be joined under the sticker's `links` (`within: N` steps on the board before the
+    line, `same_region: true|false`); None when it may."""
+    within = links.get("within")
+    if isinstance(within, int) and not isinstance(within, bool) and steps_apart(game, a, b, within) is None:
+        return f"{a} and {b} are more than {within} step{'' if within == 1 else 's'} apart"
+    same = links.get("same_region")
+    if isinstance(same, bool):
+        territories = game.section("territories")
+        shared = set(as_list(territories[a].get("regions"))) & set(as_list(territories[b].get("regions")))
+        if same and not shared:
+            return f"{a} and {b} are not in the same region"
+        if not same and shared:
+            return f"{a} and {b} are both in {', '.join(sorted(map(str, shared)))}"
     return None
 
 

@@ -13,6 +13,7 @@ from . import steps
 from .engine import Replay
 from .events import Destroyed, Event, GameEnded, GameStarted, Linked, Opened, PackAdded, Passed, Placed, Ticked
 from .ledger import Ledger
+from .links import cuts
 from .rules import blocking as rules_blocking
 from .rules import legal_starts, owed_rewards, to_put_in_place, where
 from .state import pool_for
@@ -176,7 +177,9 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         "to_put_in_place": [{"sticker": sid, "target": target, "packet": env}
                             for sid, target, env in to_put_in_place(content, state)],
         "packs": list(state.packs),
-        "lines": [{"sticker": s, "between": [a, b]} for s, a, b in state.links],
+        "lines": [{"sticker": s, "between": [a, b]} for s, a, b in state.links
+                  if not cuts(content.stickers.get(s, {}))],
+        "cuts": [{"sticker": s, "between": [a, b]} for s, a, b in state.links if cuts(content.stickers.get(s, {}))],
         "owed_rewards": [{"player": p, "role": r} for p, r in owed_rewards(content, state)],
         "steps": step_data(replay),
         "passes": [{"game": g, "step": st, "by": by, "for": piece or None, "why": why or None}
@@ -276,6 +279,9 @@ def status_text(data: dict[str, Any]) -> str:
     if data.get("lines"):
         out.append("Lines drawn: " + ", ".join(f"{x['between'][0]} - {x['between'][1]} ({x['sticker']})"
                                               for x in data["lines"]))
+    if data.get("cuts"):
+        out.append("Edges cut: " + ", ".join(f"{x['between'][0]} - {x['between'][1]} ({x['sticker']})"
+                                             for x in data["cuts"]))
     if data.get("packs"):
         out.append("House-rule packs: " + ", ".join(data["packs"]))
     if data["games"]:
@@ -307,7 +313,8 @@ def status_text(data: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def describe(ev: Event) -> str:
+def describe(ev: Event, cutting: frozenset[str] = frozenset()) -> str:
+    """One line for an event; `cutting`: the stickers whose lines cut edges (when the content is at hand)."""
     if isinstance(ev, GameStarted):
         plays = ", ".join(f"{p} as {' and '.join(f)}" for p, f in ev.plays)
         return f"game starts: {plays}" + (f" ({ev.type})" if ev.type else "")
@@ -320,14 +327,16 @@ def describe(ev: Event) -> str:
         return "game ends: " + "; ".join(parts)
     if isinstance(ev, Placed):
         name = f" {ev.name!r}" if ev.name else ""
-        return (f"{ev.sticker}{name} on {ev.target}" + (f", joined to {ev.to}" if ev.to else "")
+        joined = "cut from" if ev.sticker in cutting else "joined to"
+        return (f"{ev.sticker}{name} on {ev.target}" + (f", {joined} {ev.to}" if ev.to else "")
                 + (f" by {ev.by}" if ev.by else ""))
     if isinstance(ev, Destroyed):
         return f"{ev.card} destroyed" + (f" by {ev.by}" if ev.by else "")
     if isinstance(ev, Opened):
         return f"packet {ev.envelope} opened" + (f" (pack {ev.pack})" if ev.pack else "")
     if isinstance(ev, Linked):
-        return f"line {ev.a} - {ev.b} drawn ({ev.sticker})" + (f" by {ev.by}" if ev.by else "")
+        done = "cut" if ev.sticker in cutting else "drawn"
+        return f"line {ev.a} - {ev.b} {done} ({ev.sticker})" + (f" by {ev.by}" if ev.by else "")
     if isinstance(ev, PackAdded):
         return f"pack {ev.pack} added"
     if isinstance(ev, Ticked):

@@ -15,7 +15,7 @@ from scarbook.compiler.diagnostics import did_you_mean
 from scarbook.compiler.model import as_dict, as_list
 
 from . import steps
-from .checks import CHECKS, CODES, Placement, a, cite_text, plural
+from .checks import CHECKS, CODES, Placement, a, cite_text, impassable, plural
 from .content import Content, Target
 from .events import Destroyed, Event, GameEnded, GameStarted, Linked, Opened, PackAdded, Passed, Placed, Ticked
 from .ids import normalize
@@ -592,11 +592,18 @@ def place_to_problems(content: Content, state: CampaignState, r: Resolved, to: s
     placed = dict(state.placed)
     placed[r.sticker_id] = placed.get(r.sticker_id, 0) + 1
     carriers = [t for t, marks in state.marks.items() if any(m.sticker == r.sticker_id for m in marks)]
-    found = link_problem(content.game, r.sticker_id, r.target.id, to, placed, state.links, [*carriers, r.target.id])
+    found = link_problem(content.game, r.sticker_id, r.target.id, to, placed, state.links, [*carriers, r.target.id],
+                         frozenset(impassable(content, state)))
     if found is None:
         return []
-    return [Problem(found[0], found[1], str(as_dict(r.sticker.get("links")).get("text") or "").strip(),
-                    cite_text(as_dict(r.sticker.get("source")).get("cite")))]
+    return [line_refusal(r.sticker, found)]
+
+
+def line_refusal(sticker: dict[str, Any], found: tuple[str, str]) -> Problem:
+    """A refused line, citing the sticker's `links.cite` (else its `source`)."""
+    links = as_dict(sticker.get("links"))
+    cite = links.get("cite") or as_dict(sticker.get("source")).get("cite")
+    return Problem(found[0], found[1], str(links.get("text") or "").strip(), cite_text(cite))
 
 
 def link_problems(content: Content, state: CampaignState, ev: Linked) -> list[Problem]:
@@ -605,12 +612,11 @@ def link_problems(content: Content, state: CampaignState, ev: Linked) -> list[Pr
     if ev.by and player_name(state, ev.by) is None:
         return [Problem("R104", f"'{ev.by}' is not a player of this campaign{did_you_mean(ev.by, state.players)}")]
     carriers = [t for t, marks in state.marks.items() if any(m.sticker == sid and not m.covered_by for m in marks)]
-    found = link_problem(content.game, sid, a, b, state.placed, state.links, carriers)
+    found = link_problem(content.game, sid, a, b, state.placed, state.links, carriers,
+                         frozenset(impassable(content, state)))
     if found is None:
         return []
-    st = content.stickers.get(sid, {})
-    return [Problem(found[0], found[1], str(as_dict(st.get("links")).get("text") or "").strip(),
-                    cite_text(as_dict(st.get("source")).get("cite")))]
+    return [line_refusal(content.stickers.get(sid, {}), found)]
 
 
 def tick_problems(content: Content, state: CampaignState, ev: Ticked) -> list[Problem]:

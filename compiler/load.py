@@ -229,6 +229,8 @@ class Merger:
         self.loaded = loaded
         self.game = Game(id="")
         loaded.game = self.game
+        self.renamed: dict[str, tuple[str, str]] = {}  # territory -> (base name, name now)
+        self.named_cards: set[str] = set()  # cards a pack restated with their own name
 
     def add(self, doc: Document, layer: str) -> None:
         data = doc.data
@@ -269,22 +271,36 @@ class Merger:
         item_id = item["id"]
         prev = self.loaded.origins.get(item_id)
         here = origin.span("/id")
+        if item.get("patch") and item.get("replace"):
+            self.loaded.diagnostics.append(error(origin.span("/patch", key=True), "X513",
+                                                 f"'{item_id}' says both 'patch: true' and 'replace: true'; "
+                                                 "patch merges the given fields, replace restates the whole "
+                                                 "item: keep one"))
+            return
+        verb = "patches" if item.get("patch") else "replaces"
         if prev is not None:
             prev_section = self.game.item(item_id)
             where = prev.span("/id")
-            if prev.layer != origin.layer and item.get("replace"):
+            if prev.layer != origin.layer and (item.get("replace") or item.get("patch")):
                 if prev_section and prev_section[0] != section:
                     old = singular(prev_section[0])
-                    self.loaded.diagnostics.append(error(here, "X503", f"'{item_id}' replaces a {old}"
-                                                         f" of the base game with a {singular(section)}; replace it "
-                                                         f"in '{prev_section[0]}'"))
+                    self.loaded.diagnostics.append(error(here, "X503", f"'{item_id}' {verb} a {old}"
+                                                         f" of the base game with a {singular(section)}; "
+                                                         f"{'patch' if item.get('patch') else 'replace'} it in "
+                                                         f"'{prev_section[0]}'"))
                     return
-                if prev_section:
+                if section == "cards" and "name" in item:
+                    self.named_cards.add(item_id)  # a card a pack names itself keeps that name
+                if prev_section and item.get("patch"):
+                    item = self._patched(section, prev_section[1], item, origin)
+                elif prev_section:
                     self._replaced(prev_section[1], item, origin)  # it keeps its place: assigned below
+                    self._renamed(section, prev_section[1], item)
             elif prev.layer != origin.layer:
                 self.loaded.diagnostics.append(error(here, "X501", f"'{item_id}' is already defined by the base "
-                                                     f"game at {where}; add 'replace: true' to replace it, or "
-                                                     "choose another id"))
+                                                     f"game at {where}; add 'replace: true' to replace it, "
+                                                     "'patch: true' to change only the fields given, or choose "
+                                                     "another id"))
                 return
             else:
                 self.loaded.diagnostics.append(error(here, "X101", f"duplicate id '{item_id}' (first at {where}); "
@@ -294,6 +310,12 @@ class Merger:
             self.loaded.diagnostics.append(warning(origin.span("/replace", key=True), "X504",
                                                    f"'{item_id}' replaces nothing: the base game has no such "
                                                    "id; remove 'replace: true'"))
+        elif item.get("patch"):
+            self.loaded.diagnostics.append(error(origin.span("/patch", key=True), "X514",
+                                                 f"'{item_id}' patches nothing: the base game has no such id "
+                                                 "(a patch only changes an item the base game has; check the "
+                                                 "id, or remove 'patch: true' and give the whole item)"))
+            return
         self.game.sections[section][item_id] = item
         self.game.spans[item_id] = here
         self.loaded.origins[item_id] = origin
@@ -320,6 +342,36 @@ class Merger:
             unknown = "" if a in territories and b in territories else " (no such territory)"
             self.loaded.diagnostics.append(error(origin.span(), "X511", f"no edge '{a}' - '{b}' to remove{unknown}"))
 
+    def _patched(self, section: str, old: dict[str, Any], patch: dict[str, Any], origin: Origin) -> dict[str, Any]:
+        """`patch: true` merges the given fields into the base item (each given field replaces that field,
+        the others stay); the item keeps its place. Restated neighbours are checked as for `replace`."""
+        merged = {**old, **{k: v for k, v in patch.items() if k != "patch"}}
+        if "neighbors" in patch:
+            self._dropped_neighbours(old, merged, origin.span("/patch", key=True))
+        self._renamed(section, old, merged)
+        return merged
+
+    def _renamed(self, section: str, old: dict[str, Any], new: dict[str, Any]) -> None:
+        """Remember a territory renamed by a pack: its cards follow (`rename_cards`)."""
+        if section == "territories" and isinstance(old.get("name"), str) and isinstance(new.get("name"), str) \
+                and old["name"] != new["name"]:
+            first = self.renamed.get(str(new["id"]), (old["name"], ""))[0]
+            self.renamed[str(new["id"])] = (first, new["name"])
+
+    def rename_cards(self) -> None:
+        """A renamed territory renames its card(s) (`territory:` it) whose name was derived from the
+        territory's (`Alaska`, `Alaska card`), unless a pack gave that card its own name."""
+        cards = self.game.sections.get("cards", {})
+        for cid, card in list(cards.items()):
+            tid = card.get("territory")
+            name = card.get("name")
+            if cid in self.named_cards or not isinstance(tid, str) or tid not in self.renamed \
+                    or not isinstance(name, str):
+                continue
+            before, after = self.renamed[tid]
+            if before and before in name:
+                cards[cid] = {**card, "name": name.replace(before, after)}
+
     def _replaced(self, old: dict[str, Any], new: dict[str, Any], origin: Origin) -> None:
         """`replace: true` replaces the whole item: say which fields it drops and which neighbours it no
         longer lists (an edge the other side or `edges` lists stays)."""
@@ -328,9 +380,12 @@ class Merger:
             self.loaded.diagnostics.append(warning(origin.span("/replace", key=True), "X509",
                                                    f"'{new['id']}' replaces the whole item and drops "
                                                    f"{', '.join(dropped)} (restate what it keeps)"))
+        self._dropped_neighbours(old, new, origin.span("/replace", key=True))
+
+    def _dropped_neighbours(self, old: dict[str, Any], new: dict[str, Any], span: Span) -> None:
         gone = [n for n in old.get("neighbors") or [] if n not in (new.get("neighbors") or [])]
         if gone:
-            self.loaded.diagnostics.append(warning(origin.span("/replace", key=True), "X510",
+            self.loaded.diagnostics.append(warning(span, "X510",
                                                    f"'{new['id']}' no longer lists {', '.join(map(str, gone))} as "
                                                    "neighbours, but an edge the other territory or 'edges' lists "
                                                    "stays: neighbours are symmetric"))
@@ -356,6 +411,7 @@ def load_game_folder(base: Path, packs: list[Path] | None = None) -> Loaded:
         for doc in docs:
             merger.add(doc, layer)
         all_files.extend(files)
+    merger.rename_cards()
     game = merger.game
     root = base if base.is_dir() else base.parent
     if not game.id:

@@ -229,6 +229,28 @@ def region_table(game: Game) -> list[Table]:
                    based_on=game.section("territories").values())]
 
 
+def territory_feature_table(game: Game) -> list[Table]:
+    """Which territories offer which slot (one `board.default_slots` does not give every territory) or carry
+    which tag: where a sticker with that slot or a `target-tagged` check may go."""
+    territories = game.section("territories")
+    default = game.board.get("default_slots") or {}
+    features: dict[tuple[str, str], list[str]] = {}
+    for tid, terr in territories.items():
+        slots = terr.get("slots")
+        for slot, room in (slots.items() if isinstance(slots, dict) else []):
+            if slot not in default and isinstance(room, int) and room > 0:
+                features.setdefault(("slot", str(slot)), []).append(_name(terr, tid))
+        for tag in terr.get("tags") or []:
+            features.setdefault(("tag", str(tag)), []).append(_name(terr, tid))
+    if not features:
+        return []
+    rows: list[list[Cell]] = [[f"{word} slot" if kind == "slot" else word, kind, ", ".join(names)]
+                              for (kind, word), names in sorted(features.items())]
+    return [_table(game, "board-slots-and-tags", "Slots and tags: where a sticker may go",
+                   [("feature", "Slot or tag"), ("kind", "Kind"), ("territories", "Territories")], rows,
+                   territories, "territories")]
+
+
 def _supply(value: Any) -> Cell:
     if isinstance(value, list):
         parts = [p for p in value if isinstance(p, dict)]
@@ -413,8 +435,8 @@ def rulebook_slot_table(game: Game) -> list[Table]:
 
 #: The computed tables, in the order a reference sheet shows them (declared tables come first).
 BUILDERS: tuple[Callable[[Game], list[Table]], ...] = (
-    declared_tables, region_table, sticker_tables, reward_tables, schedule_table, envelope_table,
-    faction_tables, deck_tables, component_table, rulebook_slot_table, rule_tables_by_topic,
+    declared_tables, region_table, territory_feature_table, sticker_tables, reward_tables, schedule_table,
+    envelope_table, faction_tables, deck_tables, component_table, rulebook_slot_table, rule_tables_by_topic,
 )
 
 

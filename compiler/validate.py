@@ -228,7 +228,8 @@ def load_game(game_id: str, packs: list[Path] | None = None) -> Game:
 # --- the cache the tracker reads ------------------------------------------------------------
 #: 2: Game.file_cites; 3: file names stored absolute, the key without the current folder;
 #: 4: a replaced item keeps its place
-CACHE_VERSION = "4"
+#: 5: `patch: true` merges into the base item; a renamed territory renames its card
+CACHE_VERSION = "5"
 
 
 def _cache_key(game_id: str, packs: list[Path]) -> str | None:

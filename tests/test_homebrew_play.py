@@ -203,3 +203,150 @@ def test_target_tagged_says_where_a_sticker_may_go(folders: tuple[Path, Path]) -
     assert "frost-peak is not coastal (a Harbor goes only on a coastal territory; house rule § Harbor)" in out, out
     out = refused(ledger, "R236", "campaign", "place", "cairn", "reed-bay", *c)
     assert "reed-bay is coastal" in out, out
+
+
+def test_patch_merges_fields_and_a_renamed_territory_renames_its_card(tmp_path: Path) -> None:
+    pack = tmp_path / "renamed.yaml"
+    pack.write_text("pack: {id: renamed, title: Renamed, extends: risk-legacy}\n"
+                    "territories:\n  - {id: alaska, patch: true, name: Alyeska}\n")
+    rc, out = run("validate", str(pack))
+    assert rc == 0 and "0 errors, 0 warnings" in out, out  # nothing dropped: no X509
+    rc, out = run("show", "risk-legacy", "board", "--format", "json", "--pack", str(pack))
+    first = json.loads(out)["territories"][0]
+    assert first["id"] == "alaska" and first["name"] == "Alyeska" and first["regions"] == ["north-america"], first
+    assert "kamchatka" in first["neighbors"]
+    rc, out = run("show", "risk-legacy", "cards", "--pack", str(pack))
+    assert "  Alyeska [alaska-card]" in out and out.index("Alyeska") < out.index("[alberta-card]"), out
+    # a card the pack names itself keeps its name
+    pack.write_text("pack: {id: renamed, title: Renamed, extends: risk-legacy}\n"
+                    "territories:\n  - {id: alaska, patch: true, name: Alyeska}\n"
+                    "cards:\n  - {id: alaska-card, patch: true, name: Seward's Folly}\n")
+    rc, out = run("show", "risk-legacy", "cards", "--pack", str(pack))
+    assert "  Seward's Folly [alaska-card], 1 resources" in out and "Alyeska" not in out, out
+    # replace keeps its meaning: the whole item, with X509 for what it drops; its card follows the name too
+    pack.write_text("pack: {id: renamed, title: Renamed, extends: risk-legacy}\n"
+                    "territories:\n  - {id: alaska, replace: true, name: Alyeska, regions: [north-america]}\n")
+    rc, out = run("validate", str(pack))
+    assert "warning X509" in out, out
+    rc, out = run("show", "risk-legacy", "cards", "--pack", str(pack))
+    assert "  Alyeska [alaska-card]" in out, out
+
+
+def test_a_card_named_after_its_territory_follows_a_rename(tmp_path: Path) -> None:
+    game = tmp_path / "isle.yaml"
+    game.write_text("game: {id: isle, title: Isle, legacy: true, players: {min: 2, max: 2}}\n"
+                    "regions:\n  - {id: sea, name: Sea, bonus: 1}\n"
+                    "territories:\n  - {id: cove, name: Cove, regions: [sea], neighbors: [cape]}\n"
+                    "  - {id: cape, name: Cape, regions: [sea], neighbors: [cove]}\n"
+                    "decks:\n  - {id: isles, name: Isle cards, card_type: territory, count: 2}\n"
+                    "cards:\n  - {id: cove-card, deck: isles, type: territory, name: Cove card, territory: cove}\n"
+                    "  - {id: cape-card, deck: isles, type: territory, name: The Lookout, territory: cape}\n")
+    pack = tmp_path / "names.yaml"
+    pack.write_text("pack: {id: names, title: Names, extends: isle}\n"
+                    "territories:\n  - {id: cove, patch: true, name: Smugglers Cove}\n"
+                    "  - {id: cape, patch: true, name: Cape Storm}\n")
+    rc, out = run("validate", str(game), str(pack))
+    assert rc == 0 and "0 errors" in out, out
+    rc, out = run("show", str(game), "cards", "--pack", str(pack))
+    assert "Smugglers Cove card [cove-card]" in out, out
+    assert "The Lookout [cape-card]" in out, out  # not derived from the territory's name: unchanged
+
+
+@pytest.mark.parametrize(("items", "code", "message"), [
+    ("territories:\n  - {id: alaska, patch: true, replace: true, name: Alyeska}\n", "X513",
+     "'alaska' says both 'patch: true' and 'replace: true'"),
+    ("territories:\n  - {id: atlantis, patch: true, name: Atlantis}\n", "X514",
+     "'atlantis' patches nothing: the base game has no such id"),
+    ("regions:\n  - {id: alaska, patch: true, bonus: 3}\n", "X503",
+     "'alaska' patches a territory of the base game with a region; patch it in 'territories'"),
+])
+def test_patch_refusals(tmp_path: Path, items: str, code: str, message: str) -> None:
+    pack = tmp_path / "bad.yaml"
+    pack.write_text("pack: {id: bad, title: Bad, extends: risk-legacy}\n" + items)
+    rc, out = run("validate", str(pack))
+    assert rc == 1 and f"error {code}: {message}" in out, out
+
+
+@pytest.mark.parametrize(("links", "far", "near", "why"), [
+    ("within: 2", "stone-hill", "reed-bay", "frost-peak and stone-hill are more than 2 steps apart"),
+    ("same_region: true", "reed-bay", "stone-hill", "frost-peak and reed-bay are not in the same region"),
+    ("same_region: false", "stone-hill", "reed-bay", "frost-peak and stone-hill are both in highlands"),
+])
+def test_a_line_checks_its_pair_and_cites_the_stickers_rule(folders: tuple[Path, Path], links: str, far: str,
+                                                            near: str, why: str) -> None:
+    root, ledgers = folders
+    pack = root / "packs" / "short-bridges.yaml"
+    pack.write_text("pack: {id: short-bridges, title: Short bridges, extends: bridge-isles}\n"
+                    "stickers:\n"
+                    f"  - {{id: bridge, patch: true, links: {{each: 1, kind: land, {links},"
+                    " cite: house rule § Short bridges}}\n")
+    ledger = ledgers / "short.yaml"
+    assert run("campaign", "new", str(ledger), "--game", str(root / "games" / "bridge-isles"), "-p", "Ann",
+               "-p", "Bob", "--pack", str(pack))[0] == 0
+    c = ("-c", str(ledger))
+    assert run("campaign", "game", "start", "--play", "Ann=gulls", "--play", "Bob=crabs", *c)[0] == 0
+    assert run("campaign", "game", "end", "--winner", "Ann", *c)[0] == 0
+    out = refused(ledger, "R345", "campaign", "place", "bridge", "frost-peak", "--to", far, "--by", "Ann", *c)
+    assert why in out and "house rule § Short bridges" in out, out
+    # placed first, then the line: the same check
+    assert run("campaign", "place", "bridge", "frost-peak", "--by", "Ann", *c)[0] == 0
+    out = refused(ledger, "R345", "campaign", "link", "bridge", "frost-peak", far, "--by", "Ann", *c)
+    assert why in out and "house rule § Short bridges" in out, out
+    rc, out = run("campaign", "link", "bridge", "frost-peak", near, "--by", "Ann", *c)
+    assert rc == 0, out
+    rc, out = run("campaign", "check", *c)
+    assert rc == 0 and "all legal" in out, out
+
+
+def test_where_and_the_tables_show_which_territories_offer_a_slot_or_tag(folders: tuple[Path, Path]) -> None:
+    root, ledgers = folders
+    game = root / "games" / "bridge-isles"
+    rc, out = run("tables", str(game), "--format", "md")
+    assert rc == 0 and "| lighthouse slot | slot | Salt Marsh, Reed Bay |" in out, out
+    assert "| coastal | tag | Salt Marsh, Reed Bay |" in out, out
+    rc, out = run("tables", "risk-legacy", "--format", "md")
+    assert rc == 0 and "Slots and tags" not in out  # every territory takes the same stickers
+    pack = root / "packs" / "cairns.yaml"
+    pack.write_text("pack: {id: cairns, title: Cairns, extends: bridge-isles}\n"
+                    "stickers:\n  - {id: cairn, name: Cairn, kind: cairn, targets: [territory], supply: 2,\n"
+                    "     checks: [{check: target-tagged, tag: coastal, absent: true, cite: house rule § Cairn}]}\n")
+    ledger = ledgers / "w.yaml"
+    assert run("campaign", "new", str(ledger), "--game", str(game), "-p", "Ann", "-p", "Bob",
+               "--pack", str(pack))[0] == 0
+    rc, out = run("campaign", "where", "lighthouse", "--format", "json", "-c", str(ledger))
+    assert json.loads(out)["offered_by"] == {"lighthouse slot": ["salt-marsh", "reed-bay"]}, out
+    rc, out = run("campaign", "where", "cairn", "--format", "json", "-c", str(ledger))
+    assert json.loads(out)["offered_by"] == {"not coastal": ["frost-peak", "stone-hill"]}, out
+
+
+def test_a_sticker_that_cuts_an_edge_keeps_the_board_connected(folders: tuple[Path, Path]) -> None:
+    root, ledgers = folders
+    game = root / "games" / "bridge-isles"
+    pack = root / "packs" / "rockfall.yaml"
+    pack.write_text("pack: {id: rockfall, title: Rockfall, extends: bridge-isles}\n"
+                    "edges:\n  - [frost-peak, stone-hill]\n"
+                    "stickers:\n  - {id: rockfall, name: Rockfall, kind: rockfall, targets: [territory], supply: 2,\n"
+                    "     links: {each: 1, cuts: true, text: Cross out one edge of the isle.,\n"
+                    "             cite: house rule § Rockfall}}\n")
+    ledger = ledgers / "w.yaml"
+    assert run("campaign", "new", str(ledger), "--game", str(game), "-p", "Ann", "-p", "Bob",
+               "--pack", str(pack))[0] == 0
+    c = ("-c", str(ledger))
+    out = refused(ledger, "R341", "campaign", "place", "rockfall", "frost-peak", "--to", "reed-bay", *c)
+    assert "frost-peak and reed-bay are not neighbours" in out and "house rule § Rockfall" in out, out
+    rc, out = run("campaign", "place", "rockfall", "frost-peak", "--to", "salt-marsh", *c)
+    assert rc == 0 and "rockfall on frost-peak, cut from salt-marsh" in out, out
+    rc, out = run("show", str(game), "board", "--format", "json", "--campaign", str(ledger))
+    neighbors = {t["id"]: t["neighbors"] for t in json.loads(out)["territories"]}
+    assert neighbors["frost-peak"] == ["stone-hill"] and "frost-peak" not in neighbors["salt-marsh"], neighbors
+    rc, out = run("campaign", "status", "--format", "json", *c)
+    data = json.loads(out)
+    assert data["cuts"] == [{"sticker": "rockfall", "between": ["frost-peak", "salt-marsh"]}] and not data["lines"]
+    rc, out = run("campaign", "status", *c)
+    assert "Edges cut: frost-peak - salt-marsh (rockfall)" in out, out
+    # the board is a line now: any further cut would split it
+    out = refused(ledger, "R217", "campaign", "place", "rockfall", "reed-bay", "--to", "stone-hill", *c)
+    assert "cutting reed-bay - stone-hill would cut" in out and "off the rest of the board" in out, out
+    assert "house rule § Rockfall" in out, out
+    rc, out = run("campaign", "check", *c)
+    assert rc == 0 and "all legal" in out, out

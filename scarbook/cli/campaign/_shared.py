@@ -123,6 +123,7 @@ def record(path: Path, make: Callable[..., Event | list[Problem]], dry_run: bool
     """Check one new event against the campaign and append it (or only answer, with dry_run)."""
     from scarbook.campaign.engine import Campaign
     from scarbook.campaign.ledger import locked, read, remember_appended, with_event, write_atomic
+    from scarbook.campaign.links import cuts
     from scarbook.campaign.report import describe
     from scarbook.campaign.rules import Problem
 
@@ -140,13 +141,14 @@ def record(path: Path, make: Callable[..., Event | list[Problem]], dry_run: bool
         problems, fixed, triggered = campaign.try_event(replay, event)
         if problems or fixed is None:
             refuse(problems or [Problem("L003", "this event cannot be recorded")])
+        cutting = frozenset(sid for sid, st in replay.content.stickers.items() if cuts(st))
         if dry_run:
-            echo(f"legal: {describe(fixed)}")
+            echo(f"legal: {describe(fixed, cutting)}")
             return
         text = with_event(campaign.ledger, fixed)
         write_atomic(path, text, expected=campaign.ledger.raw)
         remember_appended(campaign.ledger, text, fixed, replay.verified)
-        echo(f"recorded: {describe(fixed)}")
+        echo(f"recorded: {describe(fixed, cutting)}")
         for env in triggered:
             info = replay.content.envelopes.get(env, {})
             trigger = (info.get("trigger") or {}).get("text", "")

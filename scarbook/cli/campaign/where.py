@@ -43,7 +43,8 @@ def where(
                    [rules.Problem("R101", f"unknown sticker '{sticker}'")])
         targets = rules.where(content, state, sid, actor)
     if fmt is TextOrJson.json:
-        echo(json.dumps({"sticker": sid, "by": actor or None, "targets": targets}))
+        echo(json.dumps({"sticker": sid, "by": actor or None, "targets": targets,
+                         "offered_by": content.declared_places(content.stickers[sid])}))
     elif targets:
         echo("\n".join(targets))
     else:

@@ -75,8 +75,8 @@ def slot_free(p: Placement, params: dict[str, Any]) -> Failure:
              and not (m.boxes and m.ticked >= m.boxes)]  # a mark worn out (every box ticked) frees its slot
     if len(taken) >= cap:
         worn = [m for m in taken if m.boxes]
-        hint = (f"; {worn[0].sticker} has {plural(worn[0].boxes - worn[0].ticked, 'box', 'boxes')} left to tick"
-                if worn else "")
+        hint = (f"; {worn[0].sticker} has {plural((worn[0].boxes or 0) - worn[0].ticked, 'box', 'boxes')} left "
+                "to tick" if worn else "")
         return (f"{p.where} already has {'a ' + slot if cap == 1 else f'{cap} {slot}s'} ({_marks_text(taken)}){hint}",
                 f"{a(p.target.kind)} holds {cap} {slot}{'' if cap == 1 else 's'}")
     return None
@@ -397,8 +397,8 @@ def spread_over_regions(p: Placement, params: dict[str, Any]) -> Failure:
         return None
     limit = int(params.get("per_region", 2))
     regions = params.get("regions") or list(p.content.regions)
-    kind = params.get("kind") or p.sticker.get("kind")
-    counts = dict.fromkeys(regions, 0)
+    kind = str(params.get("kind") or p.sticker.get("kind"))
+    counts: dict[str, int] = dict.fromkeys(regions, 0)
     members = p.content.game.region_members()
     for rid in regions:
         for tid in members.get(rid, []):

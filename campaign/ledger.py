@@ -469,7 +469,7 @@ def _events_node(text: str) -> _EventsNode | None:
                     if isinstance(value, yaml.ScalarEvent) and value.value in ("", "~", "null", "Null", "NULL") \
                             and not value.style:
                         node.kind = "scalar"
-                        node.end = value.end_mark.index
+                        node.end = value.end_mark.index if value.end_mark is not None else node.end
                     else:
                         node.kind = "other"
                 if opens:

@@ -242,7 +242,7 @@ class BoardLayout:
         return out
 
     def _titles(self) -> list[tuple[str, float, float, Box]]:
-        out = []
+        out: list[tuple[str, float, float, Box]] = []
         members = self.game.region_members()
         for rid, region in self.game.section("regions").items():
             layout = region.get("layout")

@@ -201,7 +201,8 @@ def faction_cards(game: Game) -> list[dict[str, Any]]:
             powers.append({"name": f"Leader: {known(leader.get('name'), '')}",
                            "text": _text(leader.get("ability")) or "", "chosen": False, "destroyed": False})
         colour = PALETTE[(i + 3) % len(PALETTE)]
-        base = {"id": fid, "deck": "Factions", "deck_id": "factions", "type": "faction", "zone": None, "where": None,
+        base: dict[str, Any] = {"id": fid, "deck": "Factions", "deck_id": "factions", "type": "faction",
+                                "zone": None, "where": None,
                 "stats": [], "resources": None, "unknown": False, "image": None, "image_url": None,
                 "color": colour, "back": "Faction", "size": POKER_MM, "game": game.title}
         text = _text(faction.get("text")) if not powers else None

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from test_build import pdfinfo, pdftotext
 from test_build_fixtures import tiny_game
 
+from scarbook.compiler import sheets as sheetmod
 from scarbook.compiler.build import build
 from scarbook.compiler.sheets import CARDS_PER_PART, card_sheets, distinct_pages, part_count, split_sheets
 
@@ -40,8 +42,10 @@ def test_split_sheets_keeps_fronts_with_their_backs() -> None:
     assert part_count(CARDS_PER_PART) == 1 and part_count(CARDS_PER_PART + 1) == 2
 
 
-def test_a_long_sheet_in_parts_is_whole_in_order_and_the_same_for_any_workers(tmp_path: Path) -> None:
-    n = CARDS_PER_PART + 10
+def test_a_long_sheet_in_parts_is_whole_in_order_and_the_same_for_any_workers(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sheetmod, "CARDS_PER_PART", 60)  # parts of 60 cards: a short test of the same code
+    n = sheetmod.CARDS_PER_PART + 10
     game = tiny_game(tmp_path, cards=many_cards(n), stickers=[], tables=[], rewards=[], envelopes=[])
     lines: list[str] = []
     steps: list[tuple[int, int]] = []

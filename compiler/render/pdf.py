@@ -76,6 +76,36 @@ def make_fetcher(roots: list[Path], refused: list[str]) -> Any:
     return ConfinedFetcher()
 
 
+def paint_once(pages: list[Any]) -> None:
+    """Let each of `pages` be painted once: a page printed again replays the drawing operations it
+    wrote the first time instead of walking its boxes again.
+
+    A PDF page's content stream is what `Page.paint` appends to it; painting the same laid-out page
+    into a fresh stream appends the same operations (fonts, images and patterns are document
+    resources, shared by every page, registered the first time), so replaying them gives the same
+    bytes as painting again. A deck's mirrored backs pages are mostly one page printed again and
+    again: they cost one paint. If WeasyPrint's stream is not the list of operations this expects,
+    the page is painted as usual.
+    """
+    for page in pages:
+        paint = page.paint
+        recorded: list[Any] = []
+
+        def once(stream: Any, scale: float = 1, *, _paint: Any = paint, _ops: list[Any] = recorded) -> None:
+            ops = getattr(stream, "stream", None)
+            if not isinstance(ops, list):
+                _paint(stream, scale)
+                return
+            if _ops and _ops[0] == scale:
+                ops.extend(_ops[1:])
+                return
+            start = len(ops)
+            _paint(stream, scale)
+            _ops[:] = [scale, *ops[start:]]
+
+        page.paint = once
+
+
 def render_pdf(html: str, roots: list[Path], base_url: Path, pages: list[int] | None = None) -> bytes:
     """The PDF bytes of `html`; relative URLs resolve against `base_url` (a folder).
 
@@ -92,6 +122,8 @@ def render_pdf(html: str, roots: list[Path], base_url: Path, pages: list[int] | 
         if pages is not None:
             if max(pages, default=-1) >= len(document.pages):
                 raise ValueError(f"laid out {len(document.pages)} pages, expected {max(pages) + 1}")
+            if len(set(pages)) < len(pages):
+                paint_once(document.pages)
             document = document.copy([document.pages[i] for i in pages])
         # fixed metadata: no creation/modification dates, a fixed identifier
         document.metadata.created = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -72,3 +73,40 @@ def test_the_longest_tasks_are_estimated_longest(tmp_path: Path) -> None:
     small, big = by_name(tiny_game(tmp_path)), by_name(tiny_game(tmp_path, cards=many_cards(200)))
     assert big["cards"] > small["cards"] > 0 and small["tables"] == 0
     assert big["reference"] > small["reference"]  # the deck's card list is a longer table
+
+
+def test_a_page_printed_again_is_painted_once_and_looks_the_same(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """`render_pdf` with pages repeated replays the first paint of a page (`pdf.paint_once`): every page
+    renders to the same pixels as when each is painted again, and the PDF is smaller."""
+    import shutil
+    import subprocess
+
+    from scarbook.compiler.render import pdf as pdfmod
+    from scarbook.templates import TEMPLATE_DIR
+
+    if shutil.which("pdftoppm") is None:
+        if os.environ.get("SCARBOOK_REQUIRE_POPPLER"):
+            pytest.fail("pdftoppm (poppler-utils) is not installed and SCARBOOK_REQUIRE_POPPLER is set")
+        pytest.skip("pdftoppm not installed")
+    game = tiny_game(tmp_path, cards=many_cards(40), stickers=[], tables=[], rewards=[], envelopes=[])
+    from scarbook.compiler import sheets as sheetmod_
+    from scarbook.compiler.render.html import card_sheets_html
+
+    html, pages = card_sheets_html(game.title, sheetmod_.card_sheets(sheetmod_.printable_cards(game), "a4"), "a4")
+    assert len(set(pages)) < len(pages)  # backs pages repeat
+    calls: list[int] = []
+    once = pdfmod.paint_once
+    monkeypatch.setattr(pdfmod, "paint_once", lambda pages: (calls.append(len(pages)), once(pages)))
+    replayed = pdfmod.render_pdf(html, [TEMPLATE_DIR], TEMPLATE_DIR, pages)
+    monkeypatch.setattr(pdfmod, "paint_once", lambda pages: None)
+    painted = pdfmod.render_pdf(html, [TEMPLATE_DIR], TEMPLATE_DIR, pages)
+    assert calls and len(replayed) < len(painted)
+    images = []
+    for name, data in (("replayed", replayed), ("painted", painted)):
+        (tmp_path / f"{name}.pdf").write_bytes(data)
+        subprocess.run(["pdftoppm", "-r", "30", "-png", str(tmp_path / f"{name}.pdf"), str(tmp_path / name)],
+                       check=True, timeout=120)
+        images.append(sorted(tmp_path.glob(f"{name}-*.png")))
+    assert len(images[0]) == len(images[1]) == len(pages)
+    assert [p.read_bytes() for p in images[0]] == [p.read_bytes() for p in images[1]]

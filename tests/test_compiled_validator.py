@@ -132,3 +132,22 @@ def test_one_is_not_true(value: Any) -> None:
     assert data["board"]["complete"] is True and schema.is_valid(data)
     data["board"]["complete"] = value
     assert not jsonschema_ok(data) and not schema.is_valid(data)
+
+
+def test_the_build_budget_is_a_warning_in_validate_and_an_error_in_build(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """B110 bounds what `build` lays out; content over it is valid (validate warns, build refuses)."""
+    import shutil
+
+    from scarbook.compiler import build as buildmod
+    from scarbook.compiler.validate import load_game, validate_paths
+
+    game = tmp_path / "tiny"
+    shutil.copytree(ROOT / "examples" / "tiny-game", game)
+    monkeypatch.setattr(buildmod, "MAX_BUILD_CARDS", 1)
+    monkeypatch.setattr(loadmod, "_loaded", {})
+    report = validate_paths([game])
+    budget = [d for d in report.diagnostics if d.code == "B110"]
+    assert budget and not any(d.is_error for d in budget) and report.ok
+    result = buildmod.build([load_game(str(game))], tmp_path / "out", jobs=1)
+    assert [d.code for d in result.diagnostics if d.is_error] == ["B110"] and not result.rendered

@@ -68,6 +68,8 @@ def table_parts(table: Table) -> list[dict[str, Any]]:
                     ("long" if len(text) > 60 else "")
                 cells.append({"unknown": False, "note": 0, "text": text, "cls": cls})
         rows.append(cells)
+    wide = not (len(table.columns) <= 3 and not any(c["cls"] == "long" for r in rows for c in r))
+    cols = column_widths(table, rows) if wide else []
     chunks: list[list[list[dict[str, Any]]]] = [[]]
     lines = 0
     for raw, cells in zip(table.rows, rows, strict=True):
@@ -82,9 +84,36 @@ def table_parts(table: Table) -> list[dict[str, Any]]:
         "columns": [c.title for c in table.columns], "rows": chunk, "notes": table.notes, "unknowns": unknowns,
         "inferred": table.inferred, "low_confidence": table.low_confidence, "marks": table.marks,
         "sources": table.sources, "index": i + 1, "of": len(chunks),
-        "width": "narrow" if len(table.columns) <= 3 and not any(c["cls"] == "long" for r in rows for c in r)
-        else "wide",
+        "width": ("wide fixed" if cols else "wide") if wide else "narrow", "cols": cols,
     } for i, chunk in enumerate(chunks)]
+
+
+#: About how many characters of table text fit across a page (10 pt on A4 or Letter less the margins).
+TABLE_CHARS = 84
+
+
+def column_widths(table: Table, rows: list[list[dict[str, Any]]]) -> list[str]:
+    """Widths (percent) of a wide table's columns, so it is laid out with `table-layout: fixed` (automatic
+    layout measures every cell's smallest and largest width first: a sixth of a long reference sheet).
+
+    The same idea in characters, from the texts (the header's and every row's, so a table's parts line
+    up): each column first gets its longest word (and padding), so no word is broken; the room left goes
+    to the columns whose longest text is longer than that, in proportion to how much longer."""
+    least, most = [], []
+    for i, column in enumerate(table.columns):
+        texts = [column.title, *(r[i]["text"] for r in rows if i < len(r))]
+        word = max([1.2 * len(w) for w in column.title.split()]  # the header is bold
+                   + [float(len(w)) for t in texts[1:] for w in t.split()], default=1.0)
+        least.append(min(word + 2.5, 30.0))
+        most.append(float(max(len(t) for t in texts)) + 2.5)
+    room = TABLE_CHARS - sum(least)
+    if room < 0:  # crowded: automatic layout, which measures the words, decides
+        return []
+    wants = [max(0.0, m - w) for m, w in zip(most, least, strict=True)]
+    share = min(1.0, room / sum(wants)) if sum(wants) > 0 else 0.0
+    widths = [w + share * want for w, want in zip(least, wants, strict=True)]
+    total = sum(widths) or 1.0
+    return [f"{100 * w / total:.2f}" for w in widths]
 
 
 def reference_html(game: Game, tables: list[Table], paper: str, map_svg: str | None,

@@ -38,9 +38,9 @@ from .yamlload import escape as escape_pointer
 #: build and its renderers import, directly or not (tests/test_render_code.py derives the list from
 #: the imports and fails when a module is missing).
 BUILD_VERSION = "1"
-RENDER_CODE = ("atomic.py", "boardmap.py", "build.py", "diagnostics.py", "load.py", "model.py", "schema.py",
-               "sheets.py", "tables.py", "yamlload.py", "yamlparse.py", "render/__init__.py", "render/html.py",
-               "render/join.py", "render/pdf.py")
+RENDER_CODE = ("atomic.py", "boardmap.py", "build.py", "cachedir.py", "diagnostics.py", "load.py", "model.py",
+               "schema.py", "sheets.py", "tables.py", "yamlload.py", "yamlparse.py", "render/__init__.py",
+               "render/html.py", "render/join.py", "render/pdf.py", "render/raster.py")
 MANIFEST = ".scarbook-manifest.json"
 TABLE_FORMATS = {"md": tablemod.to_markdown, "csv": tablemod.to_csv, "json": tablemod.to_json}
 MARKUP = re.compile(r"<\s*/?\s*[a-zA-Z!?][^<>]*>")

@@ -8,6 +8,7 @@ templates never compute game data. Jinja2 is imported inside functions only.
 
 from __future__ import annotations
 
+import base64
 import math
 import re
 from functools import lru_cache
@@ -165,18 +166,28 @@ class _Classes:
 
 #: The most a territory card's locator map may take of the card's height and width (mm).
 LOCATOR_MAX_MM = (30.0, 54.0)
+#: The locator map's resolution as printed: 12 pixels a millimetre, about 300 dpi.
+LOCATOR_PX_PER_MM = 12
 
 
 def locator_view(svg: str | None) -> dict[str, Any] | None:
     """The locator map of a game as one `data:` URL every territory card shows (WeasyPrint loads
-    it once), and the size of its box so that a card's highlight, placed in percent, sits on its dot."""
+    it once), and the size of its box so that a card's highlight, placed in percent, sits on its dot.
+    The picture is a PNG drawn once (`raster.svg_png`), embedded once and only referred to by each card;
+    an SVG WeasyPrint would draw again on every card (kept only when the map holds shapes the raster
+    drawing does not know)."""
     if not svg:
         return None
     match = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg)
     ratio = float(match[2]) / float(match[1]) if match and float(match[1]) else 0.6
     max_h, max_w = LOCATOR_MAX_MM
     width = min(max_w, max_h / ratio) if ratio else max_w
-    return {"url": "data:image/svg+xml," + quote(svg, safe=""), "w": f"{width:.2f}mm", "h": f"{width * ratio:.2f}mm"}
+    from .raster import svg_png
+
+    png = svg_png(svg, round(width * LOCATOR_PX_PER_MM))  # drawn once; WeasyPrint draws an SVG at every use
+    url = "data:image/png;base64," + base64.b64encode(png).decode("ascii") if png else \
+        "data:image/svg+xml," + quote(svg, safe="")
+    return {"url": url, "w": f"{width:.2f}mm", "h": f"{width * ratio:.2f}mm"}
 
 
 def card_sheets_html(title: str, sheets: list[Sheet], paper: str, locator: str | None = None) -> tuple[str, list[int]]:

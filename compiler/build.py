@@ -576,10 +576,11 @@ def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: s
     if heavy and (fork or (workers > 1 and len(heavy) > 1)):
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
-        if fork:
-            preload_renderers()  # imported once here, shared by every forked worker
+        pool_size = min(workers, len(heavy))
+        if fork and pool_size > 1:  # imported once here, shared by every forked worker; a lone worker imports
+            preload_renderers()  # it itself, and this process then ends without tearing WeasyPrint down
         context = multiprocessing.get_context("fork" if fork else None)
-        with ProcessPoolExecutor(max_workers=min(workers, len(heavy)), mp_context=context) as pool:
+        with ProcessPoolExecutor(max_workers=pool_size, mp_context=context) as pool:
             # the longest first, so that no worker is left alone with a long one at the end
             order = sorted(heavy, key=lambda t: -estimated_seconds(t[0]))
             futures = {pool.submit(render_job, *job_args(o, p)): (o, p) for o, p in order}

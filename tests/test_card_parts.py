@@ -110,3 +110,29 @@ def test_a_page_printed_again_is_painted_once_and_looks_the_same(tmp_path: Path,
         images.append(sorted(tmp_path.glob(f"{name}-*.png")))
     assert len(images[0]) == len(images[1]) == len(pages)
     assert [p.read_bytes() for p in images[0]] == [p.read_bytes() for p in images[1]]
+
+
+def test_the_fonts_temporary_folder_is_removed_even_by_a_worker_that_never_collects(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """WeasyPrint writes each document's @font-face files to a temporary folder it removes only when the
+    font configuration is garbage-collected; a render worker ends without collecting, so `render_pdf`
+    removes it itself."""
+    from weasyprint.text import fonts as wfonts
+
+    from scarbook.compiler.render import pdf as pdfmod
+    from scarbook.templates import TEMPLATE_DIR
+
+    made: list[object] = []
+    real = wfonts.FontConfiguration
+
+    class Spy(real):  # type: ignore[misc,valid-type]
+        def __init__(self) -> None:
+            super().__init__()
+            made.append(self)
+
+    monkeypatch.setattr(wfonts, "FontConfiguration", Spy)
+    css = (TEMPLATE_DIR / "fonts.css").read_text()
+    data = pdfmod.render_pdf(f"<style>{css} p {{ font-family: 'Sheet Sans' }}</style><p>Hello <b>there</b></p>",
+                             [TEMPLATE_DIR], TEMPLATE_DIR)
+    assert data.startswith(b"%PDF") and made
+    assert all(getattr(f, "_folder", None) is None for f in made)

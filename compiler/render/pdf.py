@@ -106,6 +106,18 @@ def paint_once(pages: list[Any]) -> None:
         page.paint = once
 
 
+def remove_font_folder(fonts: Any) -> None:
+    """Remove the temporary folder where WeasyPrint put the document's @font-face files (about 2 MB).
+    WeasyPrint removes it when the font configuration is garbage-collected, which never happens in a
+    render worker: it ends at once, without collecting (`build.render_job`)."""
+    import shutil
+
+    folder = getattr(fonts, "_folder", None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+        fonts._folder = None
+
+
 def render_pdf(html: str, roots: list[Path], base_url: Path, pages: list[int] | None = None) -> bytes:
     """The PDF bytes of `html`; relative URLs resolve against `base_url` (a folder).
 
@@ -113,12 +125,15 @@ def render_pdf(html: str, roots: list[Path], base_url: Path, pages: list[int] | 
     """
     os.environ["SOURCE_DATE_EPOCH"] = FIXED_EPOCH
     from weasyprint import HTML
+    from weasyprint.text.fonts import FontConfiguration
     from weasyprint.urls import FatalURLFetchingError
 
     refused: list[str] = []
     fetcher = make_fetcher(roots, refused)
+    fonts = FontConfiguration()
     try:
-        document = HTML(string=html, base_url=base_url.resolve().as_uri() + "/", url_fetcher=fetcher).render()
+        document = HTML(string=html, base_url=base_url.resolve().as_uri() + "/", url_fetcher=fetcher).render(
+            font_config=fonts)
         if pages is not None:
             if max(pages, default=-1) >= len(document.pages):
                 raise ValueError(f"laid out {len(document.pages)} pages, expected {max(pages) + 1}")
@@ -131,6 +146,8 @@ def render_pdf(html: str, roots: list[Path], base_url: Path, pages: list[int] | 
         data = document.write_pdf(pdf_identifier=b"scarbook", uncompressed_pdf=False)
     except FatalURLFetchingError as exc:
         raise UnsafeResource(refused or [str(exc)]) from None
+    finally:
+        remove_font_folder(fonts)
     if refused:
         raise UnsafeResource(refused)
     assert isinstance(data, bytes)

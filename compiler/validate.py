@@ -8,6 +8,7 @@ same from a cache keyed by the content's hash without importing jsonschema.
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import re
@@ -203,7 +204,20 @@ def content_root(path: Path, levels: int = 3) -> Path:
 
 def validate_paths(paths: list[Path]) -> Report:
     """`scarbook validate`: every shipped game when no path is given, else each pack (a file of a pack is
-    checked with its whole pack, once however many of its files are given)."""
+    checked with its whole pack, once however many of its files are given).
+
+    The cyclic garbage collector is paused meanwhile: the parsed files are millions of live objects that
+    form no cycles, and its passes over them cost a tenth of a 50,000-card pack's time."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _validate_paths(paths)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _validate_paths(paths: list[Path]) -> Report:
     report = Report()
     if not paths:
         for gid in shipped_games():

@@ -165,7 +165,12 @@ def test_hand_edit_while_writing_is_never_lost(ledger: Path) -> None:
 
 
 def test_append_landing_after_the_last_comparison_is_put_back(ledger: Path) -> None:
-    """`echo '# note' >> c.yaml` between the last byte comparison and the rename: the edit survives."""
+    """`echo '# note' >> c.yaml` between the last byte comparison and the rename: the edit survives.
+
+    Only a layout that cannot be appended to (here a flow list followed by another key) is written by
+    a rename; an event appended to a block list is written in place and keeps the note *and* the event
+    (tests/test_ledger_append.py)."""
+    ledger.write_text(LAYOUTS["flow"](ledger.read_text()))
     proc = subprocess.Popen([SCARBOOK, *PLACE, "-c", str(ledger)], env=_env(SCARBOOK_FAULT="ledger-after-check:pause"),
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None

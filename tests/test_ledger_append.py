@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 from campaigns.helpers import SETUP, run_script
-from conftest import proc_refused
 
+from conftest import proc_refused
 from scarbook.campaign.ledger import parse
 
 SCARBOOK = str(Path(sys.executable).parent / "scarbook")
@@ -236,9 +236,10 @@ def test_a_torn_append_is_never_read_as_an_event_and_is_removed_by_the_next_writ
     assert log.returncode == 0 and "peru" not in log.stdout, log.stdout + log.stderr
     # a hand edit after the crash is kept; the next write removes exactly the half event
     append(ledger, "# a note after the crash\n")
-    assert sb("campaign", "place", "coin", "alaska", "-c", str(ledger)).returncode == 0
-    assert ledger.read_bytes() == before + b"# a note after the crash\n- {event: place, sticker: coin, target: alaska}\n"
-    assert _events(ledger) == [*old, {"event": "place", "sticker": "coin", "target": "alaska"}]
+    assert sb("campaign", "place", "bunker", "egypt", "-c", str(ledger)).returncode == 0
+    egypt = b"- {event: place, sticker: bunker, target: egypt}\n"
+    assert ledger.read_bytes() == before + b"# a note after the crash\n" + egypt
+    assert _events(ledger) == [*old, {"event": "place", "sticker": "bunker", "target": "egypt"}]
     assert _side_files(ledger.parent) == []
 
 
@@ -255,8 +256,8 @@ def test_killed_after_the_append_keeps_the_whole_event(ledger: Path) -> None:
     before = ledger.read_bytes()
     assert sb(*PLACE, "-c", str(ledger), SCARBOOK_FAULT="ledger-after-append:kill").returncode == -9
     assert ledger.read_bytes() == before + NEW_LINE.encode()
-    assert sb("campaign", "place", "coin", "alaska", "-c", str(ledger)).returncode == 0
-    assert ledger.read_bytes() == before + NEW_LINE.encode() + b"- {event: place, sticker: coin, target: alaska}\n"
+    assert sb("campaign", "place", "bunker", "egypt", "-c", str(ledger)).returncode == 0
+    assert ledger.read_bytes() == before + NEW_LINE.encode() + b"- {event: place, sticker: bunker, target: egypt}\n"
     assert _side_files(ledger.parent) == []
 
 
@@ -267,7 +268,7 @@ def test_an_ambiguous_torn_append_is_refused_not_guessed(ledger: Path) -> None:
     assert sb(*PLACE, "-c", str(ledger), SCARBOOK_FAULT="ledger-append:torn").returncode == -9
     half = ledger.read_bytes()[len(before):]
     ledger.write_bytes(before + half + b"xx: 1}\n")
-    result = sb("campaign", "place", "coin", "alaska", "-c", str(ledger))
+    result = sb("campaign", "place", "bunker", "egypt", "-c", str(ledger))
     proc_refused(result, "L014")
     assert ledger.read_bytes() == before + half + b"xx: 1}\n"
     # once fixed by hand (the half line deleted) and the journal removed as the message says, writes go on

@@ -2,9 +2,12 @@
 
 Reads keep every event's line (via `scarbook.compiler.yamlload.loads`; PyYAML is imported only when a file
 must be parsed or an event written, never for a ledger served from the cache). Writes take an exclusive
-lock on a side `.lock` file, keep the previous version as `FILE.bak`, write a temporary file in
-the same folder, flush and fsync it, and `os.replace` it over the ledger: a crash leaves the old
-file or the new one, never half of either. This module never decides what is legal.
+lock on a side `.lock` file and keep the previous version as `FILE.bak`. An event is appended in
+place (O_APPEND, one write, fsync; a journal `.FILE.append` lets the next write cut an append torn
+by a kill), so hand `>>` appends racing it are never lost; `undo` of the last line truncates in
+place; any other change writes a temporary file in the same folder, fsyncs it and `os.replace`s it
+over the ledger. A crash never leaves half an event that anyone reads. This module never decides
+what is legal.
 """
 
 from __future__ import annotations
@@ -947,6 +950,7 @@ def _replace_carrying(target: Path, new: bytes, prev_fd: int, prev_len: int, st:
 # fsync: `scarbook-append 1 OFFSET LENGTH SHA256\n` then the LENGTH bytes appended at OFFSET, SHA256 being
 # that of the file's first OFFSET bytes. Left behind, it means the writer died during the append.
 _JOURNAL_MAGIC = b"scarbook-append 1"
+_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
 
 
 def _journal_path(target: Path) -> Path:
@@ -1002,31 +1006,48 @@ def _read_journal(journal: Path) -> tuple[int, str, bytes] | None | bool:
 def _torn_part(raw: bytes, offset: int, digest: str, suffix: bytes) -> tuple[str, int, int]:
     """Where, in the ledger's bytes `raw`, the half of a journaled append is: ("cut", a, b) to remove
     raw[a:b]; ("none", 0, 0) when nothing of it needs removing (the append never began, it completed,
-    or the file was rewritten since); ("unclear", a, b) when the half event is followed by text that
-    could be its continuation: where ours ends cannot be told for sure.
+    or the file was rewritten since); ("unclear", a, b) when half an event may be there but where it
+    ends cannot be told for sure.
 
-    Bytes after the half event are kept: they are hand appends made after the crash. A real SIGKILL
-    tears a write at a page boundary or before its first byte; the half is the longest common prefix
-    of the bytes at the offset and the journal's suffix, trusted only when what follows it starts a
-    line of its own (a line break, a comment, a list entry) or nothing follows."""
+    OFFSET is the file's size when the writer last compared it; hand appends may have landed between
+    that comparison and the write, so the append starts at OFFSET or at a later line start. At each,
+    the longest common prefix with the journal's suffix is a candidate half; one is trusted only when
+    what follows it starts a line of its own (a line break, a comment, a list entry) or nothing follows:
+    bytes after the half are hand appends made after the crash and are kept. Of trusted candidates the
+    longest wins; with none trusted and some untrusted, "unclear". (A real SIGKILL tears a write at a
+    page boundary or before its first byte.)"""
     import hashlib
 
     if len(raw) < offset or hashlib.sha256(raw[:offset]).hexdigest() != digest:
         return "none", 0, 0
-    rest = raw[offset:]
-    k = 0
-    limit = min(len(rest), len(suffix))
-    while k < limit and rest[k] == suffix[k]:
-        k += 1
-    if k == len(suffix):
-        return "none", 0, 0
     lead = len(suffix) - len(suffix.lstrip(b"\r\n"))  # the line break a file without a final one needed: keep it
-    if k <= lead:
-        return "none", 0, 0
-    after = rest[k:].lstrip(b" \t")
-    if not rest[k:] or after[:1] in (b"\n", b"\r", b"#") or after.startswith(b"- "):
-        return "cut", offset + lead, offset + k
-    return "unclear", offset + lead, offset + k
+    best: tuple[int, int] | None = None
+    unclear: tuple[int, int] | None = None
+    at = offset
+    while at <= len(raw):
+        k = 0
+        limit = min(len(raw) - at, len(suffix))
+        while k < limit and raw[at + k] == suffix[k]:
+            k += 1
+        if k == len(suffix):
+            return "none", 0, 0  # the whole append is there
+        begin = at + (lead if at == offset else 0)
+        if at + k > begin and (at > offset or k > lead):
+            after = raw[at + k:].lstrip(b" \t")
+            if at + k == len(raw) or after[:1] in (b"\n", b"\r", b"#") or after.startswith(b"- "):
+                if best is None or at + k - begin > best[1] - best[0]:
+                    best = (begin, at + k)
+            elif unclear is None:
+                unclear = (begin, at + k)
+        found = _BREAK_BYTES.search(raw, at)
+        if found is None:
+            break
+        at = found.end()
+    if best is not None:
+        return ("cut", *best)
+    if unclear is not None:
+        return ("unclear", *unclear)
+    return "none", 0, 0
 
 
 def finish_interrupted_append(target: Path, shown: str) -> None:

@@ -278,6 +278,25 @@ def test_an_ambiguous_torn_append_is_refused_not_guessed(ledger: Path) -> None:
     assert sb(*PLACE, "-c", str(ledger)).returncode == 0
 
 
+def test_a_torn_append_after_hand_lines_that_landed_before_it_is_found(ledger: Path) -> None:
+    """Hand appends between the writer's last comparison and its (torn) write move the half event past the
+    journal's offset: it is found at the next line start, and every hand line is kept."""
+    from scarbook.campaign.ledger import _write_journal, finish_interrupted_append, read
+
+    before = ledger.read_bytes()
+    suffix = NEW_LINE.encode()
+    _write_journal(ledger.parent / ".c.yaml.append", len(before), before, suffix)
+    ledger.write_bytes(before + b"# landed before the write\n" + suffix[:20] + b"# after the crash\n")
+    assert [e.to_dict() for e in read(ledger).events] == _events_of(before, ledger)  # readers never see it
+    finish_interrupted_append(ledger, "c.yaml")
+    assert ledger.read_bytes() == before + b"# landed before the write\n# after the crash\n"
+    assert _side_files(ledger.parent) == []
+
+
+def _events_of(raw: bytes, path: Path) -> list[dict]:
+    return [e.to_dict() for e in parse(raw.decode(), path).events]
+
+
 # --- undo truncates in place ----------------------------------------------------------------------------
 def test_undo_truncates_in_place_and_a_held_appender_keeps_its_line(ledger: Path) -> None:
     assert sb(*PLACE, "-c", str(ledger)).returncode == 0

@@ -876,10 +876,9 @@ def _cut_in_place(target: Path, shown: str, st: os.stat_result, expected: bytes,
         if _pread_all(fd) != expected or os.fstat(fd).st_size != len(expected):
             raise _changed(shown)
         os.ftruncate(fd, keep)
-        os.fsync(fd)
+        os.fsync(fd)  # the inode stays: no folder entry changes, so the folder needs no fsync
     finally:
         os.close(fd)
-    _fsync_dir(target.parent)
 
 
 def _put_back_a_late_edit(target: Path, shown: str, old_fd: int, expected: bytes, data: bytes,

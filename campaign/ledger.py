@@ -745,20 +745,20 @@ def write_atomic(path: Path, text: str, backup: bool = True, expected: bytes | N
         st = None
     if st is not None and not stat.S_ISREG(st.st_mode):
         raise not_a_ledger_file(shown)
-    if expected is not None and st is not None:
-        finish_interrupted_append(target, shown)  # a no-op under `locked`, which did it already
-    current = read_raw(target, shown) if st is not None else None
-    if expected is not None and current != expected:
-        raise _changed(shown)
     data = text.encode("utf-8")
     if expected is not None and expected.startswith(_BOM) and not data.startswith(_BOM):
         data = _BOM + data  # the text was decoded without the file's byte-order mark: keep it
     if expected is not None and st is not None:
+        finish_interrupted_append(target, shown)  # a no-op under `locked`, which did it already
+        # both compare the file's bytes with `expected` themselves, through the descriptor they write
         if len(data) > len(expected) and data.startswith(expected):
             return _append_in_place(target, shown, st, expected, data[len(expected):], backup)
         if len(data) < len(expected) and expected.startswith(data):
             _cut_in_place(target, shown, st, expected, len(data), backup)
             return None
+    current = read_raw(target, shown) if st is not None else None
+    if expected is not None and current != expected:
+        raise _changed(shown)
     if backup and current is not None:
         _write_bak(target, current, st)
     tmp = write_temp(folder, target.name, data, durable=True, like=st)
@@ -827,9 +827,10 @@ def _append_in_place(target: Path, shown: str, st: os.stat_result, expected: byt
             if (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino):  # renamed over meanwhile (an editor's save)
                 raise _changed(shown)  # theirs stands; our event went with the file it replaced
         start = end - len(suffix)
-        if start > len(expected) and suffix[:1] not in (b"\n", b"\r") \
-                and os.pread(fd, 1, start - 1) not in (b"\n", b"\r"):
-            note = _break_a_glued_line(target, shown, fd, start, suffix, st)
+        if start > len(expected):  # hand appends landed between our last comparison and our write
+            note = _typed_meanwhile(fd, len(expected), start)
+            if suffix[:1] not in (b"\n", b"\r") and os.pread(fd, 1, start - 1) not in (b"\n", b"\r"):
+                note = _break_a_glued_line(target, shown, fd, start, suffix, st)
         _drop_journal(journal)
         journaled = False
         return note
@@ -840,6 +841,17 @@ def _append_in_place(target: Path, shown: str, st: os.stat_result, expected: byt
         raise
     finally:
         os.close(fd)
+
+
+def _typed_meanwhile(fd: int, begin: int, end: int) -> str | None:
+    """A note when text appended by hand just before our event is more than comments and blank lines
+    (perhaps an event typed by hand: ours was checked without it, so `check` should look again)."""
+    typed = os.pread(fd, end - begin, begin).decode("utf-8", "replace")
+    if all(_blank_or_comment(line) for line in _BREAK.split(typed)):
+        return None
+    line = len(line_starts(os.pread(fd, begin, 0).decode("utf-8", "replace")))
+    return (f"note: lines were added by hand at line {line} while this event was being written, just before it; "
+            "the event was checked without them: run 'scarbook campaign check'")
 
 
 def _break_a_glued_line(target: Path, shown: str, fd: int, start: int, suffix: bytes,

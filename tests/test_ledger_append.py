@@ -220,6 +220,16 @@ def test_an_append_after_the_last_comparison_is_kept_with_the_event(ledger: Path
     assert ledger.read_text().endswith("# appended at the worst moment\n" + NEW_LINE)
 
 
+def test_an_event_typed_by_hand_at_the_same_moment_is_kept_and_reported(ledger: Path) -> None:
+    proc = paused(*PLACE, "-c", str(ledger), point="ledger-after-check")
+    typed = "- {event: place, sticker: bunker, target: egypt}\n"
+    append(ledger, typed)
+    out, err = proc.communicate("\n", timeout=60)
+    assert proc.returncode == 0, out + err
+    assert "scarbook campaign check" in err
+    assert ledger.read_text().endswith(typed + NEW_LINE)
+
+
 # --- a SIGKILL that tears the append --------------------------------------------------------------------
 def test_a_torn_append_is_never_read_as_an_event_and_is_removed_by_the_next_write(ledger: Path) -> None:
     before = ledger.read_bytes()

@@ -82,7 +82,8 @@ def test_symlinked_ledger_is_written_through_not_forked(tmp_path: Path, ledger: 
 
 
 # --- 2. never write an output over the ledger -------------------------------------------------------
-@pytest.mark.parametrize("out", ["c.yaml", "c.yaml.bak", "c.yaml.lock", "alias.yaml", "./sub/../c.yaml"])
+@pytest.mark.parametrize("out", ["c.yaml", "c.yaml.bak", "c.yaml.lock", ".c.yaml.append", "alias.yaml",
+                                 "./sub/../c.yaml"])
 def test_sheet_refuses_to_overwrite_the_ledger(ledger: Path, out: str) -> None:
     (ledger.parent / "alias.yaml").symlink_to(ledger)
     (ledger.parent / "sub").mkdir()

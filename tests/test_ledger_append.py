@@ -354,3 +354,26 @@ def test_replace_path_merges_a_late_append_with_appends_to_the_new_file(ledger: 
     assert proc.returncode == 1 and "changed while" in err, out + err
     assert ledger.read_text() == head + FLOW + "# late, into the old file\n# early, into the new file\n"
     assert _side_files(ledger.parent) == []
+
+
+def test_where_a_torn_append_is_in_the_bytes() -> None:
+    import hashlib
+
+    from scarbook.campaign.ledger import _torn_part
+
+    old, line = b"events:\n- {a: 1}\n", b"- {event: place, sticker: coin, target: x}\n"
+    digest = hashlib.sha256(old).hexdigest()
+    at = len(old)
+    assert _torn_part(old, at, digest, line) == ("none", 0, 0)  # killed before the first byte
+    assert _torn_part(old + line, at, digest, line) == ("none", 0, 0)  # killed after the last
+    assert _torn_part(old + line[:9], at, digest, line) == ("cut", at, at + 9)
+    assert _torn_part(old + line[:9] + b"# hand\n", at, digest, line) == ("cut", at, at + 9)
+    assert _torn_part(old + line[:9] + b"oops\n", at, digest, line) == ("unclear", at, at + 9)
+    assert _torn_part(b"rewritten\n" + line[:9], at, digest, line) == ("none", 0, 0)  # the file was saved since
+    # a file without a final newline: the line break the event needed is kept, only the half line goes
+    bare = old.rstrip(b"\n")
+    assert _torn_part(bare + b"\n" + line[:5], len(bare), hashlib.sha256(bare).hexdigest(), b"\n" + line) == (
+        "cut", len(bare) + 1, len(bare) + 6)
+    # hand lines that landed between the last comparison and the write push the half event further
+    moved = old + b"# typed\n" + line[:12]
+    assert _torn_part(moved, at, digest, line) == ("cut", at + 8, at + 20)

@@ -236,10 +236,14 @@ def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
                         "rulebook section has slots; add 'slots:' to a 'rulebook:' section")
         supply = st.get("supply")
         if isinstance(supply, list):
-            pools = [p.get("pool") for p in supply if isinstance(p, dict)]
-            for i, (pool, n) in enumerate(Counter(pools).items()):
-                if n > 1:
-                    yield error(ctx.at(sid, f"/supply/{i}"), "X403", f"pool '{pool}' of '{sid}' is listed twice")
+            first: dict[Any, int] = {}
+            for i, entry in enumerate(supply):
+                pool = entry.get("pool") if isinstance(entry, dict) else None
+                if pool in first:  # at the repeated entry, not the first one
+                    yield error(ctx.at(sid, f"/supply/{i}"), "X403", f"pool '{pool}' of '{sid}' is listed twice "
+                                f"(first at entry {first[pool] + 1}); add the counts into one entry")
+                elif pool is not None:
+                    first[pool] = i
         for i, chk in enumerate(as_list(st.get("checks"))):
             if not isinstance(chk, dict) or not isinstance(chk.get("check"), str):
                 continue

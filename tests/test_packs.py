@@ -11,7 +11,7 @@ from scarbook.compiler.validate import validate_paths
 from scarbook.examples import examples
 
 INVALID = sorted(p for p in (PACKS / "invalid").iterdir() if p.is_dir())
-VALID = list(examples().values())
+VALID = list(examples().values()) + sorted(p for p in (PACKS / "valid").iterdir() if p.is_dir())
 
 
 def lines(folder: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:

@@ -284,7 +284,7 @@ def status_text(data: dict[str, Any]) -> str:
                                              for x in data["cuts"]))
     if data.get("packs"):
         out.append("House-rule packs: " + ", ".join(data["packs"]))
-    if data["games"]:
+    if data["games"] and data["factions"]:
         out.append("")
         out.append("Faction history:")
         for f in data["factions"]:
@@ -316,7 +316,7 @@ def status_text(data: dict[str, Any]) -> str:
 def describe(ev: Event, cutting: frozenset[str] = frozenset()) -> str:
     """One line for an event; `cutting`: the stickers whose lines cut edges (when the content is at hand)."""
     if isinstance(ev, GameStarted):
-        plays = ", ".join(f"{p} as {' and '.join(f)}" for p, f in ev.plays)
+        plays = ", ".join(f"{p} as {' and '.join(f)}" if f else p for p, f in ev.plays)
         return f"game starts: {plays}" + (f" ({ev.type})" if ev.type else "")
     if isinstance(ev, GameEnded):
         parts = [f"{ev.winner} wins"]

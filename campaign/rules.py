@@ -410,6 +410,11 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
                                rule[1]))
         seen_players.add(player)
         given: dict[str, str] = {}
+        if raw_ids and not any(k in content.model.pieces for k in kinds):
+            out.append(Problem("R303", f"{content.game.title} has no factions or other pieces to play, so "
+                               f"'{','.join(raw_ids)}' means nothing here; say only who plays: --play {player}",
+                               "a game records only who played", gtype.cite))
+            continue
         for raw in raw_ids:
             pid = normalize(raw)
             kind = content.piece_kind_of(pid)

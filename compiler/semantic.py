@@ -32,8 +32,8 @@ class Ctx:
     def origin(self, item_id: str) -> Origin:
         return self.loaded.origins[item_id]
 
-    def at(self, item_id: str, suffix: str = "", key: bool = False) -> Span:
-        return self.origin(item_id).span(suffix, key=key)
+    def at(self, item_id: str, suffix: str = "") -> Span:
+        return self.origin(item_id).span(suffix)
 
     def items(self, section: str) -> Iterator[tuple[str, dict[str, Any]]]:
         yield from self.game.section(section).items()
@@ -169,16 +169,24 @@ def check_regions(ctx: Ctx) -> Iterator[Diagnostic]:
     for rid, region in ctx.items("regions"):
         declared = region.get("territory_count")
         if isinstance(declared, int) and declared != len(members.get(rid, [])):
-            yield warning(ctx.at(rid, "/territory_count"), "X301", f"region '{rid}' declares {declared} "
-                          f"territories but {len(members.get(rid, []))} are listed"
-                          f"{_missing(declared - len(members.get(rid, [])))}")
+            n = len(members.get(rid, []))
+            yield warning(ctx.at(rid, "/territory_count"), "X301", f"region '{rid}' declares "
+                          f"{_count(declared, 'territory', 'territories')} but {_listed(n)}{_missing(declared - n)}")
     listed = {"territory_count": len(game.section("territories")), "region_count": len(game.section("regions"))}
     for key, count in listed.items():
         declared = game.board.get(key)
         if isinstance(declared, int) and declared != count:
-            noun = "territories" if key == "territory_count" else "regions"
-            yield warning(_board_span(ctx, f"/board/{key}"), "X301", f"the board declares {declared} {noun} but "
-                          f"{count} are listed{_missing(declared - count)}")
+            noun = ("territory", "territories") if key == "territory_count" else ("region", "regions")
+            yield warning(_board_span(ctx, f"/board/{key}"), "X301", f"the board declares "
+                          f"{_count(declared, *noun)} but {_listed(count)}{_missing(declared - count)}")
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _listed(n: int) -> str:
+    return f"{n} {'is' if n == 1 else 'are'} listed"
 
 
 def _missing(n: int) -> str:
@@ -236,10 +244,14 @@ def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
                         "rulebook section has slots; add 'slots:' to a 'rulebook:' section")
         supply = st.get("supply")
         if isinstance(supply, list):
-            pools = [p.get("pool") for p in supply if isinstance(p, dict)]
-            for i, (pool, n) in enumerate(Counter(pools).items()):
-                if n > 1:
-                    yield error(ctx.at(sid, f"/supply/{i}"), "X403", f"pool '{pool}' of '{sid}' is listed twice")
+            first: dict[Any, int] = {}
+            for i, entry in enumerate(supply):
+                pool = entry.get("pool") if isinstance(entry, dict) else None
+                if pool in first:  # at the repeated entry, not the first one
+                    yield error(ctx.at(sid, f"/supply/{i}"), "X403", f"pool '{pool}' of '{sid}' is listed twice "
+                                f"(first at entry {first[pool] + 1}); add the counts into one entry")
+                elif pool is not None:
+                    first[pool] = i
         for i, chk in enumerate(as_list(st.get("checks"))):
             if not isinstance(chk, dict) or not isinstance(chk.get("check"), str):
                 continue

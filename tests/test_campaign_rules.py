@@ -37,6 +37,7 @@ def status(file: Path) -> dict:
     return json.loads(result.stdout)
 
 
+@pytest.mark.slow
 def test_whole_fifteen_game_campaign_is_legal_and_checks_clean(full_campaign: Path) -> None:
     result = invoke(["check"], full_campaign)
     assert result.exit_code == 0, result.output

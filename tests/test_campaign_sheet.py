@@ -121,6 +121,7 @@ def _homebrew(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return _run(tmp_path, HOMEBREW, monkeypatch)
 
 
+@pytest.mark.slow
 def test_risk_legacy_sheet_after_fifteen_games(risk_legacy_sheet: Path) -> None:
     text = pdftotext(risk_legacy_sheet)
     flat = " ".join(text.split())
@@ -160,6 +161,7 @@ def test_risk_legacy_sheet_keeps_headings_with_their_tables(risk_legacy_sheet: P
                                     "Sealed packets", "Cards that changed", "Players", "Other marks"), page[-300:]
 
 
+@pytest.mark.slow
 def test_shadow_forces_sheet_shows_setup_scars_and_warlord_stickers(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The end state of the scripted 15-game campaign: devastation, warlord stickers, zones, names, the tie."""

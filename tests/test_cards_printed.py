@@ -71,6 +71,7 @@ def _words(text: str) -> str:
     return " ".join(text.split())
 
 
+@pytest.mark.slow
 def test_printed_territory_and_faction_cards(built: dict[str, str]) -> None:
     text = _words(built["plain"])
     assert "Alaska" in text and "1 resource" in text

@@ -55,8 +55,17 @@ def _set_up(file: Path) -> list[str]:
     if "ledger" not in _SETUP_DONE:
         import tempfile
 
-        template = Path(tempfile.mkdtemp(prefix="scarbook-setup-")) / "c.yaml"
-        failures = run_script(SETUP, template, _copy=False)
+        folder = Path(tempfile.mkdtemp(prefix="scarbook-setup-"))
+        template = folder / "c.yaml"
+        cache = os.environ.get("SCARBOOK_CACHE")
+        os.environ["SCARBOOK_CACHE"] = str(folder / "cache")  # the template leaves nothing in a test's cache
+        try:
+            failures = run_script(SETUP, template, _copy=False)
+        finally:
+            if cache is None:
+                os.environ.pop("SCARBOOK_CACHE", None)
+            else:
+                os.environ["SCARBOOK_CACHE"] = cache
         if failures:
             return failures
         _SETUP_DONE["ledger"] = template.read_bytes()

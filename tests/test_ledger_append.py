@@ -96,6 +96,16 @@ def test_an_append_keeps_the_inode_the_mode_and_bak_is_the_previous_version(ledg
     assert _side_files(ledger.parent) == []
 
 
+def test_a_byte_order_mark_is_kept_by_append_and_undo(ledger: Path) -> None:
+    ledger.write_bytes(b"\xef\xbb\xbf" + ledger.read_bytes())  # saved by an editor that writes a BOM
+    before = ledger.read_bytes()
+    assert sb(*PLACE, "-c", str(ledger)).returncode == 0
+    assert ledger.read_bytes() == before + NEW_LINE.encode()
+    undone = sb("campaign", "undo", "-c", str(ledger))
+    assert undone.returncode == 0, undone.stderr
+    assert ledger.read_bytes() == before
+
+
 def test_an_append_through_a_symlink_writes_the_target_in_place(ledger: Path, tmp_path: Path) -> None:
     link = tmp_path / "link.yaml"
     link.symlink_to(ledger)

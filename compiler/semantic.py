@@ -16,7 +16,16 @@ from typing import Any
 
 from .diagnostics import Diagnostic, Span, did_you_mean, error, warning
 from .load import Loaded, Origin
-from .model import Game, as_dict, as_list, components, is_unknown, low_confidence_text, singular
+from .model import (
+    Game,
+    as_dict,
+    as_list,
+    components,
+    is_unknown,
+    low_confidence_text,
+    sealed_slot_envelopes,
+    singular,
+)
 from .yamlload import Document
 
 
@@ -220,10 +229,12 @@ def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
     """Slots a sticker takes exist somewhere; supplies are consistent; checks name things that exist."""
     game = ctx.game
     slot_kinds = set(as_dict(game.board.get("default_slots")))
-    for _tid, terr in ctx.items("territories"):
-        slot_kinds.update(as_dict(terr.get("slots")))
-    for _fid, fac in ctx.items("factions"):
-        slot_kinds.update(as_dict(fac.get("slots")))
+    for section in ("territories", "factions"):
+        for iid, item in ctx.items(section):
+            slot_kinds.update(as_dict(item.get("slots")))
+            slot_kinds.update(as_dict(item.get("sealed_slots")))
+            for slot, env in sealed_slot_envelopes(item).items():
+                yield from _ref(ctx, iid, f"/sealed_slots/{slot}/envelope", env, "envelopes", "envelope")
     for sid, st in ctx.items("stickers"):
         slot = st.get("slot")
         targets = set(as_list(st.get("targets")))

@@ -299,7 +299,8 @@ def test_thirty_troops_pocket_adds_the_alien_island_its_card_its_sea_lines_and_t
     # card, never on the board
     refused(file, ["place", "weakness-scar-sticker", "peru"], "R102", "goes on a faction-card")
     ok(file, "place weakness-scar-sticker khan-industries\n")
-    refused(file, ["place", "weakness-scar-sticker", "khan-industries"], "R213", "already changed", SCANS)
+    refused(file, ["place", "weakness-scar-sticker", "khan-industries"], "R202", "already has a weakness",
+            "a faction-card holds 1 weakness", SCANS)
     ok(file, "place weakness-scar-sticker saharan-republic\n")
     seen = outputs(file).lower()
     assert "fallout" not in seen  # still sealed in the pocket for three missiles
@@ -346,3 +347,52 @@ def test_fallout_zone_covers_the_city_and_scar_and_destroys_the_card(second_sign
     refused(file, [*START.split(), "--start", "Ann=alaska"], "R305", "not a legal starting territory for Ann",
             "fallout-zone")
     ok(file, START + " --start Ann=peru\n")
+
+
+# --- issue 12 item 4: the later faction-card slots are sealed slots of their packets -------------------------
+def factions_of(file: Path) -> dict:
+    from scarbook.campaign.effective import campaign_game
+
+    return campaign_game(file, []).section("factions")
+
+
+COMEBACK_PACK = """pack: {id: comeback, title: Our transcription of the blue slot, extends: risk-legacy}
+stickers:
+  - id: comeback-power-sticker
+    name: Comeback power
+    kind: power
+    targets: [faction-card]
+    slot: comeback-power
+    supply: 5
+    checks:
+      - {check: slot-free, cite: 'our packet'}
+"""
+
+
+def test_faction_cards_declare_their_later_slots_sealed_until_their_packet_opens(playing: Path,
+                                                                                 tmp_path: Path) -> None:
+    from scarbook.compiler.validate import load_game
+
+    game = load_game("risk-legacy")
+    declared = game.section("factions")["khan-industries"]["sealed_slots"]
+    assert {s: d["envelope"] for s, d in declared.items()} == {
+        "comeback-power": "faction-eliminated", "missile-power": "three-missiles", "weakness": "thirty-troops"}
+    assert game.effective().section("factions")["khan-industries"]["slots"] == {"scar": 1, "power": 1}
+    assert "sealed_slots" not in game.effective().section("factions")["khan-industries"]
+    assert game.effective(["thirty-troops"]).section("factions")["khan-industries"]["slots"] == {
+        "scar": 1, "power": 1, "weakness": 1}
+    # a pack fills the blue slot: refused while the packet for an eliminated faction is sealed, then one per card
+    pack = tmp_path / "comeback"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(COMEBACK_PACK, "utf-8")
+    file = playing
+    ok(file, f"game end --winner Ann --eliminated Cat\nplace continent-plus-one asia --by Ann\n"
+             f"place coin peru --by Bob\nadd-pack {pack}\n")
+    refused(file, ["place", "comeback-power-sticker", "khan-industries"], "R202",
+            "khan-industries has no comeback-power slot", "our packet")
+    assert all(set(f["slots"]) == {"scar", "power"} for f in factions_of(file).values())
+    ok(file, "open faction-eliminated\nplace comeback-power-sticker khan-industries\n")
+    refused(file, ["place", "comeback-power-sticker", "khan-industries"], "R202", "already has a comeback-power")
+    seen = factions_of(file)
+    assert seen["khan-industries"]["slots"] == {"scar": 1, "power": 1, "comeback-power": 1}
+    assert [m["sticker"] for m in seen["khan-industries"]["marks"]] == ["first-game-power", "comeback-power-sticker"]

@@ -124,13 +124,23 @@ class Game:
         (`sealed_slots`) joined to its `slots` once their envelope is opened, and out of sight until then."""
         opened = set(opened)
         sealed = self.sealed_ids(opened)
-        if not sealed and not self.has_sealed_slots():
+        if not sealed and not self.has_sealed_slots() and not any(
+                "sealed_count" in d for d in self.section("decks").values()):
             return self
         sections = {name: {i: with_opened_slots(v, opened) for i, v in items.items() if i not in sealed}
                     for name, items in self.sections.items()}
+        for did, deck in sections.get("decks", {}).items():
+            if "sealed_count" in deck:
+                sections["decks"][did] = with_opened_count(deck, opened)
         territories = sections["territories"]
         edges = [e for e in self.edges if e[0] in territories and e[1] in territories]
-        return Game(self.id, self.meta, self.board, sections, edges, self.spans, self.files, self.packs,
+        board = self.board
+        declared = board.get("territory_count")
+        ever_sealed = self.sealed_ids()
+        unsealed = [t for t in self.section("territories") if t in ever_sealed and t not in sealed]
+        if isinstance(declared, int) and unsealed:  # the declared count is the board's as the game starts
+            board = {**board, "territory_count": declared + len(unsealed)}
+        return Game(self.id, self.meta, board, sections, edges, self.spans, self.files, self.packs,
                     self.fingerprint, self.file_cites)
 
     # --- serialisation (the tracker's cache) ---------------------------------------------
@@ -166,6 +176,16 @@ def with_opened_slots(item: Item, opened: set[str]) -> Item:
             slots[slot] = int(spec.get("count", 1))
     if slots or "slots" in out:
         out["slots"] = slots
+    return out
+
+
+def with_opened_count(deck: Item, opened: set[str]) -> Item:
+    """A deck as players see it: its `count` (as the game starts) plus the cards each opened envelope of its
+    `sealed_count` (envelope -> cards it adds) brought; the `sealed_count` key left out."""
+    out = {k: v for k, v in deck.items() if k != "sealed_count"}
+    if isinstance(out.get("count"), int):
+        out["count"] += sum(int(n) for env, n in as_dict(deck.get("sealed_count")).items()
+                            if env in opened and isinstance(n, int))
     return out
 
 

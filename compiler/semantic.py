@@ -214,6 +214,7 @@ def check_deck_counts(ctx: Ctx) -> Iterator[Diagnostic]:
             if isinstance(group, str):
                 by_group[deck][group] += copies if isinstance(copies, int) else 1
     for did, deck in ctx.items("decks"):
+        yield from _sealed_count(ctx, did, deck)
         declared = deck.get("count")
         if not isinstance(declared, int) or declared == listed[did]:
             continue
@@ -223,6 +224,20 @@ def check_deck_counts(ctx: Ctx) -> Iterator[Diagnostic]:
         what = f"{gap} missing" if gap > 0 else f"{-gap} more than declared"
         yield warning(ctx.at(did, "/count"), "X302", f"deck '{did}' declares {declared} cards but lists "
                       f"{listed[did]} ({what}){detail}; add the missing cards when a source gives them")
+
+
+def _sealed_count(ctx: Ctx, did: str, deck: dict[str, Any]) -> Iterator[Diagnostic]:
+    """A deck's `sealed_count` names envelopes, each holding that many cards of the deck."""
+    envelopes, cards = ctx.game.section("envelopes"), ctx.game.section("cards")
+    for eid, n in as_dict(deck.get("sealed_count")).items():
+        if eid not in envelopes:
+            yield from _ref(ctx, did, f"/sealed_count/{eid}", eid, "envelopes", "envelope")
+            continue
+        inside = sum(int(cards[c].get("copies", 1)) for c in as_list(envelopes[eid].get("contents"))
+                     if c in cards and cards[c].get("deck") == did)
+        if isinstance(n, int) and inside != n:
+            yield warning(ctx.at(did, f"/sealed_count/{eid}"), "X302", f"deck '{did}' says envelope '{eid}' adds "
+                          f"{n} cards but it holds {inside} cards of the deck")
 
 
 def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:

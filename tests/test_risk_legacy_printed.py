@@ -396,3 +396,31 @@ def test_faction_cards_declare_their_later_slots_sealed_until_their_packet_opens
     seen = factions_of(file)
     assert seen["khan-industries"]["slots"] == {"scar": 1, "power": 1, "comeback-power": 1}
     assert [m["sticker"] for m in seen["khan-industries"]["marks"]] == ["first-game-power", "comeback-power-sticker"]
+
+
+# --- issue 12 item 4: the territory deck follows the opened pocket (42, then 43 with the Alien Island's card) ---
+def test_territory_card_count_follows_the_thirty_troops_pocket(playing: Path) -> None:
+    from typer.testing import CliRunner
+
+    from scarbook.cli.main import app
+    from scarbook.compiler.validate import load_game
+
+    def shown(file: Path) -> tuple[str, str]:
+        cards = CliRunner().invoke(app, ["show", "risk-legacy", "cards", "--campaign", str(file)])
+        assert cards.exit_code == 0, cards.output
+        return invoke_tables(file), cards.output
+
+    table, cards = shown(playing)
+    assert "| Territory cards | deck | 42 | 42 |" in table and "Territory cards [territory]: 42 cards" in cards
+    ok(playing, "open thirty-troops\n")
+    table, cards = shown(playing)
+    assert "| Territory cards | deck | 43 | 43 |" in table, table
+    assert "Territory cards [territory]: 43 cards" in cards, cards
+    assert "of the 42 cards" not in table and "of 42" not in cards
+    game = load_game("risk-legacy")
+    assert "sealed_count" not in str(game.effective().section("decks"))
+    assert game.effective().section("decks")["territory"]["count"] == 42
+    assert game.effective().board["territory_count"] == 42
+    opened = game.effective(["thirty-troops"])
+    assert (opened.section("decks")["territory"]["count"], opened.board["territory_count"]) == (43, 43)
+    assert len(opened.section("territories")) == 43

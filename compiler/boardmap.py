@@ -370,7 +370,8 @@ def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, l
     territories = game.section("territories")
     used = sorted({m.kind if m.kind in MARK_KINDS else "mark" for lab in lay.labels.values() for m in lab.marks},
                   key=list(MARK_KINDS).index)
-    strip = 22.0 if legend_kinds else 0.0
+    chosen = drawing_choices(game)
+    strip = (22.0 + (14.0 if chosen else 0.0)) if legend_kinds else 0.0
     total_h = lay.view_h + strip
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {VIEW_WIDTH:.0f} {total_h:.0f}" '
@@ -394,8 +395,9 @@ def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, l
         fill = colors.get(regions[0], NO_REGION) if regions else NO_REGION
         stroke = colors.get(regions[1], "#444") if len(regions) > 1 else "#444"
         stroke_w = 4 if len(regions) > 1 else 1.2
+        dashed = ' stroke-dasharray="4 3"' if tid in chosen else ""  # placed by the drawing, not by a source
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{fill}" stroke="{stroke}" '
-                   f'stroke-width="{stroke_w}"/>')
+                   f'stroke-width="{stroke_w}"{dashed}/>')
         label = lay.labels[tid]
         if any(m.kind == "off-board" for m in label.marks):
             out.append(_hatch(x, y, r))
@@ -438,8 +440,22 @@ def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, l
                        f'<path d="M{x + 16:.1f},{y + ICON / 2:.1f}l-7,-4v8Z" fill="#777"/>')
             note = "leaves one side, enters the other"
             out.append(f'<text x="{x + 20:.1f}" y="{y + ICON - 1:.1f}" font-size="9" fill="#222">{note}</text>')
+        if chosen:  # on a line of its own under the icons
+            x, y = 6.0, y + 14
+            names = ", ".join(_label(territories[t], t) for t in chosen)
+            note = f"{names}: no source gives {'its' if len(chosen) == 1 else 'their'} place; drawn where there is room"
+            out.append(f'<circle cx="{x + ICON / 2:.1f}" cy="{y + ICON / 2:.1f}" r="{ICON / 2:.1f}" fill="none" '
+                       f'stroke="#444" stroke-dasharray="3 2"/>')
+            out.append(f'<text x="{x + ICON + 3:.1f}" y="{y + ICON - 1:.1f}" font-size="9" fill="#222">'
+                       f'{escape(note)}</text>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+def drawing_choices(game: Game) -> list[str]:
+    """Territories whose position no source gives: the drawing placed them (`layout.drawing_choice`)."""
+    return [tid for tid, terr in game.section("territories").items()
+            if isinstance(terr.get("layout"), dict) and terr["layout"].get("drawing_choice")]
 
 
 def legend(game: Game) -> list[tuple[str, str]]:

@@ -424,3 +424,40 @@ def test_territory_card_count_follows_the_thirty_troops_pocket(playing: Path) ->
     opened = game.effective(["thirty-troops"])
     assert (opened.section("decks")["territory"]["count"], opened.board["territory_count"]) == (43, 43)
     assert len(opened.section("territories")) == 43
+
+
+# --- issue 12 item 4: the Alien Island on the board picture, only once its pocket is opened ----------------
+def test_alien_island_is_drawn_once_opened_at_a_position_marked_as_a_drawing_choice(playing: Path,
+                                                                                    tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    from scarbook.compiler.boardmap import BoardLayout, board_svg, positions
+    from scarbook.compiler.validate import load_game
+
+    svg_ns = "{http://www.w3.org/2000/svg}"
+
+    def texts(file: Path) -> list[str]:
+        out = tmp_path / "board.svg"
+        result = invoke(["sheet", "--format", "svg", "--out", str(out)], file)
+        assert result.exit_code == 0, result.output
+        return [t.text or "" for t in ET.parse(out).iter(f"{svg_ns}text")]
+
+    before = texts(playing)
+    assert not [t for t in before if "Alien" in t]
+    ok(playing, "open thirty-troops\nplace alien-island-sea-lines alien-island --to brazil\n")
+    after = texts(playing)
+    assert "Alien Island" in after
+    assert any("no source gives its place" in t for t in after)  # the legend says the position is not game data
+    game = load_game("risk-legacy")
+    assert "drawing_choice" in game.section("territories")["alien-island"]["layout"]
+    opened = game.effective(["thirty-troops"])
+    assert positions(opened)["alien-island"] == (40.0, 51.0)
+    root = ET.fromstring(board_svg(opened))
+    dashed = [c for c in root.iter(f"{svg_ns}circle") if c.get("stroke-dasharray")]
+    lay = BoardLayout(opened)
+    x, y = lay.pos["alien-island"]
+    assert [(float(c.get("cx", 0)), float(c.get("cy", 0))) for c in dashed] == [(round(x, 1), round(y, 1))]
+    boxes = list(lay.label_boxes().items())  # its label overlaps no other label and no circle
+    island = dict(boxes)["alien-island"]
+    assert not [t for t, b in boxes if t != "alien-island" and b.hits(island)]
+    assert not [t for t, (cx, cy) in lay.pos.items() if island.hits_circle(cx, cy, lay.radius)]

@@ -3,7 +3,7 @@
 `apply` has one case per event type and never checks legality (that is `rules.problems`, run
 before it). State is derived, never stored. Nothing here knows any particular game: the
 effects of a mark come from its sticker's data (`adds`, `covers`, `cancels`, `founds`, `boxes`,
-`named`, `kind: destroyed`).
+`named`, `kind: destroyed`, `destroys_card`).
 """
 
 from __future__ import annotations
@@ -269,6 +269,10 @@ def place(state: CampaignState, content: Content, sticker_id: str, target: str, 
     elif covered:  # a sticker goes over one mark: the latest it may cover
         covered[-1].covered_by = sticker_id
     state.marks.setdefault(target, []).append(mark)
+    card = content.card_of_territory.get(target) if sticker.get("destroys_card") else None
+    if card and state.destroyed(card) is None:  # the territory's card is destroyed in the same step
+        state.marks.setdefault(card, []).append(Mark(sticker_id, "destroyed", card, None, by, "", pool,
+                                                     mark.after_game, line))
     state.placed[sticker_id] += 1
     state.pool_used[(sticker_id, pool)] += 1
     if by and last is not None and state.in_progress is None and sticker_id in content.reward_stickers:

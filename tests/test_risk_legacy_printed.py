@@ -272,7 +272,6 @@ def test_pocket_contents_do_not_appear_before_their_pocket_is_opened(playing: Pa
     seen = outputs(playing).lower()
     assert not [w for w in SEALED_WORDS if w in seen]
     for args, packet in ((["place", "fallout-zone", "peru"], "three-missiles"),
-                         (["place", "fallout-zone-card", "peru"], "three-missiles"),
                          (["place", "weakness-scar-sticker", "khan-industries"], "thirty-troops"),
                          (["place", "alien-island-sea-lines", "alien-island", "--to", "peru"], "thirty-troops")):
         refused(playing, args, "R310", f"open packet {packet} first", SCANS)
@@ -328,6 +327,18 @@ def status_json(file: Path) -> dict:
     return json.loads(result.stdout)
 
 
+def cards_shown(file: Path) -> list[dict]:
+    import json
+
+    from typer.testing import CliRunner
+
+    from scarbook.cli.main import app
+
+    result = CliRunner().invoke(app, ["show", "risk-legacy", "cards", "--format", "json", "--campaign", str(file)])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)["cards"]
+
+
 def test_fallout_zone_covers_the_city_and_scar_and_destroys_the_card(second_signature: Path) -> None:
     file = second_signature
     ok(file, "open second-signature\n" + START + "\nplace bunker alaska\nopen three-missiles\n")
@@ -335,12 +346,17 @@ def test_fallout_zone_covers_the_city_and_scar_and_destroys_the_card(second_sign
     assert [c for c in cities(file) if c["territory"] == "alaska"] == []
     assert {"territory": "alaska", "scar": "bunker", "cancelled": True} in status_json(file)["scars"]
     refused(file, ["place", "fallout-zone", "brazil"], "R201", SCANS)  # there is one
-    assert "fallout-zone-card -> alaska-card (three-missiles)" in invoke(["status"], file).output
-    refused(file, ["place", "fallout-zone-card", "brazil"], "R237", "brazil has no fallout-zone", SCANS)
-    ok(file, "place fallout-zone-card alaska\n")
-    refused(file, ["place", "fallout-zone-card", "alaska"], "R215", "was destroyed", SCANS)
-    assert "fallout-zone-card ->" not in invoke(["status"], file).output
-    assert "alaska-card" in [d if isinstance(d, str) else d.get("card") for d in status_json(file)["destroyed_cards"]]
+    # the card is destroyed in the same step: nothing left to put in place, the card takes nothing more
+    assert "fallout" not in invoke(["status"], file).output.split("to put in place", 1)[-1].split("\n")[0]
+    assert status_json(file)["destroyed_cards"] == ["alaska-card"]
+    refused(file, ["place", "fallout-zone-card", "alaska"], "R101", "unknown sticker")
+    refused(file, ["place", "coin", "alaska"], "R215", "alaska-card was destroyed")
+    seen = {c["id"]: c for c in cards_shown(file)}
+    assert seen["alaska-card"].get("destroyed") is True and not seen["peru-card"].get("destroyed")
+    # undo takes the Fallout Zone and its card's destruction back together
+    assert invoke(["undo"], file).exit_code == 0
+    assert status_json(file)["destroyed_cards"] == []
+    ok(file, "place fallout-zone alaska\n")
     # the Major City under it no longer counts: Alaska is no longer Ann's start
     ok(file, "game end --winner Cat\nplace continent-minus-one europe --by Cat\nplace coin china --by Ann\n"
        "place coin india --by Bob\n")

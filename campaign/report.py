@@ -135,6 +135,7 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         for m in state.marks.get(tid, []):
             if m.kind == "scar" and not m.active:
                 scars.append({"territory": tid, "scar": m.sticker, "cancelled": True})
+    owed_kinds = {k for o in content.model.owed_when_opened for k in o.kinds}
     cards = []
     destroyed = []
     for cid, card in content.cards.items():
@@ -174,7 +175,8 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         "continents": regions, "cities": cities, "scars": scars, "fortifications": forts,
         "resources": cards, "destroyed_cards": destroyed, "stickers": stickers, "factions": factions,
         "pending_packets": replay.pending, "opened_packets": list(state.opened),
-        "to_put_in_place": [{"sticker": sid, "target": target, "packet": env}
+        "to_put_in_place": [{"sticker": sid, "target": target, "packet": env,
+                             "before_next_game": str(content.stickers[sid].get("kind")) in owed_kinds}
                             for sid, target, env in to_put_in_place(content, state)],
         "packs": list(state.packs),
         "lines": [{"sticker": s, "between": [a, b]} for s, a, b in state.links
@@ -273,7 +275,8 @@ def status_text(data: dict[str, Any]) -> str:
         out.append("Packets to open now: " + ", ".join(data["pending_packets"]))
     if data.get("to_put_in_place"):
         out.append("From opened packets, to put in place: " + ", ".join(
-            f"{x['sticker']} -> {x['target']} ({x['packet']})" for x in data["to_put_in_place"]))
+            f"{x['sticker']} -> {x['target']} ({x['packet']})" + (" before the next game" if x.get("before_next_game")
+                                                                  else "") for x in data["to_put_in_place"]))
     if data["opened_packets"]:
         out.append("Opened packets: " + ", ".join(data["opened_packets"]))
     if data.get("lines"):

@@ -336,6 +336,7 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
                            f"('scarbook campaign open {eid}')", str((env.get("trigger") or {}).get("text", "")),
                            cite_text((env.get("source") or {}).get("cite"))))
     out.extend(setup_problems(content, state, number))
+    out.extend(owed_once_opened(content, state))
     carriers: dict[str, list[str]] = {}
     for t, marks in state.marks.items():
         for m in marks:
@@ -470,9 +471,27 @@ def setup_problems(content: Content, state: CampaignState, number: int) -> list[
     return out
 
 
+def owed_once_opened(content: Content, state: CampaignState) -> list[Problem]:
+    """An opened packet's stickers that must be in place before the next game: those `to_put_in_place` whose
+    kind `game.campaign.owed_when_opened` names (a rules addition sticker into its place in the rulebook)."""
+    out = []
+    for sid, target, env in to_put_in_place(content, state):
+        kind = str(content.stickers[sid].get("kind") or "")
+        owed = next((o for o in content.model.owed_when_opened if kind in o.kinds), None)
+        if owed is None:
+            continue
+        label = content.stickers[sid].get("name", sid)
+        out.append(Problem("R315", f"{label} from the opened packet '{env}' is not in place yet ('scarbook "
+                           f"campaign place {sid} {target}')",
+                           owed.text or f"an opened packet's {kind} stickers go in place before the next game",
+                           owed.cite))
+    return out
+
+
 def to_put_in_place(content: Content, state: CampaignState) -> list[tuple[str, str, str]]:
     """(sticker, where it goes, packet) for the stickers an opened packet puts in place (`placed-once-opened`)
-    that can still go somewhere: status lists them; the next game does not wait for them."""
+    that can still go somewhere: status lists them; the next game waits for those whose kind
+    `game.campaign.owed_when_opened` names (`owed_once_opened`), not for the others."""
     out = []
     for sid, st in content.stickers.items():
         for chk in st.get("checks", []) or []:
@@ -481,7 +500,6 @@ def to_put_in_place(content: Content, state: CampaignState) -> list[tuple[str, s
                 targets = where(content, state, sid)
                 if targets:
                     out.append((sid, targets[0], str(env)))
-    return out
     return out
 
 

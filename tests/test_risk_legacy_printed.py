@@ -55,7 +55,8 @@ def test_a_sealed_sticker_is_refused_as_sealed_naming_its_packet(playing: Path) 
     assert "unknown sticker" not in out
     refused(playing, ["place", "no-such-sticker", "brazil"], "R101", "unknown sticker")
     ok(playing, "game end --winner Ann --eliminated Cat\nplace continent-plus-one asia --by Ann\n"
-       "place coin peru --by Bob\nopen faction-eliminated\n" + START + "\nplace mercenary brazil\n")
+       "place coin peru --by Bob\nopen faction-eliminated\nplace rules-addition-e rules-addition-e\n" + START
+       + "\nplace mercenary brazil\n")
 
 
 def test_game_bookkeeping_refusals_cite_a_rule(tmp_path: Path) -> None:
@@ -143,7 +144,12 @@ def test_world_capital_comes_with_the_second_signature_packet_and_goes_on_a_card
                                                                                                 file).output
     refused(file, ["place", "world-capital", "alaska", "--by", "Bob", "--name", "Capital"], "R230",
             "placed during a game", SCANS)
-    ok(file, START + "\n")
+    # the packet's rule sticker goes into its place before the next game (issue 12 e)
+    refused(file, START.split(), "R315", "Rules addition F (\"Homeland\") from the opened packet 'second-signature' "
+            "is not in place yet", "place rules-addition-f rules-addition-f",
+            "go into their places in the rulebook before the next game", "001_e430d55b72a215e6.txt § Before the first "
+            "turn", SCANS)
+    ok(file, "place rules-addition-f rules-addition-f\n" + START + "\n")
     refused(file, ["place", "world-capital", "peru", "--by", "Bob", "--name", "Capital"], "R234",
             "peru-card has 2 resources", "a card with 4 or more resources", SCANS)
     refused(file, ["place", "world-capital", "alaska", "--name", "Capital"], "R234", "--by NAME", SCANS)
@@ -161,7 +167,7 @@ def test_world_capital_comes_with_the_second_signature_packet_and_goes_on_a_card
 
 def test_placing_the_world_capital_opens_its_packet_and_the_founder_loses_the_start(second_signature: Path) -> None:
     file = second_signature
-    ok(file, "open second-signature\n" + START + " --start Ann=alaska\n"
+    ok(file, "open second-signature\nplace rules-addition-f rules-addition-f\n" + START + " --start Ann=alaska\n"
        "place world-capital alaska --by Bob --name Capital\n"
        "game end --winner Cat\nplace fortification alaska --by Cat\nplace coin china --by Ann\n"
        "place coin india --by Bob\n")
@@ -169,6 +175,14 @@ def test_placing_the_world_capital_opens_its_packet_and_the_founder_loses_the_st
                    "Cat=die-mechaniker"], "R310", "open the sealed packet 'world-capital-packet' first",
             "Open when the World Capital mark is about to be placed", SCANS)
     ok(file, "open world-capital-packet\n")
+    status = status_json(file)["to_put_in_place"]
+    assert {(x["sticker"], x["before_next_game"]) for x in status} == {
+        ("world-capital-rules", True), ("lead-faction-rules", True), ("private-mission-rules", True)}
+    assert "world-capital-rules -> world-capital-rules (world-capital-packet) before the next game" in invoke(
+        ["status"], file).output
+    refused(file, START.split(), "R315", "World Capital rules", "Lead Faction rules", "Private Mission rules")
+    ok(file, "place world-capital-rules world-capital-rules\nplace lead-faction-rules lead-faction-rules\n"
+       "place private-mission-rules private-mission-rules\n")
     refused(file, ["game", "start", "--play", "Ann=khan-industries", "--play", "Bob=saharan-republic", "--play",
                    "Cat=die-mechaniker", "--start", "Ann=alaska"], "R305", "not a legal starting territory for Ann",
             "it has fortification, world-capital", "001_e430d55b72a215e6.txt § Before the first turn")
@@ -341,7 +355,8 @@ def cards_shown(file: Path) -> list[dict]:
 
 def test_fallout_zone_covers_the_city_and_scar_and_destroys_the_card(second_signature: Path) -> None:
     file = second_signature
-    ok(file, "open second-signature\n" + START + "\nplace bunker alaska\nopen three-missiles\n")
+    ok(file, "open second-signature\nplace rules-addition-f rules-addition-f\n" + START
+       + "\nplace bunker alaska\nopen three-missiles\n")
     ok(file, "place fallout-zone alaska\n")
     assert [c for c in cities(file) if c["territory"] == "alaska"] == []
     assert {"territory": "alaska", "scar": "bunker", "cancelled": True} in status_json(file)["scars"]

@@ -168,9 +168,9 @@ class CampaignModel:
                     pieces, types, schedule, default if default in types else next(iter(types)), setup, tokens,
                     as_dict(camp.get("overall_winner")), starts)
         model.step_stickers = {s for t in types.values() for st in t.steps for s in (*st.stickers, *st.fallback)}
-        model.owed_when_opened = [OwedWhenOpened(tuple(str(k) for k in as_list(o.get("kinds"))), str(o.get("text") or ""),
-                                                 cite_of(o))
-                                  for o in as_list(camp.get("owed_when_opened")) if isinstance(o, dict)]
+        model.owed_when_opened = [
+            OwedWhenOpened(tuple(str(k) for k in as_list(o.get("kinds"))), str(o.get("text") or ""), cite_of(o))
+            for o in as_list(camp.get("owed_when_opened")) if isinstance(o, dict)]
         return model
 
     # --- lookups -------------------------------------------------------------------------

@@ -248,8 +248,8 @@ def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
         for iid, item in ctx.items(section):
             slot_kinds.update(as_dict(item.get("slots")))
             slot_kinds.update(as_dict(item.get("sealed_slots")))
-            for slot, env in sealed_slot_envelopes(item).items():
-                yield from _ref(ctx, iid, f"/sealed_slots/{slot}/envelope", env, "envelopes", "envelope")
+            for sealed, env in sealed_slot_envelopes(item).items():
+                yield from _ref(ctx, iid, f"/sealed_slots/{sealed}/envelope", env, "envelopes", "envelope")
     for sid, st in ctx.items("stickers"):
         slot = st.get("slot")
         targets = set(as_list(st.get("targets")))

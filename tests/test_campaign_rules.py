@@ -285,7 +285,8 @@ def test_dry_run_writes_nothing(tmp_path: Path) -> None:
 def test_refusal_format(tmp_path: Path) -> None:
     file = tmp_path / "c.yaml"
     assert not run_script(SETUP + START + "\ngame end --winner Ann --eliminated Bob --eliminated Cat\n"
-                          "place major-city alaska --by Ann --name X\nopen faction-eliminated\nplace rules-addition-e rules-addition-e\n"
+                          "place major-city alaska --by Ann --name X\nopen faction-eliminated\n"
+                          "place rules-addition-e rules-addition-e\n"
                           + START + "\ngame end --winner Ann --eliminated Bob --eliminated Cat\n", file)
     result = invoke(["place", "major-city", "alaska", "--by", "Ann", "--name", "Y"], file)
     refused(result, "R210", file_before=snapshot(file))

@@ -492,3 +492,35 @@ def test_alien_island_is_drawn_once_opened_at_a_position_marked_as_a_drawing_cho
     island = dict(boxes)["alien-island"]
     assert not [t for t, b in boxes if t != "alien-island" and b.hits(island)]
     assert not [t for t, (cx, cy) in lay.pos.items() if island.hits_circle(cx, cy, lay.radius)]
+
+
+# --- issue 12 item 6: every refusal cites the rule and where it is written ----------------------------------
+def test_unknown_names_and_passes_are_refused_citing_their_rule(playing: Path) -> None:
+    from conftest import refused as honest_refusal
+    from conftest import snapshot
+
+    def cited(args: list[str], code: str, *parts: str) -> None:
+        before = snapshot(playing)
+        result = invoke(args, playing)
+        honest_refusal(result, code, file_before=before)
+        line = next(ln for ln in result.output.splitlines() if f"error {code}:" in ln)
+        assert line.rstrip().endswith(")") and "§" in line, line  # (rule; source § section)
+        for part in parts:
+            assert part in " ".join(result.output.split()), (part, result.output)
+
+    stickers = "the stickers and marks of Risk Legacy are those its content lists"
+    cited(["place", "no-such-sticker", "peru"], "R101", stickers, "001_e430d55b72a215e6.txt § If you won")
+    cited(["where", "no-such-sticker"], "R101", stickers)
+    players = "a campaign's players are those named when it began"
+    cited(["place", "bunker", "peru", "--by", "Zed"], "R104", players, "001_e430d55b72a215e6.txt § Player Set Up")
+    cited(["where", "coin", "--by", "Zed"], "R104", players, "001_e430d55b72a215e6.txt § Player Set Up")
+    cited(["open", "no-such-packet"], "R311", "the sealed packets of Risk Legacy are those its content lists",
+          "001_e430d55b72a215e6.txt § Sealed Components")
+    cited(["pass", "held-on-reward", "--by", "Bob"], "R330", "taken after it ends",
+          "001_e430d55b72a215e6.txt § End of the Game")
+    ok(playing, "game end --winner Ann --held-on Bob --held-on Cat\n")
+    cited(["pass", "held-on-reward", "--by", "Zed"], "R104", players, "001_e430d55b72a215e6.txt § Player Set Up")
+    cited(["pass", "no-such-step", "--by", "Bob"], "R330", "the end of a Risk Legacy game has these steps",
+          "001_e430d55b72a215e6.txt § End of the Game")
+    cited(["pass", "winner-reward", "--by", "Bob"], "R331", "Bob owes no 'winner-reward'",
+          "The winner's reward: the winner", "001_e430d55b72a215e6.txt § If you won")

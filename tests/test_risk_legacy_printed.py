@@ -159,7 +159,7 @@ def test_world_capital_comes_with_the_second_signature_packet_and_goes_on_a_card
     # it replaced the Major City: one city there, of population 5
     assert [(c["sticker"], c["name"], c["population"]) for c in cities(file) if c["territory"] == "alaska"] == [
         ("world-capital", "Capital", 5)]
-    assert "alaska: 'Capital' (world-capital, population 5, Bob, after game 2)" in invoke(["status"], file).output
+    assert "alaska: 'Capital' (world-capital, population 5, Bob, during game 3)" in invoke(["status"], file).output
     # there is one, never two on one territory
     refused(file, ["place", "world-capital", "alaska", "--by", "Cat", "--name", "Again"], "R213", SCANS)
     refused(file, ["place", "world-capital", "brazil", "--by", "Cat", "--name", "Again"], "R201", SCANS)

@@ -6,6 +6,7 @@ marked, the chosen power, the records filled in)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from campaigns.helpers import SETUP, START, run_script
@@ -86,3 +87,25 @@ def test_campaign_build_shows_upgrades_destroyed_card_chosen_power_and_records(b
     assert "★ Fortified HQ" in text and "(destroyed)" in text  # die mechaniker kept its HQ power
     assert re.search(r"\b1 Ann\b.{0,40}?winner", text)  # Khan Industries' record: game 1, Ann, won
     assert re.search(r"\b1 Cat\b.{0,40}?eliminated", text)
+
+
+def test_a_destroyed_card_is_still_printed_stamped_destroyed_with_campaign_only(tmp_path: Path) -> None:
+    """Intended behaviour (README § Building the printables): a `--campaign` card sheet prints every card of
+    the deck, a destroyed one stamped DESTROYED across its face (the sheet stays a record of the whole deck);
+    only the destroyed card carries the stamp, and a build without a campaign never does."""
+    from conftest import ROOT
+    from scarbook.campaign.effective import campaign_game
+
+    file = tmp_path / "world.yaml"
+    assert not run_script(SETUP + START + "\ngame end --winner Ann --held-on Bob --eliminated Cat\n"
+                          "destroy japan --by Ann\n", file)
+    game = campaign_game(file, [])
+    html, _ = card_sheets_html(game.title, card_sheets(printable_cards(game), "a4"), "a4", locator_svg(game))
+    fronts = re.findall(r'<div class="c front[^"]*"( data-destroyed="true")?>(.*?)</div>\s*</div>\s*</div>', html,
+                        re.S)
+    stamped = [body for flag, body in fronts if flag]
+    assert len(stamped) == 1 and "Japan" in stamped[0] and "DESTROYED" in stamped[0]
+    assert html.count(">DESTROYED<") == 1
+    assert "Japan" in _html() and "DESTROYED" not in _html()
+    readme = " ".join((ROOT / "README.md").read_text("utf-8").split())
+    assert "stamped DESTROYED" in readme

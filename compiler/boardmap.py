@@ -359,6 +359,44 @@ def mark_icon(kind: str, x: float, y: float, value: int | None = None) -> str:
             f'L{x:.1f},{y + s / 2:.1f}Z" fill="{color}"/>')  # a diamond badge
 
 
+def mark_kind(sticker: dict) -> str:
+    """The icon a sticker gets on the board picture and the cards: its `kind` when it has an icon of its own,
+    `city` for one that founds a city, else the generic badge."""
+    founds = sticker.get("founds")
+    if isinstance(founds, dict) and founds.get("kind") == "city":
+        return "city"
+    if sticker.get("boxes"):
+        return "fortification"
+    if "scar" in (sticker.get("kind"), sticker.get("slot")):
+        return "scar"
+    kind = str(sticker.get("kind") or "")
+    return kind if kind in MARK_KINDS else "mark"
+
+
+def badge_url(kind: str) -> str:
+    """The icon of a mark kind as a small self-contained SVG (a data: URL), for a printed card."""
+    import base64
+
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-1 -1 {ICON + 2:.0f} {ICON + 2:.0f}">'
+           f"{mark_icon(kind, 0, 0, 2 if kind == 'city' else None)}</svg>")
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+
+
+def card_stickers(game: Game, card: dict) -> list[dict[str, str]]:
+    """What a card shows of the stickers it names (`stickers`): icon, printed name, effect; each sticker once,
+    only those the game shows (a sealed one is out of the effective content until its packet is opened)."""
+    stickers = game.section("stickers")
+    out = []
+    for sid in card.get("stickers") or []:
+        st = stickers.get(sid) if isinstance(sid, str) else None
+        if st is None:
+            continue
+        effect = known(st.get("effect"), "") or known(st.get("text"), "")
+        out.append({"id": sid, "name": _label(st, sid), "effect": str(effect).strip(), "kind": mark_kind(st),
+                    "icon": badge_url(mark_kind(st))})
+    return out
+
+
 def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, legend_kinds: bool = False) -> str:
     """The board as a standalone SVG document (a string).
 

@@ -67,6 +67,8 @@ def check_references(ctx: Ctx) -> Iterator[Diagnostic]:
         yield from _ref(ctx, cid, "/territory", card.get("territory"), "territories", "territory")
         if "zone" in card:
             yield from _ref(ctx, cid, "/zone", card.get("zone"), "regions", "zone")
+        for i, sid in enumerate(as_list(card.get("stickers"))):
+            yield from _ref(ctx, cid, f"/stickers/{i}", sid, "stickers", "sticker")
     kinds = {s.get("kind") for _, s in ctx.items("stickers")} | set(ctx.game.section("stickers"))
     for sid, st in ctx.items("stickers"):
         if "deck" in st:

@@ -109,3 +109,33 @@ def test_a_destroyed_card_is_still_printed_stamped_destroyed_with_campaign_only(
     assert "Japan" in _html() and "DESTROYED" not in _html()
     readme = " ".join((ROOT / "README.md").read_text("utf-8").split())
     assert "stamped DESTROYED" in readme
+
+
+def test_scar_cards_show_the_sticker_they_place(built: dict[str, str], tmp_path: Path) -> None:
+    """Issue 10 item 5: each scar card shows its scar sticker: an icon like the board's marks, the sticker's
+    printed name and its effect; a sealed scar's card (and its sticker) only once its packet is opened."""
+    import base64
+
+    from scarbook.campaign.effective import campaign_game
+
+    base = load_game("risk-legacy").effective()  # as a build without a campaign prints it: nothing sealed
+    html, _ = card_sheets_html(base.title, card_sheets(printable_cards(base), "a4"), "a4", locator_svg(base))
+    shown = re.findall(r'<div class="stk" data-sticker="([^"]+)"><img src="data:image/svg\+xml;base64,([^"]+)" '
+                       r'alt=""><b>([^<]+)</b><br><small>([^<]+)</small></div>', html)
+    assert {(s, name) for s, _, name, _ in shown} == {("bunker", "Bunker"), ("ammo-shortage", "Ammo Shortage")}
+    assert len(shown) == 6  # 3 copies of each card
+    effects = {s: effect for s, _, _, effect in shown}
+    assert effects["bunker"] == "The defender in this territory adds 1 to its higher die."
+    icon = base64.b64decode(shown[0][1]).decode()
+    assert icon.startswith("<svg") and 'stroke="#b01818"' in icon  # the scar's jagged slash, as on the board
+    assert "Bio-Hazard" not in html and "Mercenary" not in html  # still sealed
+    lines = [ln.strip() for ln in built["plain"].splitlines()]  # the sticker's name, then its effect beneath
+    assert any(a.startswith("Bunker") and b.startswith("The defender in this territory adds 1")
+               for a, b in zip(lines, lines[1:], strict=False))
+    file = tmp_path / "world.yaml"
+    assert not run_script(SETUP + START + "\ngame end --winner Ann --held-on Bob --eliminated Cat\n"
+                          "place continent-plus-one asia --by Ann\nplace coin peru --by Bob\n"
+                          "open faction-eliminated\n", file)
+    game = campaign_game(file, [])
+    opened, _ = card_sheets_html(game.title, card_sheets(printable_cards(game), "a4"), "a4", locator_svg(game))
+    assert opened.count('data-sticker="mercenary"') == 3 and "gains 1 troop there at the end of their turn" in opened

@@ -122,7 +122,7 @@ class Game:
     def effective(self, opened: Iterable[str] = ()) -> Game:
         """This game as players may see it: everything sealed (and unopened) left out; an item's sealed slots
         (`sealed_slots`) joined to its `slots` once their envelope is opened, and out of sight until then."""
-        opened = set(opened)
+        opened = set(opened) | {eid for eid, env in self.section("envelopes").items() if env.get("opened_at_start")}
         sealed = self.sealed_ids(opened)
         if not sealed and not self.has_sealed_slots() and not any(
                 "sealed_count" in d for d in self.section("decks").values()):

@@ -16,7 +16,16 @@ from typing import Any
 
 from .diagnostics import Diagnostic, Span, did_you_mean, error, warning
 from .load import Loaded, Origin
-from .model import Game, as_dict, as_list, components, is_unknown, low_confidence_text, singular
+from .model import (
+    Game,
+    as_dict,
+    as_list,
+    components,
+    is_unknown,
+    low_confidence_text,
+    sealed_slot_envelopes,
+    singular,
+)
 from .yamlload import Document
 
 
@@ -58,6 +67,8 @@ def check_references(ctx: Ctx) -> Iterator[Diagnostic]:
         yield from _ref(ctx, cid, "/territory", card.get("territory"), "territories", "territory")
         if "zone" in card:
             yield from _ref(ctx, cid, "/zone", card.get("zone"), "regions", "zone")
+        for i, sid in enumerate(as_list(card.get("stickers"))):
+            yield from _ref(ctx, cid, f"/stickers/{i}", sid, "stickers", "sticker")
     kinds = {s.get("kind") for _, s in ctx.items("stickers")} | set(ctx.game.section("stickers"))
     for sid, st in ctx.items("stickers"):
         if "deck" in st:
@@ -213,6 +224,7 @@ def check_deck_counts(ctx: Ctx) -> Iterator[Diagnostic]:
             if isinstance(group, str):
                 by_group[deck][group] += copies if isinstance(copies, int) else 1
     for did, deck in ctx.items("decks"):
+        yield from _sealed_count(ctx, did, deck)
         declared = deck.get("count")
         if not isinstance(declared, int) or declared == listed[did]:
             continue
@@ -224,14 +236,30 @@ def check_deck_counts(ctx: Ctx) -> Iterator[Diagnostic]:
                       f"{listed[did]} ({what}){detail}; add the missing cards when a source gives them")
 
 
+def _sealed_count(ctx: Ctx, did: str, deck: dict[str, Any]) -> Iterator[Diagnostic]:
+    """A deck's `sealed_count` names envelopes, each holding that many cards of the deck."""
+    envelopes, cards = ctx.game.section("envelopes"), ctx.game.section("cards")
+    for eid, n in as_dict(deck.get("sealed_count")).items():
+        if eid not in envelopes:
+            yield from _ref(ctx, did, f"/sealed_count/{eid}", eid, "envelopes", "envelope")
+            continue
+        inside = sum(int(cards[c].get("copies", 1)) for c in as_list(envelopes[eid].get("contents"))
+                     if c in cards and cards[c].get("deck") == did)
+        if isinstance(n, int) and inside != n:
+            yield warning(ctx.at(did, f"/sealed_count/{eid}"), "X302", f"deck '{did}' says envelope '{eid}' adds "
+                          f"{n} cards but it holds {inside} cards of the deck")
+
+
 def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
     """Slots a sticker takes exist somewhere; supplies are consistent; checks name things that exist."""
     game = ctx.game
     slot_kinds = set(as_dict(game.board.get("default_slots")))
-    for _tid, terr in ctx.items("territories"):
-        slot_kinds.update(as_dict(terr.get("slots")))
-    for _fid, fac in ctx.items("factions"):
-        slot_kinds.update(as_dict(fac.get("slots")))
+    for section in ("territories", "factions"):
+        for iid, item in ctx.items(section):
+            slot_kinds.update(as_dict(item.get("slots")))
+            slot_kinds.update(as_dict(item.get("sealed_slots")))
+            for sealed, env in sealed_slot_envelopes(item).items():
+                yield from _ref(ctx, iid, f"/sealed_slots/{sealed}/envelope", env, "envelopes", "envelope")
     for sid, st in ctx.items("stickers"):
         slot = st.get("slot")
         targets = set(as_list(st.get("targets")))

@@ -173,6 +173,7 @@ place continent-name south-america --by Ann --name Awesometonia
 place minor-city ontario --by Bob --name Toronto
 !R310 """ + START + """
 open faction-eliminated
+place rules-addition-e rules-addition-e
 """ + START + """
 game end --winner Bob --held-on Ann --held-on Cat
 destroy peru --by Bob

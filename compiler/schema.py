@@ -160,6 +160,9 @@ def _describe(err: Any, doc: Document) -> Iterator[Diagnostic]:
     validator_name = err.validator
     check = _check_name(err, doc)
     if check is not None:
+        path = list(_leaves(err).absolute_path)
+        if path and path[-1] in ("check", "cite"):
+            return  # every check's own keys: the base schema reports them (S0xx), not twice
         yield from _describe_params(err, doc, check)
         return
     if validator_name in ("additionalProperties", "unevaluatedProperties") and isinstance(err.instance, dict):

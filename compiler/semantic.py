@@ -231,9 +231,10 @@ def check_deck_counts(ctx: Ctx) -> Iterator[Diagnostic]:
         parts = ", ".join(f"{g} {n}" for g, n in sorted(by_group[did].items()))
         detail = f"; listed by group: {parts}" if len(by_group[did]) > 1 else ""
         gap = declared - listed[did]
-        what = f"{gap} missing" if gap > 0 else f"{-gap} more than declared"
+        what, fix = ((f"{gap} missing", "add the missing cards when a source gives them") if gap > 0 else
+                     (f"{-gap} more than declared", "correct 'count' or remove the extra cards"))
         yield warning(ctx.at(did, "/count"), "X302", f"deck '{did}' declares {declared} cards but lists "
-                      f"{listed[did]} ({what}){detail}; add the missing cards when a source gives them")
+                      f"{listed[did]} ({what}){detail}; {fix}")
 
 
 def _sealed_count(ctx: Ctx, did: str, deck: dict[str, Any]) -> Iterator[Diagnostic]:
@@ -295,7 +296,8 @@ def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
                 pool_ids = [str(p.get("pool")) for p in supply if isinstance(p, dict)]
                 if params["pool"] not in pool_ids:
                     yield error(ctx.at(sid, f"/checks/{i}/pool"), "X405", f"'{sid}' has no supply pool "
-                                f"'{params['pool']}'{did_you_mean(params['pool'], pool_ids)}")
+                                f"'{params['pool']}'{did_you_mean(params['pool'], pool_ids)}; its pools: "
+                                f"{', '.join(pool_ids) or 'none'}")
 
 
 def check_table_rows(ctx: Ctx) -> Iterator[Diagnostic]:
@@ -317,15 +319,20 @@ def check_game_meta(ctx: Ctx) -> Iterator[Diagnostic]:
             and players["min"] > players["max"]:
         for doc in ctx.loaded.docs:
             if isinstance(doc.data, dict) and "game" in doc.data:
-                yield error(doc.span("/game/players"), "X104", "players: min is larger than max")
-    numbers = Counter(g.get("game") for _, g in ctx.items("schedule"))
+                yield error(doc.span("/game/players"), "X104", f"players: min ({players['min']}) is larger than "
+                            f"max ({players['max']}); swap them")
+    first: dict[Any, str] = {}
     for sid, sched in ctx.items("schedule"):
-        if numbers[sched.get("game")] > 1:
-            yield error(ctx.at(sid, "/game"), "X105", f"game {sched.get('game')} is scheduled twice")
+        number = sched.get("game")
+        if number in first:
+            yield error(ctx.at(sid, "/game"), "X105", f"game {number} is scheduled twice (also by "
+                        f"'{first[number]}'); give each schedule entry its own game number")
+        else:
+            first[number] = sid
         length = (as_dict(meta.get("campaign"))).get("games")
-        if isinstance(length, int) and isinstance(sched.get("game"), int) and sched["game"] > length:
-            yield error(ctx.at(sid, "/game"), "X106", f"game {sched['game']} is past the campaign's "
-                        f"{length} games")
+        if isinstance(length, int) and isinstance(number, int) and number > length:
+            yield error(ctx.at(sid, "/game"), "X106", f"game {number} is past the campaign's {length} games; "
+                        "raise 'games' under 'game: campaign:' or remove this entry")
 
 
 def _walk_unknowns(value: Any, pointer: str) -> Iterator[tuple[str, str]]:

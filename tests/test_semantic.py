@@ -165,7 +165,11 @@ def test_player_counts_and_schedule(tmp_path: Path) -> None:
           - {id: g1b, game: 1}
           - {id: g3, game: 3}
         """, base)
-    assert sorted(line.split(" ")[1] for line in out) == ["X104", "X105", "X105", "X106"]
+    assert sorted(line.split(" ")[1] for line in out) == ["X104", "X105", "X106"]
+    text = "\n".join(out)
+    assert "players: min (5) is larger than max (4); swap them" in text
+    assert "game 1 is scheduled twice (also by 'g1'); give each schedule entry its own game number" in text
+    assert "game 3 is past the campaign's 2 games; raise 'games'" in text
 
 
 def test_a_crashing_check_becomes_a_diagnostic(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -43,6 +43,7 @@ def test_split_sheets_keeps_fronts_with_their_backs() -> None:
     assert part_count(CARDS_PER_PART) == 1 and part_count(CARDS_PER_PART + 1) == 2
 
 
+@pytest.mark.slow
 def test_a_long_sheet_in_parts_is_whole_in_order_and_the_same_for_any_workers(tmp_path: Path,
                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sheetmod, "CARDS_PER_PART", 60)  # parts of 60 cards: a short test of the same code
@@ -75,6 +76,7 @@ def test_the_longest_tasks_are_estimated_longest(tmp_path: Path) -> None:
     assert big["reference"] > small["reference"]  # the deck's card list is a longer table
 
 
+@pytest.mark.slow
 def test_a_page_printed_again_is_painted_once_and_looks_the_same(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """`render_pdf` with pages repeated replays the first paint of a page (`pdf.paint_once`): every page

@@ -34,6 +34,7 @@ def test_every_shipped_file_takes_the_fast_path() -> None:
             assert schema.is_valid(data), path
 
 
+@pytest.mark.slow
 def test_the_compiled_validator_never_accepts_what_jsonschema_refuses() -> None:
     checked = refused = 0
     for path in FILES:

@@ -146,9 +146,11 @@ def record(path: Path, make: Callable[..., Event | list[Problem]], dry_run: bool
             echo(f"legal: {describe(fixed, cutting)}")
             return
         text = with_event(campaign.ledger, fixed)
-        write_atomic(path, text, expected=campaign.ledger.raw)
+        note = write_atomic(path, text, expected=campaign.ledger.raw)
         remember_appended(campaign.ledger, text, fixed, replay.verified)
         echo(f"recorded: {describe(fixed, cutting)}")
+        if note:
+            echo(note, err=True)
         for env in triggered:
             info = replay.content.envelopes.get(env, {})
             trigger = (info.get("trigger") or {}).get("text", "")

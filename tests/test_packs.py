@@ -1,7 +1,7 @@
 """Example packs: valid ones pass, each invalid one gives exactly the diagnostics in its expected.txt.
 
 expected.txt holds each diagnostic as printed (place, severity, code and message: the message is the
-product too). Rewrite them after a deliberate change with
+product too), then `@` and its JSON pointer (the `path` of `validate --format json`). Rewrite them after a deliberate change with
 `SCARBOOK_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_packs.py` and read the diff.
 """
 
@@ -25,7 +25,7 @@ def lines(folder: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.chdir(folder.parent)
     report = validate_paths([Path(folder.name)])
     shipped = str(shipped_dir())  # where the shipped games are differs between machines
-    return [f"{d.span}: {d.severity.value} {d.code}: {d.message}".replace(shipped, "<shipped>")
+    return [f"{d.span}: {d.severity.value} {d.code}: {d.message} @{d.path}".replace(shipped, "<shipped>")
             for d in sorted(report.diagnostics, key=lambda d: d.sort_key())]
 
 

@@ -52,7 +52,7 @@ class Mark:
 @dataclass
 class GameRecord:
     number: int
-    plays: dict[str, str]  # player -> the first piece they play (what `game start --play` names first)
+    plays: dict[str, str]  # player -> the first piece they play ('' in a game without pieces)
     starts: dict[str, str] = field(default_factory=dict)
     winner: str = ""
     held_on: list[str] = field(default_factory=list)
@@ -180,7 +180,7 @@ def apply(state: CampaignState, content: Content, event: Event) -> None:
     if isinstance(event, GameStarted):
         number = state.started + 1
         pieces = {p: {content.piece_kind_of(i) or "": i for i in ids} for p, ids in event.plays}
-        state.games.append(GameRecord(number, {p: ids[0] for p, ids in event.plays if ids}, dict(event.starts),
+        state.games.append(GameRecord(number, {p: ids[0] if ids else "" for p, ids in event.plays}, dict(event.starts),
                                       line=event.span.line, type=content.model.type_of(number, event.type),
                                       pieces=pieces))
     elif isinstance(event, GameEnded):

@@ -53,27 +53,62 @@ def test_every_generic_check_refuses_and_lets_through(tmp_path: Path, monkeypatc
     assert invoke(["check"], file).exit_code == 0
 
 
-@pytest.mark.parametrize("line, code, words", [
-    ("place banner a-isle", "R228", "say who with --by NAME (each player places their own Banner; t § banner)"),
-    ("place tower a-isle --by Bob", "R231", "a-isle has no banner of Bob's"),
-    ("place relic a-isle", "R219", "packet vault is not open"),
-    ("place late a-isle", "R220", "this is game 0 (a Late is placed only in games 2-3"),
-    ("place crown a-isle --by Ann", "R234", "a-card has 1 resources"),
-    ("place crown c-isle --by Ann", "R234", "c-isle has no card"),
-    ("place crown b-isle", "R234", "say with --by NAME which player it is for"),
-    ("place ruin loose-card", "R237", "loose-card is not the card of a territory"),
-    ("place ruin a-card", "R237", "a-isle has no scar"),
-    ("game start --play Ann=red --play Bob", "R303", "has no factions or other pieces to play"),
-])
-def test_refusals_say_what_is_wrong(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, line: str, code: str,
-                                    words: str) -> None:
+TRANSCRIPT = [  # each command, then the first line it prints: every refusal word for word
+    ("place banner a-isle", "error R228: say who with --by NAME (each player places their own Banner; t § banner)"),
+    ("place banner a-isle --by Ann", "recorded: banner on a-isle by Ann"),
+    ("place banner b-isle --by Ann",
+     "error R228: Ann already has one (banner on a-isle, line 9) (each player has one Banner; t § banner)"),
+    ("place banner b-isle --by Bob", "recorded: banner on b-isle by Bob"),
+    ("place raid c-isle --by Ann", "error R230: no game is in progress (a Raid is placed during a game; t § raid)"),
+    ("place tower a-isle",
+     "error R231: say who places it with --by NAME (a Tower goes beside your own banner; t § tower)"),
+    ("place tower a-isle --by Bob",
+     "error R231: a-isle has no banner of Bob's (a Tower goes only beside your own banner; t § tower)"),
+    ("place tower b-isle --by Bob", "recorded: tower on b-isle by Bob"),
+    ("place relic a-isle",
+     "error R219: packet vault is not open (a Relic comes into play when vault is opened; t § relic)"),
+    ("place late a-isle", "error R220: this is game 0 (a Late is placed only in games 2-3; t § late)"),
+    ("place crown a-isle --by Ann",
+     "error R234: a-card has 1 resources (a Crown goes where a card with 2 or more resources is; t § crown)"),
+    ("place crown c-isle --by Ann",
+     "error R234: c-isle has no card (a Crown goes where a card with 2 or more resources is; t § crown)"),
+    ("place crown b-isle", "error R234: say with --by NAME which player it is for (a Crown is placed by the player "
+     "the card is for; t § crown)"),
+    ("place crown b-isle --by Ann", "recorded: crown on b-isle by Ann"),
+    ("place ruin loose-card", "error R237: loose-card is not the card of a territory (a Ruin goes only on the card "
+     "of a territory; t § ruin)"),
+    ("place ruin a-card",
+     "error R237: a-isle has no scar (a Ruin goes only on the card of a territory with a scar; t § ruin)"),
+    ("game start --play Ann=red --play Bob", "error R303: Checks Isles has no factions or other pieces to play, so "
+     "'red' means nothing here; say only who plays: --play Ann (a game records only who played)"),
+    ("game start --play Ann --play Bob", "recorded: game starts: Ann, Bob"),
+    ("place raid c-isle",
+     "error R229: say who places it with --by NAME (each player places one of these per game; t § raid)"),
+    ("place raid c-isle --by Bob", "recorded: raid on c-isle by Bob"),
+    ("place raid a-isle --by Bob", "error R229: Bob already placed raid on c-isle in game 1 (line 14) (one of these "
+     "per player per game; t § raid)"),
+    ("place late a-isle", "error R220: this is game 1 (a Late is placed only in games 2-3; t § late)"),
+    ("place raid a-isle --by Ann", "recorded: raid on a-isle by Ann"),
+    ("place ruin a-card", "recorded: ruin on a-card"),
+    ("game end --winner Ann", "recorded: game ends: Ann wins; held on: Bob"),
+    ("game start --play Ann --play Bob", "recorded: game starts: Ann, Bob"),
+    ("place late a-isle", "recorded: late on a-isle"),
+    ("place raid b-isle --by Ann", "recorded: raid on b-isle by Ann"),  # one per game: a new game, a new one
+]
+
+
+def test_refusals_word_for_word_and_the_ways_through(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SCARBOOK_CAMPAIGN", raising=False)
     file = tmp_path / "c.yaml"
     assert run_script(f"new {{file}} --game {GAME} --player Ann --player Bob\n", file) == []
-    before = snapshot(file)
-    result = invoke(line.split(), file)
-    refused(result, code, file_before=before)
-    assert words in result.output, result.output
+    for line, first in TRANSCRIPT:
+        before = snapshot(file)
+        result = invoke(line.split(), file)
+        if first.startswith("error "):
+            refused(result, first.split(":")[0].split(" ")[1], file_before=before)
+        else:
+            assert result.exit_code == 0, (line, result.output)
+        assert result.output.splitlines()[0] == first, line
 
 
 def test_a_game_without_pieces_is_logged_by_its_players(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

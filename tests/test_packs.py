@@ -1,8 +1,8 @@
 """Example packs: valid ones pass, each invalid one gives exactly the diagnostics in its expected.txt.
 
 expected.txt holds each diagnostic as printed (place, severity, code and message: the message is the
-product too), then `@` and its JSON pointer (the `path` of `validate --format json`). Rewrite them after a deliberate change with
-`SCARBOOK_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_packs.py` and read the diff.
+product too), then `@` and its JSON pointer (the `path` of `validate --format json`). Rewrite them
+after a deliberate change with `SCARBOOK_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_packs.py` and read the diff.
 """
 
 from __future__ import annotations

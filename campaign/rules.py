@@ -682,32 +682,51 @@ def pass_problems(content: Content, state: CampaignState, ev: Passed) -> list[Pr
 # --- any event --------------------------------------------------------------------------------
 def event_problems(content: Content, state: CampaignState, ev: Event) -> list[Problem]:
     """Everything wrong with recording `ev` now (what `check` and every write run)."""
-    if isinstance(ev, GameStarted):
-        return game_start_problems(content, state, ev)
-    if isinstance(ev, GameEnded):
-        return game_end_problems(content, state, ev)
+    return admit(content, state, ev)[0]
+
+
+def admit(content: Content, state: CampaignState, ev: Event) -> tuple[list[Problem], Event | None]:
+    """Everything wrong with recording `ev` now, and `ev` as the content and the ledger spell it (None: it names
+    nothing that exists). What was typed is resolved once, for both: the replay's one pass per event."""
     if isinstance(ev, (Placed, Destroyed)):
-        if isinstance(ev, Placed):
-            r = resolve(content, state, ev.sticker, ev.target, ev.by, ev.name, ev.value)
-        else:
-            r = resolve_destroy(content, state, ev.card, ev.by)
+        r = _resolved(content, state, ev)
         if isinstance(r, Problem):
-            return [r]
+            return [r], None
         found = placement_problems(content, state, r)
         if not found and isinstance(ev, Placed) and ev.to:
             found = place_to_problems(content, state, r, normalize(ev.to))
-        return found
-    if isinstance(ev, Opened):
-        return open_problems(content, state, ev)
-    if isinstance(ev, PackAdded):
-        return add_pack_problems(state, ev)
-    if isinstance(ev, Linked):
-        return link_problems(content, state, ev)
-    if isinstance(ev, Ticked):
-        return tick_problems(content, state, ev)
-    if isinstance(ev, Passed):
-        return pass_problems(content, state, ev)
-    return [Problem("L003", "unknown event")]
+        return found, _placed(ev, r)
+    if isinstance(ev, GameStarted):
+        found = game_start_problems(content, state, ev)
+    elif isinstance(ev, GameEnded):
+        found = game_end_problems(content, state, ev)
+    elif isinstance(ev, Opened):
+        found = open_problems(content, state, ev)
+    elif isinstance(ev, PackAdded):
+        found = add_pack_problems(state, ev)
+    elif isinstance(ev, Linked):
+        found = link_problems(content, state, ev)
+    elif isinstance(ev, Ticked):
+        found = tick_problems(content, state, ev)
+    elif isinstance(ev, Passed):
+        found = pass_problems(content, state, ev)
+    else:
+        return [Problem("L003", "unknown event")], ev
+    return found, canonical(content, state, ev)
+
+
+def _resolved(content: Content, state: CampaignState, ev: Placed | Destroyed) -> Resolved | Problem:
+    if isinstance(ev, Placed):
+        return resolve(content, state, ev.sticker, ev.target, ev.by, ev.name, ev.value)
+    return resolve_destroy(content, state, ev.card, ev.by)
+
+
+def _placed(ev: Placed | Destroyed, r: Resolved) -> Event:
+    """A placement as resolved: ids and the player's name as the content and the ledger spell them."""
+    if isinstance(ev, Placed):
+        return Placed(r.sticker_id, r.target.id, r.actor, r.name, ev.value, normalize(ev.to) if ev.to else "",
+                      span=ev.span, index=ev.index)
+    return Destroyed(r.target.id, r.actor, span=ev.span, index=ev.index)
 
 
 def resolve_destroy(content: Content, state: CampaignState, card: str, by: str = "") -> Resolved | Problem:
@@ -726,13 +745,9 @@ def canonical(content: Content, state: CampaignState, ev: Event) -> Event | None
     def who(raw: str) -> str:
         return player_name(state, raw) or raw
 
-    if isinstance(ev, Placed):
-        r = resolve(content, state, ev.sticker, ev.target, ev.by, ev.name, ev.value)
-        return None if isinstance(r, Problem) else Placed(r.sticker_id, r.target.id, r.actor, r.name, ev.value,
-                                                          normalize(ev.to) if ev.to else "", **where)
-    if isinstance(ev, Destroyed):
-        r = resolve_destroy(content, state, ev.card, ev.by)
-        return None if isinstance(r, Problem) else Destroyed(r.target.id, r.actor, **where)
+    if isinstance(ev, (Placed, Destroyed)):
+        r = _resolved(content, state, ev)
+        return None if isinstance(r, Problem) else _placed(ev, r)
     if isinstance(ev, GameStarted):
         return GameStarted(tuple((who(p), tuple(normalize(f) for f in fs)) for p, fs in ev.plays),
                            tuple((who(p), normalize(t)) for p, t in ev.starts), ev.type, **where)

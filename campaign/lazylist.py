@@ -63,6 +63,13 @@ class LazyList(list):  # type: ignore[type-arg]
         self.fill()
         yield from reversed(list.__getitem__(self, slice(0, list.__len__(self) - len(tail))))
 
+    def since(self, start: int) -> list[Any]:
+        """The items from index `start` (>= 0) on, as a plain list: loads nothing when they are all in the tail."""
+        if start >= self._head:
+            return list.__getitem__(self, slice(start - self._head, None))
+        self.fill()
+        return list.__getitem__(self, slice(start, None))
+
     def append(self, item: Any) -> None:
         list.append(self, item)
 

@@ -401,8 +401,13 @@ def _state_blob(state: Any, packs: tuple[str, ...], games: list[int], archived: 
     import pickle
 
     light = copy.copy(state)
-    light.games = list(state.games[archived:]) if archived else list(state.games)
+    light.games = _since(state.games, archived)
     return pickle.dumps({"state": light, "packs": list(packs), "games": games, "archived": archived}, protocol=5)
+
+
+def _since(items: list[Any], start: int) -> list[Any]:
+    """items[start:] as a plain list, without loading a LazyList's head."""
+    return items.since(start) if isinstance(items, LazyList) else list(items[start:])
 
 
 def _archive(ledger: Ledger, state: Any, games: list[int], archived: int,
@@ -415,8 +420,8 @@ def _archive(ledger: Ledger, state: Any, games: list[int], archived: int,
         return games, archived
     length, crc = games
     frames = []
-    for n in range(archived, upto):
-        frame = pickle.dumps(state.games[n], protocol=5)
+    for n, game in enumerate(_since(state.games, archived)[:upto - archived], archived):
+        frame = pickle.dumps(game, protocol=5)
         frames.append(frame)
         length, crc = length + len(frame), _crc(frame, crc)
         if marks is not None:

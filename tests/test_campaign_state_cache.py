@@ -153,3 +153,24 @@ def test_a_changed_tracker_voids_the_cached_state(tmp_path: Path, monkeypatch: p
     assert Campaign(read(file)).replay_for_write().checked == 0
     monkeypatch.setattr(engine, "code_fingerprint", lambda: "another-version")
     assert Campaign(read(file)).replay_for_write().checked == len(read(file).events)
+
+
+def test_a_cache_entry_others_may_write_is_not_trusted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The entries hold pickles: one that another user could have written (a shared or planted folder) is a miss."""
+    monkeypatch.setenv("SCARBOOK_CACHE", str(tmp_path / "cache"))
+    file = tmp_path / "c.yaml"
+    assert not run_script(SETUP + "\n" + START, file)
+    assert Campaign(read(file)).replay_for_write().checked == 0
+    [entry] = (tmp_path / "cache" / "ledgers").glob("*.head")
+    entry.chmod(0o666)
+    assert Campaign(read(file)).replay_for_write().checked == len(read(file).events)  # checked again ...
+    assert Campaign(read(file)).replay_for_write().checked == 0  # ... and a private entry written in its place
+
+
+@given(st.text(alphabet="ab \n\r\u2028\x85", max_size=40))
+def test_line_starts_counts_lines_as_an_editor_does(text: str) -> None:
+    import re
+
+    from scarbook.campaign.ledger import line_starts
+
+    assert line_starts(text) == [0, *(m.end() for m in re.finditer(r"\r\n|\r|\n", text))]

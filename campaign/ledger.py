@@ -200,10 +200,11 @@ def read(path: Path, display: str | None = None) -> Ledger:
 # Parsing a 10,000-event ledger with source positions takes most of a second, folding it a few
 # tenths more. The cache keeps, per ledger (files named by a hash of its real path, replaced or
 # appended to by each write, never accumulated), valid only for the bytes whose sha256 it records:
-# - `KEY.head`: one JSON line (the header, the event count, the last event, and the verdict: the
-#   content key under which every event was found legal, see `engine.Campaign.checked_replay`),
-#   then, once a verdict is recorded, a pickle of the folded state with the packs it ends with
-#   (`state` below) and up to `UNDO_DEPTH` earlier states, one per event back, for `undo`;
+# - `KEY.head`: the CRC-32 of the JSON header that follows on the same line (the ledger's sha256
+#   and line count, the event count, the last event, and the verdict: the content key under which
+#   every event was found legal, see `engine.Campaign.checked_replay`), then, once a verdict is
+#   recorded, a pickle of the folded state with the packs it ends with, and up to `UNDO_DEPTH`
+#   earlier states, one per event back, for `undo`;
 # - `KEY.events`: the events, one JSON line each (`[line, column, *event_fields(event)]`), appended
 #   to by each write and only read when something needs the events themselves (`log`, `check`);
 # - `KEY.games`: the games older than the state's last two, one pickle each, appended as they age
@@ -211,10 +212,10 @@ def read(path: Path, display: str | None = None) -> Ledger:
 # The header records the length and CRC-32 of every part it relies on, and of its own pickle: a
 # part that does not verify (torn, evicted, changed by a concurrent rebuild, tampered with) is a
 # cache miss, and the ledger is parsed or folded again; nothing read from the cache ever raises.
-# The pickles are local and per-user (the cache folder of the user running scarbook, like
-# Python's own __pycache__), and only unpickled after their CRC matched the header written with
-# them. The cache folder as a whole is capped, least recently used entries first
-# (`compiler.cachedir`).
+# The pickles are local and per-user: the entries are written 0600 and read only when they are
+# regular files of the user running scarbook that nobody else may write (`_own_bytes`), and only
+# unpickled after their CRC matched. The cache folder as a whole is capped, least recently used
+# entries first (`compiler.cachedir`).
 LEDGER_CACHE_VERSION = "6"
 UNDO_DEPTH = 8  # consecutive undos served from stored states; more fold the events again (unchecked)
 RECENT_GAMES = 2  # games kept in the cached state itself; no event changes older ones (see `state.apply`)
@@ -318,7 +319,10 @@ def _recall(raw: bytes, path: Path, shown: str) -> Ledger | None:
     except OSError:
         return None
     try:
-        head_json, _, tail = blob.partition(b"\n")
+        head_line, _, tail = blob.partition(b"\n")
+        crc_hex, _, head_json = head_line.partition(b" ")
+        if int(crc_hex, 16) != _crc(head_json):
+            raise ValueError("the header does not verify")
         head = json.loads(head_json)
         hasher = _hasher(raw)
         if head.get("format") == LEDGER_CACHE_VERSION and head.get("sha256") != hasher.hexdigest():
@@ -381,7 +385,8 @@ def _write_head(ledger: Ledger, head: dict[str, Any], tail: bytes) -> None:
     private = os.stat_result((0o100600, 0, 0, 0, os.getuid(), os.getgid(), 0, 0, 0, 0)) if hasattr(os, "getuid") \
         else None  # mode 0600 whatever the umask: `_own_bytes` trusts nothing others may write
     with contextlib.suppress(OSError):
-        replace_file(entry, json.dumps(head).encode("utf-8") + b"\n" + tail, like=private)
+        body = json.dumps(head).encode("utf-8")
+        replace_file(entry, b"%08x %s\n%s" % (_crc(body), body, tail), like=private)
         cache_stored(entry)
     ledger.cache = {"head": head, "tail": tail}
 

@@ -19,7 +19,7 @@ from .checks import CHECKS, CODES, Placement, a, cite_text, impassable, plural
 from .content import Content, Target
 from .events import Destroyed, Event, GameEnded, GameStarted, Linked, Opened, PackAdded, Passed, Placed, Ticked
 from .ids import normalize
-from .links import link_problem, owed_lines
+from .links import lines_of, link_problem, owed_lines
 from .starts import START_CHECKS
 from .state import CampaignState, pool_for
 
@@ -336,11 +336,14 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
                            f"('scarbook campaign open {eid}')", str((env.get("trigger") or {}).get("text", "")),
                            cite_text((env.get("source") or {}).get("cite"))))
     out.extend(setup_problems(content, state, number))
-    carriers: dict[str, list[str]] = {}
-    for t, marks in state.marks.items():
-        for m in marks:
-            carriers.setdefault(m.sticker, []).append(t)
-    for sid, territory, left in owed_lines(content.game, state.placed, state.links, carriers):
+    owed: list[tuple[str, str, int]] = []
+    if any(n and lines_of(content.stickers.get(sid, {}))[0] for sid, n in state.placed.items()):
+        carriers: dict[str, list[str]] = {}  # only when a placed sticker brings lines: every game start asks
+        for t, marks in state.marks.items():
+            for m in marks:
+                carriers.setdefault(m.sticker, []).append(t)
+        owed = owed_lines(content.game, state.placed, state.links, carriers)
+    for sid, territory, left in owed:
         st = content.stickers.get(sid, {})
         out.append(Problem("R344", f"{territory} still needs {left} line{'' if left == 1 else 's'} of the {sid} "
                            f"('scarbook campaign link {sid} {territory} TERRITORY')",

@@ -567,13 +567,17 @@ def _lines_after_append(ledger: Ledger, text: str) -> int:
 def _digest_after_append(ledger: Ledger, text: str) -> str:
     """sha256 of `text` as written (UTF-8), continuing the hash of the bytes read when `text` only adds to them."""
     hasher = ledger.cache.get("hasher") if ledger.cache else None
-    old = ledger.text
-    if (hasher is not None and not ledger.raw.startswith(b"\xef\xbb\xbf") and len(text) >= len(old)
-            and text.startswith(old)):
+    if hasher is not None and _only_adds(ledger, text):
         more = hasher.copy()
-        more.update(text[len(old):].encode("utf-8"))
+        more.update(text[len(ledger.text):].encode("utf-8"))
         return str(more.hexdigest())
     return _sha256(text.encode("utf-8"))
+
+
+def _only_adds(ledger: Ledger, text: str) -> bool:
+    """Whether `text`, written as UTF-8, is the bytes read with more bytes after them."""
+    old = ledger.text
+    return not ledger.raw.startswith(b"\xef\xbb\xbf") and len(text) >= len(old) and text.startswith(old)
 
 
 def remember_appended(ledger: Ledger, text: str, event: Event, verified: str = "",
@@ -602,6 +606,8 @@ def remember_appended(ledger: Ledger, text: str, event: Event, verified: str = "
         current = tail["current"]
         games, archived = _archive(ledger, state, snap["games"], snap["archived"])
         undo = {"state": current, "events": head["events"], "entries": ledger.entries, "last": head["last"]}
+        if _only_adds(ledger, text):  # the undo that cuts this line back gives the bytes read, with this sha256
+            undo["text"] = [len(ledger.text), head["sha256"]]
         _write_head(ledger, new, _tail(_state_blob(state, packs, games, archived), [undo, *tail["stack"]]))
 
 
@@ -641,8 +647,11 @@ def remember_undone(ledger: Ledger, text: str) -> None:
     with contextlib.suppress(OSError):
         if stack:
             top = stack[0]
-            new = _header(ledger, _sha256(text.encode("utf-8")), _lines_after_undo(ledger, text), top["entries"], None,
-                          top["events"], ledger.verified)
+            chars, digest = top.get("text") or [-1, ""]
+            if chars != len(text):  # `text` is a prefix of the verified file, as long as the one before the append
+                digest = _sha256(text.encode("utf-8"))
+            new = _header(ledger, digest, _lines_after_undo(ledger, text), top["entries"], None, top["events"],
+                          ledger.verified)
             new["last"] = top["last"]
             _write_head(ledger, new, _tail(top["state"], stack[1:]))
             return

@@ -590,7 +590,7 @@ def remember_appended(ledger: Ledger, text: str, event: Event, verified: str = "
     if not ledger.appendable or ledger.problems or not ledger.cache:
         return
     head = ledger.cache["head"]
-    placed = placed_at(ledger, text, event)
+    placed = event if event.index == ledger.entries else placed_at(ledger, text, event)  # (the write placed it)
     with contextlib.suppress(OSError):
         line = _event_line(placed)
         at, crc = head["events"]

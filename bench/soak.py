@@ -6,11 +6,14 @@
 append as text, `write_atomic` with the bytes read, which refuses when the file changed). Each
 prints an acknowledgement after every write that returned. A killer SIGKILLs a random writer at a
 random moment (a third of the writers are started with `SCARBOOK_FAULT` so that they die at a named
-point of the write: after `.bak`, or just before the rename) and starts another, until `--kills`
-kills. Meanwhile a "hand editor" appends a comment line to the file without the lock, like
-`echo '# note' >> campaign.yaml`, as fast as it can, and a reader parses the file and its `.bak`
-all the time. At the end it prints a table: kills, writes acknowledged, events lost, hand edits
-lost, refusals (L012 changed / L005 busy), unreadable reads of the ledger and of .bak, temp files left.
+point of the write: after `.bak`, just before the last comparison, halfway through the append
+(`ledger-append:torn` writes half the event, then dies) or just after it) and starts another, until
+`--kills` kills. Meanwhile a "hand editor" appends a comment line to the file without the lock, like
+`echo '# note' >> campaign.yaml`, as fast as it can, and a reader reads the file as scarbook's
+commands do (`ledger.read`, which hides half an event a killed writer left until the next write
+cuts it) and parses its `.bak`, all the time. At the end it prints a table: kills, writes
+acknowledged, events lost, hand edits lost, refusals (L012 changed / L005 busy), unreadable reads
+of the ledger and of .bak, raw reads that showed a torn append, temp files and journals left.
 """
 
 from __future__ import annotations
@@ -61,12 +64,12 @@ def main() -> None:
     ledger = work / "c.yaml"
     ledger.write_text("# soak\ncampaign: {game: risk-legacy, fingerprint: x, players: [A, B, C]}\nevents:\n")
 
-    from scarbook.campaign.ledger import LedgerError, parse
+    from scarbook.campaign.ledger import LedgerError, parse, read
 
     acked: set[str] = set()
     edits: list[str] = []
     counts = {"kills": 0, "fault kills": 0, "changed": 0, "busy": 0, "other errors": 0, "bad reads": 0,
-              "bad .bak reads": 0, "reads": 0}
+              "bad .bak reads": 0, "reads": 0, "raw torn": 0}
     lock = threading.Lock()
     stop = threading.Event()
 
@@ -98,7 +101,12 @@ def main() -> None:
 
     def reader() -> None:
         while not stop.is_set():
-            for file, key in ((ledger, "bad reads"), (ledger.with_name("c.yaml.bak"), "bad .bak reads")):
+            try:
+                read(ledger)
+            except LedgerError:
+                with lock:
+                    counts["bad reads"] += 1
+            for file, key in ((ledger, "raw torn"), (ledger.with_name("c.yaml.bak"), "bad .bak reads")):
                 try:
                     text = file.read_text("utf-8")
                 except FileNotFoundError:
@@ -116,7 +124,8 @@ def main() -> None:
         env = dict(os.environ)
         env.pop("SCARBOOK_FAULT", None)
         if rng.random() < 1 / 3:
-            env["SCARBOOK_FAULT"] = rng.choice(["ledger-after-bak:kill", "ledger-before-replace:kill"])
+            env["SCARBOOK_FAULT"] = rng.choice(["ledger-after-bak:kill", "ledger-before-replace:kill",
+                                                "ledger-append:torn", "ledger-after-append:kill"])
         proc = subprocess.Popen([sys.executable, "-c", WORKER, str(ledger), f"w{i}"], env=env,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         proc.fault = "SCARBOOK_FAULT" in env  # type: ignore[attr-defined]
@@ -156,11 +165,12 @@ def main() -> None:
     elapsed = time.perf_counter() - started
     time.sleep(0.2)  # let the pumps drain
     left_by_kills = len([p for p in work.iterdir() if p.name.endswith(".tmp")])
+    journals_by_kills = len([p for p in work.iterdir() if p.name.endswith(".append")])
     from scarbook.campaign.events import parse_event
-    from scarbook.campaign.ledger import locked, read, with_event, write_atomic
+    from scarbook.campaign.ledger import locked, with_event, write_atomic
     from scarbook.compiler.diagnostics import Span
 
-    with locked(ledger):  # one more write: it removes the temporary files of the killed writers
+    with locked(ledger):  # one more write: it removes the temporary files and journals of the killed writers
         last = read(ledger)
         event = parse_event({"event": "place", "sticker": "coin", "target": "final"}, Span("x"), 0)
         write_atomic(ledger, with_event(last, event), expected=last.raw)
@@ -170,6 +180,7 @@ def main() -> None:
     lost_events = sorted(acked - events)
     lost_edits = [e for e in edits if e not in final]
     temps = [p.name for p in work.iterdir() if p.name.endswith(".tmp")]
+    journals = [p.name for p in work.iterdir() if p.name.endswith(".append")]
     rows = [
         ("writers at once", args.writers), ("kills (SIGKILL)", counts["kills"]),
         ("  of which at a fault point", counts["fault kills"]), ("writes acknowledged", len(acked)),
@@ -178,8 +189,11 @@ def main() -> None:
         ("writes refused: file changed (L012)", counts["changed"]), ("writes refused: busy (L005)", counts["busy"]),
         ("other errors", counts["other errors"]), ("reads of ledger and .bak", counts["reads"]),
         ("unreadable ledger reads", counts["bad reads"]), ("unreadable .bak reads", counts["bad .bak reads"]),
+        ("raw parses showing half an event (hidden by read)", counts["raw torn"]),
         ("temp files of killed writers before the next write", left_by_kills),
-        ("temp files left after the next write", len(temps)), ("seconds", f"{elapsed:.1f}"),
+        ("temp files left after the next write", len(temps)),
+        ("append journals of killed writers before / after the next write", f"{journals_by_kills} / {len(journals)}"),
+        ("seconds", f"{elapsed:.1f}"),
     ]
     width = max(len(r[0]) for r in rows)
     print(f"{'soak of the ledger write path':<{width}}  value")

@@ -245,11 +245,15 @@ class Content:
         """How many marks of a slot the target holds (None: no limit declared).
 
         A slot that some territories declare (`slots`) and the board's `default_slots` does not is
-        offered only by those territories: every other territory holds none (0).
+        offered only by those territories: every other territory holds none (0). Any other item that declares
+        its `slots` (a faction card) holds only those: a slot still sealed (`sealed_slots` of a packet not yet
+        opened, left out of the effective content) is not one of them until its packet is opened.
         """
         slots = target.item.get("slots")
         if isinstance(slots, dict) and slot in slots:
             return int(slots[slot])
+        if target.kind != "territory" and isinstance(slots, dict):
+            return 0
         if target.kind == "territory":
             default = self.game.board.get("default_slots") or {}
             if slot in default:

@@ -18,6 +18,7 @@ from scarbook.compiler.model import Game
 
 from .engine import Campaign, Replay
 from .ledger import read
+from .report import when_placed
 
 
 def campaign_game(path: Path, packs: list[Path]) -> Game:
@@ -35,6 +36,8 @@ def _mark_json(m: Any) -> dict[str, Any]:
         out["boxes"] = m.boxes
         out["boxes_left"] = m.boxes - m.ticked
     out["game"] = m.after_game
+    if m.during_game:
+        out["during_game"] = m.during_game
     return out
 
 
@@ -47,7 +50,7 @@ def _fill_slot(content: Any, state: Any, slot: dict[str, Any]) -> None:
         return
     m = marks[-1]
     st = content.stickers.get(m.sticker, {})
-    slot["filled"] = f"{st.get('name', m.sticker)} (after game {m.after_game})"
+    slot["filled"] = f"{st.get('name', m.sticker)} ({when_placed(m.after_game, m.during_game)})"
     text = st.get("text")
     slot["text"] = text if isinstance(text, str) and text.strip() else {
         "unknown": f"{st.get('name', m.sticker)} is placed; its text is not transcribed in a pack"}

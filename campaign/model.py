@@ -92,6 +92,15 @@ class Obligation:
 
 
 @dataclass(frozen=True)
+class OwedWhenOpened:
+    """Stickers of these kinds that an opened packet puts in place (`placed-once-opened`) block the next game."""
+
+    kinds: tuple[str, ...]
+    text: str
+    cite: str
+
+
+@dataclass(frozen=True)
 class Token:
     id: str
     name: str
@@ -123,6 +132,7 @@ class CampaignModel:
     overall: dict[str, Any]
     starts: list[StartCheck]
     step_stickers: set[str] = field(default_factory=set)
+    owed_when_opened: list[OwedWhenOpened] = field(default_factory=list)
 
     @classmethod
     def of(cls, game: Game) -> CampaignModel:
@@ -158,6 +168,9 @@ class CampaignModel:
                     pieces, types, schedule, default if default in types else next(iter(types)), setup, tokens,
                     as_dict(camp.get("overall_winner")), starts)
         model.step_stickers = {s for t in types.values() for st in t.steps for s in (*st.stickers, *st.fallback)}
+        model.owed_when_opened = [
+            OwedWhenOpened(tuple(str(k) for k in as_list(o.get("kinds"))), str(o.get("text") or ""), cite_of(o))
+            for o in as_list(camp.get("owed_when_opened")) if isinstance(o, dict)]
         return model
 
     # --- lookups -------------------------------------------------------------------------

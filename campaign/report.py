@@ -19,6 +19,13 @@ from .rules import legal_starts, owed_rewards, to_put_in_place, where
 from .state import pool_for
 
 
+def when_placed(after_game: int, during_game: int | None = None) -> str:
+    """When a mark was placed, in words: 'during game 3', 'after game 2' (between games 2 and 3), 'before game 1'."""
+    if during_game:
+        return f"during game {during_game}"
+    return f"after game {after_game}" if after_game else "before game 1"
+
+
 def overall_winner(replay: Replay) -> dict[str, Any] | None:
     """By the content's `overall_winner` rule, once its game has ended: the leader(s), and for a tie
     the roll-off bonus each tied player adds."""
@@ -126,7 +133,7 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
             if m.founds:
                 founds = content.stickers.get(m.sticker, {}).get("founds")
                 cities.append({"territory": tid, "name": m.name, "sticker": m.sticker, "by": m.by,
-                               "game": m.after_game,
+                               "game": m.after_game, "during_game": m.during_game or None,
                                "population": founds.get("population") if isinstance(founds, dict) else None})
             elif m.boxes:
                 forts.append({"territory": tid, "sticker": m.sticker, "boxes": m.boxes, "left": m.boxes - m.ticked})
@@ -135,6 +142,7 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         for m in state.marks.get(tid, []):
             if m.kind == "scar" and not m.active:
                 scars.append({"territory": tid, "scar": m.sticker, "cancelled": True})
+    owed_kinds = {k for o in content.model.owed_when_opened for k in o.kinds}
     cards = []
     destroyed = []
     for cid, card in content.cards.items():
@@ -163,7 +171,8 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
               "winner": g.winner or None, "held_on": g.held_on, "eliminated": g.eliminated, "lost": g.lost,
               "signed": g.signed, "date": g.date or None} for g in state.games]
     marks = [{"target": target, "sticker": m.sticker, "kind": m.kind, "slot": m.slot, "name": m.name or None,
-              "by": m.by or None, "game": m.after_game, "active": m.active, "covered_by": m.covered_by,
+              "by": m.by or None, "game": m.after_game, "during_game": m.during_game or None, "active": m.active,
+              "covered_by": m.covered_by,
               "cancels": m.cancels, "boxes": m.boxes, "left": (m.boxes - m.ticked) if m.boxes else None}
              for target, placed in state.marks.items() for m in placed]
     live = state.in_progress
@@ -174,7 +183,8 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         "continents": regions, "cities": cities, "scars": scars, "fortifications": forts,
         "resources": cards, "destroyed_cards": destroyed, "stickers": stickers, "factions": factions,
         "pending_packets": replay.pending, "opened_packets": list(state.opened),
-        "to_put_in_place": [{"sticker": sid, "target": target, "packet": env}
+        "to_put_in_place": [{"sticker": sid, "target": target, "packet": env,
+                             "before_next_game": str(content.stickers[sid].get("kind")) in owed_kinds}
                             for sid, target, env in to_put_in_place(content, state)],
         "packs": list(state.packs),
         "lines": [{"sticker": s, "between": [a, b]} for s, a, b in state.links
@@ -239,8 +249,8 @@ def status_text(data: dict[str, Any]) -> str:
         out.append("Cities:")
         for c in data["cities"]:
             pop = f", population {c['population']}" if isinstance(c.get("population"), int) else ""
-            out.append(f"  {c['territory']}: {c['name']!r} ({c['sticker']}{pop}, {c['by'] or 'setup'}, after game "
-                       f"{c['game']})")
+            out.append(f"  {c['territory']}: {c['name']!r} ({c['sticker']}{pop}, {c['by'] or 'setup'}, "
+                       f"{when_placed(c['game'], c.get('during_game'))})")
     if data["fortifications"]:
         out.append("Fortifications:")
         for f in data["fortifications"]:
@@ -273,7 +283,8 @@ def status_text(data: dict[str, Any]) -> str:
         out.append("Packets to open now: " + ", ".join(data["pending_packets"]))
     if data.get("to_put_in_place"):
         out.append("From opened packets, to put in place: " + ", ".join(
-            f"{x['sticker']} -> {x['target']} ({x['packet']})" for x in data["to_put_in_place"]))
+            f"{x['sticker']} -> {x['target']} ({x['packet']})" + (" before the next game" if x.get("before_next_game")
+                                                                  else "") for x in data["to_put_in_place"]))
     if data["opened_packets"]:
         out.append("Opened packets: " + ", ".join(data["opened_packets"]))
     if data.get("lines"):
@@ -284,7 +295,7 @@ def status_text(data: dict[str, Any]) -> str:
                                              for x in data["cuts"]))
     if data.get("packs"):
         out.append("House-rule packs: " + ", ".join(data["packs"]))
-    if data["games"]:
+    if data["games"] and data["factions"]:
         out.append("")
         out.append("Faction history:")
         for f in data["factions"]:
@@ -316,7 +327,7 @@ def status_text(data: dict[str, Any]) -> str:
 def describe(ev: Event, cutting: frozenset[str] = frozenset()) -> str:
     """One line for an event; `cutting`: the stickers whose lines cut edges (when the content is at hand)."""
     if isinstance(ev, GameStarted):
-        plays = ", ".join(f"{p} as {' and '.join(f)}" for p, f in ev.plays)
+        plays = ", ".join(f"{p} as {' and '.join(f)}" if f else p for p, f in ev.plays)
         return f"game starts: {plays}" + (f" ({ev.type})" if ev.type else "")
     if isinstance(ev, GameEnded):
         parts = [f"{ev.winner} wins"]

@@ -20,6 +20,7 @@ from .content import Content, Target
 from .events import Destroyed, Event, GameEnded, GameStarted, Linked, Opened, PackAdded, Passed, Placed, Ticked
 from .ids import normalize
 from .links import lines_of, link_problem, owed_lines
+from .model import Step
 from .starts import START_CHECKS
 from .state import CampaignState, pool_for
 
@@ -51,6 +52,39 @@ class Resolved:
 
 def player_name(state: CampaignState, raw: str) -> str | None:
     return state.by_lower.get(raw.strip().lower())
+
+
+def unknown_player(content: Content, state: CampaignState, raw: str) -> Problem:
+    """R104: a name that is not one of the campaign's players, citing where the game says who plays."""
+    return Problem("R104", f"'{raw}' is not a player of this campaign{did_you_mean(raw, state.players)}; players: "
+                   f"{', '.join(state.players)}",
+                   "a campaign's players are those named when it began ('scarbook campaign new --player NAME')",
+                   _players_cite(content))
+
+
+def unknown_sticker(content: Content, raw: str) -> Problem:
+    """R101: a sticker the game's content does not list (a sealed one is R310 instead)."""
+    sid = normalize(raw)
+    return Problem("R101", f"unknown sticker '{raw}'{did_you_mean(sid, content.stickers)}; stickers: "
+                   f"{', '.join(content.stickers)}",
+                   f"the stickers and marks of {content.game.title} are those its content lists",
+                   _file_cite(content, "stickers"))
+
+
+def _file_cite(content: Content, section: str) -> str:
+    """Where a section's items come from: the cites of the file that lists its first item (its top-level
+    `source`), else that item's own; else where the rulebook describes a game."""
+    game = content.game
+    for iid, item in game.section(section).items():
+        found = game.file_cites.get(game.span(iid).file) or as_list(as_dict(item.get("source")).get("cite"))
+        if found:
+            return cite_text(found)
+    return _type_cite(content)
+
+
+def _players_cite(content: Content) -> str:
+    """Where the game says what each player plays (its first piece kind's cite), else its game type's."""
+    return next((p.cite for p in content.model.pieces.values() if p.cite), "") or _type_cite(content)
 
 
 def _about_to_place(content: Content, state: CampaignState, sticker_id: str) -> Problem | None:
@@ -98,16 +132,14 @@ def resolve(content: Content, state: CampaignState, sticker_raw: str, target_raw
         if choice is not None:
             name, sid = sid, choice[0]
         else:
-            return _about_to_place(content, state, sid) or _sealed_in(content, state, sid) or Problem(
-                "R101", f"unknown sticker '{sticker_raw}'{did_you_mean(sid, content.stickers)}; stickers: "
-                f"{', '.join(content.stickers)}")
+            return (_about_to_place(content, state, sid) or _sealed_in(content, state, sid)
+                    or unknown_sticker(content, sticker_raw))
     sticker = content.stickers[sid]
     actor = ""
     if by:
         found = player_name(state, by)
         if found is None:
-            return Problem("R104", f"'{by}' is not a player of this campaign{did_you_mean(by, state.players)}; "
-                           f"players: {', '.join(state.players)}")
+            return unknown_player(content, state, by)
         actor = found
     target = content.resolve(sticker, target_raw)
     if target is None:
@@ -174,10 +206,15 @@ def placement_problems(content: Content, state: CampaignState, r: Resolved, in_o
 
 
 def _step_rule(o: steps.Owed) -> tuple[str, str]:
+    return _rule_of_step(o.step)
+
+
+def _rule_of_step(step: Step) -> tuple[str, str]:
+    """(who takes an end-of-game step, where the rulebook says so)."""
     who = {"everyone": "every player", "winner": "the winner", "held-on": "each player who held on",
            "eliminated": "each eliminated player",
-           "winner-for-unassigned": "the winner, for each one nobody played"}.get(o.step.who, o.step.who)
-    return f"{o.step.name}: {who}", o.step.cite
+           "winner-for-unassigned": "the winner, for each one nobody played"}.get(step.who, step.who)
+    return f"{step.name}: {who}", step.cite
 
 
 def step_problems(content: Content, state: CampaignState, r: Resolved, in_order: bool = True) -> list[Problem]:
@@ -336,6 +373,7 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
                            f"('scarbook campaign open {eid}')", str((env.get("trigger") or {}).get("text", "")),
                            cite_text((env.get("source") or {}).get("cite"))))
     out.extend(setup_problems(content, state, number))
+    out.extend(owed_once_opened(content, state))
     owed: list[tuple[str, str, int]] = []
     if any(n and lines_of(content.stickers.get(sid, {}))[0] for sid, n in state.placed.items()):
         carriers: dict[str, list[str]] = {}  # only when a placed sticker brings lines: every game start asks
@@ -405,14 +443,18 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
     for raw_player, raw_ids in ev.plays:
         player = player_name(state, raw_player)
         if player is None:
-            out.append(Problem("R104", f"'{raw_player}' is not a player of this campaign"
-                               f"{did_you_mean(raw_player, state.players)}; players: {', '.join(state.players)}"))
+            out.append(unknown_player(content, state, raw_player))
             continue
         if player in seen_players:
             out.append(Problem("R303", f"{player} is given twice in this game", "each player plays once",
                                rule[1]))
         seen_players.add(player)
         given: dict[str, str] = {}
+        if raw_ids and not any(k in content.model.pieces for k in kinds):
+            out.append(Problem("R303", f"{content.game.title} has no factions or other pieces to play, so "
+                               f"'{','.join(raw_ids)}' means nothing here; say only who plays: --play {player}",
+                               "a game records only who played", gtype.cite))
+            continue
         for raw in raw_ids:
             pid = normalize(raw)
             kind = content.piece_kind_of(pid)
@@ -473,9 +515,27 @@ def setup_problems(content: Content, state: CampaignState, number: int) -> list[
     return out
 
 
+def owed_once_opened(content: Content, state: CampaignState) -> list[Problem]:
+    """An opened packet's stickers that must be in place before the next game: those `to_put_in_place` whose
+    kind `game.campaign.owed_when_opened` names (a rules addition sticker into its place in the rulebook)."""
+    out = []
+    for sid, target, env in to_put_in_place(content, state):
+        kind = str(content.stickers[sid].get("kind") or "")
+        owed = next((o for o in content.model.owed_when_opened if kind in o.kinds), None)
+        if owed is None:
+            continue
+        label = content.stickers[sid].get("name", sid)
+        out.append(Problem("R315", f"{label} from the opened packet '{env}' is not in place yet ('scarbook "
+                           f"campaign place {sid} {target}')",
+                           owed.text or f"an opened packet's {kind} stickers go in place before the next game",
+                           owed.cite))
+    return out
+
+
 def to_put_in_place(content: Content, state: CampaignState) -> list[tuple[str, str, str]]:
     """(sticker, where it goes, packet) for the stickers an opened packet puts in place (`placed-once-opened`)
-    that can still go somewhere: status lists them; the next game does not wait for them."""
+    that can still go somewhere: status lists them; the next game waits for those whose kind
+    `game.campaign.owed_when_opened` names (`owed_once_opened`), not for the others."""
     out = []
     for sid, st in content.stickers.items():
         for chk in st.get("checks", []) or []:
@@ -484,7 +544,6 @@ def to_put_in_place(content: Content, state: CampaignState) -> list[tuple[str, s
                 targets = where(content, state, sid)
                 if targets:
                     out.append((sid, targets[0], str(env)))
-    return out
     return out
 
 
@@ -568,7 +627,9 @@ def open_problems(content: Content, state: CampaignState, ev: Opened) -> list[Pr
     env = content.envelopes.get(eid)
     if env is None:
         return [Problem("R311", f"unknown packet '{ev.envelope}'{did_you_mean(eid, content.envelopes)}; packets: "
-                        f"{', '.join(content.envelopes)}")]
+                        f"{', '.join(content.envelopes)}",
+                        f"the sealed packets of {content.game.title} are those its content lists",
+                        _file_cite(content, "envelopes"))]
     if eid in state.opened:
         return [Problem("R312", f"packet {eid} is already open", "a sealed packet is opened once",
                         cite_text((env.get("source") or {}).get("cite")))]
@@ -613,7 +674,7 @@ def link_problems(content: Content, state: CampaignState, ev: Linked) -> list[Pr
     """A line drawn for a placed sticker that brings lines (`links`), between two territories in play."""
     sid, a, b = normalize(ev.sticker), normalize(ev.a), normalize(ev.b)
     if ev.by and player_name(state, ev.by) is None:
-        return [Problem("R104", f"'{ev.by}' is not a player of this campaign{did_you_mean(ev.by, state.players)}")]
+        return [unknown_player(content, state, ev.by)]
     carriers = [t for t, marks in state.marks.items() if any(m.sticker == sid and not m.covered_by for m in marks)]
     found = link_problem(content.game, sid, a, b, state.placed, state.links, carriers,
                          frozenset(impassable(content, state)))
@@ -648,25 +709,29 @@ def pass_problems(content: Content, state: CampaignState, ev: Passed) -> list[Pr
     (the tracker checks) or when the content says the players decide (`pass_if`, given with --why)."""
     game = state.last_ended
     if game is None or state.in_progress is not None:
-        return [Problem("R330", "there is no step to pass: steps come after a game ends")]
+        return [Problem("R330", "there is no step to pass now: no game has ended, or one is in progress",
+                        "the steps of a game are taken after it ends, before the next game starts",
+                        _type_cite(content))]
     player = player_name(state, ev.by)
     if player is None:
-        return [Problem("R104", f"'{ev.by}' is not a player of this campaign{did_you_mean(ev.by, state.players)}")]
+        return [unknown_player(content, state, ev.by)]
     gtype = content.model.types[game.type]
     step_ids = [s.id for s in gtype.steps]
     sid = normalize(ev.step)
     if sid not in step_ids:
         return [Problem("R330", f"game {game.number} has no step '{ev.step}'{did_you_mean(sid, step_ids)}; its "
-                        f"steps: {', '.join(step_ids)}")]
+                        f"steps: {', '.join(step_ids)}", f"the end of {a(gtype.name)} game has these steps",
+                        gtype.cite or _model_cite(content))]
     piece = normalize(ev.piece) if ev.piece else ""
     mine = [o for o in steps.open_entries(content, state) if o.step.id == sid and o.actor == player
             and (not piece or o.piece == piece)]
+    who = _rule_of_step(next(s for s in gtype.steps if s.id == sid))
     if not mine:
         return [Problem("R331", f"{player} owes no '{sid}' after game {game.number}"
-                        f"{' for ' + piece if piece else ''}; see 'scarbook campaign status'")]
+                        f"{' for ' + piece if piece else ''}; see 'scarbook campaign status'", *who)]
     o = mine[0]
     if len({x.piece for x in mine}) > 1 and not piece:
-        return [Problem("R331", f"say which one with --for: {', '.join(x.piece for x in mine)}")]
+        return [Problem("R331", f"say which one with --for: {', '.join(x.piece for x in mine)}", *_step_rule(o))]
     if o.step.mandatory:
         for s in (*o.step.stickers, *o.step.fallback):
             targets = where(content, state, s, player, o.piece, in_order=False) if s in content.stickers else []

@@ -21,7 +21,7 @@ from scarbook.compiler.model import known
 from .effective import applied
 from .engine import Replay
 from .ledger import Ledger
-from .report import status_data
+from .report import status_data, when_placed
 
 if TYPE_CHECKING:
     from scarbook.compiler.boardmap import MapMark
@@ -103,8 +103,9 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
     game = content.game
 
     def by(m: dict[str, Any]) -> str:
-        who = m.get("by") or "setup"
-        return who + (f", after game {m['game']}" if m.get("game") else ", before game 1")
+        when = when_placed(m.get("game") or 0, m.get("during_game"))
+        who = m.get("by") or ("setup" if when == "before game 1" else "")  # nobody named: setup before game 1
+        return f"{who}, {when}" if who else when
 
     players = []
     for p in data.get("players", []):

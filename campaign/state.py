@@ -3,7 +3,7 @@
 `apply` has one case per event type and never checks legality (that is `rules.problems`, run
 before it). State is derived, never stored. Nothing here knows any particular game: the
 effects of a mark come from its sticker's data (`adds`, `covers`, `cancels`, `founds`, `boxes`,
-`named`, `kind: destroyed`).
+`named`, `kind: destroyed`, `destroys_card`).
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ class Mark:
     cancels: bool = False
     reward: bool = False
     value: int | None = None  # the number a sticker sets (a stat's new value)
+    during_game: int = 0  # the game in progress when it was placed (0: placed between games)
 
     @property
     def active(self) -> bool:
@@ -273,9 +274,11 @@ def place(state: CampaignState, content: Content, sticker_id: str, target: str, 
     founds = as_dict(sticker.get("founds"))
     boxes = sticker.get("boxes")
     last = state.last_ended
+    live = state.in_progress
     mark = Mark(sticker_id, str(sticker.get("kind") or sticker_id), target, sticker.get("slot"), by, name, pool,
                 last.number if last else 0, line, boxes if isinstance(boxes, int) else None,
-                founds=founds.get("kind"), cancels=bool(sticker.get("cancels")))
+                founds=founds.get("kind"), cancels=bool(sticker.get("cancels")),
+                during_game=live.number if live else 0)
     covered = [m for m in state.active_marks(target) if any(m.is_a(k) for k in sticker.get("covers", []) or [])]
     if covered and sticker.get("covers_all"):  # it goes over the latest mark of each kind it covers
         for kind in sticker.get("covers", []) or []:
@@ -285,6 +288,10 @@ def place(state: CampaignState, content: Content, sticker_id: str, target: str, 
     elif covered:  # a sticker goes over one mark: the latest it may cover
         covered[-1].covered_by = sticker_id
     state.marks.setdefault(target, []).append(mark)
+    card = content.card_of_territory.get(target) if sticker.get("destroys_card") else None
+    if card and state.destroyed(card) is None:  # the territory's card is destroyed in the same step
+        state.marks.setdefault(card, []).append(Mark(sticker_id, "destroyed", card, None, by, "", pool,
+                                                     mark.after_game, line, during_game=mark.during_game))
     state.placed[sticker_id] += 1
     state.pool_used[(sticker_id, pool)] += 1
     if by and last is not None and state.in_progress is None and sticker_id in content.reward_stickers:

@@ -10,7 +10,8 @@ process that was killed are removed by the next write of the same file. The new 
 mode (and, where allowed, the owner) of the file it replaces.
 
 `SCARBOOK_FAULT=POINT:kill|pause` (tests and `bench/soak.py` only) makes a writer SIGKILL itself,
-or print `paused POINT` on stderr and wait for a line on stdin, at a named point of a write.
+or print `paused POINT` on stderr and wait for a line on stdin, at a named point of a write. A point
+may know other actions (`ledger-append:torn` writes half the event, then SIGKILLs): `fault_action`.
 """
 
 from __future__ import annotations
@@ -24,18 +25,27 @@ from pathlib import Path
 TMP_SUFFIX = ".tmp"
 
 
-def fault(point: str) -> None:
-    """A deterministic fault-injection point (a no-op unless SCARBOOK_FAULT names it)."""
+def fault_action(point: str) -> str:
+    """The action SCARBOOK_FAULT asks for at `point` ('' when it names another point or is unset)."""
     wanted = os.environ.get("SCARBOOK_FAULT")
     if not wanted:
-        return
+        return ""
     name, _, action = wanted.partition(":")
-    if name != point:
-        return
-    if action == "kill":
-        import signal
+    return action if name == point else ""
 
-        os.kill(os.getpid(), signal.SIGKILL)
+
+def die() -> None:
+    """SIGKILL this very process (fault injection): no cleanup, no `finally`, like `kill -9`."""
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def fault(point: str) -> None:
+    """A deterministic fault-injection point (a no-op unless SCARBOOK_FAULT names it)."""
+    action = fault_action(point)
+    if action == "kill":
+        die()
     elif action == "pause":
         import sys
 

@@ -359,6 +359,44 @@ def mark_icon(kind: str, x: float, y: float, value: int | None = None) -> str:
             f'L{x:.1f},{y + s / 2:.1f}Z" fill="{color}"/>')  # a diamond badge
 
 
+def mark_kind(sticker: dict) -> str:
+    """The icon a sticker gets on the board picture and the cards: its `kind` when it has an icon of its own,
+    `city` for one that founds a city, else the generic badge."""
+    founds = sticker.get("founds")
+    if isinstance(founds, dict) and founds.get("kind") == "city":
+        return "city"
+    if sticker.get("boxes"):
+        return "fortification"
+    if "scar" in (sticker.get("kind"), sticker.get("slot")):
+        return "scar"
+    kind = str(sticker.get("kind") or "")
+    return kind if kind in MARK_KINDS else "mark"
+
+
+def badge_url(kind: str) -> str:
+    """The icon of a mark kind as a small self-contained SVG (a data: URL), for a printed card."""
+    import base64
+
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-1 -1 {ICON + 2:.0f} {ICON + 2:.0f}">'
+           f"{mark_icon(kind, 0, 0, 2 if kind == 'city' else None)}</svg>")
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+
+
+def card_stickers(game: Game, card: dict) -> list[dict[str, str]]:
+    """What a card shows of the stickers it names (`stickers`): icon, printed name, effect; each sticker once,
+    only those the game shows (a sealed one is out of the effective content until its packet is opened)."""
+    stickers = game.section("stickers")
+    out = []
+    for sid in card.get("stickers") or []:
+        st = stickers.get(sid) if isinstance(sid, str) else None
+        if st is None:
+            continue
+        effect = known(st.get("effect"), "") or known(st.get("text"), "")
+        out.append({"id": sid, "name": _label(st, sid), "effect": str(effect).strip(), "kind": mark_kind(st),
+                    "icon": badge_url(mark_kind(st))})
+    return out
+
+
 def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, legend_kinds: bool = False) -> str:
     """The board as a standalone SVG document (a string).
 
@@ -370,7 +408,8 @@ def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, l
     territories = game.section("territories")
     used = sorted({m.kind if m.kind in MARK_KINDS else "mark" for lab in lay.labels.values() for m in lab.marks},
                   key=list(MARK_KINDS).index)
-    strip = 22.0 if legend_kinds else 0.0
+    chosen = drawing_choices(game)
+    strip = (22.0 + (14.0 if chosen else 0.0)) if legend_kinds else 0.0
     total_h = lay.view_h + strip
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {VIEW_WIDTH:.0f} {total_h:.0f}" '
@@ -394,8 +433,9 @@ def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, l
         fill = colors.get(regions[0], NO_REGION) if regions else NO_REGION
         stroke = colors.get(regions[1], "#444") if len(regions) > 1 else "#444"
         stroke_w = 4 if len(regions) > 1 else 1.2
+        dashed = ' stroke-dasharray="4 3"' if tid in chosen else ""  # placed by the drawing, not by a source
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{fill}" stroke="{stroke}" '
-                   f'stroke-width="{stroke_w}"/>')
+                   f'stroke-width="{stroke_w}"{dashed}/>')
         label = lay.labels[tid]
         if any(m.kind == "off-board" for m in label.marks):
             out.append(_hatch(x, y, r))
@@ -438,8 +478,22 @@ def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, l
                        f'<path d="M{x + 16:.1f},{y + ICON / 2:.1f}l-7,-4v8Z" fill="#777"/>')
             note = "leaves one side, enters the other"
             out.append(f'<text x="{x + 20:.1f}" y="{y + ICON - 1:.1f}" font-size="9" fill="#222">{note}</text>')
+        if chosen:  # on a line of its own under the icons
+            x, y = 6.0, y + 14
+            names = ", ".join(_label(territories[t], t) for t in chosen)
+            note = f"{names}: no source gives {'its' if len(chosen) == 1 else 'their'} place; drawn where there is room"
+            out.append(f'<circle cx="{x + ICON / 2:.1f}" cy="{y + ICON / 2:.1f}" r="{ICON / 2:.1f}" fill="none" '
+                       f'stroke="#444" stroke-dasharray="3 2"/>')
+            out.append(f'<text x="{x + ICON + 3:.1f}" y="{y + ICON - 1:.1f}" font-size="9" fill="#222">'
+                       f'{escape(note)}</text>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+def drawing_choices(game: Game) -> list[str]:
+    """Territories whose position no source gives: the drawing placed them (`layout.drawing_choice`)."""
+    return [tid for tid, terr in game.section("territories").items()
+            if isinstance(terr.get("layout"), dict) and terr["layout"].get("drawing_choice")]
 
 
 def legend(game: Game) -> list[tuple[str, str]]:

@@ -115,15 +115,32 @@ class Game:
                 sealed.update(contents)
         return sealed
 
+    def has_sealed_slots(self) -> bool:
+        return any(isinstance(v, dict) and "sealed_slots" in v for items in self.sections.values()
+                   for v in items.values())
+
     def effective(self, opened: Iterable[str] = ()) -> Game:
-        """This game as players may see it: everything sealed (and unopened) left out."""
+        """This game as players may see it: everything sealed (and unopened) left out; an item's sealed slots
+        (`sealed_slots`) joined to its `slots` once their envelope is opened, and out of sight until then."""
+        opened = set(opened) | {eid for eid, env in self.section("envelopes").items() if env.get("opened_at_start")}
         sealed = self.sealed_ids(opened)
-        if not sealed:
+        if not sealed and not self.has_sealed_slots() and not any(
+                "sealed_count" in d for d in self.section("decks").values()):
             return self
-        sections = {name: {i: v for i, v in items.items() if i not in sealed} for name, items in self.sections.items()}
+        sections = {name: {i: with_opened_slots(v, opened) for i, v in items.items() if i not in sealed}
+                    for name, items in self.sections.items()}
+        for did, deck in sections.get("decks", {}).items():
+            if "sealed_count" in deck:
+                sections["decks"][did] = with_opened_count(deck, opened)
         territories = sections["territories"]
         edges = [e for e in self.edges if e[0] in territories and e[1] in territories]
-        return Game(self.id, self.meta, self.board, sections, edges, self.spans, self.files, self.packs,
+        board = self.board
+        declared = board.get("territory_count")
+        ever_sealed = self.sealed_ids()
+        unsealed = [t for t in self.section("territories") if t in ever_sealed and t not in sealed]
+        if isinstance(declared, int) and unsealed:  # the declared count is the board's as the game starts
+            board = {**board, "territory_count": declared + len(unsealed)}
+        return Game(self.id, self.meta, board, sections, edges, self.spans, self.files, self.packs,
                     self.fingerprint, self.file_cites)
 
     # --- serialisation (the tracker's cache) ---------------------------------------------
@@ -143,6 +160,38 @@ class Game:
             {k: Span(f, line, col) for k, (f, line, col) in data["spans"].items()},
             data["files"], data["packs"], data["fingerprint"], data.get("file_cites", {}),
         )
+
+
+def with_opened_slots(item: Item, opened: set[str]) -> Item:
+    """The item as players see it: each of its `sealed_slots` whose envelope is opened added to its `slots`;
+    the sealed ones (and the `sealed_slots` key itself) left out, so nothing names a slot still sealed."""
+    sealed_slots = item.get("sealed_slots") if isinstance(item, dict) else None
+    if sealed_slots is None:
+        return item
+    out = {k: v for k, v in item.items() if k != "sealed_slots"}
+    slots = dict(as_dict(out.get("slots")))
+    for slot, spec in as_dict(sealed_slots).items():
+        spec = as_dict(spec)
+        if spec.get("envelope") in opened:
+            slots[slot] = int(spec.get("count", 1))
+    if slots or "slots" in out:
+        out["slots"] = slots
+    return out
+
+
+def with_opened_count(deck: Item, opened: set[str]) -> Item:
+    """A deck as players see it: its `count` (as the game starts) plus the cards each opened envelope of its
+    `sealed_count` (envelope -> cards it adds) brought; the `sealed_count` key left out."""
+    out = {k: v for k, v in deck.items() if k != "sealed_count"}
+    if isinstance(out.get("count"), int):
+        out["count"] += sum(int(n) for env, n in as_dict(deck.get("sealed_count")).items()
+                            if env in opened and isinstance(n, int))
+    return out
+
+
+def sealed_slot_envelopes(item: Item) -> dict[str, str]:
+    """Slot -> the envelope that keeps it sealed, for an item's `sealed_slots`."""
+    return {slot: str(as_dict(spec).get("envelope")) for slot, spec in as_dict(item.get("sealed_slots")).items()}
 
 
 def components(adj: dict[str, list[str]]) -> list[list[str]]:

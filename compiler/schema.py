@@ -160,6 +160,9 @@ def _describe(err: Any, doc: Document) -> Iterator[Diagnostic]:
     validator_name = err.validator
     check = _check_name(err, doc)
     if check is not None:
+        path = list(_leaves(err).absolute_path)
+        if path and path[-1] in ("check", "cite"):
+            return  # every check's own keys: the base schema reports them (S0xx), not twice
         yield from _describe_params(err, doc, check)
         return
     if validator_name in ("additionalProperties", "unevaluatedProperties") and isinstance(err.instance, dict):
@@ -202,9 +205,30 @@ def _describe(err: Any, doc: Document) -> Iterator[Diagnostic]:
     elif leaf.validator in ("maxLength", "minLength") and isinstance(leaf.instance, str):
         message = (f"'{lp.rsplit('/', 1)[-1]}' {_show(leaf.instance)} is {len(leaf.instance)} characters long; the "
                    f"{'limit' if leaf.validator == 'maxLength' else 'minimum'} is {leaf.validator_value}")
+    elif leaf.validator in ("maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "maxItems", "minItems"):
+        message = _bound_message(leaf, lp)
     if len(message) > 300:  # never echo a huge value back
         message = f"{message[:200]}…{message[-80:]}"
     yield error(doc.span(lp), "S010", message, lp)
+
+
+def _bound_message(leaf: Any, pointer: str) -> str:
+    """"'resources' is 100000, more than the most a pack may ask for (99); use a number up to 99"."""
+    name = pointer.rsplit("/", 1)[-1]
+    field = f"'{name}'" if name and not name.isdigit() else what(pointer)
+    limit = leaf.validator_value
+    if leaf.validator in ("maxItems", "minItems"):
+        many = len(leaf.instance) if isinstance(leaf.instance, list) else "?"
+        word = "at most" if leaf.validator == "maxItems" else "at least"
+        return f"{field} lists {many} items; it may list {word} {limit}"
+    value = _show(leaf.instance)
+    if leaf.validator == "maximum":
+        return f"{field} is {value}, more than the most a pack may ask for ({limit}); use a number up to {limit}"
+    if leaf.validator == "exclusiveMaximum":
+        return f"{field} is {value}; it must be less than {limit}"
+    if leaf.validator == "minimum":
+        return f"{field} is {value}, less than the least allowed ({limit}); use a number of at least {limit}"
+    return f"{field} is {value}; it must be more than {limit}"
 
 
 _TYPE_WORDS = {"integer": "a whole number", "number": "a number", "string": "text", "array": "a list",

@@ -16,7 +16,16 @@ from typing import Any
 
 from .diagnostics import Diagnostic, Span, did_you_mean, error, warning
 from .load import Loaded, Origin
-from .model import Game, as_dict, as_list, components, is_unknown, low_confidence_text, singular
+from .model import (
+    Game,
+    as_dict,
+    as_list,
+    components,
+    is_unknown,
+    low_confidence_text,
+    sealed_slot_envelopes,
+    singular,
+)
 from .yamlload import Document
 
 
@@ -32,8 +41,8 @@ class Ctx:
     def origin(self, item_id: str) -> Origin:
         return self.loaded.origins[item_id]
 
-    def at(self, item_id: str, suffix: str = "", key: bool = False) -> Span:
-        return self.origin(item_id).span(suffix, key=key)
+    def at(self, item_id: str, suffix: str = "") -> Span:
+        return self.origin(item_id).span(suffix)
 
     def items(self, section: str) -> Iterator[tuple[str, dict[str, Any]]]:
         yield from self.game.section(section).items()
@@ -58,6 +67,8 @@ def check_references(ctx: Ctx) -> Iterator[Diagnostic]:
         yield from _ref(ctx, cid, "/territory", card.get("territory"), "territories", "territory")
         if "zone" in card:
             yield from _ref(ctx, cid, "/zone", card.get("zone"), "regions", "zone")
+        for i, sid in enumerate(as_list(card.get("stickers"))):
+            yield from _ref(ctx, cid, f"/stickers/{i}", sid, "stickers", "sticker")
     kinds = {s.get("kind") for _, s in ctx.items("stickers")} | set(ctx.game.section("stickers"))
     for sid, st in ctx.items("stickers"):
         if "deck" in st:
@@ -169,16 +180,24 @@ def check_regions(ctx: Ctx) -> Iterator[Diagnostic]:
     for rid, region in ctx.items("regions"):
         declared = region.get("territory_count")
         if isinstance(declared, int) and declared != len(members.get(rid, [])):
-            yield warning(ctx.at(rid, "/territory_count"), "X301", f"region '{rid}' declares {declared} "
-                          f"territories but {len(members.get(rid, []))} are listed"
-                          f"{_missing(declared - len(members.get(rid, [])))}")
+            n = len(members.get(rid, []))
+            yield warning(ctx.at(rid, "/territory_count"), "X301", f"region '{rid}' declares "
+                          f"{_count(declared, 'territory', 'territories')} but {_listed(n)}{_missing(declared - n)}")
     listed = {"territory_count": len(game.section("territories")), "region_count": len(game.section("regions"))}
     for key, count in listed.items():
         declared = game.board.get(key)
         if isinstance(declared, int) and declared != count:
-            noun = "territories" if key == "territory_count" else "regions"
-            yield warning(_board_span(ctx, f"/board/{key}"), "X301", f"the board declares {declared} {noun} but "
-                          f"{count} are listed{_missing(declared - count)}")
+            noun = ("territory", "territories") if key == "territory_count" else ("region", "regions")
+            yield warning(_board_span(ctx, f"/board/{key}"), "X301", f"the board declares "
+                          f"{_count(declared, *noun)} but {_listed(count)}{_missing(declared - count)}")
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _listed(n: int) -> str:
+    return f"{n} {'is' if n == 1 else 'are'} listed"
 
 
 def _missing(n: int) -> str:
@@ -205,25 +224,43 @@ def check_deck_counts(ctx: Ctx) -> Iterator[Diagnostic]:
             if isinstance(group, str):
                 by_group[deck][group] += copies if isinstance(copies, int) else 1
     for did, deck in ctx.items("decks"):
+        yield from _sealed_count(ctx, did, deck)
         declared = deck.get("count")
         if not isinstance(declared, int) or declared == listed[did]:
             continue
         parts = ", ".join(f"{g} {n}" for g, n in sorted(by_group[did].items()))
         detail = f"; listed by group: {parts}" if len(by_group[did]) > 1 else ""
         gap = declared - listed[did]
-        what = f"{gap} missing" if gap > 0 else f"{-gap} more than declared"
+        what, fix = ((f"{gap} missing", "add the missing cards when a source gives them") if gap > 0 else
+                     (f"{-gap} more than declared", "correct 'count' or remove the extra cards"))
         yield warning(ctx.at(did, "/count"), "X302", f"deck '{did}' declares {declared} cards but lists "
-                      f"{listed[did]} ({what}){detail}; add the missing cards when a source gives them")
+                      f"{listed[did]} ({what}){detail}; {fix}")
+
+
+def _sealed_count(ctx: Ctx, did: str, deck: dict[str, Any]) -> Iterator[Diagnostic]:
+    """A deck's `sealed_count` names envelopes, each holding that many cards of the deck."""
+    envelopes, cards = ctx.game.section("envelopes"), ctx.game.section("cards")
+    for eid, n in as_dict(deck.get("sealed_count")).items():
+        if eid not in envelopes:
+            yield from _ref(ctx, did, f"/sealed_count/{eid}", eid, "envelopes", "envelope")
+            continue
+        inside = sum(int(cards[c].get("copies", 1)) for c in as_list(envelopes[eid].get("contents"))
+                     if c in cards and cards[c].get("deck") == did)
+        if isinstance(n, int) and inside != n:
+            yield warning(ctx.at(did, f"/sealed_count/{eid}"), "X302", f"deck '{did}' says envelope '{eid}' adds "
+                          f"{n} cards but it holds {inside} cards of the deck")
 
 
 def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
     """Slots a sticker takes exist somewhere; supplies are consistent; checks name things that exist."""
     game = ctx.game
     slot_kinds = set(as_dict(game.board.get("default_slots")))
-    for _tid, terr in ctx.items("territories"):
-        slot_kinds.update(as_dict(terr.get("slots")))
-    for _fid, fac in ctx.items("factions"):
-        slot_kinds.update(as_dict(fac.get("slots")))
+    for section in ("territories", "factions"):
+        for iid, item in ctx.items(section):
+            slot_kinds.update(as_dict(item.get("slots")))
+            slot_kinds.update(as_dict(item.get("sealed_slots")))
+            for sealed, env in sealed_slot_envelopes(item).items():
+                yield from _ref(ctx, iid, f"/sealed_slots/{sealed}/envelope", env, "envelopes", "envelope")
     for sid, st in ctx.items("stickers"):
         slot = st.get("slot")
         targets = set(as_list(st.get("targets")))
@@ -236,10 +273,14 @@ def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
                         "rulebook section has slots; add 'slots:' to a 'rulebook:' section")
         supply = st.get("supply")
         if isinstance(supply, list):
-            pools = [p.get("pool") for p in supply if isinstance(p, dict)]
-            for i, (pool, n) in enumerate(Counter(pools).items()):
-                if n > 1:
-                    yield error(ctx.at(sid, f"/supply/{i}"), "X403", f"pool '{pool}' of '{sid}' is listed twice")
+            first: dict[Any, int] = {}
+            for i, entry in enumerate(supply):
+                pool = entry.get("pool") if isinstance(entry, dict) else None
+                if pool in first:  # at the repeated entry, not the first one
+                    yield error(ctx.at(sid, f"/supply/{i}"), "X403", f"pool '{pool}' of '{sid}' is listed twice "
+                                f"(first at entry {first[pool] + 1}); add the counts into one entry")
+                elif pool is not None:
+                    first[pool] = i
         for i, chk in enumerate(as_list(st.get("checks"))):
             if not isinstance(chk, dict) or not isinstance(chk.get("check"), str):
                 continue
@@ -255,7 +296,8 @@ def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
                 pool_ids = [str(p.get("pool")) for p in supply if isinstance(p, dict)]
                 if params["pool"] not in pool_ids:
                     yield error(ctx.at(sid, f"/checks/{i}/pool"), "X405", f"'{sid}' has no supply pool "
-                                f"'{params['pool']}'{did_you_mean(params['pool'], pool_ids)}")
+                                f"'{params['pool']}'{did_you_mean(params['pool'], pool_ids)}; its pools: "
+                                f"{', '.join(pool_ids) or 'none'}")
 
 
 def check_table_rows(ctx: Ctx) -> Iterator[Diagnostic]:
@@ -277,15 +319,20 @@ def check_game_meta(ctx: Ctx) -> Iterator[Diagnostic]:
             and players["min"] > players["max"]:
         for doc in ctx.loaded.docs:
             if isinstance(doc.data, dict) and "game" in doc.data:
-                yield error(doc.span("/game/players"), "X104", "players: min is larger than max")
-    numbers = Counter(g.get("game") for _, g in ctx.items("schedule"))
+                yield error(doc.span("/game/players"), "X104", f"players: min ({players['min']}) is larger than "
+                            f"max ({players['max']}); swap them")
+    first: dict[Any, str] = {}
     for sid, sched in ctx.items("schedule"):
-        if numbers[sched.get("game")] > 1:
-            yield error(ctx.at(sid, "/game"), "X105", f"game {sched.get('game')} is scheduled twice")
+        number = sched.get("game")
+        if number in first:
+            yield error(ctx.at(sid, "/game"), "X105", f"game {number} is scheduled twice (also by "
+                        f"'{first[number]}'); give each schedule entry its own game number")
+        else:
+            first[number] = sid
         length = (as_dict(meta.get("campaign"))).get("games")
-        if isinstance(length, int) and isinstance(sched.get("game"), int) and sched["game"] > length:
-            yield error(ctx.at(sid, "/game"), "X106", f"game {sched['game']} is past the campaign's "
-                        f"{length} games")
+        if isinstance(length, int) and isinstance(number, int) and number > length:
+            yield error(ctx.at(sid, "/game"), "X106", f"game {number} is past the campaign's {length} games; "
+                        "raise 'games' under 'game: campaign:' or remove this entry")
 
 
 def _walk_unknowns(value: Any, pointer: str) -> Iterator[tuple[str, str]]:

@@ -114,9 +114,10 @@ def printable_cards(game: Game) -> list[dict[str, Any]]:
     `boardmap.locator_svg` draws the map once per game). In a campaign's game (`build --campaign`)
     a card shows the resources it has now (`upgraded` when a sticker added some), a destroyed
     card is printed marked `destroyed`, a faction card marks the power chosen and its record
-    card is filled in from the games played.
+    card is filled in from the games played. A card that names `stickers` (a scar card) shows each one:
+    its icon as on the board picture, its name and its effect (`boardmap.card_stickers`).
     """
-    from .boardmap import locator_spots
+    from .boardmap import card_stickers, locator_spots
 
     decks = game.section("decks")
     colors = {did: PALETTE[i % len(PALETTE)] for i, did in enumerate(decks)}
@@ -159,6 +160,8 @@ def printable_cards(game: Game) -> list[dict[str, Any]]:
         upgrades = [m for m in card.get("marks") or [] if isinstance(m, dict) and m.get("sticker") in adds_resources]
         if upgrades:
             face["upgraded"] = len(upgrades)
+        if card.get("stickers"):  # a scar card shows the scar it places
+            face["stickers"] = card_stickers(game, card)
         # a destroyed card is marked on the card or, in a campaign, on its territory (a small x by its name)
         if card.get("destroyed") or (territory and game.section("territories").get(territory, {}).get("destroyed")):
             face["destroyed"] = True

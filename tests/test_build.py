@@ -204,6 +204,7 @@ def test_cli_usage_errors() -> None:
     assert "Example: scarbook build" in runner.invoke(app, ["build", "--help"]).output
 
 
+@pytest.mark.slow
 def test_cli_builds_a_shipped_game_then_is_up_to_date(tmp_path: Path) -> None:
     """End to end on the real content: the installed script, then a no-op rebuild."""
     out = tmp_path / "out"

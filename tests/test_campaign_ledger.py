@@ -173,6 +173,7 @@ place continent-name south-america --by Ann --name Awesometonia
 place minor-city ontario --by Bob --name Toronto
 !R310 """ + START + """
 open faction-eliminated
+place rules-addition-e rules-addition-e
 """ + START + """
 game end --winner Bob --held-on Ann --held-on Cat
 destroy peru --by Bob
@@ -209,7 +210,11 @@ def test_help_has_examples() -> None:
 
 
 def test_usage_errors_exit_2(setup_file: Path) -> None:
-    assert invoke(["game", "start", "--play", "Ann"], setup_file).exit_code == 2
+    assert invoke(["game", "start", "--play", "=khan-industries"], setup_file).exit_code == 2
+    assert invoke(["game", "start", "--play", "Ann="], setup_file).exit_code == 2
+    bare = invoke(["game", "start", "--play", "Ann", "--play", "Bob=saharan-republic", "--play", "Cat=die-mechaniker"],
+                  setup_file)  # a name alone is for games without pieces: here the rule says what is missing
+    assert bare.exit_code == 1 and "say which faction Ann plays: --play Ann=FACTION" in bare.output, bare.output
     assert invoke(["status", "--format", "xml"], setup_file).exit_code == 2
     assert invoke(["status", "--bogus"], setup_file).exit_code == 2
     assert invoke(["place", "coin"], setup_file).exit_code == 2

@@ -47,6 +47,7 @@ while True:
 """
 
 
+@pytest.mark.slow
 def test_killed_mid_write_leaves_old_or_new(tmp_path: Path) -> None:
     """SIGKILL a process that rewrites the ledger in a loop, many times: always one whole version."""
     events = [{"event": "place", "sticker": "coin", "target": f"c{i}-card"} for i in range(300)]

@@ -37,6 +37,7 @@ def status(file: Path) -> dict:
     return json.loads(result.stdout)
 
 
+@pytest.mark.slow
 def test_whole_fifteen_game_campaign_is_legal_and_checks_clean(full_campaign: Path) -> None:
     result = invoke(["check"], full_campaign)
     assert result.exit_code == 0, result.output
@@ -149,6 +150,7 @@ place coin ontario --by Bob
 place coin ontario --by Cat
 !R310 """ + START + """
 open second-signature
+place rules-addition-f rules-addition-f
 """ + START + """
 tick peru --boxes 3
 !R320 tick peru --boxes 8
@@ -169,6 +171,7 @@ place scar-cancel peru --by Ann
 !R204 place scar-cancel peru --by Ann
 place coin peru --by Bob
 open faction-eliminated
+place rules-addition-e rules-addition-e
 """ + START + """
 place mercenary peru
 """,
@@ -284,6 +287,7 @@ def test_refusal_format(tmp_path: Path) -> None:
     file = tmp_path / "c.yaml"
     assert not run_script(SETUP + START + "\ngame end --winner Ann --eliminated Bob --eliminated Cat\n"
                           "place major-city alaska --by Ann --name X\nopen faction-eliminated\n"
+                          "place rules-addition-e rules-addition-e\n"
                           + START + "\ngame end --winner Ann --eliminated Bob --eliminated Cat\n", file)
     result = invoke(["place", "major-city", "alaska", "--by", "Ann", "--name", "Y"], file)
     refused(result, "R210", file_before=snapshot(file))

@@ -31,6 +31,25 @@ def test_sheet_with_an_active_scar_does_not_crash(tmp_path: Path) -> None:
     assert "Bunker" in pdftotext(out) or "bunker" in pdftotext(out)
 
 
+def test_sheet_says_when_each_mark_was_placed_before_during_or_after_a_game(tmp_path: Path) -> None:
+    """A scar placed while game 1 is played was not there 'before game 1' (issue 10): during game N, after game N
+    (between games), before game 1 (setup)."""
+    file = tmp_path / "c.yaml"
+    assert not run_script(SETUP + START + "\nplace bunker greenland\ngame end --winner Ann\n"
+                          "place major-city peru --by Ann --name Lima\nplace coin brazil --by Bob\n"
+                          "place coin egypt --by Cat\n" + START + "\nplace ammo-shortage iceland\n", file)
+    out = tmp_path / "sheet.pdf"
+    result = invoke(["sheet", "--out", str(out)], file)
+    assert result.exit_code == 0, result.output
+    flat = " ".join(pdftotext(out).split())
+    assert "Greenland Bunker in play during game 1" in flat, flat
+    assert "Iceland Ammo Shortage in play during game 2" in flat
+    assert "Peru Lima Major City 2 Ann, after game 1" in flat
+    assert "before game 1" not in flat.split("Scars", 1)[-1].split("Stickers left", 1)[0]
+    status = invoke(["status"], file).output
+    assert "peru: 'Lima' (major-city, population 2, Ann, after game 1)" in status
+
+
 def test_a_homebrew_campaign_records_its_game_folder_relative_to_the_ledger(tmp_path: Path,
                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     from conftest import EXAMPLES
@@ -121,6 +140,7 @@ def _homebrew(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return _run(tmp_path, HOMEBREW, monkeypatch)
 
 
+@pytest.mark.slow
 def test_risk_legacy_sheet_after_fifteen_games(risk_legacy_sheet: Path) -> None:
     text = pdftotext(risk_legacy_sheet)
     flat = " ".join(text.split())
@@ -160,6 +180,7 @@ def test_risk_legacy_sheet_keeps_headings_with_their_tables(risk_legacy_sheet: P
                                     "Sealed packets", "Cards that changed", "Players", "Other marks"), page[-300:]
 
 
+@pytest.mark.slow
 def test_shadow_forces_sheet_shows_setup_scars_and_warlord_stickers(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The end state of the scripted 15-game campaign: devastation, warlord stickers, zones, names, the tie."""
@@ -188,9 +209,9 @@ def test_homebrew_sheet_and_its_formats(tmp_path: Path, monkeypatch: pytest.Monk
     flat = " ".join(pdftotext(out).split())
     assert "Isle Wars" in flat and "Tiny Isles" in flat
     assert "North Isle Kraken in play" in flat and "East Isle Kraken cancelled (Calm Seas)" in flat
-    assert "South Isle Sea Wall 4 of 6 boxes left Ann, before game 1" in flat
+    assert "South Isle Sea Wall 4 of 6 boxes left Ann, during game 1" in flat  # placed while game 1 was played
     assert "South Isle Saltby Fishing Village 1 Bob, after game 1" in flat
-    assert "North Isle Lighthouse in play setup" in flat
+    assert "North Isle Lighthouse in play after game 1" in flat  # placed by nobody named, between games
     assert "East Isle 1 2" in flat and "North Isle 1 1 destroyed" in flat
     assert "The Deep Chest open now" in flat and "The Storm Chest opened" in flat
     assert "The Gulls" in flat and "Ann · winner" in flat

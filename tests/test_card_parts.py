@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from test_build import pdfinfo, pdftotext
 from test_build_fixtures import tiny_game
 
@@ -40,6 +41,7 @@ def test_split_sheets_keeps_fronts_with_their_backs() -> None:
     assert part_count(CARDS_PER_PART) == 1 and part_count(CARDS_PER_PART + 1) == 2
 
 
+@pytest.mark.slow
 def test_a_long_sheet_in_parts_is_whole_in_order_and_the_same_for_any_workers(tmp_path: Path) -> None:
     n = CARDS_PER_PART + 10
     game = tiny_game(tmp_path, cards=many_cards(n), stickers=[], tables=[], rewards=[], envelopes=[])

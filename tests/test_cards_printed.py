@@ -6,6 +6,7 @@ marked, the chosen power, the records filled in)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from campaigns.helpers import SETUP, START, run_script
@@ -71,6 +72,7 @@ def _words(text: str) -> str:
     return " ".join(text.split())
 
 
+@pytest.mark.slow
 def test_printed_territory_and_faction_cards(built: dict[str, str]) -> None:
     text = _words(built["plain"])
     assert "Alaska" in text and "1 resource" in text
@@ -86,3 +88,55 @@ def test_campaign_build_shows_upgrades_destroyed_card_chosen_power_and_records(b
     assert "★ Fortified HQ" in text and "(destroyed)" in text  # die mechaniker kept its HQ power
     assert re.search(r"\b1 Ann\b.{0,40}?winner", text)  # Khan Industries' record: game 1, Ann, won
     assert re.search(r"\b1 Cat\b.{0,40}?eliminated", text)
+
+
+def test_a_destroyed_card_is_still_printed_stamped_destroyed_with_campaign_only(tmp_path: Path) -> None:
+    """Intended behaviour (README § Building the printables): a `--campaign` card sheet prints every card of
+    the deck, a destroyed one stamped DESTROYED across its face (the sheet stays a record of the whole deck);
+    only the destroyed card carries the stamp, and a build without a campaign never does."""
+    from conftest import ROOT
+    from scarbook.campaign.effective import campaign_game
+
+    file = tmp_path / "world.yaml"
+    assert not run_script(SETUP + START + "\ngame end --winner Ann --held-on Bob --eliminated Cat\n"
+                          "destroy japan --by Ann\n", file)
+    game = campaign_game(file, [])
+    html, _ = card_sheets_html(game.title, card_sheets(printable_cards(game), "a4"), "a4", locator_svg(game))
+    fronts = re.findall(r'<div class="c front[^"]*"( data-destroyed="true")?>(.*?)</div>\s*</div>\s*</div>', html,
+                        re.S)
+    stamped = [body for flag, body in fronts if flag]
+    assert len(stamped) == 1 and "Japan" in stamped[0] and "DESTROYED" in stamped[0]
+    assert html.count(">DESTROYED<") == 1
+    assert "Japan" in _html() and "DESTROYED" not in _html()
+    readme = " ".join((ROOT / "README.md").read_text("utf-8").split())
+    assert "stamped DESTROYED" in readme
+
+
+def test_scar_cards_show_the_sticker_they_place(built: dict[str, str], tmp_path: Path) -> None:
+    """Issue 10 item 5: each scar card shows its scar sticker: an icon like the board's marks, the sticker's
+    printed name and its effect; a sealed scar's card (and its sticker) only once its packet is opened."""
+    import base64
+
+    from scarbook.campaign.effective import campaign_game
+
+    base = load_game("risk-legacy").effective()  # as a build without a campaign prints it: nothing sealed
+    html, _ = card_sheets_html(base.title, card_sheets(printable_cards(base), "a4"), "a4", locator_svg(base))
+    shown = re.findall(r'<div class="stk" data-sticker="([^"]+)"><img src="data:image/svg\+xml;base64,([^"]+)" '
+                       r'alt=""><b>([^<]+)</b><br><small>([^<]+)</small></div>', html)
+    assert {(s, name) for s, _, name, _ in shown} == {("bunker", "Bunker"), ("ammo-shortage", "Ammo Shortage")}
+    assert len(shown) == 6  # 3 copies of each card
+    effects = {s: effect for s, _, _, effect in shown}
+    assert effects["bunker"] == "The defender in this territory adds 1 to its higher die."
+    icon = base64.b64decode(shown[0][1]).decode()
+    assert icon.startswith("<svg") and 'stroke="#b01818"' in icon  # the scar's jagged slash, as on the board
+    assert "Bio-Hazard" not in html and "Mercenary" not in html  # still sealed
+    lines = [ln.strip() for ln in built["plain"].splitlines()]  # the sticker's name, then its effect beneath
+    assert any(a.startswith("Bunker") and b.startswith("The defender in this territory adds 1")
+               for a, b in zip(lines, lines[1:], strict=False))
+    file = tmp_path / "world.yaml"
+    assert not run_script(SETUP + START + "\ngame end --winner Ann --held-on Bob --eliminated Cat\n"
+                          "place continent-plus-one asia --by Ann\nplace coin peru --by Bob\n"
+                          "open faction-eliminated\n", file)
+    game = campaign_game(file, [])
+    opened, _ = card_sheets_html(game.title, card_sheets(printable_cards(game), "a4"), "a4", locator_svg(game))
+    assert opened.count('data-sticker="mercenary"') == 3 and "gains 1 troop there at the end of their turn" in opened

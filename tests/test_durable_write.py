@@ -23,7 +23,11 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, object]]:
         if stat.S_ISDIR(mode):
             seen.append(("fsync-dir", None))
         else:
-            seen.append(("fsync-file", os.pread(fd, 1 << 20, 0)))
+            try:
+                data = os.pread(fd, 1 << 20, 0)
+            except OSError:  # opened write-only (the append journal): read it by its /proc name
+                data = Path(f"/proc/self/fd/{fd}").read_bytes()
+            seen.append(("fsync-file", data))
         real_fsync(fd)
 
     def replace(src: object, dst: object) -> None:
@@ -65,3 +69,27 @@ def test_write_temp_is_not_durable_unless_asked(tmp_path: Path, calls: list[tupl
     assert calls == []
     atomic.write_temp(tmp_path, "f.bin", b"y", durable=True)
     assert calls == [("fsync-file", b"y")]
+
+
+def test_an_appended_event_is_journaled_then_appended_then_the_journal_removed(
+        tmp_path: Path, calls: list[tuple[str, object]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The append path: `.bak` (fsync, rename), the journal (fsync), the ledger itself (fsync), and only
+    then is the journal removed; no rename of the ledger, so its inode stays."""
+    real_unlink = os.unlink
+
+    def unlink(path: object, *args: object, **kwargs: object) -> None:
+        calls.append(("unlink", Path(str(path)).name))
+        real_unlink(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "unlink", unlink)
+    file = tmp_path / "c.yaml"
+    file.write_text("events:\n- {a: 1}\n")
+    ino = file.stat().st_ino
+    ledger_mod.write_atomic(file, "events:\n- {a: 1}\n- {b: 2}\n", expected=b"events:\n- {a: 1}\n")
+    assert file.read_text() == "events:\n- {a: 1}\n- {b: 2}\n" and file.stat().st_ino == ino
+    steps = [c for c in calls if c[0] != "fsync-dir" and not (c[0] == "unlink" and str(c[1]).endswith(".tmp"))]
+    journal = steps[2]
+    assert steps[:2] == [("fsync-file", b"events:\n- {a: 1}\n"), ("replace", "c.yaml.bak")]
+    assert journal[0] == "fsync-file" and isinstance(journal[1], bytes) and journal[1].endswith(b"- {b: 2}\n")
+    assert journal[1].startswith(b"scarbook-append 1 17 9 ")
+    assert steps[3:] == [("fsync-file", b"events:\n- {a: 1}\n- {b: 2}\n"), ("unlink", ".c.yaml.append")]

@@ -29,6 +29,7 @@ def test_installed_script_validates_and_shows(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
 
 
+@pytest.mark.slow
 def test_non_editable_install_ships_content_schemas_and_templates(tmp_path: Path) -> None:
     """`pip install .` (no editable link back to the checkout) must carry all data files."""
     target = tmp_path / "site"

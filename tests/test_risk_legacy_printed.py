@@ -17,15 +17,17 @@ def _no_env_campaign(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def refused(file: Path, args: list[str], code: str, *cited: str) -> str:
-    """Run a command that must be refused with `code`, citing every one of `cited`; the file stays as it was."""
-    before = file.read_bytes()
+    """Run a command that must be refused with `code` (an honest refusal: `conftest.refused`), citing every one
+    of `cited`; the file stays as it was."""
+    from conftest import refused as honest_refusal
+    from conftest import snapshot
+
+    before = snapshot(file)
     result = invoke(args, file)
+    honest_refusal(result, code, file_before=before)
     out = " ".join(result.output.split())
-    assert result.exit_code == 1, result.output
-    assert f"error {code}:" in out, out
     for c in cited:
         assert c in out, (c, out)
-    assert file.read_bytes() == before
     return out
 
 
@@ -55,7 +57,8 @@ def test_a_sealed_sticker_is_refused_as_sealed_naming_its_packet(playing: Path) 
     assert "unknown sticker" not in out
     refused(playing, ["place", "no-such-sticker", "brazil"], "R101", "unknown sticker")
     ok(playing, "game end --winner Ann --eliminated Cat\nplace continent-plus-one asia --by Ann\n"
-       "place coin peru --by Bob\nopen faction-eliminated\n" + START + "\nplace mercenary brazil\n")
+       "place coin peru --by Bob\nopen faction-eliminated\nplace rules-addition-e rules-addition-e\n" + START
+       + "\nplace mercenary brazil\n")
 
 
 def test_game_bookkeeping_refusals_cite_a_rule(tmp_path: Path) -> None:
@@ -143,7 +146,12 @@ def test_world_capital_comes_with_the_second_signature_packet_and_goes_on_a_card
                                                                                                 file).output
     refused(file, ["place", "world-capital", "alaska", "--by", "Bob", "--name", "Capital"], "R230",
             "placed during a game", SCANS)
-    ok(file, START + "\n")
+    # the packet's rule sticker goes into its place before the next game (issue 12 e)
+    refused(file, START.split(), "R315", "Rules addition F (\"Homeland\") from the opened packet 'second-signature' "
+            "is not in place yet", "place rules-addition-f rules-addition-f",
+            "go into their places in the rulebook before the next game", "001_e430d55b72a215e6.txt § Before the first "
+            "turn", SCANS)
+    ok(file, "place rules-addition-f rules-addition-f\n" + START + "\n")
     refused(file, ["place", "world-capital", "peru", "--by", "Bob", "--name", "Capital"], "R234",
             "peru-card has 2 resources", "a card with 4 or more resources", SCANS)
     refused(file, ["place", "world-capital", "alaska", "--name", "Capital"], "R234", "--by NAME", SCANS)
@@ -153,7 +161,7 @@ def test_world_capital_comes_with_the_second_signature_packet_and_goes_on_a_card
     # it replaced the Major City: one city there, of population 5
     assert [(c["sticker"], c["name"], c["population"]) for c in cities(file) if c["territory"] == "alaska"] == [
         ("world-capital", "Capital", 5)]
-    assert "alaska: 'Capital' (world-capital, population 5, Bob, after game 2)" in invoke(["status"], file).output
+    assert "alaska: 'Capital' (world-capital, population 5, Bob, during game 3)" in invoke(["status"], file).output
     # there is one, never two on one territory
     refused(file, ["place", "world-capital", "alaska", "--by", "Cat", "--name", "Again"], "R213", SCANS)
     refused(file, ["place", "world-capital", "brazil", "--by", "Cat", "--name", "Again"], "R201", SCANS)
@@ -161,7 +169,7 @@ def test_world_capital_comes_with_the_second_signature_packet_and_goes_on_a_card
 
 def test_placing_the_world_capital_opens_its_packet_and_the_founder_loses_the_start(second_signature: Path) -> None:
     file = second_signature
-    ok(file, "open second-signature\n" + START + " --start Ann=alaska\n"
+    ok(file, "open second-signature\nplace rules-addition-f rules-addition-f\n" + START + " --start Ann=alaska\n"
        "place world-capital alaska --by Bob --name Capital\n"
        "game end --winner Cat\nplace fortification alaska --by Cat\nplace coin china --by Ann\n"
        "place coin india --by Bob\n")
@@ -169,6 +177,14 @@ def test_placing_the_world_capital_opens_its_packet_and_the_founder_loses_the_st
                    "Cat=die-mechaniker"], "R310", "open the sealed packet 'world-capital-packet' first",
             "Open when the World Capital mark is about to be placed", SCANS)
     ok(file, "open world-capital-packet\n")
+    status = status_json(file)["to_put_in_place"]
+    assert {(x["sticker"], x["before_next_game"]) for x in status} == {
+        ("world-capital-rules", True), ("lead-faction-rules", True), ("private-mission-rules", True)}
+    assert "world-capital-rules -> world-capital-rules (world-capital-packet) before the next game" in invoke(
+        ["status"], file).output
+    refused(file, START.split(), "R315", "World Capital rules", "Lead Faction rules", "Private Mission rules")
+    ok(file, "place world-capital-rules world-capital-rules\nplace lead-faction-rules lead-faction-rules\n"
+       "place private-mission-rules private-mission-rules\n")
     refused(file, ["game", "start", "--play", "Ann=khan-industries", "--play", "Bob=saharan-republic", "--play",
                    "Cat=die-mechaniker", "--start", "Ann=alaska"], "R305", "not a legal starting territory for Ann",
             "it has fortification, world-capital", "001_e430d55b72a215e6.txt § Before the first turn")
@@ -272,7 +288,6 @@ def test_pocket_contents_do_not_appear_before_their_pocket_is_opened(playing: Pa
     seen = outputs(playing).lower()
     assert not [w for w in SEALED_WORDS if w in seen]
     for args, packet in ((["place", "fallout-zone", "peru"], "three-missiles"),
-                         (["place", "fallout-zone-card", "peru"], "three-missiles"),
                          (["place", "weakness-scar-sticker", "khan-industries"], "thirty-troops"),
                          (["place", "alien-island-sea-lines", "alien-island", "--to", "peru"], "thirty-troops")):
         refused(playing, args, "R310", f"open packet {packet} first", SCANS)
@@ -299,7 +314,8 @@ def test_thirty_troops_pocket_adds_the_alien_island_its_card_its_sea_lines_and_t
     # card, never on the board
     refused(file, ["place", "weakness-scar-sticker", "peru"], "R102", "goes on a faction-card")
     ok(file, "place weakness-scar-sticker khan-industries\n")
-    refused(file, ["place", "weakness-scar-sticker", "khan-industries"], "R213", "already changed", SCANS)
+    refused(file, ["place", "weakness-scar-sticker", "khan-industries"], "R202", "already has a weakness",
+            "a faction-card holds 1 weakness", SCANS)
     ok(file, "place weakness-scar-sticker saharan-republic\n")
     seen = outputs(file).lower()
     assert "fallout" not in seen  # still sealed in the pocket for three missiles
@@ -327,22 +343,186 @@ def status_json(file: Path) -> dict:
     return json.loads(result.stdout)
 
 
+def cards_shown(file: Path) -> list[dict]:
+    import json
+
+    from typer.testing import CliRunner
+
+    from scarbook.cli.main import app
+
+    result = CliRunner().invoke(app, ["show", "risk-legacy", "cards", "--format", "json", "--campaign", str(file)])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)["cards"]
+
+
 def test_fallout_zone_covers_the_city_and_scar_and_destroys_the_card(second_signature: Path) -> None:
     file = second_signature
-    ok(file, "open second-signature\n" + START + "\nplace bunker alaska\nopen three-missiles\n")
+    ok(file, "open second-signature\nplace rules-addition-f rules-addition-f\n" + START
+       + "\nplace bunker alaska\nopen three-missiles\n")
     ok(file, "place fallout-zone alaska\n")
     assert [c for c in cities(file) if c["territory"] == "alaska"] == []
     assert {"territory": "alaska", "scar": "bunker", "cancelled": True} in status_json(file)["scars"]
     refused(file, ["place", "fallout-zone", "brazil"], "R201", SCANS)  # there is one
-    assert "fallout-zone-card -> alaska-card (three-missiles)" in invoke(["status"], file).output
-    refused(file, ["place", "fallout-zone-card", "brazil"], "R237", "brazil has no fallout-zone", SCANS)
-    ok(file, "place fallout-zone-card alaska\n")
-    refused(file, ["place", "fallout-zone-card", "alaska"], "R215", "was destroyed", SCANS)
-    assert "fallout-zone-card ->" not in invoke(["status"], file).output
-    assert "alaska-card" in [d if isinstance(d, str) else d.get("card") for d in status_json(file)["destroyed_cards"]]
+    # the card is destroyed in the same step: nothing left to put in place, the card takes nothing more
+    assert "fallout" not in invoke(["status"], file).output.split("to put in place", 1)[-1].split("\n")[0]
+    assert status_json(file)["destroyed_cards"] == ["alaska-card"]
+    refused(file, ["place", "fallout-zone-card", "alaska"], "R101", "unknown sticker")
+    refused(file, ["place", "coin", "alaska"], "R215", "alaska-card was destroyed")
+    seen = {c["id"]: c for c in cards_shown(file)}
+    assert seen["alaska-card"].get("destroyed") is True and not seen["peru-card"].get("destroyed")
+    # undo takes the Fallout Zone and its card's destruction back together
+    assert invoke(["undo"], file).exit_code == 0
+    assert status_json(file)["destroyed_cards"] == []
+    ok(file, "place fallout-zone alaska\n")
     # the Major City under it no longer counts: Alaska is no longer Ann's start
     ok(file, "game end --winner Cat\nplace continent-minus-one europe --by Cat\nplace coin china --by Ann\n"
        "place coin india --by Bob\n")
     refused(file, [*START.split(), "--start", "Ann=alaska"], "R305", "not a legal starting territory for Ann",
             "fallout-zone")
     ok(file, START + " --start Ann=peru\n")
+
+
+# --- issue 12 item 4: the later faction-card slots are sealed slots of their packets -------------------------
+def factions_of(file: Path) -> dict:
+    from scarbook.campaign.effective import campaign_game
+
+    return campaign_game(file, []).section("factions")
+
+
+COMEBACK_PACK = """pack: {id: comeback, title: Our transcription of the blue slot, extends: risk-legacy}
+stickers:
+  - id: comeback-power-sticker
+    name: Comeback power
+    kind: power
+    targets: [faction-card]
+    slot: comeback-power
+    supply: 5
+    checks:
+      - {check: slot-free, cite: 'our packet'}
+"""
+
+
+def test_faction_cards_declare_their_later_slots_sealed_until_their_packet_opens(playing: Path,
+                                                                                 tmp_path: Path) -> None:
+    from scarbook.compiler.validate import load_game
+
+    game = load_game("risk-legacy")
+    declared = game.section("factions")["khan-industries"]["sealed_slots"]
+    assert {s: d["envelope"] for s, d in declared.items()} == {
+        "comeback-power": "faction-eliminated", "missile-power": "three-missiles", "weakness": "thirty-troops"}
+    assert game.effective().section("factions")["khan-industries"]["slots"] == {"scar": 1, "power": 1}
+    assert "sealed_slots" not in game.effective().section("factions")["khan-industries"]
+    assert game.effective(["thirty-troops"]).section("factions")["khan-industries"]["slots"] == {
+        "scar": 1, "power": 1, "weakness": 1}
+    # a pack fills the blue slot: refused while the packet for an eliminated faction is sealed, then one per card
+    pack = tmp_path / "comeback"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(COMEBACK_PACK, "utf-8")
+    file = playing
+    ok(file, f"game end --winner Ann --eliminated Cat\nplace continent-plus-one asia --by Ann\n"
+             f"place coin peru --by Bob\nadd-pack {pack}\n")
+    refused(file, ["place", "comeback-power-sticker", "khan-industries"], "R202",
+            "khan-industries has no comeback-power slot", "our packet")
+    assert all(set(f["slots"]) == {"scar", "power"} for f in factions_of(file).values())
+    ok(file, "open faction-eliminated\nplace comeback-power-sticker khan-industries\n")
+    refused(file, ["place", "comeback-power-sticker", "khan-industries"], "R202", "already has a comeback-power")
+    seen = factions_of(file)
+    assert seen["khan-industries"]["slots"] == {"scar": 1, "power": 1, "comeback-power": 1}
+    assert [m["sticker"] for m in seen["khan-industries"]["marks"]] == ["first-game-power", "comeback-power-sticker"]
+
+
+# --- issue 12 item 4: the territory deck follows the opened pocket (42, then 43 with the Alien Island's card) ---
+def test_territory_card_count_follows_the_thirty_troops_pocket(playing: Path) -> None:
+    from typer.testing import CliRunner
+
+    from scarbook.cli.main import app
+    from scarbook.compiler.validate import load_game
+
+    def shown(file: Path) -> tuple[str, str]:
+        cards = CliRunner().invoke(app, ["show", "risk-legacy", "cards", "--campaign", str(file)])
+        assert cards.exit_code == 0, cards.output
+        return invoke_tables(file), cards.output
+
+    table, cards = shown(playing)
+    assert "| Territory cards | deck | 42 | 42 |" in table and "Territory cards [territory]: 42 cards" in cards
+    ok(playing, "open thirty-troops\n")
+    table, cards = shown(playing)
+    assert "| Territory cards | deck | 43 | 43 |" in table, table
+    assert "Territory cards [territory]: 43 cards" in cards, cards
+    assert "of the 42 cards" not in table and "of 42" not in cards
+    game = load_game("risk-legacy")
+    assert "sealed_count" not in str(game.effective().section("decks"))
+    assert game.effective().section("decks")["territory"]["count"] == 42
+    assert game.effective().board["territory_count"] == 42
+    opened = game.effective(["thirty-troops"])
+    assert (opened.section("decks")["territory"]["count"], opened.board["territory_count"]) == (43, 43)
+    assert len(opened.section("territories")) == 43
+
+
+# --- issue 12 item 4: the Alien Island on the board picture, only once its pocket is opened ----------------
+def test_alien_island_is_drawn_once_opened_at_a_position_marked_as_a_drawing_choice(playing: Path,
+                                                                                    tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    from scarbook.compiler.boardmap import BoardLayout, board_svg, positions
+    from scarbook.compiler.validate import load_game
+
+    svg_ns = "{http://www.w3.org/2000/svg}"
+
+    def texts(file: Path) -> list[str]:
+        out = tmp_path / "board.svg"
+        result = invoke(["sheet", "--format", "svg", "--out", str(out)], file)
+        assert result.exit_code == 0, result.output
+        return [t.text or "" for t in ET.parse(out).iter(f"{svg_ns}text")]
+
+    before = texts(playing)
+    assert not [t for t in before if "Alien" in t]
+    ok(playing, "open thirty-troops\nplace alien-island-sea-lines alien-island --to brazil\n")
+    after = texts(playing)
+    assert "Alien Island" in after
+    assert any("no source gives its place" in t for t in after)  # the legend says the position is not game data
+    game = load_game("risk-legacy")
+    assert "drawing_choice" in game.section("territories")["alien-island"]["layout"]
+    opened = game.effective(["thirty-troops"])
+    assert positions(opened)["alien-island"] == (40.0, 51.0)
+    root = ET.fromstring(board_svg(opened))
+    dashed = [c for c in root.iter(f"{svg_ns}circle") if c.get("stroke-dasharray")]
+    lay = BoardLayout(opened)
+    x, y = lay.pos["alien-island"]
+    assert [(float(c.get("cx", 0)), float(c.get("cy", 0))) for c in dashed] == [(round(x, 1), round(y, 1))]
+    boxes = list(lay.label_boxes().items())  # its label overlaps no other label and no circle
+    island = dict(boxes)["alien-island"]
+    assert not [t for t, b in boxes if t != "alien-island" and b.hits(island)]
+    assert not [t for t, (cx, cy) in lay.pos.items() if island.hits_circle(cx, cy, lay.radius)]
+
+
+# --- issue 12 item 6: every refusal cites the rule and where it is written ----------------------------------
+def test_unknown_names_and_passes_are_refused_citing_their_rule(playing: Path) -> None:
+    from conftest import refused as honest_refusal
+    from conftest import snapshot
+
+    def cited(args: list[str], code: str, *parts: str) -> None:
+        before = snapshot(playing)
+        result = invoke(args, playing)
+        honest_refusal(result, code, file_before=before)
+        line = next(ln for ln in result.output.splitlines() if f"error {code}:" in ln)
+        assert line.rstrip().endswith(")") and "§" in line, line  # (rule; source § section)
+        for part in parts:
+            assert part in " ".join(result.output.split()), (part, result.output)
+
+    stickers = "the stickers and marks of Risk Legacy are those its content lists"
+    cited(["place", "no-such-sticker", "peru"], "R101", stickers, "001_e430d55b72a215e6.txt § If you won")
+    cited(["where", "no-such-sticker"], "R101", stickers)
+    players = "a campaign's players are those named when it began"
+    cited(["place", "bunker", "peru", "--by", "Zed"], "R104", players, "001_e430d55b72a215e6.txt § Player Set Up")
+    cited(["where", "coin", "--by", "Zed"], "R104", players, "001_e430d55b72a215e6.txt § Player Set Up")
+    cited(["open", "no-such-packet"], "R311", "the sealed packets of Risk Legacy are those its content lists",
+          "001_e430d55b72a215e6.txt § Sealed Components")
+    cited(["pass", "held-on-reward", "--by", "Bob"], "R330", "taken after it ends",
+          "001_e430d55b72a215e6.txt § End of the Game")
+    ok(playing, "game end --winner Ann --held-on Bob --held-on Cat\n")
+    cited(["pass", "held-on-reward", "--by", "Zed"], "R104", players, "001_e430d55b72a215e6.txt § Player Set Up")
+    cited(["pass", "no-such-step", "--by", "Bob"], "R330", "the end of a Risk Legacy game has these steps",
+          "001_e430d55b72a215e6.txt § End of the Game")
+    cited(["pass", "winner-reward", "--by", "Bob"], "R331", "Bob owes no 'winner-reward'",
+          "The winner's reward: the winner", "001_e430d55b72a215e6.txt § If you won")

@@ -147,6 +147,7 @@ def _all_content_files() -> list[Path]:
     return files
 
 
+@pytest.mark.slow
 def test_check_jsonschema_agrees_offline_with_the_installed_schemas(tmp_path: Path) -> None:
     """check-jsonschema with only --schemafile, no network: same verdict as scarbook's schema level, file by file."""
     files = _all_content_files()
@@ -156,6 +157,7 @@ def test_check_jsonschema_agrees_offline_with_the_installed_schemas(tmp_path: Pa
     assert not verdicts[str(PACKS / "invalid" / "bad-checks" / "pack.yaml")]  # check parameters are schema too
 
 
+@pytest.mark.slow
 def test_exported_standalone_schema_needs_no_other_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["schema", "--export", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output

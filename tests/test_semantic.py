@@ -165,7 +165,11 @@ def test_player_counts_and_schedule(tmp_path: Path) -> None:
           - {id: g1b, game: 1}
           - {id: g3, game: 3}
         """, base)
-    assert sorted(line.split(" ")[1] for line in out) == ["X104", "X105", "X105", "X106"]
+    assert sorted(line.split(" ")[1] for line in out) == ["X104", "X105", "X106"]
+    text = "\n".join(out)
+    assert "players: min (5) is larger than max (4); swap them" in text
+    assert "game 1 is scheduled twice (also by 'g1'); give each schedule entry its own game number" in text
+    assert "game 3 is past the campaign's 2 games; raise 'games'" in text
 
 
 def test_a_crashing_check_becomes_a_diagnostic(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -177,3 +181,24 @@ def test_a_crashing_check_becomes_a_diagnostic(tmp_path: Path, monkeypatch) -> N
     monkeypatch.setattr(semantic, "CHECKS", [boom, *semantic.CHECKS])
     out = check(tmp_path, "")
     assert len(out) == 1 and "X999" in out[0] and "kaput" in out[0]
+
+
+def test_sealed_slots_counts_and_card_stickers_name_what_exists(tmp_path: Path) -> None:
+    """Issue 12: a sealed slot and a deck's sealed count name an envelope; a card's stickers name stickers;
+    the sealed count is the number of the deck's cards the envelope holds."""
+    out = check(tmp_path, """\
+    envelopes:
+      - {id: chest, name: Chest, trigger: {text: Open any time.}, contents: [late-card]}
+    factions:
+      - {id: f, name: F, slots: {power: 1}, sealed_slots: {weakness: {envelope: chets}}}
+    decks:
+      - {id: d, name: D, card_type: territory, count: 1, sealed_count: {chest: 2, nowhere: 1}}
+    cards:
+      - {id: a-card, deck: d, name: A, territory: a, stickers: [no-such]}
+      - {id: late-card, deck: d, name: Late, territory: b}
+    """)
+    joined = "\n".join(out)
+    assert "X102 no envelope 'chets' (did you mean 'chest'?)" in joined, out
+    assert "X102 no envelope 'nowhere'" in joined
+    assert "X302 deck 'd' says envelope 'chest' adds 2 cards but it holds 1 cards of the deck" in joined
+    assert "X102 no sticker 'no-such'" in joined

@@ -17,6 +17,8 @@ from campaigns.helpers import invoke, run_script, script, set_cache
 from conftest import refused as refuses
 from conftest import snapshot
 
+pytestmark = pytest.mark.slow  # replays a 300-line campaign
+
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Path:

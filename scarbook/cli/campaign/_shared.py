@@ -150,11 +150,13 @@ def record(path: Path, make: Callable[..., Event | list[Problem]], dry_run: bool
         fixed = placed_at(campaign.ledger, text, fixed)  # the state keeps each mark's line
         triggered = campaign.fold_new(replay, fixed)
         cutting = frozenset(sid for sid, st in replay.content.stickers.items() if cuts(st))
-        write_atomic(path, text, expected=campaign.ledger.raw)
+        note = write_atomic(path, text, expected=campaign.ledger.raw)
         keeps = not isinstance(fixed, (Opened, PackAdded)) or not fixed.pack  # a new pack: a new content key
         remember_appended(campaign.ledger, text, fixed, replay.verified, replay.state if keeps else None,
                           replay.packs)
         echo(f"recorded: {describe(fixed, cutting)}")
+        if note:
+            echo(note, err=True)
         for env in triggered:
             info = replay.content.envelopes.get(env, {})
             trigger = (info.get("trigger") or {}).get("text", "")

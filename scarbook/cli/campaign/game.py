@@ -15,11 +15,16 @@ app = typer.Typer(help="Record the start and the end of a game.\n\nExample: scar
                   no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
 
 
-def _pairs(values: list[str], option: str) -> list[tuple[str, str]]:
-    """NAME=VALUE, split at the last '=' (a player may be called 'A=B'; ids never hold '=')."""
+def _pairs(values: list[str], option: str, bare: bool = False) -> list[tuple[str, str]]:
+    """NAME=VALUE, split at the last '=' (a player may be called 'A=B'; ids never hold '=').
+
+    With `bare`, a NAME alone is (NAME, ''): a player of a game that has no pieces to choose."""
     out = []
     for v in values:
         a, sep, b = v.rpartition("=")
+        if bare and not sep and v.strip():
+            out.append((v.strip(), ""))
+            continue
         if not sep or not a.strip() or not b.strip():
             fail_usage(f"{option} takes NAME=VALUE, not {v!r}")
         out.append((a.strip(), b.strip()))
@@ -30,7 +35,7 @@ def _pairs(values: list[str], option: str) -> list[tuple[str, str]]:
 def start(
     play: Annotated[list[str], typer.Option("--play", help="NAME=PIECE[,PIECE] for each player in this game: "
                                             "what the game records (a faction; in some games a faction and a "
-                                            "character).")],
+                                            "character); just NAME in a game without factions or other pieces.")],
     start_at: Annotated[list[str] | None, typer.Option("--start", help="NAME=TERRITORY: where a player "
                                                        "started (checked against the legal starting territories).")]
     = None,
@@ -48,7 +53,8 @@ def start(
     """
     from scarbook.campaign.events import GameStarted
 
-    plays = tuple((p, tuple(x.strip() for x in v.split(",") if x.strip())) for p, v in _pairs(play, "--play"))
+    pairs = _pairs(play, "--play", bare=True)
+    plays = tuple((p, tuple(x.strip() for x in v.split(",") if x.strip())) for p, v in pairs)
     starts = tuple(_pairs(list(start_at or []), "--start"))
     record(campaign_path(campaign), lambda c, r: GameStarted(plays, starts, game_type.strip()))
 

@@ -21,13 +21,14 @@ class SheetFormat(str, Enum):
 
 
 def ledger_file_named(target: Path, ledger: Path) -> str | None:
-    """None unless `target` is the ledger, its `.bak` or its lock (through any symlink or hard link): then which."""
+    """None unless `target` is the ledger, its `.bak`, its lock or its append journal (through any symlink or
+    hard link): then which."""
     import os
 
     real = Path(os.path.realpath(ledger))
     wanted = Path(os.path.realpath(target))
-    for suffix, what in (("", ""), (".bak", "'s backup"), (".lock", "'s lock")):
-        for side in {ledger.with_name(ledger.name + suffix), real.with_name(real.name + suffix)}:
+    for name, what in (("{}", ""), ("{}.bak", "'s backup"), ("{}.lock", "'s lock"), (".{}.append", "'s journal")):
+        for side in {ledger.with_name(name.format(ledger.name)), real.with_name(name.format(real.name))}:
             if wanted == Path(os.path.realpath(side)):
                 return what
             try:

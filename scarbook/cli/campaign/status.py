@@ -55,8 +55,7 @@ def log(campaign: CampaignFile = None) -> None:
     for ev in ledger.events:
         if isinstance(ev, GameStarted):
             game += 1
-            echo(f"{ledger.display}:{ev.span.line}: game {game} starts: "
-                       + ", ".join(f"{p} as {' and '.join(f)}" for p, f in ev.plays))
+            echo(f"{ledger.display}:{ev.span.line}: game {game} " + describe(ev).removeprefix("game "))
             continue
         echo(f"{ledger.display}:{ev.span.line}: {describe(ev)}")
     for d in ledger.problems:

@@ -34,13 +34,12 @@ def where(
         if by:
             actor = rules.player_name(state, by) or ""
             if not actor:
-                refuse([rules.Problem("R104", f"'{by}' is not a player of this campaign; players: "
-                                      f"{', '.join(state.players)}")])
+                refuse([rules.unknown_player(content, state, by)])
         if sid not in content.stickers:
             first = next(iter(content.territories), "x")
             problem = rules.resolve(content, state, sid, first, by)
             refuse([problem] if isinstance(problem, rules.Problem) else
-                   [rules.Problem("R101", f"unknown sticker '{sticker}'")])
+                   [rules.unknown_sticker(content, sticker)])
         targets = rules.where(content, state, sid, actor)
     if fmt is TextOrJson.json:
         echo(json.dumps({"sticker": sid, "by": actor or None, "targets": targets,

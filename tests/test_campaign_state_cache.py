@@ -24,7 +24,10 @@ from scarbook.campaign.engine import Campaign
 from scarbook.campaign.ledger import read
 
 END = "game end --winner Ann --held-on Bob --eliminated Cat"
-FIVE_GAMES = "".join(script("risk-legacy-15.txt").splitlines(keepends=True)[:78])  # five games, their rewards
+_LINES = script("risk-legacy-15.txt").splitlines(keepends=True)
+_STARTS = [n for n, line in enumerate(_LINES) if line.startswith("game start")]  # the legal ones (no !CODE)
+FIVE_GAMES = "".join(_LINES[:_STARTS[5]])  # five games played, their rewards taken
+SIXTH_START = _LINES[_STARTS[5]].strip()
 
 
 @contextmanager
@@ -100,7 +103,7 @@ def test_the_cached_state_is_the_cold_replay_after_any_sequence(base_file: Path,
 def test_undo_after_undo_and_old_games_come_from_the_cache(tmp_path: Path) -> None:
     warm, cold, file = tmp_path / "warm", tmp_path / "cold", tmp_path / "c.yaml"
     with cache_at(warm):
-        assert not run_script(FIVE_GAMES + "\n" + START, file)
+        assert not run_script(FIVE_GAMES + SIXTH_START, file)
         replay = Campaign(read(file)).replay_for_write()
         assert replay.verified and replay.checked == 0  # the state, from the cache
         games = replay.state.games

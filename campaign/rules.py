@@ -518,8 +518,11 @@ def setup_problems(content: Content, state: CampaignState, number: int) -> list[
 def owed_once_opened(content: Content, state: CampaignState) -> list[Problem]:
     """An opened packet's stickers that must be in place before the next game: those `to_put_in_place` whose
     kind `game.campaign.owed_when_opened` names (a rules addition sticker into its place in the rulebook)."""
-    out = []
-    for sid, target, env in to_put_in_place(content, state):
+    out: list[Problem] = []
+    kinds = {k for o in content.model.owed_when_opened for k in o.kinds}
+    if not kinds:
+        return out
+    for sid, target, env in to_put_in_place(content, state, kinds):  # (every game start asks: only owed kinds)
         kind = str(content.stickers[sid].get("kind") or "")
         owed = next((o for o in content.model.owed_when_opened if kind in o.kinds), None)
         if owed is None:
@@ -532,12 +535,24 @@ def owed_once_opened(content: Content, state: CampaignState) -> list[Problem]:
     return out
 
 
-def to_put_in_place(content: Content, state: CampaignState) -> list[tuple[str, str, str]]:
+def _used_up(state: CampaignState, sid: str, sticker: dict[str, Any]) -> bool:
+    """Whether the sticker's `supply-left` check fails now, wherever it would go (so `where` finds nothing)."""
+    pool, count = pool_for(state, sticker)
+    if count is None or state.pool_used[(sid, pool)] < count:
+        return False
+    return any(c.get("check") == "supply-left" and c.get("pool") in (None, pool)
+               for c in sticker.get("checks", []) or [] if isinstance(c, dict))
+
+
+def to_put_in_place(content: Content, state: CampaignState,
+                    kinds: set[str] | None = None) -> list[tuple[str, str, str]]:
     """(sticker, where it goes, packet) for the stickers an opened packet puts in place (`placed-once-opened`)
-    that can still go somewhere: status lists them; the next game waits for those whose kind
-    `game.campaign.owed_when_opened` names (`owed_once_opened`), not for the others."""
+    that can still go somewhere (only those of these `kinds`, when given): status lists them; the next game
+    waits for those whose kind `game.campaign.owed_when_opened` names (`owed_once_opened`), not for the others."""
     out = []
     for sid, st in content.stickers.items():
+        if (kinds is not None and str(st.get("kind") or "") not in kinds) or _used_up(state, sid, st):
+            continue
         for chk in st.get("checks", []) or []:
             env = chk.get("envelope")
             if chk.get("check") == "placed-once-opened" and env in state.opened:

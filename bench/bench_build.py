@@ -1,12 +1,20 @@
-"""Benchmark of `scarbook build`: full and no-op builds of the shipped games, and a homebrew game
-of 500 cards built with `scarbook build --only cards` (print-and-play fronts, mirrored backs,
-calibration page) against one plain WeasyPrint document of the same cards, both run as commands
-(each pays for starting Python and importing WeasyPrint).
+"""Benchmark of `scarbook build`, each figure against a reference command run in turn with it.
 
-Run: .venv/bin/python bench/bench_build.py [--runs N]. Prints medians of CPU and wall time and the
-medians of pair-by-pair ratios against reference commands run in turn with them (machines here are
-shared and noisy). "From scratch" empties the output folder and the content cache before each run;
-every timed command must exit 0, or the benchmark stops.
+Run: .venv/bin/python bench/bench_build.py [--runs N] [--sizes 100,500,2000] [--quick]
+
+- Card sheets (issue 15, item 5; target CPU <= 1.0 x): a homebrew game of N printable cards built with
+  `scarbook build GAME --only cards` (calibration pair, fronts, mirrored backs) against one plain
+  WeasyPrint document of the same cards (name, text, stats in a 63 x 88 mm box), laid out 9 to an A4
+  page as the sheets are. Both are whole commands: each pays for starting Python and importing
+  WeasyPrint. Cold: the output folder and the whole cache folder (content cache, compiled validator)
+  are emptied before each run; warm: the caches are full, only the output is removed (so it renders).
+- The same game's whole build (reference sheet with its card list, tables, cards), cold.
+- The four shipped games, cold (item 6; target CPU <= 2 x the plain 500-card document), and the
+  no-op build (nothing changed) against `python -c "import typer, yaml"`.
+
+Every timed command must exit 0, or the benchmark stops (benchlib.run_command). Ratios are medians of
+pair-by-pair ratios (CPU: user + system of the command and its worker processes; wall: elapsed);
+machines here are shared and noisy, so read the ratios, not the milliseconds.
 """
 
 from __future__ import annotations
@@ -19,9 +27,10 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from benchlib import compile_sources, ms, paired, print_table
+from benchlib import Paired, compile_sources, ms, paired, print_table, run_command
 
 SCARBOOK = str(Path(sys.executable).parent / "scarbook")
+PER_PAGE = 9  # 3 x 3 poker cards on A4, as the card sheets lay them out
 
 
 def generated_game(folder: Path, n: int) -> Path:
@@ -39,7 +48,7 @@ def generated_game(folder: Path, n: int) -> Path:
 
 def plain_html(n: int) -> str:
     """The same cards as one plain document: a 63 x 88 mm box per card with its name, text and stats,
-    9 to an A4 page (3 x 3, as the card sheets lay them out)."""
+    9 to an A4 page (3 x 3: 194 mm of width for three 63 mm boxes, 281 mm of height for three 88 mm)."""
     body = "".join(f'<div class="c"><b>Card {i}</b><p>Generated card number {i}: draw one card, then discard '
                    f'one card.</p><p>strength {i % 5} · bounty {i % 3}</p></div>' for i in range(n))
     return ("<html><head><style>@page{size:A4;margin:8mm} body{margin:0} .c{display:inline-block;"
@@ -48,44 +57,86 @@ def plain_html(n: int) -> str:
             f"<body>{body}</body></html>")
 
 
+def pdf_pages(path: Path) -> int:
+    from pypdf import PdfReader
+
+    return len(PdfReader(str(path)).pages)
+
+
 def main() -> None:
     compile_sources()
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3, help="paired runs per measurement (medians)")
+    parser.add_argument("--sizes", default="100,500,2000", help="card counts of the card-sheet rows")
+    parser.add_argument("--quick", action="store_true", help="card sheets only, cold only (no shipped games)")
     args = parser.parse_args()
     runs = max(1, args.runs)
+    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     rows: list[tuple[str, str, str]] = []
     work = Path(tempfile.mkdtemp(prefix="scarbook-bench-"))
     cache = work / "cache"
     env = dict(os.environ, SCARBOOK_CACHE=str(cache))
-    reference = [sys.executable, "-c", "import typer, yaml"]
+
+    def row(what: str, result: Paired, target: str = "", reference: str = "") -> None:
+        note = f"{result.ratios()}" + (f" {reference}" if reference else "") + (f" (target {target})" if target
+                                                                               else "")
+        rows.append((what, ms(result.command), note))
+
+    def cold(out: Path) -> Callable[[], None]:
+        def clean() -> None:  # from scratch: no outputs, no cache (content, compiled validator)
+            shutil.rmtree(out, ignore_errors=True)
+            shutil.rmtree(cache, ignore_errors=True)
+        return clean
+
+    def warm(out: Path) -> Callable[[], None]:
+        return lambda: shutil.rmtree(out, ignore_errors=True)  # the caches stay; the outputs are rendered again
+
+    def plain_command(n: int) -> list[str]:
+        html = work / f"plain-{n}.html"
+        html.write_text(plain_html(n))
+        pdf = work / f"plain-{n}.pdf"
+        cmd = [sys.executable, "-c", "import sys; from weasyprint import HTML; "
+               "HTML(filename=sys.argv[1]).write_pdf(sys.argv[2])", str(html), str(pdf)]
+        run_command(cmd, env=env)
+        pages = pdf_pages(pdf)
+        if pages != -(-n // PER_PAGE):  # the reference must be laid out as described, or its figure lies
+            raise SystemExit(f"benchmark stopped: the plain {n}-card document has {pages} pages, not "
+                             f"{-(-n // PER_PAGE)} ({PER_PAGE} a page)")
+        return cmd
+
     try:
-        def scratch(out: Path) -> Callable[[], None]:
-            def clean() -> None:  # from scratch: no outputs, no content cache
-                shutil.rmtree(out, ignore_errors=True)
-                shutil.rmtree(cache, ignore_errors=True)
-            return clean
-
-        full = paired([SCARBOOK, "build", "--out", str(work / "out")], reference, max(1, min(runs, 2)), env=env,
-                      before=scratch(work / "out"))
-        rows.append(("python -c 'import typer, yaml' (reference)", ms(full.reference), ""))
-        rows.append(("scarbook build, all shipped games, from scratch", ms(full.command), full.ratios()))
-        noop = paired([SCARBOOK, "build", "--out", str(work / "out")], reference, max(runs, 5), env=env)
-        rows.append(("scarbook build, nothing changed (no-op, warm)", ms(noop.command), noop.ratios()))
-
-        game = generated_game(work / "bench-game", 500)
-        (work / "plain.html").write_text(plain_html(500))
-        plain = [sys.executable, "-c", "import sys; from weasyprint import HTML; "
-                 "HTML(filename=sys.argv[1]).write_pdf(sys.argv[2])", str(work / "plain.html"), str(work / "plain.pdf")]
-        for what, only in (("--only cards (fronts, backs, calibration)", ["--only", "cards"]),
-                           ("(also the reference with its card list, tables)", [])):
-            cards = paired([SCARBOOK, "build", str(game), "--out", str(work / "cards-out"), *only], plain, runs,
-                           env=env, before=scratch(work / "cards-out"))
-            if not any(r[0].startswith("500 cards, one plain") for r in rows):
-                rows.append(("500 cards, one plain WeasyPrint document, 9 a page (reference)", ms(cards.reference),
-                             ""))
-            rows.append((f"500 cards from scratch: scarbook build GAME {what}", ms(cards.command),
-                         f"{cards.ratios()} the plain document"))
+        plain500: list[str] | None = None
+        for n in sizes:
+            game = generated_game(work / f"game-{n}", n)
+            out = work / f"cards-{n}"
+            plain = plain_command(n)
+            if n == 500:
+                plain500 = plain
+            build = [SCARBOOK, "build", str(game), "--out", str(out), "--only", "cards"]
+            result = paired(build, plain, runs, env=env, before=cold(out))
+            rows.append((f"{n} cards, one plain WeasyPrint document, {PER_PAGE} a page (reference)",
+                         ms(result.reference), ""))
+            row(f"{n} cards, build --only cards, cold", result, "CPU <= 1.0 x", "the plain document")
+            if not args.quick:
+                run_command(build, env=env)  # fills the caches
+                row(f"{n} cards, build --only cards, warm", paired(build, plain, runs, env=env, before=warm(out)),
+                    "CPU <= 1.0 x", "the plain document")
+            if n == 500 and not args.quick:
+                whole = [SCARBOOK, "build", str(game), "--out", str(work / "whole-500")]
+                row("500 cards, whole build (reference sheet with the card list, tables, cards), cold",
+                    paired(whole, plain, max(1, min(runs, 2)), env=env, before=cold(work / "whole-500")), "",
+                    "the plain document")
+        if not args.quick:
+            plain500 = plain500 or plain_command(500)
+            shipped = [SCARBOOK, "build", "--out", str(work / "shipped")]
+            row("scarbook build, the four shipped games, cold",
+                paired(shipped, plain500, max(1, min(runs, 2)), env=env, before=cold(work / "shipped")),
+                "CPU <= 2 x", "the plain 500-card document")
+            reference = [sys.executable, "-c", "import typer, yaml"]
+            run_command(shipped, env=env)
+            noop = paired(shipped, reference, max(runs, 5), env=env)
+            rows.append(("python -c 'import typer, yaml' (reference)", ms(noop.reference), ""))
+            row("scarbook build, nothing changed (no-op, warm)", noop, "", "python -c 'import typer, yaml'")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print_table(rows, ("measurement", "CPU / wall (median)", "ratio (medians of pairs)"))

@@ -84,10 +84,12 @@ class Paired:
 
 def paired(cmd: Sequence[str], reference: Sequence[str], runs: int, *, env: dict[str, str] | None = None,
            cwd: Path | None = None, before: Callable[[], object] | None = None,
-           after: Callable[[], object] | None = None) -> Paired:
+           after: Callable[[], object] | None = None,
+           before_reference: Callable[[], object] | None = None) -> Paired:
     """Run `cmd` and `reference` in turn `runs` times (A B A B ...): machine drift hits both alike.
 
-    `before()` runs untimed before each run of `cmd` (to empty a cache for a cold figure, say);
+    `before()` runs untimed before each run of `cmd` (to empty a cache for a cold figure, say), and
+    `before_reference()` before each run of the reference (when it must be cold too);
     `after()` runs untimed after each pair (to put back a file a command wrote, say).
     """
     mine, refs = [], []
@@ -95,6 +97,8 @@ def paired(cmd: Sequence[str], reference: Sequence[str], runs: int, *, env: dict
         if before is not None:
             before()
         mine.append(run_command(cmd, cwd=cwd, env=env))
+        if before_reference is not None:
+            before_reference()
         refs.append(run_command(reference, cwd=cwd, env=env))
         if after is not None:
             after()

@@ -8,6 +8,7 @@ jsonschema is imported here only, so modules that merely use the content model s
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from functools import cache
@@ -79,6 +80,135 @@ def validator(name: str = TOP_SCHEMA, pointer: str = "") -> Any:
     for part in [p for p in pointer.split("/") if p]:
         schema = schema[part]
     return Draft202012Validator(_inline(schema, name))
+
+
+# --- the compiled validator (the valid path) ------------------------------------------------------
+#: Bump when the translation below or the way the generated code is stored changes.
+COMPILED_VERSION = "2"
+
+
+class Invalid(Exception):
+    """The compiled validator refused the data (jsonschema then says why)."""
+
+
+def _for_fastjsonschema(node: Any) -> Any:
+    """A schema (the standalone form: every other file under `$defs`, every `$ref` local) said in the
+    draft-07 words fastjsonschema knows, meaning the same for jsonschema's draft 2020-12: `prefixItems` +
+    `items` become `items` + `additionalItems`; `const: X` becomes `enum: [X]` (the same; its generator
+    has no plain-error form for const); `oneOf` becomes `anyOf` (ours never overlap: they differ by type,
+    as `_inline` relies on too); a `const` or `enum` of numbers or booleans also states its type (1 == True
+    in Python; fastjsonschema 2.22 tells them apart already, this keeps it so). The code may be stricter
+    than jsonschema (`$` is `\\Z` there), never laxer: whatever it refuses, jsonschema is asked again.
+    Local `$ref`s stay references: each definition becomes one function, not a copy per use (a quarter
+    of the code, compiled in a third of the time)."""
+    if isinstance(node, list):
+        return [_for_fastjsonschema(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in ("$schema", "$comment", "description", "title", "examples"):
+            continue
+        if key in ("properties", "patternProperties", "$defs") and isinstance(value, dict):  # names, then schemas
+            out[key] = {name: _for_fastjsonschema(sub) for name, sub in value.items()}
+        elif key == "const":
+            out["enum"] = [value]
+        elif key == "oneOf":
+            out["anyOf"] = _for_fastjsonschema(value)
+        else:
+            out[key] = value if key in ("enum", "required", "default") else _for_fastjsonschema(value)
+    if "prefixItems" in out:
+        prefix = out.pop("prefixItems")
+        rest = out.pop("items", True)
+        out["items"] = prefix
+        out["additionalItems"] = rest
+    values = out.get("enum", [])
+    if "type" not in out and values and not any(isinstance(v, str | dict | list) or v is None for v in values):
+        kinds = {"boolean" if isinstance(v, bool) else "integer" if isinstance(v, int) else "number" for v in values}
+        out["type"] = sorted(kinds)
+    return out
+
+
+def _schema_files_digest(name: str) -> str:
+    import hashlib
+    import marshal
+    import sys
+
+    from scarbook.schemas import SCHEMA_DIR
+
+    digest = hashlib.sha256(f"{COMPILED_VERSION}:{name}:{sys.implementation.cache_tag}:{sys.version}:"
+                            f"{marshal.version}".encode())
+    for path in sorted(SCHEMA_DIR.glob("*.schema.json")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:24]
+
+
+def _generated_code(name: str) -> str:
+    """fastjsonschema's Python source for schema file `name` (its standalone form, translated), made self-contained: a
+    refusal raises `Invalid` (no message: jsonschema gives those), nothing is imported from fastjsonschema."""
+    import re
+
+    import fastjsonschema
+
+    schema = {**_for_fastjsonschema(standalone(name)), "$schema": "http://json-schema.org/draft-07/schema#"}
+    code = fastjsonschema.compile_to_code(schema, use_default=False, use_formats=False, detailed_exceptions=False)
+    code = re.sub(r"(?m)^(\s*)raise JsonSchemaValueException\(.*\)$", r"\1raise JsonSchemaValueException", code)
+    return code.replace("from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException", "")
+
+
+@cache
+def compiled(name: str = TOP_SCHEMA) -> Any:
+    """The compiled validator of schema file `name` (a function raising `Invalid`), or None when it cannot
+    be had (fastjsonschema missing, say: jsonschema then does all the work).
+
+    Generating and compiling the code costs about 0.2 s; the code object is kept in the cache folder
+    (`validators/`), keyed by the bytes of every schema file and the Python version, so later runs load
+    it in about a millisecond. Only the newest entry is kept.
+    """
+    import marshal
+    import types
+
+    from .atomic import replace_file
+    from .cachedir import cache_dir
+
+    key = _schema_files_digest(name)
+    folder = cache_dir() / "validators"
+    path = folder / f"{name.split('.')[0]}-{key}.marshal"
+    code: Any = None
+    try:
+        code = marshal.loads(path.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        code = None
+    if not isinstance(code, types.CodeType):  # missing or damaged: made again
+        try:
+            code = compile(_generated_code(name), f"<compiled {name}>", "exec")
+        except Exception:  # no fastjsonschema, or a schema it cannot compile: jsonschema alone
+            return None
+        with contextlib.suppress(OSError):  # no cache is slower, never wrong
+            for old in folder.glob(f"{name.split('.')[0]}-*.marshal"):
+                old.unlink()
+            replace_file(path, marshal.dumps(code))
+    namespace: dict[str, Any] = {"JsonSchemaValueException": Invalid, "JsonSchemaValuesException": Invalid,
+                                 "__name__": "scarbook_compiled_validator"}
+    try:
+        exec(code, namespace)  # our own generated code, from our own cache folder (like a .pyc)
+        return namespace["validate"]
+    except Exception:
+        return None
+
+
+def is_valid(data: Any) -> bool:
+    """Whether the compiled validator accepts `data` (a whole content file); False when it refuses it or
+    cannot run, and jsonschema then decides."""
+    check = compiled()
+    if check is None:
+        return False
+    try:
+        check(data)
+    except Exception:  # Invalid, or data the generated code did not expect: ask jsonschema
+        return False
+    return True
 
 
 def known_checks() -> list[str]:
@@ -275,6 +405,8 @@ def validate_document(doc: Document) -> list[Diagnostic]:
     if not isinstance(doc.data, dict):
         return [error(doc.span(""), "S000", "a content file must be a mapping of sections "
                       "(game:, territories:, cards: …)")]
+    if is_valid(doc.data):  # the valid path: compiled code, about 20 x faster than jsonschema
+        return []
     out: list[Diagnostic] = []
     for err in validator().iter_errors(doc.data):
         out.extend(_describe(err, doc))

@@ -391,25 +391,47 @@ def check_gaps(ctx: Ctx) -> Iterator[Diagnostic]:
         yield from _gaps_in(doc)
 
 
+_GAP_KEYS = frozenset({"unknown", "inconsistent", "inferred", "source"})
+
+
+def _gap_keys(value: Any) -> set[str]:
+    """Which of the keys the gap walks look for appear anywhere in `value` (one plain pass, no pointers):
+    a walk whose key is absent would find nothing, and a big pack of plain cards skips all four."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if not _GAP_KEYS.isdisjoint(node):
+                found.update(_GAP_KEYS.intersection(node))
+            stack.extend(v for v in node.values() if isinstance(v, dict | list))
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, dict | list))
+    return found
+
+
 def _gaps_in(doc: Document) -> Iterator[Diagnostic]:
+    present = _gap_keys(doc.data)
+    if not present:
+        return
     groups: dict[str, list[str]] = defaultdict(list)
-    for pointer, reason in _walk_unknowns(doc.data, ""):
+    for pointer, reason in _walk_unknowns(doc.data, "") if "unknown" in present else ():
         groups[reason].append(pointer)
     for reason, pointers in groups.items():
         field = next((p for p in reversed(pointers[0].split("/")) if p and not p.isdigit()), "value")
         more = f" (and {len(pointers) - 1} more like it in this file)" if len(pointers) > 1 else ""
         yield warning(doc.span(pointers[0]), "X310", f"unknown {field}: {reason}{more}", pointers[0])
     inferred: dict[str, list[str]] = defaultdict(list)
-    for pointer, text in _walk_key(doc.data, "", "inconsistent"):
+    for pointer, text in _walk_key(doc.data, "", "inconsistent") if "inconsistent" in present else ():
         yield warning(doc.span(pointer), "X312", f"the source is inconsistent here: {text}", pointer)
-    for pointer, evidence in _walk_inferred(doc.data, ""):
+    for pointer, evidence in _walk_inferred(doc.data, "") if "inferred" in present else ():
         inferred[evidence].append(pointer)
     for evidence, pointers in inferred.items():
         more = f" (and {len(pointers) - 1} more like it in this file)" if len(pointers) > 1 else ""
         yield warning(doc.span(pointers[0], key=True), "X311", f"inferred, not printed in the sources: "
                       f"{evidence}{more}", pointers[0])
     unofficial: dict[str, list[str]] = defaultdict(list)
-    for pointer, what in _walk_low_confidence(doc.data, ""):
+    for pointer, what in _walk_low_confidence(doc.data, "") if "source" in present else ():
         unofficial[what].append(pointer)
     for what, pointers in unofficial.items():
         more = f" (and {len(pointers) - 1} more like it in this file)" if len(pointers) > 1 else ""

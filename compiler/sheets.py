@@ -257,8 +257,12 @@ def card_sheets(cards: list[dict[str, Any]], paper: str) -> list[Sheet]:
 BACK_FIELDS = ("back", "color", "game")
 
 
-#: Cards per part of a long card sheet: parts are laid out in parallel, then joined.
-CARDS_PER_PART = 256
+#: Cards per part of a long card sheet: parts are laid out in parallel, then joined. Each part has
+#: fixed costs (its document's style sheets and fonts set up, every font subset again, WeasyPrint
+#: loaded before the workers fork, the pypdf join: about 0.8 s of CPU at 2,000 cards, 8 %), so a
+#: sheet is one part, its fonts subset once, up to 2,500 cards; the most a game may print (B110,
+#: 5,000) is two parts on two cores.
+CARDS_PER_PART = 2500
 
 
 def part_count(cards: int) -> int:

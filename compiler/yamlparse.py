@@ -9,6 +9,7 @@ command served from the caches never imports PyYAML (`yamlload` itself does not)
 from __future__ import annotations
 
 import bisect
+import gc
 import re
 from typing import Any
 
@@ -269,7 +270,22 @@ def _mark_span(file: str, mark: Any, text: str = "") -> Span:
 
 
 def loads(text: str, file: str) -> Document:
-    """Load one YAML document from text; problems become diagnostics (`yamlload.loads`)."""
+    """Load one YAML document from text; problems become diagnostics (`yamlload.loads`).
+
+    The cyclic garbage collector is paused while parsing: the values and spans built here form no cycles,
+    and with hundreds of thousands of new objects its passes made a 50,000-card file take 1.7 x longer
+    (parsing grew faster than the file).
+    """
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _loads(text, file)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _loads(text: str, file: str) -> Document:
     doc = Document(file)
     builder = _EventBuilder(doc)
     if any(c in text for c in _YAML_ONLY_BREAKS):

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from test_build import pdfinfo, pdftotext
 from test_build_fixtures import tiny_game
 
+from scarbook.compiler import sheets as sheetmod
 from scarbook.compiler.build import build
 from scarbook.compiler.sheets import CARDS_PER_PART, card_sheets, distinct_pages, part_count, split_sheets
 
@@ -42,8 +44,10 @@ def test_split_sheets_keeps_fronts_with_their_backs() -> None:
 
 
 @pytest.mark.slow
-def test_a_long_sheet_in_parts_is_whole_in_order_and_the_same_for_any_workers(tmp_path: Path) -> None:
-    n = CARDS_PER_PART + 10
+def test_a_long_sheet_in_parts_is_whole_in_order_and_the_same_for_any_workers(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sheetmod, "CARDS_PER_PART", 60)  # parts of 60 cards: a short test of the same code
+    n = sheetmod.CARDS_PER_PART + 10
     game = tiny_game(tmp_path, cards=many_cards(n), stickers=[], tables=[], rewards=[], envelopes=[])
     lines: list[str] = []
     steps: list[tuple[int, int]] = []
@@ -70,3 +74,67 @@ def test_the_longest_tasks_are_estimated_longest(tmp_path: Path) -> None:
     small, big = by_name(tiny_game(tmp_path)), by_name(tiny_game(tmp_path, cards=many_cards(200)))
     assert big["cards"] > small["cards"] > 0 and small["tables"] == 0
     assert big["reference"] > small["reference"]  # the deck's card list is a longer table
+
+
+@pytest.mark.slow
+def test_a_page_printed_again_is_painted_once_and_looks_the_same(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """`render_pdf` with pages repeated replays the first paint of a page (`pdf.paint_once`): every page
+    renders to the same pixels as when each is painted again, and the PDF is smaller."""
+    import shutil
+    import subprocess
+
+    from scarbook.compiler.render import pdf as pdfmod
+    from scarbook.templates import TEMPLATE_DIR
+
+    if shutil.which("pdftoppm") is None:
+        if os.environ.get("SCARBOOK_REQUIRE_POPPLER"):
+            pytest.fail("pdftoppm (poppler-utils) is not installed and SCARBOOK_REQUIRE_POPPLER is set")
+        pytest.skip("pdftoppm not installed")
+    game = tiny_game(tmp_path, cards=many_cards(40), stickers=[], tables=[], rewards=[], envelopes=[])
+    from scarbook.compiler import sheets as sheetmod_
+    from scarbook.compiler.render.html import card_sheets_html
+
+    html, pages = card_sheets_html(game.title, sheetmod_.card_sheets(sheetmod_.printable_cards(game), "a4"), "a4")
+    assert len(set(pages)) < len(pages)  # backs pages repeat
+    calls: list[int] = []
+    once = pdfmod.paint_once
+    monkeypatch.setattr(pdfmod, "paint_once", lambda pages: (calls.append(len(pages)), once(pages)))
+    replayed = pdfmod.render_pdf(html, [TEMPLATE_DIR], TEMPLATE_DIR, pages)
+    monkeypatch.setattr(pdfmod, "paint_once", lambda pages: None)
+    painted = pdfmod.render_pdf(html, [TEMPLATE_DIR], TEMPLATE_DIR, pages)
+    assert calls and len(replayed) < len(painted)
+    images = []
+    for name, data in (("replayed", replayed), ("painted", painted)):
+        (tmp_path / f"{name}.pdf").write_bytes(data)
+        subprocess.run(["pdftoppm", "-r", "30", "-png", str(tmp_path / f"{name}.pdf"), str(tmp_path / name)],
+                       check=True, timeout=120)
+        images.append(sorted(tmp_path.glob(f"{name}-*.png")))
+    assert len(images[0]) == len(images[1]) == len(pages)
+    assert [p.read_bytes() for p in images[0]] == [p.read_bytes() for p in images[1]]
+
+
+def test_the_fonts_temporary_folder_is_removed_even_by_a_worker_that_never_collects(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """WeasyPrint writes each document's @font-face files to a temporary folder it removes only when the
+    font configuration is garbage-collected; a render worker ends without collecting, so `render_pdf`
+    removes it itself."""
+    from weasyprint.text import fonts as wfonts
+
+    from scarbook.compiler.render import pdf as pdfmod
+    from scarbook.templates import TEMPLATE_DIR
+
+    made: list[object] = []
+    real = wfonts.FontConfiguration
+
+    class Spy(real):  # type: ignore[misc,valid-type]
+        def __init__(self) -> None:
+            super().__init__()
+            made.append(self)
+
+    monkeypatch.setattr(wfonts, "FontConfiguration", Spy)
+    css = (TEMPLATE_DIR / "fonts.css").read_text()
+    data = pdfmod.render_pdf(f"<style>{css} p {{ font-family: 'Sheet Sans' }}</style><p>Hello <b>there</b></p>",
+                             [TEMPLATE_DIR], TEMPLATE_DIR)
+    assert data.startswith(b"%PDF") and made
+    assert all(getattr(f, "_folder", None) is None for f in made)

@@ -181,6 +181,8 @@ def test_a_crashing_check_becomes_a_diagnostic(tmp_path: Path, monkeypatch) -> N
     monkeypatch.setattr(semantic, "CHECKS", [boom, *semantic.CHECKS])
     out = check(tmp_path, "")
     assert len(out) == 1 and "X999" in out[0] and "kaput" in out[0]
+    line = boom.__code__.co_firstlineno + 1  # where it raised, the innermost frame
+    assert f"internal error in boom: RuntimeError: kaput (at boom:{line}); please report it" in out[0], out[0]
 
 
 def test_sealed_slots_counts_and_card_stickers_name_what_exists(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ templates never compute game data. Jinja2 is imported inside functions only.
 
 from __future__ import annotations
 
+import base64
 import math
 import re
 from functools import lru_cache
@@ -68,6 +69,8 @@ def table_parts(table: Table) -> list[dict[str, Any]]:
                     ("long" if len(text) > 60 else "")
                 cells.append({"unknown": False, "note": 0, "text": text, "cls": cls})
         rows.append(cells)
+    wide = not (len(table.columns) <= 3 and not any(c["cls"] == "long" for r in rows for c in r))
+    cols = column_widths(table, rows) if wide else []
     chunks: list[list[list[dict[str, Any]]]] = [[]]
     lines = 0
     for raw, cells in zip(table.rows, rows, strict=True):
@@ -82,9 +85,36 @@ def table_parts(table: Table) -> list[dict[str, Any]]:
         "columns": [c.title for c in table.columns], "rows": chunk, "notes": table.notes, "unknowns": unknowns,
         "inferred": table.inferred, "low_confidence": table.low_confidence, "marks": table.marks,
         "sources": table.sources, "index": i + 1, "of": len(chunks),
-        "width": "narrow" if len(table.columns) <= 3 and not any(c["cls"] == "long" for r in rows for c in r)
-        else "wide",
+        "width": ("wide fixed" if cols else "wide") if wide else "narrow", "cols": cols,
     } for i, chunk in enumerate(chunks)]
+
+
+#: About how many characters of table text fit across a page (10 pt on A4 or Letter less the margins).
+TABLE_CHARS = 84
+
+
+def column_widths(table: Table, rows: list[list[dict[str, Any]]]) -> list[str]:
+    """Widths (percent) of a wide table's columns, so it is laid out with `table-layout: fixed` (automatic
+    layout measures every cell's smallest and largest width first: a sixth of a long reference sheet).
+
+    The same idea in characters, from the texts (the header's and every row's, so a table's parts line
+    up): each column first gets its longest word (and padding), so no word is broken; the room left goes
+    to the columns whose longest text is longer than that, in proportion to how much longer."""
+    least, most = [], []
+    for i, column in enumerate(table.columns):
+        texts = [column.title, *(r[i]["text"] for r in rows if i < len(r))]
+        word = max([1.2 * len(w) for w in column.title.split()]  # the header is bold
+                   + [float(len(w)) for t in texts[1:] for w in t.split()], default=1.0)
+        least.append(min(word + 2.5, 30.0))
+        most.append(float(max(len(t) for t in texts)) + 2.5)
+    room = TABLE_CHARS - sum(least)
+    if room < 0:  # crowded: automatic layout, which measures the words, decides
+        return []
+    wants = [max(0.0, m - w) for m, w in zip(most, least, strict=True)]
+    share = min(1.0, room / sum(wants)) if sum(wants) > 0 else 0.0
+    widths = [w + share * want for w, want in zip(least, wants, strict=True)]
+    total = sum(widths) or 1.0
+    return [f"{100 * w / total:.2f}" for w in widths]
 
 
 def reference_html(game: Game, tables: list[Table], paper: str, map_svg: str | None,
@@ -136,18 +166,28 @@ class _Classes:
 
 #: The most a territory card's locator map may take of the card's height and width (mm).
 LOCATOR_MAX_MM = (30.0, 54.0)
+#: The locator map's resolution as printed: 12 pixels a millimetre, about 300 dpi.
+LOCATOR_PX_PER_MM = 12
 
 
 def locator_view(svg: str | None) -> dict[str, Any] | None:
     """The locator map of a game as one `data:` URL every territory card shows (WeasyPrint loads
-    it once), and the size of its box so that a card's highlight, placed in percent, sits on its dot."""
+    it once), and the size of its box so that a card's highlight, placed in percent, sits on its dot.
+    The picture is a PNG drawn once (`raster.svg_png`), embedded once and only referred to by each card;
+    an SVG WeasyPrint would draw again on every card (kept only when the map holds shapes the raster
+    drawing does not know)."""
     if not svg:
         return None
     match = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg)
     ratio = float(match[2]) / float(match[1]) if match and float(match[1]) else 0.6
     max_h, max_w = LOCATOR_MAX_MM
     width = min(max_w, max_h / ratio) if ratio else max_w
-    return {"url": "data:image/svg+xml," + quote(svg, safe=""), "w": f"{width:.2f}mm", "h": f"{width * ratio:.2f}mm"}
+    from .raster import svg_png
+
+    png = svg_png(svg, round(width * LOCATOR_PX_PER_MM))  # drawn once; WeasyPrint draws an SVG at every use
+    url = "data:image/png;base64," + base64.b64encode(png).decode("ascii") if png else \
+        "data:image/svg+xml," + quote(svg, safe="")
+    return {"url": url, "w": f"{width:.2f}mm", "h": f"{width * ratio:.2f}mm"}
 
 
 def card_sheets_html(title: str, sheets: list[Sheet], paper: str, locator: str | None = None) -> tuple[str, list[int]]:

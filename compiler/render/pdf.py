@@ -76,6 +76,48 @@ def make_fetcher(roots: list[Path], refused: list[str]) -> Any:
     return ConfinedFetcher()
 
 
+def paint_once(pages: list[Any]) -> None:
+    """Let each of `pages` be painted once: a page printed again replays the drawing operations it
+    wrote the first time instead of walking its boxes again.
+
+    A PDF page's content stream is what `Page.paint` appends to it; painting the same laid-out page
+    into a fresh stream appends the same operations (fonts, images and patterns are document
+    resources, shared by every page, registered the first time), so replaying them gives the same
+    bytes as painting again. A deck's mirrored backs pages are mostly one page printed again and
+    again: they cost one paint. If WeasyPrint's stream is not the list of operations this expects,
+    the page is painted as usual.
+    """
+    for page in pages:
+        paint = page.paint
+        recorded: list[Any] = []
+
+        def once(stream: Any, scale: float = 1, *, _paint: Any = paint, _ops: list[Any] = recorded) -> None:
+            ops = getattr(stream, "stream", None)
+            if not isinstance(ops, list):
+                _paint(stream, scale)
+                return
+            if _ops and _ops[0] == scale:
+                ops.extend(_ops[1:])
+                return
+            start = len(ops)
+            _paint(stream, scale)
+            _ops[:] = [scale, *ops[start:]]
+
+        page.paint = once
+
+
+def remove_font_folder(fonts: Any) -> None:
+    """Remove the temporary folder where WeasyPrint put the document's @font-face files (about 2 MB).
+    WeasyPrint removes it when the font configuration is garbage-collected, which never happens in a
+    render worker: it ends at once, without collecting (`build.render_job`)."""
+    import shutil
+
+    folder = getattr(fonts, "_folder", None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+        fonts._folder = None
+
+
 def render_pdf(html: str, roots: list[Path], base_url: Path, pages: list[int] | None = None) -> bytes:
     """The PDF bytes of `html`; relative URLs resolve against `base_url` (a folder).
 
@@ -83,15 +125,20 @@ def render_pdf(html: str, roots: list[Path], base_url: Path, pages: list[int] | 
     """
     os.environ["SOURCE_DATE_EPOCH"] = FIXED_EPOCH
     from weasyprint import HTML
+    from weasyprint.text.fonts import FontConfiguration
     from weasyprint.urls import FatalURLFetchingError
 
     refused: list[str] = []
     fetcher = make_fetcher(roots, refused)
+    fonts = FontConfiguration()
     try:
-        document = HTML(string=html, base_url=base_url.resolve().as_uri() + "/", url_fetcher=fetcher).render()
+        document = HTML(string=html, base_url=base_url.resolve().as_uri() + "/", url_fetcher=fetcher).render(
+            font_config=fonts)
         if pages is not None:
             if max(pages, default=-1) >= len(document.pages):
                 raise ValueError(f"laid out {len(document.pages)} pages, expected {max(pages) + 1}")
+            if len(set(pages)) < len(pages):
+                paint_once(document.pages)
             document = document.copy([document.pages[i] for i in pages])
         # fixed metadata: no creation/modification dates, a fixed identifier
         document.metadata.created = None
@@ -99,6 +146,8 @@ def render_pdf(html: str, roots: list[Path], base_url: Path, pages: list[int] | 
         data = document.write_pdf(pdf_identifier=b"scarbook", uncompressed_pdf=False)
     except FatalURLFetchingError as exc:
         raise UnsafeResource(refused or [str(exc)]) from None
+    finally:
+        remove_font_folder(fonts)
     if refused:
         raise UnsafeResource(refused)
     assert isinstance(data, bytes)

@@ -4,6 +4,13 @@ from __future__ import annotations
 
 
 def run() -> None:
+    import gc
+
     from .main import app
 
-    app()
+    try:
+        app()
+    finally:
+        # The process ends here: Python's last garbage collection would walk every object still alive (a
+        # 50,000-card pack's parsed values: 1.3 s of CPU); frozen, they are left to the operating system.
+        gc.freeze()

@@ -1,0 +1,154 @@
+"""The compiled validator (fastjsonschema) for the valid path: it never lets through what jsonschema
+refuses, shipped content takes the fast path, the diagnostics of invalid content are jsonschema's
+own (the same with or without the compiled validator), and its code is cached on disk."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import PACKS
+from scarbook.compiler import load as loadmod
+from scarbook.compiler import schema
+from scarbook.compiler.yamlload import load_file
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = sorted([*(ROOT / "content").rglob("*.yaml"), *(ROOT / "examples").rglob("*.yaml"),
+                *(PACKS / "invalid").rglob("*.yaml")])
+
+
+def jsonschema_ok(data: Any) -> bool:
+    return not any(True for _ in schema.validator().iter_errors(data))
+
+
+def test_every_shipped_file_takes_the_fast_path() -> None:
+    shipped = [f for f in FILES if "content" in f.parts or "examples" in f.parts]
+    assert shipped
+    for path in shipped:
+        data = load_file(path, str(path)).data
+        if isinstance(data, dict) and jsonschema_ok(data):
+            assert schema.is_valid(data), path
+
+
+@pytest.mark.slow
+def test_the_compiled_validator_never_accepts_what_jsonschema_refuses() -> None:
+    checked = refused = 0
+    for path in FILES:
+        data = load_file(path, str(path)).data
+        if not isinstance(data, dict):
+            continue
+        for variant in [data, *mutations(data)]:
+            checked += 1
+            ok = jsonschema_ok(variant)
+            refused += not ok
+            if schema.is_valid(variant):
+                assert ok, (path, json.dumps(variant)[:300])
+    assert checked > 500 and refused > 100  # the mutations do make invalid content
+
+
+def mutations(data: dict[str, Any], limit: int = 40) -> list[dict[str, Any]]:
+    """Copies of `data` with one value changed at a time: true for 1 and 1 for true (== in Python, not in
+    JSON Schema), 1.5 for a whole number, a list for text, an unknown key, a key left out."""
+    out: list[dict[str, Any]] = []
+    def walk(node: Any, path: list[Any]) -> None:
+        if len(out) >= limit:
+            return
+        items = list(node.items()) if isinstance(node, dict) else list(enumerate(node)) if isinstance(node, list) \
+            else []
+        for key, value in items:
+            replacements: list[Any] = []
+            if isinstance(value, bool) or isinstance(value, int) and value in (0, 1):
+                replacements.append(int(value) if isinstance(value, bool) else bool(value))
+            if isinstance(value, int) and not isinstance(value, bool):
+                replacements += [value + 0.5, -value - 1, str(value)]
+            if isinstance(value, str):
+                replacements += [[value], "", "x" * 3000, "Not Kebab"]
+            if isinstance(value, dict):
+                replacements.append({**value, "no-such-key": 1})
+                if value:
+                    replacements.append(dict(list(value.items())[1:]))
+            if isinstance(value, list):
+                replacements += [[], [*value, *value[:1]], {"unknown": "why"}]
+            for new in replacements:
+                variant = copy.deepcopy(data)
+                target = variant
+                for step in path:
+                    target = target[step]
+                target[key] = new
+                out.append(variant)
+            walk(value, [*path, key])
+
+    walk(data, [])
+    return out
+
+
+def diagnostics_of(folder: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    from scarbook.compiler.validate import validate_paths
+
+    monkeypatch.setattr(loadmod, "_loaded", {})  # parse and validate again
+    monkeypatch.chdir(folder.parent)
+    report = validate_paths([Path(folder.name)])
+    return [f"{d.span}: {d.severity.value} {d.code} {d.message}"
+            for d in sorted(report.diagnostics, key=lambda d: d.sort_key())]
+
+
+@pytest.mark.parametrize("case", sorted(p for p in (PACKS / "invalid").iterdir() if p.is_dir()), ids=lambda p: p.name)
+def test_invalid_packs_get_the_same_messages_without_the_compiled_validator(
+        case: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = diagnostics_of(case, monkeypatch)
+    monkeypatch.setattr(schema, "compiled", lambda name=schema.TOP_SCHEMA: None)  # jsonschema alone, as before
+    assert diagnostics_of(case, monkeypatch) == fast
+
+
+def test_the_generated_code_is_cached_by_the_schemas_hash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SCARBOOK_CACHE", str(tmp_path))
+    schema.compiled.cache_clear()
+    try:
+        assert schema.compiled() is not None
+        stored = list((tmp_path / "validators").glob("content-file-*.marshal"))
+        assert len(stored) == 1 and schema._schema_files_digest(schema.TOP_SCHEMA) in stored[0].name
+        schema.compiled.cache_clear()
+        monkeypatch.setattr(schema, "_generated_code", lambda name: pytest.fail("generated again"))
+        assert schema.compiled() is not None  # loaded from the cache folder
+        stored[0].write_bytes(b"damaged")
+        schema.compiled.cache_clear()
+        monkeypatch.undo()
+        monkeypatch.setenv("SCARBOOK_CACHE", str(tmp_path))
+        check = schema.compiled()  # a damaged entry is made again
+        assert check is not None
+        with pytest.raises(schema.Invalid):
+            check({"cards": "not a list"})
+    finally:
+        schema.compiled.cache_clear()
+
+
+@pytest.mark.parametrize("value", [1, 1.0, 0, "true", None])
+def test_one_is_not_true(value: Any) -> None:
+    """`board.complete` is `const: true`; Python's 1 == True must not let 1 through the compiled validator."""
+    data = load_file(ROOT / "content" / "risk-legacy" / "board.yaml", "board.yaml").data
+    assert data["board"]["complete"] is True and schema.is_valid(data)
+    data["board"]["complete"] = value
+    assert not jsonschema_ok(data) and not schema.is_valid(data)
+
+
+def test_the_build_budget_is_a_warning_in_validate_and_an_error_in_build(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """B110 bounds what `build` lays out; content over it is valid (validate warns, build refuses)."""
+    import shutil
+
+    from scarbook.compiler import build as buildmod
+    from scarbook.compiler.validate import load_game, validate_paths
+
+    game = tmp_path / "tiny"
+    shutil.copytree(ROOT / "examples" / "tiny-game", game)
+    monkeypatch.setattr(buildmod, "MAX_BUILD_CARDS", 1)
+    monkeypatch.setattr(loadmod, "_loaded", {})
+    report = validate_paths([game])
+    budget = [d for d in report.diagnostics if d.code == "B110"]
+    assert budget and not any(d.is_error for d in budget) and report.ok
+    result = buildmod.build([load_game(str(game))], tmp_path / "out", jobs=1)
+    assert [d.code for d in result.diagnostics if d.is_error] == ["B110"] and not result.rendered

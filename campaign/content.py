@@ -60,18 +60,21 @@ class Content:
         self.factions = game.section("factions")
         self.envelopes = game.section("envelopes")
         self.rewards = game.section("rewards")
+        self._pieces: dict[str, dict[str, dict[str, Any]]] = {}
 
     @cached_property
     def model(self) -> CampaignModel:
         return CampaignModel.of(self.game)
 
     def pieces_of(self, kind: str) -> dict[str, dict[str, Any]]:
-        """The items a player may play as this piece kind (a section, or one deck of cards)."""
-        pk = self.model.pieces.get(kind)
-        if pk is None:
-            return {}
-        items = self.game.section(pk.section)
-        return {i: v for i, v in items.items() if not pk.deck or v.get("deck") == pk.deck}
+        """The items a player may play as this piece kind (a section, or one deck of cards); do not change it."""
+        found = self._pieces.get(kind)
+        if found is None:
+            pk = self.model.pieces.get(kind)
+            items = self.game.section(pk.section) if pk is not None else {}
+            found = {i: v for i, v in items.items() if pk is not None and (not pk.deck or v.get("deck") == pk.deck)}
+            self._pieces[kind] = found  # every game start and end asks: the replay's hot path
+        return found
 
     def piece_kind_of(self, item_id: str) -> str | None:
         for kind in self.model.pieces:

@@ -82,8 +82,10 @@ def owed_lines(game: Game, placed: dict[str, int], links: list[tuple[str, str, s
     sticker that adds none, the territories that carry it) lack lines."""
     out = []
     for sid, st in game.section("stickers").items():
+        if not placed.get(sid):
+            continue
         each, _ = lines_of(st)
-        if not placed.get(sid) or not each:
+        if not each:
             continue
         for t in adds(st) or carriers.get(sid, []):
             drawn = sum(1 for s, a, b in links if s == sid and t in (a, b))

@@ -19,7 +19,7 @@ from .checks import CHECKS, CODES, Placement, a, cite_text, impassable, plural
 from .content import Content, Target
 from .events import Destroyed, Event, GameEnded, GameStarted, Linked, Opened, PackAdded, Passed, Placed, Ticked
 from .ids import normalize
-from .links import link_problem, owed_lines
+from .links import lines_of, link_problem, owed_lines
 from .model import Step
 from .starts import START_CHECKS
 from .state import CampaignState, pool_for
@@ -374,11 +374,14 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
                            cite_text((env.get("source") or {}).get("cite"))))
     out.extend(setup_problems(content, state, number))
     out.extend(owed_once_opened(content, state))
-    carriers: dict[str, list[str]] = {}
-    for t, marks in state.marks.items():
-        for m in marks:
-            carriers.setdefault(m.sticker, []).append(t)
-    for sid, territory, left in owed_lines(content.game, state.placed, state.links, carriers):
+    owed: list[tuple[str, str, int]] = []
+    if any(n and lines_of(content.stickers.get(sid, {}))[0] for sid, n in state.placed.items()):
+        carriers: dict[str, list[str]] = {}  # only when a placed sticker brings lines: every game start asks
+        for t, marks in state.marks.items():
+            for m in marks:
+                carriers.setdefault(m.sticker, []).append(t)
+        owed = owed_lines(content.game, state.placed, state.links, carriers)
+    for sid, territory, left in owed:
         st = content.stickers.get(sid, {})
         out.append(Problem("R344", f"{territory} still needs {left} line{'' if left == 1 else 's'} of the {sid} "
                            f"('scarbook campaign link {sid} {territory} TERRITORY')",
@@ -515,8 +518,11 @@ def setup_problems(content: Content, state: CampaignState, number: int) -> list[
 def owed_once_opened(content: Content, state: CampaignState) -> list[Problem]:
     """An opened packet's stickers that must be in place before the next game: those `to_put_in_place` whose
     kind `game.campaign.owed_when_opened` names (a rules addition sticker into its place in the rulebook)."""
-    out = []
-    for sid, target, env in to_put_in_place(content, state):
+    out: list[Problem] = []
+    kinds = {k for o in content.model.owed_when_opened for k in o.kinds}
+    if not kinds:
+        return out
+    for sid, target, env in to_put_in_place(content, state, kinds):  # (every game start asks: only owed kinds)
         kind = str(content.stickers[sid].get("kind") or "")
         owed = next((o for o in content.model.owed_when_opened if kind in o.kinds), None)
         if owed is None:
@@ -529,12 +535,24 @@ def owed_once_opened(content: Content, state: CampaignState) -> list[Problem]:
     return out
 
 
-def to_put_in_place(content: Content, state: CampaignState) -> list[tuple[str, str, str]]:
+def _used_up(state: CampaignState, sid: str, sticker: dict[str, Any]) -> bool:
+    """Whether the sticker's `supply-left` check fails now, wherever it would go (so `where` finds nothing)."""
+    pool, count = pool_for(state, sticker)
+    if count is None or state.pool_used[(sid, pool)] < count:
+        return False
+    return any(c.get("check") == "supply-left" and c.get("pool") in (None, pool)
+               for c in sticker.get("checks", []) or [] if isinstance(c, dict))
+
+
+def to_put_in_place(content: Content, state: CampaignState,
+                    kinds: set[str] | None = None) -> list[tuple[str, str, str]]:
     """(sticker, where it goes, packet) for the stickers an opened packet puts in place (`placed-once-opened`)
-    that can still go somewhere: status lists them; the next game waits for those whose kind
-    `game.campaign.owed_when_opened` names (`owed_once_opened`), not for the others."""
+    that can still go somewhere (only those of these `kinds`, when given): status lists them; the next game
+    waits for those whose kind `game.campaign.owed_when_opened` names (`owed_once_opened`), not for the others."""
     out = []
     for sid, st in content.stickers.items():
+        if (kinds is not None and str(st.get("kind") or "") not in kinds) or _used_up(state, sid, st):
+            continue
         for chk in st.get("checks", []) or []:
             env = chk.get("envelope")
             if chk.get("check") == "placed-once-opened" and env in state.opened:
@@ -747,32 +765,51 @@ def pass_problems(content: Content, state: CampaignState, ev: Passed) -> list[Pr
 # --- any event --------------------------------------------------------------------------------
 def event_problems(content: Content, state: CampaignState, ev: Event) -> list[Problem]:
     """Everything wrong with recording `ev` now (what `check` and every write run)."""
-    if isinstance(ev, GameStarted):
-        return game_start_problems(content, state, ev)
-    if isinstance(ev, GameEnded):
-        return game_end_problems(content, state, ev)
+    return admit(content, state, ev)[0]
+
+
+def admit(content: Content, state: CampaignState, ev: Event) -> tuple[list[Problem], Event | None]:
+    """Everything wrong with recording `ev` now, and `ev` as the content and the ledger spell it (None: it names
+    nothing that exists). What was typed is resolved once, for both: the replay's one pass per event."""
     if isinstance(ev, (Placed, Destroyed)):
-        if isinstance(ev, Placed):
-            r = resolve(content, state, ev.sticker, ev.target, ev.by, ev.name, ev.value)
-        else:
-            r = resolve_destroy(content, state, ev.card, ev.by)
+        r = _resolved(content, state, ev)
         if isinstance(r, Problem):
-            return [r]
+            return [r], None
         found = placement_problems(content, state, r)
         if not found and isinstance(ev, Placed) and ev.to:
             found = place_to_problems(content, state, r, normalize(ev.to))
-        return found
-    if isinstance(ev, Opened):
-        return open_problems(content, state, ev)
-    if isinstance(ev, PackAdded):
-        return add_pack_problems(state, ev)
-    if isinstance(ev, Linked):
-        return link_problems(content, state, ev)
-    if isinstance(ev, Ticked):
-        return tick_problems(content, state, ev)
-    if isinstance(ev, Passed):
-        return pass_problems(content, state, ev)
-    return [Problem("L003", "unknown event")]
+        return found, _placed(ev, r)
+    if isinstance(ev, GameStarted):
+        found = game_start_problems(content, state, ev)
+    elif isinstance(ev, GameEnded):
+        found = game_end_problems(content, state, ev)
+    elif isinstance(ev, Opened):
+        found = open_problems(content, state, ev)
+    elif isinstance(ev, PackAdded):
+        found = add_pack_problems(state, ev)
+    elif isinstance(ev, Linked):
+        found = link_problems(content, state, ev)
+    elif isinstance(ev, Ticked):
+        found = tick_problems(content, state, ev)
+    elif isinstance(ev, Passed):
+        found = pass_problems(content, state, ev)
+    else:
+        return [Problem("L003", "unknown event")], ev
+    return found, canonical(content, state, ev)
+
+
+def _resolved(content: Content, state: CampaignState, ev: Placed | Destroyed) -> Resolved | Problem:
+    if isinstance(ev, Placed):
+        return resolve(content, state, ev.sticker, ev.target, ev.by, ev.name, ev.value)
+    return resolve_destroy(content, state, ev.card, ev.by)
+
+
+def _placed(ev: Placed | Destroyed, r: Resolved) -> Event:
+    """A placement as resolved: ids and the player's name as the content and the ledger spell them."""
+    if isinstance(ev, Placed):
+        return Placed(r.sticker_id, r.target.id, r.actor, r.name, ev.value, normalize(ev.to) if ev.to else "",
+                      span=ev.span, index=ev.index)
+    return Destroyed(r.target.id, r.actor, span=ev.span, index=ev.index)
 
 
 def resolve_destroy(content: Content, state: CampaignState, card: str, by: str = "") -> Resolved | Problem:
@@ -791,13 +828,9 @@ def canonical(content: Content, state: CampaignState, ev: Event) -> Event | None
     def who(raw: str) -> str:
         return player_name(state, raw) or raw
 
-    if isinstance(ev, Placed):
-        r = resolve(content, state, ev.sticker, ev.target, ev.by, ev.name, ev.value)
-        return None if isinstance(r, Problem) else Placed(r.sticker_id, r.target.id, r.actor, r.name, ev.value,
-                                                          normalize(ev.to) if ev.to else "", **where)
-    if isinstance(ev, Destroyed):
-        r = resolve_destroy(content, state, ev.card, ev.by)
-        return None if isinstance(r, Problem) else Destroyed(r.target.id, r.actor, **where)
+    if isinstance(ev, (Placed, Destroyed)):
+        r = _resolved(content, state, ev)
+        return None if isinstance(r, Problem) else _placed(ev, r)
     if isinstance(ev, GameStarted):
         return GameStarted(tuple((who(p), tuple(normalize(f) for f in fs)) for p, fs in ev.plays),
                            tuple((who(p), normalize(t)) for p, t in ev.starts), ev.type, **where)

@@ -36,23 +36,28 @@ def cache_used(entry: Path) -> None:
 
 def cache_stored(entry: Path) -> None:
     """After writing `entry`: while the cache folder holds more than its cap, delete the least recently used
-    entries (games and ledgers alike; never `entry` itself). Never fails; deleting an entry is always safe."""
+    entries (games and ledgers alike; never `entry` itself). A ledger's entry is every file of `ledgers/`
+    that shares its name up to the first dot (`KEY.head`, `KEY.events`, `KEY.games`): its parts go together,
+    at the time the most recently used of them was. Never fails; deleting an entry is always safe."""
     limit = cache_limit()
     root = cache_dir()
-    found: list[tuple[float, int, str]] = []
-    for folder in (root, root / "ledgers"):
+    groups: dict[str, list[tuple[float, int, str]]] = {}
+    for folder, every in ((root, False), (root / "ledgers", True)):
         with contextlib.suppress(OSError), os.scandir(folder) as it:
             for item in it:
-                if item.name.endswith(".json"):
+                if item.name.endswith(".json") or (every and not item.name.startswith(".")):
                     with contextlib.suppress(OSError):
                         st = item.stat(follow_symlinks=False)
-                        found.append((st.st_mtime, st.st_size, item.path))
-    total = sum(size for _, size, _ in found)
-    for _, size, path in sorted(found):
+                        name = os.path.join(folder, item.name.split(".", 1)[0]) if every else item.path
+                        groups.setdefault(name, []).append((st.st_mtime, st.st_size, item.path))
+    total = sum(size for parts in groups.values() for _, size, _ in parts)
+    mine = str(entry)
+    for parts in sorted(groups.values(), key=lambda ps: max(p[0] for p in ps)):
         if total <= limit:
             break
-        if path == str(entry):
+        if any(path == mine for _, _, path in parts):
             continue
-        with contextlib.suppress(OSError):
-            os.unlink(path)
-            total -= size
+        for _, size, path in parts:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+                total -= size

@@ -8,6 +8,7 @@ same from a cache keyed by the content's hash without importing jsonschema.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import json
 import os
@@ -17,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .atomic import replace_file
 from .cachedir import cache_dir, cache_stored, cache_used
 from .diagnostics import Diagnostic, Span, did_you_mean, error, warning
 from .load import (
@@ -301,8 +301,8 @@ def cached_game(game_id: str, packs: list[Path] | None = None) -> Game:
     path = cache_dir() / f"{name}-{key}.json" if key else None
     if path is not None and path.exists():
         try:
-            game = Game.from_json(_stored_paths(json.loads(path.read_text("utf-8")),
-                                                lambda f: display_path(Path(f))))
+            shown = functools.cache(lambda f: display_path(Path(f)))  # a few files, thousands of spans
+            game = Game.from_json(_stored_paths(json.loads(path.read_text("utf-8")), shown))
             cache_used(path)
             return game
         except (OSError, ValueError, KeyError, TypeError):
@@ -311,6 +311,8 @@ def cached_game(game_id: str, packs: list[Path] | None = None) -> Game:
     if path is not None:
         with contextlib.suppress(OSError):  # no cache is slower, never wrong
             stored = _stored_paths(game.to_json(), os.path.abspath)
+            from .atomic import replace_file  # tempfile and random: only when a cache entry is written
+
             replace_file(path, json.dumps(stored).encode("utf-8"))
             cache_stored(path)
     return game

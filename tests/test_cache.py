@@ -29,11 +29,16 @@ def test_one_ledger_entry_per_ledger_replaced_by_each_write(cache: Path, tmp_pat
         assert invoke(START.split(), file).exit_code == 0
         assert invoke(["undo"], file).exit_code == 0
     assert invoke(["status"], file).exit_code == 0
-    assert len(list((cache / "ledgers").iterdir())) == 1
+    assert len(entries(cache)) == 1
     other = tmp_path / "d.yaml"
     other.write_bytes(file.read_bytes())
     assert invoke(["status"], other).exit_code == 0
-    assert len(list((cache / "ledgers").iterdir())) == 2
+    assert len(entries(cache)) == 2
+
+
+def entries(cache: Path) -> set[str]:
+    """The ledger entries in the cache: each is the files sharing a name up to the first dot (its parts)."""
+    return {p.name.split(".", 1)[0] for p in (cache / "ledgers").iterdir()}
 
 
 def test_an_entry_of_older_bytes_is_not_used(cache: Path, tmp_path: Path) -> None:
@@ -83,6 +88,19 @@ def test_undo_replaces_the_entry_and_keeps_the_verdict(cache: Path, tmp_path: Pa
     assert invoke(START.split(), file).exit_code == 0
     assert invoke(["undo"], file).exit_code == 0
     cached = read(file)  # from the entry the undo wrote: nothing parsed
-    assert cached.cached_events and cached.verified == verdict
+    assert cached.cache and cached.verified == verdict
     assert cached.events == parse(file.read_text(), file).events
-    assert len(list((cache / "ledgers").iterdir())) == 1
+    assert len(entries(cache)) == 1
+
+
+def test_a_ledger_entry_is_evicted_with_all_its_parts(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (cache / "ledgers").mkdir(parents=True)
+    for i, stamp in ((0, 1000), (1, 3000), (2, 2000)):
+        for part, size in (("head", 100), ("events", 9_000), ("games", 900)):
+            entry = cache / "ledgers" / f"k{i}.{part}"
+            entry.write_bytes(b"x" * size)
+            os.utime(entry, (stamp + (50 if part == "head" else 0),) * 2)  # a read touches the head only
+    monkeypatch.setenv("SCARBOOK_CACHE_MB", str(25_000 / 1024 / 1024))
+    cache_stored(cache / "ledgers" / "k1.head")
+    assert entries(cache) == {"k1", "k2"}
+    assert len(list((cache / "ledgers").iterdir())) == 6

@@ -32,13 +32,13 @@ def _no_env_campaign(monkeypatch: pytest.MonkeyPatch) -> None:
 def checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many times the legality of one event was checked (a full re-check runs it per event)."""
     calls = [0]
-    real = engine.event_problems
+    real = engine.admit
 
-    def counting(*args: object) -> list[object]:
+    def counting(*args: object) -> object:
         calls[0] += 1
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(engine, "event_problems", counting)
+    monkeypatch.setattr(engine, "admit", counting)
     return calls
 
 

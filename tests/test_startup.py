@@ -81,6 +81,28 @@ def test_a_warm_read_loads_its_module_only_and_no_yaml(campaign_file: tuple[Path
         "scarbook.compiler.build", "scarbook.compiler.yamlparse"}
 
 
+WRITES = [  # a warm write and its undo: PyYAML writes the new line (and reads back the one undo cuts), nothing heavy
+    (["place", "bunker", "peru", "--by", "Ann"], "place"),
+    (["undo"], "undo"),
+]
+
+
+def test_a_warm_write_and_undo_load_their_module_only(campaign_file: tuple[Path, dict[str, str]]) -> None:
+    file, env = campaign_file
+    subprocess.run([PY, "-c", PROBE, json.dumps(["campaign", "status", "-c", str(file)])], env=env,
+                   capture_output=True)  # fill the caches
+    before = file.read_bytes()
+    for args, own in WRITES:
+        modules = loaded(["campaign", *args, "-c", str(file)], env)
+        assert not roots(modules) & set(HEAVY), (args, sorted(roots(modules) & set(HEAVY)))
+        commands = {m.rsplit(".", 1)[1] for m in modules if m.startswith("scarbook.cli.campaign.")} - {"_shared"}
+        assert commands == {own}, args
+        assert not {m for m in modules if m.startswith("scarbook.compiler.")} & {
+            "scarbook.compiler.schema", "scarbook.compiler.semantic", "scarbook.compiler.build",
+            "scarbook.compiler.yamlparse"}, args
+    assert file.read_bytes() == before  # the undo cut exactly the line the place wrote
+
+
 def test_a_cold_read_parses_but_stays_light(campaign_file: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
     file, env = campaign_file
     modules = loaded(["campaign", "status", "-c", str(file)], dict(env, SCARBOOK_CACHE=str(tmp_path / "empty")))

@@ -100,7 +100,7 @@ def recorded_pack(ledger_path: Path, pack: Path) -> str:
 
 
 def load(path: Path) -> tuple[Campaign, Replay]:
-    """Read and replay a campaign, checking every event: (Campaign, Replay)."""
+    """Read and replay a campaign, checking every event (`check`): (Campaign, Replay)."""
     from scarbook.campaign.engine import Campaign
     from scarbook.campaign.ledger import read
 
@@ -109,8 +109,8 @@ def load(path: Path) -> tuple[Campaign, Replay]:
 
 
 def load_state(path: Path) -> tuple[Campaign, Replay]:
-    """Read and fold a campaign to answer a question about its state (`where`): the events are only folded
-    when the cache vouches for these very bytes under the same content (as before a write), else checked."""
+    """Read a campaign to show or question its state (`status`, `where`, `sheet`): the state the cache keeps
+    with its verdict for these very bytes under the same content (as before a write), else every event checked."""
     from scarbook.campaign.engine import Campaign
     from scarbook.campaign.ledger import read
 
@@ -122,7 +122,8 @@ def record(path: Path, make: Callable[..., Event | list[Problem]], dry_run: bool
            undo_hint: bool = True) -> None:
     """Check one new event against the campaign and append it (or only answer, with dry_run)."""
     from scarbook.campaign.engine import Campaign
-    from scarbook.campaign.ledger import locked, read, remember_appended, with_event, write_atomic
+    from scarbook.campaign.events import Opened, PackAdded
+    from scarbook.campaign.ledger import locked, placed_at, read, remember_appended, with_event, write_atomic
     from scarbook.campaign.links import cuts
     from scarbook.campaign.report import describe
     from scarbook.campaign.rules import Problem
@@ -138,16 +139,21 @@ def record(path: Path, make: Callable[..., Event | list[Problem]], dry_run: bool
         event = make(campaign, replay)
         if isinstance(event, list):
             refuse(event)
-        problems, fixed, triggered = campaign.try_event(replay, event)
+        problems, fixed = campaign.check_event(replay, event)
         if problems or fixed is None:
             refuse(problems or [Problem("L003", "this event cannot be recorded")])
-        cutting = frozenset(sid for sid, st in replay.content.stickers.items() if cuts(st))
         if dry_run:
+            cutting = frozenset(sid for sid, st in replay.content.stickers.items() if cuts(st))
             echo(f"legal: {describe(fixed, cutting)}")
             return
         text = with_event(campaign.ledger, fixed)
+        fixed = placed_at(campaign.ledger, text, fixed)  # the state keeps each mark's line
+        triggered = campaign.fold_new(replay, fixed)
+        cutting = frozenset(sid for sid, st in replay.content.stickers.items() if cuts(st))
         note = write_atomic(path, text, expected=campaign.ledger.raw)
-        remember_appended(campaign.ledger, text, fixed, replay.verified)
+        keeps = not isinstance(fixed, (Opened, PackAdded)) or not fixed.pack  # a new pack: a new content key
+        remember_appended(campaign.ledger, text, fixed, replay.verified, replay.state if keeps else None,
+                          replay.packs)
         echo(f"recorded: {describe(fixed, cutting)}")
         if note:
             echo(note, err=True)

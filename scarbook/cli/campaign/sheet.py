@@ -11,7 +11,7 @@ import typer
 
 from scarbook.cli.terminal import echo
 
-from ._shared import CampaignFile, campaign_errors, campaign_path, load
+from ._shared import CampaignFile, campaign_errors, campaign_path, load_state
 
 
 class SheetFormat(str, Enum):
@@ -63,7 +63,7 @@ def sheet(
         echo(f"error: {target} is the campaign file{clash}; nothing was written ({how})", err=True)
         raise typer.Exit(2 if out else 1)
     with campaign_errors(writing=False):
-        camp, replay = load(path)
+        camp, replay = load_state(path)
         try:
             written = write_sheet(camp.ledger, replay, target, fmt.value)
         except ValueError as exc:

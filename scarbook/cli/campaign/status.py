@@ -10,7 +10,7 @@ import typer
 from scarbook.cli.terminal import echo
 
 from ..common import FormatOption, TextOrJson
-from ._shared import CampaignFile, campaign_errors, campaign_path, load
+from ._shared import CampaignFile, campaign_errors, campaign_path, load, load_state
 
 if TYPE_CHECKING:
     from scarbook.campaign.engine import Campaign, Replay
@@ -25,7 +25,7 @@ def status(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None) -
     from scarbook.campaign.report import status_data, status_text
 
     with campaign_errors(writing=False):
-        camp, replay = load(campaign_path(campaign))
+        camp, replay = load_state(campaign_path(campaign))
         data = status_data(camp.ledger, replay)
     if fmt is TextOrJson.json:
         echo(json.dumps(data, indent=2, ensure_ascii=False))

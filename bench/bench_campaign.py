@@ -61,7 +61,8 @@ def played_campaign(folder: Path) -> Path:
 
 def extended(base: Path, out: Path, total: int) -> Path:
     """The campaign with more (reward-free) games until it has `total` events, the last game started, not ended."""
-    from scarbook.campaign.ledger import dump_event, read
+    from scarbook.campaign.ledger import read
+    from scarbook.campaign.ledgertext import dump_event
 
     ledger = read(base)
     lines = []

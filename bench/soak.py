@@ -32,7 +32,9 @@ from pathlib import Path
 WORKER = r"""
 import sys
 from pathlib import Path
-from scarbook.campaign.ledger import LedgerBusy, LedgerError, locked, read, with_event, write_atomic
+from scarbook.campaign.ledger import LedgerBusy, LedgerError, read
+from scarbook.campaign.ledgerwrite import locked, write_atomic
+from scarbook.campaign.ledgertext import with_event
 from scarbook.campaign.events import parse_event
 from scarbook.compiler.diagnostics import Span
 path, name = Path(sys.argv[1]), sys.argv[2]
@@ -167,7 +169,8 @@ def main() -> None:
     left_by_kills = len([p for p in work.iterdir() if p.name.endswith(".tmp")])
     journals_by_kills = len([p for p in work.iterdir() if p.name.endswith(".append")])
     from scarbook.campaign.events import parse_event
-    from scarbook.campaign.ledger import locked, with_event, write_atomic
+    from scarbook.campaign.ledgertext import with_event
+    from scarbook.campaign.ledgerwrite import locked, write_atomic
     from scarbook.compiler.diagnostics import Span
 
     with locked(ledger):  # one more write: it removes the temporary files and journals of the killed writers

@@ -25,7 +25,8 @@ from scarbook.compiler.model import Game
 
 from .content import Content
 from .events import Event, Linked, Opened, PackAdded, Placed
-from .ledger import Ledger, LedgerError, recall_state, remember_state
+from .ledger import Ledger, LedgerError
+from .ledgercache import recall_state, remember_state
 from .links import adds, as_played
 from .rules import Problem, admit, canonical, pending, trigger_met
 from .state import CampaignState, GameRecord, apply, copy_state, new_state

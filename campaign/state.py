@@ -180,7 +180,7 @@ def copy_state(state: CampaignState) -> CampaignState:
     import copy
     import pickle
 
-    from .ledger import RECENT_GAMES
+    from .ledgercache import RECENT_GAMES
 
     keep = max(0, len(state.games) - RECENT_GAMES)
     light = copy.copy(state)

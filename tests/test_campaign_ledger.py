@@ -10,6 +10,7 @@ from campaigns.helpers import SETUP, START, invoke, run_script
 
 from conftest import refused, snapshot
 from scarbook.campaign import ledger as ledger_mod
+from scarbook.campaign import ledgerwrite
 from scarbook.campaign.checks import CHECKS
 from scarbook.campaign.effective import campaign_game
 from scarbook.campaign.ids import normalize
@@ -150,9 +151,9 @@ def test_check_reports_content_change(setup_file: Path) -> None:
 
 
 def test_lock_busy_says_retry(setup_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ledger_mod, "LOCK_WAIT_SECONDS", 0.2)
+    monkeypatch.setattr(ledgerwrite, "LOCK_WAIT_SECONDS", 0.2)
     before = setup_file.read_bytes()
-    with ledger_mod.locked(setup_file):
+    with ledgerwrite.locked(setup_file):
         result = invoke(["place", "bunker", "peru"], setup_file)
     refused(result, "L005", file_before=(setup_file, before))
     assert "retry" in result.output

@@ -14,7 +14,8 @@ import pytest
 from campaigns.helpers import SETUP, run_script
 
 from conftest import proc_refused
-from scarbook.campaign.ledger import parse, render
+from scarbook.campaign.ledger import parse
+from scarbook.campaign.ledgertext import render
 
 PY = sys.executable
 SCARBOOK = str(Path(sys.executable).parent / "scarbook")
@@ -37,7 +38,7 @@ def setup_file(tmp_path: Path) -> Path:
 WRITER = """
 import sys
 from pathlib import Path
-from scarbook.campaign.ledger import write_atomic
+from scarbook.campaign.ledgerwrite import write_atomic
 path = Path(sys.argv[1]); a = Path(sys.argv[2]).read_text(); b = Path(sys.argv[3]).read_text()
 print("ready", flush=True)
 i = 0
@@ -107,7 +108,7 @@ def test_two_writers_at_once_both_land(setup_file: Path) -> None:
 
 def test_busy_lock_tells_the_other_writer_to_retry(setup_file: Path) -> None:
     holder = subprocess.Popen([PY, "-c", "import sys; from pathlib import Path; "
-                               "from scarbook.campaign.ledger import locked\n"
+                               "from scarbook.campaign.ledgerwrite import locked\n"
                                "with locked(Path(sys.argv[1])):\n print('held', flush=True); sys.stdin.readline()",
                                str(setup_file)], stdout=subprocess.PIPE, stdin=subprocess.PIPE)
     assert holder.stdout is not None and holder.stdout.readline().strip() == b"held"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from scarbook.campaign import ledger as ledger_mod
+from scarbook.campaign import ledgerwrite as ledger_mod
 from scarbook.compiler import atomic
 
 

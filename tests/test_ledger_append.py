@@ -154,7 +154,9 @@ def test_an_appender_that_opened_the_file_before_the_write_keeps_its_line(ledger
 WRITER = r"""
 import sys
 from pathlib import Path
-from scarbook.campaign.ledger import LedgerError, locked, read, with_event, write_atomic
+from scarbook.campaign.ledger import LedgerError, read
+from scarbook.campaign.ledgerwrite import locked, write_atomic
+from scarbook.campaign.ledgertext import with_event
 from scarbook.campaign.events import parse_event
 from scarbook.compiler.diagnostics import Span
 path, count = Path(sys.argv[1]), int(sys.argv[2])
@@ -301,7 +303,8 @@ def test_an_ambiguous_torn_append_is_refused_not_guessed(ledger: Path) -> None:
 def test_a_torn_append_after_hand_lines_that_landed_before_it_is_found(ledger: Path) -> None:
     """Hand appends between the writer's last comparison and its (torn) write move the half event past the
     journal's offset: it is found at the next line start, and every hand line is kept."""
-    from scarbook.campaign.ledger import _write_journal, finish_interrupted_append, read
+    from scarbook.campaign.ledger import read
+    from scarbook.campaign.ledgerwrite import _write_journal, finish_interrupted_append
 
     before = ledger.read_bytes()
     suffix = NEW_LINE.encode()
@@ -369,7 +372,7 @@ def test_replace_path_merges_a_late_append_with_appends_to_the_new_file(ledger: 
 def test_where_a_torn_append_is_in_the_bytes() -> None:
     import hashlib
 
-    from scarbook.campaign.ledger import _torn_part
+    from scarbook.campaign.ledgerwrite import _torn_part
 
     old, line = b"events:\n- {a: 1}\n", b"- {event: place, sticker: coin, target: x}\n"
     digest = hashlib.sha256(old).hexdigest()

@@ -123,7 +123,10 @@ def record(path: Path, make: Callable[..., Event | list[Problem]], dry_run: bool
     """Check one new event against the campaign and append it (or only answer, with dry_run)."""
     from scarbook.campaign.engine import Campaign
     from scarbook.campaign.events import Opened, PackAdded
-    from scarbook.campaign.ledger import locked, placed_at, read, remember_appended, with_event, write_atomic
+    from scarbook.campaign.ledger import read
+    from scarbook.campaign.ledgercache import placed_at, remember_appended
+    from scarbook.campaign.ledgertext import with_event
+    from scarbook.campaign.ledgerwrite import locked, write_atomic
     from scarbook.campaign.links import cuts
     from scarbook.campaign.report import describe
     from scarbook.campaign.rules import Problem

@@ -33,7 +33,8 @@ def new(
     --pack packs/sinkhole
     """
     from scarbook.campaign.events import PackAdded
-    from scarbook.campaign.ledger import render, write_atomic
+    from scarbook.campaign.ledgertext import render
+    from scarbook.campaign.ledgerwrite import write_atomic
     from scarbook.compiler.validate import UnknownGame, cached_game
 
     from ._shared import pack_fingerprint, recorded_pack

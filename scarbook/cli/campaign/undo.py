@@ -12,7 +12,10 @@ def undo(campaign: CampaignFile = None) -> None:
 
     Example: scarbook campaign undo
     """
-    from scarbook.campaign.ledger import locked, read, remember_undone, without_last, write_atomic
+    from scarbook.campaign.ledger import read
+    from scarbook.campaign.ledgercache import remember_undone
+    from scarbook.campaign.ledgertext import without_last
+    from scarbook.campaign.ledgerwrite import locked, write_atomic
     from scarbook.campaign.report import describe
 
     path = campaign_path(campaign)

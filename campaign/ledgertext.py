@@ -1,0 +1,303 @@
+"""The ledger's text, edited as text: an event appended (`with_event`), the last one removed (`without_last`).
+
+Nothing is re-rendered: comments, blank lines, key order and unknown keys of a hand-edited ledger are
+kept; where the layout cannot take the change, the edit is refused with how to do it by hand.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from typing import Any
+
+from scarbook.compiler.diagnostics import Diagnostic, Span, error
+from scarbook.compiler.yamlload import loads
+
+from .events import Event
+from .ledger import HEADER_COMMENT, LINE_BREAK, Ledger, LedgerError, line_starts, newline_of
+
+# --- writing ----------------------------------------------------------------------------------
+_ODD = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
+
+
+@functools.cache
+def _one_line_dumper() -> type:
+    """A SafeDumper whose strings with line breaks or control characters are double-quoted (escaped), so an
+    event stays one line. Made on the first write: reading a ledger never imports PyYAML."""
+    import yaml
+
+    class OneLineDumper(yaml.SafeDumper):
+        pass
+
+    def represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+        style = '"' if _ODD.search(value) else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+    OneLineDumper.add_representer(str, represent_str)
+    return OneLineDumper
+
+
+def dump_event(data: dict[str, Any]) -> str:
+    """One event as a single flow-style YAML line (no trailing newline)."""
+    import yaml
+
+    out = yaml.dump(data, Dumper=_one_line_dumper(), default_flow_style=True, sort_keys=False, width=1_000_000,
+                    allow_unicode=True)
+    return out.strip().removesuffix("...").strip()
+
+
+def render(name: str, game: str, fingerprint: str, players: list[str], events: list[dict[str, Any]]) -> str:
+    """A whole campaign file in the canonical layout."""
+    import yaml
+
+    head = {"name": name, "game": game, "fingerprint": fingerprint, "players": players}
+    if not name:
+        del head["name"]
+    text = HEADER_COMMENT + yaml.safe_dump({"campaign": head}, sort_keys=False, allow_unicode=True,
+                                           default_flow_style=None, width=100)
+    if not events:
+        return text + "events:\n"
+    return text + "events:\n" + "".join(f"- {dump_event(e)}\n" for e in events)
+
+
+class _EventsNode:
+    """Where the `events:` list is in the text (character offsets), from the YAML parser's marks."""
+
+    def __init__(self) -> None:
+        self.key_end = -1       # end of the `events` key (-1: no such key)
+        self.kind = ""          # "block", "flow", "scalar" (null or empty), "" (no key)
+        self.start = -1         # offset of the value
+        self.end = -1           # offset of the sequence's end (`]`, or the next token after a block list)
+        self.items: list[tuple[int, int]] = []  # (start, end) of each entry
+
+
+def _events_node(text: str) -> _EventsNode | None:
+    """Locate the top-level `events` value; None when the text is not one YAML mapping the parser reads."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
+    node = _EventsNode()
+    depth = 0
+    expecting_key = False
+    in_events = False
+    item_start = -1
+    try:
+        while loader.check_event():
+            ev = loader.get_event()
+            cls = type(ev)
+            opens = cls in (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+            closes = cls in (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+            if not (opens or closes or cls in (yaml.ScalarEvent, yaml.AliasEvent)):
+                continue
+            if in_events:
+                if depth == 2 and (opens or cls in (yaml.ScalarEvent, yaml.AliasEvent)):
+                    item_start = ev.start_mark.index
+                if closes:
+                    depth -= 1
+                    if depth == 1:
+                        node.end = ev.start_mark.index
+                        in_events = False
+                        expecting_key = True
+                        continue
+                if opens:
+                    depth += 1
+                if depth == 2 and not opens:
+                    node.items.append((item_start, ev.end_mark.index))
+                continue
+            if closes:
+                depth -= 1
+                if depth == 1:
+                    expecting_key = True
+                continue
+            if depth == 1 and expecting_key:
+                expecting_key = False
+                if cls is yaml.ScalarEvent and ev.value == "events" and node.key_end < 0:
+                    node.key_end = ev.end_mark.index
+                    value = loader.peek_event()
+                    node.start = value.start_mark.index
+                    if isinstance(value, yaml.SequenceStartEvent):
+                        node.kind = "flow" if value.flow_style else "block"
+                        loader.get_event()
+                        depth += 1
+                        in_events = True
+                        continue
+                    if isinstance(value, yaml.ScalarEvent) and value.value in ("", "~", "null", "Null", "NULL") \
+                            and not value.style:
+                        node.kind = "scalar"
+                        node.end = value.end_mark.index if value.end_mark is not None else node.end
+                    else:
+                        node.kind = "other"
+                if opens:
+                    depth += 1  # a complex key: never a ledger, verification refuses
+                continue
+            if depth == 1:
+                expecting_key = True
+            if opens:
+                depth += 1
+                if depth == 1:
+                    expecting_key = True
+    except yaml.YAMLError:
+        return None
+    finally:
+        loader.dispose()
+    return node
+
+
+def _blank_or_comment(line: str) -> bool:
+    stripped = line.strip()
+    return not stripped or stripped.startswith("#")
+
+
+def _after_last_content(text: str, starts: list[int], begin: int, end: int) -> int:
+    """The offset just after the last line in [begin, end) that is neither blank nor a comment."""
+    first = bisect.bisect_right(starts, begin) - 1
+    last = bisect.bisect_right(starts, max(begin, end - 1)) - 1
+    for n in range(last, first - 1, -1):
+        line_end = starts[n + 1] if n + 1 < len(starts) else len(text)
+        if not _blank_or_comment(LINE_BREAK.sub("", text[starts[n]:line_end])):
+            return line_end
+    return starts[first]
+
+
+def _unchanged_but_events(old: str, new: str, events: list[Any]) -> bool:
+    """Whether `new` reads as `old` with exactly `events` as its events, and nothing else different."""
+    before, after = loads(old, "old"), loads(new, "new")
+    if after.data is None or not isinstance(after.data, dict) or not isinstance(before.data, dict):
+        return False
+    if len(after.diagnostics) > len(before.diagnostics):
+        return False
+    rest_old = {k: v for k, v in before.data.items() if k != "events"}
+    rest_new = {k: v for k, v in after.data.items() if k != "events"}
+    return rest_old == rest_new and (after.data.get("events") or []) == events
+
+
+def _cannot(ledger: Ledger, what: str, how: str) -> LedgerError:
+    return LedgerError([error(Span(ledger.display, 1, 1), "L011", f"cannot {what} without rewriting the hand-edited "
+                              f"file; nothing was written ({how})")])
+
+
+def with_event(ledger: Ledger, event: Event) -> str:
+    """The ledger's text with one more event at its end, appended as text: nothing else changes.
+
+    A block list at the end of the file (as scarbook writes it) gets one more line; any other layout
+    (a flow list, keys after the events, no events yet) gets the entry inserted where the list ends,
+    checked by reading the result back. Where even that is impossible it refuses (L011).
+    """
+    nl = newline_of(ledger.text)
+    line = dump_event(event.to_dict())
+    if ledger.appendable:
+        text = ledger.text
+        if text and not text.endswith(("\n", "\r")):
+            text += nl
+        if not ledger.events and not ledger.problems:
+            stripped = text.rstrip("\r\n")
+            if stripped.rstrip().endswith("[]"):
+                text = stripped.rstrip()[:-2].rstrip() + nl
+        return text + f"{ledger.indent}- {line}{nl}"
+    text = ledger.text
+    node = _events_node(text)
+    new = None
+    if node is not None:
+        starts = line_starts(text)
+        if node.kind == "" and node.key_end < 0:
+            sep = "" if not text or text.endswith(("\n", "\r")) else nl
+            new = f"{text}{sep}events:{nl}- {line}{nl}"
+        elif node.kind == "scalar" and node.start == node.end:  # `events:` with nothing under it
+            at = _after_last_content(text, starts, node.key_end, node.key_end + 1)
+            if at == len(text) and not text.endswith(("\n", "\r")):
+                new = f"{text}{nl}- {line}{nl}"
+            else:
+                new = f"{text[:at]}- {line}{nl}{text[at:]}"
+        elif node.kind == "scalar":
+            new = f"{text[:node.start]}[{line}]{text[node.end:]}"
+        elif node.kind == "flow":
+            at = node.items[-1][1] if node.items else node.end
+            new = f"{text[:at]}{', ' if node.items else ''}{line}{text[at:]}"
+        elif node.kind == "block" and node.items:
+            first_line = starts[bisect.bisect_right(starts, node.items[0][0]) - 1]
+            indent = text[first_line:node.items[0][0]].split("-", 1)[0]
+            at = _after_last_content(text, starts, node.items[-1][0], node.end)
+            if at == len(text) and not text.endswith(("\n", "\r")):
+                new = f"{text}{nl}{indent}- {line}{nl}"
+            else:
+                new = f"{text[:at]}{indent}- {line}{nl}{text[at:]}"
+    if new is not None:
+        old_raw = loads(text, "old").data
+        old_events = old_raw.get("events") or [] if isinstance(old_raw, dict) else None
+        if old_events is not None and _unchanged_but_events(text, new, [*old_events, event.to_dict()]):
+            return new
+    raise _cannot(ledger, "append the event", "keep the events as a list under 'events:' with one '- {...}' entry "
+                  "per event, or add the event by hand")
+
+
+def without_last(ledger: Ledger) -> tuple[str, Event]:
+    """The ledger's text with exactly its last entry removed, and that entry's event.
+
+    Refuses (LedgerError) when the last entry does not read as an event (a typo, a tag, a duplicate
+    key): it says which line, and guesses nothing. The rest of the file (comments, other keys) is kept.
+    """
+    if ledger.entries == 0:
+        raise LedgerError([error(Span(ledger.display, 1, 1), "L009", "there is no event to undo; nothing was "
+                                 "written")])
+    last = ledger.events[-1] if ledger.events else None
+    if last is None or last.index != ledger.entries - 1:
+        bad = [p for p in ledger.problems if p.path == f"/events/{ledger.entries - 1}"] or ledger.problems
+        raise LedgerError([_refused_undo(bad[-1].span, bad[-1])])
+    late = [p for p in ledger.problems if (p.span.line, p.span.column) >= (last.span.line, last.span.column)]
+    if late:
+        raise LedgerError([_refused_undo(last.span, late[0])])
+    text = ledger.text
+    starts = line_starts(text)
+    start = starts[last.span.line - 1]
+    if ledger.appendable and _is_last_line(text, starts, last.span.line - 1, last):
+        return text[:start], last  # one line, read back as this very event: no need to parse 10,000 events
+    node = _events_node(text)
+    new = None
+    if node is not None and node.items and node.kind == "block":
+        begin = starts[bisect.bisect_right(starts, node.items[-1][0]) - 1]
+        end = _after_last_content(text, starts, node.items[-1][0], node.end)
+        new = text[:begin] + text[end:]
+    elif node is not None and node.items and node.kind == "flow":
+        begin, end = node.items[-1]
+        if len(node.items) > 1:  # drop the comma after the entry before it, keep any comment there
+            comma = text.find(",", node.items[-2][1], begin)
+            if comma < 0:
+                raise _cannot(ledger, "remove the last event", f"delete the entry at line {last.span.line} by hand")
+            text_ = text[:comma] + text[comma + 1:begin]
+        else:
+            text_ = text[:begin]
+        line_start = max(text_.rfind("\n"), text_.rfind("\r")) + 1
+        rest_end = end
+        while rest_end < len(text) and text[rest_end] in " \t":
+            rest_end += 1
+        if not text_[line_start:].strip() and text[rest_end:rest_end + 1] in ("\n", "\r"):
+            text_ = text_[:line_start]  # the entry was alone on its line: remove the line
+            rest_end += 2 if text[rest_end:rest_end + 2] == "\r\n" else 1
+        new = text_ + text[rest_end:]
+    if new is not None:
+        old_raw = loads(text, "old").data
+        if _unchanged_but_events(text, new, (old_raw.get("events") or [])[:-1]):
+            return new, last
+    raise _cannot(ledger, "remove the last event", f"delete the entry at line {last.span.line} by hand")
+
+
+def _refused_undo(entry: Span, problem: Diagnostic) -> Diagnostic:
+    where = "" if problem.span == entry else f"line {problem.span.line}: "
+    return Diagnostic(entry, problem.severity, problem.code,
+                      f"the last entry (line {entry.line}) cannot be read, so undo will not guess what to remove: "
+                      f"{where}{problem.message}; nothing was written (fix or delete that entry by hand)")
+
+
+def _is_last_line(text: str, starts: list[int], n: int, event: Event) -> bool:
+    """Whether `event` is all of line `n` (a one-line `- {...}` entry) and only blank lines follow."""
+    end = starts[n + 1] if n + 1 < len(starts) else len(text)
+    entry = LINE_BREAK.sub("", text[starts[n]:end]).lstrip(" ")
+    if not entry.startswith("- {") or text[end:].strip():
+        return False
+    import yaml
+
+    try:
+        return bool(yaml.load(entry[2:], Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) == event.to_dict())
+    except yaml.YAMLError:
+        return False

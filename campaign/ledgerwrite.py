@@ -1,0 +1,537 @@
+"""Writing the ledger safely: the lock, in-place appends with their journal, truncation, replace by rename.
+
+`write_atomic` compares the file with the bytes the command read (L012 when someone saved meanwhile),
+keeps `FILE.bak`, then appends in place (O_APPEND, one write, fsync) behind a journal that lets the
+next write cut an append torn by a kill; `undo` of the last line truncates in place; anything else is
+a temporary file (O_EXCL) fsynced and renamed over the ledger. `locked` is the campaign's lock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from scarbook.compiler.diagnostics import Span, error
+
+from .ledger import (
+    LINE_BREAK,
+    MAX_LEDGER_BYTES,
+    LedgerBusy,
+    LedgerError,
+    display_path,
+    line_starts,
+    not_a_ledger_file,
+    read_raw,
+    real_path,
+)
+from .ledgertext import _blank_or_comment
+
+LOCK_WAIT_SECONDS = float(os.environ.get("SCARBOOK_LOCK_WAIT", "3"))
+
+
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+class LedgerChanged(LedgerError):
+    """The file's bytes are not those the command read (a hand edit, another program)."""
+
+
+def _changed(shown: str) -> LedgerChanged:
+    return LedgerChanged([error(Span(shown, 1, 1), "L012", "the file changed while this command ran (saved by hand "
+                                "or by another program); nothing was written: run the command again")])
+
+
+_BOM = b"\xef\xbb\xbf"
+_OPEN_FLAGS = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | os.O_NONBLOCK
+
+
+def _pread_all(fd: int, start: int = 0) -> bytes:
+    """The bytes of an open file from `start` to its end (capped just above MAX_LEDGER_BYTES)."""
+    chunks, at = [], start
+    while at - start <= MAX_LEDGER_BYTES:
+        chunk = os.pread(fd, 1 << 20, at)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        at += len(chunk)
+    return b"".join(chunks)
+
+
+def _open_ledger(target: Path, shown: str, flags: int) -> int:
+    """The real ledger file opened with `flags` (never through a symlink planted since `real_path`)."""
+    import stat
+
+    try:
+        fd = os.open(target, flags | _OPEN_FLAGS)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # the file became a symlink after it was resolved: someone changed it
+            raise _changed(shown) from None
+        raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise not_a_ledger_file(shown)
+    return fd
+
+
+def _write_bak(target: Path, current: bytes, st: os.stat_result | None) -> None:
+    """`FILE.bak` := `current` through its own temporary file, fsynced, and a rename."""
+    from scarbook.compiler.atomic import fault, write_temp
+
+    bak = target.with_name(target.name + ".bak")
+    tmp = write_temp(target.parent, bak.name, current, durable=True, like=st)
+    try:
+        os.replace(tmp, bak)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+    fault("ledger-after-bak")
+
+
+def write_atomic(path: Path, text: str, backup: bool = True, expected: bytes | None = None) -> str | None:
+    """Make the ledger hold `text`, keeping the previous version as FILE.bak; returns a note to show, or None.
+
+    Through a symlink, the target is written (the link stays a link); `.bak`, the journal, the
+    temporary files and the lock are beside the target. With `expected` (the bytes the command read;
+    the caller holds the lock), the write is refused with L012 when the file no longer holds them.
+    `.bak` is written by its own temporary file and rename, before the ledger changes.
+
+    When the new text is the old one plus a suffix (an event appended to a block list: the common
+    case), the suffix is appended *in place* (`_append_in_place`): the file is never replaced, so a
+    hand `>>` racing the write is never lost, and mode, owner and hard links stay. When it is the old
+    text minus its tail (`undo` of the last line), the file is truncated in place (`_cut_in_place`).
+    Anything else (a flow list, a hand-edited layout, a new file) replaces the file: a temporary file
+    with the ledger's mode and owner, fsynced, compared again, `os.replace`d; a kill at any point
+    leaves the ledger old or new, and `.bak` its earlier content or the ledger's previous version.
+    """
+    import stat
+
+    from scarbook.compiler.atomic import clean_orphans, fault, write_temp
+
+    shown = display_path(path)
+    target = real_path(path)
+    folder = target.parent
+    clean_orphans(folder, target.name)
+    clean_orphans(folder, target.name + ".bak")
+    try:
+        st: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise not_a_ledger_file(shown)
+    data = text.encode("utf-8")
+    if expected is not None and expected.startswith(_BOM) and not data.startswith(_BOM):
+        data = _BOM + data  # the text was decoded without the file's byte-order mark: keep it
+    if expected is not None and st is not None:
+        finish_interrupted_append(target, shown)  # a no-op under `locked`, which did it already
+        # both compare the file's bytes with `expected` themselves, through the descriptor they write
+        if len(data) > len(expected) and data.startswith(expected):
+            return _append_in_place(target, shown, st, expected, data[len(expected):], backup)
+        if len(data) < len(expected) and expected.startswith(data):
+            _cut_in_place(target, shown, st, expected, len(data), backup)
+            return None
+    current = read_raw(target, shown) if st is not None else None
+    if expected is not None and current != expected:
+        raise _changed(shown)
+    if backup and current is not None:
+        _write_bak(target, current, st)
+    tmp = write_temp(folder, target.name, data, durable=True, like=st)
+    old_fd = -1
+    try:
+        fault("ledger-before-replace")
+        if expected is not None:
+            with contextlib.suppress(OSError):
+                old_fd = os.open(target, os.O_RDONLY | _OPEN_FLAGS)
+            if read_raw(target, shown) != expected:
+                raise _changed(shown)
+        fault("ledger-after-check")
+        os.replace(tmp, target)
+        if old_fd >= 0:
+            fault("ledger-after-rename")
+            _put_back_a_late_edit(target, shown, old_fd, expected or b"", data, st)
+    finally:
+        if old_fd >= 0:
+            os.close(old_fd)
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+    _fsync_dir(folder)
+    return None
+
+
+def _append_in_place(target: Path, shown: str, st: os.stat_result, expected: bytes, suffix: bytes,
+                     backup: bool) -> str | None:
+    """Append `suffix` to the ledger's own inode with O_APPEND, under the lock.
+
+    The bytes are compared (through the very descriptor written to) with those the command read;
+    `.bak` gets them; a journal (`.FILE.append`: offset, sha256 of the bytes before it, the suffix)
+    is written and fsynced; the suffix goes in ONE write (looped on a short write) and is fsynced;
+    the journal is removed. O_APPEND writes to one inode are serialised by the kernel, so a hand `>>`
+    racing this lands before or after the event, never inside it, and is never lost. A kill that
+    tears the write (it can, between pages) leaves the journal: the next locked write cuts the half
+    event (`finish_interrupted_append`), and readers never see it (`read`).
+    """
+    from scarbook.compiler.atomic import die, fault, fault_action
+
+    fd = _open_ledger(target, shown, os.O_RDWR | os.O_APPEND)
+    journal = _journal_path(target)
+    journaled = False
+    try:
+        if _pread_all(fd) != expected:
+            raise _changed(shown)
+        if backup:
+            _write_bak(target, expected, st)
+        fault("ledger-before-replace")
+        if os.fstat(fd).st_size != len(expected) or _pread_all(fd) != expected:
+            raise _changed(shown)
+        fault("ledger-after-check")
+        _write_journal(journal, len(expected), expected, suffix)
+        journaled = True
+        if fault_action("ledger-append") == "torn":
+            os.write(fd, suffix[: len(suffix) // 2])
+            die()
+        done = 0
+        while done < len(suffix):  # one write; a short one (a signal, a full disk) is continued
+            done += os.write(fd, suffix[done:])
+        end = os.lseek(fd, 0, os.SEEK_CUR)  # O_APPEND leaves the offset at the end of *our* bytes
+        os.fsync(fd)
+        fault("ledger-after-append")
+        note = None
+        with contextlib.suppress(FileNotFoundError):
+            now = os.stat(target)
+            if (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino):  # renamed over meanwhile (an editor's save)
+                raise _changed(shown)  # theirs stands; our event went with the file it replaced
+        start = end - len(suffix)
+        if start > len(expected):  # hand appends landed between our last comparison and our write
+            note = _typed_meanwhile(fd, len(expected), start)
+            if suffix[:1] not in (b"\n", b"\r") and os.pread(fd, 1, start - 1) not in (b"\n", b"\r"):
+                note = _break_a_glued_line(target, shown, fd, start, suffix, st)
+        _drop_journal(journal)
+        journaled = False
+        return note
+    except BaseException:
+        if journaled:  # the append failed cleanly (an exception, not a kill): undo what we may have written
+            with contextlib.suppress(OSError, LedgerError):
+                finish_interrupted_append(target, shown)
+        raise
+    finally:
+        os.close(fd)
+
+
+def _typed_meanwhile(fd: int, begin: int, end: int) -> str | None:
+    """A note when text appended by hand just before our event is more than comments and blank lines
+    (perhaps an event typed by hand: ours was checked without it, so `check` should look again)."""
+    typed = os.pread(fd, end - begin, begin).decode("utf-8", "replace")
+    if all(_blank_or_comment(line) for line in LINE_BREAK.split(typed)):
+        return None
+    line = len(line_starts(os.pread(fd, begin, 0).decode("utf-8", "replace")))
+    return (f"note: lines were added by hand at line {line} while this event was being written, just before it; "
+            "the event was checked without them: run 'scarbook campaign check'")
+
+
+def _break_a_glued_line(target: Path, shown: str, fd: int, start: int, suffix: bytes,
+                        st: os.stat_result) -> str:
+    """A hand append without a final line break (`printf '# x' >> FILE`) landed between our last comparison
+    and our write, so our event was glued onto its line (inside a comment, or making the line invalid).
+    Insert the file's line break before our event, by the replace path (appends made meanwhile are kept)."""
+    raw = _pread_all(fd)
+    nl = re.search(rb"\r\n|\r|\n", suffix)
+    fixed = raw[:start] + (nl.group() if nl else b"\n") + raw[start:]
+    _replace_carrying(target, fixed, fd, len(raw), st)
+    line = raw[:start].count(b"\n") + 1
+    return (f"note: a line added by hand without a line break (line {line}) ended where this event was "
+            "appended; a line break was inserted before the event")
+
+
+def _cut_in_place(target: Path, shown: str, st: os.stat_result, expected: bytes, keep: int, backup: bool) -> None:
+    """`undo` of the file's tail: truncate the ledger's own inode to `keep` bytes, under the lock.
+
+    The file is compared with what the command read, `.bak` gets it, then the size is checked once more
+    right before `ftruncate` (L012 if it grew). A hand `>>` after the truncation lands after it (the
+    inode stays). What remains: an append landing in the microseconds between that last size check and
+    the truncation is cut off with the event (no system call truncates only if the size is still N).
+    """
+    from scarbook.compiler.atomic import fault
+
+    fd = _open_ledger(target, shown, os.O_RDWR)
+    try:
+        if _pread_all(fd) != expected:
+            raise _changed(shown)
+        if backup:
+            _write_bak(target, expected, st)
+        fault("ledger-before-truncate")
+        if _pread_all(fd) != expected or os.fstat(fd).st_size != len(expected):
+            raise _changed(shown)
+        os.ftruncate(fd, keep)
+        os.fsync(fd)  # the inode stays: no folder entry changes, so the folder needs no fsync
+    finally:
+        os.close(fd)
+
+
+def _put_back_a_late_edit(target: Path, shown: str, old_fd: int, expected: bytes, data: bytes,
+                          st: os.stat_result | None) -> None:
+    """After the rename: an append (`echo >> FILE`) that reached the old file after the last comparison
+    would be lost with it. Then the edited old version is put back, with whatever was appended to the
+    new file meanwhile after it, and the command refuses with L012, as if the edit had come a moment
+    earlier. A file replaced by someone else since (not ours plus appends) is left alone."""
+    try:
+        if os.fstat(old_fd).st_size == len(expected):
+            return
+        late = _pread_all(old_fd)
+    except OSError:
+        return
+    if late == expected or len(late) > MAX_LEDGER_BYTES:
+        return
+    try:
+        new_fd = os.open(target, os.O_RDONLY | _OPEN_FLAGS)
+    except OSError:
+        return
+    try:
+        now = _pread_all(new_fd)
+        if not now.startswith(data):
+            return
+        _replace_carrying(target, late + now[len(data):], new_fd, len(now), st)
+    finally:
+        os.close(new_fd)
+    raise _changed(shown)
+
+
+def _replace_carrying(target: Path, new: bytes, prev_fd: int, prev_len: int, st: os.stat_result | None) -> None:
+    """Rename `new` over the ledger, whose inode `prev_fd` holds and of which `prev_len` bytes were read;
+    bytes appended to that inode until after the rename are appended to `new` (again, up to 16 times).
+
+    What no rename can close: an appender that opened the old file before the rename and writes after
+    the last look at it. That is why appending events never goes this way (`_append_in_place`)."""
+    from scarbook.compiler.atomic import write_temp
+
+    opened: list[int] = []
+    try:
+        for _ in range(16):
+            tmp = write_temp(target.parent, target.name, new, durable=True, like=st)
+            try:
+                os.replace(tmp, target)
+            finally:
+                with contextlib.suppress(FileNotFoundError):
+                    tmp.unlink()
+            grown = _pread_all(prev_fd, prev_len)
+            if not grown:
+                break
+            try:
+                fd = os.open(target, os.O_RDONLY | _OPEN_FLAGS)
+            except OSError:
+                break
+            opened.append(fd)
+            now = _pread_all(fd)
+            if not now.startswith(new):
+                break
+            prev_fd, prev_len, new = fd, len(now), now + grown
+    finally:
+        for fd in opened:
+            os.close(fd)
+    _fsync_dir(target.parent)
+
+
+# --- the append journal: undoing an append torn by a kill --------------------------------------------
+# `.FILE.append` beside the ledger, created (O_EXCL) and fsynced before the append, removed after its
+# fsync: `scarbook-append 1 OFFSET LENGTH SHA256\n` then the LENGTH bytes appended at OFFSET, SHA256 being
+# that of the file's first OFFSET bytes. Left behind, it means the writer died during the append.
+_JOURNAL_MAGIC = b"scarbook-append 1"
+_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
+
+
+def _journal_path(target: Path) -> Path:
+    return target.with_name(f".{target.name}.append")
+
+
+def _write_journal(journal: Path, offset: int, before: bytes, suffix: bytes) -> None:
+    import hashlib
+
+    digest = hashlib.sha256(before).hexdigest().encode()
+    blob = b"%s %d %d %s\n%s" % (_JOURNAL_MAGIC, offset, len(suffix), digest, suffix)
+    fd = os.open(journal, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _OPEN_FLAGS, 0o600)
+    try:
+        done = 0
+        while done < len(blob):
+            done += os.write(fd, blob[done:])
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _drop_journal(journal: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(journal)
+
+
+def _read_journal(journal: Path) -> tuple[int, str, bytes] | None | bool:
+    """(offset, sha256, suffix); None when there is no journal; False when it is not a whole journal
+    (a kill while writing it: the append had not begun) or not a regular file (remove it)."""
+    import stat
+
+    try:
+        fd = os.open(journal, os.O_RDONLY | _OPEN_FLAGS)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        blob = _pread_all(fd)
+    finally:
+        os.close(fd)
+    head, _, suffix = blob.partition(b"\n")
+    words = head.split(b" ")
+    if len(words) != 5 or b" ".join(words[:2]) != _JOURNAL_MAGIC or not (words[2].isdigit() and words[3].isdigit()):
+        return False
+    if len(suffix) != int(words[3]) or not suffix:
+        return False
+    return int(words[2]), words[4].decode("ascii", "replace"), suffix
+
+
+def _torn_part(raw: bytes, offset: int, digest: str, suffix: bytes) -> tuple[str, int, int]:
+    """Where, in the ledger's bytes `raw`, the half of a journaled append is: ("cut", a, b) to remove
+    raw[a:b]; ("none", 0, 0) when nothing of it needs removing (the append never began, it completed,
+    or the file was rewritten since); ("unclear", a, b) when half an event may be there but where it
+    ends cannot be told for sure.
+
+    OFFSET is the file's size when the writer last compared it; hand appends may have landed between
+    that comparison and the write, so the append starts at OFFSET or at a later line start. At each,
+    the longest common prefix with the journal's suffix is a candidate half; one is trusted only when
+    what follows it starts a line of its own (a line break, a comment, a list entry) or nothing follows:
+    bytes after the half are hand appends made after the crash and are kept. Of trusted candidates the
+    longest wins; with none trusted and some untrusted, "unclear". (A real SIGKILL tears a write at a
+    page boundary or before its first byte.)"""
+    import hashlib
+
+    if len(raw) < offset or hashlib.sha256(raw[:offset]).hexdigest() != digest:
+        return "none", 0, 0
+    lead = len(suffix) - len(suffix.lstrip(b"\r\n"))  # the line break a file without a final one needed: keep it
+    best: tuple[int, int] | None = None
+    unclear: tuple[int, int] | None = None
+    at = offset
+    while at <= len(raw):
+        k = 0
+        limit = min(len(raw) - at, len(suffix))
+        while k < limit and raw[at + k] == suffix[k]:
+            k += 1
+        if k == len(suffix):
+            return "none", 0, 0  # the whole append is there
+        begin = at + (lead if at == offset else 0)
+        if at + k > begin and (at > offset or k > lead):
+            after = raw[at + k:].lstrip(b" \t")
+            if at + k == len(raw) or after[:1] in (b"\n", b"\r", b"#") or after.startswith(b"- "):
+                if best is None or at + k - begin > best[1] - best[0]:
+                    best = (begin, at + k)
+            elif unclear is None:
+                unclear = (begin, at + k)
+        found = _BREAK_BYTES.search(raw, at)
+        if found is None:
+            break
+        at = found.end()
+    if best is not None:
+        return ("cut", *best)
+    if unclear is not None:
+        return ("unclear", *unclear)
+    return "none", 0, 0
+
+
+def finish_interrupted_append(target: Path, shown: str) -> None:
+    """Under the lock: a journal left by a writer killed during its append is settled. Half an event is
+    cut out (hand appends after it kept): truncated in place when it is the file's tail, else by the
+    replace path; a complete append, or one that never began, only loses its journal. When where the
+    half event ends cannot be told (see `_torn_part`), refuses with L014 and leaves everything as is."""
+    journal = _journal_path(target)
+    entry = _read_journal(journal)
+    if entry is None:
+        return
+    if entry is False:
+        _drop_journal(journal)
+        return
+    assert not isinstance(entry, bool)
+    offset, digest, suffix = entry
+    fd = _open_ledger(target, shown, os.O_RDWR)
+    try:
+        for _ in range(16):
+            raw = _pread_all(fd)
+            kind, a, b = _torn_part(raw, offset, digest, suffix)
+            if kind == "unclear":
+                line = raw[:a].count(b"\n") + 1
+                raise LedgerError([error(Span(shown, line, 1), "L014", "a scarbook write was killed halfway through "
+                                         f"appending an event at line {line}, and text was added after it since; "
+                                         "nothing was written: delete the unfinished event on that line by hand, "
+                                         f"then the file {display_path(journal)}")])
+            if kind == "none":
+                break
+            if b == len(raw):
+                if os.fstat(fd).st_size != len(raw):
+                    continue  # a hand append meanwhile: look again
+                os.ftruncate(fd, a)
+                os.fsync(fd)
+            else:
+                st = os.fstat(fd)
+                _replace_carrying(target, raw[:a] + raw[b:], fd, len(raw), st)
+            break
+    finally:
+        os.close(fd)
+    _drop_journal(journal)
+
+
+def _without_a_half_append(raw: bytes, target: Path) -> bytes:
+    """What a reader should see: the bytes, minus half an event whose writer is still appending it or
+    died doing so (the journal says). Changes nothing on disk; one failed `open` when there is no journal."""
+    entry = _read_journal(_journal_path(target))
+    if not entry or isinstance(entry, bool):
+        return raw
+    kind, a, b = _torn_part(raw, *entry)
+    return raw[:a] + raw[b:] if kind == "cut" else raw
+
+
+@contextlib.contextmanager
+def locked(path: Path, wait: float | None = None) -> Iterator[None]:
+    """Hold the campaign's exclusive lock (beside the real file); raise LedgerBusy after `wait` seconds.
+
+    Refuses (L001) a ledger that does not exist or is not a regular file, creating nothing.
+    """
+    import fcntl
+    import stat
+
+    shown = display_path(path)
+    target = real_path(path)
+    try:
+        if not stat.S_ISREG(os.stat(target).st_mode):
+            raise not_a_ledger_file(shown)
+    except FileNotFoundError:
+        read_raw(path, shown)  # raises the usual L001 'no campaign file here'
+    lock_path = target.with_name(target.name + ".lock")
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(lock_path, flags | os.O_NONBLOCK, 0o644)
+    deadline = time.monotonic() + (LOCK_WAIT_SECONDS if wait is None else wait)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise LedgerError([error(Span(shown, 1, 1), "L006", f"{display_path(lock_path)} is not a regular file; "
+                                     "remove it")])
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                    raise
+                if time.monotonic() >= deadline:
+                    raise LedgerBusy(f"{shown} is being changed by another scarbook command; "
+                                     "nothing was written: retry in a moment") from None
+                time.sleep(0.02)
+        finish_interrupted_append(target, shown)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock

@@ -94,6 +94,14 @@ TRANSCRIPT = [  # each command, then the first line it prints: every refusal wor
     ("game start --play Ann --play Bob", "recorded: game starts: Ann, Bob"),
     ("place late a-isle", "recorded: late on a-isle"),
     ("place raid b-isle --by Ann", "recorded: raid on b-isle by Ann"),  # one per game: a new game, a new one
+    ("game end --winner Bob", "recorded: game ends: Bob wins; held on: Ann"),
+    ("open vault", "recorded: packet vault opened"),
+    ("place relic a-isle", "recorded: relic on a-isle"),
+    ("game start --play Ann --play Bob", "recorded: game starts: Ann, Bob"),
+    ("place late c-isle", "recorded: late on c-isle"),  # game 3: the last of games 2-3
+    ("game end --winner Bob", "recorded: game ends: Bob wins; held on: Ann"),
+    ("game start --play Ann --play Bob", "recorded: game starts: Ann, Bob"),
+    ("place late b-isle", "error R220: this is game 4 (a Late is placed only in games 2-3; t § late)"),
 ]
 
 

@@ -175,12 +175,21 @@ def read_raw(path: Path, shown: str) -> bytes:
     return raw
 
 
+def journal_path(target: Path) -> Path:
+    """The append journal of a ledger (`ledgerwrite`): present only while an append is made, or after a kill."""
+    return target.with_name(f".{target.name}.append")
+
+
 def read(path: Path, display: str | None = None) -> Ledger:
     shown = display or display_path(path)
     from .ledgercache import _recall, remember
-    from .ledgerwrite import _without_a_half_append
 
-    raw = _without_a_half_append(read_raw(path, shown), real_path(path))
+    raw = read_raw(path, shown)
+    target = real_path(path)
+    if os.path.lexists(journal_path(target)):  # a write is appending, or died doing so
+        from .ledgerwrite import _without_a_half_append
+
+        raw = _without_a_half_append(raw, target)
     cached = _recall(raw, path, shown)
     if cached is not None:
         return cached

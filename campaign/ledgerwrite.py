@@ -24,6 +24,7 @@ from .ledger import (
     LedgerBusy,
     LedgerError,
     display_path,
+    journal_path,
     line_starts,
     not_a_ledger_file,
     read_raw,
@@ -183,7 +184,7 @@ def _append_in_place(target: Path, shown: str, st: os.stat_result, expected: byt
     from scarbook.compiler.atomic import die, fault, fault_action
 
     fd = _open_ledger(target, shown, os.O_RDWR | os.O_APPEND)
-    journal = _journal_path(target)
+    journal = journal_path(target)
     journaled = False
     try:
         if _pread_all(fd) != expected:
@@ -348,10 +349,6 @@ _JOURNAL_MAGIC = b"scarbook-append 1"
 _BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
 
 
-def _journal_path(target: Path) -> Path:
-    return target.with_name(f".{target.name}.append")
-
-
 def _write_journal(journal: Path, offset: int, before: bytes, suffix: bytes) -> None:
     import hashlib
 
@@ -450,7 +447,7 @@ def finish_interrupted_append(target: Path, shown: str) -> None:
     cut out (hand appends after it kept): truncated in place when it is the file's tail, else by the
     replace path; a complete append, or one that never began, only loses its journal. When where the
     half event ends cannot be told (see `_torn_part`), refuses with L014 and leaves everything as is."""
-    journal = _journal_path(target)
+    journal = journal_path(target)
     entry = _read_journal(journal)
     if entry is None:
         return
@@ -489,7 +486,7 @@ def finish_interrupted_append(target: Path, shown: str) -> None:
 def _without_a_half_append(raw: bytes, target: Path) -> bytes:
     """What a reader should see: the bytes, minus half an event whose writer is still appending it or
     died doing so (the journal says). Changes nothing on disk; one failed `open` when there is no journal."""
-    entry = _read_journal(_journal_path(target))
+    entry = _read_journal(journal_path(target))
     if not entry or isinstance(entry, bool):
         return raw
     kind, a, b = _torn_part(raw, *entry)

@@ -61,7 +61,7 @@ def played_campaign(folder: Path) -> Path:
 
 def extended(base: Path, out: Path, total: int) -> Path:
     """The campaign with more (reward-free) games until it has `total` events, the last game started, not ended."""
-    from scarbook.campaign.ledger import read
+    from scarbook.campaign.ledgercache import read
     from scarbook.campaign.ledgertext import dump_event
 
     ledger = read(base)
@@ -162,7 +162,7 @@ def main() -> None:
 
         if not args.no_big:
             from scarbook.campaign.engine import Campaign
-            from scarbook.campaign.ledger import read
+            from scarbook.campaign.ledgercache import read
 
             shutil.rmtree(cache, ignore_errors=True)
             for total in (10_000, 50_000):

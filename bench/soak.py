@@ -32,7 +32,8 @@ from pathlib import Path
 WORKER = r"""
 import sys
 from pathlib import Path
-from scarbook.campaign.ledger import LedgerBusy, LedgerError, read
+from scarbook.campaign.ledger import LedgerBusy, LedgerError
+from scarbook.campaign.ledgercache import read
 from scarbook.campaign.ledgerwrite import locked, write_atomic
 from scarbook.campaign.ledgertext import with_event
 from scarbook.campaign.events import parse_event
@@ -66,7 +67,8 @@ def main() -> None:
     ledger = work / "c.yaml"
     ledger.write_text("# soak\ncampaign: {game: risk-legacy, fingerprint: x, players: [A, B, C]}\nevents:\n")
 
-    from scarbook.campaign.ledger import LedgerError, parse, read
+    from scarbook.campaign.ledger import LedgerError, parse
+    from scarbook.campaign.ledgercache import read
 
     acked: set[str] = set()
     edits: list[str] = []

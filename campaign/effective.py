@@ -17,7 +17,7 @@ from typing import Any
 from scarbook.compiler.model import Game
 
 from .engine import Campaign, Replay
-from .ledger import read
+from .ledgercache import read
 from .report import when_placed
 
 

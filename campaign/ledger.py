@@ -1,10 +1,10 @@
-"""The campaign file: one plain-text YAML ledger per campaign, read with every event's line.
+"""The campaign file: one plain-text YAML ledger per campaign, parsed with every event's line.
 
-Reads keep every event's line (via `scarbook.compiler.yamlload.loads`; PyYAML is imported only when a file
-must be parsed, never for a ledger served from the cache, `ledgercache.py`), and never show half an
-event that a killed write left (`ledgerwrite.py` cuts it on the next write). Changing the file is
-`ledgertext.py` (the new text) and `ledgerwrite.py` (the lock, in-place appends, renames). This
-module never decides what is legal.
+`Ledger` (header, events, problems), `parse` (via `scarbook.compiler.yamlload.loads`; PyYAML is
+imported only when a file must be parsed), the capped raw read, line breaks. Every command reads a
+ledger through `ledgercache.read` (the cache when it verifies, else `parse`, never half an event a
+killed write left: `ledgerjournal`); changing the file is `ledgertext` (the new text) and
+`ledgerwrite` (the lock, in-place appends, renames). This module never decides what is legal.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from scarbook.compiler.diagnostics import Diagnostic, Span, error
-from scarbook.compiler.yamlload import decode, loads, read_capped
+from scarbook.compiler.yamlload import loads, read_capped
 
 from .events import Event, ParseProblem, parse_event
 
@@ -173,33 +173,6 @@ def read_raw(path: Path, shown: str) -> bytes:
     if len(raw) > MAX_LEDGER_BYTES:
         raise LedgerError([error(Span(shown, 1, 1), "L001", "the campaign file is larger than 64 MiB")])
     return raw
-
-
-def journal_path(target: Path) -> Path:
-    """The append journal of a ledger (`ledgerwrite`): present only while an append is made, or after a kill."""
-    return target.with_name(f".{target.name}.append")
-
-
-def read(path: Path, display: str | None = None) -> Ledger:
-    shown = display or display_path(path)
-    from .ledgercache import _recall, remember
-
-    raw = read_raw(path, shown)
-    target = real_path(path)
-    if os.path.lexists(journal_path(target)):  # a write is appending, or died doing so
-        from .ledgerwrite import _without_a_half_append
-
-        raw = _without_a_half_append(raw, target)
-    cached = _recall(raw, path, shown)
-    if cached is not None:
-        return cached
-    text, problems = decode(raw, shown)
-    if text is None:
-        raise LedgerError(problems)
-    ledger = parse(text, path, shown)
-    ledger.raw = raw
-    remember(ledger)
-    return ledger
 
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")  # the line breaks a text editor shows (NEL, LS and PS are not)

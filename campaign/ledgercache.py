@@ -1,8 +1,9 @@
-"""The cache of parsed ledgers and of their folded state: one entry per ledger, never trusted unverified.
+"""Reading a ledger (`read`) through the cache of parsed ledgers and of their folded state.
 
-`ledger.read` asks `_recall` before parsing; the engine stores the folded state with its verdict
-(`remember_state`) and each write or undo updates the entry (`remember_appended`, `remember_undone`)
-so that the next command checks only what is new. A part that does not verify is a cache miss.
+One entry per ledger, never trusted unverified: `read` asks `_recall` before parsing; the engine
+stores the folded state with its verdict (`remember_state`) and each write or undo updates the
+entry (`remember_appended`, `remember_undone`) so that the next command checks only what is new.
+A part that does not verify is a cache miss.
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from scarbook.compiler.diagnostics import Span, error
+from scarbook.compiler.yamlload import decode
 
 from .events import Event, event_fields, event_from_fields
 from .lazylist import LazyList
-from .ledger import Ledger, LedgerError, parse, real_path
+from .ledger import Ledger, LedgerError, display_path, parse, read_raw, real_path
+from .ledgerjournal import journal_path
 
 # --- a cache of parsed ledgers: one entry per ledger file, for its last bytes ---------------------
 # Parsing a 10,000-event ledger with source positions takes most of a second, folding it a few
@@ -491,3 +494,24 @@ def remember_undone(ledger: Ledger, text: str) -> None:
         new = _header(ledger, _sha256(text.encode("utf-8")), _lines_after_undo(ledger, text), ledger.entries - 1,
                       previous, before, ledger.verified)
         _write_head(ledger, new, b"")
+
+
+# --- reading a ledger as every command sees it -----------------------------------------------------
+def read(path: Path, display: str | None = None) -> Ledger:
+    shown = display or display_path(path)
+    raw = read_raw(path, shown)
+    target = real_path(path)
+    if os.path.lexists(journal_path(target)):  # a write is appending, or died doing so
+        from .ledgerjournal import _without_a_half_append
+
+        raw = _without_a_half_append(raw, target)
+    cached = _recall(raw, path, shown)
+    if cached is not None:
+        return cached
+    text, problems = decode(raw, shown)
+    if text is None:
+        raise LedgerError(problems)
+    ledger = parse(text, path, shown)
+    ledger.raw = raw
+    remember(ledger)
+    return ledger

@@ -78,7 +78,8 @@ def test_the_content_cache_does_not_depend_on_the_current_folder(cache: Path, tm
 
 
 def test_undo_replaces_the_entry_and_keeps_the_verdict(cache: Path, tmp_path: Path) -> None:
-    from scarbook.campaign.ledger import parse, read
+    from scarbook.campaign.ledger import parse
+    from scarbook.campaign.ledgercache import read
 
     file = tmp_path / "c.yaml"
     assert not run_script(SETUP, file)

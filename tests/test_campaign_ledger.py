@@ -10,7 +10,7 @@ from campaigns.helpers import SETUP, START, invoke, run_script
 
 from conftest import refused, snapshot
 from scarbook.campaign import ledger as ledger_mod
-from scarbook.campaign import ledgerwrite
+from scarbook.campaign import ledgercache, ledgerwrite
 from scarbook.campaign.checks import CHECKS
 from scarbook.campaign.effective import campaign_game
 from scarbook.campaign.ids import normalize
@@ -115,7 +115,7 @@ def test_flow_style_events_are_rewritten_canonically(tmp_path: Path) -> None:
     file.write_text("campaign: {game: risk-legacy, players: [A, B, C]}\nevents: [{event: place, sticker: coin, "
                     "target: alaska}]\n")
     assert invoke(["place", "coin", "brazil"], file).exit_code == 0
-    data = ledger_mod.read(file)
+    data = ledgercache.read(file)
     assert [e.to_dict()["target"] for e in data.events] == ["alaska", "brazil-card"]
 
 
@@ -231,7 +231,7 @@ def test_sheet_writes_a_pdf(setup_file: Path) -> None:
 def test_parsed_ledger_cache_matches_a_fresh_parse(setup_file: Path) -> None:
     assert invoke(["place", "bunker", "peru"], setup_file).exit_code == 0  # cached without re-parsing
     fresh = ledger_mod.parse(setup_file.read_text(), setup_file, "c.yaml")
-    cached = ledger_mod.read(setup_file, "c.yaml")
+    cached = ledgercache.read(setup_file, "c.yaml")
     assert [(e.to_dict(), e.span) for e in cached.events] == [(e.to_dict(), e.span) for e in fresh.events]
 
 

@@ -46,7 +46,8 @@ def test_whole_fifteen_game_campaign_is_legal_and_checks_clean(full_campaign: Pa
 
 def test_cached_events_and_the_fold_without_checks_match_a_fresh_replay(full_campaign: Path) -> None:
     from scarbook.campaign.engine import Campaign
-    from scarbook.campaign.ledger import parse, read
+    from scarbook.campaign.ledger import parse
+    from scarbook.campaign.ledgercache import read
 
     cached, fresh = read(full_campaign), parse(full_campaign.read_text(), full_campaign)
     assert cached.verified  # its cache entry was built append by append

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from test_campaign_props import command
 
 from scarbook.campaign.engine import Campaign
-from scarbook.campaign.ledger import read
+from scarbook.campaign.ledgercache import read
 
 END = "game end --winner Ann --held-on Bob --eliminated Cat"
 _LINES = script("risk-legacy-15.txt").splitlines(keepends=True)

@@ -154,7 +154,8 @@ def test_an_appender_that_opened_the_file_before_the_write_keeps_its_line(ledger
 WRITER = r"""
 import sys
 from pathlib import Path
-from scarbook.campaign.ledger import LedgerError, read
+from scarbook.campaign.ledger import LedgerError
+from scarbook.campaign.ledgercache import read
 from scarbook.campaign.ledgerwrite import locked, write_atomic
 from scarbook.campaign.ledgertext import with_event
 from scarbook.campaign.events import parse_event
@@ -303,8 +304,9 @@ def test_an_ambiguous_torn_append_is_refused_not_guessed(ledger: Path) -> None:
 def test_a_torn_append_after_hand_lines_that_landed_before_it_is_found(ledger: Path) -> None:
     """Hand appends between the writer's last comparison and its (torn) write move the half event past the
     journal's offset: it is found at the next line start, and every hand line is kept."""
-    from scarbook.campaign.ledger import read
-    from scarbook.campaign.ledgerwrite import _write_journal, finish_interrupted_append
+    from scarbook.campaign.ledgercache import read
+    from scarbook.campaign.ledgerjournal import _write_journal
+    from scarbook.campaign.ledgerwrite import finish_interrupted_append
 
     before = ledger.read_bytes()
     suffix = NEW_LINE.encode()
@@ -372,7 +374,7 @@ def test_replace_path_merges_a_late_append_with_appends_to_the_new_file(ledger: 
 def test_where_a_torn_append_is_in_the_bytes() -> None:
     import hashlib
 
-    from scarbook.campaign.ledgerwrite import _torn_part
+    from scarbook.campaign.ledgerjournal import _torn_part
 
     old, line = b"events:\n- {a: 1}\n", b"- {event: place, sticker: coin, target: x}\n"
     digest = hashlib.sha256(old).hexdigest()

@@ -164,7 +164,7 @@ def test_status_lists_every_owed_step_even_those_waiting_for_earlier_ones(tmp_pa
 
 def test_game_twelve_adds_its_own_start_check(world: Path) -> None:
     from scarbook.campaign.engine import Campaign
-    from scarbook.campaign.ledger import read
+    from scarbook.campaign.ledgercache import read
     from scarbook.campaign.rules import start_problem
 
     replay = Campaign(read(world)).replay()

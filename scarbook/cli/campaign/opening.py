@@ -29,7 +29,7 @@ def open_packet(
     if pack is not None:
         stored = os.path.relpath(pack.resolve(), path.resolve().parent)
         from scarbook.campaign.engine import Campaign
-        from scarbook.campaign.ledger import read
+        from scarbook.campaign.ledgercache import read
         from scarbook.compiler.validate import cached_game
 
         with campaign_errors():
@@ -51,7 +51,7 @@ def add_pack(
     """
     from scarbook.campaign.engine import Campaign
     from scarbook.campaign.events import PackAdded
-    from scarbook.campaign.ledger import read
+    from scarbook.campaign.ledgercache import read
     from scarbook.compiler.validate import cached_game
 
     path = campaign_path(campaign)

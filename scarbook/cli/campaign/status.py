@@ -46,7 +46,7 @@ def log(campaign: CampaignFile = None) -> None:
     Example: scarbook campaign log
     """
     from scarbook.campaign.events import GameStarted
-    from scarbook.campaign.ledger import read
+    from scarbook.campaign.ledgercache import read
     from scarbook.campaign.report import describe
 
     with campaign_errors(writing=False):

@@ -12,8 +12,7 @@ def undo(campaign: CampaignFile = None) -> None:
 
     Example: scarbook campaign undo
     """
-    from scarbook.campaign.ledger import read
-    from scarbook.campaign.ledgercache import remember_undone
+    from scarbook.campaign.ledgercache import read, remember_undone
     from scarbook.campaign.ledgertext import without_last
     from scarbook.campaign.ledgerwrite import locked, write_atomic
     from scarbook.campaign.report import describe

@@ -124,6 +124,8 @@ def test_a_game_without_pieces_is_logged_by_its_players(tmp_path: Path, monkeypa
     file = tmp_path / "c.yaml"
     assert run_script(f"new {{file}} --game {GAME} --player Ann --player Bob\ngame start --play Ann --play Bob\n",
                       file) == []
+    created = invoke(["new", str(tmp_path / "d.yaml"), "--game", str(GAME), "--player", "Ann", "--player", "Bob"])
+    assert "then scarbook campaign game start --play Ann --play Bob" in created.output, created.output
     log = invoke(["log"], file).output
     assert "game 1 starts: Ann, Bob" in log and " as " not in log
     assert "Faction history" not in invoke(["status"], file).output

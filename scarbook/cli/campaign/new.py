@@ -70,5 +70,11 @@ def new(
     echo(f"created {file}: {content.title} with {', '.join(names)}"
          + (f" and the pack{'s' if len(packs) > 1 else ''} {', '.join(str(a['pack']) for a in added)}"
             if packs else ""))
+    from scarbook.campaign.model import CampaignModel
+
+    model = CampaignModel.of(content)
+    first = model.types[model.type_of(1, "")]
+    kinds = [model.pieces[k].name.upper().replace(" ", "-") for k in first.plays if k in model.pieces]
+    plays = " ".join(f"--play {n}" + (f"={','.join(kinds)}" if kinds else "") for n in names)
     echo(f"next: set up the world (scarbook campaign where STICKER -c {file}), then "
-               f"scarbook campaign game start --play {names[0]}=FACTION ...")
+         f"scarbook campaign game start {plays}")

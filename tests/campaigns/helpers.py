@@ -79,7 +79,8 @@ def run_script(text: str, file: Path, _copy: bool = True) -> list[str]:
 
     A script that starts with SETUP on a file that does not exist yet starts from a copy of SETUP's
     ledger (replayed once per process): the suite replays it in about 40 tests."""
-    if _copy and text.startswith(SETUP) and not file.exists():
+    # not under mutmut: its runs fork a process that already holds the template, made by unmutated code
+    if _copy and text.startswith(SETUP) and not file.exists() and "MUTANT_UNDER_TEST" not in os.environ:
         failures = _set_up(file)
         if failures:
             return failures

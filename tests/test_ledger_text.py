@@ -29,6 +29,8 @@ LAYOUTS = {
     "flow list with one event": HEAD + f"events: [{FIRST}]  # typed by hand\n",
     "block list then another key": HEAD + f"events:\n  - {FIRST}\n# the end\nnotes: keep this\n",
     "block list, CRLF": (HEAD + f"events:\n- {FIRST}\n").replace("\n", "\r\n"),
+    "block list, no final newline": HEAD + f"events:\n- {FIRST}",
+    "empty flow list, no final newline": HEAD + "events: []",
     "null events": HEAD + "events: ~\n",
 }
 

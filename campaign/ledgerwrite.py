@@ -80,16 +80,23 @@ def _open_ledger(target: Path, shown: str, flags: int) -> int:
 
 def _write_bak(target: Path, current: bytes, st: os.stat_result | None) -> None:
     """`FILE.bak` := `current` through its own temporary file, fsynced, and a rename."""
-    from scarbook.compiler.atomic import fault, write_temp
+    from scarbook.compiler.atomic import fault
 
-    bak = target.with_name(target.name + ".bak")
-    tmp = write_temp(target.parent, bak.name, current, durable=True, like=st)
+    _rename_in(target.with_name(target.name + ".bak"), current, st)
+    fault("ledger-after-bak")
+
+
+def _rename_in(path: Path, data: bytes, st: os.stat_result | None) -> None:
+    """`path` := `data` through a temporary file beside it (O_EXCL, fsynced, mode of `st`) and a rename;
+    the temporary file never outlives a failure."""
+    from scarbook.compiler.atomic import write_temp
+
+    tmp = write_temp(path.parent, path.name, data, durable=True, like=st)
     try:
-        os.replace(tmp, bak)
+        os.replace(tmp, path)
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
-    fault("ledger-after-bak")
 
 
 def write_atomic(path: Path, text: str, backup: bool = True, expected: bytes | None = None) -> str | None:
@@ -305,17 +312,10 @@ def _replace_carrying(target: Path, new: bytes, prev_fd: int, prev_len: int, st:
 
     What no rename can close: an appender that opened the old file before the rename and writes after
     the last look at it. That is why appending events never goes this way (`_append_in_place`)."""
-    from scarbook.compiler.atomic import write_temp
-
     opened: list[int] = []
     try:
         for _ in range(16):
-            tmp = write_temp(target.parent, target.name, new, durable=True, like=st)
-            try:
-                os.replace(tmp, target)
-            finally:
-                with contextlib.suppress(FileNotFoundError):
-                    tmp.unlink()
+            _rename_in(target, new, st)
             grown = _pread_all(prev_fd, prev_len)
             if not grown:
                 break

@@ -13,6 +13,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKS = ROOT / "tests" / "packs"  # invalid cases; the valid examples ship in the package (EXAMPLES)
 EXAMPLES = ROOT / "examples"
 
+# real processes for the fault tests and the `ledger` fixture (a copy of SETUP's ledger): campaigns/procs.py
+pytest_plugins = ["campaigns.procs"]
+
 # CI runs the property tests derandomized (the same examples every run: a red CI is reproducible);
 # `.ci/run` sets SCARBOOK_HYPOTHESIS_PROFILE=ci. Locally they stay random, to find new cases.
 settings.register_profile("ci", derandomize=True, print_blob=True)

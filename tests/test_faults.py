@@ -15,44 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from campaigns.helpers import SETUP, run_script
+from campaigns.procs import PLACE, SCARBOOK, events_of, proc_env, sb
 
 from scarbook.campaign.ledger import parse
-
-SCARBOOK = str(Path(sys.executable).parent / "scarbook")
-PLACE = ["campaign", "place", "bunker", "peru"]
-
-
-@pytest.fixture(scope="module")
-def _template(tmp_path_factory: pytest.TempPathFactory) -> bytes:
-    file = tmp_path_factory.mktemp("template") / "c.yaml"
-    assert not run_script(SETUP, file)
-    return file.read_bytes()
-
-
-@pytest.fixture
-def ledger(tmp_path: Path, _template: bytes) -> Path:
-    file = tmp_path / "c.yaml"
-    file.write_bytes(_template)
-    return file
-
-
-def _env(**extra: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("SCARBOOK_CAMPAIGN", None)
-    env.pop("SCARBOOK_FAULT", None)
-    env["SCARBOOK_LOCK_WAIT"] = "20"
-    env.update(extra)
-    return env
-
-
-def sb(*args: str, cwd: Path | None = None, timeout: float = 60, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([SCARBOOK, *args], env=_env(**env), capture_output=True, text=True, timeout=timeout,
-                          cwd=cwd)
-
-
-def _events(path: Path) -> list[dict]:
-    return [e.to_dict() for e in parse(path.read_text("utf-8"), path).events]
 
 
 def _no_traceback(result: subprocess.CompletedProcess[str]) -> None:
@@ -74,7 +39,7 @@ def test_symlinked_ledger_is_written_through_not_forked(tmp_path: Path, ledger: 
     result = sb(*PLACE, "-c", str(link))
     assert result.returncode == 0, result.stderr
     assert link.is_symlink() and os.readlink(link) == str(target)
-    assert _events(target)[-1] == {"event": "place", "sticker": "bunker", "target": "peru"}
+    assert events_of(target)[-1] == {"event": "place", "sticker": "bunker", "target": "peru"}
     assert (real / "ours.yaml.bak").is_file() and (real / "ours.yaml.lock").exists()
     assert not (tmp_path / "link.yaml.bak").exists() and not (tmp_path / "link.yaml.lock").exists()
     undo = sb("campaign", "undo", "-c", str(link))
@@ -134,7 +99,7 @@ def test_undo_of_a_block_style_last_event_removes_only_it(ledger: Path) -> None:
     text = ledger.read_text()
     assert "sticker: bunker" not in text and "# a note about the bunker" in text
     assert "notes: keep me" in text and "# trailing comment" in text
-    assert _events(ledger) == [e.to_dict() for e in parse(before, ledger).events]
+    assert events_of(ledger) == [e.to_dict() for e in parse(before, ledger).events]
     assert sb("campaign", "check", "-c", str(ledger)).returncode == 0
 
 
@@ -146,13 +111,13 @@ def test_undo_of_flow_style_events(tmp_path: Path) -> None:
     result = sb("campaign", "undo", "-c", str(file))
     assert result.returncode == 0, result.stderr
     assert "# ours" in file.read_text() and "# first" in file.read_text() and "notes: {x: 1}" in file.read_text()
-    assert [e["target"] for e in _events(file)] == ["alaska-card"]
+    assert [e["target"] for e in events_of(file)] == ["alaska-card"]
 
 
 # --- 4. a hand edit saved while a command writes -------------------------------------------------------
 def test_hand_edit_while_writing_is_never_lost(ledger: Path) -> None:
     proc = subprocess.Popen([SCARBOOK, *PLACE, "-c", str(ledger)],
-                            env=_env(SCARBOOK_FAULT="ledger-before-replace:pause"),
+                            env=proc_env(SCARBOOK_FAULT="ledger-before-replace:pause"),
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None and proc.stdin is not None
     assert proc.stderr.readline().strip() == "paused ledger-before-replace"
@@ -172,8 +137,9 @@ def test_append_landing_after_the_last_comparison_is_put_back(ledger: Path) -> N
     a rename; an event appended to a block list is written in place and keeps the note *and* the event
     (tests/test_ledger_append.py)."""
     ledger.write_text(LAYOUTS["flow"](ledger.read_text()))
-    proc = subprocess.Popen([SCARBOOK, *PLACE, "-c", str(ledger)], env=_env(SCARBOOK_FAULT="ledger-after-check:pause"),
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([SCARBOOK, *PLACE, "-c", str(ledger)],
+                            env=proc_env(SCARBOOK_FAULT="ledger-after-check:pause"), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None
     assert proc.stderr.readline().strip() == "paused ledger-after-check"
     with open(ledger, "a", encoding="utf-8") as fh:
@@ -202,17 +168,17 @@ LAYOUTS = {
 def test_write_keeps_comments_unknown_keys_and_layout(ledger: Path, layout: str) -> None:
     original = LAYOUTS[layout](ledger.read_text())
     ledger.write_text(original)
-    old = _events(ledger)
+    old = events_of(ledger)
     comments = [ln.split("#", 1)[1] for ln in original.splitlines() if "#" in ln]
     result = sb(*PLACE, "-c", str(ledger))
     assert result.returncode == 0, (original, result.stderr)
     text = ledger.read_text()
     assert all(c in text for c in comments)
-    assert _events(ledger) == [*old, {"event": "place", "sticker": "bunker", "target": "peru"}]
+    assert events_of(ledger) == [*old, {"event": "place", "sticker": "bunker", "target": "peru"}]
     for key in ("notes:", "extra:"):
         assert (key in text) == (key in original)
     assert sb("campaign", "undo", "-c", str(ledger)).returncode == 0
-    assert _events(ledger) == old and all(c in ledger.read_text() for c in comments)
+    assert events_of(ledger) == old and all(c in ledger.read_text() for c in comments)
 
 
 def test_write_keeps_modes(ledger: Path) -> None:
@@ -371,7 +337,7 @@ def _on_a_terminal(*args: str) -> tuple[int, bytes]:
     import pty
 
     leader, follower = pty.openpty()
-    proc = subprocess.Popen([SCARBOOK, *args], env=_env(), stdout=follower, stderr=follower)
+    proc = subprocess.Popen([SCARBOOK, *args], env=proc_env(), stdout=follower, stderr=follower)
     os.close(follower)
     chunks = []
     while True:
@@ -496,7 +462,7 @@ def test_build_has_an_overall_budget(tmp_path: Path) -> None:
     code = ("import sys; from scarbook.compiler import build as b; b.MAX_BUILD_CARDS = 250\n"
             "from scarbook.cli.main import app\nsys.argv = ['scarbook', 'build', sys.argv[1], '--out', sys.argv[2]]\n"
             "app()")
-    result = subprocess.run([sys.executable, "-c", code, str(game), str(tmp_path / "out")], env=_env(),
+    result = subprocess.run([sys.executable, "-c", code, str(game), str(tmp_path / "out")], env=proc_env(),
                             capture_output=True, text=True, timeout=120)
     _no_traceback(result)
     assert result.returncode == 1 and "B11" in result.stdout + result.stderr, result.stdout + result.stderr

@@ -17,45 +17,24 @@ import sys
 from pathlib import Path
 
 import pytest
-from campaigns.helpers import SETUP, run_script
+from campaigns.procs import PLACE, SCARBOOK, events_of, proc_env, sb
 
 from conftest import proc_refused
 from scarbook.campaign.ledger import parse
 
-SCARBOOK = str(Path(sys.executable).parent / "scarbook")
-PLACE = ["campaign", "place", "bunker", "peru"]
 NEW_LINE = "- {event: place, sticker: bunker, target: peru}\n"
 
 
-@pytest.fixture(scope="module")
-def _template(tmp_path_factory: pytest.TempPathFactory) -> bytes:
-    file = tmp_path_factory.mktemp("template") / "c.yaml"
-    assert not run_script(SETUP, file)
-    return file.read_bytes()
 
 
-@pytest.fixture
-def ledger(tmp_path: Path, _template: bytes) -> Path:
-    file = tmp_path / "c.yaml"
-    file.write_bytes(_template)
-    return file
 
 
-def _env(**extra: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("SCARBOOK_CAMPAIGN", None)
-    env.pop("SCARBOOK_FAULT", None)
-    env["SCARBOOK_LOCK_WAIT"] = "20"
-    env.update(extra)
-    return env
 
 
-def sb(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([SCARBOOK, *args], env=_env(**env), capture_output=True, text=True, timeout=60)
 
 
 def paused(*args: str, point: str) -> subprocess.Popen[str]:
-    proc = subprocess.Popen([SCARBOOK, *args], env=_env(SCARBOOK_FAULT=f"{point}:pause"), stdin=subprocess.PIPE,
+    proc = subprocess.Popen([SCARBOOK, *args], env=proc_env(SCARBOOK_FAULT=f"{point}:pause"), stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None
     line = proc.stderr.readline().strip()
@@ -65,8 +44,6 @@ def paused(*args: str, point: str) -> subprocess.Popen[str]:
     return proc
 
 
-def _events(path: Path) -> list[dict]:
-    return [e.to_dict() for e in parse(path.read_text("utf-8"), path).events]
 
 
 def _side_files(folder: Path) -> list[str]:
@@ -127,14 +104,14 @@ def test_a_file_without_a_final_newline_gets_its_own_line_break_first(ledger: Pa
     assert sb(*PLACE, "-c", str(ledger)).returncode == 0
     assert ledger.stat().st_ino == ino
     assert ledger.read_bytes() == crlf + b"\r\n" + NEW_LINE.replace("\n", "\r\n").encode()
-    assert _events(ledger)[-1] == {"event": "place", "sticker": "bunker", "target": "peru"}
+    assert events_of(ledger)[-1] == {"event": "place", "sticker": "bunker", "target": "peru"}
 
 
 def test_flow_style_empty_events_still_work_through_the_replace_path(ledger: Path) -> None:
     head = ledger.read_text().split("events:")[0]
     ledger.write_text(head + "events: []\n")
     assert sb("campaign", "place", "coin", "alaska", "-c", str(ledger)).returncode == 0
-    assert [(e["event"], e["sticker"]) for e in _events(ledger)] == [("place", "coin")]
+    assert [(e["event"], e["sticker"]) for e in events_of(ledger)] == [("place", "coin")]
     assert ledger.with_name("c.yaml.bak").read_text() == head + "events: []\n"
 
 
@@ -182,7 +159,7 @@ def test_hand_appends_racing_many_writes_are_never_lost(ledger: Path) -> None:
     through a fresh `>>`. They race the writer's next write; none may be lost, nor any event."""
     count = 60
     held = os.open(ledger, os.O_WRONLY | os.O_APPEND)
-    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(ledger), str(count)], env=_env(),
+    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(ledger), str(count)], env=proc_env(),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     notes: list[str] = []
@@ -207,7 +184,7 @@ def test_hand_appends_racing_many_writes_are_never_lost(ledger: Path) -> None:
     text = ledger.read_text()
     lost = [n for n in notes if n not in text]
     assert not lost, f"{len(lost)} of {len(notes)} hand lines lost: {lost[:5]}"
-    targets = [e["target"] for e in _events(ledger)]
+    targets = [e["target"] for e in events_of(ledger)]
     assert [t for t in targets if t.startswith("t")] == [f"t{n}" for n in range(count)]
     assert _side_files(ledger.parent) == []
 
@@ -221,7 +198,7 @@ def test_a_line_without_newline_appended_between_check_and_write_is_not_glued_to
     assert "line break" in out + err  # it says what it repaired
     text = ledger.read_text()
     assert text.endswith("# typed without a newline\n" + NEW_LINE)
-    assert _events(ledger)[-1] == {"event": "place", "sticker": "bunker", "target": "peru"}
+    assert events_of(ledger)[-1] == {"event": "place", "sticker": "bunker", "target": "peru"}
     assert _side_files(ledger.parent) == []
 
 
@@ -246,7 +223,7 @@ def test_an_event_typed_by_hand_at_the_same_moment_is_kept_and_reported(ledger: 
 # --- a SIGKILL that tears the append --------------------------------------------------------------------
 def test_a_torn_append_is_never_read_as_an_event_and_is_removed_by_the_next_write(ledger: Path) -> None:
     before = ledger.read_bytes()
-    old = _events(ledger)
+    old = events_of(ledger)
     result = sb(*PLACE, "-c", str(ledger), SCARBOOK_FAULT="ledger-append:torn")
     assert result.returncode == -9, result.stdout + result.stderr
     torn = ledger.read_bytes()
@@ -262,7 +239,7 @@ def test_a_torn_append_is_never_read_as_an_event_and_is_removed_by_the_next_writ
     assert sb("campaign", "place", "bunker", "egypt", "-c", str(ledger)).returncode == 0
     egypt = b"- {event: place, sticker: bunker, target: egypt}\n"
     assert ledger.read_bytes() == before + b"# a note after the crash\n" + egypt
-    assert _events(ledger) == [*old, {"event": "place", "sticker": "bunker", "target": "egypt"}]
+    assert events_of(ledger) == [*old, {"event": "place", "sticker": "bunker", "target": "egypt"}]
     assert _side_files(ledger.parent) == []
 
 
@@ -271,7 +248,7 @@ def test_a_torn_append_at_the_end_is_cut_in_place(ledger: Path) -> None:
     assert sb(*PLACE, "-c", str(ledger), SCARBOOK_FAULT="ledger-append:torn").returncode == -9
     assert sb("campaign", "undo", "-c", str(ledger)).returncode == 0  # any locked write repairs first
     assert ledger.stat().st_ino == ino
-    assert _events(ledger) == [e.to_dict() for e in parse(before.decode(), ledger).events][:-1]
+    assert events_of(ledger) == [e.to_dict() for e in parse(before.decode(), ledger).events][:-1]
     assert _side_files(ledger.parent) == []
 
 

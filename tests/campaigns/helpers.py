@@ -49,16 +49,16 @@ def invoke(args: list[str], file: Path | None = None):  # type: ignore[no-untype
 _SETUP_DONE: dict[str, bytes] = {}  # SETUP's ledger, replayed once per test process
 
 
-def _set_up(file: Path) -> list[str]:
-    """SETUP's 17 commands are the start of most tracker tests: replay them once per process, then
-    copy the ledger and `check` it (which leaves the verdict in the cache, as the last write did)."""
+def setup_bytes() -> bytes:
+    """SETUP's ledger, replayed once per test process (with a cache folder of its own, so the
+    template leaves nothing in a test's cache)."""
     if "ledger" not in _SETUP_DONE:
         import tempfile
 
         folder = Path(tempfile.mkdtemp(prefix="scarbook-setup-"))
         template = folder / "c.yaml"
         cache = os.environ.get("SCARBOOK_CACHE")
-        os.environ["SCARBOOK_CACHE"] = str(folder / "cache")  # the template leaves nothing in a test's cache
+        os.environ["SCARBOOK_CACHE"] = str(folder / "cache")
         try:
             failures = run_script(SETUP, template, _copy=False)
         finally:
@@ -66,10 +66,15 @@ def _set_up(file: Path) -> list[str]:
                 os.environ.pop("SCARBOOK_CACHE", None)
             else:
                 os.environ["SCARBOOK_CACHE"] = cache
-        if failures:
-            return failures
+        assert not failures, failures
         _SETUP_DONE["ledger"] = template.read_bytes()
-    file.write_bytes(_SETUP_DONE["ledger"])
+    return _SETUP_DONE["ledger"]
+
+
+def _set_up(file: Path) -> list[str]:
+    """SETUP's 17 commands are the start of most tracker tests: copy its ledger and `check` it (which
+    leaves the verdict in the cache, as the last write did)."""
+    file.write_bytes(setup_bytes())
     result = invoke(["check"], file)
     return [] if result.exit_code == 0 else [f"check of the copied set-up: {result.output.strip()}"]
 

@@ -3,7 +3,7 @@
 `sb(...)` runs the console script beside this Python with the environment of `proc_env` (no campaign
 from the caller's environment, no fault left set, a patient lock); extra keyword arguments become
 environment variables (`SCARBOOK_FAULT="ledger-append:torn"`). The `ledger` fixture (registered for
-every test by `pytest_plugins` in conftest) is a copy of SETUP's ledger, replayed once per session.
+every test by `pytest_plugins` in conftest) is a copy of SETUP's ledger, replayed once per process.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 
 from scarbook.campaign.ledger import parse
 
-from .helpers import SETUP, run_script
+from .helpers import setup_bytes
 
 SCARBOOK = str(Path(sys.executable).parent / "scarbook")
 PLACE = ["campaign", "place", "bunker", "peru"]  # a legal placement on SETUP's ledger
@@ -42,16 +42,9 @@ def events_of(path: Path) -> list[dict]:
     return [e.to_dict() for e in parse(path.read_text("utf-8"), path).events]
 
 
-@pytest.fixture(scope="session")
-def _setup_bytes(tmp_path_factory: pytest.TempPathFactory) -> bytes:
-    file = tmp_path_factory.mktemp("template") / "c.yaml"
-    assert not run_script(SETUP, file)
-    return file.read_bytes()
-
-
 @pytest.fixture
-def ledger(tmp_path: Path, _setup_bytes: bytes) -> Path:
+def ledger(tmp_path: Path) -> Path:
     """SETUP's ledger copied byte for byte (no verdict in the cache for it yet)."""
     file = tmp_path / "c.yaml"
-    file.write_bytes(_setup_bytes)
+    file.write_bytes(setup_bytes())
     return file

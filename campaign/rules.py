@@ -593,14 +593,13 @@ def game_end_problems(content: Content, state: CampaignState, ev: GameEnded) -> 
                                    *rule))
     played = {p for ps in game.pieces.values() for p in ps.values()}
     lost_allowed = as_dict(content.model.schedule.get(game.number)).get("may_lose")
-    for raw in ev.lost:
-        pid = normalize(raw)
-        if pid not in played:
-            out.append(Problem("R307", f"{raw} did not play in game {game.number}; pieces in play: "
-                               f"{', '.join(sorted(played))}", *rule))
-        elif not lost_allowed:
-            out.append(Problem("R307", f"nothing is lost for good in game {game.number}",
+    for raw in ev.lost:  # whether anything may be lost comes first: a piece name is only worth checking then
+        if not lost_allowed:
+            out.append(Problem("R307", f"nothing is lost for good in game {game.number}; leave out --lost {raw}",
                                "only the games whose rules say so remove a piece for good", _model_cite(content)))
+        elif normalize(raw) not in played:
+            out.append(Problem("R307", f"'{raw}' was not in play in game {game.number}; pieces in play: "
+                               f"{', '.join(sorted(played)) or 'none'}", *rule))
     return out
 
 

@@ -11,9 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from campaigns.helpers import invoke, run_script
-
-from conftest import refused, snapshot
+from campaigns.helpers import invoke, play_transcript, run_script
 
 GAME = Path(__file__).parent / "packs" / "valid" / "checks-isles"
 
@@ -109,14 +107,7 @@ def test_refusals_word_for_word_and_the_ways_through(tmp_path: Path, monkeypatch
     monkeypatch.delenv("SCARBOOK_CAMPAIGN", raising=False)
     file = tmp_path / "c.yaml"
     assert run_script(f"new {{file}} --game {GAME} --player Ann --player Bob\n", file) == []
-    for line, first in TRANSCRIPT:
-        before = snapshot(file)
-        result = invoke(line.split(), file)
-        if first.startswith("error "):
-            refused(result, first.split(":")[0].split(" ")[1], file_before=before)
-        else:
-            assert result.exit_code == 0, (line, result.output)
-        assert result.output.splitlines()[0] == first, line
+    play_transcript(file, TRANSCRIPT)
 
 
 def test_a_game_without_pieces_is_logged_by_its_players(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

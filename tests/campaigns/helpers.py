@@ -46,6 +46,23 @@ def invoke(args: list[str], file: Path | None = None):  # type: ignore[no-untype
     return runner.invoke(app, ["campaign", *args])
 
 
+def play_transcript(file: Path, transcript: list[tuple[str, str]]) -> None:
+    """Run each (command, what it prints first) in turn on `file`: the expected text is compared with as many
+    of the output's first lines as it has; one starting `error CODE:` must be an honest refusal that leaves
+    the file byte-identical (conftest.refused), anything else must exit 0."""
+    from conftest import refused, snapshot
+
+    for line, expected in transcript:
+        before = snapshot(file)
+        result = invoke(shlex.split(line), file)
+        if expected.startswith("error "):
+            refused(result, expected.split(":")[0].split(" ")[1], file_before=before)
+        else:
+            assert result.exit_code == 0, (line, result.output)
+        wanted = expected.splitlines()
+        assert result.output.splitlines()[:len(wanted)] == wanted, (line, result.output)
+
+
 _SETUP_DONE: dict[str, bytes] = {}  # SETUP's ledger, replayed once per test process
 
 

@@ -1,0 +1,132 @@
+"""Refusals of the tracker's game and packet rules (campaign/rules.py), word for word, with the way through.
+
+Each transcript runs one command at a time through the CLI (campaigns.helpers.play_transcript): a
+refusal must exit 1 without a crash and leave the ledger byte-identical; the expected text is every line
+the command prints first. The games are two test packs (`tests/packs/valid/checks-isles/`: no factions,
+no pieces, 2-3 players; `trigger-isles/`: one sealed packet per kind of trigger) and Risk Legacy.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from campaigns.helpers import SETUP, play_transcript, run_script
+
+PACKS = Path(__file__).parent / "packs" / "valid"
+NOT_WRITTEN = "nothing was written"
+ENDS = ("(the end of a game records who won, who held on and who was eliminated, each a player of that game)")
+
+
+@pytest.fixture(autouse=True)
+def _no_default_campaign(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SCARBOOK_CAMPAIGN", raising=False)
+
+
+GAME_RULES = [  # checks-isles: 2 to 3 players, one type of game, nothing lost for good
+    ("game start --play Ann", "error R306: 1 players; Checks Isles needs at least 2 (Checks Isles is for 2 to 3 "
+     "players)\n" + NOT_WRITTEN),
+    ("game start --play Ann --play Bob --play Cy --play Dee",
+     "error R104: 'Dee' is not a player of this campaign; players: Ann, Bob, Cy (a campaign's players are those "
+     "named when it began ('scarbook campaign new --player NAME'))\n"
+     "error R306: 4 players; Checks Isles takes at most 3 (Checks Isles is for 2 to 3 players)\n" + NOT_WRITTEN),
+    ("game start --play Ann --play Bob --type blitz", "error R308: unknown type of game 'blitz'; types: game"),
+    ("game start --play Ann --play Bob --type gam", "error R308: unknown type of game 'gam' (did you mean 'game'?); "
+     "types: game"),
+    ("game start --play Ann --play Bob --start Cy=a-isle",
+     "error R305: Cy does not play in this game (each player of the game starts in one territory)"),
+    ("game start --play Ann --play Bob --start Ann=a-isle --start Ann=b-isle",
+     "error R305: Ann is given two starting territories (each player starts in one territory)"),
+    ("game start --play Ann --play Bob --start Ann=a-isle --start Bob=a-isle",
+     "error R305: Ann and Bob cannot both start in a-isle (a starting territory holds one player's HQ)"),
+    ("game start --play Ann --play Bob --start Ann=zz-isle", "error R305: unknown territory 'zz-isle' (did you mean "
+     "'c-isle'?) (each player of the game starts in one territory)"),
+    ("game start --play Ann --play Bob --start Ann=a-isle --start Bob=c-isle", "recorded: game starts: Ann, Bob"),
+    ("game end --winner ' '", "error R307: say who won with --winner NAME " + ENDS),
+    ("game end --winner Cy", "error R307: 'Cy' did not play game 1; players: Ann, Bob " + ENDS),
+    ("game end --winner Ann --eliminated Ann", "error R307: a player is listed twice among winner, held on and "
+     "eliminated " + ENDS),
+    ("game end --winner Ann --controlled Ann=q-isle --controlled Bob=b-isle,c-isle",
+     "error R307: unknown territory 'q-isle' (did you mean 'c-isle'?) " + ENDS),
+    ("game end --winner Ann --lost Bob",
+     "error R307: nothing is lost for good in game 1; leave out --lost Bob (only the games whose rules say so "
+     "remove a piece for good)"),
+    ("game end --winner Ann --held-on Bob", "recorded: game ends: Ann wins; held on: Bob"),
+    ("game end --winner Ann", "error R302: no game is in progress; start one with 'scarbook campaign game start "
+     "--play NAME=FACTION ...' (a game ends after it started)"),
+]
+
+
+def test_game_start_and_end_refusals(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    assert run_script(f"new {{file}} --game {PACKS / 'checks-isles'} --player Ann --player Bob --player Cy\n",
+                      file) == []
+    play_transcript(file, GAME_RULES)
+
+
+TRIGGERS = [  # trigger-isles: each packet waits for its trigger, then blocks the next game until opened
+    ("open second", "error R313: packet second may not be opened yet (After game 2.)\n" + NOT_WRITTEN),
+    ("open begun", "error R313: packet begun may not be opened yet (Once a game has started.)"),
+    ("open nope", "error R311: unknown packet 'nope'; packets: begun, ended, fallen, after-begun, second (the sealed "
+     "packets of Trigger Isles are those its content lists; test game: triggers)"),
+    ("game start --play Ann --play Bob", "recorded: game starts: Ann, Bob\nopen the sealed packet now: begun (Begun: "
+     "Once a game has started.) -> scarbook campaign open begun [--pack DIR]"),
+    ("game end --winner Ann", "recorded: game ends: Ann wins; held on: Bob\nopen the sealed packet now: ended (Ended: "
+     "Once a game has ended.) -> scarbook campaign open ended [--pack DIR]"),
+    ("game start --play Ann --play Bob",
+     "error R310: open the sealed packet 'begun' first: Begun ('scarbook campaign open begun') (Once a game has "
+     "started.)\nerror R310: open the sealed packet 'ended' first: Ended ('scarbook campaign open ended') (Once a "
+     "game has ended.)\n" + NOT_WRITTEN),
+    ("open after-begun", "error R313: packet after-begun may not be opened yet (Once Begun is open.)"),
+    ("open begun", "recorded: packet begun opened\nopen the sealed packet now: after-begun (After Begun: Once Begun "
+     "is open.) -> scarbook campaign open after-begun [--pack DIR]"),
+    ("game start --play Ann --play Bob",
+     "error R310: open the sealed packet 'ended' first: Ended ('scarbook campaign open ended') (Once a game has "
+     "ended.)\nerror R310: open the sealed packet 'after-begun' first: After Begun ('scarbook campaign open "
+     "after-begun') (Once Begun is open.)"),
+    ("open after-begun", "recorded: packet after-begun opened"),
+    ("open ended", "recorded: packet ended opened"),
+    ("game start --play Ann --play Bob", "recorded: game starts: Ann, Bob"),
+    ("open fallen", "error R313: packet fallen may not be opened yet (Once a player is eliminated.)"),
+    ("game end --winner Ann --eliminated Bob", "recorded: game ends: Ann wins; eliminated: Bob\n"
+     "open the sealed packet now: fallen (Fallen: Once a player is eliminated.) -> scarbook campaign open fallen "
+     "[--pack DIR]\nopen the sealed packet now: second (Second: After game 2.) -> scarbook campaign open second "
+     "[--pack DIR]"),
+    ("game start --play Ann --play Bob",
+     "error R310: open the sealed packet 'fallen' first: Fallen ('scarbook campaign open fallen') (Once a player is "
+     "eliminated.)\nerror R310: open the sealed packet 'second' first: Second ('scarbook campaign open second') "
+     "(After game 2.)"),
+    ("open fallen", "recorded: packet fallen opened"),
+    ("open fallen", "error R312: packet fallen is already open (a sealed packet is opened once)"),
+    ("open second", "recorded: packet second opened"),
+    ("game start --play Ann --play Bob", "recorded: game starts: Ann, Bob"),
+]
+
+
+def test_every_trigger_the_tracker_can_tell(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    assert run_script(f"new {{file}} --game {PACKS / 'trigger-isles'} --player Ann --player Bob\n", file) == []
+    play_transcript(file, TRIGGERS)
+
+
+RISK_LEGACY = [
+    ("game start --play Ann=khan-industries --play Bob=saharan-republic --play Cat=die-mechaniker,khan-industries",
+     "error R303: Cat plays two of faction: die-mechaniker and khan-industries (a Risk Legacy game records each "
+     "player's faction, each played by one player; 001_e430d55b72a215e6.txt § Player Set Up)"),
+    ("game start --play Ann=khan-industries --play Bob=saharan-republic --play Cat=die-mechaniker",
+     "recorded: game starts: Ann as khan-industries, Bob as saharan-republic, Cat as die-mechaniker"),
+    ("tick alaska", "error R320: alaska has no mark with boxes to tick (boxes are ticked on a mark that has them; "
+     "001_e430d55b72a215e6.txt § If you won; 001_e430d55b72a215e6.txt § Fortifications)"),
+    ("game end --winner Ann --lost khan-industries",
+     "error R307: nothing is lost for good in game 1; leave out --lost khan-industries (only the games whose rules "
+     "say so remove a piece for good; 001_e430d55b72a215e6.txt § Before the first turn)"),
+    ("link x alaska brazil --by Zed", "error R104: 'Zed' is not a player of this campaign; players: Ann, Bob, Cat (a "
+     "campaign's players are those named when it began ('scarbook campaign new --player NAME'); "
+     "001_e430d55b72a215e6.txt § Player Set Up)"),
+]
+
+
+def test_risk_legacy_game_refusals(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    assert run_script(SETUP, file) == []
+    play_transcript(file, RISK_LEGACY)

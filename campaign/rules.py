@@ -762,11 +762,6 @@ def pass_problems(content: Content, state: CampaignState, ev: Passed) -> list[Pr
 
 
 # --- any event --------------------------------------------------------------------------------
-def event_problems(content: Content, state: CampaignState, ev: Event) -> list[Problem]:
-    """Everything wrong with recording `ev` now (what `check` and every write run)."""
-    return admit(content, state, ev)[0]
-
-
 def admit(content: Content, state: CampaignState, ev: Event) -> tuple[list[Problem], Event | None]:
     """Everything wrong with recording `ev` now, and `ev` as the content and the ledger spell it (None: it names
     nothing that exists). What was typed is resolved once, for both: the replay's one pass per event."""

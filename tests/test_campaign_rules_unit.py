@@ -1,0 +1,90 @@
+"""campaign/rules.py's defences, called directly: what no valid pack reaches through the CLI.
+
+The schema only lets a pack name checks that exist and the checks are tested not to crash, but a check
+that goes wrong must still be one more refusal that names it (R299, R298), never a traceback, and an
+event of no kind the rules know must be refused (L003), not waved through.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from campaigns.helpers import run_script
+
+from scarbook.campaign import rules
+from scarbook.campaign.engine import Campaign, Replay
+from scarbook.campaign.events import Event
+from scarbook.campaign.ledgercache import read
+
+GAME = Path(__file__).parent / "packs" / "valid" / "checks-isles"
+
+
+@pytest.fixture
+def replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Replay:
+    monkeypatch.delenv("SCARBOOK_CAMPAIGN", raising=False)
+    file = tmp_path / "c.yaml"
+    assert run_script(f"new {{file}} --game {GAME} --player Ann --player Bob\n", file) == []
+    return Campaign(read(file)).replay()
+
+
+def banner(replay: Replay, checks: list[dict]) -> rules.Resolved:
+    r = rules.resolve(replay.content, replay.state, "banner", "a-isle", by="Ann")
+    assert isinstance(r, rules.Resolved), r
+    return dataclasses.replace(r, sticker={**r.sticker, "checks": checks})
+
+
+def test_an_unknown_check_is_named_and_the_others_still_run(replay: Replay) -> None:
+    r = banner(replay, [{"check": "no-such-check"}, {"check": "during-a-game", "cite": "t § x"}])
+    found = rules.placement_problems(replay.content, replay.state, r)
+    assert [(p.code, p.text()) for p in found] == [
+        ("R299", "the content names an unknown check 'no-such-check'"),
+        ("R230", "no game is in progress (a Banner is placed during a game; t § x)"),
+    ]
+
+
+def test_a_crashing_check_is_one_more_refusal(replay: Replay, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(p: object, params: dict) -> None:
+        raise KeyError("slot")
+
+    monkeypatch.setitem(rules.CHECKS, "one-per-player", broken)
+    r = banner(replay, [{"check": "one-per-player", "cite": "t § banner"}])
+    found = rules.placement_problems(replay.content, replay.state, r)
+    assert [(p.code, p.message) for p in found] == [
+        ("R298", "check 'one-per-player' failed on this placement: KeyError: 'slot'")]
+
+
+def test_the_same_failure_twice_is_listed_once(replay: Replay) -> None:
+    twice = [{"check": "during-a-game", "cite": "a"}, {"check": "during-a-game", "cite": "b"}]
+    found = rules.placement_problems(replay.content, replay.state, banner(replay, twice))
+    assert [p.text() for p in found] == ["no game is in progress (a Banner is placed during a game; a)"]
+
+
+def test_an_event_of_no_known_kind_is_refused(replay: Replay) -> None:
+    found, fixed = rules.admit(replay.content, replay.state, Event())
+    assert [(p.code, p.message) for p in found] == [("L003", "unknown event")]
+    assert fixed == Event()
+
+
+def test_players_text_one_bound_or_both() -> None:
+    assert rules._players_text({"min": 2, "max": 4}) == "2 to 4 players"
+    assert rules._players_text({"min": 3}) == "at least 3 players"
+    assert rules._players_text({"max": 5}) == "at most 5 players"
+
+
+def test_game_record_roles() -> None:
+    from scarbook.campaign.state import GameRecord
+
+    game = GameRecord(3, {"Ann": "", "Bob": "", "Cat": "", "Dan": ""}, winner="Ann", held_on=["Bob"],
+                      eliminated=["Cat"])
+    assert [game.role(p) for p in ("Ann", "Bob", "Cat", "Dan", "Eve")] == [
+        "winner", "held-on", "eliminated", "not played", "not played"]
+    assert game.with_role("winner") == ["Ann"]
+    assert game.with_role("held-on") == ["Bob"]
+    assert game.with_role("eliminated") == ["Cat"]
+    assert game.with_role("everyone") == ["Ann", "Bob", "Cat", "Dan"]
+    assert GameRecord(1, {"Ann": ""}).with_role("winner") == []  # not ended: nobody won yet
+    lists = game.with_role("held-on")
+    lists.append("Zed")  # a copy: the record itself is not changed through it
+    assert game.held_on == ["Bob"]

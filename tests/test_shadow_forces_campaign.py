@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from campaigns.helpers import invoke, run_script, script, set_cache
+from campaigns.helpers import invoke, play_transcript, run_script, script, set_cache
 
 from conftest import refused as refuses
 from conftest import snapshot
@@ -179,3 +179,19 @@ def test_game_twelve_adds_its_own_start_check(world: Path) -> None:
     assert free, "a neighbour that is a legal start in other games"
     near = start_problem(content, state, "Ann", free[0], 12)
     assert near is not None and "Game 12" in near.cite and "your own warlord is" in near.message
+
+
+def test_a_game_after_the_campaign_is_played_but_gives_no_rewards(world: Path, tmp_path: Path) -> None:
+    file = tmp_path / "after.yaml"
+    file.write_bytes(world.read_bytes())
+    plays = "--play Ann=green-faction,kai-weller --play Bob=white-faction,raaz-garcia --play Cat=blue-faction,angus-smith"
+    play_transcript(file, [
+        (f"game start {plays}", "recorded: game starts: Ann as green-faction and kai-weller, Bob as white-faction "
+         "and raaz-garcia, Cat as blue-faction and angus-smith"),
+        ("game end --winner Bob", "recorded: game ends: Bob wins; held on: Ann, Cat"),
+        ("place warlord-upgrade-tactic kai-weller-warlord-deck --by Ann", "error R208: game 16 gives no rewards (only "
+         "the first 15 games give rewards; 000_abea47e8b6bf01a9.txt § End of the Global Game)"),
+        (f"game start {plays}", "recorded: game starts: Ann as green-faction and kai-weller, Bob as white-faction "
+         "and raaz-garcia, Cat as blue-faction and angus-smith"),
+    ])
+    assert status(file)["games_played"] == 16

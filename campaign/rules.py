@@ -179,6 +179,9 @@ def default_actor(content: Content, state: CampaignState, sticker: dict[str, Any
 def placement_problems(content: Content, state: CampaignState, r: Resolved, in_order: bool = True) -> list[Problem]:
     """Everything wrong with this placement now (`in_order=False`: as if earlier steps were done, to
     ask whether something could go there at all)."""
+    waiting = _about_to_place(content, state, r.sticker_id)  # a packet to open as someone is about to place it
+    if waiting is not None:
+        return [waiting]
     out: list[Problem] = []
     pool, count = pool_for(state, r.sticker)
     p = Placement(content, state, r.sticker_id, r.sticker, r.target, r.actor, r.name, pool, count, r.value)

@@ -67,8 +67,8 @@ def test_game_start_and_end_refusals(tmp_path: Path) -> None:
 TRIGGERS = [  # trigger-isles: each packet waits for its trigger, then blocks the next game until opened
     ("open second", "error R313: packet second may not be opened yet (After game 2.)\n" + NOT_WRITTEN),
     ("open begun", "error R313: packet begun may not be opened yet (Once a game has started.)"),
-    ("open nope", "error R311: unknown packet 'nope'; packets: begun, ended, fallen, after-begun, second (the sealed "
-     "packets of Trigger Isles are those its content lists; test game: triggers)"),
+    ("open nope", "error R311: unknown packet 'nope'; packets: begun, ended, fallen, after-begun, second, guarded "
+     "(the sealed packets of Trigger Isles are those its content lists; test game: triggers)"),
     ("game start --play Ann --play Bob", "recorded: game starts: Ann, Bob\nopen the sealed packet now: begun (Begun: "
      "Once a game has started.) -> scarbook campaign open begun [--pack DIR]"),
     ("game end --winner Ann", "recorded: game ends: Ann wins; held on: Bob\nopen the sealed packet now: ended (Ended: "
@@ -100,6 +100,11 @@ TRIGGERS = [  # trigger-isles: each packet waits for its trigger, then blocks th
     ("open fallen", "error R312: packet fallen is already open (a sealed packet is opened once)"),
     ("open second", "recorded: packet second opened"),
     ("game start --play Ann --play Bob", "recorded: game starts: Ann, Bob"),
+    ("where raid", "raid cannot go anywhere now (try 'scarbook campaign place raid TARGET --dry-run' to see why)"),
+    ("place raid a-isle", "error R310: open the sealed packet 'guarded' first: Guarded (Open before the first Raid.)"),
+    ("open guarded", "recorded: packet guarded opened"),
+    ("where raid", "a-isle\nb-isle"),
+    ("place raid a-isle", "recorded: raid on a-isle"),
 ]
 
 

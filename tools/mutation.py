@@ -3,6 +3,10 @@
     .venv/bin/python tools/mutation.py                       # coverage, then every core module
     .venv/bin/python tools/mutation.py compiler/atomic.py    # one module (a path in the checkout)
     .venv/bin/python tools/mutation.py --no-coverage campaign/checks.py --tests tests/test_campaign_rules.py
+    .venv/bin/python tools/mutation.py --no-coverage campaign/rules.py --sample 300 --tests ...  # an estimate
+
+--sample N tests N mutants drawn at random (a fixed seed, --seed) instead of all of them, for modules whose
+full run would take hours on this machine: the score is then an estimate, printed with its 95 % interval.
 
 mutmut (configured under [tool.mutmut] in pyproject.toml) names a mutant after the module's path,
 so it must see the package laid out as it is installed (`scarbook/compiler/...`), not as this
@@ -15,7 +19,10 @@ Slow (minutes per module on 2 cores): not part of .ci/run.
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -47,6 +54,8 @@ def main() -> int:
     parser.add_argument("--tests", nargs="*", help="test files to run (default: the whole suite)")
     parser.add_argument("--no-coverage", action="store_true", help="skip the coverage report of the core modules")
     parser.add_argument("--max-children", default="2", help="parallel mutmut workers (default 2)")
+    parser.add_argument("--sample", type=int, default=0, help="test only N mutants drawn at random (an estimate)")
+    parser.add_argument("--seed", type=int, default=17, help="the random draw of --sample (default 17)")
     args = parser.parse_args()
     python = sys.executable
     config = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["mutmut"]
@@ -73,10 +82,49 @@ def main() -> int:
         text += f"only_mutate = {only!r}\npytest_add_cli_args_test_selection = {tests!r}\n"
         (work / "pyproject.toml").write_text(text.replace("'", '"'), "utf-8")
     print(f"mutating in {work}", flush=True)
-    run = subprocess.run([python, "-m", "mutmut", "run", "--max-children", args.max_children], cwd=work, env=env)
+    mutmut = [python, "-m", "mutmut", "run", "--max-children", args.max_children]
+    names: list[str] = []
+    if args.sample:
+        # mutmut generates every mutant and maps tests to functions before it filters by name; a name that
+        # matches nothing stops it right after (an assertion), leaving the mutants listed in the .meta files
+        subprocess.run([*mutmut, "no-such-mutant-just-generate"], cwd=work, env=env, capture_output=True)
+        every = sorted(k for meta in (work / "mutants").rglob("*.meta")
+                       for k in json.loads(meta.read_text())["exit_code_by_key"])
+        if not every:
+            raise SystemExit("mutmut generated no mutants (see `python -m mutmut run` in " + str(work) + ")")
+        names = sorted(random.Random(args.seed).sample(every, min(args.sample, len(every))))
+        print(f"testing {len(names)} of {len(every)} mutants drawn at random (seed {args.seed})", flush=True)
+    run = subprocess.run([*mutmut, *names], cwd=work, env=env)
     results = subprocess.run([python, "-m", "mutmut", "results"], cwd=work, env=env, capture_output=True, text=True)
     print(results.stdout)
+    print(score(work, set(names)))
     return run.returncode
+
+
+def score(work: Path, names: set[str]) -> str:
+    """Killed / tested per module from mutmut's .meta files (only `names` when a sample was drawn)."""
+    lines = []
+    for meta in sorted((work / "mutants").rglob("*.meta")):
+        codes = json.loads(meta.read_text())["exit_code_by_key"]
+        codes = {k: v for k, v in codes.items() if not names or k in names}
+        killed = sum(1 for v in codes.values() if v in (1, 3))
+        timeout = sum(1 for v in codes.values() if v in (36, -24, 24, 152, 255))
+        survived = sum(1 for v in codes.values() if v == 0)
+        no_tests = sum(1 for v in codes.values() if v in (5, 33))
+        unchecked = sum(1 for v in codes.values() if v is None)
+        n = len(codes) - unchecked
+        if not n:
+            continue
+        share = (killed + timeout) / n
+        line = (f"{meta.relative_to(work / 'mutants').with_suffix('')}: {killed + timeout} of {n} killed "
+                f"({100 * share:.1f} %; {timeout} by timeout), {survived} survived, {no_tests} reached by no test")
+        if names:  # Wilson's 95 % interval for a share estimated from a random sample
+            z = 1.96
+            centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+            half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+            line += f"; 95 % interval {100 * (centre - half):.1f}-{100 * (centre + half):.1f} %"
+        lines.append(line + (f"; {unchecked} not run" if unchecked else ""))
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

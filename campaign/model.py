@@ -181,6 +181,12 @@ class CampaignModel:
             return str(entry["type"])
         return asked if asked in self.types else self.default_type
 
+    def play_form(self, number: int, player: str = "NAME") -> str:
+        """What `--play` takes in game `number`: `NAME=FACTION`, `NAME=FACTION,CHARACTER`, or `NAME` alone."""
+        kinds = [self.pieces[k].name.upper().replace(" ", "-") for k in self.types[self.type_of(number)].plays
+                 if k in self.pieces]
+        return player + (f"={','.join(kinds)}" if kinds else "")
+
     def rewarded(self, number: int) -> bool:
         """Whether game `number` gives rewards (games after the campaign's rewarded ones give none)."""
         limit = self.rewards_until if self.rewards_until is not None else self.games

@@ -569,7 +569,8 @@ def game_end_problems(content: Content, state: CampaignState, ev: GameEnded) -> 
     game = state.in_progress
     if game is None:
         return [Problem("R302", "no game is in progress; start one with 'scarbook campaign game start --play "
-                        "NAME=FACTION ...'", "a game ends after it started", _type_cite(content))]
+                        f"{content.model.play_form(state.started + 1)} ...'", "a game ends after it started",
+                        _type_cite(content))]
     out = []
     names: dict[str, str] = {}
     gtype = content.model.types.get(game.type)

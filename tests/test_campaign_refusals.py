@@ -53,7 +53,7 @@ GAME_RULES = [  # checks-isles: 2 to 3 players, one type of game, nothing lost f
      "remove a piece for good)"),
     ("game end --winner Ann --held-on Bob", "recorded: game ends: Ann wins; held on: Bob"),
     ("game end --winner Ann", "error R302: no game is in progress; start one with 'scarbook campaign game start "
-     "--play NAME=FACTION ...' (a game ends after it started)"),
+     "--play NAME ...' (a game ends after it started)"),
 ]
 
 

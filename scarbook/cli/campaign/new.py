@@ -73,8 +73,6 @@ def new(
     from scarbook.campaign.model import CampaignModel
 
     model = CampaignModel.of(content)
-    first = model.types[model.type_of(1, "")]
-    kinds = [model.pieces[k].name.upper().replace(" ", "-") for k in first.plays if k in model.pieces]
-    plays = " ".join(f"--play {n}" + (f"={','.join(kinds)}" if kinds else "") for n in names)
+    plays = " ".join(f"--play {model.play_form(1, n)}" for n in names)
     echo(f"next: set up the world (scarbook campaign where STICKER -c {file}), then "
          f"scarbook campaign game start {plays}")

@@ -138,7 +138,7 @@ class CampaignState:
         total = base if isinstance(base, int) and not isinstance(base, bool) else 0
         for m in self.active_marks(target):
             extra = (content.stickers.get(m.sticker, {}).get("adds") or {}).get(fieldname)
-            if isinstance(extra, int):
+            if isinstance(extra, int) and not isinstance(extra, bool):  # as for the printed number: no yes/no
                 total += extra
         return total + adds
 
@@ -148,7 +148,7 @@ class CampaignState:
         value = base if isinstance(base, int) and not isinstance(base, bool) else None
         for m in self.active_marks(target):
             adds = (content.stickers.get(m.sticker, {}).get("adds") or {}).get(fieldname)
-            if isinstance(adds, int):
+            if isinstance(adds, int) and not isinstance(adds, bool):
                 value = None if value is None else value + adds
             if m.name == fieldname and m.value is not None:
                 value = m.value

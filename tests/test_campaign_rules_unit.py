@@ -72,19 +72,3 @@ def test_players_text_one_bound_or_both() -> None:
     assert rules._players_text({"min": 3}) == "at least 3 players"
     assert rules._players_text({"max": 5}) == "at most 5 players"
 
-
-def test_game_record_roles() -> None:
-    from scarbook.campaign.state import GameRecord
-
-    game = GameRecord(3, {"Ann": "", "Bob": "", "Cat": "", "Dan": ""}, winner="Ann", held_on=["Bob"],
-                      eliminated=["Cat"])
-    assert [game.role(p) for p in ("Ann", "Bob", "Cat", "Dan", "Eve")] == [
-        "winner", "held-on", "eliminated", "not played", "not played"]
-    assert game.with_role("winner") == ["Ann"]
-    assert game.with_role("held-on") == ["Bob"]
-    assert game.with_role("eliminated") == ["Cat"]
-    assert game.with_role("everyone") == ["Ann", "Bob", "Cat", "Dan"]
-    assert GameRecord(1, {"Ann": ""}).with_role("winner") == []  # not ended: nobody won yet
-    lists = game.with_role("held-on")
-    lists.append("Zed")  # a copy: the record itself is not changed through it
-    assert game.held_on == ["Bob"]

@@ -815,8 +815,12 @@ def resolve_destroy(content: Content, state: CampaignState, card: str, by: str =
         if content.resolve(content.stickers[sid], card) is not None:
             return resolve(content, state, sid, card, by)
     if not content.destroy_stickers:
-        return Problem("R103", f"{content.game.title} has no rule for destroying cards")
-    return Problem("R102", f"'{card}' is not a card that can be destroyed")
+        return Problem("R103", f"{content.game.title} has no rule for destroying cards; nothing to record",
+                       "a card is destroyed only where the game's rules say so")
+    names = sorted({n for sid in content.destroy_stickers for n in content.target_names(content.stickers[sid])})
+    return Problem("R102", f"'{card}' is not a card that can be destroyed{did_you_mean(normalize(card), names)}; "
+                   "see 'scarbook campaign where " + content.destroy_stickers[0] + "'",
+                   "only the cards the game's rules let you destroy")
 
 
 def canonical(content: Content, state: CampaignState, ev: Event) -> Event | None:

@@ -51,6 +51,8 @@ GAME_RULES = [  # checks-isles: 2 to 3 players, one type of game, nothing lost f
     ("game end --winner Ann --lost Bob",
      "error R307: nothing is lost for good in game 1; leave out --lost Bob (only the games whose rules say so "
      "remove a piece for good)"),
+    ("destroy a-card", "error R103: Checks Isles has no rule for destroying cards; nothing to record (a card is "
+     "destroyed only where the game's rules say so)"),
     ("game end --winner Ann --held-on Bob", "recorded: game ends: Ann wins; held on: Bob"),
     ("game end --winner Ann", "error R302: no game is in progress; start one with 'scarbook campaign game start "
      "--play NAME ...' (a game ends after it started)"),
@@ -125,6 +127,8 @@ RISK_LEGACY = [
     ("game end --winner Ann --lost khan-industries",
      "error R307: nothing is lost for good in game 1; leave out --lost khan-industries (only the games whose rules "
      "say so remove a piece for good; 001_e430d55b72a215e6.txt § Before the first turn)"),
+    ("destroy alaskaa", "error R102: 'alaskaa' is not a card that can be destroyed (did you mean 'alaska'?); see "
+     "'scarbook campaign where card-destroyed' (only the cards the game's rules let you destroy)"),
     ("link x alaska brazil --by Zed", "error R104: 'Zed' is not a player of this campaign; players: Ann, Bob, Cat (a "
      "campaign's players are those named when it began ('scarbook campaign new --player NAME'); "
      "001_e430d55b72a215e6.txt § Player Set Up)"),

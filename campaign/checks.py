@@ -390,6 +390,12 @@ def target_has_own(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def spread_over_regions(p: Placement, params: dict[str, Any]) -> Failure:
     """No more than `per_region` of one piece's marks in a region until every listed region has that many."""
     piece = p.content.piece_of(p.sticker_id, p.target)
@@ -409,7 +415,7 @@ def spread_over_regions(p: Placement, params: dict[str, Any]) -> Failure:
         if counts[rid] >= limit and short:
             return (f"{piece} already has {counts[rid]} {kind} stickers in {rid}, and {', '.join(short)} "
                     f"{'has' if len(short) == 1 else 'have'} fewer than {limit}",
-                    f"no {limit + 1}th in a starting continent until every one has {limit}")
+                    f"no {ordinal(limit + 1)} in a starting continent until every one has {limit}")
     return None
 
 

@@ -1,0 +1,123 @@
+"""Two campaign checks of Risk: Shadow Forces, called directly on a small made-up world.
+
+`spread-over-regions`: a piece's marks spread over the listed regions (no third in one region until every
+region has two); `steps-value`: a stat sticker moves one chosen field one step in its direction. The
+Shadow Forces campaign test reaches both only through a 300-line replay; these are the edges, one by one.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from scarbook.campaign.checks import Placement, ordinal, spread_over_regions, steps_value
+from scarbook.campaign.content import Target
+from scarbook.campaign.state import CampaignState, Mark
+
+TERRITORIES = {"n1": ["north"], "n2": ["north"], "n3": ["north"], "s1": ["south"], "s2": ["south"], "e1": ["east"]}
+
+
+class World:
+    """What the checks read of a game's content: pieces, regions, stickers."""
+
+    regions = {"north": {}, "south": {}, "east": {}}
+    belongs_to = {"kai-sticker": "kai", "raaz-sticker": "raaz"}
+    stickers: dict[str, Any] = {"kai-sticker": {"kind": "warlord"}, "raaz-sticker": {"kind": "warlord"}}
+    game = SimpleNamespace(region_members=lambda: {r: [t for t, rs in TERRITORIES.items() if r in rs]
+                                                   for r in ("north", "south", "east")})
+
+    def piece_of(self, sticker_id: str, target: Target) -> str | None:
+        return self.belongs_to.get(sticker_id)
+
+
+def territory(tid: str) -> Target:
+    return Target("territory", tid, {"regions": TERRITORIES[tid]})
+
+
+def spread(marks: list[tuple[str, str]], sticker: str, target: str, **params: Any) -> Any:
+    state = CampaignState(["Ann", "Bob"])
+    for sid, tid in marks:
+        state.marks.setdefault(tid, []).append(Mark(sid, "warlord", tid))
+    p = Placement(World(), state, sticker, World.stickers[sticker], territory(target))  # type: ignore[arg-type]
+    return spread_over_regions(p, {"per_region": 2, "regions": ["north", "south"], **params})
+
+
+def test_two_in_a_region_then_the_others_first() -> None:
+    assert spread([], "kai-sticker", "n1") is None
+    assert spread([("kai-sticker", "n1")], "kai-sticker", "n2") is None
+    assert spread([("kai-sticker", "n1"), ("kai-sticker", "n2")], "kai-sticker", "n3") == (
+        "kai already has 2 warlord stickers in north, and south has fewer than 2",
+        "no 3rd in a starting continent until every one has 2")
+    full = [("kai-sticker", "n1"), ("kai-sticker", "n2"), ("kai-sticker", "s1"), ("kai-sticker", "s2")]
+    assert spread(full, "kai-sticker", "n3") is None  # every listed region has two: any region again
+
+
+def test_only_the_same_pieces_marks_and_listed_regions_count() -> None:
+    others = [("raaz-sticker", "n1"), ("raaz-sticker", "n2")]
+    assert spread(others, "kai-sticker", "n3") is None
+    mine = [("kai-sticker", "n1"), ("kai-sticker", "n2")]
+    assert spread(mine, "kai-sticker", "e1") is None  # east is not listed: never limited
+    assert spread(mine + [("kai-sticker", "e1")], "kai-sticker", "n3") is not None  # nor counted for north
+    assert spread(mine, "kai-sticker", "n3", per_region=3) is None
+    assert spread(mine, "kai-sticker", "n3", regions=["north", "south", "east"])[0] == (
+        "kai already has 2 warlord stickers in north, and south, east have fewer than 2")
+
+
+def test_every_region_when_none_are_listed() -> None:
+    mine = [("kai-sticker", "n1"), ("kai-sticker", "n2"), ("kai-sticker", "s1"), ("kai-sticker", "s2")]
+    assert spread(mine, "kai-sticker", "n3", regions=None)[0] == (
+        "kai already has 2 warlord stickers in north, and east has fewer than 2")
+    assert spread(mine, "kai-sticker", "n3", regions=["north", "south"], per_region=3) is None
+    state = CampaignState(["Ann"])
+    for tid in ("n1", "n2"):
+        state.marks.setdefault(tid, []).append(Mark("kai-sticker", "warlord", tid))
+    p = Placement(World(), state, "kai-sticker", World.stickers["kai-sticker"], territory("n3"))  # type: ignore[arg-type]
+    assert spread_over_regions(p, {}) == (  # by default two a region, every region of the game
+        "kai already has 2 warlord stickers in north, and south, east have fewer than 2",
+        "no 3rd in a starting continent until every one has 2")
+    assert spread_over_regions(Placement(World(), CampaignState([]), "loose", {"kind": "x"},  # type: ignore[arg-type]
+                                         territory("n1")), {}) is None  # no piece: nothing to spread
+
+
+def test_not_a_territory_is_not_limited() -> None:
+    state = CampaignState(["Ann"])
+    p = Placement(World(), state, "kai-sticker", World.stickers["kai-sticker"],  # type: ignore[arg-type]
+                  Target("continent", "north", {}))
+    assert spread_over_regions(p, {"per_region": 0}) is None
+
+
+STEPS = {"fields": {"melee_dice": 1, "melee_to_hit": -1}}
+
+
+def upgrade(name: str, value: int | None, printed: dict[str, Any], marks: list[Mark] = ()) -> Any:  # type: ignore[assignment]
+    state = CampaignState(["Ann"])
+    for m in marks:
+        state.marks.setdefault("kai", []).append(m)
+    content = SimpleNamespace(stickers={"up": {}})
+    p = Placement(content, state, "up", {"name": "Stat upgrade"}, Target("card", "kai", {"stats": printed}),  # type: ignore[arg-type]
+                  name=name, value=value)
+    return steps_value(p, STEPS)
+
+
+def test_steps_value_one_step_in_the_fields_direction() -> None:
+    assert upgrade("melee_dice", 3, {"melee_dice": 2}) is None
+    assert upgrade("melee_to_hit", 4, {"melee_to_hit": 5}) is None
+    assert upgrade("melee_dice", 4, {"melee_dice": 2}) == (
+        "kai's melee_dice is 2: the sticker must show 3, not 4", "melee_dice moves by +1, never weaker")
+    assert upgrade("melee_to_hit", 6, {"melee_to_hit": 5}) == (
+        "kai's melee_to_hit is 5: the sticker must show 4, not 6", "melee_to_hit moves by -1, never weaker")
+    assert upgrade("melee_dice", 4, {"melee_dice": 2}, [Mark("up", "stat", "kai", name="melee_dice", value=3)]) is None
+
+
+def test_steps_value_asks_for_the_field_and_the_number() -> None:
+    assert upgrade("life", 3, {}) == ("choose what it raises with --name (melee_dice, melee_to_hit)",
+                                      "a Stat upgrade changes one of melee_dice, melee_to_hit")
+    assert upgrade("melee_dice", None, {"melee_dice": 2}) == (
+        "give the number printed on the sticker with --value N", "a Stat upgrade shows the new value")
+    assert upgrade("melee_dice", 9, {}) is None  # the printed value is unknown: the players' word stands
+
+
+def test_ordinals() -> None:
+    assert [ordinal(n) for n in (1, 2, 3, 4, 10, 11, 12, 13, 14, 20, 21, 22, 23, 101, 111, 112)] == [
+        "1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th", "14th", "20th", "21st", "22nd", "23rd", "101st",
+        "111th", "112th"]

@@ -19,6 +19,7 @@ Slow (minutes per module on 2 cores): not part of .ci/run.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import math
 import os
@@ -56,6 +57,8 @@ def main() -> int:
     parser.add_argument("--max-children", default="2", help="parallel mutmut workers (default 2)")
     parser.add_argument("--sample", type=int, default=0, help="test only N mutants drawn at random (an estimate)")
     parser.add_argument("--seed", type=int, default=17, help="the random draw of --sample (default 17)")
+    parser.add_argument("--only", nargs="*", default=[], help="mutant names or globs to test, e.g. "
+                        "'scarbook.campaign.checks.x_steps_value*' (mutmut's names)")
     args = parser.parse_args()
     python = sys.executable
     config = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["mutmut"]
@@ -83,7 +86,7 @@ def main() -> int:
         (work / "pyproject.toml").write_text(text.replace("'", '"'), "utf-8")
     print(f"mutating in {work}", flush=True)
     mutmut = [python, "-m", "mutmut", "run", "--max-children", args.max_children]
-    names: list[str] = []
+    names: list[str] = list(args.only)
     if args.sample:
         # mutmut generates every mutant and maps tests to functions before it filters by name; a name that
         # matches nothing stops it right after (an assertion), leaving the mutants listed in the .meta files
@@ -97,16 +100,17 @@ def main() -> int:
     run = subprocess.run([*mutmut, *names], cwd=work, env=env)
     results = subprocess.run([python, "-m", "mutmut", "results"], cwd=work, env=env, capture_output=True, text=True)
     print(results.stdout)
-    print(score(work, set(names)))
+    print(score(work, set(names), sampled=bool(args.sample)))
     return run.returncode
 
 
-def score(work: Path, names: set[str]) -> str:
-    """Killed / tested per module from mutmut's .meta files (only `names` when a sample was drawn)."""
+def score(work: Path, names: set[str], sampled: bool = False) -> str:
+    """Killed / tested per module from mutmut's .meta files (only those matching `names` when given)."""
+
     lines = []
     for meta in sorted((work / "mutants").rglob("*.meta")):
         codes = json.loads(meta.read_text())["exit_code_by_key"]
-        codes = {k: v for k, v in codes.items() if not names or k in names}
+        codes = {k: v for k, v in codes.items() if not names or any(fnmatch.fnmatch(k, n) for n in names)}
         killed = sum(1 for v in codes.values() if v in (1, 3))
         timeout = sum(1 for v in codes.values() if v in (36, -24, 24, 152, 255))
         survived = sum(1 for v in codes.values() if v == 0)
@@ -118,7 +122,7 @@ def score(work: Path, names: set[str]) -> str:
         share = (killed + timeout) / n
         line = (f"{meta.relative_to(work / 'mutants').with_suffix('')}: {killed + timeout} of {n} killed "
                 f"({100 * share:.1f} %; {timeout} by timeout), {survived} survived, {no_tests} reached by no test")
-        if names:  # Wilson's 95 % interval for a share estimated from a random sample
+        if sampled:  # Wilson's 95 % interval for a share estimated from a random sample
             z = 1.96
             centre = (share + z * z / (2 * n)) / (1 + z * z / n)
             half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)

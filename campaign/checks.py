@@ -392,7 +392,7 @@ def target_has_own(p: Placement, params: dict[str, Any]) -> Failure:
 
 def ordinal(n: int) -> str:
     """1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    suffix = "th" if 11 <= n % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 
 
@@ -409,7 +409,7 @@ def spread_over_regions(p: Placement, params: dict[str, Any]) -> Failure:
     for rid in regions:
         for tid in members.get(rid, []):
             counts[rid] += sum(1 for m in p.state.has(tid, kind) if p.content.piece_of(m.sticker, p.target) == piece)
-    mine = [r for r in p.target.item.get("regions", []) or [] if r in counts]
+    mine = [r for r in p.target.item.get("regions") or [] if r in counts]
     short = [r for r in regions if counts[r] < limit]
     for rid in mine:
         if counts[rid] >= limit and short:

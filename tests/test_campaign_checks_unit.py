@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from scarbook.campaign.checks import Placement, ordinal, spread_over_regions, steps_value
-from scarbook.campaign.content import Target
+from scarbook.campaign.content import Content, Target
 from scarbook.campaign.state import CampaignState, Mark
 
 TERRITORIES = {"n1": ["north"], "n2": ["north"], "n3": ["north"], "s1": ["south"], "s2": ["south"], "e1": ["east"]}
@@ -22,12 +22,15 @@ class World:
 
     regions = {"north": {}, "south": {}, "east": {}}
     belongs_to = {"kai-sticker": "kai", "raaz-sticker": "raaz"}
-    stickers: dict[str, Any] = {"kai-sticker": {"kind": "warlord"}, "raaz-sticker": {"kind": "warlord"}}
+    stickers: dict[str, Any] = {"kai-sticker": {"kind": "warlord"}, "raaz-sticker": {"kind": "warlord"},
+                                "loose": {"kind": "warlord"}}
     game = SimpleNamespace(region_members=lambda: {r: [t for t, rs in TERRITORIES.items() if r in rs]
                                                    for r in ("north", "south", "east")})
 
-    def piece_of(self, sticker_id: str, target: Target) -> str | None:
-        return self.belongs_to.get(sticker_id)
+    piece_of = Content.piece_of  # the real rule: the sticker's own piece, the target's, its deck's
+
+    def piece_kind_of(self, item_id: str) -> str | None:
+        return "warlord" if item_id in ("kai", "raaz") else None
 
 
 def territory(tid: str) -> Target:
@@ -37,7 +40,8 @@ def territory(tid: str) -> Target:
 def spread(marks: list[tuple[str, str]], sticker: str, target: str, **params: Any) -> Any:
     state = CampaignState(["Ann", "Bob"])
     for sid, tid in marks:
-        state.marks.setdefault(tid, []).append(Mark(sid, "warlord", tid))
+        kind, _, sid = sid.rpartition(":")  # "KIND:STICKER" for a mark of another kind
+        state.marks.setdefault(tid, []).append(Mark(sid, kind or "warlord", tid))
     p = Placement(World(), state, sticker, World.stickers[sticker], territory(target))  # type: ignore[arg-type]
     return spread_over_regions(p, {"per_region": 2, "regions": ["north", "south"], **params})
 
@@ -61,6 +65,24 @@ def test_only_the_same_pieces_marks_and_listed_regions_count() -> None:
     assert spread(mine, "kai-sticker", "n3", per_region=3) is None
     assert spread(mine, "kai-sticker", "n3", regions=["north", "south", "east"])[0] == (
         "kai already has 2 warlord stickers in north, and south, east have fewer than 2")
+
+
+def test_only_marks_of_the_kind_count() -> None:
+    mine = [("kai-sticker", "n1"), ("kai-sticker", "n2")]
+    assert spread(mine, "kai-sticker", "n3", kind="upgrade") is None  # counting another kind: none of those
+    others = [("upgrade:kai-sticker", "n1"), ("upgrade:kai-sticker", "n2")]  # kai's, but not warlord marks
+    assert spread(others, "kai-sticker", "n3") is None
+    assert spread(others, "kai-sticker", "n3", kind="upgrade")[0] == (
+        "kai already has 2 upgrade stickers in north, and south has fewer than 2")
+    strangers = [("loose", "n1"), ("loose", "n2")]  # marks of no piece never count for one
+    assert spread(strangers, "kai-sticker", "n3") is None
+    assert spread(strangers, "loose", "n3") is None  # nor does a sticker of no piece count at all
+
+
+def test_a_listed_region_without_territories() -> None:
+    mine = [("kai-sticker", "n1"), ("kai-sticker", "n2")]
+    assert spread(mine, "kai-sticker", "n3", regions=["north", "west"])[0] == (
+        "kai already has 2 warlord stickers in north, and west has fewer than 2")
 
 
 def test_every_region_when_none_are_listed() -> None:
@@ -121,3 +143,4 @@ def test_ordinals() -> None:
     assert [ordinal(n) for n in (1, 2, 3, 4, 10, 11, 12, 13, 14, 20, 21, 22, 23, 101, 111, 112)] == [
         "1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th", "14th", "20th", "21st", "22nd", "23rd", "101st",
         "111th", "112th"]
+    assert [ordinal(n) for n in (120, 121, 122, 1013)] == ["120th", "121st", "122nd", "1013th"]

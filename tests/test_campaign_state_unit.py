@@ -80,3 +80,74 @@ def test_game_record_roles() -> None:
     lists = game.with_role("held-on")
     lists.append("Zed")  # a copy: the record itself is not changed through it
     assert game.held_on == ["Bob"]
+
+
+def test_a_mark_of_a_sticker_the_content_no_longer_has_adds_nothing() -> None:
+    state = state_with(Mark("gone-with-a-pack", "mark", "a"), Mark("plus-two", "mark", "a"))
+    assert state.value(CONTENT, "a", {"strength": 1}, "strength") == 3
+    assert state.stat(CONTENT, "a", 1, "strength") == 3
+
+
+def test_pool_for_draws_from_the_first_pool_with_stickers_left() -> None:
+    from scarbook.campaign.state import pool_for
+
+    sticker = {"id": "coin", "supply": [{"pool": "box", "count": 2}, {"pool": "sheet", "count": 3},
+                                        {"pool": "spare", "count": {"unknown": "not printed"}}]}
+    state = CampaignState(["Ann"])
+    assert pool_for(state, sticker) == ("box", 2)
+    state.pool_used[("coin", "box")] = 1
+    assert pool_for(state, sticker) == ("box", 2)
+    state.pool_used[("coin", "box")] = 2
+    assert pool_for(state, sticker) == ("sheet", 3)
+    state.pool_used[("other", "sheet")] = 3  # another sticker's use of a pool of the same name
+    assert pool_for(state, sticker) == ("sheet", 3)
+    state.pool_used[("coin", "sheet")] = 3
+    assert pool_for(state, sticker) == ("spare", None)  # a count nobody knows: never used up
+    assert pool_for(state, {"id": "x", "supply": 4}) == (None, 4)
+    assert pool_for(state, {"id": "x", "supply": True}) == (None, None)
+    assert pool_for(state, {"id": "x", "supply": {"unknown": "?"}}) == (None, None)
+    used_up = {"id": "y", "supply": [{"pool": "only", "count": 1}]}
+    state.pool_used[("y", "only")] = 1
+    assert pool_for(state, used_up) == ("only", 1)  # the last pool even when empty: supply-left refuses
+
+
+def test_pool_for_setup_pools_before_the_first_game_only() -> None:
+    from scarbook.campaign.state import GameRecord, pool_for
+
+    sticker = {"id": "coin", "supply": [{"pool": "setup", "count": 12}, {"pool": "rewards", "count": 20}],
+               "checks": [{"check": "before-first-game", "pool": "setup"}, {"check": "supply-left"}]}
+    state = CampaignState(["Ann"])
+    assert pool_for(state, sticker) == ("setup", 12)
+    state.pool_used[("coin", "setup")] = 12
+    assert pool_for(state, sticker) == ("setup", 12)  # still before game 1: the setup pool, empty
+    state.games.append(GameRecord(1, {"Ann": ""}))
+    assert pool_for(state, sticker) == ("rewards", 20)
+    state.pool_used[("coin", "setup")] = 0
+    assert pool_for(state, sticker) == ("rewards", 20)  # after game 1 the setup pool is closed
+    assert pool_for(state, {**sticker, "checks": None}) == ("setup", 12)  # no phases: the first pool left
+
+
+def test_owner_of_a_mark_is_the_claimer_of_its_piece_else_its_placer() -> None:
+    content: Any = SimpleNamespace(belongs_to={"kai-sticker": "kai", "raaz-sticker": "raaz"},
+                                   model=SimpleNamespace(claim_kinds=lambda: {"warlord-claim"}))
+    state = state_with(Mark("warlord-claim", "claim", "kai", by="Ann"), Mark("other", "claim", "raaz", by="Bob"))
+    assert state.owner(content, Mark("kai-sticker", "warlord", "t1", by="Bob")) == "Ann"  # Ann claimed kai
+    assert state.owner(content, Mark("raaz-sticker", "warlord", "t1", by="Bob")) == ""  # raaz: nobody claimed
+    assert state.owner(content, Mark("scar", "scar", "t1", by="Cat")) == "Cat"
+    assert state.claimed_by(content, "kai") == "Ann" and state.claimed_by(content, "raaz") is None
+
+
+def test_copy_state_is_independent_where_events_still_change_it() -> None:
+    from scarbook.campaign.ledgercache import RECENT_GAMES
+    from scarbook.campaign.state import copy_state
+
+    for games in (0, 1, RECENT_GAMES, RECENT_GAMES + 3):
+        state = state_with(Mark("plus-two", "mark", "a"))
+        state.games = [GameRecord(n + 1, {"Ann": ""}, ended=True) for n in range(games)]
+        copy = copy_state(state)
+        assert [g.number for g in copy.games] == [g.number for g in state.games]
+        for g in copy.games[-RECENT_GAMES:]:  # the games an event may still change are copies
+            g.winner = "changed"
+        copy.marks["a"].append(Mark("minus-one", "mark", "a"))
+        assert all(g.winner == "" for g in state.games) and len(state.marks["a"]) == 1
+        assert all(c is s for c, s in zip(copy.games[:-RECENT_GAMES], state.games[:-RECENT_GAMES], strict=True))

@@ -7,6 +7,7 @@ must be refused with that code, leaving the file byte-for-byte unchanged.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,14 +22,16 @@ def _no_env_campaign(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(scope="module")
-def full_campaign(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    import os
-
-    os.environ.setdefault("SCARBOOK_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
+def full_campaign(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    # played with the cache folder the tests then read (conftest._isolated_cache's), whatever
+    # SCARBOOK_CACHE the suite was started with: a test below asserts the cache entry it left
+    mp = pytest.MonkeyPatch()
+    mp.setenv("SCARBOOK_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
     file = tmp_path_factory.mktemp("full") / "world.yaml"
     failures = run_script(script("risk-legacy-15.txt"), file)
+    mp.undo()
     assert not failures, "\n".join(failures)
-    return file
+    yield file
 
 
 def status(file: Path) -> dict:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from scarbook.compiler.model import components
+from scarbook.compiler.model import as_dict, components
 
 from .content import Content, Target
 from .state import CampaignState, GameRecord
@@ -91,6 +91,9 @@ def supply_left(p: Placement, params: dict[str, Any]) -> Failure:
     used = p.state.pool_used[(p.sticker_id, p.pool)]
     if used >= p.pool_count:
         where = f" in the {p.pool} supply" if p.pool else ""
+        if p.pool_count == 1:
+            return (f"no {p.sticker_id} is left{where} (the only one is placed)",
+                    f"there is 1 {p.label} sticker{where}")
         return (f"no {p.sticker_id} is left{where} (all {p.pool_count} placed)",
                 f"there are {p.pool_count} {p.label} stickers{where}")
     return None
@@ -259,7 +262,13 @@ def target_deck(p: Placement, params: dict[str, Any]) -> Failure:
     decks = params["decks"]
     deck = p.target.id if p.target.id in p.content.game.section("decks") else p.target.item.get("deck")
     if deck not in decks:
-        return (f"{p.where} is a card of deck {deck}", f"{a(p.label)} goes only on cards of {', '.join(decks)}")
+        named = p.content.game.section("decks")
+
+        def cards_of(d: Any) -> str:  # the deck's printed name ("Territory cards"), else its id
+            return str(as_dict(named.get(d)).get("name") or f"cards of deck {d}")
+
+        where = f"one of the {cards_of(deck)}" if deck else "in no deck"
+        return (f"{p.where} is {where}", f"{a(p.label)} goes only on {' or '.join(cards_of(d) for d in decks)}")
     return None
 
 

@@ -230,7 +230,8 @@ class Content:
         """Every id a person may type as this sticker's target (for a 'did you mean')."""
         names: list[str] = []
         for kind in sticker.get("targets", []):
-            names.extend(self.items_of(kind))
+            added = self.added_regions(sticker) if section_of(kind) == "regions" else None
+            names.extend(r for r in self.items_of(kind) if added is None or r in added)  # as `resolve` takes them
             if is_card_kind(kind):
                 names.extend(self.card_of_territory)
         return names

@@ -134,7 +134,7 @@ def link_problem(game: Game, sticker_id: str, a: str, b: str, placed: dict[str, 
     owed = [t for t in ends if sum(1 for x, y in mine if t in (x, y)) < each]
     if owed and not any(t in owed for t in (a, b)):
         return "R343", (f"draw the owed lines first: {', '.join(owed)} need{'s' if len(owed) == 1 else ''} "
-                        f"{each} line{'' if each == 1 else 's'} each")
+                        f"{each} line{'' if each == 1 else 's'}{' each' if len(owed) > 1 else ''}")
     if cuts(st):
         split = split_off(game, a, b, impassable)
         if split:

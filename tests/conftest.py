@@ -28,6 +28,19 @@ def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
     monkeypatch.setenv("SCARBOOK_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
 
 
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def check_golden(name: str, text: str) -> None:
+    """`text` must equal tests/golden/NAME. Only `SCARBOOK_UPDATE_GOLDEN=1` (re)writes it: review the diff; a
+    missing golden file fails, it is never written by an ordinary run."""
+    path = GOLDEN / name
+    if os.environ.get("SCARBOOK_UPDATE_GOLDEN"):  # the one explicit way to (re)write a golden file
+        path.write_text(text, "utf-8")
+    assert path.exists(), f"golden file {name} is missing; write it with SCARBOOK_UPDATE_GOLDEN=1 and review it"
+    assert text == path.read_text("utf-8"), f"{name} differs; regenerate with SCARBOOK_UPDATE_GOLDEN=1"
+
+
 def pdftotext(path: Path) -> str:
     """A PDF's text laid out as on the page (pytest skips when poppler's pdftotext is missing)."""
     import shutil

@@ -13,12 +13,15 @@ from pathlib import Path
 import pytest
 from campaigns.helpers import SETUP, START, invoke, run_script, script
 
-from conftest import refused, snapshot
+from conftest import check_golden, refused, snapshot
 
 
 @pytest.fixture(autouse=True)
 def _no_env_campaign(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SCARBOOK_CAMPAIGN", raising=False)
+
+
+REFUSALS: list[str] = []  # every refused line of the 15-game script with what it printed, filled by full_campaign
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +31,7 @@ def full_campaign(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     mp = pytest.MonkeyPatch()
     mp.setenv("SCARBOOK_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
     file = tmp_path_factory.mktemp("full") / "world.yaml"
-    failures = run_script(script("risk-legacy-15.txt"), file)
+    failures = run_script(script("risk-legacy-15.txt"), file, refusals=REFUSALS)
     mp.undo()
     assert not failures, "\n".join(failures)
     yield file
@@ -45,6 +48,10 @@ def test_whole_fifteen_game_campaign_is_legal_and_checks_clean(full_campaign: Pa
     result = invoke(["check"], full_campaign)
     assert result.exit_code == 0, result.output
     assert "all legal" in result.output
+
+
+def test_every_refusal_of_the_fifteen_games_word_for_word(full_campaign: Path) -> None:
+    check_golden("risk-legacy-15.refusals.txt", "".join(REFUSALS))
 
 
 def test_cached_events_and_the_fold_without_checks_match_a_fresh_replay(full_campaign: Path) -> None:

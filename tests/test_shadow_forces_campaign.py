@@ -14,10 +14,13 @@ from pathlib import Path
 import pytest
 from campaigns.helpers import invoke, play_transcript, run_script, script, set_cache
 
+from conftest import check_golden, snapshot
 from conftest import refused as refuses
-from conftest import snapshot
 
 pytestmark = pytest.mark.slow  # replays a 300-line campaign
+
+
+REFUSALS: list[str] = []  # every refused line of the script with what it printed, filled by `world`
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +28,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
     mp = pytest.MonkeyPatch()
     set_cache(mp, tmp_path_factory)
     file = tmp_path_factory.mktemp("sf") / "shadow.yaml"
-    failures = run_script(script("risk-shadow-forces-15.txt"), file)
+    failures = run_script(script("risk-shadow-forces-15.txt"), file, refusals=REFUSALS)
     assert not failures, "\n".join(failures)
     yield file
     mp.undo()
@@ -35,6 +38,10 @@ def status(file: Path) -> dict:  # type: ignore[type-arg]
     result = invoke(["status", "--format", "json"], file)
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
+
+
+def test_every_refusal_word_for_word(world: Path) -> None:
+    check_golden("risk-shadow-forces-15.refusals.txt", "".join(REFUSALS))
 
 
 def test_whole_campaign_checks_clean(world: Path) -> None:

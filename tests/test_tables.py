@@ -9,27 +9,16 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 from pathlib import Path
 
 import pytest
 from test_build_fixtures import tiny_game
 from typer.testing import CliRunner
 
+from conftest import check_golden
 from scarbook.cli.main import app
 from scarbook.compiler import tables as T
 from scarbook.compiler.load import shipped_games
-
-GOLDEN = Path(__file__).parent / "golden"
-UPDATE = bool(os.environ.get("SCARBOOK_UPDATE_GOLDEN"))
-
-
-def check_golden(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if UPDATE:  # the one explicit way to (re)write a golden file
-        path.write_text(text, "utf-8")
-    assert path.exists(), f"golden file {name} is missing; write it with SCARBOOK_UPDATE_GOLDEN=1 and review it"
-    assert text == path.read_text("utf-8"), f"{name} differs; regenerate with SCARBOOK_UPDATE_GOLDEN=1"
 
 
 @pytest.mark.parametrize("game_id", sorted(shipped_games()))

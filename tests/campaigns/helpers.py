@@ -96,11 +96,12 @@ def _set_up(file: Path) -> list[str]:
     return [] if result.exit_code == 0 else [f"check of the copied set-up: {result.output.strip()}"]
 
 
-def run_script(text: str, file: Path, _copy: bool = True) -> list[str]:
+def run_script(text: str, file: Path, _copy: bool = True, refusals: list[str] | None = None) -> list[str]:
     """Run every line; return the lines that did not behave as the script says (empty: all fine).
 
     A script that starts with SETUP on a file that does not exist yet starts from a copy of SETUP's
-    ledger (replayed once per process): the suite replays it in about 40 tests."""
+    ledger (replayed once per process): the suite replays it in about 40 tests. Given `refusals`, each
+    refused `!CODE` line is appended to it with what the command printed first (for a golden file)."""
     # not under mutmut: its runs fork a process that already holds the template, made by unmutated code
     if _copy and text.startswith(SETUP) and not file.exists() and "MUTANT_UNDER_TEST" not in os.environ:
         failures = _set_up(file)
@@ -131,6 +132,9 @@ def run_script(text: str, file: Path, _copy: bool = True) -> list[str]:
             if result.exit_code != 1 or f"error {expect}:" not in result.output or after != before:
                 failures.append(f"{number}: {line}: expected refusal {expect}, got {result.exit_code}: "
                                 f"{result.output.strip()}")
+            elif refusals is not None:
+                shown = line.replace(str(file), "{file}")
+                refusals.append(f"{shown}\n    {result.output.splitlines()[0]}\n")
         elif result.exit_code != 0:
             failures.append(f"{number}: {line}: exit {result.exit_code}: {result.output.strip()}")
     return failures

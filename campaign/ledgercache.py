@@ -20,7 +20,7 @@ from scarbook.compiler.yamlload import decode
 
 from .events import Event, event_fields, event_from_fields
 from .lazylist import LazyList
-from .ledger import Ledger, LedgerError, display_path, parse, read_raw, real_path
+from .ledger import Ledger, LedgerError, display_path, line_count, parse, read_raw, real_path
 from .ledgerjournal import journal_path
 
 # --- a cache of parsed ledgers: one entry per ledger file, for its last bytes ---------------------
@@ -131,9 +131,7 @@ def _event_of(item: Any, shown: str, index: int, lines: int) -> Event:
     return event_from_fields(values, Span(shown, line, column), index)
 
 
-def _line_count(text: str) -> int:
-    """How many lines an editor shows (LF, CRLF and CR-only breaks), without listing them."""
-    return text.count("\n") + text.count("\r") - text.count("\r\n") + 1
+_line_count = line_count  # how many lines an editor shows (LF, CRLF and CR-only breaks), without listing them
 
 
 def _recall(raw: bytes, path: Path, shown: str) -> Ledger | None:

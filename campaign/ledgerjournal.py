@@ -21,13 +21,14 @@ _OPEN_FLAGS = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | os.O_
 def _pread_all(fd: int, start: int = 0) -> bytes:
     """The bytes of an open file from `start` to its end (capped just above MAX_LEDGER_BYTES)."""
     chunks, at = [], start
+    size = min(max(1 << 20, os.fstat(fd).st_size - start + 1), MAX_LEDGER_BYTES + 1)  # usually one read, no copy
     while at - start <= MAX_LEDGER_BYTES:
-        chunk = os.pread(fd, 1 << 20, at)
+        chunk = os.pread(fd, size, at)
         if not chunk:
             break
         chunks.append(chunk)
         at += len(chunk)
-    return b"".join(chunks)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 

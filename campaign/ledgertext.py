@@ -15,7 +15,7 @@ from scarbook.compiler.diagnostics import Diagnostic, Span, error
 from scarbook.compiler.yamlload import loads
 
 from .events import Event
-from .ledger import HEADER_COMMENT, LINE_BREAK, Ledger, LedgerError, line_starts, newline_of
+from .ledger import HEADER_COMMENT, LINE_BREAK, Ledger, LedgerError, line_count, line_start, line_starts, newline_of
 
 # --- writing ----------------------------------------------------------------------------------
 _ODD = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
@@ -248,10 +248,11 @@ def without_last(ledger: Ledger) -> tuple[str, Event]:
     if late:
         raise LedgerError([_refused_undo(last.span, late[0])])
     text = ledger.text
+    if ledger.appendable:  # the common case: the entry is the file's last line (found from the end of the text)
+        start = _last_entry_start(ledger, last)
+        if start is not None and _is_last_line(text, start, last):
+            return text[:start], last  # one line, read back as this very event: no need to parse 10,000 events
     starts = line_starts(text)
-    start = starts[last.span.line - 1]
-    if ledger.appendable and _is_last_line(text, starts, last.span.line - 1, last):
-        return text[:start], last  # one line, read back as this very event: no need to parse 10,000 events
     node = _events_node(text)
     new = None
     if node is not None and node.items and node.kind == "block":
@@ -289,10 +290,27 @@ def _refused_undo(entry: Span, problem: Diagnostic) -> Diagnostic:
                       f"{where}{problem.message}; nothing was written (fix or delete that entry by hand)")
 
 
-def _is_last_line(text: str, starts: list[int], n: int, event: Event) -> bool:
-    """Whether `event` is all of line `n` (a one-line `- {...}` entry) and only blank lines follow."""
-    end = starts[n + 1] if n + 1 < len(starts) else len(text)
-    entry = LINE_BREAK.sub("", text[starts[n]:end]).lstrip(" ")
+def _last_entry_start(ledger: Ledger, last: Event) -> int | None:
+    """Where the line of the ledger's last event starts, scanning back from the end of the text (None: the
+    text has fewer lines than its line count says, which never happens with a line count of this very text).
+
+    The line count comes from the cache entry of these very bytes (`ledgercache`: recorded with their
+    sha256), else it is counted: either way the text is never split into its 50,000 lines."""
+    text = ledger.text
+    known = ledger.cache.get("head", {}).get("lines") if ledger.cache else None
+    lines = known if type(known) is int and known >= last.span.line else line_count(text)
+    try:
+        return line_start(text, last.span.line, lines)
+    except ValueError:
+        return None
+
+
+def _is_last_line(text: str, start: int, event: Event) -> bool:
+    """Whether `event` is all of the line that starts at `start` (a one-line `- {...}` entry) and only blank
+    lines follow."""
+    brk = LINE_BREAK.search(text, start)
+    end = brk.end() if brk else len(text)
+    entry = LINE_BREAK.sub("", text[start:end]).lstrip(" ")
     if not entry.startswith("- {") or text[end:].strip():
         return False
     import yaml

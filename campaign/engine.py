@@ -34,6 +34,8 @@ from .state import CampaignState, GameRecord, apply, copy_state, new_state
 
 @dataclass
 class Replay:
+    """A fold of the events: the state, the content as played, the problems found, the packs merged."""
+
     state: CampaignState
     content: Content
     problems: list[tuple[Event, Problem]] = field(default_factory=list)

@@ -38,8 +38,42 @@ def _one_line_dumper() -> type:
     return OneLineDumper
 
 
+# A plain word (or words) PyYAML writes as it is in a flow collection, and reads back as the same string: ASCII
+# letters first (so never a number, a date or `.inf`), then letters, digits, `-`, `_`, single inner spaces; not
+# a word its resolver reads as a bool or null (`yes`, `Off`, `null` ...: left to PyYAML, whatever the case).
+_PLAIN_WORDS = re.compile(r"[A-Za-z][A-Za-z0-9_-]*(?: [A-Za-z0-9_-]+)*\Z")
+_NOT_PLAIN = frozenset({"yes", "no", "true", "false", "on", "off", "null", "y", "n"})
+
+
+def _plain_flow(value: Any) -> str | None:
+    """`value` (str, int, list, dict of those) as PyYAML's flow style writes it, when it is made of plain words
+    and ints only: what `dump_event` gives, without importing PyYAML (None: anything else, left to PyYAML)."""
+    kind = type(value)
+    if kind is str:
+        return value if len(value) <= 100 and _PLAIN_WORDS.match(value) and value.lower() not in _NOT_PLAIN \
+            else None
+    if kind is int:
+        return str(value)
+    if kind is list:
+        items = [_plain_flow(v) for v in value]
+        return None if None in items else "[" + ", ".join(items) + "]"  # type: ignore[arg-type]
+    if kind is dict:
+        parts = []
+        for k, v in value.items():
+            key, val = _plain_flow(k) if type(k) is str else None, _plain_flow(v)
+            if key is None or val is None:
+                return None
+            parts.append(f"{key}: {val}")
+        return "{" + ", ".join(parts) + "}"
+    return None
+
+
 def dump_event(data: dict[str, Any]) -> str:
-    """One event as a single flow-style YAML line (no trailing newline)."""
+    """One event as a single flow-style YAML line (no trailing newline). An event of plain words and numbers (the
+    usual one) is written without PyYAML, exactly as PyYAML writes it (tests/test_ledger_text.py compares them)."""
+    plain = _plain_flow(data)
+    if plain is not None:
+        return plain
     import yaml
 
     out = yaml.dump(data, Dumper=_one_line_dumper(), default_flow_style=True, sort_keys=False, width=1_000_000,
@@ -313,6 +347,8 @@ def _is_last_line(text: str, start: int, event: Event) -> bool:
     entry = LINE_BREAK.sub("", text[start:end]).lstrip(" ")
     if not entry.startswith("- {") or text[end:].strip():
         return False
+    if entry[2:] == _plain_flow(event.to_dict()):  # as `dump_event` writes it: it reads back as this very event
+        return True
     import yaml
 
     try:

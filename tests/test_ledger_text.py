@@ -179,3 +179,42 @@ def test_a_line_start_from_the_end_is_the_full_scan_s(text: str) -> None:
         line_start(text, 2, len(starts) + 1)  # a count the text does not have
     with pytest.raises(ValueError):
         line_start(text, len(starts) + 1, len(starts))
+
+
+# --- an event line written without PyYAML is the line PyYAML writes ---------------------------------
+_PLAIN = st.from_regex(r"[A-Za-z][A-Za-z0-9_-]{0,5}( [A-Za-z0-9_-]{1,3}){0,2}", fullmatch=True)
+_WORDS = st.one_of(_PLAIN, _PLAIN, _PLAIN, st.text(alphabet="aZ09-_ :#.é'\"", max_size=8),
+                   st.sampled_from(["yes", "No", "OFF", "null", "y", "N", "true", "~", "Sunny Glasgow", "as-12",
+                                    "1e3", "0x1f", "2026-11-30", ".inf", "a" * 101, "a" * 100, "-a", "a-", "a  b"]))
+_VALUES = st.recursive(st.one_of(_WORDS, _WORDS, st.integers(-10**12, 10**12), st.booleans(), st.none()),
+                       lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                               st.dictionaries(_WORDS, inner, max_size=3)), max_leaves=8)
+
+
+@settings(max_examples=300)
+@given(st.dictionaries(_WORDS, _VALUES, min_size=1, max_size=5))
+def test_an_event_of_plain_words_is_written_as_pyyaml_writes_it(data: dict) -> None:
+    import yaml
+
+    from scarbook.campaign.ledgertext import _one_line_dumper, _plain_flow
+
+    fast = _plain_flow(data)
+    if fast is None:
+        return  # left to PyYAML
+    out = yaml.dump(data, Dumper=_one_line_dumper(), default_flow_style=True, sort_keys=False, width=1_000_000,
+                    allow_unicode=True)
+    assert fast == out.strip().removesuffix("...").strip()
+    assert yaml.safe_load(fast) == data  # so undo may recognise the line without reading it
+
+
+def test_the_usual_events_are_written_without_pyyaml() -> None:
+    from scarbook.campaign.ledgertext import _plain_flow
+
+    for event in ({"event": "game-end", "winner": "Ann", "held_on": ["Bob"], "eliminated": []},
+                  {"event": "place", "sticker": "major-city", "target": "great-britain", "by": "Ann",
+                   "name": "Sunny Glasgow"},
+                  {"event": "game-start", "play": {"Ann": "khan-industries", "Bob": ["a", "b"]}},
+                  {"event": "tick", "target": "as-12", "boxes": 2}):
+        assert _plain_flow(event) is not None, event
+    for odd in ({"event": "place", "name": "Zoë"}, {"event": "place", "name": "yes"}, {"event": "x", "v": True}):
+        assert _plain_flow(odd) is None, odd

@@ -43,6 +43,7 @@ def _one_line_dumper() -> type:
 # a word its resolver reads as a bool or null (`yes`, `Off`, `null` ...: left to PyYAML, whatever the case).
 _PLAIN_WORDS = re.compile(r"[A-Za-z][A-Za-z0-9_-]*(?: [A-Za-z0-9_-]+)*\Z")
 _NOT_PLAIN = frozenset({"yes", "no", "true", "false", "on", "off", "null", "y", "n"})
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")  # `game end`'s date: PyYAML quotes it ('2026-11-30')
 
 
 def _plain_flow(value: Any) -> str | None:
@@ -50,6 +51,8 @@ def _plain_flow(value: Any) -> str | None:
     and ints only: what `dump_event` gives, without importing PyYAML (None: anything else, left to PyYAML)."""
     kind = type(value)
     if kind is str:
+        if _DATE.match(value):
+            return f"'{value}'"
         return value if len(value) <= 100 and _PLAIN_WORDS.match(value) and value.lower() not in _NOT_PLAIN \
             else None
     if kind is int:

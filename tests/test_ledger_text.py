@@ -183,7 +183,8 @@ def test_a_line_start_from_the_end_is_the_full_scan_s(text: str) -> None:
 
 # --- an event line written without PyYAML is the line PyYAML writes ---------------------------------
 _PLAIN = st.from_regex(r"[A-Za-z][A-Za-z0-9_-]{0,5}( [A-Za-z0-9_-]{1,3}){0,2}", fullmatch=True)
-_WORDS = st.one_of(_PLAIN, _PLAIN, _PLAIN, st.text(alphabet="aZ09-_ :#.é'\"", max_size=8),
+_DATES = st.from_regex(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,3}[ T]?", fullmatch=True)
+_WORDS = st.one_of(_PLAIN, _PLAIN, _PLAIN, _DATES, st.text(alphabet="aZ09-_ :#.é'\"", max_size=8),
                    st.sampled_from(["yes", "No", "OFF", "null", "y", "N", "true", "~", "Sunny Glasgow", "as-12",
                                     "1e3", "0x1f", "2026-11-30", ".inf", "a" * 101, "a" * 100, "-a", "a-", "a  b"]))
 _VALUES = st.recursive(st.one_of(_WORDS, _WORDS, st.integers(-10**12, 10**12), st.booleans(), st.none()),
@@ -210,7 +211,7 @@ def test_an_event_of_plain_words_is_written_as_pyyaml_writes_it(data: dict) -> N
 def test_the_usual_events_are_written_without_pyyaml() -> None:
     from scarbook.campaign.ledgertext import _plain_flow
 
-    for event in ({"event": "game-end", "winner": "Ann", "held_on": ["Bob"], "eliminated": []},
+    for event in ({"event": "game-end", "winner": "Ann", "held_on": ["Bob"], "eliminated": [], "date": "2026-11-30"},
                   {"event": "place", "sticker": "major-city", "target": "great-britain", "by": "Ann",
                    "name": "Sunny Glasgow"},
                   {"event": "game-start", "play": {"Ann": "khan-industries", "Bob": ["a", "b"]}},

@@ -45,10 +45,14 @@ _JOURNAL_MAGIC = b"scarbook-append 1"
 _BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
 
 
-def _write_journal(journal: Path, offset: int, before: bytes, suffix: bytes) -> None:
-    import hashlib
+def _write_journal(journal: Path, offset: int, before: bytes, suffix: bytes, before_sha256: str | None = None) -> None:
+    """Write `.FILE.append` for appending `suffix` at `offset` after the bytes `before` (whose sha256 the caller
+    may know already: the ledger cache verified it when the command read them), O_EXCL and fsynced."""
+    if before_sha256 is None:
+        import hashlib
 
-    digest = hashlib.sha256(before).hexdigest().encode()
+        before_sha256 = hashlib.sha256(before).hexdigest()
+    digest = before_sha256.encode()
     blob = b"%s %d %d %s\n%s" % (_JOURNAL_MAGIC, offset, len(suffix), digest, suffix)
     fd = os.open(journal, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _OPEN_FLAGS, 0o600)
     try:

@@ -182,9 +182,10 @@ def copy_state(state: CampaignState) -> CampaignState:
     """A copy that later `apply` calls leave alone: everything is copied but the games older than the last
     RECENT_GAMES, which no event changes again (`apply` changes only the game in progress), so they are shared."""
     import copy
-    import pickle
 
-    from .ledgercache import RECENT_GAMES
+    from .ledgercache import RECENT_GAMES, fast_pickle
+
+    pickle = fast_pickle()
 
     keep = max(0, len(state.games) - RECENT_GAMES)
     light = copy.copy(state)

@@ -10,6 +10,7 @@ injected with SCARBOOK_FAULT at named points, never with sleeps.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 import subprocess
@@ -224,11 +225,14 @@ def test_an_event_typed_by_hand_at_the_same_moment_is_kept_and_reported(ledger: 
 def test_a_torn_append_is_never_read_as_an_event_and_is_removed_by_the_next_write(ledger: Path) -> None:
     before = ledger.read_bytes()
     old = events_of(ledger)
+    assert sb("campaign", "status", "-c", str(ledger)).returncode == 0  # warm: the bytes' sha256 comes from the cache
     result = sb(*PLACE, "-c", str(ledger), SCARBOOK_FAULT="ledger-append:torn")
     assert result.returncode == -9, result.stdout + result.stderr
     torn = ledger.read_bytes()
     assert torn.startswith(before) and before + NEW_LINE.encode() != torn != before  # half an event is on disk
     assert (ledger.parent / ".c.yaml.append").exists()
+    recorded = (ledger.parent / ".c.yaml.append").read_bytes().split(b"\n", 1)[0].split()[-1].decode()
+    assert recorded == hashlib.sha256(before).hexdigest()  # the journal names exactly the bytes before the event
     # readers never see the half event: the campaign reads as before
     check = sb("campaign", "check", "-c", str(ledger))
     assert check.returncode == 0, check.stdout + check.stderr

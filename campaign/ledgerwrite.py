@@ -32,6 +32,7 @@ from .ledger import (
 from .ledgerjournal import (
     _OPEN_FLAGS,
     _drop_journal,
+    _holds,
     _pread_all,
     _read_journal,
     _torn_part,
@@ -190,12 +191,12 @@ def _append_in_place(target: Path, shown: str, st: os.stat_result, expected: byt
     journal = journal_path(target)
     journaled = False
     try:
-        if _pread_all(fd) != expected:
+        if not _holds(fd, expected):
             raise _changed(shown)
         if backup:
             _write_bak(target, expected, st)
         fault("ledger-before-replace")
-        if os.fstat(fd).st_size != len(expected) or _pread_all(fd) != expected:
+        if os.fstat(fd).st_size != len(expected) or not _holds(fd, expected):
             raise _changed(shown)
         fault("ledger-after-check")
         _write_journal(journal, len(expected), expected, suffix, expected_sha256)
@@ -268,12 +269,12 @@ def _cut_in_place(target: Path, shown: str, st: os.stat_result, expected: bytes,
 
     fd = _open_ledger(target, shown, os.O_RDWR)
     try:
-        if _pread_all(fd) != expected:
+        if not _holds(fd, expected):
             raise _changed(shown)
         if backup:
             _write_bak(target, expected, st)
         fault("ledger-before-truncate")
-        if _pread_all(fd) != expected or os.fstat(fd).st_size != len(expected):
+        if not _holds(fd, expected) or os.fstat(fd).st_size != len(expected):
             raise _changed(shown)
         os.ftruncate(fd, keep)
         os.fsync(fd)  # the inode stays: no folder entry changes, so the folder needs no fsync

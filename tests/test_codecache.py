@@ -104,3 +104,21 @@ def test_a_damaged_file_only_costs_a_compile(tmp_path: Path, monkeypatch: pytest
     file.chmod(0o600)
     result = _probe("on", tmp_path / "cache")
     assert result["compiled"] is True and _same(result, _probe("off", tmp_path / "cache"))
+
+
+def test_the_file_keeps_what_the_last_command_used_once_it_holds_too_much(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    path = str(tmp_path / "code.bin")
+    stale = codecache.CodeCache(path)
+    for n in range(3):
+        stale.exec(f"x{n} = {n}", {})
+    stale.save()
+    assert len(codecache.load(path)) == 3
+    monkeypatch.setattr(codecache, "MAX_ENTRIES", 3)
+    fresh = codecache.CodeCache(path)
+    namespace: dict = {}
+    fresh.exec("y = 1", namespace)  # a new text: now 4 entries, one more than the cap
+    fresh.exec("x0 = 0", namespace)  # taken from the file
+    assert namespace == {"__builtins__": namespace["__builtins__"], "y": 1, "x0": 0}
+    fresh.save()
+    assert sorted(codecache.load(path)) == ["x0 = 0", "y = 1"]

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 from campaigns.procs import PLACE, SCARBOOK, events_of, proc_env, sb
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conftest import proc_refused
 from scarbook.campaign.ledger import parse
@@ -373,3 +375,19 @@ def test_where_a_torn_append_is_in_the_bytes() -> None:
     # hand lines that landed between the last comparison and the write push the half event further
     moved = old + b"# typed\n" + line[:12]
     assert _torn_part(moved, at, digest, line) == ("cut", at + 8, at + 20)
+
+
+# --- comparing the file with the bytes read, in place --------------------------------------------------
+@given(st.binary(max_size=40), st.binary(max_size=40), st.integers(1, 8))
+def test_the_in_place_comparison_is_the_whole_read_s(content: bytes, expected: bytes, chunk: int) -> None:
+    """`_holds` (one reused buffer, compared in place) answers as reading the whole file and comparing did,
+    for files equal to, shorter than, longer than or different from the bytes read, over several chunks."""
+    import tempfile
+
+    from scarbook.campaign.ledgerjournal import _holds, _pread_all
+
+    for wanted in (expected, content, content[:-1], content + b"x"):
+        with tempfile.TemporaryFile() as f:
+            f.write(content)
+            f.flush()
+            assert _holds(f.fileno(), wanted, chunk) == (_pread_all(f.fileno()) == wanted)

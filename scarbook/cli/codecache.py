@@ -26,7 +26,7 @@ import sys
 from types import CodeType
 from typing import Any
 
-MAX_ENTRIES = 4096  # texts kept across commands (the tracker's classes need ~180); past it, only the last command's
+MAX_ENTRIES = 1024  # texts kept across commands (the tracker needs ~180, ~240 KB); past it, only the last command's
 _MAGIC = b"scarbook-dataclass-code 1\n"
 
 

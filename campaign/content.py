@@ -43,6 +43,8 @@ def is_card_kind(kind: str) -> bool:
 
 @dataclass(frozen=True)
 class Target:
+    """What a sticker can go on: its kind, its id and the content item."""
+
     kind: str  # a target kind from the sticker schema (territory, continent, territory-card …)
     id: str
     item: dict[str, Any]

@@ -26,7 +26,7 @@ from scarbook.compiler.model import Game
 from .content import Content
 from .events import Event, Linked, Opened, PackAdded, Placed
 from .ledger import Ledger, LedgerError
-from .ledgercache import recall_state, remember_state
+from .ledgercache import holds_state, recall_state, remember_state
 from .links import adds, as_played
 from .rules import Problem, admit, canonical, pending, trigger_met
 from .state import CampaignState, GameRecord, apply, copy_state, new_state
@@ -34,6 +34,8 @@ from .state import CampaignState, GameRecord, apply, copy_state, new_state
 
 @dataclass
 class Replay:
+    """A fold of the events: the state, the content as played, the problems found, the packs merged."""
+
     state: CampaignState
     content: Content
     problems: list[tuple[Event, Problem]] = field(default_factory=list)
@@ -142,7 +144,7 @@ class Campaign:
     def _vouch(self, result: Replay) -> None:
         if not (result.problems or result.pack_problems or self.ledger.problems):
             result.verified = self.content_key(result)
-            if result.verified:
+            if result.verified and not holds_state(self.ledger, result.verified):
                 remember_state(self.ledger, result.verified, result.state, result.packs, result.before_last)
 
     def cached_replay(self) -> Replay | None:

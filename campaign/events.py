@@ -183,6 +183,8 @@ def _frozen(values: list[Any]) -> tuple[Any, ...]:
 
 @dataclass(frozen=True)
 class ParseProblem:
+    """An entry that does not read as an event: where, and why."""
+
     span: Span
     message: str
 

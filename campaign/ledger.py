@@ -191,6 +191,35 @@ def line_starts(text: str) -> list[int]:
     return starts
 
 
+def line_count(text: str) -> int:
+    """How many lines an editor shows (LF, CRLF and CR-only breaks): `len(line_starts(text))`, without listing them."""
+    return text.count("\n") + text.count("\r") - text.count("\r\n") + 1
+
+
+def line_start(text: str, line: int, lines: int) -> int:
+    """`line_starts(text)[line - 1]`, found by scanning back from the end of the text, given `lines`, the text's
+    `line_count`: the cost is that of the lines after `line`, not of the whole text (`undo` of a 50,000-event
+    ledger looks at its last line only). ValueError when the text has fewer line breaks than `lines` says."""
+    if not 1 <= line <= lines:
+        raise ValueError(f"line {line} of {lines}")
+    if line == 1:
+        return 0
+    at = len(text)  # every break found so far starts at or after `at`
+    start = -1
+    no_lf = False  # no "\n" before `at` (a CR-only text): never look for one again
+    for _ in range(lines - line + 1):
+        lf = -1 if no_lf else text.rfind("\n", 0, at)
+        no_lf = lf < 0
+        cr = text.rfind("\r", lf + 1, at)
+        if cr >= 0:  # a CR-only break after the last LF (a CR just before an LF is found with that LF below)
+            start, at = cr + 1, cr
+        elif lf >= 0:
+            start, at = lf + 1, (lf - 1 if lf and text[lf - 1] == "\r" else lf)  # CRLF is one break
+        else:
+            raise ValueError(f"fewer than {lines} lines")
+    return start
+
+
 def newline_of(text: str) -> str:
     """The file's own line break (LF, CRLF or CR-only), LF for a file without one."""
     found = LINE_BREAK.search(text)

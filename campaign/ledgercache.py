@@ -20,7 +20,7 @@ from scarbook.compiler.yamlload import decode
 
 from .events import Event, event_fields, event_from_fields
 from .lazylist import LazyList
-from .ledger import Ledger, LedgerError, display_path, parse, read_raw, real_path
+from .ledger import Ledger, LedgerError, display_path, line_count, parse, read_raw, real_path
 from .ledgerjournal import journal_path
 
 # --- a cache of parsed ledgers: one entry per ledger file, for its last bytes ---------------------
@@ -71,6 +71,16 @@ def _hasher(data: bytes) -> Any:
     import hashlib
 
     return hashlib.sha256(data)
+
+
+def fast_pickle() -> Any:
+    """The C pickler (`_pickle`: what `pickle.loads`, `dumps` and `load` are in CPython), without importing
+    `pickle.py` itself (its pure-Python pickler: 0.8 ms of every command's start-up); `pickle` elsewhere."""
+    try:
+        import _pickle as fast
+    except ImportError:  # pragma: no cover - an interpreter without the C pickler
+        import pickle as fast
+    return fast
 
 
 def _crc(data: bytes, start: int = 0) -> int:
@@ -131,9 +141,7 @@ def _event_of(item: Any, shown: str, index: int, lines: int) -> Event:
     return event_from_fields(values, Span(shown, line, column), index)
 
 
-def _line_count(text: str) -> int:
-    """How many lines an editor shows (LF, CRLF and CR-only breaks), without listing them."""
-    return text.count("\n") + text.count("\r") - text.count("\r\n") + 1
+_line_count = line_count  # how many lines an editor shows (LF, CRLF and CR-only breaks), without listing them
 
 
 def _recall(raw: bytes, path: Path, shown: str) -> Ledger | None:
@@ -250,7 +258,7 @@ def remember(ledger: Ledger) -> None:
 def _state_blob(state: Any, packs: tuple[str, ...], games: list[int], archived: int) -> bytes:
     """The state (its games from `archived` on; the older ones are in KEY.games) as a pickle."""
     import copy
-    import pickle
+    pickle = fast_pickle()
 
     light = copy.copy(state)
     light.games = _since(state.games, archived)
@@ -265,7 +273,7 @@ def _since(items: list[Any], start: int) -> list[Any]:
 def _archive(ledger: Ledger, state: Any, games: list[int], archived: int,
              marks: list[tuple[int, list[int]]] | None = None) -> tuple[list[int], int]:
     """Append the state's games that no longer change (all but the last RECENT_GAMES) to KEY.games."""
-    import pickle
+    pickle = fast_pickle()
 
     upto = max(archived, len(state.games) - RECENT_GAMES)
     if upto == archived:
@@ -280,6 +288,14 @@ def _archive(ledger: Ledger, state: Any, games: list[int], archived: int,
             marks.append((n + 1, [length, crc]))
     _append_part(_cache_file(ledger.path, "games"), games[0], games[1], b"".join(frames))
     return [length, crc], upto
+
+
+def holds_state(ledger: Ledger, verified: str) -> bool:
+    """Whether the cache entry these very bytes were read from already records a state under the verdict
+    `verified` (`check` of an unchanged campaign then has nothing to store: the fold of the same bytes under
+    the same key is the same state, and the entry keeps its undo steps)."""
+    return bool(verified) and ledger.verified == verified and not ledger.problems and bool(
+        ledger.cache.get("tail") if ledger.cache else None)
 
 
 def remember_state(ledger: Ledger, verified: str, state: Any, packs: tuple[str, ...],
@@ -315,13 +331,13 @@ def _json_list(event: Event) -> list[Any]:
 
 
 def _tail(current: bytes, stack: list[dict[str, Any]]) -> bytes:
-    import pickle
+    pickle = fast_pickle()
 
     return pickle.dumps({"current": current, "stack": stack[:UNDO_DEPTH]}, protocol=5)
 
 
 def _tail_of(ledger: Ledger) -> dict[str, Any] | None:
-    import pickle
+    pickle = fast_pickle()
 
     tail = ledger.cache.get("tail") if ledger.cache else None
     if not tail:
@@ -337,7 +353,7 @@ def recall_state(ledger: Ledger, games_again: Callable[[], list[Any]]) -> tuple[
     """The state these very bytes fold to and the packs merged after the last event, from the cache (None: not
     cached). Its older games load from KEY.games only when something reads them; if that part no longer
     verifies then, they come from `games_again()` (the engine folds the events again)."""
-    import pickle
+    pickle = fast_pickle()
 
     if not ledger.verified or ledger.problems:
         return None
@@ -358,7 +374,7 @@ def recall_state(ledger: Ledger, games_again: Callable[[], list[Any]]) -> tuple[
 def _archived_games(ledger: Ledger, games: list[int], archived: int,
                     games_again: Callable[[], list[Any]]) -> list[Any]:
     import io
-    import pickle
+    pickle = fast_pickle()
 
     try:
         data = io.BytesIO(_verified_part(_cache_file(ledger.path, "games"), *games))
@@ -368,6 +384,14 @@ def _archived_games(ledger: Ledger, games: list[int], archived: int,
         return found
     except Exception:  # noqa: BLE001 - a part that does not verify: fold again
         return games_again()[:archived]
+
+
+def raw_sha256(ledger: Ledger) -> str | None:
+    """sha256 of `ledger.raw`, when the cache entry of these very bytes records it (verified against them when
+    they were read, or computed from them when they were parsed); None otherwise."""
+    head = ledger.cache.get("head") if ledger.cache else None
+    digest = head.get("sha256") if isinstance(head, dict) else None
+    return digest if isinstance(digest, str) and len(digest) == 64 else None
 
 
 def placed_at(ledger: Ledger, text: str, event: Event) -> Event:
@@ -439,7 +463,7 @@ def remember_appended(ledger: Ledger, text: str, event: Event, verified: str = "
 
 
 def _unpickled(blob: bytes) -> dict[str, Any] | None:
-    import pickle
+    pickle = fast_pickle()
 
     try:
         found = pickle.loads(blob)

@@ -15,7 +15,7 @@ from scarbook.compiler.diagnostics import Diagnostic, Span, error
 from scarbook.compiler.yamlload import loads
 
 from .events import Event
-from .ledger import HEADER_COMMENT, LINE_BREAK, Ledger, LedgerError, line_starts, newline_of
+from .ledger import HEADER_COMMENT, LINE_BREAK, Ledger, LedgerError, line_count, line_start, line_starts, newline_of
 
 # --- writing ----------------------------------------------------------------------------------
 _ODD = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
@@ -38,8 +38,45 @@ def _one_line_dumper() -> type:
     return OneLineDumper
 
 
+# A plain word (or words) PyYAML writes as it is in a flow collection, and reads back as the same string: ASCII
+# letters first (so never a number, a date or `.inf`), then letters, digits, `-`, `_`, single inner spaces; not
+# a word its resolver reads as a bool or null (`yes`, `Off`, `null` ...: left to PyYAML, whatever the case).
+_PLAIN_WORDS = re.compile(r"[A-Za-z][A-Za-z0-9_-]*(?: [A-Za-z0-9_-]+)*\Z")
+_NOT_PLAIN = frozenset({"yes", "no", "true", "false", "on", "off", "null", "y", "n"})
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")  # `game end`'s date: PyYAML quotes it ('2026-11-30')
+
+
+def _plain_flow(value: Any) -> str | None:
+    """`value` (str, int, list, dict of those) as PyYAML's flow style writes it, when it is made of plain words
+    and ints only: what `dump_event` gives, without importing PyYAML (None: anything else, left to PyYAML)."""
+    kind = type(value)
+    if kind is str:
+        if _DATE.match(value):
+            return f"'{value}'"
+        return value if len(value) <= 100 and _PLAIN_WORDS.match(value) and value.lower() not in _NOT_PLAIN \
+            else None
+    if kind is int:
+        return str(value)
+    if kind is list:
+        items = [_plain_flow(v) for v in value]
+        return None if None in items else "[" + ", ".join(items) + "]"  # type: ignore[arg-type]
+    if kind is dict:
+        parts = []
+        for k, v in value.items():
+            key, val = _plain_flow(k) if type(k) is str else None, _plain_flow(v)
+            if key is None or val is None:
+                return None
+            parts.append(f"{key}: {val}")
+        return "{" + ", ".join(parts) + "}"
+    return None
+
+
 def dump_event(data: dict[str, Any]) -> str:
-    """One event as a single flow-style YAML line (no trailing newline)."""
+    """One event as a single flow-style YAML line (no trailing newline). An event of plain words and numbers (the
+    usual one) is written without PyYAML, exactly as PyYAML writes it (tests/test_ledger_text.py compares them)."""
+    plain = _plain_flow(data)
+    if plain is not None:
+        return plain
     import yaml
 
     out = yaml.dump(data, Dumper=_one_line_dumper(), default_flow_style=True, sort_keys=False, width=1_000_000,
@@ -248,10 +285,11 @@ def without_last(ledger: Ledger) -> tuple[str, Event]:
     if late:
         raise LedgerError([_refused_undo(last.span, late[0])])
     text = ledger.text
+    if ledger.appendable:  # the common case: the entry is the file's last line (found from the end of the text)
+        start = _last_entry_start(ledger, last)
+        if start is not None and _is_last_line(text, start, last):
+            return text[:start], last  # one line, read back as this very event: no need to parse 10,000 events
     starts = line_starts(text)
-    start = starts[last.span.line - 1]
-    if ledger.appendable and _is_last_line(text, starts, last.span.line - 1, last):
-        return text[:start], last  # one line, read back as this very event: no need to parse 10,000 events
     node = _events_node(text)
     new = None
     if node is not None and node.items and node.kind == "block":
@@ -289,12 +327,31 @@ def _refused_undo(entry: Span, problem: Diagnostic) -> Diagnostic:
                       f"{where}{problem.message}; nothing was written (fix or delete that entry by hand)")
 
 
-def _is_last_line(text: str, starts: list[int], n: int, event: Event) -> bool:
-    """Whether `event` is all of line `n` (a one-line `- {...}` entry) and only blank lines follow."""
-    end = starts[n + 1] if n + 1 < len(starts) else len(text)
-    entry = LINE_BREAK.sub("", text[starts[n]:end]).lstrip(" ")
+def _last_entry_start(ledger: Ledger, last: Event) -> int | None:
+    """Where the line of the ledger's last event starts, scanning back from the end of the text (None: the
+    text has fewer lines than its line count says, which never happens with a line count of this very text).
+
+    The line count comes from the cache entry of these very bytes (`ledgercache`: recorded with their
+    sha256), else it is counted: either way the text is never split into its 50,000 lines."""
+    text = ledger.text
+    known = ledger.cache.get("head", {}).get("lines") if ledger.cache else None
+    lines = known if type(known) is int and known >= last.span.line else line_count(text)
+    try:
+        return line_start(text, last.span.line, lines)
+    except ValueError:
+        return None
+
+
+def _is_last_line(text: str, start: int, event: Event) -> bool:
+    """Whether `event` is all of the line that starts at `start` (a one-line `- {...}` entry) and only blank
+    lines follow."""
+    brk = LINE_BREAK.search(text, start)
+    end = brk.end() if brk else len(text)
+    entry = LINE_BREAK.sub("", text[start:end]).lstrip(" ")
     if not entry.startswith("- {") or text[end:].strip():
         return False
+    if entry[2:] == _plain_flow(event.to_dict()):  # as `dump_event` writes it: it reads back as this very event
+        return True
     import yaml
 
     try:

@@ -32,6 +32,7 @@ from .ledger import (
 from .ledgerjournal import (
     _OPEN_FLAGS,
     _drop_journal,
+    _holds,
     _pread_all,
     _read_journal,
     _torn_part,
@@ -99,12 +100,15 @@ def _rename_in(path: Path, data: bytes, st: os.stat_result | None) -> None:
             tmp.unlink()
 
 
-def write_atomic(path: Path, text: str, backup: bool = True, expected: bytes | None = None) -> str | None:
+def write_atomic(path: Path, text: str, backup: bool = True, expected: bytes | None = None,
+                 expected_sha256: str | None = None) -> str | None:
     """Make the ledger hold `text`, keeping the previous version as FILE.bak; returns a note to show, or None.
 
     Through a symlink, the target is written (the link stays a link); `.bak`, the journal, the
     temporary files and the lock are beside the target. With `expected` (the bytes the command read;
-    the caller holds the lock), the write is refused with L012 when the file no longer holds them.
+    the caller holds the lock), the write is refused with L012 when the file no longer holds them;
+    `expected_sha256`, when the caller knows it (`ledgercache.raw_sha256`), spares hashing them again for
+    the append journal.
     `.bak` is written by its own temporary file and rename, before the ledger changes.
 
     When the new text is the old one plus a suffix (an event appended to a block list: the common
@@ -137,7 +141,7 @@ def write_atomic(path: Path, text: str, backup: bool = True, expected: bytes | N
         finish_interrupted_append(target, shown)  # a no-op under `locked`, which did it already
         # both compare the file's bytes with `expected` themselves, through the descriptor they write
         if len(data) > len(expected) and data.startswith(expected):
-            return _append_in_place(target, shown, st, expected, data[len(expected):], backup)
+            return _append_in_place(target, shown, st, expected, data[len(expected):], backup, expected_sha256)
         if len(data) < len(expected) and expected.startswith(data):
             _cut_in_place(target, shown, st, expected, len(data), backup)
             return None
@@ -170,7 +174,7 @@ def write_atomic(path: Path, text: str, backup: bool = True, expected: bytes | N
 
 
 def _append_in_place(target: Path, shown: str, st: os.stat_result, expected: bytes, suffix: bytes,
-                     backup: bool) -> str | None:
+                     backup: bool, expected_sha256: str | None = None) -> str | None:
     """Append `suffix` to the ledger's own inode with O_APPEND, under the lock.
 
     The bytes are compared (through the very descriptor written to) with those the command read;
@@ -187,15 +191,15 @@ def _append_in_place(target: Path, shown: str, st: os.stat_result, expected: byt
     journal = journal_path(target)
     journaled = False
     try:
-        if _pread_all(fd) != expected:
+        if not _holds(fd, expected):
             raise _changed(shown)
         if backup:
             _write_bak(target, expected, st)
         fault("ledger-before-replace")
-        if os.fstat(fd).st_size != len(expected) or _pread_all(fd) != expected:
+        if os.fstat(fd).st_size != len(expected) or not _holds(fd, expected):
             raise _changed(shown)
         fault("ledger-after-check")
-        _write_journal(journal, len(expected), expected, suffix)
+        _write_journal(journal, len(expected), expected, suffix, expected_sha256)
         journaled = True
         if fault_action("ledger-append") == "torn":
             os.write(fd, suffix[: len(suffix) // 2])
@@ -265,12 +269,12 @@ def _cut_in_place(target: Path, shown: str, st: os.stat_result, expected: bytes,
 
     fd = _open_ledger(target, shown, os.O_RDWR)
     try:
-        if _pread_all(fd) != expected:
+        if not _holds(fd, expected):
             raise _changed(shown)
         if backup:
             _write_bak(target, expected, st)
         fault("ledger-before-truncate")
-        if _pread_all(fd) != expected or os.fstat(fd).st_size != len(expected):
+        if not _holds(fd, expected) or os.fstat(fd).st_size != len(expected):
             raise _changed(shown)
         os.ftruncate(fd, keep)
         os.fsync(fd)  # the inode stays: no folder entry changes, so the folder needs no fsync

@@ -69,6 +69,8 @@ class Step:
 
 @dataclass(frozen=True)
 class GameType:
+    """A type of game (`game.campaign.game_types[]`): what each player plays and the steps after the game."""
+
     id: str
     name: str
     plays: tuple[str, ...]  # piece kinds each player gives at the start
@@ -102,6 +104,8 @@ class OwedWhenOpened:
 
 @dataclass(frozen=True)
 class Token:
+    """What a player starts a game with (`campaign.tokens`): a base, more per signature, and when."""
+
     id: str
     name: str
     plural: str
@@ -113,6 +117,8 @@ class Token:
 
 @dataclass(frozen=True)
 class StartCheck:
+    """A check on starting territories (`campaign.starts`), from the catalog in `starts.py`."""
+
     check: str
     params: dict[str, Any]
     text: str
@@ -121,6 +127,8 @@ class StartCheck:
 
 @dataclass
 class CampaignModel:
+    """The content's `game.campaign` as typed data, with defaults for a game that declares none."""
+
     games: int | None
     rewards_until: int | None
     pieces: dict[str, PieceKind]

@@ -42,6 +42,8 @@ class Problem:
 # --- resolving what a person typed ------------------------------------------------------------
 @dataclass(frozen=True)
 class Resolved:
+    """A placement as the rules read it: the sticker, its target, who places it, its name and value."""
+
     sticker_id: str
     sticker: dict[str, Any]
     target: Target

@@ -51,6 +51,8 @@ class Mark:
 
 @dataclass
 class GameRecord:
+    """One game as played: who played what, started where, won, held on, was eliminated, controlled."""
+
     number: int
     plays: dict[str, str]  # player -> the first piece they play ('' in a game without pieces)
     starts: dict[str, str] = field(default_factory=dict)
@@ -88,6 +90,8 @@ class GameRecord:
 
 @dataclass
 class CampaignState:
+    """The campaign after a fold of its events: games, marks, stickers used, rewards, opened packets, lines."""
+
     players: list[str]
     games: list[GameRecord] = field(default_factory=list)
     marks: dict[str, list[Mark]] = field(default_factory=dict)
@@ -178,9 +182,10 @@ def copy_state(state: CampaignState) -> CampaignState:
     """A copy that later `apply` calls leave alone: everything is copied but the games older than the last
     RECENT_GAMES, which no event changes again (`apply` changes only the game in progress), so they are shared."""
     import copy
-    import pickle
 
-    from .ledgercache import RECENT_GAMES
+    from .ledgercache import RECENT_GAMES, fast_pickle
+
+    pickle = fast_pickle()
 
     keep = max(0, len(state.games) - RECENT_GAMES)
     light = copy.copy(state)

@@ -10,6 +10,7 @@ injected with SCARBOOK_FAULT at named points, never with sleeps.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 import subprocess
@@ -18,6 +19,8 @@ from pathlib import Path
 
 import pytest
 from campaigns.procs import PLACE, SCARBOOK, events_of, proc_env, sb
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conftest import proc_refused
 from scarbook.campaign.ledger import parse
@@ -224,11 +227,14 @@ def test_an_event_typed_by_hand_at_the_same_moment_is_kept_and_reported(ledger: 
 def test_a_torn_append_is_never_read_as_an_event_and_is_removed_by_the_next_write(ledger: Path) -> None:
     before = ledger.read_bytes()
     old = events_of(ledger)
+    assert sb("campaign", "status", "-c", str(ledger)).returncode == 0  # warm: the bytes' sha256 comes from the cache
     result = sb(*PLACE, "-c", str(ledger), SCARBOOK_FAULT="ledger-append:torn")
     assert result.returncode == -9, result.stdout + result.stderr
     torn = ledger.read_bytes()
     assert torn.startswith(before) and before + NEW_LINE.encode() != torn != before  # half an event is on disk
     assert (ledger.parent / ".c.yaml.append").exists()
+    recorded = (ledger.parent / ".c.yaml.append").read_bytes().split(b"\n", 1)[0].split()[-1].decode()
+    assert recorded == hashlib.sha256(before).hexdigest()  # the journal names exactly the bytes before the event
     # readers never see the half event: the campaign reads as before
     check = sb("campaign", "check", "-c", str(ledger))
     assert check.returncode == 0, check.stdout + check.stderr
@@ -369,3 +375,19 @@ def test_where_a_torn_append_is_in_the_bytes() -> None:
     # hand lines that landed between the last comparison and the write push the half event further
     moved = old + b"# typed\n" + line[:12]
     assert _torn_part(moved, at, digest, line) == ("cut", at + 8, at + 20)
+
+
+# --- comparing the file with the bytes read, in place --------------------------------------------------
+@given(st.binary(max_size=40), st.binary(max_size=40), st.integers(1, 8))
+def test_the_in_place_comparison_is_the_whole_read_s(content: bytes, expected: bytes, chunk: int) -> None:
+    """`_holds` (one reused buffer, compared in place) answers as reading the whole file and comparing did,
+    for files equal to, shorter than, longer than or different from the bytes read, over several chunks."""
+    import tempfile
+
+    from scarbook.campaign.ledgerjournal import _holds, _pread_all
+
+    for wanted in (expected, content, content[:-1], content + b"x"):
+        with tempfile.TemporaryFile() as f:
+            f.write(content)
+            f.flush()
+            assert _holds(f.fileno(), wanted, chunk) == (_pread_all(f.fileno()) == wanted)

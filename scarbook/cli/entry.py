@@ -6,6 +6,9 @@ from __future__ import annotations
 def run() -> None:
     import gc
 
+    from .codecache import install
+
+    install()  # the methods of dataclasses compiled once per user, not once per command
     from .main import app
 
     try:

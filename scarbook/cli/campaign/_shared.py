@@ -123,7 +123,7 @@ def record(path: Path, make: Callable[..., Event | list[Problem]], dry_run: bool
     """Check one new event against the campaign and append it (or only answer, with dry_run)."""
     from scarbook.campaign.engine import Campaign
     from scarbook.campaign.events import Opened, PackAdded
-    from scarbook.campaign.ledgercache import placed_at, read, remember_appended
+    from scarbook.campaign.ledgercache import placed_at, raw_sha256, read, remember_appended
     from scarbook.campaign.ledgertext import with_event
     from scarbook.campaign.ledgerwrite import locked, write_atomic
     from scarbook.campaign.links import cuts
@@ -152,7 +152,7 @@ def record(path: Path, make: Callable[..., Event | list[Problem]], dry_run: bool
         fixed = placed_at(campaign.ledger, text, fixed)  # the state keeps each mark's line
         triggered = campaign.fold_new(replay, fixed)
         cutting = frozenset(sid for sid, st in replay.content.stickers.items() if cuts(st))
-        note = write_atomic(path, text, expected=campaign.ledger.raw)
+        note = write_atomic(path, text, expected=campaign.ledger.raw, expected_sha256=raw_sha256(campaign.ledger))
         keeps = not isinstance(fixed, (Opened, PackAdded)) or not fixed.pack  # a new pack: a new content key
         remember_appended(campaign.ledger, text, fixed, replay.verified, replay.state if keeps else None,
                           replay.packs)

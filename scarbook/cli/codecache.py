@@ -1,0 +1,141 @@
+"""A per-user cache of the code that `dataclasses` compiles, so that a command does not compile it again.
+
+Python makes each dataclass's methods (`__init__`, `__eq__`, `__repr__`, `__hash__`, a frozen class's
+`__setattr__` ...) from source text that it compiles when the class is defined, one `exec` per method:
+the tracker's ~35 classes (events, state, content model) are ~180 compilations, about 10 ms of CPU at
+the start of every command (Python 3.11), more than all the rest of a warm `campaign status`.
+
+`install()` (called by the console script only, `entry.run`) gives the `dataclasses` module an `exec` of
+its own: a text it has compiled before is taken, compiled, from `$SCARBOOK_CACHE/dataclass-code-*.bin`;
+a new one is compiled as `exec` would (same text, file name `<string>`, no inherited flags) and the file
+is rewritten when the process ends. The code objects are those `exec` would have made, so every class
+behaves exactly as before; only the compiling is saved. Anything else that `exec` is given goes to the
+built-in `exec` untouched.
+
+The file holds code, so it is trusted as the ledger cache's pickles are: read only when it is a regular
+file of the user running scarbook that nobody else may write, written 0600 through a temporary file and a
+rename, its length and CRC-32 checked before `marshal` reads it, and named by the exact Python build
+(code objects are not portable across versions). Anything odd is an empty cache: slower, never wrong.
+"""
+
+from __future__ import annotations
+
+import builtins
+import os
+import sys
+from types import CodeType
+from typing import Any
+
+MAX_ENTRIES = 1024  # texts kept across commands (the tracker needs ~180, ~240 KB); past it, only the last command's
+_MAGIC = b"scarbook-dataclass-code 1\n"
+
+
+def cache_file() -> str:
+    """Where the compiled texts are kept: in the cache folder, named by this very Python build."""
+    from scarbook.compiler.cachedir import cache_dir
+
+    name = f"dataclass-code-{sys.implementation.cache_tag}-{sys.hexversion:x}.bin"
+    return os.path.join(cache_dir(), name)
+
+
+class CodeCache:
+    """Compiled `exec` texts by their source: read from `path` on first use, written back at exit when new."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.codes: dict[str, CodeType] | None = None  # read on the first `exec`
+        self.used: dict[str, CodeType] = {}
+        self.added = False
+
+    def exec(self, source: Any, /, *args: Any, **kwargs: Any) -> None:
+        """`exec(source, globals, locals)`, taking the compiled code of a text seen before from the cache."""
+        if type(source) is not str:
+            return builtins.exec(source, *args, **kwargs)
+        if self.codes is None:
+            self.codes = load(self.path)
+        code = self.codes.get(source)
+        if type(code) is not CodeType:
+            code = compile(source, "<string>", "exec", dont_inherit=True)  # as `exec(source)` from dataclasses
+            self.codes[source] = code
+            if not self.added:
+                import atexit
+
+                atexit.register(self.save)
+                self.added = True
+        self.used[source] = code
+        return builtins.exec(code, *args, **kwargs)
+
+    def save(self) -> None:
+        """Write the cache with what this process compiled; never fails."""
+        import contextlib
+
+        codes = self.codes or {}
+        keep = codes if len(codes) <= MAX_ENTRIES else self.used
+        with contextlib.suppress(Exception):  # noqa: BLE001 - a cache that cannot be written is only slower
+            store(self.path, keep)
+
+
+def load(path: str) -> dict[str, CodeType]:
+    """The cached code by source text, or {} (no file, not the user's own private file, a bad length or CRC)."""
+    import marshal
+    import stat
+    import zlib
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return {}
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o022 or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
+            return {}
+        with os.fdopen(os.dup(fd), "rb") as f:
+            blob = f.read()
+    except OSError:
+        return {}
+    finally:
+        os.close(fd)
+    if not blob.startswith(_MAGIC):
+        return {}
+    head, _, body = blob[len(_MAGIC):].partition(b"\n")
+    try:
+        length, crc = (int(x, 16) for x in head.split(b" "))
+    except ValueError:
+        return {}
+    if len(body) != length or zlib.crc32(body) != crc:
+        return {}
+    try:
+        found = marshal.loads(body)
+    except Exception:  # noqa: BLE001 - verified already; anything odd is an empty cache
+        return {}
+    return found if type(found) is dict else {}
+
+
+def store(path: str, codes: dict[str, CodeType]) -> None:
+    """Write `codes` to `path` (0600, a temporary file and a rename: never half a file)."""
+    import marshal
+    import tempfile
+    import zlib
+
+    body = marshal.dumps(codes)
+    folder = os.path.dirname(path)
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".dataclass-code-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(_MAGIC + b"%x %x\n" % (len(body), zlib.crc32(body)) + body)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def install() -> CodeCache | None:
+    """Give `dataclasses` the caching `exec` (once per process); None when it has one already."""
+    import dataclasses
+
+    if "exec" in vars(dataclasses):
+        return None
+    cache = CodeCache(cache_file())
+    dataclasses.exec = cache.exec  # type: ignore[attr-defined]  # module globals come before builtins
+    return cache

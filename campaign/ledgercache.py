@@ -76,11 +76,12 @@ def _hasher(data: bytes) -> Any:
 def fast_pickle() -> Any:
     """The C pickler (`_pickle`: what `pickle.loads`, `dumps` and `load` are in CPython), without importing
     `pickle.py` itself (its pure-Python pickler: 0.8 ms of every command's start-up); `pickle` elsewhere."""
+    import importlib
+
     try:
-        import _pickle as fast
+        return importlib.import_module("_pickle")
     except ImportError:  # pragma: no cover - an interpreter without the C pickler
-        import pickle as fast
-    return fast
+        return importlib.import_module("pickle")
 
 
 def _crc(data: bytes, start: int = 0) -> int:

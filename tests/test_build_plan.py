@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -79,9 +80,9 @@ def test_templates_hash_follows_template_bytes_only_of_template_files(monkeypatc
             m.setattr(Path, "read_bytes", read_bytes)
             return buildmod.templates_hash()
 
-    for name in ("cards.html.j2", "cards.css"):
+    for name in ("cards.html.j2", "cards.css", "fonts/DejaVuSans.ttf"):
         assert edited(name) != full, name
-    assert edited("__init__.py") == full  # not a template
+    assert edited("__init__.py") == edited("fonts/LICENSE-DejaVu.txt") == full  # not templates
     monkeypatch.setattr(buildmod, "BUILD_VERSION", "2")
     assert buildmod.templates_hash() != full
 
@@ -94,17 +95,18 @@ def test_strings_are_every_text_with_its_pointer() -> None:
     assert list(_strings(7)) == []
 
 
-def real_game(tmp_path: Path, cards_yaml: str) -> Game:
-    """The tiny game, its cards' spans those of a real YAML file (as the loader gives them)."""
+def real_game(tmp_path: Path, text: str, section: str = "cards") -> Game:
+    """The tiny game, the items of one section and their spans those of a real YAML file (as the loader
+    gives them)."""
     from scarbook.compiler.load import load_document
 
-    path = tmp_path / "cards.yaml"
-    path.write_text(cards_yaml)
+    path = tmp_path / f"{section}.yaml"
+    path.write_text(text)
     doc, _ = load_document(path)
-    cards = [dict(c) for c in doc.data["cards"]]
-    game = tiny_game(tmp_path, cards=cards)
-    for i, c in enumerate(cards):
-        game.spans[c["id"]] = doc.spans[f"/cards/{i}/id"]
+    items = [dict(c) for c in doc.data[section]]
+    game = tiny_game(tmp_path, **{section: items})
+    for i, c in enumerate(items):
+        game.spans[c["id"]] = doc.spans[f"/{section}/{i}/id"]
     return game
 
 
@@ -201,11 +203,12 @@ def test_sticker_text_that_will_not_fit(tmp_path: Path) -> None:
         {"id": "no-size", "effect": "x" * 500},
         {"id": "no-text", "size": {"width": 20, "height": 20}, "effect": {"unknown": "lost"}},
         {"id": "half-size", "size": {"width": 20}, "effect": "z"},
+        {"id": "no-width", "size": {"height": 20}, "effect": "z"},
     ]
     game = tiny_game(tmp_path, stickers=stickers)
     got = [d for d in check_content(game) if d.code == "B304"]
-    assert [d.message.split("'")[1] for d in got] == ["cut", "long-text", "low", "half-size"]
-    cut, long_text, low, half = got
+    assert [d.message.split("'")[1] for d in got] == ["cut", "long-text", "low", "half-size", "no-width"]
+    cut, long_text, low, half, no_width = got
     assert cut.severity == Severity.WARNING and cut.span == game.span("cut")
     assert cut.message == ("sticker 'cut': its effect (109 characters) will not fit on a 20×20 mm sticker and is cut "
                            "off at the sticker's edge (about 108 characters fit); shorten it (a short 'text' to "
@@ -215,24 +218,38 @@ def test_sticker_text_that_will_not_fit(tmp_path: Path) -> None:
                            "off: a sticker under 15 mm high prints only its name; shorten it (a short 'text' to "
                            "print instead of the effect), or give the sticker a larger 'size'")
     assert "on a 20×0 mm sticker and is left off" in half.message
+    assert no_width.message.startswith("sticker 'no-width': its effect (1 characters) will not fit on a 0×20 mm "
+                                       "sticker and is left off")  # no width: nothing fits
+
+
+def test_sticker_text_warning_is_at_the_field_that_is_printed(tmp_path: Path) -> None:
+    game = real_game(tmp_path, "stickers:\n  - id: s\n    name: S\n    size: {width: 20, height: 20}\n"
+                               f"    effect: {'x' * 109}\n"
+                               "  - id: t\n    name: T\n    size: {width: 20, height: 20}\n    effect: e\n"
+                               f"    text: {'y' * 109}\n", section="stickers")
+    got = [d.span for d in check_content(game) if d.code == "B304"]
+    file = tmp_path / "stickers.yaml"
+    assert got == [at(file, 5, "x"), at(file, 10, "y")]
 
 
 @pytest.mark.parametrize(("copies", "faces"), [
-    (5000, 5000), (5001, 5001), (True, 1), (0, 1), (-3, 1), ("9000", 1), (None, 1),
+    (1, 5001), (2, 5002), (True, 5001), (0, 5001), (-3, 5001), ("9000", 5001), (None, 5001),
 ])
 def test_budget_counts_card_faces(tmp_path: Path, copies: Any, faces: int) -> None:
+    """A card is printed `copies` times, once when `copies` is not a positive number."""
     card = {"id": "c", "deck": "isle-cards", "name": "C"}
     if copies is not None:
         card["copies"] = copies
-    game = tiny_game(tmp_path, cards=[card])
-    diags = _budget(game)
-    if faces <= 5000:
-        assert diags == []
-    else:
-        (d,) = diags
-        assert (d.code, d.severity, d.span) == ("B110", Severity.ERROR, Span(game.files[0]))
-        assert d.message == ("the game prints 5001 card faces (cards × copies); the limit is 5000: lower 'copies', "
-                             "or split the game into packs")
+    game = tiny_game(tmp_path, cards=[card, {"id": "many", "deck": "isle-cards", "name": "M", "copies": 5000}])
+    (d,) = _budget(game)
+    assert (d.code, d.severity, d.span) == ("B110", Severity.ERROR, Span(game.files[0]))
+    assert d.message == (f"the game prints {faces} card faces (cards × copies); the limit is 5000: lower 'copies', "
+                         "or split the game into packs")
+
+
+def test_budget_allows_up_to_the_limit(tmp_path: Path) -> None:
+    cards = [{"id": "a", "copies": 4999}, {"id": "b", "copies": True, "text": "x" * 2_000_000}]
+    assert _budget(tiny_game(tmp_path, cards=cards)) == []
 
 
 def test_budget_adds_copies_of_every_card_and_text_of_every_card(tmp_path: Path) -> None:
@@ -299,6 +316,7 @@ def test_the_plan_of_the_tiny_game(tmp_path: Path) -> None:
     assert ref.job == {"kind": "reference", "game": game, "tables": outs["tables"].job["tables"], "paper": "a4",
                        "campaign": None}
     assert "templates" not in outs["tables"].deps and "game" not in outs["tables"].deps
+    assert list(outs["tables"].deps)[0] == "settings" and list(outs["tables"].deps)[-1] == "tables"
     assert outs["tables"].job == {"kind": "tables", "tables": outs["tables"].job["tables"]}
     assert list(outs["cards"].deps) == ["settings", "templates", "game", "deck 'isle-cards'", "deck 'big-cards'",
                                         "card 'north-card'", "card 'east-card'", "card 'giant-card'", "cards"]
@@ -315,6 +333,8 @@ def test_settings_templates_and_game_change_what_depends_on_them(tmp_path: Path)
     for other in (plan(tiny_game(tmp_path), paper="letter"), plan(tiny_game(tmp_path), campaign="c.yaml")):
         assert all(other[n].deps["settings"] != base[n].deps["settings"] for n in base)
     assert plan(tiny_game(tmp_path), templates="U")["cards"].deps["templates"] == "U"
+    one, two = plan(tiny_game(tmp_path), campaign="a.yaml"), plan(tiny_game(tmp_path), campaign="b.yaml")
+    assert one["cards"].deps["settings"] != two["cards"].deps["settings"]  # another campaign's cards differ
     game = tiny_game(tmp_path)
     game.meta["title"] = "Other"
     assert plan(game)["cards"].deps["game"] != base["cards"].deps["game"]
@@ -348,6 +368,56 @@ def test_the_board_is_a_dependency_of_what_draws_it(tmp_path: Path) -> None:
     assert plan(located)["cards"].deps["board"] != moved
     located.board = {"width": 3}
     assert plan(located)["cards"].deps["board"] not in (moved, board)
+
+
+def test_a_campaign_build_of_a_game_with_packs_stays_in_the_game_folder(tmp_path: Path) -> None:
+    game = tiny_game(tmp_path)
+    game.packs = ["extra"]
+    assert plan(game)["cards"].files == ["tiny-isles+extra/cards.pdf"]
+    outs = plan(game, campaign="world.yaml")
+    assert outs["cards"].files == ["tiny-isles/cards.pdf"] and outs["cards"].key == "tiny-isles/cards"
+    assert outs["reference"].job["campaign"] == "world.yaml"
+
+
+def test_the_computed_tables_and_stickers_are_dependencies_themselves(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A change in what a table or sticker sheet shows re-renders it even when no item it names changed
+    (how a table is computed, a sticker's printed text)."""
+    from scarbook.compiler import tables as tablemod
+
+    base = plan(tiny_game(tmp_path))
+    real = tablemod.rule_tables
+
+    def one_more_row(game: Game) -> list[Any]:
+        tables = real(game)
+        tables[0].rows.append(list(tables[0].rows[0]))
+        return tables
+
+    monkeypatch.setattr(tablemod, "rule_tables", one_more_row)
+    more = plan(tiny_game(tmp_path))
+    for name in ("reference", "tables"):
+        changed = {k for k in base[name].deps if base[name].deps[k] != more[name].deps[k]}
+        assert changed == {"tables"}, name
+    real_items = sheetmod.sticker_items
+    monkeypatch.setattr(sheetmod, "sticker_items", lambda game: [{**s, "text": "other"} for s in real_items(game)])
+    other = plan(tiny_game(tmp_path))["stickers"].deps
+    assert {k for k in other if other[k] != base["stickers"].deps[k]} == {"stickers"}
+
+
+def test_an_image_is_found_in_the_folder_of_the_cards_own_file(tmp_path: Path) -> None:
+    """A pack's card names an image in the pack's folder, not in the game's."""
+    (tmp_path / "base").mkdir()
+    game = tiny_game(tmp_path / "base")
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "p.png").write_bytes(PNG)
+    game.files.append(str(pack / "pack.yaml"))
+    game.section("cards")["pc"] = {"id": "pc", "deck": "isle-cards", "name": "Pack card", "image": "p.png"}
+    game.spans["pc"] = Span(str(pack / "pack.yaml"), 3, 5)
+    assert check_content(game) == []
+    assert plan(game)["cards"].deps["image of 'pc'"] == _hash(PNG)
+    (url,) = [c["image_url"] for c in _with_images(plan(game)["cards"].job["cards"], game) if c["id"] == "pc"]
+    assert url == (pack / "p.png").resolve().as_uri()
 
 
 def test_boardmap_inputs_are_places_regions_and_region_order(tmp_path: Path) -> None:
@@ -440,11 +510,15 @@ def test_remove_stale_removes_only_files_an_earlier_build_wrote(tmp_path: Path) 
         (out / name).write_text(name)
     (tmp_path / "outside.md").write_text("not ours")
     (out / "g" / "link.md").symlink_to(tmp_path / "outside.md")
-    remove_stale(out, ["g/keep.md", "g/old.md", "../outside.md", "g/link.md", "g/dir", 7, "g/none.md"],
+    remove_stale(out, ["g/keep.md", 7, "../outside.md", "g/link.md", "g/dir", "g/none.md", "g/old.md"],
                  ["g/keep.md"])
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == [
         "g", "g/dir", "g/dir/x.md", "g/keep.md", "g/link.md", "g/mine.md"]
     assert (tmp_path / "outside.md").read_text() == "not ours"
+    (out / "g" / "alias.md").symlink_to("mine.md")  # links inside OUT: their targets are not the build's
+    (out / "h").symlink_to("g")
+    remove_stale(out, ["g/alias.md", "h/mine.md"], [])
+    assert (out / "g" / "mine.md").read_text() == "g/mine.md" and (out / "g" / "alias.md").is_symlink()
     remove_stale(out, "g/keep.md", [])  # not a list: nothing
     remove_stale(out, None, [])
     assert (out / "g" / "keep.md").is_file()
@@ -468,6 +542,7 @@ def test_why_rebuild_reasons(tmp_path: Path) -> None:
     assert why_rebuild(out, {**same, "files": ["g/a.pdf", "g/b.pdf", "g/c.pdf"]}, tmp_path) == [
         "its list of files changed"]
     assert why_rebuild(out, {"files": same["files"]}, tmp_path) == ["settings added", "card 'x' added"]  # not cards
+    assert why_rebuild(out, {"deps": same["deps"]}, tmp_path) == ["its list of files changed"]
     assert why_rebuild(out, {**same, "deps": {**same["deps"], "settings": "0"}}, tmp_path) == ["settings changed"]
     assert why_rebuild(out, {**same, "deps": {**same["deps"], "cards": "0"}}, tmp_path) == ["cards changed"]
     assert why_rebuild(out, {**same, "deps": {**same["deps"], "card 'x'": "0", "cards": "0"}}, tmp_path) == [
@@ -574,7 +649,7 @@ def test_render_job_writes_each_output(tmp_path: Path, fake_pdf: list[Any]) -> N
     out = tmp_path / "out"
     for name in ("reference", "cards", "stickers", "tables"):
         problems, seconds, data = render_job(outs[name].job, outs[name].files, str(out))
-        assert (problems, data) == ([], None) and seconds >= 0, name
+        assert (problems, data) == ([], None) and 0 <= seconds < 60, name
     assert (out / "tiny-isles/reference.pdf").read_bytes() == b"%PDF-fake 1"
     assert (out / "tiny-isles/cards.pdf").read_bytes() == b"%PDF-fake 2"
     assert (out / "tiny-isles/stickers.pdf").read_bytes() == b"%PDF-fake 3"
@@ -585,7 +660,21 @@ def test_render_job_writes_each_output(tmp_path: Path, fake_pdf: list[Any]) -> N
     assert roots == roots_for(game) and base == str(TEMPLATE_DIR)
     cards_html, _, _, pages = fake_pdf[1]
     assert "North Card" in cards_html and pages == [0, 1, 2, 3, 4, 5]
+    assert "<title>Tiny Isles · print and play</title>" in cards_html and "data-locator" not in cards_html
     assert "Kraken" in fake_pdf[2][0] and fake_pdf[2][3] is None
+    assert "<title>Tiny Isles · stickers</title>" in fake_pdf[2][0]
+
+
+def test_render_job_draws_card_images_and_the_locator_map(tmp_path: Path, fake_pdf: list[Any]) -> None:
+    (tmp_path / "a.png").write_bytes(PNG)
+    cards = [{"id": "t", "deck": "isle-cards", "name": "T", "territory": "north", "image": "a.png"}]
+    game = tiny_game(tmp_path, cards=cards)
+    game.spans["t"] = game.span("north")
+    outs = plan(game)
+    assert render_job(outs["cards"].job, outs["cards"].files, str(tmp_path / "out"))[0] == []
+    html = fake_pdf[0][0]
+    assert (tmp_path / "a.png").resolve().as_uri() in html
+    assert 'data-locator="north"' in html
 
 
 def test_render_job_of_a_part_returns_its_pdf_and_writes_nothing(tmp_path: Path, fake_pdf: list[Any]) -> None:
@@ -593,8 +682,8 @@ def test_render_job_of_a_part_returns_its_pdf_and_writes_nothing(tmp_path: Path,
     outs = plan(tiny_game(tmp_path, cards=cards))
     out = tmp_path / "out"
     job = {**outs["cards"].job, "part": (1, 2)}
-    problems, _, data = render_job(job, outs["cards"].files, str(out))
-    assert (problems, data) == ([], b"%PDF-fake 1") and not out.exists()
+    problems, seconds, data = render_job(job, outs["cards"].files, str(out))
+    assert (problems, data) == ([], b"%PDF-fake 1") and not out.exists() and 0 <= seconds < 60
     html = fake_pdf[0][0]
     # 30 cards: the calibration pair and 4 fronts/backs pairs; the second part holds the last 2 pairs
     assert "Card 18" in html and "Card 29" in html and "Card 17" not in html
@@ -609,11 +698,13 @@ def test_render_job_turns_failures_into_diagnostics(tmp_path: Path, monkeypatch:
         raise pdfmod.UnsafeResource(["file:///etc/passwd"])
 
     monkeypatch.setattr(pdfmod, "render_pdf", unsafe)
-    problems, _, data = render_job(outs["stickers"].job, outs["stickers"].files, str(tmp_path / "out"))
+    problems, seconds, data = render_job(outs["stickers"].job, outs["stickers"].files, str(tmp_path / "out"))
+    assert 0 <= seconds < 60
     assert (problems, data) == (["B310 refused to load file:///etc/passwd (only files inside the pack and template "
                                  "folders, and data: URLs, are allowed)"], None)
     monkeypatch.setattr(pdfmod, "render_pdf", lambda *a, **k: 1 / 0)
-    problems, _, _ = render_job(outs["cards"].job, outs["cards"].files, str(tmp_path / "out"))
+    problems, seconds, _ = render_job(outs["cards"].job, outs["cards"].files, str(tmp_path / "out"))
+    assert 0 <= seconds < 60
     assert problems == ["B399 rendering cards failed: ZeroDivisionError: division by zero"]
     assert not (tmp_path / "out" / "tiny-isles" / "cards.pdf").exists()
 
@@ -662,8 +753,16 @@ def fake_render_job(job: dict[str, Any], files: list[str], out_dir: str) -> tupl
     for rel in files:
         path = Path(out_dir) / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f"{kind} {job.get('paper')}")
+        path.write_text(f"{kind} {job.get('paper')} {job.get('campaign')} {os.getpid()}")
+    with open(Path(out_dir) / "order.log", "a") as log:  # the order tasks ran in
+        log.write(kind + "\n")
     return [], 0.5, None
+
+
+def made_by(path: Path) -> tuple[str, int]:
+    """What the stand-in wrote: "kind paper campaign", and the id of the process that wrote it."""
+    *what, pid = path.read_text().split()
+    return " ".join(what), int(pid)
 
 
 @pytest.fixture
@@ -691,7 +790,7 @@ def test_build_renders_everything_then_nothing(tmp_path: Path, jobs: int) -> Non
     assert lines[4] == "[1/4] tiny-isles/tables done (0.5 s)"  # tables render here, first
     assert sorted(line[:5] for line in lines[4:]) == ["[1/4]", "[2/4]", "[3/4]", "[4/4]"]
     assert steps == [(1, 4), (2, 4), (3, 4), (4, 4)]
-    assert (out / "tiny-isles/cards.pdf").read_text() == "cards a4"
+    assert made_by(out / "tiny-isles/cards.pdf")[0] == "cards a4 None"
     manifest = load_manifest(out)
     outs = plan(tiny_game(tmp_path), templates=buildmod.templates_hash())
     assert manifest == {o.key: {"files": o.files, "deps": o.deps} for o in outs.values()}
@@ -820,9 +919,13 @@ def test_a_long_sheet_is_rendered_in_parts_and_joined_in_order(tmp_path: Path, j
 
 def test_a_dead_worker_is_a_diagnostic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(buildmod, "render_job", dying_render_job)
-    result = build([tiny_game(tmp_path)], tmp_path / "out", jobs=2, only={"stickers", "cards"})
+    lines: list[str] = []
+    result = build([tiny_game(tmp_path)], tmp_path / "out", jobs=2, only={"stickers", "cards"}, progress=lines.append)
     assert sorted(d.code for d in result.diagnostics) == ["B399", "B399"]
-    assert all("rendering failed: " in d.message for d in result.diagnostics)
+    assert sorted(d.message.split(": rendering failed: BrokenProcessPool: ")[0] for d in result.diagnostics) == [
+        "tiny-isles/cards", "tiny-isles/stickers"]
+    assert sorted(line.split("] ")[1] for line in lines[2:]) == ["tiny-isles/cards failed (0.0 s)",
+                                                                  "tiny-isles/stickers failed (0.0 s)"]
     assert result.rendered == []
 
 
@@ -830,3 +933,126 @@ def dying_render_job(job: dict[str, Any], files: list[str], out_dir: str) -> Any
     import os
 
     os._exit(3)
+
+
+def reference_page(tmp_path: Path, game: Game, campaign: str | None = None) -> str:
+    outs = plan(game, campaign=campaign)
+    out = tmp_path / "out"
+    problems, _, _ = render_job(outs["reference"].job, outs["reference"].files, str(out))
+    assert problems == []
+    return (out / outs["reference"].files[1]).read_text("utf-8")
+
+
+def test_the_reference_sheet_draws_the_board_or_says_why_not(tmp_path: Path, fake_pdf: list[Any]) -> None:
+    drawn = reference_page(tmp_path, tiny_game(tmp_path))
+    assert '<div class="legend">' in drawn and "<svg" in drawn and "No board map" not in drawn
+    assert "in the campaign" not in drawn
+    game = tiny_game(tmp_path)
+    game.board["complete"] = {"unknown": "a photo of part of the board"}
+    withheld = reference_page(tmp_path, game)
+    assert ("No board map: the sources give 3 territories only (a photo of part of the board)." in withheld
+            and '<div class="legend">' not in withheld)
+    none = reference_page(tmp_path, tiny_game(tmp_path, territories=[]))
+    assert "No board map" not in none and '<div class="legend">' not in none
+    in_campaign = reference_page(tmp_path, tiny_game(tmp_path), "world.yaml")
+    assert "as it stands in the campaign <b>world.yaml</b>" in in_campaign
+
+
+def test_tables_are_written_with_the_collector_left_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[bool] = []
+    monkeypatch.setattr(buildmod, "write_tables", lambda *args: seen.append(gc.isenabled()))
+    outs = plan(tiny_game(tmp_path))
+    problems, seconds, _ = render_job(outs["tables"].job, outs["tables"].files, str(tmp_path))
+    assert problems == [] and seen == [True] and 0 <= seconds < 60
+
+
+@pytest.mark.usefixtures("fake_render")
+def test_outputs_render_in_forked_workers_longest_first_and_tables_here(tmp_path: Path) -> None:
+    """On Linux even a lone worker is a forked process; tables are written by the build process itself;
+    the longest task (by `estimated_seconds`) is started first."""
+    out = tmp_path / "out"
+    build([tiny_game(tmp_path)], out, jobs=1)
+    assert made_by(out / "tiny-isles/tables/recruit.md")[1] == os.getpid()
+    pids = {made_by(out / f"tiny-isles/{n}.pdf")[1] for n in ("reference", "cards", "stickers")}
+    assert os.getpid() not in pids and len(pids) == 1  # one worker
+    # estimates: reference 2 s and more, cards 0.548, stickers 0.515
+    assert (out / "order.log").read_text().split() == ["tables", "reference", "cards", "stickers"]
+
+
+@pytest.mark.usefixtures("fake_render")
+@pytest.mark.parametrize(("jobs", "only", "forked"), [
+    (1, None, False), (2, None, True), (2, {"cards", "stickers"}, True), (2, {"cards", "tables"}, False),
+])
+def test_elsewhere_a_lone_task_renders_in_the_build_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             jobs: int, only: set[str] | None, forked: bool) -> None:
+    """Where forking is unsafe for a lone worker (not Linux), one worker or one task renders here."""
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(buildmod, "sys", SimpleNamespace(platform="darwin"))
+    out = tmp_path / "out"
+    result = build([tiny_game(tmp_path)], out, jobs=jobs, only=only)
+    assert result.diagnostics == [] and (out / "tiny-isles/cards.pdf").is_file()
+    pid = made_by(out / "tiny-isles/cards.pdf")[1]
+    assert (pid != os.getpid()) is forked
+
+
+@pytest.mark.usefixtures("fake_render")
+def test_a_campaign_build_is_its_own_setting(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    game = tiny_game(tmp_path)
+    game.packs = ["extra"]
+    first = build([game], out, jobs=1, campaign="world.yaml", only={"reference"})
+    assert first.rendered == ["tiny-isles/reference"]
+    assert made_by(out / "tiny-isles/reference.pdf")[0] == "reference a4 world.yaml"
+    assert build([game], out, jobs=1, campaign="world.yaml", only={"reference"}).rendered == []
+    lines: list[str] = []
+    other = build([game], out, jobs=1, campaign="other.yaml", only={"reference"}, progress=lines.append)
+    assert other.rendered == ["tiny-isles/reference"]
+    assert lines[0] == "tiny-isles/reference: rendering (settings changed)"
+    FAIL.add("reference")
+    (d,) = build([game], out, jobs=1, campaign="world.yaml", only={"reference"}).diagnostics
+    assert d.span == Span(game.files[0]) and d.message.startswith("tiny-isles/reference: ")
+
+
+@pytest.mark.usefixtures("fake_render")
+def test_the_first_games_refusals_are_kept_and_out_may_be_deep(tmp_path: Path) -> None:
+    bad = tiny_game(tmp_path, cards=[{"id": "e", "deck": "isle-cards", "name": "<b>E</b>"}])
+    result = build([bad, tiny_game(tmp_path)], tmp_path / "out", jobs=1)
+    assert [d.code for d in result.diagnostics] == ["B301"] and not (tmp_path / "out").exists()
+    deep = tmp_path / "a" / "b" / "out"
+    assert build([tiny_game(tmp_path)], deep, jobs=1, only={"stickers"}).rendered == ["tiny-isles/stickers"]
+
+
+@pytest.mark.usefixtures("fake_render")
+def test_every_reason_is_said(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    build([tiny_game(tmp_path)], out, jobs=1, only={"cards"})
+    game = tiny_game(tmp_path)
+    game.section("cards")["north-card"]["text"] = "Other."
+    game.section("cards")["giant-card"]["text"] = "Other."
+    lines: list[str] = []
+    build([game], out, jobs=1, only={"cards"}, progress=lines.append)
+    assert lines[0] == "tiny-isles/cards: rendering (card 'north-card' changed; card 'giant-card' changed)"
+
+
+@pytest.mark.usefixtures("fake_render")
+def test_a_failure_forgets_what_was_built_before(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    build([tiny_game(tmp_path)], out, jobs=1, only={"stickers"})
+    assert "tiny-isles/stickers" in load_manifest(out)
+    FAIL.add("stickers")
+    game = tiny_game(tmp_path)
+    game.section("stickers")["kraken"]["effect"] = "Other."
+    assert build([game], out, jobs=1, only={"stickers"}).rendered == []
+    assert "tiny-isles/stickers" not in load_manifest(out)
+
+
+@pytest.mark.usefixtures("fake_render")
+def test_two_parts_are_joined_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pypdf import PdfReader
+
+    monkeypatch.setattr(sheetmod, "CARDS_PER_PART", 2)
+    cards = [{"id": f"c{i}", "deck": "isle-cards", "name": f"C{i}"} for i in range(4)]
+    out = tmp_path / "out"
+    assert build([tiny_game(tmp_path, cards=cards)], out, jobs=1, only={"cards"}).rendered == ["tiny-isles/cards"]
+    assert [round(float(p.mediabox.width)) for p in PdfReader(out / "tiny-isles/cards.pdf").pages] == [100, 101]

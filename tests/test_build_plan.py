@@ -517,8 +517,10 @@ def test_remove_stale_removes_only_files_an_earlier_build_wrote(tmp_path: Path) 
     assert (tmp_path / "outside.md").read_text() == "not ours"
     (out / "g" / "alias.md").symlink_to("mine.md")  # links inside OUT: their targets are not the build's
     (out / "h").symlink_to("g")
-    remove_stale(out, ["g/alias.md", "h/mine.md"], [])
+    (out / "g" / "old2.md").write_text("stale")
+    remove_stale(out, ["g/alias.md", "h/mine.md", "g/old2.md"], [])
     assert (out / "g" / "mine.md").read_text() == "g/mine.md" and (out / "g" / "alias.md").is_symlink()
+    assert not (out / "g" / "old2.md").exists()  # what follows a link is still cleaned
     remove_stale(out, "g/keep.md", [])  # not a list: nothing
     remove_stale(out, None, [])
     assert (out / "g" / "keep.md").is_file()
@@ -1048,9 +1050,14 @@ def test_a_failure_forgets_what_was_built_before(tmp_path: Path) -> None:
 
 
 @pytest.mark.usefixtures("fake_render")
-def test_two_parts_are_joined_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("platform", ["linux", "darwin"])
+def test_two_parts_are_joined_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, platform: str) -> None:
+    """Two parts, in forked workers or (not Linux, one worker) in the build process."""
+    from types import SimpleNamespace
+
     from pypdf import PdfReader
 
+    monkeypatch.setattr(buildmod, "sys", SimpleNamespace(platform=platform))
     monkeypatch.setattr(sheetmod, "CARDS_PER_PART", 2)
     cards = [{"id": f"c{i}", "deck": "isle-cards", "name": f"C{i}"} for i in range(4)]
     out = tmp_path / "out"

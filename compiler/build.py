@@ -339,8 +339,10 @@ def remove_stale(out_dir: Path, recorded: Any, files: list[str]) -> None:
             path = _safe_out(out_dir, rel)
         except (ValueError, OSError):
             continue
+        if path != out_dir.resolve() / rel:  # a link on the way (`path` is resolved): not the file the build wrote
+            continue
         with contextlib.suppress(OSError):
-            if path.is_file() and not path.is_symlink():
+            if path.is_file():
                 path.unlink()
 
 
@@ -487,13 +489,10 @@ def preload_renderers() -> None:
 def write_tables(out: Path, files: list[str], tables: list[tablemod.Table]) -> None:
     from .atomic import replace_file
 
-    wanted = set()
     for table in tables:
         for ext, fmt in TABLE_FORMATS.items():
             rel = f"{files[0].split('/tables/')[0]}/tables/{table.id}.{ext}"
-            path = _safe_out(out, rel)
-            wanted.add(path)
-            replace_file(path, fmt(table).encode())
+            replace_file(_safe_out(out, rel), fmt(table).encode())
     # Files of tables no longer in the content are removed by `build` from what the previous
     # manifest says it wrote (`remove_stale`): the user's own files in that folder are never touched.
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from campaigns.helpers import SETUP, play_transcript, run_script
+from campaigns.helpers import SETUP, START, play_transcript, run_script
 
 PACKS = Path(__file__).parent / "packs" / "valid"
 NOT_WRITTEN = "nothing was written"
@@ -139,3 +139,42 @@ def test_risk_legacy_game_refusals(tmp_path: Path) -> None:
     file = tmp_path / "c.yaml"
     assert run_script(SETUP, file) == []
     play_transcript(file, RISK_LEGACY)
+
+
+PLAYS = "--play Ann=khan-industries --play Bob=saharan-republic --play Cat=die-mechaniker"
+RL = "001_e430d55b72a215e6.txt"
+REWARDS_AND_BOXES = [  # Risk Legacy, game 1 in progress: rewards owed, passing them, a fortification worn down
+    ("game end --winner Ann", "recorded: game ends: Ann wins; held on: Bob, Cat"),
+    ("pass winner-reward --by Ann", "error R332: 'The winner's reward' is owed and a continent-name can still go on "
+     f"north-america, south-america, europe, africa, asia … (The winner's reward: the winner; {RL} § If you won)"),
+    ("destroy alaska --by Zed", "error R104: 'Zed' is not a player of this campaign; players: Ann, Bob, Cat (a "
+     "campaign's players are those named when it began ('scarbook campaign new --player NAME'); "
+     f"{RL} § Player Set Up)"),
+    ("place major-city alaska --by Ann --name Ankh", "recorded: major-city 'Ankh' on alaska by Ann"),
+    ("place minor-city peru --by Bob --name Lima", "recorded: minor-city 'Lima' on peru by Bob"),
+    ("place minor-city egypt --by Cat --name Cairo", "recorded: minor-city 'Cairo' on egypt by Cat"),
+    (f"game start {PLAYS}", "recorded: game starts: Ann as khan-industries, Bob as saharan-republic, Cat as "
+     "die-mechaniker"),
+    ("game end --winner Ann", "recorded: game ends: Ann wins; held on: Bob, Cat"),
+    ("place fortification alaska --by Ann", "recorded: fortification on alaska by Ann"),
+    ("tick alaska", "error R320: no game is in progress: boxes on alaska's fortification are ticked during a game (a "
+     f"box is ticked after an attack on it; {RL} § If you won; {RL} § Fortifications)"),
+    ("place minor-city brazil --by Bob --name Rio", "recorded: minor-city 'Rio' on brazil by Bob"),
+    ("place minor-city china --by Cat --name Xian", "recorded: minor-city 'Xian' on china by Cat"),
+    ("open second-signature", "recorded: packet second-signature opened"),
+    ("place rules-addition-f rules-addition-f", "recorded: rules-addition-f on rules-addition-f"),
+    (f"game start {PLAYS}", "recorded: game starts: Ann as khan-industries, Bob as saharan-republic, Cat as "
+     "die-mechaniker"),
+    ("tick alaska --boxes 9", "recorded: 9 boxes ticked on alaska"),
+    ("tick alaska --boxes 2", "error R320: alaska has 1 box left, not 2 (a Fortification has 10 boxes; "
+     f"{RL} § If you won; {RL} § Fortifications)"),
+    ("tick alaska", "recorded: 1 box ticked on alaska"),
+    ("tick alaska", f"error R320: alaska has 0 boxes left, not 1 (a Fortification has 10 boxes; {RL} § If you won; "
+     f"{RL} § Fortifications)"),
+]
+
+
+def test_rewards_passes_and_fortification_boxes(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    assert run_script(SETUP + START + "\n", file) == []
+    play_transcript(file, REWARDS_AND_BOXES)

@@ -495,6 +495,39 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
     return [], time.perf_counter() - started, None
 
 
+def render_forked(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult:
+    """`render_job` in a child process forked for it, which sends its result back through a pipe and ends
+    at once (`os._exit`: no teardown, no collection of its layout). A child that dies gives a B399."""
+    import pickle
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: whatever happens, it ends here
+        code = 1
+        try:
+            os.close(read)
+            _worker_started()
+            payload = pickle.dumps(render_job(job, files, out_dir))
+            with os.fdopen(write, "wb") as pipe:
+                pipe.write(payload)
+            code = 0
+        finally:
+            with contextlib.suppress(Exception):
+                sys.stdout.flush()
+                sys.stderr.flush()
+            os._exit(code)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        payload = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    if not payload:
+        return [f"B399 rendering failed: the render process ended with status {status}"], 0.0, None
+    result: JobResult = pickle.loads(payload)
+    return result
+
+
 def preload_renderers() -> None:
     """Import WeasyPrint and compile the templates before the workers fork: each worker then starts
     with them loaded (about 0.3 s of CPU each that no worker pays again)."""
@@ -593,24 +626,31 @@ def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: s
     for output, part in tasks:
         if output.name == "tables":
             finished(output, part, render_job(*job_args(output, part)))
-    import multiprocessing
-
-    fork = "fork" in multiprocessing.get_all_start_methods()
-    # On Linux even a lone task renders in a forked worker: a worker ends without tearing down the millions
-    # of objects a layout leaves (about 0.5 s of CPU at 500 cards that the build process would spend
-    # exiting). Elsewhere (macOS, where forking a process that uses system frameworks is unsafe) a lone
-    # task renders here, as before.
-    lone_fork = fork and sys.platform.startswith("linux")
-    if heavy and (lone_fork or (workers > 1 and len(heavy) > 1)):
+    # On Linux every render task runs in a forked child: a child ends without tearing down the millions of
+    # objects a layout leaves (about 0.5 s of CPU at 500 cards that the build process would spend exiting),
+    # and without collecting them (`_Worker`). Elsewhere (macOS, where forking a process that uses system
+    # frameworks is unsafe) a lone task renders here, as before.
+    lone_fork = sys.platform.startswith("linux") and hasattr(os, "fork")
+    pool_size = min(workers, len(heavy))
+    # the longest first, so that no worker is left alone with a long one at the end
+    order = sorted(heavy, key=lambda t: -estimated_seconds(t[0]))
+    if heavy and lone_fork and pool_size == 1:
+        # One at a time: each task in a child forked straight from here, without a pool (whose modules,
+        # threads and pickled job cost about 30 ms); WeasyPrint is imported here first when more than one
+        # child will need it, else the lone child imports it itself.
+        if len(heavy) > 1:
+            preload_renderers()
+        for output, part in order:
+            finished(output, part, render_forked(*job_args(output, part)))
+    elif heavy and (lone_fork or (workers > 1 and len(heavy) > 1)):
+        import multiprocessing
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
-        pool_size = min(workers, len(heavy))
-        if fork and pool_size > 1:  # imported once here, shared by every forked worker; a lone worker imports
-            preload_renderers()  # it itself, and this process then ends without tearing WeasyPrint down
+        fork = "fork" in multiprocessing.get_all_start_methods()
+        if fork:  # imported once here, shared by every forked worker
+            preload_renderers()
         context = multiprocessing.get_context("fork" if fork else None)
         with ProcessPoolExecutor(max_workers=pool_size, mp_context=context, initializer=_worker_started) as pool:
-            # the longest first, so that no worker is left alone with a long one at the end
-            order = sorted(heavy, key=lambda t: -estimated_seconds(t[0]))
             futures = {pool.submit(render_job, *job_args(o, p)): (o, p) for o, p in order}
             for future in as_completed(futures):
                 try:

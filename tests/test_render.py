@@ -89,6 +89,35 @@ def test_strict_undefined_fails_instead_of_printing_nothing() -> None:
         sheets_html("stickers.html.j2", "T", [{"kind": "stickers", "slots": [{"card": {}}], "marks": []}], "a4")
 
 
+def test_compiled_templates_are_kept_in_the_cache_folder_and_never_needed(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from scarbook.compiler.render import html as htmlmod
+
+    (tmp_path / "game").mkdir()
+    game = tiny_game(tmp_path / "game")
+    sheets = card_sheets(printable_cards(game), "a4")
+
+    def render(cache: Path) -> str:
+        monkeypatch.setenv("SCARBOOK_CACHE", str(cache))
+        htmlmod.environment.cache_clear()
+        try:
+            return htmlmod.card_sheets_html("T", sheets, "a4")[0]
+        finally:
+            htmlmod.environment.cache_clear()
+
+    cache = tmp_path / "cache"
+    first = render(cache)
+    kept = list((cache / "templates").iterdir())
+    assert kept and all(p.suffix == ".jinja" for p in kept)  # cards.html.j2 and the fonts and CSS it includes
+    assert render(cache) == first  # from the kept code
+    for path in kept:
+        path.write_bytes(b"damaged")
+    assert render(cache) == first
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache folder should be")
+    assert render(blocked) == first
+
+
 def test_card_sheet_geometry_three_by_three_with_mirrored_backs(tmp_path: Path) -> None:
     cards = printable_cards(tiny_game(tmp_path))
     assert len(cards) == 4  # copies expanded

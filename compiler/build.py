@@ -411,6 +411,20 @@ def estimated_seconds(output: Output) -> float:
 JobResult = tuple[list[str], float, bytes | None]
 
 
+class _Worker:
+    """What a render job knows of the process it runs in."""
+
+    #: This process is a forked worker: it renders jobs, then ends at once (`os._exit`), without collecting.
+    dedicated = False
+    #: A job of this worker left the cyclic collector paused: its layout is garbage nobody collected yet.
+    paused = False
+
+
+def _worker_started() -> None:
+    """Initializer of the render workers."""
+    _Worker.dedicated = True
+
+
 def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult:
     """Render one output (or one part of it) to its files; runs in a worker.
 
@@ -426,7 +440,14 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
     kind = job["kind"]
     index, count = job.get("part", (0, 1))
     # A layout makes millions of objects and keeps most of them to the end: the cyclic collector's passes
-    # over them cost about a fifth of the CPU and free nothing. Paused for the job; one pass after it.
+    # over them cost about a fifth of the CPU and free nothing. Paused for the job; after it, one pass frees
+    # the layout (its objects hold one another), except in a worker, which usually ends after its job: there
+    # the collector stays paused (the pass cost about 10 % of a 500-card sheet's CPU) and the pass is made
+    # only if another job comes to this worker.
+    if _Worker.paused:
+        gc.collect()
+        gc.enable()
+        _Worker.paused = False
     collecting = gc.isenabled() and kind != "tables"
     if collecting:
         gc.disable()
@@ -469,17 +490,53 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
         return [f"B399 rendering {kind} failed: {type(exc).__name__}: {exc}"], time.perf_counter() - started, None
     finally:
         if collecting:
-            gc.enable()
+            if _Worker.dedicated:
+                _Worker.paused = True
+            else:
+                gc.enable()
     return [], time.perf_counter() - started, None
+
+
+def render_forked(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult:
+    """`render_job` in a child process forked for it, which sends its result back through a pipe and ends
+    at once (`os._exit`: no teardown, no collection of its layout). A child that dies gives a B399."""
+    import pickle
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: whatever happens, it ends here
+        code = 1
+        try:
+            os.close(read)
+            _worker_started()
+            payload = pickle.dumps(render_job(job, files, out_dir))
+            with os.fdopen(write, "wb") as pipe:
+                pipe.write(payload)
+            code = 0
+        finally:
+            with contextlib.suppress(Exception):
+                sys.stdout.flush()
+                sys.stderr.flush()
+            os._exit(code)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        payload = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    if not payload:
+        return [f"B399 rendering failed: the render process ended with status {status}"], 0.0, None
+    result: JobResult = pickle.loads(payload)
+    return result
 
 
 def preload_renderers() -> None:
     """Import WeasyPrint and compile the templates before the workers fork: each worker then starts
     with them loaded (about 0.3 s of CPU each that no worker pays again)."""
-    import weasyprint  # noqa: F401
-
     from .render import html as htmlmod
-    from .render import pdf as _pdf  # noqa: F401
+    from .render.pdf import load_weasyprint
+
+    load_weasyprint()
 
     env = htmlmod.environment()
     for name in ("cards.html.j2", "reference.html.j2", "stickers.html.j2"):
@@ -568,24 +625,31 @@ def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: s
     for output, part in tasks:
         if output.name == "tables":
             finished(output, part, render_job(*job_args(output, part)))
-    import multiprocessing
-
-    fork = "fork" in multiprocessing.get_all_start_methods()
-    # On Linux even a lone task renders in a forked worker: a worker ends without tearing down the millions
-    # of objects a layout leaves (about 0.5 s of CPU at 500 cards that the build process would spend
-    # exiting). Elsewhere (macOS, where forking a process that uses system frameworks is unsafe) a lone
-    # task renders here, as before.
-    lone_fork = fork and sys.platform.startswith("linux")
-    if heavy and (lone_fork or (workers > 1 and len(heavy) > 1)):
+    # On Linux every render task runs in a forked child: a child ends without tearing down the millions of
+    # objects a layout leaves (about 0.5 s of CPU at 500 cards that the build process would spend exiting),
+    # and without collecting them (`_Worker`). Elsewhere (macOS, where forking a process that uses system
+    # frameworks is unsafe) a lone task renders here, as before.
+    lone_fork = sys.platform.startswith("linux") and hasattr(os, "fork")
+    pool_size = min(workers, len(heavy))
+    # the longest first, so that no worker is left alone with a long one at the end
+    order = sorted(heavy, key=lambda t: -estimated_seconds(t[0]))
+    if heavy and lone_fork and pool_size == 1:
+        # One at a time: each task in a child forked straight from here, without a pool (whose modules,
+        # threads and pickled job cost about 30 ms); WeasyPrint is imported here first when more than one
+        # child will need it, else the lone child imports it itself.
+        if len(heavy) > 1:
+            preload_renderers()
+        for output, part in order:
+            finished(output, part, render_forked(*job_args(output, part)))
+    elif heavy and (lone_fork or (workers > 1 and len(heavy) > 1)):
+        import multiprocessing
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
-        pool_size = min(workers, len(heavy))
-        if fork and pool_size > 1:  # imported once here, shared by every forked worker; a lone worker imports
-            preload_renderers()  # it itself, and this process then ends without tearing WeasyPrint down
+        fork = "fork" in multiprocessing.get_all_start_methods()
+        if fork:  # imported once here, shared by every forked worker
+            preload_renderers()
         context = multiprocessing.get_context("fork" if fork else None)
-        with ProcessPoolExecutor(max_workers=pool_size, mp_context=context) as pool:
-            # the longest first, so that no worker is left alone with a long one at the end
-            order = sorted(heavy, key=lambda t: -estimated_seconds(t[0]))
+        with ProcessPoolExecutor(max_workers=pool_size, mp_context=context, initializer=_worker_started) as pool:
             futures = {pool.submit(render_job, *job_args(o, p)): (o, p) for o, p in order}
             for future in as_completed(futures):
                 try:

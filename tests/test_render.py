@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -87,6 +89,35 @@ def test_strict_undefined_fails_instead_of_printing_nothing() -> None:
         sheets_html("stickers.html.j2", "T", [{"kind": "stickers", "slots": [{"card": {}}], "marks": []}], "a4")
 
 
+def test_compiled_templates_are_kept_in_the_cache_folder_and_never_needed(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from scarbook.compiler.render import html as htmlmod
+
+    (tmp_path / "game").mkdir()
+    game = tiny_game(tmp_path / "game")
+    sheets = card_sheets(printable_cards(game), "a4")
+
+    def render(cache: Path) -> str:
+        monkeypatch.setenv("SCARBOOK_CACHE", str(cache))
+        htmlmod.environment.cache_clear()
+        try:
+            return htmlmod.card_sheets_html("T", sheets, "a4")[0]
+        finally:
+            htmlmod.environment.cache_clear()
+
+    cache = tmp_path / "cache"
+    first = render(cache)
+    kept = list((cache / "templates").iterdir())
+    assert kept and all(p.suffix == ".jinja" for p in kept)  # cards.html.j2 and the fonts and CSS it includes
+    assert render(cache) == first  # from the kept code
+    for path in kept:
+        path.write_bytes(b"damaged")
+    assert render(cache) == first
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache folder should be")
+    assert render(blocked) == first
+
+
 def test_card_sheet_geometry_three_by_three_with_mirrored_backs(tmp_path: Path) -> None:
     cards = printable_cards(tiny_game(tmp_path))
     assert len(cards) == 4  # copies expanded
@@ -110,6 +141,51 @@ def test_stickers_at_real_size(tmp_path: Path) -> None:
     assert len(items) == 3
     sheet = sticker_sheets(items, "a4")[0]
     assert {(s.w, s.h) for s in sheet.slots} == {(20.0, 20.0)}
+
+
+LOAD_CHECK = """
+import ctypes.util, sys
+calls = []
+search = ctypes.util.find_library
+ctypes.util.find_library = lambda name: calls.append(name) or search(name)
+mine = ctypes.util.find_library
+{setup}
+from scarbook.compiler.render.pdf import load_weasyprint
+weasyprint = load_weasyprint()
+from weasyprint.text.ffi import pango
+assert pango.pango_version() > 0
+assert ctypes.util.find_library is mine, "the search is put back"
+print(len(calls))
+"""
+
+
+def _load_check(setup: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", LOAD_CHECK.format(setup=setup)], capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the search is skipped on Linux only")
+def test_weasyprint_loads_its_libraries_without_searching_for_them() -> None:
+    done = _load_check()
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "0"  # not one find_library call (each runs ldconfig, gcc and ld)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the search is skipped on Linux only")
+def test_weasyprint_is_imported_as_usual_when_a_library_needs_the_search() -> None:
+    # a system where Pango opens only under the name the search finds: the first import fails, the second,
+    # with the search, works; WeasyPrint's advice printed on the way is not shown
+    done = _load_check("""
+import cffi
+dlopen = cffi.FFI.dlopen
+def picky(self, name, *args):
+    if "pango-1.0" in str(name) and ctypes.util.find_library is not mine:
+        raise OSError("not without the search")
+    return dlopen(self, name, *args)
+cffi.FFI.dlopen = picky
+""")
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout.strip()) > 0 and "WeasyPrint could not import" not in done.stdout
 
 
 def test_pdf_is_reproducible_and_has_text(tmp_path: Path) -> None:

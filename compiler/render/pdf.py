@@ -11,6 +11,7 @@ only inside the functions here.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -19,6 +20,43 @@ from ..atomic import replace_file
 
 #: The date written into every PDF (and SOURCE_DATE_EPOCH while rendering): 2020-01-01.
 FIXED_EPOCH = "1577836800"
+
+
+def load_weasyprint() -> Any:
+    """Import WeasyPrint (once), without searching the system for its libraries with compilers.
+
+    WeasyPrint opens each of its seven C libraries (Pango, HarfBuzz, fontconfig...) by trying several
+    names in turn, for every platform; cffi passes each name that is not a file name to
+    `ctypes.util.find_library`, which on Linux runs `ldconfig -p`, then gcc, then ld, and finds nothing
+    for most of them: about 20 names, some 60 processes, 0.1-0.15 s of CPU on every build that renders.
+    The names WeasyPrint tries include each library's own file name ('libpango-1.0.so.0'), which the
+    dynamic loader opens directly, and which is what the search finds for the other names too. So that
+    search is skipped while WeasyPrint is imported. Should WeasyPrint then fail to load a library (one
+    only the search finds), it is imported again as usual.
+    """
+    loaded = sys.modules.get("weasyprint")
+    if loaded is not None or not sys.platform.startswith("linux"):
+        import weasyprint
+
+        return weasyprint
+    import contextlib
+    import ctypes.util
+    import io
+
+    search = ctypes.util.find_library
+    ctypes.util.find_library = lambda name: None
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):  # WeasyPrint prints its advice before it fails
+            import weasyprint
+        return weasyprint
+    except Exception:  # noqa: BLE001 - any failure: import it as usual, which raises what it raises
+        for name in [m for m in sys.modules if m == "weasyprint" or m.startswith("weasyprint.")]:
+            del sys.modules[name]
+    finally:
+        ctypes.util.find_library = search
+    import weasyprint
+
+    return weasyprint
 
 
 class UnsafeResource(Exception):
@@ -124,6 +162,7 @@ def render_pdf(html: str, roots: list[Path], base_url: Path, pages: list[int] | 
     With `pages`, the PDF prints those laid-out pages in that order (a page may come again).
     """
     os.environ["SOURCE_DATE_EPOCH"] = FIXED_EPOCH
+    load_weasyprint()
     from weasyprint import HTML
     from weasyprint.text.fonts import FontConfiguration
     from weasyprint.urls import FatalURLFetchingError

@@ -12,6 +12,7 @@ import gc
 import hashlib
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -970,13 +971,13 @@ def test_tables_are_written_with_the_collector_left_on(tmp_path: Path, monkeypat
 
 @pytest.mark.usefixtures("fake_render")
 def test_outputs_render_in_forked_workers_longest_first_and_tables_here(tmp_path: Path) -> None:
-    """On Linux even a lone worker is a forked process; tables are written by the build process itself;
-    the longest task (by `estimated_seconds`) is started first."""
+    """On Linux with one worker each task renders in a child forked for it (no pool); tables are written by
+    the build process itself; the longest task (by `estimated_seconds`) is started first."""
     out = tmp_path / "out"
     build([tiny_game(tmp_path)], out, jobs=1)
     assert made_by(out / "tiny-isles/tables/recruit.md")[1] == os.getpid()
     pids = {made_by(out / f"tiny-isles/{n}.pdf")[1] for n in ("reference", "cards", "stickers")}
-    assert os.getpid() not in pids and len(pids) == 1  # one worker
+    assert os.getpid() not in pids and len(pids) == 3  # a child of its own for each task
     # estimates: reference 2 s and more, cards 0.548, stickers 0.515
     assert (out / "order.log").read_text().split() == ["tables", "reference", "cards", "stickers"]
 
@@ -990,7 +991,7 @@ def test_elsewhere_a_lone_task_renders_in_the_build_process(tmp_path: Path, monk
     """Where forking is unsafe for a lone worker (not Linux), one worker or one task renders here."""
     from types import SimpleNamespace
 
-    monkeypatch.setattr(buildmod, "sys", SimpleNamespace(platform="darwin"))
+    monkeypatch.setattr(buildmod, "sys", SimpleNamespace(platform="darwin", stdout=sys.stdout, stderr=sys.stderr))
     out = tmp_path / "out"
     result = build([tiny_game(tmp_path)], out, jobs=jobs, only=only)
     assert result.diagnostics == [] and (out / "tiny-isles/cards.pdf").is_file()
@@ -1057,7 +1058,7 @@ def test_two_parts_are_joined_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 
     from pypdf import PdfReader
 
-    monkeypatch.setattr(buildmod, "sys", SimpleNamespace(platform=platform))
+    monkeypatch.setattr(buildmod, "sys", SimpleNamespace(platform=platform, stdout=sys.stdout, stderr=sys.stderr))
     monkeypatch.setattr(sheetmod, "CARDS_PER_PART", 2)
     cards = [{"id": f"c{i}", "deck": "isle-cards", "name": f"C{i}"} for i in range(4)]
     out = tmp_path / "out"

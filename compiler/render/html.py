@@ -68,7 +68,7 @@ def environment() -> Any:
 
     from scarbook.templates import TEMPLATE_DIR
 
-    options = {"autoescape": True, "trim_blocks": True, "lstrip_blocks": True}
+    options: dict[str, Any] = {"autoescape": True, "trim_blocks": True, "lstrip_blocks": True}
     env = Environment(loader=FileSystemLoader(str(TEMPLATE_DIR)), undefined=StrictUndefined,
                       bytecode_cache=_bytecode_cache(options), **options)
     env.filters["mm"] = lambda v: f"{float(v):.2f}mm"

@@ -12,6 +12,7 @@ import gc
 import hashlib
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,7 @@ from scarbook.compiler.build import (
     out_folder,
     plan_game,
     remove_stale,
+    render_forked,
     render_job,
     roots_for,
     save_manifest,
@@ -1064,3 +1066,27 @@ def test_two_parts_are_joined_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     out = tmp_path / "out"
     assert build([tiny_game(tmp_path, cards=cards)], out, jobs=1, only={"cards"}).rendered == ["tiny-isles/cards"]
     assert [round(float(p.mediabox.width)) for p in PdfReader(out / "tiny-isles/cards.pdf").pages] == [100, 101]
+
+
+def raising_render_job(job: dict[str, Any], files: list[str], out_dir: str) -> Any:
+    raise RuntimeError("planted outside render_job's own guard")
+
+
+def killed_render_job(job: dict[str, Any], files: list[str], out_dir: str) -> Any:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+@pytest.mark.parametrize(("job", "status"), [(dying_render_job, 3 << 8), (raising_render_job, 1 << 8),
+                                             (killed_render_job, signal.SIGKILL)])
+def test_a_lone_task_whose_child_dies_is_a_diagnostic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      job: Any, status: int) -> None:
+    """One worker: each task in a child of its own (render_forked); one killed, or one whose job raised (it exits
+    1), sends nothing back and is a B399 with the child's wait status; the build goes on with the next task."""
+    monkeypatch.setattr(buildmod, "render_job", job)
+    assert render_forked({}, [], str(tmp_path)) == (
+        [f"B399 rendering failed: the render process ended with status {status}"], 0.0, None)
+    result = build([tiny_game(tmp_path)], tmp_path / "out", jobs=1, only={"stickers", "cards"})
+    assert [d.message for d in result.diagnostics] == [
+        f"tiny-isles/{n}: rendering failed: the render process ended with status {status}" for n in ("cards",
+                                                                                                    "stickers")]
+    assert result.rendered == []

@@ -128,9 +128,55 @@ TEXTS = {
     "block, document marker, no final newline": "---\n" + H + f"events:\n- {E1}",
     "block, document marker, comment at end": "---\n" + H + f"events:\n- {E1}\n# end\n",
     "block, complex key before": "? [a, b]\n: c\n" + H + f"events:\n- {E1}\n",
+    # the scanner (`_events_node`) finds the top-level key after a plain value, a complex key, null spellings
+    "block after a plain value, then a key": H + f"notes: x\nevents:\n- {E1}\nlast: 1\n",
+    "block, complex key before, document marker": "---\n? [a, b]\n: c\n" + H + f"events:\n- {E1}\n",
+    "events: Null then a key": H + "events: Null\nnotes: x\n",
+    "events: NULL then a key": H + "events: NULL\nnotes: x\n",
+    "flow, a comma in the comment after the comma": H + f"events: [{E1},  # x, y\n  {E1}]\n",
+    "flow, a space before the bracket": H + f"events: [{E1}, {E1} ]\n",
+    "flow, entry alone on its line": H + f"events: [\n  {E1}\n]\n",
+    "block, hand-typed entry ending in []": H + "events:\n- event: game-end\n  winner: A\n  eliminated: []\n",
+    "events: [] after a blank first line": "\n" + H + "events: []\n",
+    "no events key, CR only": H.replace("\n", "\r"),
 }
 SAME = "the text appended to"
+C_X_Y = "  # x, y\n  "
 EXPECTED = {  # layout: (with NEW appended, that undone, the original undone ("ERR L009": nothing to undo))
+    "block after a plain value, then a key": (
+        f"{C}\nnotes: x\nevents:\n- {E1}\n- {N}\nlast: 1\n",
+        SAME,
+        f"{C}\nnotes: x\nevents:\nlast: 1\n",
+    ),
+    "block, complex key before, document marker": (
+        f"---\n? [a, b]\n: c\n{C}\nevents:\n- {E1}\n- {N}\n",
+        SAME,
+        f"---\n? [a, b]\n: c\n{C}\nevents:\n",
+    ),
+    "flow, a space before the bracket": (
+        f"{C}\nevents: [{E1}, {E1}, {N} ]\n",
+        SAME,
+        f"{C}\nevents: [{E1} ]\n",
+    ),
+    "flow, entry alone on its line": (
+        f"{C}\nevents: [\n  {E1}, {N}\n]\n",
+        f"{C}\nevents: [\n  {E1} \n]\n",
+        f"{C}\nevents: [\n]\n",
+    ),
+    "block, hand-typed entry ending in []": (  # the `[]` of an entry is not the empty list `events: []`
+        f"{C}\nevents:\n- event: game-end\n  winner: A\n  eliminated: []\n- {N}\n",
+        SAME,
+        f"{C}\nevents:\n",
+    ),
+    "events: [] after a blank first line": (f"\n{C}\nevents:\n- {N}\n", f"\n{C}\nevents:\n", "ERR L009"),
+    "no events key, CR only": (f"{C}\revents:\r- {N}\r", f"{C}\revents:\r", "ERR L009"),
+    "events: Null then a key": (f"{C}\nevents: [{N}]\nnotes: x\n", f"{C}\nevents: []\nnotes: x\n", "ERR L009"),
+    "events: NULL then a key": (f"{C}\nevents: [{N}]\nnotes: x\n", f"{C}\nevents: []\nnotes: x\n", "ERR L009"),
+    "flow, a comma in the comment after the comma": (  # the comma removed is the first one after the entry
+        f"{C}\nevents: [{E1},{C_X_Y}{E1}, {N}]\n",
+        f"{C}\nevents: [{E1},{C_X_Y}{E1} ]\n",
+        f"{C}\nevents: [{E1}{C_X_Y}]\n",
+    ),
     "block at end": (
         f"{C}\nevents:\n- {E1}\n- {N}\n",
         SAME,
@@ -355,8 +401,8 @@ def test_the_exact_text_of_append_and_undo(layout: str) -> None:
     if undone == "ERR L009":
         with pytest.raises(LedgerError) as caught:
             without_last(parse(text, Path("c.yaml")))
-        assert [(d.code, d.message) for d in caught.value.diagnostics] == [
-            ("L009", "there is no event to undo; nothing was written")]
+        assert [(str(d.span), d.code, d.message) for d in caught.value.diagnostics] == [
+            ("c.yaml:1:1", "L009", "there is no event to undo; nothing was written")]
     else:
         ledger = parse(text, Path("c.yaml"))
         cut, last = without_last(ledger)
@@ -386,6 +432,13 @@ def test_dump_event_keeps_the_key_order_and_nests_in_flow_style() -> None:
     assert dump_event({"z": 1, "a": [1, 2], "m": {"k": "v"}}) == "{z: 1, a: [1, 2], m: {k: v}}"
 
 
+def test_render_wraps_the_players_at_100_columns() -> None:
+    players = ["p" * 11] + [f"player-{i:02d}" for i in range(8)]
+    assert render("", "g", "f", players[1:], []).splitlines()[-2] == "  players: [" + ", ".join(players[1:]) + "]"
+    assert render("", "g", "f", players, []).splitlines()[-3:-1] == [
+        "  players: [" + ", ".join(players[:-1]) + ",", "    player-07]"]
+
+
 def test_render_writes_the_canonical_layout() -> None:
     assert render("", "risk-legacy", "abc", ["Ann", "Bob"], []) == (
         HEADER_COMMENT + "campaign:\n  game: risk-legacy\n  fingerprint: abc\n  players: [Ann, Bob]\nevents:\n")
@@ -403,7 +456,9 @@ APPEND_REFUSED = ("L011", "cannot append the event without rewriting the hand-ed
     H + "events: &e []\ncopy: *e\n",  # the list is also `copy`: appending would change it too
     H + f"events: &e\n- {E1}\ncopy: *e\n",
     H + f"events: &e [{E1}]\ncopy: *e\n",
-], ids=["empty flow", "block", "flow"])
+    H + "x: &n ~\nevents: *n\n",  # an alias to null: inserting there would change `x` or the anchor
+    H + "? events\n:\nnotes: x\n",  # an entry after `? events` would not be YAML: never written
+], ids=["empty flow", "block", "flow", "alias to null", "complex-key syntax"])
 def test_append_refuses_where_the_text_cannot_take_the_event_alone(text: str) -> None:
     with pytest.raises(LedgerError) as caught:
         with_event(parse(text, Path("c.yaml")), NEW)
@@ -441,8 +496,8 @@ def test_undo_refuses_an_unreadable_last_entry_word_for_word(case: str) -> None:
     text, span, code, message = UNDO_REFUSALS[case]
     with pytest.raises(LedgerError) as caught:
         without_last(parse(text, Path("c.yaml")))
-    assert [(str(d.span), d.code, d.message) for d in caught.value.diagnostics] == [
-        (span, code, message + "; nothing was written (fix or delete that entry by hand)")]
+    assert [(str(d.span), d.severity.value, d.code, d.message) for d in caught.value.diagnostics] == [
+        (span, "error", code, message + "; nothing was written (fix or delete that entry by hand)")]
 
 
 def test_undo_keeps_an_unreadable_entry_before_the_last() -> None:

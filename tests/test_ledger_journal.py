@@ -45,6 +45,14 @@ def test_a_journal_is_written_exactly_once_private_and_read_back(tmp_path: Path)
     _drop_journal(journal)  # a journal already gone is fine
 
 
+def test_a_short_write_of_the_journal_is_continued(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = os.write
+    monkeypatch.setattr(os, "write", lambda fd, data: real(fd, bytes(data[:7])))  # 7 bytes at a time
+    _write_journal(tmp_path / "j", AT, OLD, LINE)
+    monkeypatch.undo()
+    assert _read_journal(tmp_path / "j") == (AT, DIGEST, LINE)
+
+
 def test_a_large_suffix_is_written_whole(tmp_path: Path) -> None:
     suffix = b"- {event: pass}\n" * 100_000  # 1.6 MB: more than one write may take
     _write_journal(tmp_path / "j", 3, b"abc", suffix)
@@ -112,6 +120,8 @@ def test_pread_all_stops_one_read_past_the_cap(tmp_path: Path, monkeypatch: pyte
 # --- where the half event is --------------------------------------------------------------------------------
 @pytest.mark.parametrize(("raw", "found"), [
     (OLD[:-1], ("none", 0, 0)),  # shorter than the offset: rewritten since
+    (b"X" + OLD[1:] + LINE[:9], ("none", 0, 0)),  # other bytes before the offset: rewritten since
+    (OLD + LINE[:9] + b"X# c\n", ("unclear", AT, AT + 9)),  # glued text, even if a comment follows it
     (OLD + LINE[:9] + b"\r\n- next\n", ("cut", AT, AT + 9)),  # what follows starts a line of its own
     (OLD + LINE[:9] + b"\r", ("cut", AT, AT + 9)),
     (OLD + LINE[:9] + b"\t # hand\n", ("cut", AT, AT + 9)),  # LINE[9] is a space: a tab first
@@ -135,6 +145,9 @@ def test_the_line_break_a_file_without_a_final_one_needed_is_kept() -> None:
     assert _torn_part(bare + b"\r\n", len(bare), digest, suffix) == ("none", 0, 0)  # only the line break: keep it
     assert _torn_part(bare + b"\r", len(bare), digest, suffix) == ("none", 0, 0)
     assert _torn_part(bare + b"\r\n- {e", len(bare), digest, suffix) == ("cut", len(bare) + 2, len(bare) + 6)
+    # a line break typed first: the half event starts a line later, its own line break goes with it
+    suffix = b"\n" + LINE
+    assert _torn_part(bare + b"\n\n- {e", len(bare), digest, suffix) == ("cut", len(bare) + 1, len(bare) + 6)
 
 
 def test_a_reader_sees_the_bytes_without_the_half_event(tmp_path: Path) -> None:

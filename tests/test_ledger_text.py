@@ -139,6 +139,7 @@ TEXTS = {
     "block, hand-typed entry ending in []": H + "events:\n- event: game-end\n  winner: A\n  eliminated: []\n",
     "events: [] after a blank first line": "\n" + H + "events: []\n",
     "no events key, CR only": H.replace("\n", "\r"),
+    "document marker, events: at end, CR only": ("---\n" + H + "events:\n").replace("\n", "\r"),
 }
 SAME = "the text appended to"
 C_X_Y = "  # x, y\n  "
@@ -170,6 +171,7 @@ EXPECTED = {  # layout: (with NEW appended, that undone, the original undone ("E
     ),
     "events: [] after a blank first line": (f"\n{C}\nevents:\n- {N}\n", f"\n{C}\nevents:\n", "ERR L009"),
     "no events key, CR only": (f"{C}\revents:\r- {N}\r", f"{C}\revents:\r", "ERR L009"),
+    "document marker, events: at end, CR only": (f"---\r{C}\revents:\r- {N}\r", SAME, "ERR L009"),
     "events: Null then a key": (f"{C}\nevents: [{N}]\nnotes: x\n", f"{C}\nevents: []\nnotes: x\n", "ERR L009"),
     "events: NULL then a key": (f"{C}\nevents: [{N}]\nnotes: x\n", f"{C}\nevents: []\nnotes: x\n", "ERR L009"),
     "flow, a comma in the comment after the comma": (  # the comma removed is the first one after the entry
@@ -422,7 +424,7 @@ def test_append_after_events_brackets_and_a_comment_still_reads_back() -> None:
     ("plain", "plain"), ("Zoë", "Zoë"), ("\xa0", "\xa0"), ("", "''"), (" ", "' '"), ("yes", "'yes'"),
     ("a: b", "'a: b'"), ("a\nb", '"a\\nb"'), ("\x00", '"\\0"'), ("\x1f", '"\\x1F"'), ("\x7f", '"\\x7F"'),
     ("\x80", '"\\x80"'), ("\x9f", '"\\x9F"'), ("\u2028", '"\\L"'), ("\u2029", '"\\P"'), ("\ufeff", '"\\uFEFF"'),
-    ("x" * 200, "x" * 200),
+    ("x" * 200, "x" * 200), ("a b " * 40 + "c", "a b " * 40 + "c"),  # never wrapped, not even at spaces
 ])
 def test_dump_event_writes_one_line_escaping_line_breaks_and_control_characters(value: str, written: str) -> None:
     assert dump_event({"event": "place", "name": value}) == f"{{event: place, name: {written}}}"
@@ -547,3 +549,34 @@ def test_append_then_undo_gives_back_the_text(text: str, name: str) -> None:
         cut, last = without_last(ledger)
         assert _events(cut) == before[:-1] and last.to_dict() == before[-1]
         assert ("notes: {kept: true}" in cut) == ("notes: {kept: true}" in text)
+
+
+# --- speed: appending to or undoing the last line of a scarbook-written ledger reads no more than that line ---
+@pytest.fixture
+def parsed_lengths(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The length of every text a YAML loader is given from now on (libyaml's loader, which scarbook uses)."""
+    import yaml
+
+    seen: list[int] = []
+    real = yaml.CSafeLoader.__init__
+
+    def init(self: object, stream: str) -> None:
+        seen.append(len(stream))
+        real(self, stream)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(yaml.CSafeLoader, "__init__", init)
+    return seen
+
+
+@pytest.mark.parametrize(("indent", "nl"), [("", "\n"), ("  ", "\n"), ("    ", "\r\n")], ids=["LF", "indented", "CRLF"])
+def test_undo_of_the_last_line_parses_only_that_line(indent: str, nl: str, parsed_lengths: list[int]) -> None:
+    entries = [f"{indent}- {{event: place, sticker: coin, target: t{n}}}" for n in range(300)]
+    text = nl.join([*HEAD.splitlines(), "events:", *entries]) + nl
+    ledger = parse(text, Path("c.yaml"))
+    parsed_lengths.clear()
+    cut, last = without_last(ledger)
+    assert cut == text[: -len(entries[-1] + nl)] and last.to_dict()["target"] == "t299"
+    assert parsed_lengths and max(parsed_lengths) < 100, parsed_lengths  # the last line, not the ledger
+    parsed_lengths.clear()
+    assert with_event(ledger, NEW) == text + f"{indent}- {N}{nl}"
+    assert parsed_lengths == []

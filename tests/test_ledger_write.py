@@ -79,6 +79,7 @@ def test_an_appended_suffix_goes_in_place(ledger: Path) -> None:
     assert write_atomic(Path("c.yaml"), (OLD + LINE).decode(), expected=OLD) is None
     assert (ledger.read_bytes(), ledger.stat().st_ino, ledger.stat().st_mode & 0o777) == (OLD + LINE, ino, 0o640)
     assert (ledger.parent / "c.yaml.bak").read_bytes() == OLD
+    assert (ledger.parent / "c.yaml.bak").stat().st_mode & 0o777 == 0o640  # the ledger's mode
     assert side_files(ledger.parent) == ["c.yaml.bak"]  # no journal, no temporary file left
 
 
@@ -88,6 +89,7 @@ def test_a_cut_tail_is_truncated_in_place(ledger: Path) -> None:
     assert write_atomic(Path("c.yaml"), OLD.decode(), expected=OLD + LINE) is None
     assert (ledger.read_bytes(), ledger.stat().st_ino) == (OLD, ino)
     assert (ledger.parent / "c.yaml.bak").read_bytes() == OLD + LINE
+    assert (ledger.parent / "c.yaml.bak").stat().st_mode & 0o777 == 0o640
 
 
 def test_any_other_change_replaces_the_file_with_its_mode(ledger: Path) -> None:
@@ -97,7 +99,16 @@ def test_any_other_change_replaces_the_file_with_its_mode(ledger: Path) -> None:
     assert (ledger.read_bytes(), ledger.stat().st_mode & 0o777) == (new, 0o640)
     assert ledger.stat().st_ino != ino
     assert (ledger.parent / "c.yaml.bak").read_bytes() == OLD
+    assert (ledger.parent / "c.yaml.bak").stat().st_mode & 0o777 == 0o640
     assert side_files(ledger.parent) == ["c.yaml.bak"]
+
+
+def test_the_new_file_is_written_beside_the_ledger(ledger: Path, at_point) -> None:  # type: ignore[no-untyped-def]
+    seen: list[list[str]] = []
+    at_point("ledger-before-replace", lambda: seen.append(side_files(ledger.parent)))
+    write_atomic(Path("c.yaml"), "x: 1\n", expected=OLD)
+    [[tmp, bak]] = seen  # sorted: the dot first
+    assert bak == "c.yaml.bak" and tmp.startswith(f".c.yaml.{os.getpid()}.") and tmp.endswith(".tmp")
 
 
 def test_the_same_length_or_no_expected_bytes_replace(ledger: Path) -> None:
@@ -176,8 +187,9 @@ def test_a_folder_is_not_written(ledger: Path) -> None:
 # --- races, at the fault points --------------------------------------------------------------------------------
 def test_a_change_after_the_bak_stops_an_append(ledger: Path, at_point) -> None:  # type: ignore[no-untyped-def]
     at_point("ledger-before-replace", lambda: hand_append(ledger, b"# typed\n"))
-    with pytest.raises(LedgerChanged):
+    with pytest.raises(LedgerChanged) as caught:
         write_atomic(Path("c.yaml"), (OLD + LINE).decode(), expected=OLD)
+    assert refusal(caught) == CHANGED
     assert ledger.read_bytes() == OLD + b"# typed\n"
     assert side_files(ledger.parent) == ["c.yaml.bak"]
 
@@ -213,7 +225,42 @@ def test_a_line_typed_without_a_line_break_is_broken_before_the_event(ledger: Pa
     assert note == ("note: a line added by hand without a line break (line 4) ended where this event was appended; "
                     "a line break was inserted before the event")
     assert ledger.read_bytes() == old + b"# no break\r\n" + LINE.replace(b"\n", b"\r\n")
+    assert ledger.stat().st_mode & 0o777 == 0o640
     assert side_files(ledger.parent) == ["c.yaml.bak"]
+
+
+def test_text_typed_meanwhile_need_not_be_utf8(ledger: Path, at_point) -> None:  # type: ignore[no-untyped-def]
+    at_point("ledger-after-check", lambda: hand_append(ledger, b"# caf\xe9\n"))
+    assert write_atomic(Path("c.yaml"), (OLD + LINE).decode(), expected=OLD) is None  # a comment: no note
+    assert ledger.read_bytes() == OLD + b"# caf\xe9\n" + LINE
+
+
+@pytest.mark.parametrize("text", [(OLD + LINE).decode(), OLD[:-4].decode()], ids=["append", "cut"])
+def test_a_ledger_swapped_for_a_symlink_or_a_fifo_is_not_written(ledger: Path, text: str,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between the write's stat and its open (here: when it settles a torn append), the file is replaced."""
+    other = ledger.parent / "other.yaml"
+    other.write_bytes(OLD)
+
+    def swap(target: Path, shown: str) -> None:
+        ledger.unlink()
+        ledger.symlink_to(other)
+
+    monkeypatch.setattr(ledgerwrite, "finish_interrupted_append", swap)
+    with pytest.raises(LedgerChanged) as caught:
+        write_atomic(ledger, text, expected=OLD)
+    assert refusal(caught) == CHANGED and other.read_bytes() == OLD
+
+    def fifo(target: Path, shown: str) -> None:
+        ledger.unlink()
+        os.mkfifo(ledger)
+
+    ledger.unlink()
+    ledger.write_bytes(OLD)
+    monkeypatch.setattr(ledgerwrite, "finish_interrupted_append", fifo)
+    with pytest.raises(LedgerError) as caught:
+        write_atomic(ledger, text, expected=OLD)
+    assert refusal(caught) == NOT_REGULAR
 
 
 def test_a_suffix_that_starts_with_its_own_line_break_is_not_broken_again(ledger: Path, at_point) -> None:  # type: ignore[no-untyped-def]
@@ -230,10 +277,38 @@ def test_a_save_over_the_file_during_the_append_stands(ledger: Path, at_point) -
         os.replace(ledger.parent / "saved", ledger)
 
     at_point("ledger-after-append", save)
-    with pytest.raises(LedgerChanged):
+    with pytest.raises(LedgerChanged) as caught:
         write_atomic(Path("c.yaml"), (OLD + LINE).decode(), expected=OLD)
-    assert ledger.read_bytes() == b"theirs\n"
+    assert refusal(caught) == CHANGED and ledger.read_bytes() == b"theirs\n"
     assert side_files(ledger.parent) == ["c.yaml.bak"]
+
+
+def test_a_short_write_of_the_event_is_continued(ledger: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = os.write
+    monkeypatch.setattr(os, "write", lambda fd, data: real(fd, bytes(data[:5])))  # 5 bytes at a time
+    write_atomic(Path("c.yaml"), (OLD + LINE).decode(), expected=OLD)
+    monkeypatch.undo()
+    assert ledger.read_bytes() == OLD + LINE and side_files(ledger.parent) == ["c.yaml.bak"]
+
+
+@pytest.mark.parametrize("then", ["typed after the half", "ledger removed"])
+def test_a_failed_append_that_cannot_be_undone_still_raises_its_own_error(ledger: Path, then: str,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    class Stop(BaseException):
+        pass
+
+    def die() -> None:
+        if then == "ledger removed":
+            ledger.unlink()
+        else:
+            hand_append(ledger, b"oops\n")  # where the half ends is unclear now: left for a hand (L014)
+        raise Stop
+
+    monkeypatch.setattr(atomic, "fault_action", lambda point: "torn" if point == "ledger-append" else "")
+    monkeypatch.setattr(atomic, "die", die)
+    with pytest.raises(Stop):
+        write_atomic(Path("c.yaml"), (OLD + LINE).decode(), expected=OLD)
+    assert journal_path(ledger).exists()
 
 
 def test_an_append_that_fails_after_half_its_bytes_is_undone(ledger: Path,
@@ -256,8 +331,9 @@ def test_an_append_that_fails_after_half_its_bytes_is_undone(ledger: Path,
 def test_a_change_before_the_truncation_stops_an_undo(ledger: Path, at_point) -> None:  # type: ignore[no-untyped-def]
     ledger.write_bytes(OLD + LINE)
     at_point("ledger-before-truncate", lambda: hand_append(ledger, b"# typed\n"))
-    with pytest.raises(LedgerChanged):
+    with pytest.raises(LedgerChanged) as caught:
         write_atomic(Path("c.yaml"), OLD.decode(), expected=OLD + LINE)
+    assert refusal(caught) == CHANGED
     assert ledger.read_bytes() == OLD + LINE + b"# typed\n"
 
 
@@ -272,8 +348,9 @@ def test_a_same_size_change_before_the_truncation_stops_an_undo(ledger: Path, at
 
 def test_a_change_before_the_rename_stops_a_replace(ledger: Path, at_point) -> None:  # type: ignore[no-untyped-def]
     at_point("ledger-before-replace", lambda: hand_append(ledger, b"# typed\n"))
-    with pytest.raises(LedgerChanged):
+    with pytest.raises(LedgerChanged) as caught:
         write_atomic(Path("c.yaml"), "x: 1\n", expected=OLD)
+    assert refusal(caught) == CHANGED
     assert ledger.read_bytes() == OLD + b"# typed\n"
     assert side_files(ledger.parent) == ["c.yaml.bak"]
 
@@ -294,6 +371,48 @@ def test_a_late_append_to_the_replaced_file_is_put_back(ledger: Path, at_point) 
     assert refusal(caught) == CHANGED
     assert ledger.read_bytes() == OLD + b"# late, into the old file\n# early, into the new file\n"
     assert side_files(ledger.parent) == ["c.yaml.bak"]
+
+
+def test_an_append_after_the_last_comparison_is_put_back(ledger: Path, at_point) -> None:  # type: ignore[no-untyped-def]
+    at_point("ledger-after-check", lambda: hand_append(ledger, b"# typed\n"))
+    with pytest.raises(LedgerChanged) as caught:
+        write_atomic(Path("c.yaml"), "x: 1\n", expected=OLD)
+    assert refusal(caught) == CHANGED
+    assert ledger.read_bytes() == OLD + b"# typed\n" and ledger.stat().st_mode & 0o777 == 0o640
+
+
+def test_a_ledger_removed_during_a_replace_is_refused(ledger: Path, at_point) -> None:  # type: ignore[no-untyped-def]
+    at_point("ledger-before-replace", ledger.unlink)
+    with pytest.raises(LedgerError) as caught:
+        write_atomic(Path("c.yaml"), "x: 1\n", expected=OLD)
+    assert refusal(caught)[:2] == ("c.yaml", "L001")
+    assert not ledger.exists() and side_files(ledger.parent) == ["c.yaml.bak"]
+
+
+def test_a_ledger_removed_before_it_is_read_again_is_refused(ledger: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ledgerwrite, "finish_interrupted_append", lambda target, shown: ledger.unlink())
+    with pytest.raises(LedgerError) as caught:
+        write_atomic(Path("c.yaml"), "x: 1\n", expected=OLD)
+    assert refusal(caught)[:2] == ("c.yaml", "L001")
+
+
+def test_an_append_that_continues_the_last_line_is_written_as_given(ledger: Path) -> None:
+    ledger.write_bytes(b"a: 1")
+    assert write_atomic(Path("c.yaml"), "a: 12\n", expected=b"a: 1") is None
+    assert ledger.read_bytes() == b"a: 12\n"
+
+
+@pytest.mark.parametrize(("typed", "note"), [(b"\r# typed", False), (b"# typed\r", False), (b"- {x: 1}\r", True)],
+                         ids=["break first", "break last", "an entry"])
+def test_cr_only_ledgers_and_text_typed_meanwhile(ledger: Path, at_point, typed: bytes, note: bool) -> None:  # type: ignore[no-untyped-def]
+    bare = OLD.replace(b"\n", b"\r").rstrip(b"\r")
+    suffix = b"\r" + LINE.replace(b"\n", b"\r") if typed.startswith(b"\r") else LINE.replace(b"\n", b"\r")
+    if not typed.startswith(b"\r"):
+        bare += b"\r"
+    ledger.write_bytes(bare)
+    at_point("ledger-after-check", lambda: hand_append(ledger, typed))
+    assert (write_atomic(Path("c.yaml"), (bare + suffix).decode(), expected=bare) is not None) == note
+    assert ledger.read_bytes() == bare + typed + suffix  # no line break inserted: none was missing
 
 
 def test_without_a_late_append_the_replace_stands(ledger: Path, at_point) -> None:  # type: ignore[no-untyped-def]
@@ -340,13 +459,26 @@ def test_break_a_glued_line_inserts_the_suffix_line_break(tmp_path: Path) -> Non
         os.close(fd)
 
 
-def test_replace_carrying_keeps_what_was_appended_to_the_old_file(tmp_path: Path) -> None:
+def test_replace_carrying_keeps_what_was_appended_to_the_old_file(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import stat
+
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append("dir" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
     path = tmp_path / "c.yaml"
     path.write_bytes(b"old\n")
+    path.chmod(0o604)
     old_fd = _fd(path)
     try:
-        _replace_carrying(path, b"new\n", old_fd, 4, None)
-        assert path.read_bytes() == b"new\n"
+        _replace_carrying(path, b"new\n", old_fd, 4, os.stat(path))
+        assert path.read_bytes() == b"new\n" and path.stat().st_mode & 0o777 == 0o604
+        assert synced == ["file", "dir"]  # the new file, then the folder with its new entry
         path.write_bytes(b"old\n")
         os.close(old_fd)
         old_fd = _fd(path)
@@ -359,6 +491,8 @@ def test_replace_carrying_keeps_what_was_appended_to_the_old_file(tmp_path: Path
 
 
 def test_put_back_leaves_a_file_replaced_by_someone_else(tmp_path: Path) -> None:
+    (tmp_path / "mode").touch(mode=0o604)
+    (tmp_path / "mode").chmod(0o604)
     path = tmp_path / "c.yaml"
     path.write_bytes(b"old\n")
     old_fd = _fd(path)
@@ -372,8 +506,8 @@ def test_put_back_leaves_a_file_replaced_by_someone_else(tmp_path: Path) -> None
         (tmp_path / "other").write_bytes(b"new\n")
         os.replace(tmp_path / "other", path)
         with pytest.raises(LedgerChanged):
-            _put_back_a_late_edit(path, "c.yaml", old_fd, b"old\n", b"new\n", None)
-        assert path.read_bytes() == b"old\n# late\n"
+            _put_back_a_late_edit(path, "c.yaml", old_fd, b"old\n", b"new\n", os.stat(tmp_path / "mode"))
+        assert path.read_bytes() == b"old\n# late\n" and path.stat().st_mode & 0o777 == 0o604
         path.unlink()  # gone: nothing to put back into
         assert _put_back_a_late_edit(path, "c.yaml", old_fd, b"old\n", b"new\n", None) is None
     finally:
@@ -417,15 +551,43 @@ def test_a_torn_event_with_hand_lines_after_it_is_cut_out(ledger: Path) -> None:
     j = journal(ledger)
     finish_interrupted_append(ledger, "c.yaml")
     assert (ledger.read_bytes(), j.exists()) == (OLD + b"\n# after the crash\n", False)
-    assert side_files(ledger.parent) == []
+    assert ledger.stat().st_mode & 0o777 == 0o640 and side_files(ledger.parent) == []
+
+
+def test_a_hand_append_while_the_torn_tail_is_settled_is_kept(ledger: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ledger.write_bytes(OLD + LINE[:10])
+    journal(ledger)
+    real = ledgerwrite._torn_part
+    calls: list[int] = []
+
+    def racing(raw: bytes, *args: object) -> object:
+        calls.append(len(raw))
+        if len(calls) == 1:
+            hand_append(ledger, b"\n# typed meanwhile\n")  # lands after the half, before the truncation
+        return real(raw, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ledgerwrite, "_torn_part", racing)
+    finish_interrupted_append(ledger, "c.yaml")
+    assert ledger.read_bytes() == OLD + b"\n# typed meanwhile\n" and len(calls) == 2
+
+
+def test_a_journaled_ledger_swapped_for_a_symlink_is_not_settled(ledger: Path) -> None:
+    other = ledger.parent / "other.yaml"
+    other.write_bytes(OLD + LINE[:10])
+    ledger.unlink()
+    ledger.symlink_to(other)
+    journal(ledger)
+    with pytest.raises(LedgerChanged) as caught:
+        finish_interrupted_append(ledger, "c.yaml")
+    assert refusal(caught) == CHANGED and other.read_bytes() == OLD + LINE[:10]
 
 
 @pytest.mark.parametrize("raw", [OLD, OLD + LINE, b"rewritten\n"], ids=["never began", "complete", "rewritten"])
 def test_a_journal_with_nothing_to_cut_is_only_dropped(ledger: Path, raw: bytes) -> None:
     ledger.write_bytes(raw)
-    j = journal(ledger)
+    ino, j = ledger.stat().st_ino, journal(ledger)
     finish_interrupted_append(ledger, "c.yaml")
-    assert (ledger.read_bytes(), j.exists()) == (raw, False)
+    assert (ledger.read_bytes(), j.exists(), ledger.stat().st_ino) == (raw, False, ino)
 
 
 def test_a_broken_journal_is_dropped_and_no_journal_is_nothing(ledger: Path) -> None:

@@ -87,7 +87,7 @@ def test_a_second_read_comes_from_the_cache_and_equals_the_parse(file: Path, no_
 
 
 def test_the_display_name_is_the_one_asked_for(file: Path, no_parsing: list[str]) -> None:
-    read(file)
+    assert read(file, "first.yaml").display == "first.yaml"  # parsed
     assert read(file, "shown.yaml").display == "shown.yaml"
     assert [str(e.span) for e in read(file, "shown.yaml").events][-1] == "shown.yaml:6:5"
     assert len(no_parsing) == 1
@@ -378,8 +378,9 @@ def test_an_append_without_a_verdict_drops_the_state(file: Path) -> None:
 
 
 def test_an_undo_past_the_stored_states_keeps_the_events_cached(file: Path, no_parsing: list[str]) -> None:
+    file.write_text(HEAD + "".join(f"  - {e}\n" for e in EVENTS * 2))
     read(file)
-    for _ in range(2):  # no state was stored: each undo re-caches the events it keeps
+    for _ in range(5):  # no state was stored: each undo re-caches the events it keeps
         ledger = read(file)
         text, _ = without_last(ledger)
         file.write_text(text)
@@ -393,3 +394,222 @@ def test_the_cache_entry_names_the_real_file(file: Path) -> None:
     assert _cache_file(file.parent / "link.yaml") == _cache_file(file)
     assert _cache_file(file).parent == Path(os.environ["SCARBOOK_CACHE"]) / "ledgers"
     assert _cache_file(file, "events").name == _cache_file(file).name.replace(".head", ".events")
+
+
+def test_a_ledger_that_cannot_be_appended_to_is_cached_as_such(file: Path, no_parsing: list[str]) -> None:
+    file.write_text(HEAD.replace("events:\n", f"events: [{EVENTS[0]}]\nnotes: x\n"))
+    first = read(file)
+    assert not first.appendable
+    assert fields(read(file)) == fields(first) and len(no_parsing) == 1
+
+
+def test_the_cache_parts_are_private(file: Path) -> None:
+    remember_state(read(file), "key-1", State([1, 2, 3, 4]), ())
+    folder = _cache_file(file).parent
+    assert {p.name.split(".")[1]: p.stat().st_mode & 0o777 for p in folder.iterdir()} == {
+        "head": 0o600, "events": 0o600, "games": 0o600}
+
+
+def test_an_event_not_yet_placed_is_placed_when_cached(file: Path, no_parsing: list[str]) -> None:
+    ledger = read(file)
+    new = with_event(ledger, event("egypt-card"))
+    file.write_text(new)
+    remember_appended(ledger, new, event("egypt-card"))  # index -1: placed from the text
+    assert fields(read(file)) == fields(parse(new, file, "c.yaml")) and len(no_parsing) == 1
+
+
+def undo(file: Path) -> str:
+    ledger = read(file)
+    text, _ = without_last(ledger)
+    file.write_text(text)
+    remember_undone(ledger, text)
+    return text
+
+
+def recalled(file: Path) -> tuple[str, list[Any], tuple[str, ...]] | None:
+    got = recall_state(read(file), lambda: pytest.fail("the archived games were folded again"))
+    return None if got is None else (got[0].note, list(got[0].games), got[1])
+
+
+@pytest.mark.parametrize("after_append", [False, True], ids=["after a parse", "after an append"])
+def test_the_state_before_the_last_event_serves_the_next_undo(file: Path, no_parsing: list[str],
+                                                              after_append: bool) -> None:
+    if after_append:
+        read(file)
+        append(file, "egypt-card")
+    ledger = read(file)
+    games = [f"game {n}" for n in range(6)]
+    remember_state(ledger, "key-1", State(games, "now"), ("p",), before_last=(State(games[:5], "before"), ("q",)))
+    assert recalled(file) == ("now", games, ("p",))
+    text = undo(file)
+    assert recalled(file) == ("before", games[:5], ("q",))
+    assert read(file).verified == "key-1" and len(no_parsing) == 1
+    assert fields(read(file))[:10] == fields(parse(text, file, "c.yaml"))[:10]
+    assert [str(e.span) for e in read(file).events] == [str(e.span) for e in parse(text, file, "c.yaml").events]
+
+
+@pytest.mark.parametrize("prior_games", [0, 1, 2, 3, 4, 5, 6], ids=lambda n: f"{n} games before")
+def test_the_state_before_the_last_event_with_any_number_of_games(file: Path, prior_games: int) -> None:
+    games = list(range(5))  # 3 archived, the last 2 kept in the state
+    prior = State(list(range(prior_games)), "before")
+    remember_state(read(file), "key-1", State(games, "now"), (), before_last=(prior, ()))
+    undo(file)
+    stored = prior_games - 2 <= 3  # a prior state with more archived games than the current one is not stored
+    assert recalled(file) == (("before", list(range(prior_games)), ()) if stored else None)
+
+
+def test_archived_games_grow_with_each_append(file: Path, no_parsing: list[str]) -> None:
+    remember_state(read(file), "key-1", State([0, 1, 2], "3 games"), ())
+    append(file, "egypt-card", "key-1", State([0, 1, 2, 3], "4 games"))
+    append(file, "china-card", "key-1", State([0, 1, 2, 3, 4], "5 games"))
+    assert recalled(file) == ("5 games", [0, 1, 2, 3, 4], ("pack",))
+    undo(file)
+    assert recalled(file) == ("4 games", [0, 1, 2, 3], ("pack",))
+    assert len(no_parsing) == 1
+
+
+def test_an_undo_of_a_file_without_final_newline_keeps_the_cached_state(file: Path, no_parsing: list[str]) -> None:
+    file.write_text(file.read_text().rstrip("\n"))
+    remember_state(read(file), "key-1", State([0], "3 events"), ("p",))
+    append(file, "egypt-card", "key-1", State([0, 1], "4 events"))
+    text = undo(file)  # one more character than before the append: its final line break
+    assert text == file.read_text() and not text.endswith("egypt-card}\n")
+    assert recalled(file) == ("3 events", [0], ("p",))
+    assert fields(read(file))[:10] == fields(parse(text, file, "c.yaml"))[:10]
+    assert len(no_parsing) == 1
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[int]]:
+    """The length of every text whose lines are counted and of all bytes hashed whole."""
+    seen: dict[str, list[int]] = {"lines": [], "sha256": []}
+    real_count, real_sha = ledgercache._line_count, ledgercache._sha256
+
+    def count(text: str) -> int:
+        seen["lines"].append(len(text))
+        return real_count(text)
+
+    def sha(data: bytes) -> str:
+        seen["sha256"].append(len(data))
+        return real_sha(data)
+
+    monkeypatch.setattr(ledgercache, "_line_count", count)
+    monkeypatch.setattr(ledgercache, "_sha256", sha)
+    return seen
+
+
+@pytest.mark.parametrize("nl", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
+def test_an_append_and_its_undo_count_and_hash_only_what_changed(file: Path, nl: str,
+                                                                 counted: dict[str, list[int]]) -> None:
+    file.write_bytes(HEAD.replace("\n", nl).encode() + b"".join(f"  - {e}{nl}".encode() for e in EVENTS * 50))
+    remember_state(read(file), "key-1", State([0], "150 events"), ())
+    size = file.stat().st_size
+    counted["lines"].clear()
+    counted["sha256"].clear()
+    append(file, "egypt-card", "key-1", State([0, 1], "151 events"))
+    undo(file)
+    assert max(counted["lines"]) < 100 and counted["sha256"] == [], counted  # never the whole ledger
+    got = read(file)
+    assert fields(got)[:10] == fields(parse(file.read_bytes().decode(), file, "c.yaml"))[:10]
+    assert file.stat().st_size == size and recalled(file) == ("150 events", [0], ())
+
+
+def test_an_append_after_an_undo_is_placed_on_its_line(file: Path, no_parsing: list[str]) -> None:
+    read(file)
+    undo(file)
+    append(file, "egypt-card")
+    append(file, "china-card")
+    assert fields(read(file)) == fields(parse(file.read_text(), file, "c.yaml")) and len(no_parsing) == 1
+
+
+def test_a_cr_file_whose_undo_leaves_a_cr_before_a_lf_counts_its_lines_again(file: Path) -> None:
+    # the last event ends in CR LF and the one before it in CR: cutting the CR LF line leaves "...\r"
+    file.write_bytes(HEAD.encode() + f"  - {EVENTS[0]}\r  - {EVENTS[1]}\r\n".encode())
+    read(file)
+    text = undo(file)
+    assert text.endswith("\r")
+    assert fields(read(file)) == fields(parse(text, file, "c.yaml"))
+
+
+def test_a_missing_ledger_is_refused_by_its_name(file: Path) -> None:
+    file.unlink()
+    with pytest.raises(LedgerError) as caught:
+        read(Path("c.yaml"))
+    assert [(str(d.span), d.code) for d in caught.value.diagnostics] == [("c.yaml", "L001")]
+
+
+def test_a_ledger_read_without_the_cache_is_never_cached(file: Path) -> None:
+    ledger = parse(file.read_text(), file, "c.yaml")  # no cache entry behind it
+    remember_state(ledger, "key-1", State([1]), ())
+    assert ledger.verified == "key-1"
+    new = with_event(ledger, event("egypt-card"))
+    remember_appended(ledger, new, placed_at(ledger, new, event("egypt-card")), "key-1", State([1]), ())
+    text, _ = without_last(ledger)
+    remember_undone(ledger, text)
+    assert not _cache_file(file).parent.exists()
+
+
+def test_a_cache_that_cannot_be_written_is_never_an_error(file: Path, no_parsing: list[str]) -> None:
+    import shutil
+
+    ledger = read(file)
+    folder = _cache_file(file).parent
+    shutil.rmtree(folder)
+    folder.write_text("not a folder")  # every write into it fails (OSError), even as root
+    remember_state(ledger, "key-1", State([0, 1, 2, 3]), (), before_last=(State([0, 1, 2]), ()))
+    new = with_event(ledger, event("egypt-card"))
+    remember_appended(ledger, new, placed_at(ledger, new, event("egypt-card")), "key-1", State([1]), ())
+    text, _ = without_last(ledger)
+    remember_undone(ledger, text)
+    assert fields(read(file))[:10] == fields(parse(file.read_text(), file, "c.yaml"))[:10]
+    assert len(no_parsing) == 2
+
+
+def test_each_ledger_has_its_own_entry(file: Path) -> None:
+    assert _cache_file(file) != _cache_file(file.parent / "other.yaml")
+
+
+def test_a_cache_file_of_another_user_is_not_trusted(file: Path, no_parsing: list[str]) -> None:
+    if os.getuid() != 0:
+        pytest.skip("needs root to give a file to another user")
+    read(file)
+    os.chown(_cache_file(file), 12345, -1)
+    read(file)
+    assert len(no_parsing) == 2
+
+
+def test_events_at_line_1_and_column_1_are_cached(file: Path, no_parsing: list[str]) -> None:
+    file.write_text(f"events: [{EVENTS[0]},\n{EVENTS[1]},\n{EVENTS[2]}]\n" + HEAD.replace("events:\n", ""))
+    first = [str(e.span) for e in read(file).events]
+    again = read(file)
+    assert [str(e.span) for e in again.events] == first == ["c.yaml:1:10", "c.yaml:2:1", "c.yaml:3:1"]
+    assert len(no_parsing) == 1
+
+
+def test_a_damaged_events_part_is_read_from_the_file_under_the_name_asked_for(file: Path) -> None:
+    read(file)
+    _cache_file(file, "events").write_bytes(b"damaged")
+    assert [str(e.span) for e in read(file, "shown.yaml").events] == ["shown.yaml:4:5", "shown.yaml:5:5",
+                                                                       "shown.yaml:6:5"]
+
+
+def test_a_recalled_state_with_archived_games_can_be_appended_to(file: Path) -> None:
+    remember_state(read(file), "key-1", State([0, 1, 2, 3], "4 games"), ())
+    got = recall_state(read(file), lambda: pytest.fail("folded again"))
+    assert got is not None
+    state = got[0]
+    state.games.append(4)  # without loading the archived games
+    state.note = "5 games"
+    append(file, "egypt-card", "key-1", state)
+    assert recalled(file) == ("5 games", [0, 1, 2, 3, 4], ("pack",))
+
+
+@pytest.mark.parametrize("events", [1, 2], ids=["one event", "two events"])
+def test_the_state_before_the_only_or_second_event_serves_the_undo(file: Path, no_parsing: list[str],
+                                                                   events: int) -> None:
+    file.write_text(HEAD + "".join(f"  - {e}\n" for e in EVENTS[:events]))
+    remember_state(read(file), "key-1", State([0], "now"), (), before_last=(State([], "before"), ()))
+    text = undo(file)
+    assert recalled(file) == ("before", [], ())
+    assert [e.to_dict() for e in read(file).events] == [e.to_dict() for e in parse(text, file, "c.yaml").events]
+    assert len(no_parsing) == 1

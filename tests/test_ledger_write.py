@@ -673,3 +673,43 @@ def test_a_lock_that_is_not_a_file_is_refused(ledger: Path) -> None:
     with pytest.raises(LedgerError) as caught, locked(Path("c.yaml")):
         pass
     assert refusal(caught) == ("c.yaml:1:1", "L006", "c.yaml.lock is not a regular file; remove it")
+
+
+def test_the_temporary_files_of_a_killed_writer_are_removed(ledger: Path) -> None:
+    dead = 2**22 + 12345  # above pid_max's default: no such process
+    for name in (f".c.yaml.{dead}.x1.tmp", f".c.yaml.bak.{dead}.x2.tmp", f".other.yaml.{dead}.x3.tmp"):
+        (ledger.parent / name).write_bytes(b"half")
+    write_atomic(Path("c.yaml"), "x: 1\n", expected=OLD)
+    assert side_files(ledger.parent) == [f".other.yaml.{dead}.x3.tmp", "c.yaml.bak"]  # only this ledger's
+
+
+def test_bak_is_written_through_its_own_temporary_file_beside_it(ledger: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    renames: list[tuple[str, str]] = []
+    real = os.replace
+
+    def replace(src: object, dst: object) -> None:
+        renames.append((Path(str(src)).relative_to(ledger.parent).as_posix(), Path(str(dst)).name))
+        real(src, dst)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "replace", replace)
+    write_atomic(Path("c.yaml"), "x: 1\n", expected=OLD)
+    assert [dst for _, dst in renames] == ["c.yaml.bak", "c.yaml"]
+    assert renames[0][0].startswith(f".c.yaml.bak.{os.getpid()}.") and renames[1][0].startswith(
+        f".c.yaml.{os.getpid()}.")
+
+
+def test_a_change_right_after_the_bak_is_caught(ledger: Path, at_point) -> None:  # type: ignore[no-untyped-def]
+    at_point("ledger-after-bak", lambda: hand_append(ledger, b"# typed\n"))
+    with pytest.raises(LedgerChanged):
+        write_atomic(Path("c.yaml"), (OLD + LINE).decode(), expected=OLD)
+    assert ledger.read_bytes() == OLD + b"# typed\n" and (ledger.parent / "c.yaml.bak").read_bytes() == OLD
+
+
+def test_a_write_refuses_an_unclear_torn_append_naming_the_file(ledger: Path) -> None:
+    torn = OLD + LINE[:10] + b"oops\n"
+    ledger.write_bytes(torn)
+    journal(ledger)
+    with pytest.raises(LedgerError) as caught:
+        write_atomic(Path("c.yaml"), (torn + LINE).decode(), expected=torn)
+    assert refusal(caught)[:2] == ("c.yaml:4:1", "L014")

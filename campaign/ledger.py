@@ -135,8 +135,10 @@ def _layout(text: str, key_spans: dict[str, Span], raw_events: list[Any],
         return False, ""  # document markers: only the checked (slow) paths may touch such a file
     after = lines[ev_key.line - 1][ev_key.column - 1:].split(":", 1)[-1].strip()
     if not raw_events:
-        return after in ("", "[]") and not any(ln.strip() and not ln.lstrip().startswith("#")
-                                              for ln in lines[ev_key.line:]), ""
+        rest = [ln for ln in lines[ev_key.line:] if ln.strip()]
+        if after == "[]":  # `with_event` drops the `[]`, which must end the file: a comment after it would
+            return not rest, ""  # leave the new `- {...}` line under `events: []` (no longer YAML)
+        return after == "" and all(ln.lstrip().startswith("#") for ln in rest), ""
     if after:
         return False, ""
     first = spans.get("/events/0")

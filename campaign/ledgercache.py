@@ -43,7 +43,7 @@ from .ledgerjournal import journal_path
 # regular files of the user running scarbook that nobody else may write (`_own_bytes`), and only
 # unpickled after their CRC matched. The cache folder as a whole is capped, least recently used
 # entries first (`compiler.cachedir`).
-LEDGER_CACHE_VERSION = "6"
+LEDGER_CACHE_VERSION = "7"  # 7: `events: []` followed by a comment is no longer appendable
 UNDO_DEPTH = 8  # consecutive undos served from stored states; more fold the events again (unchecked)
 RECENT_GAMES = 2  # games kept in the cached state itself; no event changes older ones (see `state.apply`)
 

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scarbook.campaign.events import parse_event
-from scarbook.campaign.ledger import Ledger, LedgerError, parse
-from scarbook.campaign.ledgertext import with_event, without_last
+from scarbook.campaign.events import ParseProblem, parse_event
+from scarbook.campaign.ledger import HEADER_COMMENT, Ledger, LedgerError, newline_of, parse
+from scarbook.campaign.ledgertext import dump_event, render, with_event, without_last
 from scarbook.compiler.diagnostics import Span
 
 HEAD = "# our campaign\ncampaign: {game: risk-legacy, fingerprint: x, players: [A, B, C]}\n"
@@ -219,3 +219,511 @@ def test_the_usual_events_are_written_without_pyyaml() -> None:
         assert _plain_flow(event) is not None, event
     for odd in ({"event": "place", "name": "Zoë"}, {"event": "place", "name": "yes"}, {"event": "x", "v": True}):
         assert _plain_flow(odd) is None, odd
+
+
+# --- every layout, the exact text: appended, that removed again, and the original's last entry removed ---
+C = "campaign: {game: risk-legacy, players: [A, B]}"
+H = C + "\n"
+E1 = "{event: place, sticker: coin, target: alaska-card}"
+GS = "{event: game-start, play: {A: [f1, f2], B: f3}}"
+N = "{event: place, sticker: coin, target: peru-card}"  # NEW as with_event writes it
+TEXTS = {
+    # appendable: one more `- {...}` line at the end
+    "block at end": H + f"events:\n- {E1}\n",
+    "block at end, indented, no final newline": H + f"events:\n    - {E1}",
+    "block at end, CRLF": (H + f"events:\n  - {E1}\n").replace("\n", "\r\n"),
+    "block at end, CR only": (H + f"events:\n- {E1}\n").replace("\n", "\r"),
+    "block at end, comments after it": H + f"events:\n- {E1}  # mine\n# later\n\n",
+    "block, two-line flow entry": H + "events:\n- {event: place,\n   sticker: coin, target: alaska-card}\n",
+    "block, hand-typed entry at end": H + "events:\n- event: place\n  sticker: coin\n  target: alaska-card\n",
+    "block, an unreadable entry before": H + f"events:\n- {{event: bogus}}\n- {E1}\n",
+    "events: [] at end": H + "events: []\n",
+    "events: [] CRLF": (H + "events: []\n").replace("\n", "\r\n"),
+    "events: [] then blank lines": H + "events: [] \n\n",
+    "events: [] no final newline": H + "events: []",
+    "events: then a comment": H + "events:\n# none yet\n",
+    # the checked paths: the entry goes where the list ends
+    "no events key": H,
+    "no events key, CRLF": H.replace("\n", "\r\n"),
+    "no events key, no final newline": H.rstrip("\n"),
+    "no top-level events key, one nested": "campaign:\n  game: risk-legacy\n  players: [A, B]\n  events: nested\n",
+    "document marker, events: at end": "---\n" + H + "events:\n",
+    "document marker, events: at end, no final newline": "---\n" + H + "events:",
+    "events: then comments and a key": H + "events:  # none\n  # c\n\nnotes: x\n",
+    "events: ~ then a key": H + "events: ~  # c\nnotes: x\n",
+    "events: null, no final newline": "---\n" + H + "events: null",
+    "events: [] then a comment": H + "events: []   \n# c\n",
+    "events: [ ] then a key": H + "events: [ ]\nnotes: x\n",
+    "nested events key, top-level []": ("---\ncampaign:\n  game: risk-legacy\n  players: [A, B]\n"
+                                        "  events: [x]\nevents: []\n"),
+    "flow, one entry then a key": H + f"events: [{E1}]  # typed by hand\nnotes: x\n",
+    "flow, two entries one line": H + f"events: [{GS}, {E1}]\n",
+    "flow, entries on their own lines": H + f"events: [\n  {GS},\n  {E1}  # two\n]\n",
+    "flow, entry alone on its line, CRLF": (H + f"events: [\n  {E1} \t\n]\n").replace("\n", "\r\n"),
+    "flow, entry alone on its line, CR only": (H + f"events: [\n  {E1}\n]\n").replace("\n", "\r"),
+    "flow, comment after the comma": H + f"events: [{E1},  # first\n  {E1}]\n",
+    "flow, aliases": H + f"events: [&a {E1}, *a]\nnotes: x\n",
+    "flow, tagged": H + f"events: !!seq [{E1}]\n",
+    "block then a key": H + f"events:\n  - {E1}\n\n  # c\nnotes: x\n",
+    "block, nested entries, then a key": H + f"events:\n- {GS}\n- {E1}\nnotes: x\n",
+    "block, hand-typed nested entry last": H + (f"events:\n- {E1}\n- event: game-start\n  play:\n"
+                                                 "    A: [f1, f2]\n    B: f3\nnotes: x\n"),
+    "block, aliases": H + f"events:\n- &a {E1}\n- *a\nnotes: x\n",
+    "block, events first": f"events:\n- {E1}\n" + H,
+    "block, a value named events before": ("notes: [events, {events: 1}]\nother: events\n" + H
+                                           + f"events:\n- {E1}\nlast: 1\n"),
+    "block, document marker, no final newline": "---\n" + H + f"events:\n- {E1}",
+    "block, document marker, comment at end": "---\n" + H + f"events:\n- {E1}\n# end\n",
+    "block, complex key before": "? [a, b]\n: c\n" + H + f"events:\n- {E1}\n",
+    # the scanner (`_events_node`) finds the top-level key after a plain value, a complex key, null spellings
+    "block after a plain value, then a key": H + f"notes: x\nevents:\n- {E1}\nlast: 1\n",
+    "block, complex key before, document marker": "---\n? [a, b]\n: c\n" + H + f"events:\n- {E1}\n",
+    "events: Null then a key": H + "events: Null\nnotes: x\n",
+    "events: NULL then a key": H + "events: NULL\nnotes: x\n",
+    "flow, a comma in the comment after the comma": H + f"events: [{E1},  # x, y\n  {E1}]\n",
+    "flow, a space before the bracket": H + f"events: [{E1}, {E1} ]\n",
+    "flow, entry alone on its line": H + f"events: [\n  {E1}\n]\n",
+    "block, hand-typed entry ending in []": H + "events:\n- event: game-end\n  winner: A\n  eliminated: []\n",
+    "events: [] after a blank first line": "\n" + H + "events: []\n",
+    "no events key, CR only": H.replace("\n", "\r"),
+    "document marker, events: at end, CR only": ("---\n" + H + "events:\n").replace("\n", "\r"),
+}
+SAME = "the text appended to"
+C_X_Y = "  # x, y\n  "
+EXPECTED = {  # layout: (with NEW appended, that undone, the original undone ("ERR L009": nothing to undo))
+    "block after a plain value, then a key": (
+        f"{C}\nnotes: x\nevents:\n- {E1}\n- {N}\nlast: 1\n",
+        SAME,
+        f"{C}\nnotes: x\nevents:\nlast: 1\n",
+    ),
+    "block, complex key before, document marker": (
+        f"---\n? [a, b]\n: c\n{C}\nevents:\n- {E1}\n- {N}\n",
+        SAME,
+        f"---\n? [a, b]\n: c\n{C}\nevents:\n",
+    ),
+    "flow, a space before the bracket": (
+        f"{C}\nevents: [{E1}, {E1}, {N} ]\n",
+        SAME,
+        f"{C}\nevents: [{E1} ]\n",
+    ),
+    "flow, entry alone on its line": (
+        f"{C}\nevents: [\n  {E1}, {N}\n]\n",
+        f"{C}\nevents: [\n  {E1} \n]\n",
+        f"{C}\nevents: [\n]\n",
+    ),
+    "block, hand-typed entry ending in []": (  # the `[]` of an entry is not the empty list `events: []`
+        f"{C}\nevents:\n- event: game-end\n  winner: A\n  eliminated: []\n- {N}\n",
+        SAME,
+        f"{C}\nevents:\n",
+    ),
+    "events: [] after a blank first line": (f"\n{C}\nevents:\n- {N}\n", f"\n{C}\nevents:\n", "ERR L009"),
+    "no events key, CR only": (f"{C}\revents:\r- {N}\r", f"{C}\revents:\r", "ERR L009"),
+    "document marker, events: at end, CR only": (f"---\r{C}\revents:\r- {N}\r", SAME, "ERR L009"),
+    "events: Null then a key": (f"{C}\nevents: [{N}]\nnotes: x\n", f"{C}\nevents: []\nnotes: x\n", "ERR L009"),
+    "events: NULL then a key": (f"{C}\nevents: [{N}]\nnotes: x\n", f"{C}\nevents: []\nnotes: x\n", "ERR L009"),
+    "flow, a comma in the comment after the comma": (  # the comma removed is the first one after the entry
+        f"{C}\nevents: [{E1},{C_X_Y}{E1}, {N}]\n",
+        f"{C}\nevents: [{E1},{C_X_Y}{E1} ]\n",
+        f"{C}\nevents: [{E1}{C_X_Y}]\n",
+    ),
+    "block at end": (
+        f"{C}\nevents:\n- {E1}\n- {N}\n",
+        SAME,
+        f"{C}\nevents:\n",
+    ),
+    "block at end, indented, no final newline": (
+        f"{C}\nevents:\n    - {E1}\n    - {N}\n",
+        f"{C}\nevents:\n    - {E1}\n",
+        f"{C}\nevents:\n",
+    ),
+    "block at end, CRLF": (
+        f"{C}\r\nevents:\r\n  - {E1}\r\n  - {N}\r\n",
+        SAME,
+        f"{C}\r\nevents:\r\n",
+    ),
+    "block at end, CR only": (
+        f"{C}\revents:\r- {E1}\r- {N}\r",
+        SAME,
+        f"{C}\revents:\r",
+    ),
+    "block at end, comments after it": (
+        f"{C}\nevents:\n- {E1}  # mine\n# later\n\n- {N}\n",
+        SAME,
+        f"{C}\nevents:\n# later\n\n",
+    ),
+    "block, two-line flow entry": (
+        f"{C}\nevents:\n- {{event: place,\n   sticker: coin, target: alaska-card}}\n- {N}\n",
+        SAME,
+        f"{C}\nevents:\n",
+    ),
+    "block, hand-typed entry at end": (
+        f"{C}\nevents:\n- event: place\n  sticker: coin\n  target: alaska-card\n- {N}\n",
+        SAME,
+        f"{C}\nevents:\n",
+    ),
+    "block, an unreadable entry before": (
+        f"{C}\nevents:\n- {{event: bogus}}\n- {E1}\n- {N}\n",
+        SAME,
+        f"{C}\nevents:\n- {{event: bogus}}\n",
+    ),
+    "events: [] at end": (
+        f"{C}\nevents:\n- {N}\n",
+        f"{C}\nevents:\n",
+        "ERR L009",
+    ),
+    "events: [] CRLF": (
+        f"{C}\r\nevents:\r\n- {N}\r\n",
+        f"{C}\r\nevents:\r\n",
+        "ERR L009",
+    ),
+    "events: [] then blank lines": (
+        f"{C}\nevents:\n- {N}\n",
+        f"{C}\nevents:\n",
+        "ERR L009",
+    ),
+    "events: [] no final newline": (
+        f"{C}\nevents:\n- {N}\n",
+        f"{C}\nevents:\n",
+        "ERR L009",
+    ),
+    "events: then a comment": (
+        f"{C}\nevents:\n# none yet\n- {N}\n",
+        SAME,
+        "ERR L009",
+    ),
+    "no events key": (
+        f"{C}\nevents:\n- {N}\n",
+        f"{C}\nevents:\n",
+        "ERR L009",
+    ),
+    "no events key, CRLF": (
+        f"{C}\r\nevents:\r\n- {N}\r\n",
+        f"{C}\r\nevents:\r\n",
+        "ERR L009",
+    ),
+    "no events key, no final newline": (
+        f"{C}\nevents:\n- {N}\n",
+        f"{C}\nevents:\n",
+        "ERR L009",
+    ),
+    "no top-level events key, one nested": (
+        f"campaign:\n  game: risk-legacy\n  players: [A, B]\n  events: nested\nevents:\n- {N}\n",
+        "campaign:\n  game: risk-legacy\n  players: [A, B]\n  events: nested\nevents:\n",
+        "ERR L009",
+    ),
+    "document marker, events: at end": (
+        f"---\n{C}\nevents:\n- {N}\n",
+        SAME,
+        "ERR L009",
+    ),
+    "document marker, events: at end, no final newline": (
+        f"---\n{C}\nevents:\n- {N}\n",
+        f"---\n{C}\nevents:\n",
+        "ERR L009",
+    ),
+    "events: then comments and a key": (
+        f"{C}\nevents:  # none\n- {N}\n  # c\n\nnotes: x\n",
+        SAME,
+        "ERR L009",
+    ),
+    "events: ~ then a key": (
+        f"{C}\nevents: [{N}]  # c\nnotes: x\n",
+        f"{C}\nevents: []  # c\nnotes: x\n",
+        "ERR L009",
+    ),
+    "events: null, no final newline": (
+        f"---\n{C}\nevents: [{N}]",
+        f"---\n{C}\nevents: []",
+        "ERR L009",
+    ),
+    "events: [] then a comment": (
+        f"{C}\nevents: [{N}]   \n# c\n",
+        SAME,
+        "ERR L009",
+    ),
+    "events: [ ] then a key": (
+        f"{C}\nevents: [ {N}]\nnotes: x\n",
+        SAME,
+        "ERR L009",
+    ),
+    "nested events key, top-level []": (
+        f"---\ncampaign:\n  game: risk-legacy\n  players: [A, B]\n  events: [x]\nevents: [{N}]\n",
+        SAME,
+        "ERR L009",
+    ),
+    "flow, one entry then a key": (
+        f"{C}\nevents: [{E1}, {N}]  # typed by hand\nnotes: x\n",
+        f"{C}\nevents: [{E1} ]  # typed by hand\nnotes: x\n",
+        f"{C}\nevents: []  # typed by hand\nnotes: x\n",
+    ),
+    "flow, two entries one line": (
+        f"{C}\nevents: [{GS}, {E1}, {N}]\n",
+        f"{C}\nevents: [{GS}, {E1} ]\n",
+        f"{C}\nevents: [{GS} ]\n",
+    ),
+    "flow, entries on their own lines": (
+        f"{C}\nevents: [\n  {GS},\n  {E1}, {N}  # two\n]\n",
+        f"{C}\nevents: [\n  {GS},\n  {E1} # two\n]\n",
+        f"{C}\nevents: [\n  {GS}\n  # two\n]\n",
+    ),
+    "flow, entry alone on its line, CRLF": (
+        f"{C}\r\nevents: [\r\n  {E1}, {N} \t\r\n]\r\n",
+        f"{C}\r\nevents: [\r\n  {E1} \r\n]\r\n",
+        f"{C}\r\nevents: [\r\n]\r\n",
+    ),
+    "flow, entry alone on its line, CR only": (
+        f"{C}\revents: [\r  {E1}, {N}\r]\r",
+        f"{C}\revents: [\r  {E1} \r]\r",
+        f"{C}\revents: [\r]\r",
+    ),
+    "flow, comment after the comma": (
+        f"{C}\nevents: [{E1},  # first\n  {E1}, {N}]\n",
+        f"{C}\nevents: [{E1},  # first\n  {E1} ]\n",
+        f"{C}\nevents: [{E1}  # first\n  ]\n",
+    ),
+    "flow, aliases": (
+        f"{C}\nevents: [&a {E1}, *a, {N}]\nnotes: x\n",
+        f"{C}\nevents: [&a {E1}, *a ]\nnotes: x\n",
+        f"{C}\nevents: [&a {E1} ]\nnotes: x\n",
+    ),
+    "flow, tagged": (
+        f"{C}\nevents: !!seq [{E1}, {N}]\n",
+        f"{C}\nevents: !!seq [{E1} ]\n",
+        f"{C}\nevents: !!seq []\n",
+    ),
+    "block then a key": (
+        f"{C}\nevents:\n  - {E1}\n  - {N}\n\n  # c\nnotes: x\n",
+        SAME,
+        f"{C}\nevents:\n\n  # c\nnotes: x\n",
+    ),
+    "block, nested entries, then a key": (
+        f"{C}\nevents:\n- {GS}\n- {E1}\n- {N}\nnotes: x\n",
+        SAME,
+        f"{C}\nevents:\n- {GS}\nnotes: x\n",
+    ),
+    "block, hand-typed nested entry last": (
+        (f"{C}\nevents:\n- {E1}\n- event: game-start\n  play:\n    A: [f1, f2]\n    B: f3\n- {N}\n"
+         "notes: x\n"),
+        SAME,
+        f"{C}\nevents:\n- {E1}\nnotes: x\n",
+    ),
+    "block, aliases": (
+        f"{C}\nevents:\n- &a {E1}\n- *a\n- {N}\nnotes: x\n",
+        SAME,
+        f"{C}\nevents:\n- &a {E1}\nnotes: x\n",
+    ),
+    "block, events first": (
+        f"events:\n- {E1}\n- {N}\n{C}\n",
+        SAME,
+        f"events:\n{C}\n",
+    ),
+    "block, a value named events before": (
+        f"notes: [events, {{events: 1}}]\nother: events\n{C}\nevents:\n- {E1}\n- {N}\nlast: 1\n",
+        SAME,
+        f"notes: [events, {{events: 1}}]\nother: events\n{C}\nevents:\nlast: 1\n",
+    ),
+    "block, document marker, no final newline": (
+        f"---\n{C}\nevents:\n- {E1}\n- {N}\n",
+        f"---\n{C}\nevents:\n- {E1}\n",
+        f"---\n{C}\nevents:\n",
+    ),
+    "block, document marker, comment at end": (
+        f"---\n{C}\nevents:\n- {E1}\n- {N}\n# end\n",
+        SAME,
+        f"---\n{C}\nevents:\n# end\n",
+    ),
+    "block, complex key before": (
+        f"? [a, b]\n: c\n{C}\nevents:\n- {E1}\n- {N}\n",
+        SAME,
+        f"? [a, b]\n: c\n{C}\nevents:\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("layout", TEXTS, ids=list(TEXTS))
+def test_the_exact_text_of_append_and_undo(layout: str) -> None:
+    text = TEXTS[layout]
+    appended, back, undone = EXPECTED[layout]
+    assert with_event(parse(text, Path("c.yaml")), NEW) == appended
+    again, event = without_last(parse(appended, Path("c.yaml")))
+    assert (again, event.to_dict()) == (text if back is SAME else back, NEW.to_dict())
+    if undone == "ERR L009":
+        with pytest.raises(LedgerError) as caught:
+            without_last(parse(text, Path("c.yaml")))
+        assert [(str(d.span), d.code, d.message) for d in caught.value.diagnostics] == [
+            ("c.yaml:1:1", "L009", "there is no event to undo; nothing was written")]
+    else:
+        ledger = parse(text, Path("c.yaml"))
+        cut, last = without_last(ledger)
+        assert (cut, last.to_dict()) == (undone, ledger.events[-1].to_dict())
+
+
+def test_append_after_events_brackets_and_a_comment_still_reads_back() -> None:
+    # `place` on `events: []` followed by a comment line appended `- {...}` under `events: []`: the file
+    # no longer parsed (hidden while the cache vouched for it; a cold `check` said Y001)
+    text = H + "events: []\n# nothing yet\n"
+    appended = with_event(parse(text, Path("c.yaml")), NEW)
+    assert appended == H + "events: [{event: place, sticker: coin, target: peru-card}]\n# nothing yet\n"
+    assert _events(appended) == [NEW.to_dict()]
+
+
+@pytest.mark.parametrize(("value", "written"), [
+    ("plain", "plain"), ("Zoë", "Zoë"), ("\xa0", "\xa0"), ("", "''"), (" ", "' '"), ("yes", "'yes'"),
+    ("a: b", "'a: b'"), ("a\nb", '"a\\nb"'), ("\x00", '"\\0"'), ("\x1f", '"\\x1F"'), ("\x7f", '"\\x7F"'),
+    ("\x80", '"\\x80"'), ("\x9f", '"\\x9F"'), ("\u2028", '"\\L"'), ("\u2029", '"\\P"'), ("\ufeff", '"\\uFEFF"'),
+    ("x" * 200, "x" * 200), ("a b " * 40 + "c", "a b " * 40 + "c"),  # never wrapped, not even at spaces
+])
+def test_dump_event_writes_one_line_escaping_line_breaks_and_control_characters(value: str, written: str) -> None:
+    assert dump_event({"event": "place", "name": value}) == f"{{event: place, name: {written}}}"
+
+
+def test_dump_event_keeps_the_key_order_and_nests_in_flow_style() -> None:
+    assert dump_event({"z": 1, "a": [1, 2], "m": {"k": "v"}}) == "{z: 1, a: [1, 2], m: {k: v}}"
+
+
+def test_render_wraps_the_players_at_100_columns() -> None:
+    players = ["p" * 11] + [f"player-{i:02d}" for i in range(8)]
+    assert render("", "g", "f", players[1:], []).splitlines()[-2] == "  players: [" + ", ".join(players[1:]) + "]"
+    assert render("", "g", "f", players, []).splitlines()[-3:-1] == [
+        "  players: [" + ", ".join(players[:-1]) + ",", "    player-07]"]
+
+
+def test_render_writes_the_canonical_layout() -> None:
+    assert render("", "risk-legacy", "abc", ["Ann", "Bob"], []) == (
+        HEADER_COMMENT + "campaign:\n  game: risk-legacy\n  fingerprint: abc\n  players: [Ann, Bob]\nevents:\n")
+    events = [{"event": "place", "sticker": "coin", "target": "peru-card", "name": "a\nb"}, {"event": "pass"}]
+    assert render("Our war", "risk-legacy", "abc", ["Ann", "Zoë"], events) == (
+        HEADER_COMMENT + "campaign:\n  name: Our war\n  game: risk-legacy\n  fingerprint: abc\n  players: [Ann, Zoë]\n"
+        'events:\n- {event: place, sticker: coin, target: peru-card, name: "a\\nb"}\n- {event: pass}\n')
+
+
+APPEND_REFUSED = ("L011", "cannot append the event without rewriting the hand-edited file; nothing was written (keep "
+                  "the events as a list under 'events:' with one '- {...}' entry per event, or add the event by hand)")
+
+
+@pytest.mark.parametrize("text", [
+    H + "events: &e []\ncopy: *e\n",  # the list is also `copy`: appending would change it too
+    H + f"events: &e\n- {E1}\ncopy: *e\n",
+    H + f"events: &e [{E1}]\ncopy: *e\n",
+    H + "x: &n ~\nevents: *n\n",  # an alias to null: inserting there would change `x` or the anchor
+    H + "? events\n:\nnotes: x\n",  # an entry after `? events` would not be YAML: never written
+], ids=["empty flow", "block", "flow", "alias to null", "complex-key syntax"])
+def test_append_refuses_where_the_text_cannot_take_the_event_alone(text: str) -> None:
+    with pytest.raises(LedgerError) as caught:
+        with_event(parse(text, Path("c.yaml")), NEW)
+    assert [(str(d.span), d.code, d.message) for d in caught.value.diagnostics] == [("c.yaml:1:1", *APPEND_REFUSED)]
+
+
+@pytest.mark.parametrize(("text", "line"), [(H + f"events: &e\n- {E1}\ncopy: *e\n", 3),
+                                            (H + f"events: &e [{E1}]\ncopy: *e\n", 2)], ids=["block", "flow"])
+def test_undo_refuses_where_the_text_cannot_lose_the_event_alone(text: str, line: int) -> None:
+    with pytest.raises(LedgerError) as caught:
+        without_last(parse(text, Path("c.yaml")))
+    assert [(str(d.span), d.code, d.message) for d in caught.value.diagnostics] == [
+        ("c.yaml:1:1", "L011", "cannot remove the last event without rewriting the hand-edited file; nothing was "
+         f"written (delete the entry at line {line} by hand)")]
+
+
+REFUSED = "the last entry (line {}) cannot be read, so undo will not guess what to remove: "
+UNDO_REFUSALS = {
+    "last entry unreadable": (H + "events:\n- {event: bogus}\n- {event: place}\n", "c.yaml:4:3", "L003",
+                              REFUSED.format(4) + "a 'place' event needs 'sticker'"),
+    "only entry unreadable": (H + "events: [{event: place}]\n", "c.yaml:2:10", "L003",
+                              REFUSED.format(2) + "a 'place' event needs 'sticker'"),
+    "duplicate key in the last entry": (
+        H + f"events:\n- {E1}\n- {{event: place, sticker: coin, target: peru-card, target: peru-card}}\n",
+        "c.yaml:4:3", "Y003",
+        REFUSED.format(4) + "line 4: duplicate key 'target' (first at line 4); remove one of them"),
+    "duplicate key after the events": (
+        H + f"events:\n- {E1}\nx: 1\nx: 2\n", "c.yaml:3:3", "Y003",
+        REFUSED.format(3) + "line 5: duplicate key 'x' (first at line 4); remove one of them"),
+}
+
+
+@pytest.mark.parametrize("case", UNDO_REFUSALS, ids=list(UNDO_REFUSALS))
+def test_undo_refuses_an_unreadable_last_entry_word_for_word(case: str) -> None:
+    text, span, code, message = UNDO_REFUSALS[case]
+    with pytest.raises(LedgerError) as caught:
+        without_last(parse(text, Path("c.yaml")))
+    assert [(str(d.span), d.severity.value, d.code, d.message) for d in caught.value.diagnostics] == [
+        (span, "error", code, message + "; nothing was written (fix or delete that entry by hand)")]
+
+
+def test_undo_keeps_an_unreadable_entry_before_the_last() -> None:
+    text = H + f"events:\n- {{event: bogus}}\n- {E1}  # kept? no: this line goes\n# a comment stays\n"
+    cut, last = without_last(parse(text, Path("c.yaml")))
+    assert cut == H + "events:\n- {event: bogus}\n# a comment stays\n"
+    assert last.to_dict() == {"event": "place", "sticker": "coin", "target": "alaska-card"}
+
+
+# --- a property: in any block layout a hand may leave, appending then undoing gives the text back ---
+ONE_LINE = [E1, GS, "{event: place, sticker: bunker, target: peru}",
+            "{event: place, sticker: bunker, target: peru, name: 'x # y'}"]
+
+
+@st.composite
+def block_ledgers(draw: st.DrawFn) -> str:
+    nl = draw(st.sampled_from(["\n", "\r\n", "\r"]))
+    indent = draw(st.sampled_from(["", "  ", "    "]))
+    filler = st.sampled_from(["", "# a note", "  # indented note", "   "])
+    lines = [draw(st.sampled_from(["", "---", "# our campaign"])), H.rstrip("\n"), "events:"]
+    for _ in range(draw(st.integers(0, 4))):
+        lines += draw(st.lists(filler, max_size=2))
+        if draw(st.booleans()):
+            lines.append(f"{indent}- {draw(st.sampled_from(ONE_LINE))}")
+        else:
+            lines += [f"{indent}- event: place", f"{indent}  sticker: coin", f"{indent}  target: alaska-card"]
+    lines += draw(st.lists(filler, max_size=2))
+    if draw(st.booleans()):
+        lines.append("notes: {kept: true}")
+    return nl.join(lines) + draw(st.sampled_from([nl, ""]))
+
+
+@given(text=block_ledgers(), name=st.text(max_size=12))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_append_then_undo_gives_back_the_text(text: str, name: str) -> None:
+    new = parse_event({"event": "place", "sticker": "coin", "target": "peru-card", "name": name}, Span("x"), 0)
+    assert not isinstance(new, ParseProblem)
+    ledger = parse(text, Path("c.yaml"))
+    before = [e.to_dict() for e in ledger.events]
+    appended = with_event(ledger, new)
+    assert _events(appended) == [*before, new.to_dict()]
+    again, event = without_last(parse(appended, Path("c.yaml")))
+    nl = newline_of(text)  # an entry appended at the very end brings a final line break the text lacked
+    assert again == text if text.endswith(nl) else again in (text, text + nl)
+    assert event.to_dict() == new.to_dict()
+    if before:
+        cut, last = without_last(ledger)
+        assert _events(cut) == before[:-1] and last.to_dict() == before[-1]
+        assert ("notes: {kept: true}" in cut) == ("notes: {kept: true}" in text)
+
+
+# --- speed: appending to or undoing the last line of a scarbook-written ledger reads no more than that line ---
+@pytest.fixture
+def parsed_lengths(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The length of every text a YAML loader is given from now on (libyaml's loader, which scarbook uses)."""
+    import yaml
+
+    seen: list[int] = []
+    real = yaml.CSafeLoader.__init__
+
+    def init(self: object, stream: str) -> None:
+        seen.append(len(stream))
+        real(self, stream)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(yaml.CSafeLoader, "__init__", init)
+    return seen
+
+
+@pytest.mark.parametrize(("indent", "nl"), [("", "\n"), ("  ", "\n"), ("    ", "\r\n")], ids=["LF", "indented", "CRLF"])
+def test_undo_of_the_last_line_parses_only_that_line(indent: str, nl: str, parsed_lengths: list[int]) -> None:
+    entries = [f"{indent}- {{event: place, sticker: coin, target: t{n}}}" for n in range(300)]
+    text = nl.join([*HEAD.splitlines(), "events:", *entries]) + nl
+    ledger = parse(text, Path("c.yaml"))
+    parsed_lengths.clear()
+    cut, last = without_last(ledger)
+    assert cut == text[: -len(entries[-1] + nl)] and last.to_dict()["target"] == "t299"
+    assert all(n < 100 for n in parsed_lengths), parsed_lengths  # the last line at most (a plain one: none)
+    parsed_lengths.clear()
+    assert with_event(ledger, NEW) == text + f"{indent}- {N}{nl}"
+    assert parsed_lengths == []

@@ -1,0 +1,165 @@
+"""The append journal (campaign/ledgerjournal.py), in-process: its exact bytes, what reads as a whole
+journal and what does not, and where half an event torn by a kill is in the ledger's bytes. The
+process tests (`test_ledger_append.py`, `test_faults.py`) kill real writers; these call the functions."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from scarbook.campaign import ledgerjournal
+from scarbook.campaign.ledgerjournal import (
+    _drop_journal,
+    _pread_all,
+    _read_journal,
+    _torn_part,
+    _without_a_half_append,
+    _write_journal,
+    journal_path,
+)
+
+OLD = b"events:\n- {a: 1}\n"
+LINE = b"- {event: place, sticker: coin, target: x}\n"
+DIGEST = hashlib.sha256(OLD).hexdigest()
+AT = len(OLD)
+
+
+def test_the_journal_is_beside_the_ledger_and_hidden(tmp_path: Path) -> None:
+    assert journal_path(tmp_path / "c.yaml") == tmp_path / ".c.yaml.append"
+
+
+def test_a_journal_is_written_exactly_once_private_and_read_back(tmp_path: Path) -> None:
+    journal = tmp_path / ".c.yaml.append"
+    _write_journal(journal, AT, OLD, LINE)
+    assert journal.read_bytes() == b"scarbook-append 1 %d %d %s\n%s" % (AT, len(LINE), DIGEST.encode(), LINE)
+    assert stat.S_IMODE(journal.stat().st_mode) == 0o600
+    assert _read_journal(journal) == (AT, DIGEST, LINE)
+    with pytest.raises(FileExistsError):  # O_EXCL: never over another writer's journal
+        _write_journal(journal, 0, b"", b"x")
+    _drop_journal(journal)
+    assert not journal.exists() and _read_journal(journal) is None
+    _drop_journal(journal)  # a journal already gone is fine
+
+
+def test_a_short_write_of_the_journal_is_continued(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = os.write
+    monkeypatch.setattr(os, "write", lambda fd, data: real(fd, bytes(data[:7])))  # 7 bytes at a time
+    _write_journal(tmp_path / "j", AT, OLD, LINE)
+    monkeypatch.undo()
+    assert _read_journal(tmp_path / "j") == (AT, DIGEST, LINE)
+
+
+def test_a_large_suffix_is_written_whole(tmp_path: Path) -> None:
+    suffix = b"- {event: pass}\n" * 100_000  # 1.6 MB: more than one write may take
+    _write_journal(tmp_path / "j", 3, b"abc", suffix)
+    assert _read_journal(tmp_path / "j") == (3, hashlib.sha256(b"abc").hexdigest(), suffix)
+
+
+@pytest.mark.parametrize("blob", [
+    b"",
+    b"scarbook-append 1 17 3 abc\n",  # no suffix: the kill came before it was written
+    b"scarbook-append 1 17 0 abc\n",
+    b"scarbook-append 1 17 3 abc\nab",  # shorter than it says
+    b"scarbook-append 1 17 3 abc\nabcd",  # longer
+    b"scarbook-append 2 17 3 abc\nabc",
+    b"scarbook-append  17 3 abc\nabc",
+    b"scarbook-append 1 x17 3 abc\nabc",
+    b"scarbook-append 1 -17 3 abc\nabc",
+    b"scarbook-append 1 17 three abc\nabc",
+    b"scarbook-append 1 17 3\nabc",
+    b"scarbook-append 1 17 3 abc def\nabc",
+    b"scarbook-append 1 17 3 abc",
+], ids=repr)
+def test_what_is_not_a_whole_journal(tmp_path: Path, blob: bytes) -> None:
+    (tmp_path / "j").write_bytes(blob)
+    assert _read_journal(tmp_path / "j") is False
+
+
+def test_the_suffix_may_hold_line_breaks_and_the_digest_is_text(tmp_path: Path) -> None:
+    (tmp_path / "j").write_bytes(b"scarbook-append 1 0 5 \xffab\n\n- x\n")
+    assert _read_journal(tmp_path / "j") == (0, "\ufffdab", b"\n- x\n")
+
+
+def test_a_journal_that_is_not_a_regular_file_is_not_one(tmp_path: Path) -> None:
+    (tmp_path / "dir").mkdir()
+    assert _read_journal(tmp_path / "dir") is False
+    (tmp_path / "real").write_bytes(b"scarbook-append 1 0 1 abc\nx")
+    assert _read_journal(tmp_path / "real") == (0, "abc", b"x")
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    assert _read_journal(tmp_path / "link") is False  # never followed
+    os.mkfifo(tmp_path / "fifo")
+    assert _read_journal(tmp_path / "fifo") is False  # and never blocks
+
+
+def test_pread_all_reads_from_an_offset_to_the_end(tmp_path: Path) -> None:
+    (tmp_path / "f").write_bytes(b"0123456789")
+    fd = os.open(tmp_path / "f", os.O_RDONLY)
+    try:
+        assert (_pread_all(fd), _pread_all(fd, 4), _pread_all(fd, 10), _pread_all(fd, 11)) == (
+            b"0123456789", b"456789", b"", b"")
+    finally:
+        os.close(fd)
+
+
+def test_pread_all_stops_one_read_past_the_cap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    mib = 1 << 20
+    (tmp_path / "f").write_bytes(bytes(range(256)) * (3 * mib // 256 + 1))
+    monkeypatch.setattr(ledgerjournal, "MAX_LEDGER_BYTES", mib)
+    fd = os.open(tmp_path / "f", os.O_RDONLY)
+    try:
+        assert _pread_all(fd) == (tmp_path / "f").read_bytes()[:mib + 1]  # one byte past the cap says "too big"
+        assert _pread_all(fd, 5) == (tmp_path / "f").read_bytes()[5:5 + mib + 1]
+    finally:
+        os.close(fd)
+
+
+# --- where the half event is --------------------------------------------------------------------------------
+@pytest.mark.parametrize(("raw", "found"), [
+    (OLD[:-1], ("none", 0, 0)),  # shorter than the offset: rewritten since
+    (b"X" + OLD[1:] + LINE[:9], ("none", 0, 0)),  # other bytes before the offset: rewritten since
+    (OLD + LINE[:9] + b"X# c\n", ("unclear", AT, AT + 9)),  # glued text, even if a comment follows it
+    (OLD + LINE[:9] + b"\r\n- next\n", ("cut", AT, AT + 9)),  # what follows starts a line of its own
+    (OLD + LINE[:9] + b"\r", ("cut", AT, AT + 9)),
+    (OLD + LINE[:9] + b"\t # hand\n", ("cut", AT, AT + 9)),  # LINE[9] is a space: a tab first
+    (OLD + LINE[:9] + b"\t - {event: pass}\n", ("cut", AT, AT + 9)),
+    (OLD + LINE[:9] + b"-x\n", ("unclear", AT, AT + 9)),
+    (OLD + LINE[:9] + b"\t-\n", ("unclear", AT, AT + 9)),
+    (OLD + b"zz", ("none", 0, 0)),  # nothing of the event: no candidate
+    (OLD + LINE[:5] + b"\n" + LINE[:12], ("cut", AT + 6, AT + 18)),  # the longest trusted half wins
+    (OLD + LINE[:5] + b"\n" + LINE[:5], ("cut", AT, AT + 5)),  # of equal ones, the first
+    (OLD + LINE[:5] + b"x\n" + LINE[:3] + b"y\n", ("unclear", AT, AT + 5)),  # of unclear ones, the first
+    (OLD + LINE[:5] + b"x\n" + LINE[:3] + b"\n", ("cut", AT + 7, AT + 10)),  # a trusted one beats an unclear one
+    (OLD + LINE[:5] + b"\n" + LINE, ("none", 0, 0)),  # the whole event is there (after a hand line)
+])
+def test_where_the_half_event_is(raw: bytes, found: tuple[str, int, int]) -> None:
+    assert _torn_part(raw, AT, DIGEST, LINE) == found
+
+
+def test_the_line_break_a_file_without_a_final_one_needed_is_kept() -> None:
+    bare = OLD.rstrip(b"\n")
+    digest, suffix = hashlib.sha256(bare).hexdigest(), b"\r\n" + LINE
+    assert _torn_part(bare + b"\r\n", len(bare), digest, suffix) == ("none", 0, 0)  # only the line break: keep it
+    assert _torn_part(bare + b"\r", len(bare), digest, suffix) == ("none", 0, 0)
+    assert _torn_part(bare + b"\r\n- {e", len(bare), digest, suffix) == ("cut", len(bare) + 2, len(bare) + 6)
+    # a line break typed first: the half event starts a line later, its own line break goes with it
+    suffix = b"\n" + LINE
+    assert _torn_part(bare + b"\n\n- {e", len(bare), digest, suffix) == ("cut", len(bare) + 1, len(bare) + 6)
+
+
+def test_a_reader_sees_the_bytes_without_the_half_event(tmp_path: Path) -> None:
+    target = tmp_path / "c.yaml"
+    torn = OLD + LINE[:9]
+    assert _without_a_half_append(torn, target) == torn  # no journal: as they are
+    journal_path(target).write_bytes(b"not a journal")
+    assert _without_a_half_append(torn, target) == torn
+    journal_path(target).unlink()
+    _write_journal(journal_path(target), AT, OLD, LINE)
+    assert _without_a_half_append(torn, target) == OLD
+    assert _without_a_half_append(torn + b"# later\n", target) == OLD + b"# later\n"
+    assert _without_a_half_append(torn + b"oops\n", target) == torn + b"oops\n"  # unclear: shown as is
+    assert _without_a_half_append(OLD + LINE, target) == OLD + LINE
+    assert journal_path(target).exists()  # reading changes nothing on disk

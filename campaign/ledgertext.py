@@ -268,6 +268,22 @@ def with_event(ledger: Ledger, event: Event) -> str:
                   "per event, or add the event by hand")
 
 
+def _comma_between(text: str, start: int, end: int) -> int:
+    """Where the comma between two flow entries is (`text[start:end]` holds only it, blanks and comments):
+    a comma inside a comment before it is not the one (`[a  # x, y` newline `, b]`); -1 when there is none."""
+    at = start
+    while at < end:
+        char = text[at]
+        if char == ",":
+            return at
+        if char == "#" and (at == 0 or text[at - 1] in " \t\r\n"):  # a comment runs to the end of its line
+            ends = [n for n in (text.find("\n", at, end), text.find("\r", at, end)) if n >= 0]
+            at = min(ends) if ends else end
+            continue
+        at += 1
+    return -1
+
+
 def without_last(ledger: Ledger) -> tuple[str, Event]:
     """The ledger's text with exactly its last entry removed, and that entry's event.
 
@@ -299,7 +315,7 @@ def without_last(ledger: Ledger) -> tuple[str, Event]:
     elif node is not None and node.items and node.kind == "flow":
         begin, end = node.items[-1]
         if len(node.items) > 1:  # drop the comma after the entry before it, keep any comment there
-            comma = text.find(",", node.items[-2][1], begin)
+            comma = _comma_between(text, node.items[-2][1], begin)
             if comma < 0:
                 raise _cannot(ledger, "remove the last event", f"delete the entry at line {last.span.line} by hand")
             text_ = text[:comma] + text[comma + 1:begin]

@@ -727,3 +727,17 @@ def test_undo_of_the_last_line_parses_only_that_line(indent: str, nl: str, parse
     parsed_lengths.clear()
     assert with_event(ledger, NEW) == text + f"{indent}- {N}{nl}"
     assert parsed_lengths == []
+
+
+@pytest.mark.parametrize(("events", "left"), [
+    ("[{event: open, envelope: a},  # x, y\n  {event: open, envelope: b}]", "[{event: open, envelope: a}  # x, y\n  ]"),
+    ("[{event: open, envelope: a}  # x, y\n  , {event: open, envelope: b}]",
+     "[{event: open, envelope: a}  # x, y\n   ]"),
+    ("[{event: open, envelope: a}  #x,y\n,{event: open, envelope: b}]", "[{event: open, envelope: a}  #x,y\n]"),
+])
+def test_undo_in_a_flow_list_keeps_a_comma_of_a_comment(events: str, left: str) -> None:
+    """The comma removed with the last flow entry is the one between the entries, never one in a comment
+    before it (the comment used to lose its comma and the stray real one stayed)."""
+    head = "campaign: {game: g, players: [A]}\nevents: "
+    cut, last = without_last(parse(head + events + "\n", Path("c.yaml")))
+    assert cut == head + left + "\n" and last.to_dict() == {"event": "open", "envelope": "b"}

@@ -741,3 +741,31 @@ def test_undo_in_a_flow_list_keeps_a_comma_of_a_comment(events: str, left: str) 
     head = "campaign: {game: g, players: [A]}\nevents: "
     cut, last = without_last(parse(head + events + "\n", Path("c.yaml")))
     assert cut == head + left + "\n" and last.to_dict() == {"event": "open", "envelope": "b"}
+
+
+@pytest.mark.parametrize("nl", ["\n", "\r\n"])
+def test_undo_of_a_plain_last_line_reads_no_yaml_and_takes_the_cached_line_count(
+        nl: str, parsed_lengths: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 15's O(1) undo: a last line as scarbook writes it (plain words) is recognised without YAML, and with
+    a cache entry of these bytes its line count comes from there: the text is neither parsed nor counted."""
+    from scarbook.campaign import ledgertext
+
+    entries = [f"  - {{event: place, sticker: coin, target: t{n}}}" for n in range(300)]
+    text = nl.join([*HEAD.splitlines(), "events:", *entries]) + nl
+    ledger = parse(text, Path("c.yaml"))
+    real = ledgertext.line_count
+    lines = real(text)
+    parsed_lengths.clear()
+    counted: list[str] = []
+    monkeypatch.setattr(ledgertext, "line_count", lambda t: counted.append(t) or real(t))
+    for cache, counts in (({"head": {"lines": lines}}, 0), ({"head": {"lines": "x"}}, 1), ({"head": {}}, 1),
+                          ({"head": {"lines": 3}}, 1), ({}, 1)):  # fewer lines than the last event's: not this text
+        ledger.cache = cache
+        counted.clear()
+        cut, last = without_last(ledger)
+        assert cut == text[: -len(entries[-1] + nl)] and last.to_dict()["target"] == "t299"
+        assert len(counted) == counts, (cache, counted)
+    assert parsed_lengths == []  # recognised as written: no YAML at all
+    odd = text[: -len(entries[-1] + nl)] + "  - {event: place, sticker: coin, target: 'Zoë'}" + nl
+    cut, last = without_last(parse(odd, Path("c.yaml")))
+    assert cut == text[: -len(entries[-1] + nl)] and last.to_dict()["target"] == "Zoë"

@@ -103,7 +103,8 @@ TRIGGERS = [  # trigger-isles: each packet waits for its trigger, then blocks th
     ("open second", "recorded: packet second opened"),
     ("game start --play Ann --play Bob", "recorded: game starts: Ann, Bob"),
     ("where raid", "raid cannot go anywhere now (try 'scarbook campaign place raid TARGET --dry-run' to see why)"),
-    ("place raid a-isle", "error R310: open the sealed packet 'guarded' first: Guarded (Open before the first Raid.)"),
+    ("place raid a-isle", "error R310: open the sealed packet 'guarded' first: Guarded (Open before the first Raid.; "
+     "t § guarded)"),
     ("open guarded", "recorded: packet guarded opened"),
     ("where raid", "a-isle\nb-isle"),
     ("place raid a-isle", "recorded: raid on a-isle"),
@@ -145,6 +146,8 @@ PLAYS = "--play Ann=khan-industries --play Bob=saharan-republic --play Cat=die-m
 RL = "001_e430d55b72a215e6.txt"
 REWARDS_AND_BOXES = [  # Risk Legacy, game 1 in progress: rewards owed, passing them, a fortification worn down
     ("game end --winner Ann", "recorded: game ends: Ann wins; held on: Bob, Cat"),
+    ("place minor-city peru --name Lima", "error R205: say who takes it with --by NAME (rewards go to players by "
+     f"their result; {RL} § If you held on but did not win)"),  # two held on: the tracker cannot tell whose
     ("pass winner-reward --by Ann", "error R332: 'The winner's reward' is owed and a continent-name can still go on "
      f"north-america, south-america, europe, africa, asia … (The winner's reward: the winner; {RL} § If you won)"),
     ("destroy alaska --by Zed", "error R104: 'Zed' is not a player of this campaign; players: Ann, Bob, Cat (a "

@@ -70,9 +70,12 @@ def setup_bytes() -> bytes:
     """SETUP's ledger, replayed once per test process (with a cache folder of its own, so the
     template leaves nothing in a test's cache)."""
     if "ledger" not in _SETUP_DONE:
+        import atexit
+        import shutil
         import tempfile
 
         folder = Path(tempfile.mkdtemp(prefix="scarbook-setup-"))
+        atexit.register(shutil.rmtree, folder, True)  # the template is kept in memory; the folder is not left behind
         template = folder / "c.yaml"
         cache = os.environ.get("SCARBOOK_CACHE")
         os.environ["SCARBOOK_CACHE"] = str(folder / "cache")

@@ -173,6 +173,22 @@ def write_atomic(path: Path, text: str, backup: bool = True, expected: bytes | N
     return None
 
 
+def _compare_and_back_up(fd: int, target: Path, shown: str, st: os.stat_result, expected: bytes, backup: bool,
+                         point: str) -> None:
+    """Before an in-place change: the ledger (read through `fd`, the descriptor about to be written) still
+    holds exactly the bytes the command read (else L012); `.bak` gets them; then, at fault point `point`,
+    it is compared once more, its size first, right before the change."""
+    from scarbook.compiler.atomic import fault
+
+    if not _holds(fd, expected):
+        raise _changed(shown)
+    if backup:
+        _write_bak(target, expected, st)
+    fault(point)
+    if os.fstat(fd).st_size != len(expected) or not _holds(fd, expected):
+        raise _changed(shown)
+
+
 def _append_in_place(target: Path, shown: str, st: os.stat_result, expected: bytes, suffix: bytes,
                      backup: bool, expected_sha256: str | None = None) -> str | None:
     """Append `suffix` to the ledger's own inode with O_APPEND, under the lock.
@@ -191,13 +207,7 @@ def _append_in_place(target: Path, shown: str, st: os.stat_result, expected: byt
     journal = journal_path(target)
     journaled = False
     try:
-        if not _holds(fd, expected):
-            raise _changed(shown)
-        if backup:
-            _write_bak(target, expected, st)
-        fault("ledger-before-replace")
-        if os.fstat(fd).st_size != len(expected) or not _holds(fd, expected):
-            raise _changed(shown)
+        _compare_and_back_up(fd, target, shown, st, expected, backup, "ledger-before-replace")
         fault("ledger-after-check")
         _write_journal(journal, len(expected), expected, suffix, expected_sha256)
         journaled = True
@@ -265,17 +275,9 @@ def _cut_in_place(target: Path, shown: str, st: os.stat_result, expected: bytes,
     inode stays). What remains: an append landing in the microseconds between that last size check and
     the truncation is cut off with the event (no system call truncates only if the size is still N).
     """
-    from scarbook.compiler.atomic import fault
-
     fd = _open_ledger(target, shown, os.O_RDWR)
     try:
-        if not _holds(fd, expected):
-            raise _changed(shown)
-        if backup:
-            _write_bak(target, expected, st)
-        fault("ledger-before-truncate")
-        if not _holds(fd, expected) or os.fstat(fd).st_size != len(expected):
-            raise _changed(shown)
+        _compare_and_back_up(fd, target, shown, st, expected, backup, "ledger-before-truncate")
         os.ftruncate(fd, keep)
         os.fsync(fd)  # the inode stays: no folder entry changes, so the folder needs no fsync
     finally:

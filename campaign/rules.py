@@ -8,6 +8,7 @@ factions exist, entitled players take their reward). Never changes the state.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -779,23 +780,18 @@ def admit(content: Content, state: CampaignState, ev: Event) -> tuple[list[Probl
         if not found and isinstance(ev, Placed) and ev.to:
             found = place_to_problems(content, state, r, normalize(ev.to))
         return found, _placed(ev, r)
-    if isinstance(ev, GameStarted):
-        found = game_start_problems(content, state, ev)
-    elif isinstance(ev, GameEnded):
-        found = game_end_problems(content, state, ev)
-    elif isinstance(ev, Opened):
-        found = open_problems(content, state, ev)
-    elif isinstance(ev, PackAdded):
-        found = add_pack_problems(state, ev)
-    elif isinstance(ev, Linked):
-        found = link_problems(content, state, ev)
-    elif isinstance(ev, Ticked):
-        found = tick_problems(content, state, ev)
-    elif isinstance(ev, Passed):
-        found = pass_problems(content, state, ev)
-    else:
+    check = _CHECK_OF.get(type(ev))
+    if check is None:
         return [Problem("L003", "unknown event")], ev
-    return found, canonical(content, state, ev)
+    return check(content, state, ev), canonical(content, state, ev)
+
+
+#: What checks each kind of event but a placement (which is resolved first, in `admit`).
+_CHECK_OF: dict[type[Event], Callable[[Content, CampaignState, Any], list[Problem]]] = {
+    GameStarted: game_start_problems, GameEnded: game_end_problems, Opened: open_problems,
+    PackAdded: lambda content, state, ev: add_pack_problems(state, ev), Linked: link_problems,
+    Ticked: tick_problems, Passed: pass_problems,
+}
 
 
 def _resolved(content: Content, state: CampaignState, ev: Placed | Destroyed) -> Resolved | Problem:

@@ -192,12 +192,18 @@ def test_hand_appends_racing_many_writes_are_never_lost(ledger: Path) -> None:
     assert _side_files(ledger.parent) == []
 
 
-def test_a_line_without_newline_appended_between_check_and_write_is_not_glued_to_the_event(ledger: Path) -> None:
-    """`printf '# x' >> c.yaml` just before the event is appended: the event must not become part of the comment."""
+def place_while_appending(ledger: Path, text: str) -> tuple[str, str]:
+    """`place` paused after its last comparison, `text` appended by hand, then let go: its output (it must succeed)."""
     proc = paused(*PLACE, "-c", str(ledger), point="ledger-after-check")
-    append(ledger, "# typed without a newline")
+    append(ledger, text)
     out, err = proc.communicate("\n", timeout=60)
     assert proc.returncode == 0, out + err
+    return out, err
+
+
+def test_a_line_without_newline_appended_between_check_and_write_is_not_glued_to_the_event(ledger: Path) -> None:
+    """`printf '# x' >> c.yaml` just before the event is appended: the event must not become part of the comment."""
+    out, err = place_while_appending(ledger, "# typed without a newline")
     assert "line break" in out + err  # it says what it repaired
     text = ledger.read_text()
     assert text.endswith("# typed without a newline\n" + NEW_LINE)
@@ -206,19 +212,13 @@ def test_a_line_without_newline_appended_between_check_and_write_is_not_glued_to
 
 
 def test_an_append_after_the_last_comparison_is_kept_with_the_event(ledger: Path) -> None:
-    proc = paused(*PLACE, "-c", str(ledger), point="ledger-after-check")
-    append(ledger, "# appended at the worst moment\n")
-    out, err = proc.communicate("\n", timeout=60)
-    assert proc.returncode == 0, out + err
+    place_while_appending(ledger, "# appended at the worst moment\n")
     assert ledger.read_text().endswith("# appended at the worst moment\n" + NEW_LINE)
 
 
 def test_an_event_typed_by_hand_at_the_same_moment_is_kept_and_reported(ledger: Path) -> None:
-    proc = paused(*PLACE, "-c", str(ledger), point="ledger-after-check")
     typed = "- {event: place, sticker: bunker, target: egypt}\n"
-    append(ledger, typed)
-    out, err = proc.communicate("\n", timeout=60)
-    assert proc.returncode == 0, out + err
+    out, err = place_while_appending(ledger, typed)
     assert "scarbook campaign check" in err
     assert ledger.read_text().endswith(typed + NEW_LINE)
 

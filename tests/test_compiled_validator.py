@@ -104,8 +104,37 @@ def test_invalid_packs_get_the_same_messages_without_the_compiled_validator(
     assert diagnostics_of(case, monkeypatch) == fast
 
 
+def test_the_shipped_validator_was_generated_from_these_schemas() -> None:
+    from scarbook.compiler import validator_code
+
+    assert schema._schemas_digest(schema.TOP_SCHEMA) == validator_code.SCHEMAS_DIGEST, \
+        "the schemas changed since compiler/validator_code.py was generated: run python tools/generate_validator.py"
+    schema.compiled.cache_clear()
+    try:
+        assert schema.compiled() is validator_code.validate  # nothing generated, nothing cached
+    finally:
+        schema.compiled.cache_clear()
+
+
+def test_a_stale_shipped_validator_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from scarbook.compiler import validator_code
+
+    monkeypatch.setenv("SCARBOOK_CACHE", str(tmp_path))
+    monkeypatch.setattr(validator_code, "SCHEMAS_DIGEST", "made-from-other-schemas")
+    schema.compiled.cache_clear()
+    try:
+        check = schema.compiled()
+        assert check is not None and check is not validator_code.validate
+        assert list((tmp_path / "validators").glob("content-file-*.marshal"))  # generated at run time
+        with pytest.raises(schema.Invalid):
+            check({"cards": "not a list"})
+    finally:
+        schema.compiled.cache_clear()
+
+
 def test_the_generated_code_is_cached_by_the_schemas_hash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SCARBOOK_CACHE", str(tmp_path))
+    monkeypatch.setattr(schema, "shipped", lambda name=schema.TOP_SCHEMA: None)  # as after a change of the schemas
     schema.compiled.cache_clear()
     try:
         assert schema.compiled() is not None
@@ -118,6 +147,7 @@ def test_the_generated_code_is_cached_by_the_schemas_hash(tmp_path: Path, monkey
         schema.compiled.cache_clear()
         monkeypatch.undo()
         monkeypatch.setenv("SCARBOOK_CACHE", str(tmp_path))
+        monkeypatch.setattr(schema, "shipped", lambda name=schema.TOP_SCHEMA: None)
         check = schema.compiled()  # a damaged entry is made again
         assert check is not None
         with pytest.raises(schema.Invalid):

@@ -20,19 +20,18 @@ import gc
 import hashlib
 import json
 import os
-import re
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from . import sheets as sheetmod
 from . import tables as tablemod
-from .diagnostics import Diagnostic, Span, error, warning
+from .diagnostics import Diagnostic, Span, error
 from .model import Game, singular
-from .yamlload import escape as escape_pointer
+from .printable import check_content, image_path
 
 #: Bump when the manifest's format changes. Changes to the templates or to the rendering code
 #: (`RENDER_CODE`) are noticed from their bytes. RENDER_CODE is every module of the compiler the
@@ -40,11 +39,10 @@ from .yamlload import escape as escape_pointer
 #: the imports and fails when a module is missing).
 BUILD_VERSION = "1"
 RENDER_CODE = ("atomic.py", "boardmap.py", "build.py", "cachedir.py", "diagnostics.py", "load.py", "model.py",
-               "schema.py", "sheets.py", "tables.py", "yamlload.py", "yamlparse.py", "render/__init__.py",
-               "render/html.py", "render/join.py", "render/pdf.py", "render/raster.py")
+               "printable.py", "schema.py", "sheets.py", "tables.py", "yamlload.py", "yamlparse.py",
+               "render/__init__.py", "render/html.py", "render/join.py", "render/pdf.py", "render/raster.py")
 MANIFEST = ".scarbook-manifest.json"
 TABLE_FORMATS = {"md": tablemod.to_markdown, "csv": tablemod.to_csv, "json": tablemod.to_json}
-MARKUP = re.compile(r"<\s*/?\s*[a-zA-Z!?][^<>]*>")
 
 
 def _hash(data: Any) -> str:
@@ -68,158 +66,7 @@ def templates_hash() -> str:
     return digest.hexdigest()[:16]
 
 
-# --- content checks that only matter for rendering ------------------------------------------
-def _strings(value: Any, pointer: str = "") -> Iterator[tuple[str, str]]:
-    """Every text in `value`, with its JSON pointer below `value`."""
-    if isinstance(value, str):
-        yield pointer, value
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _strings(v, f"{pointer}/{i}")
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield from _strings(v, f"{pointer}/{escape_pointer(str(k))}")
-
-
-def field_span(game: Game, item_id: str, pointer: str) -> Span:
-    """Where a field of an item is (`pointer` below the item, e.g. "/text"), found again in the
-    item's file; the item's id when the file cannot tell. Only called for errors, so it may parse."""
-    at = game.span(item_id)
-    if not at.line:
-        return at
-    from .load import load_document
-
-    try:
-        doc, _ = load_document(Path(at.file))
-    except OSError:
-        return at
-    for key, span in doc.spans.items():
-        if key.endswith("/id") and span == at:
-            return doc.spans.get(key[:-3] + pointer, at)
-    return at
-
-
-def image_path(game: Game, item_id: str, ref: str) -> tuple[Path | None, str | None]:
-    """The file a card's `image` names, or why it is refused."""
-    if ref.startswith("data:image/"):
-        return None, None
-    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", ref) or ref.startswith(("/", "\\", "~")):
-        return None, f"image '{ref}' is a URL or an absolute path; give a path inside the pack folder"
-    if ".." in Path(ref).parts:
-        return None, f"image '{ref}' leads out of the pack folder ('..'); put the image inside the pack"
-    folder = Path(game.span(item_id).file).parent
-    path = folder / ref
-    if not path.is_file():
-        return None, f"image '{ref}' not found in {folder}"
-    from .render.pdf import inside
-
-    if not inside(path, [folder]):
-        return None, f"image '{ref}' is a link to outside the pack folder; copy the file into the pack"
-    return path.resolve(), None
-
-
-def text_capacity(width: float, height: float) -> int:
-    """About how many characters of 8 pt card text fit on a card face of that size (mm): the
-    width less the frame, over ~1.45 mm a character; the height less frame, title and stats,
-    over a 3.6 mm line."""
-    return max(0, int((width - 9) / 1.45)) * max(0, int((height - 32) / 3.6))
-
-
-def _text_fits(game: Game, card_id: str, card: dict[str, Any]) -> list[Diagnostic]:
-    text = card.get("text")
-    if not isinstance(text, str):
-        return []
-    size = game.section("decks").get(str(card.get("deck")), {}).get("card_size") or {}
-    width, height = float(size.get("width", sheetmod.POKER_MM[0])), float(size.get("height", sheetmod.POKER_MM[1]))
-    capacity = text_capacity(width, height)
-    if len(text) <= capacity:
-        return []
-    return [warning(field_span(game, card_id, "/text"), "B303", f"card '{card_id}': its text ({len(text)} "
-                    f"characters) will not all fit on a {width:g}×{height:g} mm card (about {capacity} do) and "
-                    "is cut off at the card's edge; shorten it, or give the deck a larger 'card_size'")]
-
-
-def sticker_text_capacity(width: float, height: float) -> int:
-    """About how many characters of a sticker's 5.5 pt text fit on it (mm): ~1 mm a character across
-    the width less padding, a 2.2 mm line down the height less padding and the name; none below
-    `sheets.STICKER_TEXT_MIN_MM`, where only the name is printed."""
-    if height < sheetmod.STICKER_TEXT_MIN_MM:
-        return 0
-    return max(0, int(width - 2)) * max(0, int((height - 5.5) / 2.2))
-
-
-def _sticker_text_fits(game: Game, sticker_id: str, sticker: dict[str, Any]) -> list[Diagnostic]:
-    size = sticker.get("size")
-    field_name = "text" if sticker.get("text") is not None else "effect"
-    text = sticker.get(field_name)
-    if not isinstance(size, dict) or not isinstance(text, str):
-        return []
-    width, height = float(size.get("width", 0)), float(size.get("height", 0))
-    capacity = sticker_text_capacity(width, height)
-    if len(text) <= capacity:
-        return []
-    fate = (f"is cut off at the sticker's edge (about {capacity} characters fit)" if capacity else
-            f"is left off: a sticker under {sheetmod.STICKER_TEXT_MIN_MM:g} mm high prints only its name")
-    return [warning(field_span(game, sticker_id, f"/{field_name}"), "B304", f"sticker '{sticker_id}': its "
-                    f"{field_name} ({len(text)} characters) will not fit on a {width:g}×{height:g} mm sticker and "
-                    f"{fate}; shorten it (a short 'text' to print instead of the {field_name}), or give the "
-                    "sticker a larger 'size'")]
-
-
-#: The most card faces (cards × copies) one game may print: beyond, `build` refuses with B110
-#: instead of running out of memory (the schemas bound each number; this bounds their product).
-MAX_BUILD_CARDS = 5000
-#: The most characters of text (all cards) one game may print.
-MAX_BUILD_TEXT = 2_000_000
-
-
-def _budget(game: Game) -> list[Diagnostic]:
-    cards = game.section("cards")
-    faces = 0
-    chars = 0
-    for card in cards.values():
-        copies = card.get("copies", 1)
-        faces += copies if isinstance(copies, int) and not isinstance(copies, bool) and copies > 0 else 1
-        text = card.get("text")
-        chars += len(text) if isinstance(text, str) else 0
-    span = Span(game.files[0]) if game.files else Span(game.id)
-    diags = []
-    if faces > MAX_BUILD_CARDS:
-        diags.append(error(span, "B110", f"the game prints {faces} card faces (cards × copies); the limit is "
-                           f"{MAX_BUILD_CARDS}: lower 'copies', or split the game into packs"))
-    if chars > MAX_BUILD_TEXT:
-        diags.append(error(span, "B111", f"the cards hold {chars} characters of text; the limit is "
-                           f"{MAX_BUILD_TEXT}: shorten the card texts"))
-    return diags
-
-
-def check_content(game: Game) -> list[Diagnostic]:
-    """Refuse what a renderer must not see: raw markup in text, images outside the pack, more cards
-    or text than a build may print (B110, B111); warn about card text too long for its card."""
-    diags = _budget(game)
-    for section, items in game.sections.items():
-        for item_id, item in items.items():
-            texts = {k: v for k, v in item.items() if k not in ("id", "image")}
-            for pointer, text in _strings(texts) if "<" in repr(texts) else ():
-                found = MARKUP.search(text)
-                if found:
-                    diags.append(error(field_span(game, item_id, pointer), "B301",
-                                       f"{singular(section)} '{item_id}' has HTML markup in '{pointer[1:]}' "
-                                       f"({found.group(0)[:40]!r}); content text is plain text, write it "
-                                       "without tags"))
-                    break
-            if section == "cards":
-                diags.extend(_text_fits(game, item_id, item))
-            if section == "stickers":
-                diags.extend(_sticker_text_fits(game, item_id, item))
-            if section == "cards" and isinstance(item.get("image"), str):
-                _path, problem = image_path(game, item_id, item["image"])
-                if problem:
-                    diags.append(error(field_span(game, item_id, "/image"), "B302", f"card '{item_id}': {problem}"))
-    return diags
-
-
-# --- the plan -----------------------------------------------------------------------------------
+# --- content checks that only matter for rendering-----------------------------------------------
 @dataclass
 class Output:
     """One output of one game: its files, what it depends on, and how to render it."""

@@ -60,7 +60,7 @@ BUILD_BUDGET_CODES = ("B110", "B111")
 def _checked(loaded: Loaded) -> list[Diagnostic]:
     """Every diagnostic of a loaded game: loading, semantic checks, and what the build would refuse
     (the build's budget, B110 and B111, as warnings: `build` itself refuses it)."""
-    from .build import check_content
+    from .printable import check_content
     from .semantic import run_checks
 
     found = loaded.diagnostics + run_checks(loaded)

@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 
 from conftest import pdftotext, refused
 from scarbook.cli.main import app
-from scarbook.compiler.build import build, check_content
+from scarbook.compiler.build import build
+from scarbook.compiler.printable import check_content
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -265,7 +266,7 @@ def test_progress_is_plain_lines_off_a_terminal_and_a_bar_on_one(capsys: pytest.
 
 def test_card_text_too_long_for_its_card_is_a_warning_at_the_text(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    from scarbook.compiler.build import text_capacity
+    from scarbook.compiler.printable import text_capacity
 
     assert 400 < text_capacity(63, 88) < 700 and text_capacity(70, 120) > text_capacity(63, 88)
     game = tmp_path / "long"

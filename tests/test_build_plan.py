@@ -25,18 +25,13 @@ from scarbook.compiler import sheets as sheetmod
 from scarbook.compiler.build import (
     MANIFEST,
     Output,
-    _budget,
     _hash,
     _item_deps,
     _safe_out,
-    _strings,
     _with_images,
     boardmap_inputs,
     build,
-    check_content,
     estimated_seconds,
-    field_span,
-    image_path,
     load_manifest,
     out_folder,
     plan_game,
@@ -45,13 +40,20 @@ from scarbook.compiler.build import (
     render_job,
     roots_for,
     save_manifest,
-    sticker_text_capacity,
-    text_capacity,
     why_rebuild,
     write_tables,
 )
 from scarbook.compiler.diagnostics import Severity, Span
 from scarbook.compiler.model import Game
+from scarbook.compiler.printable import (
+    _budget,
+    _strings,
+    check_content,
+    field_span,
+    image_path,
+    sticker_text_capacity,
+    text_capacity,
+)
 
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
                     "1f15c4890000000d49444154789c63f8cfc0f00f0004850180848c98210000000049454e44ae426082")

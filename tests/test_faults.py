@@ -453,20 +453,20 @@ def test_hostile_sizes_are_refused_at_the_field(tmp_path: Path, edit: tuple[str,
 
 
 def test_build_has_an_overall_budget(tmp_path: Path) -> None:
-    from scarbook.compiler import build as buildmod
+    from scarbook.compiler import printable
 
     game = tmp_path / "tiny"
     shutil.copytree(Path(__file__).parent.parent / "examples" / "tiny-game", game)
     text = (game / "game.yaml").read_text()
     (game / "game.yaml").write_text(text.replace("resources: 1}", "resources: 1, copies: 100}"))
-    code = ("import sys; from scarbook.compiler import build as b; b.MAX_BUILD_CARDS = 250\n"
+    code = ("import sys; from scarbook.compiler import printable as p; p.MAX_BUILD_CARDS = 250\n"
             "from scarbook.cli.main import app\nsys.argv = ['scarbook', 'build', sys.argv[1], '--out', sys.argv[2]]\n"
             "app()")
     result = subprocess.run([sys.executable, "-c", code, str(game), str(tmp_path / "out")], env=proc_env(),
                             capture_output=True, text=True, timeout=120)
     _no_traceback(result)
     assert result.returncode == 1 and "B11" in result.stdout + result.stderr, result.stdout + result.stderr
-    assert buildmod.MAX_BUILD_CARDS >= 2000
+    assert printable.MAX_BUILD_CARDS >= 2000
 
 
 def test_content_fifo_or_device_is_refused_at_once(tmp_path: Path) -> None:

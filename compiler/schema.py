@@ -187,17 +187,55 @@ def shipped_source(name: str = TOP_SCHEMA) -> str:
             f"{_generated_code(name)}")
 
 
-def shipped(name: str = TOP_SCHEMA) -> Any:
-    """The shipped module's validator when it was generated from these very schemas, else None."""
+def shipped_file(name: str = TOP_SCHEMA) -> Path | None:
+    """compiler/validator_code.py when it holds the code of schema file `name` generated from these very
+    schemas (the SCHEMAS_DIGEST near its top matches), else None."""
+    import re
+
     if name != TOP_SCHEMA:
+        return None
+    path = Path(__file__).with_name("validator_code.py")
+    try:
+        with open(path, encoding="utf-8") as f:
+            head = f.read(4096)
+    except OSError:
+        return None
+    found = re.search(r"^SCHEMAS_DIGEST = '([0-9a-f]+)'$", head, re.MULTILINE)
+    return path if found and found.group(1) == _schemas_digest(name) else None
+
+
+def has_bytecode(source: Path) -> bool:
+    """Whether Python imports `source` from an up-to-date .pyc (pip writes them at install; an import
+    writes one unless PYTHONDONTWRITEBYTECODE is set): its header has this Python's magic number and,
+    timestamp-based, the source's mtime and size (hash-based ones Python checks itself)."""
+    import importlib.util
+
+    try:
+        with open(importlib.util.cache_from_source(str(source)), "rb") as f:
+            head = f.read(16)
+        st = source.stat()
+    except (OSError, NotImplementedError, ValueError):
+        return False
+    if len(head) < 16 or head[:4] != importlib.util.MAGIC_NUMBER:
+        return False
+    if int.from_bytes(head[4:8], "little"):
+        return True
+    return (int.from_bytes(head[8:12], "little") == int(st.st_mtime) & 0xFFFFFFFF
+            and int.from_bytes(head[12:16], "little") == st.st_size & 0xFFFFFFFF)
+
+
+def shipped(name: str = TOP_SCHEMA) -> Any:
+    """The shipped module's validator, imported from its .pyc, when it is current; else None (then
+    `compiled` compiles its source once into the cache folder rather than on every run)."""
+    path = shipped_file(name)
+    if path is None or not has_bytecode(path):
         return None
     import importlib
 
     try:
-        module = importlib.import_module(SHIPPED_MODULE)
-    except Exception:  # missing or broken: generated at run time instead
+        return importlib.import_module(SHIPPED_MODULE).validate
+    except Exception:  # broken: compiled from source or generated instead
         return None
-    return module.validate if getattr(module, "SCHEMAS_DIGEST", None) == _schemas_digest(name) else None
 
 
 @cache
@@ -205,11 +243,12 @@ def compiled(name: str = TOP_SCHEMA) -> Any:
     """The compiled validator of schema file `name` (a function raising `Invalid`), or None when it cannot
     be had (fastjsonschema missing, say: jsonschema then does all the work).
 
-    The package ships the code of the top schema (`shipped`, imported like any module, from its .pyc).
-    When the schemas have changed since, or for another schema, the code is generated and compiled
-    (about 0.1 s) and the code object kept in the cache folder (`validators/`), keyed by the bytes of
-    every schema file and the Python version, so later runs load it in about a millisecond. Only the
-    newest entry is kept.
+    The package ships the code of the top schema (`shipped`: imported like any module from its .pyc, about
+    2 ms). Without a .pyc (PYTHONDONTWRITEBYTECODE on an editable install), its source is compiled
+    (about 40 ms); when the schemas have changed since, or for another schema, the code is generated
+    and compiled (about 70 ms). Either code object is kept in the cache folder (`validators/`), keyed
+    by the bytes of every schema file and the Python version, so later runs load it in about a
+    millisecond. Only the newest entry is kept.
     """
     import marshal
     import types
@@ -231,7 +270,9 @@ def compiled(name: str = TOP_SCHEMA) -> Any:
         code = None
     if not isinstance(code, types.CodeType):  # missing or damaged: made again
         try:
-            code = compile(_generated_code(name), f"<compiled {name}>", "exec")
+            source = shipped_file(name)
+            text = source.read_text("utf-8") if source else _generated_code(name)
+            code = compile(text, f"<compiled {name}>", "exec")
         except Exception:  # no fastjsonschema, or a schema it cannot compile: jsonschema alone
             return None
         with contextlib.suppress(OSError):  # no cache is slower, never wrong

@@ -104,32 +104,75 @@ def test_invalid_packs_get_the_same_messages_without_the_compiled_validator(
     assert diagnostics_of(case, monkeypatch) == fast
 
 
-def test_the_shipped_validator_was_generated_from_these_schemas() -> None:
+def test_the_shipped_validator_was_generated_from_these_schemas(monkeypatch: pytest.MonkeyPatch) -> None:
     from scarbook.compiler import validator_code
 
     assert schema._schemas_digest(schema.TOP_SCHEMA) == validator_code.SCHEMAS_DIGEST, \
         "the schemas changed since compiler/validator_code.py was generated: run python tools/generate_validator.py"
+    assert schema.shipped_file() == Path(validator_code.__file__)
+    monkeypatch.setattr(schema, "has_bytecode", lambda source: True)  # as after `pip install`
+    monkeypatch.setattr(schema, "_generated_code", lambda name: pytest.fail("generated"))
     schema.compiled.cache_clear()
     try:
-        assert schema.compiled() is validator_code.validate  # nothing generated, nothing cached
+        assert schema.compiled() is validator_code.validate  # imported: nothing generated, nothing cached
+    finally:
+        schema.compiled.cache_clear()
+
+
+def test_without_bytecode_the_shipped_source_is_compiled_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SCARBOOK_CACHE", str(tmp_path))
+    monkeypatch.setattr(schema, "has_bytecode", lambda source: False)  # PYTHONDONTWRITEBYTECODE, editable install
+    monkeypatch.setattr(schema, "_generated_code", lambda name: pytest.fail("generated"))
+    schema.compiled.cache_clear()
+    try:
+        check = schema.compiled()
+        stored = list((tmp_path / "validators").glob("content-file-*.marshal"))
+        assert check is not None and len(stored) == 1
+        with pytest.raises(schema.Invalid):
+            check({"cards": "not a list"})
+        monkeypatch.setattr(schema, "compile", lambda *a: pytest.fail("compiled again"), raising=False)
+        schema.compiled.cache_clear()
+        assert schema.compiled() is not None  # the cache folder's code object
     finally:
         schema.compiled.cache_clear()
 
 
 def test_a_stale_shipped_validator_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from scarbook.compiler import validator_code
-
     monkeypatch.setenv("SCARBOOK_CACHE", str(tmp_path))
-    monkeypatch.setattr(validator_code, "SCHEMAS_DIGEST", "made-from-other-schemas")
+    real = schema._schemas_digest
+    monkeypatch.setattr(schema, "_schemas_digest", lambda name: "0" + real(name)[1:])  # the schemas changed
+    monkeypatch.setattr(schema, "has_bytecode", lambda source: True)
+    assert schema.shipped_file() is None and schema.shipped() is None
+    generated: list[str] = []
+    made = schema._generated_code
+    monkeypatch.setattr(schema, "_generated_code", lambda name: generated.append(name) or made(name))
     schema.compiled.cache_clear()
     try:
         check = schema.compiled()
-        assert check is not None and check is not validator_code.validate
-        assert list((tmp_path / "validators").glob("content-file-*.marshal"))  # generated at run time
+        assert check is not None and generated == [schema.TOP_SCHEMA]
         with pytest.raises(schema.Invalid):
             check({"cards": "not a list"})
     finally:
         schema.compiled.cache_clear()
+
+
+def test_bytecode_is_current_only_for_the_same_source(tmp_path: Path) -> None:
+    import os
+    import py_compile
+
+    source = tmp_path / "mod.py"
+    source.write_text("X = 1\n")
+    assert not schema.has_bytecode(source)  # none yet
+    py_compile.compile(str(source), doraise=True)
+    assert schema.has_bytecode(source)
+    source.write_text("X = 12\n")  # another size
+    assert not schema.has_bytecode(source)
+    py_compile.compile(str(source), doraise=True)
+    st = source.stat()
+    os.utime(source, (st.st_atime, st.st_mtime + 5))  # same size, touched later
+    assert not schema.has_bytecode(source)
+    py_compile.compile(str(source), doraise=True, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+    assert schema.has_bytecode(source)  # hash-based: Python checks it itself
 
 
 def test_the_generated_code_is_cached_by_the_schemas_hash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -171,11 +214,12 @@ def test_the_build_budget_is_a_warning_in_validate_and_an_error_in_build(
     import shutil
 
     from scarbook.compiler import build as buildmod
+    from scarbook.compiler import printable
     from scarbook.compiler.validate import load_game, validate_paths
 
     game = tmp_path / "tiny"
     shutil.copytree(ROOT / "examples" / "tiny-game", game)
-    monkeypatch.setattr(buildmod, "MAX_BUILD_CARDS", 1)
+    monkeypatch.setattr(printable, "MAX_BUILD_CARDS", 1)
     monkeypatch.setattr(loadmod, "_loaded", {})
     report = validate_paths([game])
     budget = [d for d in report.diagnostics if d.code == "B110"]

@@ -207,7 +207,7 @@ def shipped_file(name: str = TOP_SCHEMA) -> Path | None:
 def has_bytecode(source: Path) -> bool:
     """Whether Python imports `source` from an up-to-date .pyc (pip writes them at install; an import
     writes one unless PYTHONDONTWRITEBYTECODE is set): its header has this Python's magic number and,
-    timestamp-based, the source's mtime and size (hash-based ones Python checks itself)."""
+    the source's mtime and size, or its hash (a hash-based .pyc, as pip writes under SOURCE_DATE_EPOCH)."""
     import importlib.util
 
     try:
@@ -218,8 +218,9 @@ def has_bytecode(source: Path) -> bool:
         return False
     if len(head) < 16 or head[:4] != importlib.util.MAGIC_NUMBER:
         return False
-    if int.from_bytes(head[4:8], "little"):
-        return True
+    flags = int.from_bytes(head[4:8], "little")
+    if flags & 0b1:  # hash-based: checked against the source's hash, or not checked at all
+        return not flags & 0b10 or head[8:16] == importlib.util.source_hash(source.read_bytes())
     return (int.from_bytes(head[8:12], "little") == int(st.st_mtime) & 0xFFFFFFFF
             and int.from_bytes(head[12:16], "little") == st.st_size & 0xFFFFFFFF)
 

@@ -157,22 +157,35 @@ def test_a_stale_shipped_validator_is_not_used(tmp_path: Path, monkeypatch: pyte
 
 
 def test_bytecode_is_current_only_for_the_same_source(tmp_path: Path) -> None:
+    import importlib.util
     import os
     import py_compile
 
     source = tmp_path / "mod.py"
     source.write_text("X = 1\n")
     assert not schema.has_bytecode(source)  # none yet
-    py_compile.compile(str(source), doraise=True)
+
+    def compiled_as(mode: py_compile.PycInvalidationMode) -> None:
+        py_compile.compile(str(source), doraise=True, invalidation_mode=mode)
+
+    compiled_as(py_compile.PycInvalidationMode.TIMESTAMP)
     assert schema.has_bytecode(source)
     source.write_text("X = 12\n")  # another size
     assert not schema.has_bytecode(source)
-    py_compile.compile(str(source), doraise=True)
+    compiled_as(py_compile.PycInvalidationMode.TIMESTAMP)
     st = source.stat()
-    os.utime(source, (st.st_atime, st.st_mtime + 5))  # same size, touched later
+    os.utime(source, (st.st_atime, st.st_mtime + 5))  # the same size, touched later
     assert not schema.has_bytecode(source)
-    py_compile.compile(str(source), doraise=True, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
-    assert schema.has_bytecode(source)  # hash-based: Python checks it itself
+    compiled_as(py_compile.PycInvalidationMode.CHECKED_HASH)  # as pip writes them under SOURCE_DATE_EPOCH
+    assert schema.has_bytecode(source)
+    source.write_text("X = 13\n")  # the same size, other bytes
+    assert not schema.has_bytecode(source)
+    compiled_as(py_compile.PycInvalidationMode.UNCHECKED_HASH)  # Python never looks at the source
+    source.write_text("X = 14\n")
+    assert schema.has_bytecode(source)
+    cache = Path(importlib.util.cache_from_source(str(source)))
+    cache.write_bytes(b"\0" * 16 + cache.read_bytes()[16:])  # another Python's magic number
+    assert not schema.has_bytecode(source)
 
 
 def test_the_generated_code_is_cached_by_the_schemas_hash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

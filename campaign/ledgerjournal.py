@@ -122,8 +122,10 @@ def _torn_part(raw: bytes, offset: int, digest: str, suffix: bytes) -> tuple[str
     the longest common prefix with the journal's suffix is a candidate half; one is trusted only when
     what follows it starts a line of its own (a line break, a comment, a list entry) or nothing follows:
     bytes after the half are hand appends made after the crash and are kept. Of trusted candidates the
-    longest wins; with none trusted and some untrusted, "unclear". (A real SIGKILL tears a write at a
-    page boundary or before its first byte.)"""
+    longest wins; with none trusted and some untrusted, "unclear". When the file lacked a final line break,
+    the append starts with one; if hand lines (the last one without a line break too) came first, that
+    line break ends them and the half event is what follows it. (A real SIGKILL tears a write at a page
+    boundary or before its first byte.)"""
     import hashlib
 
     if len(raw) < offset or hashlib.sha256(raw[:offset]).hexdigest() != digest:
@@ -140,6 +142,13 @@ def _torn_part(raw: bytes, offset: int, digest: str, suffix: bytes) -> tuple[str
         if k == len(suffix):
             return "none", 0, 0  # the whole append is there
         begin = at + (lead if at == offset else 0)
+        if at > offset and lead and k == 0 and raw[at - lead:at] == suffix[:lead]:
+            # Hand lines without a final line break landed first: the append's own line break ended the last
+            # of them, so the half event starts here, after it (kept, as at OFFSET).
+            while k < min(len(raw) - at, len(suffix) - lead) and raw[at + k] == suffix[lead + k]:
+                k += 1
+            if k == len(suffix) - lead:
+                return "none", 0, 0  # the whole append is there
         if at + k > begin and (at > offset or k > lead):
             after = raw[at + k:].lstrip(b" \t")
             if at + k == len(raw) or after[:1] in (b"\n", b"\r", b"#") or after.startswith(b"- "):

@@ -148,6 +148,18 @@ def test_the_line_break_a_file_without_a_final_one_needed_is_kept() -> None:
     # a line break typed first: the half event starts a line later, its own line break goes with it
     suffix = b"\n" + LINE
     assert _torn_part(bare + b"\n\n- {e", len(bare), digest, suffix) == ("cut", len(bare) + 1, len(bare) + 6)
+    # hand lines, the last without a line break either, landed before the append: its line break ends them
+    hand = bare + b"\n- {event: pass, by: Bo}"
+    assert _torn_part(hand + b"\n- {e", len(bare), digest, suffix) == ("cut", len(hand) + 1, len(hand) + 5)
+    assert _torn_part(hand + b"\n- {e\n# typed after\n", len(bare), digest, suffix) == \
+        ("cut", len(hand) + 1, len(hand) + 5)
+    # only the append's line break: but "\n- {event: p" at OFFSET may as well be a half event with "ass, by:
+    # Bo}" typed onto it after the kill, so this one is for the user to look at
+    assert _torn_part(hand + b"\n", len(bare), digest, suffix) == ("unclear", len(bare) + 1, len(bare) + 12)
+    assert _torn_part(hand + b"\n" + LINE, len(bare), digest, suffix) == ("none", 0, 0)  # the whole append
+    # ...and with their own line break: the append's line break is a blank line, cut with the half
+    hand += b"\n"
+    assert _torn_part(hand + b"\n- {e", len(bare), digest, suffix) == ("cut", len(hand), len(hand) + 5)
 
 
 def test_a_reader_sees_the_bytes_without_the_half_event(tmp_path: Path) -> None:

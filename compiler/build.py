@@ -39,7 +39,7 @@ from .printable import check_content, image_path
 #: the imports and fails when a module is missing).
 BUILD_VERSION = "1"
 RENDER_CODE = ("atomic.py", "boardmap.py", "build.py", "cachedir.py", "diagnostics.py", "load.py", "model.py",
-               "printable.py", "schema.py", "sheets.py", "tables.py", "yamlload.py", "yamlparse.py",
+               "printable.py", "schema.py", "sheets.py", "sizes.py", "tables.py", "yamlload.py", "yamlparse.py",
                "render/__init__.py", "render/html.py", "render/join.py", "render/pdf.py", "render/raster.py")
 MANIFEST = ".scarbook-manifest.json"
 TABLE_FORMATS = {"md": tablemod.to_markdown, "csv": tablemod.to_csv, "json": tablemod.to_json}

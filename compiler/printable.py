@@ -3,7 +3,7 @@ images outside their pack (B302), text too long for its card or sticker (B303, B
 faces or text than one build may print (B110, B111).
 
 `validate` runs these too (the budget as warnings), so this module stays light: it imports no renderer,
-only `sheets` for the card and sticker sizes.
+only `sizes` for the card and sticker sizes.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from . import sheets as sheetmod
 from .diagnostics import Diagnostic, Span, error, warning
 from .model import Game, singular
+from .sizes import POKER_MM, STICKER_TEXT_MIN_MM
 from .yamlload import escape as escape_pointer
 
 MARKUP = re.compile(r"<\s*/?\s*[a-zA-Z!?][^<>]*>")
@@ -82,7 +82,7 @@ def _text_fits(game: Game, card_id: str, card: dict[str, Any]) -> list[Diagnosti
     if not isinstance(text, str):
         return []
     size = game.section("decks").get(str(card.get("deck")), {}).get("card_size") or {}
-    width, height = float(size.get("width", sheetmod.POKER_MM[0])), float(size.get("height", sheetmod.POKER_MM[1]))
+    width, height = float(size.get("width", POKER_MM[0])), float(size.get("height", POKER_MM[1]))
     capacity = text_capacity(width, height)
     if len(text) <= capacity:
         return []
@@ -94,8 +94,8 @@ def _text_fits(game: Game, card_id: str, card: dict[str, Any]) -> list[Diagnosti
 def sticker_text_capacity(width: float, height: float) -> int:
     """About how many characters of a sticker's 5.5 pt text fit on it (mm): ~1 mm a character across
     the width less padding, a 2.2 mm line down the height less padding and the name; none below
-    `sheets.STICKER_TEXT_MIN_MM`, where only the name is printed."""
-    if height < sheetmod.STICKER_TEXT_MIN_MM:
+    `sizes.STICKER_TEXT_MIN_MM`, where only the name is printed."""
+    if height < STICKER_TEXT_MIN_MM:
         return 0
     return max(0, int(width - 2)) * max(0, int((height - 5.5) / 2.2))
 
@@ -111,7 +111,7 @@ def _sticker_text_fits(game: Game, sticker_id: str, sticker: dict[str, Any]) -> 
     if len(text) <= capacity:
         return []
     fate = (f"is cut off at the sticker's edge (about {capacity} characters fit)" if capacity else
-            f"is left off: a sticker under {sheetmod.STICKER_TEXT_MIN_MM:g} mm high prints only its name")
+            f"is left off: a sticker under {STICKER_TEXT_MIN_MM:g} mm high prints only its name")
     return [warning(field_span(game, sticker_id, f"/{field_name}"), "B304", f"sticker '{sticker_id}': its "
                     f"{field_name} ({len(text)} characters) will not fit on a {width:g}×{height:g} mm sticker and "
                     f"{fate}; shorten it (a short 'text' to print instead of the {field_name}), or give the "

@@ -84,7 +84,7 @@ def validator(name: str = TOP_SCHEMA, pointer: str = "") -> Any:
 
 # --- the compiled validator (the valid path) ------------------------------------------------------
 #: Bump when the translation below or the way the generated code is stored changes.
-COMPILED_VERSION = "2"
+COMPILED_VERSION = "3"
 
 
 class Invalid(Exception):
@@ -163,7 +163,10 @@ def _generated_code(name: str) -> str:
     schema = {**_for_fastjsonschema(standalone(name)), "$schema": "http://json-schema.org/draft-07/schema#"}
     code = fastjsonschema.compile_to_code(schema, use_default=False, use_formats=False, detailed_exceptions=False)
     code = re.sub(r"(?m)^(\s*)raise JsonSchemaValueException\(.*\)$", r"\1raise JsonSchemaValueException", code)
-    return code.replace("from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException", "")
+    code = code.replace("from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException", "")
+    # Content comes from YAML or JSON, never as a Decimal: a class nothing is an instance of spares importing
+    # `decimal` (1 ms of a cold start) and can only refuse more (jsonschema is then asked), never accept more.
+    return code.replace("from decimal import Decimal\n", "class Decimal:  # see schema._generated_code\n    pass\n")
 
 
 #: The module that holds the generated code of the top schema, shipped with the package (see `shipped`).

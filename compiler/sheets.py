@@ -14,10 +14,8 @@ from dataclasses import astuple, dataclass, field
 from typing import Any
 
 from .model import Game, Item, is_unknown, known
+from .sizes import BLEED_MM, PAPER_MM, POKER_MM, STICKER_TEXT_MIN_MM
 
-PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-POKER_MM = (63.0, 88.0)
-BLEED_MM = 3.0
 MARK_GAP_MM = 1.0  # between the bleed and the start of a cut mark
 MAX_MARK_MM = 6.0
 PALETTE = ("#1f4e79", "#7a1f1f", "#2e6b30", "#6b4e16", "#4b2a6b", "#1f6b6b", "#6b1f4e", "#3d3d3d")
@@ -307,10 +305,6 @@ def distinct_pages(sheets: list[Sheet]) -> tuple[list[Sheet], list[int]]:
     for sheet, i in zip(sheets, order, strict=True):
         firsts.setdefault(i, sheet)
     return [firsts[i] for i in range(len(firsts))], order
-
-
-#: Stickers lower than this (mm) print only their name; `build` warns (B304) when text is left off or cut.
-STICKER_TEXT_MIN_MM = 15.0
 
 
 def sticker_items(game: Game) -> list[dict[str, Any]]:

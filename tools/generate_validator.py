@@ -26,7 +26,7 @@ def main() -> int:
     from scarbook.compiler import schema
 
     if args.check:
-        if schema.shipped() is None:
+        if schema.shipped_file() is None:
             print(f"{TARGET.relative_to(ROOT)} is out of date: run python tools/generate_validator.py",
                   file=sys.stderr)
             return 1

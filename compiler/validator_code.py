@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.schema import Invalid as JsonSchemaValueException
 from scarbook.compiler.schema import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = 'acf84fad59350c6980cb3170'
+SCHEMAS_DIGEST = '5361d66cb200f38c531c609b'
 VERSION = "2.22.3"
 class Decimal:  # see schema._generated_code
     pass
@@ -34,19 +34,19 @@ def validate(data, custom_formats={}, name_prefix=None):
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
         if "game" in data_keys:
             data_keys.remove("game")
             data__game = data["game"]
-            validate____defs_game_schema_json__defs_game(data__game, custom_formats, (name_prefix or "data") + ".game")
+            validate____defs_game_schema_json__defs_game(data__game, custom_formats, None)
         if "pack" in data_keys:
             data_keys.remove("pack")
             data__pack = data["pack"]
-            validate____defs_game_schema_json__defs_pack(data__pack, custom_formats, (name_prefix or "data") + ".pack")
+            validate____defs_game_schema_json__defs_pack(data__pack, custom_formats, None)
         if "board" in data_keys:
             data_keys.remove("board")
             data__board = data["board"]
-            validate____defs_board_schema_json__defs_board(data__board, custom_formats, (name_prefix or "data") + ".board")
+            validate____defs_board_schema_json__defs_board(data__board, custom_formats, None)
         if "regions" in data_keys:
             data_keys.remove("regions")
             data__regions = data["regions"]
@@ -56,7 +56,7 @@ def validate(data, custom_formats={}, name_prefix=None):
             if data__regions_is_list:
                 data__regions_len = len(data__regions)
                 for data__regions_x, data__regions_item in enumerate(data__regions):
-                    validate____defs_board_schema_json__defs_region(data__regions_item, custom_formats, (name_prefix or "data") + ".regions[{data__regions_x}]".format(**locals()))
+                    validate____defs_board_schema_json__defs_region(data__regions_item, custom_formats, None)
         if "territories" in data_keys:
             data_keys.remove("territories")
             data__territories = data["territories"]
@@ -66,7 +66,7 @@ def validate(data, custom_formats={}, name_prefix=None):
             if data__territories_is_list:
                 data__territories_len = len(data__territories)
                 for data__territories_x, data__territories_item in enumerate(data__territories):
-                    validate____defs_board_schema_json__defs_territory(data__territories_item, custom_formats, (name_prefix or "data") + ".territories[{data__territories_x}]".format(**locals()))
+                    validate____defs_board_schema_json__defs_territory(data__territories_item, custom_formats, None)
         if "remove_edges" in data_keys:
             data_keys.remove("remove_edges")
             data__removeedges = data["remove_edges"]
@@ -76,7 +76,7 @@ def validate(data, custom_formats={}, name_prefix=None):
             if data__removeedges_is_list:
                 data__removeedges_len = len(data__removeedges)
                 for data__removeedges_x, data__removeedges_item in enumerate(data__removeedges):
-                    validate____defs_board_schema_json__defs_edge(data__removeedges_item, custom_formats, (name_prefix or "data") + ".remove_edges[{data__removeedges_x}]".format(**locals()))
+                    validate____defs_board_schema_json__defs_edge(data__removeedges_item, custom_formats, None)
         if "edges" in data_keys:
             data_keys.remove("edges")
             data__edges = data["edges"]
@@ -86,7 +86,7 @@ def validate(data, custom_formats={}, name_prefix=None):
             if data__edges_is_list:
                 data__edges_len = len(data__edges)
                 for data__edges_x, data__edges_item in enumerate(data__edges):
-                    validate____defs_board_schema_json__defs_edge(data__edges_item, custom_formats, (name_prefix or "data") + ".edges[{data__edges_x}]".format(**locals()))
+                    validate____defs_board_schema_json__defs_edge(data__edges_item, custom_formats, None)
         if "decks" in data_keys:
             data_keys.remove("decks")
             data__decks = data["decks"]
@@ -96,7 +96,7 @@ def validate(data, custom_formats={}, name_prefix=None):
             if data__decks_is_list:
                 data__decks_len = len(data__decks)
                 for data__decks_x, data__decks_item in enumerate(data__decks):
-                    validate____defs_cards_schema_json__defs_deck(data__decks_item, custom_formats, (name_prefix or "data") + ".decks[{data__decks_x}]".format(**locals()))
+                    validate____defs_cards_schema_json__defs_deck(data__decks_item, custom_formats, None)
         if "cards" in data_keys:
             data_keys.remove("cards")
             data__cards = data["cards"]
@@ -106,7 +106,7 @@ def validate(data, custom_formats={}, name_prefix=None):
             if data__cards_is_list:
                 data__cards_len = len(data__cards)
                 for data__cards_x, data__cards_item in enumerate(data__cards):
-                    validate____defs_cards_schema_json__defs_card(data__cards_item, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}]".format(**locals()))
+                    validate____defs_cards_schema_json__defs_card(data__cards_item, custom_formats, None)
         if "components" in data_keys:
             data_keys.remove("components")
             data__components = data["components"]
@@ -116,7 +116,7 @@ def validate(data, custom_formats={}, name_prefix=None):
             if data__components_is_list:
                 data__components_len = len(data__components)
                 for data__components_x, data__components_item in enumerate(data__components):
-                    validate____defs_cards_schema_json__defs_component(data__components_item, custom_formats, (name_prefix or "data") + ".components[{data__components_x}]".format(**locals()))
+                    validate____defs_cards_schema_json__defs_component(data__components_item, custom_formats, None)
         if "stickers" in data_keys:
             data_keys.remove("stickers")
             data__stickers = data["stickers"]
@@ -126,7 +126,7 @@ def validate(data, custom_formats={}, name_prefix=None):
             if data__stickers_is_list:
                 data__stickers_len = len(data__stickers)
                 for data__stickers_x, data__stickers_item in enumerate(data__stickers):
-                    validate____defs_stickers_schema_json__defs_sticker(data__stickers_item, custom_formats, (name_prefix or "data") + ".stickers[{data__stickers_x}]".format(**locals()))
+                    validate____defs_stickers_schema_json__defs_sticker(data__stickers_item, custom_formats, None)
         if "factions" in data_keys:
             data_keys.remove("factions")
             data__factions = data["factions"]
@@ -136,7 +136,7 @@ def validate(data, custom_formats={}, name_prefix=None):
             if data__factions_is_list:
                 data__factions_len = len(data__factions)
                 for data__factions_x, data__factions_item in enumerate(data__factions):
-                    validate____defs_factions_schema_json__defs_faction(data__factions_item, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}]".format(**locals()))
+                    validate____defs_factions_schema_json__defs_faction(data__factions_item, custom_formats, None)
         if "rewards" in data_keys:
             data_keys.remove("rewards")
             data__rewards = data["rewards"]
@@ -146,7 +146,7 @@ def validate(data, custom_formats={}, name_prefix=None):
             if data__rewards_is_list:
                 data__rewards_len = len(data__rewards)
                 for data__rewards_x, data__rewards_item in enumerate(data__rewards):
-                    validate____defs_factions_schema_json__defs_reward(data__rewards_item, custom_formats, (name_prefix or "data") + ".rewards[{data__rewards_x}]".format(**locals()))
+                    validate____defs_factions_schema_json__defs_reward(data__rewards_item, custom_formats, None)
         if "envelopes" in data_keys:
             data_keys.remove("envelopes")
             data__envelopes = data["envelopes"]
@@ -156,7 +156,7 @@ def validate(data, custom_formats={}, name_prefix=None):
             if data__envelopes_is_list:
                 data__envelopes_len = len(data__envelopes)
                 for data__envelopes_x, data__envelopes_item in enumerate(data__envelopes):
-                    validate____defs_envelopes_schema_json__defs_envelope(data__envelopes_item, custom_formats, (name_prefix or "data") + ".envelopes[{data__envelopes_x}]".format(**locals()))
+                    validate____defs_envelopes_schema_json__defs_envelope(data__envelopes_item, custom_formats, None)
         if "rulebook" in data_keys:
             data_keys.remove("rulebook")
             data__rulebook = data["rulebook"]
@@ -166,7 +166,7 @@ def validate(data, custom_formats={}, name_prefix=None):
             if data__rulebook_is_list:
                 data__rulebook_len = len(data__rulebook)
                 for data__rulebook_x, data__rulebook_item in enumerate(data__rulebook):
-                    validate____defs_rulebook_schema_json__defs_section(data__rulebook_item, custom_formats, (name_prefix or "data") + ".rulebook[{data__rulebook_x}]".format(**locals()))
+                    validate____defs_rulebook_schema_json__defs_section(data__rulebook_item, custom_formats, None)
         if "rules" in data_keys:
             data_keys.remove("rules")
             data__rules = data["rules"]
@@ -176,7 +176,7 @@ def validate(data, custom_formats={}, name_prefix=None):
             if data__rules_is_list:
                 data__rules_len = len(data__rules)
                 for data__rules_x, data__rules_item in enumerate(data__rules):
-                    validate____defs_rulebook_schema_json__defs_rule(data__rules_item, custom_formats, (name_prefix or "data") + ".rules[{data__rules_x}]".format(**locals()))
+                    validate____defs_rulebook_schema_json__defs_rule(data__rules_item, custom_formats, None)
         if "tables" in data_keys:
             data_keys.remove("tables")
             data__tables = data["tables"]
@@ -186,7 +186,7 @@ def validate(data, custom_formats={}, name_prefix=None):
             if data__tables_is_list:
                 data__tables_len = len(data__tables)
                 for data__tables_x, data__tables_item in enumerate(data__tables):
-                    validate____defs_rulebook_schema_json__defs_table(data__tables_item, custom_formats, (name_prefix or "data") + ".tables[{data__tables_x}]".format(**locals()))
+                    validate____defs_rulebook_schema_json__defs_table(data__tables_item, custom_formats, None)
         if "schedule" in data_keys:
             data_keys.remove("schedule")
             data__schedule = data["schedule"]
@@ -196,7 +196,7 @@ def validate(data, custom_formats={}, name_prefix=None):
             if data__schedule_is_list:
                 data__schedule_len = len(data__schedule)
                 for data__schedule_x, data__schedule_item in enumerate(data__schedule):
-                    validate____defs_rulebook_schema_json__defs_scheduled_game(data__schedule_item, custom_formats, (name_prefix or "data") + ".schedule[{data__schedule_x}]".format(**locals()))
+                    validate____defs_rulebook_schema_json__defs_scheduled_game(data__schedule_item, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -213,15 +213,15 @@ def validate____defs_rulebook_schema_json__defs_scheduled_game(data, custom_form
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
@@ -235,7 +235,7 @@ def validate____defs_rulebook_schema_json__defs_scheduled_game(data, custom_form
         if "notes" in data_keys:
             data_keys.remove("notes")
             data__notes = data["notes"]
-            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, (name_prefix or "data") + ".notes")
+            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
         if "game" in data_keys:
             data_keys.remove("game")
             data__game = data["game"]
@@ -252,23 +252,23 @@ def validate____defs_rulebook_schema_json__defs_scheduled_game(data, custom_form
         if "title" in data_keys:
             data_keys.remove("title")
             data__title = data["title"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__title, custom_formats, (name_prefix or "data") + ".title")
+            validate____defs_defs_schema_json__defs_maybe_text(data__title, custom_formats, None)
         if "objective" in data_keys:
             data_keys.remove("objective")
             data__objective = data["objective"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__objective, custom_formats, (name_prefix or "data") + ".objective")
+            validate____defs_defs_schema_json__defs_maybe_text(data__objective, custom_formats, None)
         if "special" in data_keys:
             data_keys.remove("special")
             data__special = data["special"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__special, custom_formats, (name_prefix or "data") + ".special")
+            validate____defs_defs_schema_json__defs_maybe_text(data__special, custom_formats, None)
         if "at_end" in data_keys:
             data_keys.remove("at_end")
             data__atend = data["at_end"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__atend, custom_formats, (name_prefix or "data") + ".at_end")
+            validate____defs_defs_schema_json__defs_maybe_text(data__atend, custom_formats, None)
         if "opens" in data_keys:
             data_keys.remove("opens")
             data__opens = data["opens"]
-            validate____defs_defs_schema_json__defs_ids(data__opens, custom_formats, (name_prefix or "data") + ".opens")
+            validate____defs_defs_schema_json__defs_ids(data__opens, custom_formats, None)
         if "ignore_starts" in data_keys:
             data_keys.remove("ignore_starts")
             data__ignorestarts = data["ignore_starts"]
@@ -294,7 +294,7 @@ def validate____defs_rulebook_schema_json__defs_scheduled_game(data, custom_form
             if data__starts_is_list:
                 data__starts_len = len(data__starts)
                 for data__starts_x, data__starts_item in enumerate(data__starts):
-                    validate____defs_game_schema_json__defs_game_properties_campaign_properties_starts_items(data__starts_item, custom_formats, (name_prefix or "data") + ".starts[{data__starts_x}]".format(**locals()))
+                    validate____defs_game_schema_json__defs_game_properties_campaign_properties_starts_items(data__starts_item, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     try:
@@ -339,15 +339,15 @@ def validate____defs_game_schema_json__defs_game_properties_campaign_properties_
                 if "unless_own" in data_keys:
                     data_keys.remove("unless_own")
                     data__unlessown = data["unless_own"]
-                    validate____defs_defs_schema_json__defs_ids(data__unlessown, custom_formats, (name_prefix or "data") + ".unless_own")
+                    validate____defs_defs_schema_json__defs_ids(data__unlessown, custom_formats, None)
                 if "text" in data_keys:
                     data_keys.remove("text")
                     data__text = data["text"]
-                    validate____defs_defs_schema_json__defs_text(data__text, custom_formats, (name_prefix or "data") + ".text")
+                    validate____defs_defs_schema_json__defs_text(data__text, custom_formats, None)
                 if "cite" in data_keys:
                     data_keys.remove("cite")
                     data__cite = data["cite"]
-                    validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+                    validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
             data_any_of_count1 += 1
@@ -370,15 +370,15 @@ def validate____defs_game_schema_json__defs_game_properties_campaign_properties_
                 if "kind" in data_keys:
                     data_keys.remove("kind")
                     data__kind = data["kind"]
-                    validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, (name_prefix or "data") + ".kind")
+                    validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, None)
                 if "text" in data_keys:
                     data_keys.remove("text")
                     data__text = data["text"]
-                    validate____defs_defs_schema_json__defs_text(data__text, custom_formats, (name_prefix or "data") + ".text")
+                    validate____defs_defs_schema_json__defs_text(data__text, custom_formats, None)
                 if "cite" in data_keys:
                     data_keys.remove("cite")
                     data__cite = data["cite"]
-                    validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+                    validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
             data_any_of_count1 += 1
@@ -401,19 +401,19 @@ def validate____defs_game_schema_json__defs_game_properties_campaign_properties_
                 if "zone" in data_keys:
                     data_keys.remove("zone")
                     data__zone = data["zone"]
-                    validate____defs_defs_schema_json__defs_id(data__zone, custom_formats, (name_prefix or "data") + ".zone")
+                    validate____defs_defs_schema_json__defs_id(data__zone, custom_formats, None)
                 if "with" in data_keys:
                     data_keys.remove("with")
                     data__with = data["with"]
-                    validate____defs_defs_schema_json__defs_id(data__with, custom_formats, (name_prefix or "data") + ".with")
+                    validate____defs_defs_schema_json__defs_id(data__with, custom_formats, None)
                 if "text" in data_keys:
                     data_keys.remove("text")
                     data__text = data["text"]
-                    validate____defs_defs_schema_json__defs_text(data__text, custom_formats, (name_prefix or "data") + ".text")
+                    validate____defs_defs_schema_json__defs_text(data__text, custom_formats, None)
                 if "cite" in data_keys:
                     data_keys.remove("cite")
                     data__cite = data["cite"]
-                    validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+                    validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
             data_any_of_count1 += 1
@@ -436,15 +436,15 @@ def validate____defs_game_schema_json__defs_game_properties_campaign_properties_
                 if "kind" in data_keys:
                     data_keys.remove("kind")
                     data__kind = data["kind"]
-                    validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, (name_prefix or "data") + ".kind")
+                    validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, None)
                 if "text" in data_keys:
                     data_keys.remove("text")
                     data__text = data["text"]
-                    validate____defs_defs_schema_json__defs_text(data__text, custom_formats, (name_prefix or "data") + ".text")
+                    validate____defs_defs_schema_json__defs_text(data__text, custom_formats, None)
                 if "cite" in data_keys:
                     data_keys.remove("cite")
                     data__cite = data["cite"]
-                    validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+                    validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
             data_any_of_count1 += 1
@@ -497,19 +497,19 @@ def validate____defs_defs_schema_json__defs_ids(data, custom_formats={}, name_pr
         if data_len > len(set(fn(data_x) for data_x in data)):
             raise JsonSchemaValueException
         for data_x, data_item in enumerate(data):
-            validate____defs_defs_schema_json__defs_id(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]".format(**locals()))
+            validate____defs_defs_schema_json__defs_id(data_item, custom_formats, None)
     return data
 
 def validate____defs_defs_schema_json__defs_maybe_text(data, custom_formats={}, name_prefix=None):
     data_any_of_count3 = 0
     if not data_any_of_count3:
         try:
-            validate____defs_defs_schema_json__defs_text(data, custom_formats, (name_prefix or "data") + "")
+            validate____defs_defs_schema_json__defs_text(data, custom_formats, None)
             data_any_of_count3 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count3:
         try:
-            validate____defs_defs_schema_json__defs_unknown(data, custom_formats, (name_prefix or "data") + "")
+            validate____defs_defs_schema_json__defs_unknown(data, custom_formats, None)
             data_any_of_count3 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count3:
@@ -569,15 +569,15 @@ def validate____defs_rulebook_schema_json__defs_table(data, custom_formats={}, n
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
@@ -591,11 +591,11 @@ def validate____defs_rulebook_schema_json__defs_table(data, custom_formats={}, n
         if "notes" in data_keys:
             data_keys.remove("notes")
             data__notes = data["notes"]
-            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, (name_prefix or "data") + ".notes")
+            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
         if "title" in data_keys:
             data_keys.remove("title")
             data__title = data["title"]
-            validate____defs_defs_schema_json__defs_text(data__title, custom_formats, (name_prefix or "data") + ".title")
+            validate____defs_defs_schema_json__defs_text(data__title, custom_formats, None)
         if "columns" in data_keys:
             data_keys.remove("columns")
             data__columns = data["columns"]
@@ -607,7 +607,7 @@ def validate____defs_rulebook_schema_json__defs_table(data, custom_formats={}, n
                 if data__columns_len < 1:
                     raise JsonSchemaValueException
                 for data__columns_x, data__columns_item in enumerate(data__columns):
-                    validate____defs_rulebook_schema_json__defs_column(data__columns_item, custom_formats, (name_prefix or "data") + ".columns[{data__columns_x}]".format(**locals()))
+                    validate____defs_rulebook_schema_json__defs_column(data__columns_item, custom_formats, None)
         if "rows" in data_keys:
             data_keys.remove("rows")
             data__rows = data["rows"]
@@ -623,15 +623,15 @@ def validate____defs_rulebook_schema_json__defs_table(data, custom_formats={}, n
                     if data__rows_item_is_list:
                         data__rows_item_len = len(data__rows_item)
                         for data__rows_item_x, data__rows_item_item in enumerate(data__rows_item):
-                            validate____defs_defs_schema_json__defs_scalar(data__rows_item_item, custom_formats, (name_prefix or "data") + ".rows[{data__rows_x}][{data__rows_item_x}]".format(**locals()))
+                            validate____defs_defs_schema_json__defs_scalar(data__rows_item_item, custom_formats, None)
         if "formula" in data_keys:
             data_keys.remove("formula")
             data__formula = data["formula"]
-            validate____defs_rulebook_schema_json__defs_formula(data__formula, custom_formats, (name_prefix or "data") + ".formula")
+            validate____defs_rulebook_schema_json__defs_formula(data__formula, custom_formats, None)
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, (name_prefix or "data") + ".text")
+            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     try:
@@ -732,7 +732,7 @@ def validate____defs_defs_schema_json__defs_scalar(data, custom_formats={}, name
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count4:
         try:
-            validate____defs_defs_schema_json__defs_unknown(data, custom_formats, (name_prefix or "data") + "")
+            validate____defs_defs_schema_json__defs_unknown(data, custom_formats, None)
             data_any_of_count4 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count4:
@@ -751,11 +751,11 @@ def validate____defs_rulebook_schema_json__defs_column(data, custom_formats={}, 
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
         if "title" in data_keys:
             data_keys.remove("title")
             data__title = data["title"]
-            validate____defs_defs_schema_json__defs_text(data__title, custom_formats, (name_prefix or "data") + ".title")
+            validate____defs_defs_schema_json__defs_text(data__title, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -772,15 +772,15 @@ def validate____defs_rulebook_schema_json__defs_rule(data, custom_formats={}, na
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
@@ -794,15 +794,15 @@ def validate____defs_rulebook_schema_json__defs_rule(data, custom_formats={}, na
         if "notes" in data_keys:
             data_keys.remove("notes")
             data__notes = data["notes"]
-            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, (name_prefix or "data") + ".notes")
+            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
         if "title" in data_keys:
             data_keys.remove("title")
             data__title = data["title"]
-            validate____defs_defs_schema_json__defs_text(data__title, custom_formats, (name_prefix or "data") + ".title")
+            validate____defs_defs_schema_json__defs_text(data__title, custom_formats, None)
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, (name_prefix or "data") + ".text")
+            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, None)
         if "topic" in data_keys:
             data_keys.remove("topic")
             data__topic = data["topic"]
@@ -844,15 +844,15 @@ def validate____defs_rulebook_schema_json__defs_section(data, custom_formats={},
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
@@ -866,15 +866,15 @@ def validate____defs_rulebook_schema_json__defs_section(data, custom_formats={},
         if "notes" in data_keys:
             data_keys.remove("notes")
             data__notes = data["notes"]
-            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, (name_prefix or "data") + ".notes")
+            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
         if "title" in data_keys:
             data_keys.remove("title")
             data__title = data["title"]
-            validate____defs_defs_schema_json__defs_text(data__title, custom_formats, (name_prefix or "data") + ".title")
+            validate____defs_defs_schema_json__defs_text(data__title, custom_formats, None)
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, (name_prefix or "data") + ".text")
+            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, None)
         if "slots" in data_keys:
             data_keys.remove("slots")
             data__slots = data["slots"]
@@ -884,7 +884,7 @@ def validate____defs_rulebook_schema_json__defs_section(data, custom_formats={},
             if data__slots_is_list:
                 data__slots_len = len(data__slots)
                 for data__slots_x, data__slots_item in enumerate(data__slots):
-                    validate____defs_rulebook_schema_json__defs_slot(data__slots_item, custom_formats, (name_prefix or "data") + ".slots[{data__slots_x}]".format(**locals()))
+                    validate____defs_rulebook_schema_json__defs_slot(data__slots_item, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     try:
@@ -921,15 +921,15 @@ def validate____defs_rulebook_schema_json__defs_slot(data, custom_formats={}, na
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
         if "label" in data_keys:
             data_keys.remove("label")
             data__label = data["label"]
-            validate____defs_defs_schema_json__defs_text(data__label, custom_formats, (name_prefix or "data") + ".label")
+            validate____defs_defs_schema_json__defs_text(data__label, custom_formats, None)
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, (name_prefix or "data") + ".text")
+            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -946,15 +946,15 @@ def validate____defs_envelopes_schema_json__defs_envelope(data, custom_formats={
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
@@ -968,7 +968,7 @@ def validate____defs_envelopes_schema_json__defs_envelope(data, custom_formats={
         if "notes" in data_keys:
             data_keys.remove("notes")
             data__notes = data["notes"]
-            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, (name_prefix or "data") + ".notes")
+            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
         if "trigger" in data_keys:
             data_keys.remove("trigger")
             data__trigger = data["trigger"]
@@ -983,11 +983,11 @@ def validate____defs_envelopes_schema_json__defs_envelope(data, custom_formats={
                 if "text" in data__trigger_keys:
                     data__trigger_keys.remove("text")
                     data__trigger__text = data__trigger["text"]
-                    validate____defs_defs_schema_json__defs_text(data__trigger__text, custom_formats, (name_prefix or "data") + ".trigger.text")
+                    validate____defs_defs_schema_json__defs_text(data__trigger__text, custom_formats, None)
                 if "when" in data__trigger_keys:
                     data__trigger_keys.remove("when")
                     data__trigger__when = data__trigger["when"]
-                    validate____defs_envelopes_schema_json__defs_condition(data__trigger__when, custom_formats, (name_prefix or "data") + ".trigger.when")
+                    validate____defs_envelopes_schema_json__defs_condition(data__trigger__when, custom_formats, None)
                 if data__trigger_keys:
                     raise JsonSchemaValueException
         if "contents" in data_keys:
@@ -996,12 +996,12 @@ def validate____defs_envelopes_schema_json__defs_envelope(data, custom_formats={
             data__contents_any_of_count5 = 0
             if not data__contents_any_of_count5:
                 try:
-                    validate____defs_defs_schema_json__defs_ids(data__contents, custom_formats, (name_prefix or "data") + ".contents")
+                    validate____defs_defs_schema_json__defs_ids(data__contents, custom_formats, None)
                     data__contents_any_of_count5 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__contents_any_of_count5:
                 try:
-                    validate____defs_defs_schema_json__defs_unknown(data__contents, custom_formats, (name_prefix or "data") + ".contents")
+                    validate____defs_defs_schema_json__defs_unknown(data__contents, custom_formats, None)
                     data__contents_any_of_count5 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__contents_any_of_count5:
@@ -1050,7 +1050,7 @@ def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats=
                 if "placed" in data_keys:
                     data_keys.remove("placed")
                     data__placed = data["placed"]
-                    validate____defs_defs_schema_json__defs_id(data__placed, custom_formats, (name_prefix or "data") + ".placed")
+                    validate____defs_defs_schema_json__defs_id(data__placed, custom_formats, None)
                 if "count" in data_keys:
                     data_keys.remove("count")
                     data__count = data["count"]
@@ -1076,7 +1076,7 @@ def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats=
                 if "about_to_place" in data_keys:
                     data_keys.remove("about_to_place")
                     data__abouttoplace = data["about_to_place"]
-                    validate____defs_defs_schema_json__defs_id(data__abouttoplace, custom_formats, (name_prefix or "data") + ".about_to_place")
+                    validate____defs_defs_schema_json__defs_id(data__abouttoplace, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
             data_any_of_count6 += 1
@@ -1157,7 +1157,7 @@ def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats=
                 if "opened" in data_keys:
                     data_keys.remove("opened")
                     data__opened = data["opened"]
-                    validate____defs_defs_schema_json__defs_id(data__opened, custom_formats, (name_prefix or "data") + ".opened")
+                    validate____defs_defs_schema_json__defs_id(data__opened, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
             data_any_of_count6 += 1
@@ -1184,15 +1184,15 @@ def validate____defs_factions_schema_json__defs_reward(data, custom_formats={}, 
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
@@ -1206,7 +1206,7 @@ def validate____defs_factions_schema_json__defs_reward(data, custom_formats={}, 
         if "notes" in data_keys:
             data_keys.remove("notes")
             data__notes = data["notes"]
-            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, (name_prefix or "data") + ".notes")
+            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
         if "for" in data_keys:
             data_keys.remove("for")
             data__for = data["for"]
@@ -1215,11 +1215,11 @@ def validate____defs_factions_schema_json__defs_reward(data, custom_formats={}, 
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, (name_prefix or "data") + ".text")
+            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, None)
         if "place" in data_keys:
             data_keys.remove("place")
             data__place = data["place"]
-            validate____defs_defs_schema_json__defs_ids(data__place, custom_formats, (name_prefix or "data") + ".place")
+            validate____defs_defs_schema_json__defs_ids(data__place, custom_formats, None)
         if "destroy" in data_keys:
             data_keys.remove("destroy")
             data__destroy = data["destroy"]
@@ -1234,7 +1234,7 @@ def validate____defs_factions_schema_json__defs_reward(data, custom_formats={}, 
                 if "deck" in data__destroy_keys:
                     data__destroy_keys.remove("deck")
                     data__destroy__deck = data__destroy["deck"]
-                    validate____defs_defs_schema_json__defs_id(data__destroy__deck, custom_formats, (name_prefix or "data") + ".destroy.deck")
+                    validate____defs_defs_schema_json__defs_id(data__destroy__deck, custom_formats, None)
                 if data__destroy_keys:
                     raise JsonSchemaValueException
         if "game_type" in data_keys:
@@ -1278,15 +1278,15 @@ def validate____defs_factions_schema_json__defs_faction(data, custom_formats={},
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
@@ -1300,7 +1300,7 @@ def validate____defs_factions_schema_json__defs_faction(data, custom_formats={},
         if "notes" in data_keys:
             data_keys.remove("notes")
             data__notes = data["notes"]
-            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, (name_prefix or "data") + ".notes")
+            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
         if "color" in data_keys:
             data_keys.remove("color")
             data__color = data["color"]
@@ -1315,7 +1315,7 @@ def validate____defs_factions_schema_json__defs_faction(data, custom_formats={},
             if data__powers_is_list:
                 data__powers_len = len(data__powers)
                 for data__powers_x, data__powers_item in enumerate(data__powers):
-                    validate____defs_factions_schema_json__defs_power(data__powers_item, custom_formats, (name_prefix or "data") + ".powers[{data__powers_x}]".format(**locals()))
+                    validate____defs_factions_schema_json__defs_power(data__powers_item, custom_formats, None)
         if "choose_powers" in data_keys:
             data_keys.remove("choose_powers")
             data__choosepowers = data["choose_powers"]
@@ -1345,7 +1345,7 @@ def validate____defs_factions_schema_json__defs_faction(data, custom_formats={},
                     data__slots_property_names = True
                     for data__slots_key in data__slots:
                         try:
-                            validate____defs_defs_schema_json__defs_id(data__slots_key, custom_formats, (name_prefix or "data") + ".slots")
+                            validate____defs_defs_schema_json__defs_id(data__slots_key, custom_formats, None)
                         except (JsonSchemaValueException, JsonSchemaValuesException):
                             data__slots_property_names = False
                     if not data__slots_property_names:
@@ -1353,7 +1353,7 @@ def validate____defs_factions_schema_json__defs_faction(data, custom_formats={},
         if "sealed_slots" in data_keys:
             data_keys.remove("sealed_slots")
             data__sealedslots = data["sealed_slots"]
-            validate____defs_defs_schema_json__defs_sealed_slots(data__sealedslots, custom_formats, (name_prefix or "data") + ".sealed_slots")
+            validate____defs_defs_schema_json__defs_sealed_slots(data__sealedslots, custom_formats, None)
         if "leader" in data_keys:
             data_keys.remove("leader")
             data__leader = data["leader"]
@@ -1365,11 +1365,11 @@ def validate____defs_factions_schema_json__defs_faction(data, custom_formats={},
                 if "name" in data__leader_keys:
                     data__leader_keys.remove("name")
                     data__leader__name = data__leader["name"]
-                    validate____defs_defs_schema_json__defs_maybe_text(data__leader__name, custom_formats, (name_prefix or "data") + ".leader.name")
+                    validate____defs_defs_schema_json__defs_maybe_text(data__leader__name, custom_formats, None)
                 if "ability" in data__leader_keys:
                     data__leader_keys.remove("ability")
                     data__leader__ability = data__leader["ability"]
-                    validate____defs_defs_schema_json__defs_maybe_text(data__leader__ability, custom_formats, (name_prefix or "data") + ".leader.ability")
+                    validate____defs_defs_schema_json__defs_maybe_text(data__leader__ability, custom_formats, None)
                 if data__leader_keys:
                     raise JsonSchemaValueException
         if "units" in data_keys:
@@ -1381,11 +1381,11 @@ def validate____defs_factions_schema_json__defs_faction(data, custom_formats={},
             if data__units_is_list:
                 data__units_len = len(data__units)
                 for data__units_x, data__units_item in enumerate(data__units):
-                    validate____defs_factions_schema_json__defs_unit(data__units_item, custom_formats, (name_prefix or "data") + ".units[{data__units_x}]".format(**locals()))
+                    validate____defs_factions_schema_json__defs_unit(data__units_item, custom_formats, None)
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, (name_prefix or "data") + ".text")
+            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     try:
@@ -1422,19 +1422,19 @@ def validate____defs_factions_schema_json__defs_unit(data, custom_formats={}, na
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
         if "value" in data_keys:
             data_keys.remove("value")
             data__value = data["value"]
-            validate____defs_defs_schema_json__defs_scalar(data__value, custom_formats, (name_prefix or "data") + ".value")
+            validate____defs_defs_schema_json__defs_scalar(data__value, custom_formats, None)
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, (name_prefix or "data") + ".text")
+            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -1459,7 +1459,7 @@ def validate____defs_defs_schema_json__defs_sealed_slots(data, custom_formats={}
                     if "envelope" in data_value_keys:
                         data_value_keys.remove("envelope")
                         data_value__envelope = data_value["envelope"]
-                        validate____defs_defs_schema_json__defs_id(data_value__envelope, custom_formats, (name_prefix or "data") + ".{data_key}.envelope".format(**locals()))
+                        validate____defs_defs_schema_json__defs_id(data_value__envelope, custom_formats, None)
                     if "count" in data_value_keys:
                         data_value_keys.remove("count")
                         data_value__count = data_value["count"]
@@ -1471,15 +1471,15 @@ def validate____defs_defs_schema_json__defs_sealed_slots(data, custom_formats={}
                     if "name" in data_value_keys:
                         data_value_keys.remove("name")
                         data_value__name = data_value["name"]
-                        validate____defs_defs_schema_json__defs_text(data_value__name, custom_formats, (name_prefix or "data") + ".{data_key}.name".format(**locals()))
+                        validate____defs_defs_schema_json__defs_text(data_value__name, custom_formats, None)
                     if "notes" in data_value_keys:
                         data_value_keys.remove("notes")
                         data_value__notes = data_value["notes"]
-                        validate____defs_defs_schema_json__defs_text(data_value__notes, custom_formats, (name_prefix or "data") + ".{data_key}.notes".format(**locals()))
+                        validate____defs_defs_schema_json__defs_text(data_value__notes, custom_formats, None)
                     if "source" in data_value_keys:
                         data_value_keys.remove("source")
                         data_value__source = data_value["source"]
-                        validate____defs_defs_schema_json__defs_source(data_value__source, custom_formats, (name_prefix or "data") + ".{data_key}.source".format(**locals()))
+                        validate____defs_defs_schema_json__defs_source(data_value__source, custom_formats, None)
                     if data_value_keys:
                         raise JsonSchemaValueException
         data_len = len(data)
@@ -1487,7 +1487,7 @@ def validate____defs_defs_schema_json__defs_sealed_slots(data, custom_formats={}
             data_property_names = True
             for data_key in data:
                 try:
-                    validate____defs_defs_schema_json__defs_id(data_key, custom_formats, (name_prefix or "data") + "")
+                    validate____defs_defs_schema_json__defs_id(data_key, custom_formats, None)
                 except (JsonSchemaValueException, JsonSchemaValuesException):
                     data_property_names = False
             if not data_property_names:
@@ -1506,15 +1506,15 @@ def validate____defs_factions_schema_json__defs_power(data, custom_formats={}, n
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
@@ -1528,11 +1528,11 @@ def validate____defs_factions_schema_json__defs_power(data, custom_formats={}, n
         if "notes" in data_keys:
             data_keys.remove("notes")
             data__notes = data["notes"]
-            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, (name_prefix or "data") + ".notes")
+            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, (name_prefix or "data") + ".text")
+            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     try:
@@ -1569,15 +1569,15 @@ def validate____defs_stickers_schema_json__defs_sticker(data, custom_formats={},
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
@@ -1591,7 +1591,7 @@ def validate____defs_stickers_schema_json__defs_sticker(data, custom_formats={},
         if "notes" in data_keys:
             data_keys.remove("notes")
             data__notes = data["notes"]
-            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, (name_prefix or "data") + ".notes")
+            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
@@ -1611,22 +1611,22 @@ def validate____defs_stickers_schema_json__defs_sticker(data, custom_formats={},
                 if data__targets_len > len(set(fn(data__targets_x) for data__targets_x in data__targets)):
                     raise JsonSchemaValueException
                 for data__targets_x, data__targets_item in enumerate(data__targets):
-                    validate____defs_stickers_schema_json__defs_target(data__targets_item, custom_formats, (name_prefix or "data") + ".targets[{data__targets_x}]".format(**locals()))
+                    validate____defs_stickers_schema_json__defs_target(data__targets_item, custom_formats, None)
         if "deck" in data_keys:
             data_keys.remove("deck")
             data__deck = data["deck"]
-            validate____defs_defs_schema_json__defs_id(data__deck, custom_formats, (name_prefix or "data") + ".deck")
+            validate____defs_defs_schema_json__defs_id(data__deck, custom_formats, None)
         if "slot" in data_keys:
             data_keys.remove("slot")
             data__slot = data["slot"]
-            validate____defs_defs_schema_json__defs_id(data__slot, custom_formats, (name_prefix or "data") + ".slot")
+            validate____defs_defs_schema_json__defs_id(data__slot, custom_formats, None)
         if "supply" in data_keys:
             data_keys.remove("supply")
             data__supply = data["supply"]
             data__supply_any_of_count7 = 0
             if not data__supply_any_of_count7:
                 try:
-                    validate____defs_defs_schema_json__defs_count(data__supply, custom_formats, (name_prefix or "data") + ".supply")
+                    validate____defs_defs_schema_json__defs_count(data__supply, custom_formats, None)
                     data__supply_any_of_count7 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__supply_any_of_count7:
@@ -1639,7 +1639,7 @@ def validate____defs_stickers_schema_json__defs_sticker(data, custom_formats={},
                         if data__supply_len < 1:
                             raise JsonSchemaValueException
                         for data__supply_x, data__supply_item in enumerate(data__supply):
-                            validate____defs_stickers_schema_json__defs_pool(data__supply_item, custom_formats, (name_prefix or "data") + ".supply[{data__supply_x}]".format(**locals()))
+                            validate____defs_stickers_schema_json__defs_pool(data__supply_item, custom_formats, None)
                     data__supply_any_of_count7 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__supply_any_of_count7:
@@ -1647,11 +1647,11 @@ def validate____defs_stickers_schema_json__defs_sticker(data, custom_formats={},
         if "effect" in data_keys:
             data_keys.remove("effect")
             data__effect = data["effect"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__effect, custom_formats, (name_prefix or "data") + ".effect")
+            validate____defs_defs_schema_json__defs_maybe_text(data__effect, custom_formats, None)
         if "covers" in data_keys:
             data_keys.remove("covers")
             data__covers = data["covers"]
-            validate____defs_defs_schema_json__defs_ids(data__covers, custom_formats, (name_prefix or "data") + ".covers")
+            validate____defs_defs_schema_json__defs_ids(data__covers, custom_formats, None)
         if "covers_all" in data_keys:
             data_keys.remove("covers_all")
             data__coversall = data["covers_all"]
@@ -1681,11 +1681,11 @@ def validate____defs_stickers_schema_json__defs_sticker(data, custom_formats={},
                 if "kind" in data__founds_keys:
                     data__founds_keys.remove("kind")
                     data__founds__kind = data__founds["kind"]
-                    validate____defs_defs_schema_json__defs_id(data__founds__kind, custom_formats, (name_prefix or "data") + ".founds.kind")
+                    validate____defs_defs_schema_json__defs_id(data__founds__kind, custom_formats, None)
                 if "population" in data__founds_keys:
                     data__founds_keys.remove("population")
                     data__founds__population = data__founds["population"]
-                    validate____defs_defs_schema_json__defs_count(data__founds__population, custom_formats, (name_prefix or "data") + ".founds.population")
+                    validate____defs_defs_schema_json__defs_count(data__founds__population, custom_formats, None)
                 if "named" in data__founds_keys:
                     data__founds_keys.remove("named")
                     data__founds__named = data__founds["named"]
@@ -1751,11 +1751,11 @@ def validate____defs_stickers_schema_json__defs_sticker(data, custom_formats={},
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, (name_prefix or "data") + ".text")
+            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, None)
         if "adds_territories" in data_keys:
             data_keys.remove("adds_territories")
             data__addsterritories = data["adds_territories"]
-            validate____defs_defs_schema_json__defs_ids(data__addsterritories, custom_formats, (name_prefix or "data") + ".adds_territories")
+            validate____defs_defs_schema_json__defs_ids(data__addsterritories, custom_formats, None)
         if "links" in data_keys:
             data_keys.remove("links")
             data__links = data["links"]
@@ -1791,7 +1791,7 @@ def validate____defs_stickers_schema_json__defs_sticker(data, custom_formats={},
                 if "text" in data__links_keys:
                     data__links_keys.remove("text")
                     data__links__text = data__links["text"]
-                    validate____defs_defs_schema_json__defs_maybe_text(data__links__text, custom_formats, (name_prefix or "data") + ".links.text")
+                    validate____defs_defs_schema_json__defs_maybe_text(data__links__text, custom_formats, None)
                 if "within" in data__links_keys:
                     data__links_keys.remove("within")
                     data__links__within = data__links["within"]
@@ -1808,7 +1808,7 @@ def validate____defs_stickers_schema_json__defs_sticker(data, custom_formats={},
                 if "cite" in data__links_keys:
                     data__links_keys.remove("cite")
                     data__links__cite = data__links["cite"]
-                    validate____defs_defs_schema_json__defs_text(data__links__cite, custom_formats, (name_prefix or "data") + ".links.cite")
+                    validate____defs_defs_schema_json__defs_text(data__links__cite, custom_formats, None)
                 if "cuts" in data__links_keys:
                     data__links_keys.remove("cuts")
                     data__links__cuts = data__links["cuts"]
@@ -1825,11 +1825,11 @@ def validate____defs_stickers_schema_json__defs_sticker(data, custom_formats={},
             if data__checks_is_list:
                 data__checks_len = len(data__checks)
                 for data__checks_x, data__checks_item in enumerate(data__checks):
-                    validate____defs_checks_schema_json__defs_check(data__checks_item, custom_formats, (name_prefix or "data") + ".checks[{data__checks_x}]".format(**locals()))
+                    validate____defs_checks_schema_json__defs_check(data__checks_item, custom_formats, None)
         if "belongs_to" in data_keys:
             data_keys.remove("belongs_to")
             data__belongsto = data["belongs_to"]
-            validate____defs_defs_schema_json__defs_id(data__belongsto, custom_formats, (name_prefix or "data") + ".belongs_to")
+            validate____defs_defs_schema_json__defs_id(data__belongsto, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     try:
@@ -1857,550 +1857,559 @@ def validate____defs_stickers_schema_json__defs_sticker(data, custom_formats={},
 def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'actor-controlled-target'):
+    data_any_of_count8 = 0
+    if not data_any_of_count8:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['check']) - data.keys()
+                if data__missing_keys:
                     raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_actor_controlled_target(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
+                data_keys = set(data.keys())
+                if "check" in data_keys:
+                    data_keys.remove("check")
+                    data__check = data["check"]
+                    if not (isinstance(data__check, str) and data__check == 'actor-controlled-target' or isinstance(data__check, str) and data__check == 'actor-is' or isinstance(data__check, str) and data__check == 'actor-not-eliminated' or isinstance(data__check, str) and data__check == 'after-a-game' or isinstance(data__check, str) and data__check == 'before-first-game' or isinstance(data__check, str) and data__check == 'card-not-destroyed'):
+                        raise JsonSchemaValueException
+            data_any_of_count9 = 0
+            if not data_any_of_count9:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'actor-controlled-target'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_actor_controlled_target(data, custom_formats, None)
+                    data_any_of_count9 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count9:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'actor-is'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_actor_is(data, custom_formats, None)
+                    data_any_of_count9 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count9:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'actor-not-eliminated'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_actor_not_eliminated(data, custom_formats, None)
+                    data_any_of_count9 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count9:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'after-a-game'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_after_a_game(data, custom_formats, None)
+                    data_any_of_count9 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count9:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'before-first-game'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_before_first_game(data, custom_formats, None)
+                    data_any_of_count9 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count9:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'card-not-destroyed'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_card_not_destroyed(data, custom_formats, None)
+                    data_any_of_count9 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count9:
                 raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'actor-is'):
+            data_any_of_count8 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count8:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['check']) - data.keys()
+                if data__missing_keys:
                     raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_actor_is(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
+                data_keys = set(data.keys())
+                if "check" in data_keys:
+                    data_keys.remove("check")
+                    data__check = data["check"]
+                    if not (isinstance(data__check, str) and data__check == 'card-territory-has' or isinstance(data__check, str) and data__check == 'choice-of' or isinstance(data__check, str) and data__check == 'covers-existing' or isinstance(data__check, str) and data__check == 'during-a-game' or isinstance(data__check, str) and data__check == 'game-number' or isinstance(data__check, str) and data__check == 'keeps-board-connected'):
+                        raise JsonSchemaValueException
+            data_any_of_count10 = 0
+            if not data_any_of_count10:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'card-territory-has'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_card_territory_has(data, custom_formats, None)
+                    data_any_of_count10 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count10:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'choice-of'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_choice_of(data, custom_formats, None)
+                    data_any_of_count10 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count10:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'covers-existing'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_covers_existing(data, custom_formats, None)
+                    data_any_of_count10 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count10:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'during-a-game'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_during_a_game(data, custom_formats, None)
+                    data_any_of_count10 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count10:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'game-number'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_game_number(data, custom_formats, None)
+                    data_any_of_count10 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count10:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'keeps-board-connected'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_keeps_board_connected(data, custom_formats, None)
+                    data_any_of_count10 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count10:
                 raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'actor-not-eliminated'):
+            data_any_of_count8 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count8:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['check']) - data.keys()
+                if data__missing_keys:
                     raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_actor_not_eliminated(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
+                data_keys = set(data.keys())
+                if "check" in data_keys:
+                    data_keys.remove("check")
+                    data__check = data["check"]
+                    if not (isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'once-per-target' or isinstance(data__check, str) and data__check == 'one-per-game' or isinstance(data__check, str) and data__check == 'one-per-player' or isinstance(data__check, str) and data__check == 'one-reward-per-game' or isinstance(data__check, str) and data__check == 'opened'):
+                        raise JsonSchemaValueException
+            data_any_of_count11 = 0
+            if not data_any_of_count11:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'max-value'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_max_value(data, custom_formats, None)
+                    data_any_of_count11 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count11:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'once-per-target'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_once_per_target(data, custom_formats, None)
+                    data_any_of_count11 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count11:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'one-per-game'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_one_per_game(data, custom_formats, None)
+                    data_any_of_count11 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count11:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'one-per-player'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_one_per_player(data, custom_formats, None)
+                    data_any_of_count11 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count11:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'one-reward-per-game'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_one_reward_per_game(data, custom_formats, None)
+                    data_any_of_count11 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count11:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'opened'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_opened(data, custom_formats, None)
+                    data_any_of_count11 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count11:
                 raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'after-a-game'):
+            data_any_of_count8 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count8:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['check']) - data.keys()
+                if data__missing_keys:
                     raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_after_a_game(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
+                data_keys = set(data.keys())
+                if "check" in data_keys:
+                    data_keys.remove("check")
+                    data__check = data["check"]
+                    if not (isinstance(data__check, str) and data__check == 'placed-once-opened' or isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder'):
+                        raise JsonSchemaValueException
+            data_any_of_count12 = 0
+            if not data_any_of_count12:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'placed-once-opened'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_placed_once_opened(data, custom_formats, None)
+                    data_any_of_count12 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count12:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'required-before-first-game'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_required_before_first_game(data, custom_formats, None)
+                    data_any_of_count12 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count12:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'rewards-in-first-games'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_rewards_in_first_games(data, custom_formats, None)
+                    data_any_of_count12 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count12:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'slot-free'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_slot_free(data, custom_formats, None)
+                    data_any_of_count12 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count12:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'spread-over-regions'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_spread_over_regions(data, custom_formats, None)
+                    data_any_of_count12 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count12:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'start-for-founder'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_start_for_founder(data, custom_formats, None)
+                    data_any_of_count12 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count12:
                 raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'before-first-game'):
+            data_any_of_count8 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count8:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['check']) - data.keys()
+                if data__missing_keys:
                     raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_before_first_game(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
+                data_keys = set(data.keys())
+                if "check" in data_keys:
+                    data_keys.remove("check")
+                    data__check = data["check"]
+                    if not (isinstance(data__check, str) and data__check == 'steps-value' or isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck' or isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own'):
+                        raise JsonSchemaValueException
+            data_any_of_count13 = 0
+            if not data_any_of_count13:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'steps-value'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_steps_value(data, custom_formats, None)
+                    data_any_of_count13 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count13:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'supply-left'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_supply_left(data, custom_formats, None)
+                    data_any_of_count13 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count13:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'target-card-value'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_target_card_value(data, custom_formats, None)
+                    data_any_of_count13 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count13:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'target-deck'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_target_deck(data, custom_formats, None)
+                    data_any_of_count13 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count13:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'target-has'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_target_has(data, custom_formats, None)
+                    data_any_of_count13 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count13:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'target-has-own'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_target_has_own(data, custom_formats, None)
+                    data_any_of_count13 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count13:
                 raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'card-not-destroyed'):
+            data_any_of_count8 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count8:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['check']) - data.keys()
+                if data__missing_keys:
                     raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_card_not_destroyed(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
+                data_keys = set(data.keys())
+                if "check" in data_keys:
+                    data_keys.remove("check")
+                    data__check = data["check"]
+                    if not (isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed'):
+                        raise JsonSchemaValueException
+            data_any_of_count14 = 0
+            if not data_any_of_count14:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'target-is'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_target_is(data, custom_formats, None)
+                    data_any_of_count14 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count14:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'target-lacks'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_target_lacks(data, custom_formats, None)
+                    data_any_of_count14 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count14:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'target-tagged'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_target_tagged(data, custom_formats, None)
+                    data_any_of_count14 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count14:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'target-unnamed'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_target_unnamed(data, custom_formats, None)
+                    data_any_of_count14 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count14:
                 raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'card-territory-has'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_card_territory_has(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'choice-of'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_choice_of(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'covers-existing'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_covers_existing(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'during-a-game'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_during_a_game(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'game-number'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_game_number(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'keeps-board-connected'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_keeps_board_connected(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'max-value'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_max_value(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'once-per-target'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_once_per_target(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'one-per-game'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_one_per_game(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'one-per-player'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_one_per_player(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'one-reward-per-game'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_one_reward_per_game(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'opened'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_opened(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'placed-once-opened'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_placed_once_opened(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'required-before-first-game'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_required_before_first_game(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'rewards-in-first-games'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_rewards_in_first_games(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'slot-free'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_slot_free(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'spread-over-regions'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_spread_over_regions(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'start-for-founder'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_start_for_founder(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'steps-value'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_steps_value(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'supply-left'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_supply_left(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'target-card-value'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_target_card_value(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'target-deck'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_target_deck(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'target-has'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_target_has(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'target-has-own'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_target_has_own(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'target-is'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_target_is(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'target-lacks'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_target_lacks(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'target-tagged'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_target_tagged(data, custom_formats, (name_prefix or "data") + "")
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['check']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "check" in data_keys:
-                data_keys.remove("check")
-                data__check = data["check"]
-                if not (isinstance(data__check, str) and data__check == 'target-unnamed'):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        pass
-    else:
-        validate____defs_checks_schema_json__defs_params_target_unnamed(data, custom_formats, (name_prefix or "data") + "")
+            data_any_of_count8 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count8:
+        raise JsonSchemaValueException
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['check', 'cite']) - data.keys()
@@ -2415,7 +2424,7 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
     return data
 
 def validate____defs_checks_schema_json__defs_params_target_unnamed(data, custom_formats={}, name_prefix=None):
@@ -2435,7 +2444,7 @@ def validate____defs_checks_schema_json__defs_params_target_unnamed(data, custom
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2457,11 +2466,11 @@ def validate____defs_checks_schema_json__defs_params_target_tagged(data, custom_
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "tag" in data_keys:
             data_keys.remove("tag")
             data__tag = data["tag"]
-            validate____defs_defs_schema_json__defs_id(data__tag, custom_formats, (name_prefix or "data") + ".tag")
+            validate____defs_defs_schema_json__defs_id(data__tag, custom_formats, None)
         if "absent" in data_keys:
             data_keys.remove("absent")
             data__absent = data["absent"]
@@ -2488,11 +2497,11 @@ def validate____defs_checks_schema_json__defs_params_target_lacks(data, custom_f
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
-            validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, (name_prefix or "data") + ".kind")
+            validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2514,11 +2523,11 @@ def validate____defs_checks_schema_json__defs_params_target_is(data, custom_form
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "ids" in data_keys:
             data_keys.remove("ids")
             data__ids = data["ids"]
-            validate____defs_defs_schema_json__defs_ids(data__ids, custom_formats, (name_prefix or "data") + ".ids")
+            validate____defs_defs_schema_json__defs_ids(data__ids, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2535,7 +2544,7 @@ def validate____defs_checks_schema_json__defs_params_target_has_own(data, custom
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
-            validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, (name_prefix or "data") + ".kind")
+            validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, None)
         if "check" in data_keys:
             data_keys.remove("check")
             data__check = data["check"]
@@ -2544,7 +2553,7 @@ def validate____defs_checks_schema_json__defs_params_target_has_own(data, custom
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2566,11 +2575,11 @@ def validate____defs_checks_schema_json__defs_params_target_has(data, custom_for
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
-            validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, (name_prefix or "data") + ".kind")
+            validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2592,11 +2601,11 @@ def validate____defs_checks_schema_json__defs_params_target_deck(data, custom_fo
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "decks" in data_keys:
             data_keys.remove("decks")
             data__decks = data["decks"]
-            validate____defs_defs_schema_json__defs_ids(data__decks, custom_formats, (name_prefix or "data") + ".decks")
+            validate____defs_defs_schema_json__defs_ids(data__decks, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2618,11 +2627,11 @@ def validate____defs_checks_schema_json__defs_params_target_card_value(data, cus
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "field" in data_keys:
             data_keys.remove("field")
             data__field = data["field"]
-            validate____defs_defs_schema_json__defs_id(data__field, custom_formats, (name_prefix or "data") + ".field")
+            validate____defs_defs_schema_json__defs_id(data__field, custom_formats, None)
         if "min" in data_keys:
             data_keys.remove("min")
             data__min = data["min"]
@@ -2654,11 +2663,11 @@ def validate____defs_checks_schema_json__defs_params_supply_left(data, custom_fo
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "pool" in data_keys:
             data_keys.remove("pool")
             data__pool = data["pool"]
-            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, (name_prefix or "data") + ".pool")
+            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2698,7 +2707,7 @@ def validate____defs_checks_schema_json__defs_params_steps_value(data, custom_fo
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2720,7 +2729,7 @@ def validate____defs_checks_schema_json__defs_params_start_for_founder(data, cus
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2745,11 +2754,11 @@ def validate____defs_checks_schema_json__defs_params_spread_over_regions(data, c
         if "regions" in data_keys:
             data_keys.remove("regions")
             data__regions = data["regions"]
-            validate____defs_defs_schema_json__defs_ids(data__regions, custom_formats, (name_prefix or "data") + ".regions")
+            validate____defs_defs_schema_json__defs_ids(data__regions, custom_formats, None)
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
-            validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, (name_prefix or "data") + ".kind")
+            validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, None)
         if "check" in data_keys:
             data_keys.remove("check")
             data__check = data["check"]
@@ -2758,7 +2767,7 @@ def validate____defs_checks_schema_json__defs_params_spread_over_regions(data, c
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2780,11 +2789,11 @@ def validate____defs_checks_schema_json__defs_params_slot_free(data, custom_form
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "slot" in data_keys:
             data_keys.remove("slot")
             data__slot = data["slot"]
-            validate____defs_defs_schema_json__defs_id(data__slot, custom_formats, (name_prefix or "data") + ".slot")
+            validate____defs_defs_schema_json__defs_id(data__slot, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2806,7 +2815,7 @@ def validate____defs_checks_schema_json__defs_params_rewards_in_first_games(data
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "games" in data_keys:
             data_keys.remove("games")
             data__games = data["games"]
@@ -2818,7 +2827,7 @@ def validate____defs_checks_schema_json__defs_params_rewards_in_first_games(data
         if "pool" in data_keys:
             data_keys.remove("pool")
             data__pool = data["pool"]
-            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, (name_prefix or "data") + ".pool")
+            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2840,11 +2849,11 @@ def validate____defs_checks_schema_json__defs_params_required_before_first_game(
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "pool" in data_keys:
             data_keys.remove("pool")
             data__pool = data["pool"]
-            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, (name_prefix or "data") + ".pool")
+            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2866,11 +2875,11 @@ def validate____defs_checks_schema_json__defs_params_placed_once_opened(data, cu
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "envelope" in data_keys:
             data_keys.remove("envelope")
             data__envelope = data["envelope"]
-            validate____defs_defs_schema_json__defs_id(data__envelope, custom_formats, (name_prefix or "data") + ".envelope")
+            validate____defs_defs_schema_json__defs_id(data__envelope, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2892,11 +2901,11 @@ def validate____defs_checks_schema_json__defs_params_opened(data, custom_formats
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "envelope" in data_keys:
             data_keys.remove("envelope")
             data__envelope = data["envelope"]
-            validate____defs_defs_schema_json__defs_id(data__envelope, custom_formats, (name_prefix or "data") + ".envelope")
+            validate____defs_defs_schema_json__defs_id(data__envelope, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2918,11 +2927,11 @@ def validate____defs_checks_schema_json__defs_params_one_reward_per_game(data, c
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "pool" in data_keys:
             data_keys.remove("pool")
             data__pool = data["pool"]
-            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, (name_prefix or "data") + ".pool")
+            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2939,7 +2948,7 @@ def validate____defs_checks_schema_json__defs_params_one_per_player(data, custom
         if "group" in data_keys:
             data_keys.remove("group")
             data__group = data["group"]
-            validate____defs_defs_schema_json__defs_ids(data__group, custom_formats, (name_prefix or "data") + ".group")
+            validate____defs_defs_schema_json__defs_ids(data__group, custom_formats, None)
         if "check" in data_keys:
             data_keys.remove("check")
             data__check = data["check"]
@@ -2948,7 +2957,7 @@ def validate____defs_checks_schema_json__defs_params_one_per_player(data, custom
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2965,7 +2974,7 @@ def validate____defs_checks_schema_json__defs_params_one_per_game(data, custom_f
         if "group" in data_keys:
             data_keys.remove("group")
             data__group = data["group"]
-            validate____defs_defs_schema_json__defs_ids(data__group, custom_formats, (name_prefix or "data") + ".group")
+            validate____defs_defs_schema_json__defs_ids(data__group, custom_formats, None)
         if "check" in data_keys:
             data_keys.remove("check")
             data__check = data["check"]
@@ -2974,7 +2983,7 @@ def validate____defs_checks_schema_json__defs_params_one_per_game(data, custom_f
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2996,11 +3005,11 @@ def validate____defs_checks_schema_json__defs_params_once_per_target(data, custo
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "group" in data_keys:
             data_keys.remove("group")
             data__group = data["group"]
-            validate____defs_defs_schema_json__defs_ids(data__group, custom_formats, (name_prefix or "data") + ".group")
+            validate____defs_defs_schema_json__defs_ids(data__group, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3022,11 +3031,11 @@ def validate____defs_checks_schema_json__defs_params_max_value(data, custom_form
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "field" in data_keys:
             data_keys.remove("field")
             data__field = data["field"]
-            validate____defs_defs_schema_json__defs_id(data__field, custom_formats, (name_prefix or "data") + ".field")
+            validate____defs_defs_schema_json__defs_id(data__field, custom_formats, None)
         if "max" in data_keys:
             data_keys.remove("max")
             data__max = data["max"]
@@ -3043,7 +3052,7 @@ def validate____defs_checks_schema_json__defs_params_max_value(data, custom_form
         if "pool" in data_keys:
             data_keys.remove("pool")
             data__pool = data["pool"]
-            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, (name_prefix or "data") + ".pool")
+            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3065,7 +3074,7 @@ def validate____defs_checks_schema_json__defs_params_keeps_board_connected(data,
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3087,7 +3096,7 @@ def validate____defs_checks_schema_json__defs_params_game_number(data, custom_fo
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "min" in data_keys:
             data_keys.remove("min")
             data__min = data["min"]
@@ -3125,7 +3134,7 @@ def validate____defs_checks_schema_json__defs_params_during_a_game(data, custom_
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3147,7 +3156,7 @@ def validate____defs_checks_schema_json__defs_params_covers_existing(data, custo
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3169,11 +3178,11 @@ def validate____defs_checks_schema_json__defs_params_choice_of(data, custom_form
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "field" in data_keys:
             data_keys.remove("field")
             data__field = data["field"]
-            validate____defs_defs_schema_json__defs_id(data__field, custom_formats, (name_prefix or "data") + ".field")
+            validate____defs_defs_schema_json__defs_id(data__field, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3195,11 +3204,11 @@ def validate____defs_checks_schema_json__defs_params_card_territory_has(data, cu
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
-            validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, (name_prefix or "data") + ".kind")
+            validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3221,7 +3230,7 @@ def validate____defs_checks_schema_json__defs_params_card_not_destroyed(data, cu
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3243,11 +3252,11 @@ def validate____defs_checks_schema_json__defs_params_before_first_game(data, cus
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "pool" in data_keys:
             data_keys.remove("pool")
             data__pool = data["pool"]
-            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, (name_prefix or "data") + ".pool")
+            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3269,11 +3278,11 @@ def validate____defs_checks_schema_json__defs_params_after_a_game(data, custom_f
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "pool" in data_keys:
             data_keys.remove("pool")
             data__pool = data["pool"]
-            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, (name_prefix or "data") + ".pool")
+            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3295,11 +3304,11 @@ def validate____defs_checks_schema_json__defs_params_actor_not_eliminated(data, 
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "pool" in data_keys:
             data_keys.remove("pool")
             data__pool = data["pool"]
-            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, (name_prefix or "data") + ".pool")
+            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3321,7 +3330,7 @@ def validate____defs_checks_schema_json__defs_params_actor_is(data, custom_forma
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "role" in data_keys:
             data_keys.remove("role")
             data__role = data["role"]
@@ -3330,7 +3339,7 @@ def validate____defs_checks_schema_json__defs_params_actor_is(data, custom_forma
         if "pool" in data_keys:
             data_keys.remove("pool")
             data__pool = data["pool"]
-            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, (name_prefix or "data") + ".pool")
+            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3352,11 +3361,11 @@ def validate____defs_checks_schema_json__defs_params_actor_controlled_target(dat
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "pool" in data_keys:
             data_keys.remove("pool")
             data__pool = data["pool"]
-            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, (name_prefix or "data") + ".pool")
+            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3373,18 +3382,18 @@ def validate____defs_stickers_schema_json__defs_pool(data, custom_formats={}, na
         if "pool" in data_keys:
             data_keys.remove("pool")
             data__pool = data["pool"]
-            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, (name_prefix or "data") + ".pool")
+            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
         if "count" in data_keys:
             data_keys.remove("count")
             data__count = data["count"]
-            validate____defs_defs_schema_json__defs_count(data__count, custom_formats, (name_prefix or "data") + ".count")
+            validate____defs_defs_schema_json__defs_count(data__count, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
 
 def validate____defs_defs_schema_json__defs_count(data, custom_formats={}, name_prefix=None):
-    data_any_of_count8 = 0
-    if not data_any_of_count8:
+    data_any_of_count15 = 0
+    if not data_any_of_count15:
         try:
             if not isinstance(data, (int)) and not (isinstance(data, float) and data.is_integer()) or isinstance(data, bool):
                 raise JsonSchemaValueException
@@ -3393,35 +3402,35 @@ def validate____defs_defs_schema_json__defs_count(data, custom_formats={}, name_
                     raise JsonSchemaValueException
                 if data > 10000:
                     raise JsonSchemaValueException
-            data_any_of_count8 += 1
+            data_any_of_count15 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count8:
+    if not data_any_of_count15:
         try:
-            validate____defs_defs_schema_json__defs_unknown(data, custom_formats, (name_prefix or "data") + "")
-            data_any_of_count8 += 1
+            validate____defs_defs_schema_json__defs_unknown(data, custom_formats, None)
+            data_any_of_count15 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count8:
+    if not data_any_of_count15:
         raise JsonSchemaValueException
     return data
 
 def validate____defs_stickers_schema_json__defs_target(data, custom_formats={}, name_prefix=None):
-    data_any_of_count9 = 0
-    if not data_any_of_count9:
+    data_any_of_count16 = 0
+    if not data_any_of_count16:
         try:
             if not (isinstance(data, str) and data == 'territory' or isinstance(data, str) and data == 'continent' or isinstance(data, str) and data == 'region' or isinstance(data, str) and data == 'card' or isinstance(data, str) and data == 'territory-card' or isinstance(data, str) and data == 'faction-card' or isinstance(data, str) and data == 'warlord-card' or isinstance(data, str) and data == 'rulebook-slot' or isinstance(data, str) and data == 'board'):
                 raise JsonSchemaValueException
-            data_any_of_count9 += 1
+            data_any_of_count16 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count9:
+    if not data_any_of_count16:
         try:
             if not isinstance(data, (str)):
                 raise JsonSchemaValueException
             if isinstance(data, str):
                 if not REGEX_PATTERNS['^[a-z0-9]+(-[a-z0-9]+)*-card$'].search(data):
                     raise JsonSchemaValueException
-            data_any_of_count9 += 1
+            data_any_of_count16 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count9:
+    if not data_any_of_count16:
         raise JsonSchemaValueException
     return data
 
@@ -3437,15 +3446,15 @@ def validate____defs_cards_schema_json__defs_component(data, custom_formats={}, 
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
@@ -3459,15 +3468,15 @@ def validate____defs_cards_schema_json__defs_component(data, custom_formats={}, 
         if "notes" in data_keys:
             data_keys.remove("notes")
             data__notes = data["notes"]
-            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, (name_prefix or "data") + ".notes")
+            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
         if "count" in data_keys:
             data_keys.remove("count")
             data__count = data["count"]
-            validate____defs_defs_schema_json__defs_count(data__count, custom_formats, (name_prefix or "data") + ".count")
+            validate____defs_defs_schema_json__defs_count(data__count, custom_formats, None)
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, (name_prefix or "data") + ".text")
+            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     try:
@@ -3504,15 +3513,15 @@ def validate____defs_cards_schema_json__defs_card(data, custom_formats={}, name_
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
@@ -3526,11 +3535,11 @@ def validate____defs_cards_schema_json__defs_card(data, custom_formats={}, name_
         if "notes" in data_keys:
             data_keys.remove("notes")
             data__notes = data["notes"]
-            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, (name_prefix or "data") + ".notes")
+            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
         if "deck" in data_keys:
             data_keys.remove("deck")
             data__deck = data["deck"]
-            validate____defs_defs_schema_json__defs_id(data__deck, custom_formats, (name_prefix or "data") + ".deck")
+            validate____defs_defs_schema_json__defs_id(data__deck, custom_formats, None)
         if "type" in data_keys:
             data_keys.remove("type")
             data__type = data["type"]
@@ -3549,16 +3558,16 @@ def validate____defs_cards_schema_json__defs_card(data, custom_formats={}, name_
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, (name_prefix or "data") + ".text")
+            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, None)
         if "territory" in data_keys:
             data_keys.remove("territory")
             data__territory = data["territory"]
-            validate____defs_defs_schema_json__defs_id(data__territory, custom_formats, (name_prefix or "data") + ".territory")
+            validate____defs_defs_schema_json__defs_id(data__territory, custom_formats, None)
         if "resources" in data_keys:
             data_keys.remove("resources")
             data__resources = data["resources"]
-            data__resources_any_of_count10 = 0
-            if not data__resources_any_of_count10:
+            data__resources_any_of_count17 = 0
+            if not data__resources_any_of_count17:
                 try:
                     if not isinstance(data__resources, (int)) and not (isinstance(data__resources, float) and data__resources.is_integer()) or isinstance(data__resources, bool):
                         raise JsonSchemaValueException
@@ -3567,14 +3576,14 @@ def validate____defs_cards_schema_json__defs_card(data, custom_formats={}, name_
                             raise JsonSchemaValueException
                         if data__resources > 99:
                             raise JsonSchemaValueException
-                    data__resources_any_of_count10 += 1
+                    data__resources_any_of_count17 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__resources_any_of_count10:
+            if not data__resources_any_of_count17:
                 try:
-                    validate____defs_defs_schema_json__defs_unknown(data__resources, custom_formats, (name_prefix or "data") + ".resources")
-                    data__resources_any_of_count10 += 1
+                    validate____defs_defs_schema_json__defs_unknown(data__resources, custom_formats, None)
+                    data__resources_any_of_count17 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__resources_any_of_count10:
+            if not data__resources_any_of_count17:
                 raise JsonSchemaValueException
         if "max_resources" in data_keys:
             data_keys.remove("max_resources")
@@ -3594,7 +3603,7 @@ def validate____defs_cards_schema_json__defs_card(data, custom_formats={}, name_
         if "zone" in data_keys:
             data_keys.remove("zone")
             data__zone = data["zone"]
-            validate____defs_defs_schema_json__defs_id(data__zone, custom_formats, (name_prefix or "data") + ".zone")
+            validate____defs_defs_schema_json__defs_id(data__zone, custom_formats, None)
         if "stats" in data_keys:
             data_keys.remove("stats")
             data__stats = data["stats"]
@@ -3606,7 +3615,7 @@ def validate____defs_cards_schema_json__defs_card(data, custom_formats={}, name_
                 for data__stats_key in data__stats_keys:
                     if data__stats_key not in []:
                         data__stats_value = data__stats.get(data__stats_key)
-                        validate____defs_defs_schema_json__defs_scalar(data__stats_value, custom_formats, (name_prefix or "data") + ".stats.{data__stats_key}".format(**locals()))
+                        validate____defs_defs_schema_json__defs_scalar(data__stats_value, custom_formats, None)
         if "stickers" in data_keys:
             data_keys.remove("stickers")
             data__stickers = data["stickers"]
@@ -3619,7 +3628,7 @@ def validate____defs_cards_schema_json__defs_card(data, custom_formats={}, name_
                 if data__stickers_len > len(set(fn(data__stickers_x) for data__stickers_x in data__stickers)):
                     raise JsonSchemaValueException
                 for data__stickers_x, data__stickers_item in enumerate(data__stickers):
-                    validate____defs_defs_schema_json__defs_id(data__stickers_item, custom_formats, (name_prefix or "data") + ".stickers[{data__stickers_x}]".format(**locals()))
+                    validate____defs_defs_schema_json__defs_id(data__stickers_item, custom_formats, None)
         if "image" in data_keys:
             data_keys.remove("image")
             data__image = data["image"]
@@ -3661,15 +3670,15 @@ def validate____defs_cards_schema_json__defs_deck(data, custom_formats={}, name_
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
@@ -3683,11 +3692,11 @@ def validate____defs_cards_schema_json__defs_deck(data, custom_formats={}, name_
         if "notes" in data_keys:
             data_keys.remove("notes")
             data__notes = data["notes"]
-            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, (name_prefix or "data") + ".notes")
+            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
         if "count" in data_keys:
             data_keys.remove("count")
             data__count = data["count"]
-            validate____defs_defs_schema_json__defs_count(data__count, custom_formats, (name_prefix or "data") + ".count")
+            validate____defs_defs_schema_json__defs_count(data__count, custom_formats, None)
         if "sealed_count" in data_keys:
             data_keys.remove("sealed_count")
             data__sealedcount = data["sealed_count"]
@@ -3709,7 +3718,7 @@ def validate____defs_cards_schema_json__defs_deck(data, custom_formats={}, name_
                     data__sealedcount_property_names = True
                     for data__sealedcount_key in data__sealedcount:
                         try:
-                            validate____defs_defs_schema_json__defs_id(data__sealedcount_key, custom_formats, (name_prefix or "data") + ".sealed_count")
+                            validate____defs_defs_schema_json__defs_id(data__sealedcount_key, custom_formats, None)
                         except (JsonSchemaValueException, JsonSchemaValuesException):
                             data__sealedcount_property_names = False
                     if not data__sealedcount_property_names:
@@ -3755,7 +3764,7 @@ def validate____defs_cards_schema_json__defs_deck(data, custom_formats={}, name_
         if "back" in data_keys:
             data_keys.remove("back")
             data__back = data["back"]
-            validate____defs_defs_schema_json__defs_text(data__back, custom_formats, (name_prefix or "data") + ".back")
+            validate____defs_defs_schema_json__defs_text(data__back, custom_formats, None)
         if "printable" in data_keys:
             data_keys.remove("printable")
             data__printable = data["printable"]
@@ -3764,7 +3773,7 @@ def validate____defs_cards_schema_json__defs_deck(data, custom_formats={}, name_
         if "belongs_to" in data_keys:
             data_keys.remove("belongs_to")
             data__belongsto = data["belongs_to"]
-            validate____defs_defs_schema_json__defs_id(data__belongsto, custom_formats, (name_prefix or "data") + ".belongs_to")
+            validate____defs_defs_schema_json__defs_id(data__belongsto, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     try:
@@ -3801,10 +3810,10 @@ def validate____defs_board_schema_json__defs_edge(data, custom_formats={}, name_
             raise JsonSchemaValueException
         if data_len > 0:
             data__0 = data[0]
-            validate____defs_defs_schema_json__defs_id(data__0, custom_formats, (name_prefix or "data") + "[0]")
+            validate____defs_defs_schema_json__defs_id(data__0, custom_formats, None)
         if data_len > 1:
             data__1 = data[1]
-            validate____defs_defs_schema_json__defs_id(data__1, custom_formats, (name_prefix or "data") + "[1]")
+            validate____defs_defs_schema_json__defs_id(data__1, custom_formats, None)
         if data_len > 2:
             data__2 = data[2]
             if not (isinstance(data__2, str) and data__2 == 'land' or isinstance(data__2, str) and data__2 == 'sea' or isinstance(data__2, str) and data__2 == 'unknown'):
@@ -3825,15 +3834,15 @@ def validate____defs_board_schema_json__defs_territory(data, custom_formats={}, 
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate____defs_defs_schema_json__defs_maybe_text(data__name, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
@@ -3847,7 +3856,7 @@ def validate____defs_board_schema_json__defs_territory(data, custom_formats={}, 
         if "notes" in data_keys:
             data_keys.remove("notes")
             data__notes = data["notes"]
-            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, (name_prefix or "data") + ".notes")
+            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
         if "code" in data_keys:
             data_keys.remove("code")
             data__code = data["code"]
@@ -3859,11 +3868,11 @@ def validate____defs_board_schema_json__defs_territory(data, custom_formats={}, 
         if "regions" in data_keys:
             data_keys.remove("regions")
             data__regions = data["regions"]
-            validate____defs_defs_schema_json__defs_ids(data__regions, custom_formats, (name_prefix or "data") + ".regions")
+            validate____defs_defs_schema_json__defs_ids(data__regions, custom_formats, None)
         if "neighbors" in data_keys:
             data_keys.remove("neighbors")
             data__neighbors = data["neighbors"]
-            validate____defs_defs_schema_json__defs_ids(data__neighbors, custom_formats, (name_prefix or "data") + ".neighbors")
+            validate____defs_defs_schema_json__defs_ids(data__neighbors, custom_formats, None)
         if "tags" in data_keys:
             data_keys.remove("tags")
             data__tags = data["tags"]
@@ -3876,7 +3885,7 @@ def validate____defs_board_schema_json__defs_territory(data, custom_formats={}, 
                 if data__tags_len > len(set(fn(data__tags_x) for data__tags_x in data__tags)):
                     raise JsonSchemaValueException
                 for data__tags_x, data__tags_item in enumerate(data__tags):
-                    validate____defs_defs_schema_json__defs_id(data__tags_item, custom_formats, (name_prefix or "data") + ".tags[{data__tags_x}]".format(**locals()))
+                    validate____defs_defs_schema_json__defs_id(data__tags_item, custom_formats, None)
         if "slots" in data_keys:
             data_keys.remove("slots")
             data__slots = data["slots"]
@@ -3898,7 +3907,7 @@ def validate____defs_board_schema_json__defs_territory(data, custom_formats={}, 
                     data__slots_property_names = True
                     for data__slots_key in data__slots:
                         try:
-                            validate____defs_defs_schema_json__defs_id(data__slots_key, custom_formats, (name_prefix or "data") + ".slots")
+                            validate____defs_defs_schema_json__defs_id(data__slots_key, custom_formats, None)
                         except (JsonSchemaValueException, JsonSchemaValuesException):
                             data__slots_property_names = False
                     if not data__slots_property_names:
@@ -3906,7 +3915,7 @@ def validate____defs_board_schema_json__defs_territory(data, custom_formats={}, 
         if "sealed_slots" in data_keys:
             data_keys.remove("sealed_slots")
             data__sealedslots = data["sealed_slots"]
-            validate____defs_defs_schema_json__defs_sealed_slots(data__sealedslots, custom_formats, (name_prefix or "data") + ".sealed_slots")
+            validate____defs_defs_schema_json__defs_sealed_slots(data__sealedslots, custom_formats, None)
         if "layout" in data_keys:
             data_keys.remove("layout")
             data__layout = data["layout"]
@@ -3931,7 +3940,7 @@ def validate____defs_board_schema_json__defs_territory(data, custom_formats={}, 
                 if "drawing_choice" in data__layout_keys:
                     data__layout_keys.remove("drawing_choice")
                     data__layout__drawingchoice = data__layout["drawing_choice"]
-                    validate____defs_defs_schema_json__defs_text(data__layout__drawingchoice, custom_formats, (name_prefix or "data") + ".layout.drawing_choice")
+                    validate____defs_defs_schema_json__defs_text(data__layout__drawingchoice, custom_formats, None)
                 if data__layout_keys:
                     raise JsonSchemaValueException
         if "starting" in data_keys:
@@ -3975,15 +3984,15 @@ def validate____defs_board_schema_json__defs_region(data, custom_formats={}, nam
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
@@ -3997,7 +4006,7 @@ def validate____defs_board_schema_json__defs_region(data, custom_formats={}, nam
         if "notes" in data_keys:
             data_keys.remove("notes")
             data__notes = data["notes"]
-            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, (name_prefix or "data") + ".notes")
+            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
@@ -4006,7 +4015,7 @@ def validate____defs_board_schema_json__defs_region(data, custom_formats={}, nam
         if "bonus" in data_keys:
             data_keys.remove("bonus")
             data__bonus = data["bonus"]
-            validate____defs_defs_schema_json__defs_count(data__bonus, custom_formats, (name_prefix or "data") + ".bonus")
+            validate____defs_defs_schema_json__defs_count(data__bonus, custom_formats, None)
         if "starts_unnamed" in data_keys:
             data_keys.remove("starts_unnamed")
             data__startsunnamed = data["starts_unnamed"]
@@ -4015,11 +4024,11 @@ def validate____defs_board_schema_json__defs_region(data, custom_formats={}, nam
         if "printed_name" in data_keys:
             data_keys.remove("printed_name")
             data__printedname = data["printed_name"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__printedname, custom_formats, (name_prefix or "data") + ".printed_name")
+            validate____defs_defs_schema_json__defs_maybe_text(data__printedname, custom_formats, None)
         if "territory_count" in data_keys:
             data_keys.remove("territory_count")
             data__territorycount = data["territory_count"]
-            validate____defs_defs_schema_json__defs_count(data__territorycount, custom_formats, (name_prefix or "data") + ".territory_count")
+            validate____defs_defs_schema_json__defs_count(data__territorycount, custom_formats, None)
         if "layout" in data_keys:
             data_keys.remove("layout")
             data__layout = data["layout"]
@@ -4056,15 +4065,15 @@ def validate____defs_board_schema_json__defs_board(data, custom_formats={}, name
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
         if "notes" in data_keys:
             data_keys.remove("notes")
             data__notes = data["notes"]
-            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, (name_prefix or "data") + ".notes")
+            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
         if "default_slots" in data_keys:
             data_keys.remove("default_slots")
             data__defaultslots = data["default_slots"]
@@ -4086,7 +4095,7 @@ def validate____defs_board_schema_json__defs_board(data, custom_formats={}, name
                     data__defaultslots_property_names = True
                     for data__defaultslots_key in data__defaultslots:
                         try:
-                            validate____defs_defs_schema_json__defs_id(data__defaultslots_key, custom_formats, (name_prefix or "data") + ".default_slots")
+                            validate____defs_defs_schema_json__defs_id(data__defaultslots_key, custom_formats, None)
                         except (JsonSchemaValueException, JsonSchemaValuesException):
                             data__defaultslots_property_names = False
                     if not data__defaultslots_property_names:
@@ -4125,34 +4134,34 @@ def validate____defs_board_schema_json__defs_board(data, custom_formats={}, name
         if "territory_count" in data_keys:
             data_keys.remove("territory_count")
             data__territorycount = data["territory_count"]
-            validate____defs_defs_schema_json__defs_count(data__territorycount, custom_formats, (name_prefix or "data") + ".territory_count")
+            validate____defs_defs_schema_json__defs_count(data__territorycount, custom_formats, None)
         if "region_count" in data_keys:
             data_keys.remove("region_count")
             data__regioncount = data["region_count"]
-            validate____defs_defs_schema_json__defs_count(data__regioncount, custom_formats, (name_prefix or "data") + ".region_count")
+            validate____defs_defs_schema_json__defs_count(data__regioncount, custom_formats, None)
         if "complete" in data_keys:
             data_keys.remove("complete")
             data__complete = data["complete"]
-            data__complete_any_of_count11 = 0
-            if not data__complete_any_of_count11:
+            data__complete_any_of_count18 = 0
+            if not data__complete_any_of_count18:
                 try:
                     if not isinstance(data__complete, (bool)):
                         raise JsonSchemaValueException
                     if not (isinstance(data__complete, bool) and data__complete is True):
                         raise JsonSchemaValueException
-                    data__complete_any_of_count11 += 1
+                    data__complete_any_of_count18 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__complete_any_of_count11:
+            if not data__complete_any_of_count18:
                 try:
-                    validate____defs_defs_schema_json__defs_unknown(data__complete, custom_formats, (name_prefix or "data") + ".complete")
-                    data__complete_any_of_count11 += 1
+                    validate____defs_defs_schema_json__defs_unknown(data__complete, custom_formats, None)
+                    data__complete_any_of_count18 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__complete_any_of_count11:
+            if not data__complete_any_of_count18:
                 raise JsonSchemaValueException
         if "inferred" in data_keys:
             data_keys.remove("inferred")
             data__inferred = data["inferred"]
-            validate____defs_defs_schema_json__defs_inferred(data__inferred, custom_formats, (name_prefix or "data") + ".inferred")
+            validate____defs_defs_schema_json__defs_inferred(data__inferred, custom_formats, None)
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
@@ -4183,7 +4192,7 @@ def validate____defs_defs_schema_json__defs_inferred(data, custom_formats={}, na
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -4200,15 +4209,15 @@ def validate____defs_game_schema_json__defs_pack(data, custom_formats={}, name_p
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
         if "title" in data_keys:
             data_keys.remove("title")
             data__title = data["title"]
-            validate____defs_defs_schema_json__defs_text(data__title, custom_formats, (name_prefix or "data") + ".title")
+            validate____defs_defs_schema_json__defs_text(data__title, custom_formats, None)
         if "extends" in data_keys:
             data_keys.remove("extends")
             data__extends = data["extends"]
-            validate____defs_defs_schema_json__defs_id(data__extends, custom_formats, (name_prefix or "data") + ".extends")
+            validate____defs_defs_schema_json__defs_id(data__extends, custom_formats, None)
         if "version" in data_keys:
             data_keys.remove("version")
             data__version = data["version"]
@@ -4217,11 +4226,11 @@ def validate____defs_game_schema_json__defs_pack(data, custom_formats={}, name_p
         if "author" in data_keys:
             data_keys.remove("author")
             data__author = data["author"]
-            validate____defs_defs_schema_json__defs_text(data__author, custom_formats, (name_prefix or "data") + ".author")
+            validate____defs_defs_schema_json__defs_text(data__author, custom_formats, None)
         if "summary" in data_keys:
             data_keys.remove("summary")
             data__summary = data["summary"]
-            validate____defs_defs_schema_json__defs_text(data__summary, custom_formats, (name_prefix or "data") + ".summary")
+            validate____defs_defs_schema_json__defs_text(data__summary, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -4238,11 +4247,11 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
         if "title" in data_keys:
             data_keys.remove("title")
             data__title = data["title"]
-            validate____defs_defs_schema_json__defs_text(data__title, custom_formats, (name_prefix or "data") + ".title")
+            validate____defs_defs_schema_json__defs_text(data__title, custom_formats, None)
         if "legacy" in data_keys:
             data_keys.remove("legacy")
             data__legacy = data["legacy"]
@@ -4293,7 +4302,7 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                 if "games" in data__campaign_keys:
                     data__campaign_keys.remove("games")
                     data__campaign__games = data__campaign["games"]
-                    validate____defs_defs_schema_json__defs_count(data__campaign__games, custom_formats, (name_prefix or "data") + ".campaign.games")
+                    validate____defs_defs_schema_json__defs_count(data__campaign__games, custom_formats, None)
                 if "rewards_in_first_games" in data__campaign_keys:
                     data__campaign_keys.remove("rewards_in_first_games")
                     data__campaign__rewardsinfirstgames = data__campaign["rewards_in_first_games"]
@@ -4305,7 +4314,7 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                 if "text" in data__campaign_keys:
                     data__campaign_keys.remove("text")
                     data__campaign__text = data__campaign["text"]
-                    validate____defs_defs_schema_json__defs_text(data__campaign__text, custom_formats, (name_prefix or "data") + ".campaign.text")
+                    validate____defs_defs_schema_json__defs_text(data__campaign__text, custom_formats, None)
                 if "pieces" in data__campaign_keys:
                     data__campaign_keys.remove("pieces")
                     data__campaign__pieces = data__campaign["pieces"]
@@ -4326,11 +4335,11 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                 if "id" in data__campaign__pieces_item_keys:
                                     data__campaign__pieces_item_keys.remove("id")
                                     data__campaign__pieces_item__id = data__campaign__pieces_item["id"]
-                                    validate____defs_defs_schema_json__defs_id(data__campaign__pieces_item__id, custom_formats, (name_prefix or "data") + ".campaign.pieces[{data__campaign__pieces_x}].id".format(**locals()))
+                                    validate____defs_defs_schema_json__defs_id(data__campaign__pieces_item__id, custom_formats, None)
                                 if "name" in data__campaign__pieces_item_keys:
                                     data__campaign__pieces_item_keys.remove("name")
                                     data__campaign__pieces_item__name = data__campaign__pieces_item["name"]
-                                    validate____defs_defs_schema_json__defs_text(data__campaign__pieces_item__name, custom_formats, (name_prefix or "data") + ".campaign.pieces[{data__campaign__pieces_x}].name".format(**locals()))
+                                    validate____defs_defs_schema_json__defs_text(data__campaign__pieces_item__name, custom_formats, None)
                                 if "section" in data__campaign__pieces_item_keys:
                                     data__campaign__pieces_item_keys.remove("section")
                                     data__campaign__pieces_item__section = data__campaign__pieces_item["section"]
@@ -4339,15 +4348,15 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                 if "deck" in data__campaign__pieces_item_keys:
                                     data__campaign__pieces_item_keys.remove("deck")
                                     data__campaign__pieces_item__deck = data__campaign__pieces_item["deck"]
-                                    validate____defs_defs_schema_json__defs_id(data__campaign__pieces_item__deck, custom_formats, (name_prefix or "data") + ".campaign.pieces[{data__campaign__pieces_x}].deck".format(**locals()))
+                                    validate____defs_defs_schema_json__defs_id(data__campaign__pieces_item__deck, custom_formats, None)
                                 if "claim" in data__campaign__pieces_item_keys:
                                     data__campaign__pieces_item_keys.remove("claim")
                                     data__campaign__pieces_item__claim = data__campaign__pieces_item["claim"]
-                                    validate____defs_defs_schema_json__defs_id(data__campaign__pieces_item__claim, custom_formats, (name_prefix or "data") + ".campaign.pieces[{data__campaign__pieces_x}].claim".format(**locals()))
+                                    validate____defs_defs_schema_json__defs_id(data__campaign__pieces_item__claim, custom_formats, None)
                                 if "cite" in data__campaign__pieces_item_keys:
                                     data__campaign__pieces_item_keys.remove("cite")
                                     data__campaign__pieces_item__cite = data__campaign__pieces_item["cite"]
-                                    validate____defs_defs_schema_json__defs_cite(data__campaign__pieces_item__cite, custom_formats, (name_prefix or "data") + ".campaign.pieces[{data__campaign__pieces_x}].cite".format(**locals()))
+                                    validate____defs_defs_schema_json__defs_cite(data__campaign__pieces_item__cite, custom_formats, None)
                                 if data__campaign__pieces_item_keys:
                                     raise JsonSchemaValueException
                 if "game_types" in data__campaign_keys:
@@ -4370,15 +4379,15 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                 if "id" in data__campaign__gametypes_item_keys:
                                     data__campaign__gametypes_item_keys.remove("id")
                                     data__campaign__gametypes_item__id = data__campaign__gametypes_item["id"]
-                                    validate____defs_defs_schema_json__defs_id(data__campaign__gametypes_item__id, custom_formats, (name_prefix or "data") + ".campaign.game_types[{data__campaign__gametypes_x}].id".format(**locals()))
+                                    validate____defs_defs_schema_json__defs_id(data__campaign__gametypes_item__id, custom_formats, None)
                                 if "name" in data__campaign__gametypes_item_keys:
                                     data__campaign__gametypes_item_keys.remove("name")
                                     data__campaign__gametypes_item__name = data__campaign__gametypes_item["name"]
-                                    validate____defs_defs_schema_json__defs_text(data__campaign__gametypes_item__name, custom_formats, (name_prefix or "data") + ".campaign.game_types[{data__campaign__gametypes_x}].name".format(**locals()))
+                                    validate____defs_defs_schema_json__defs_text(data__campaign__gametypes_item__name, custom_formats, None)
                                 if "plays" in data__campaign__gametypes_item_keys:
                                     data__campaign__gametypes_item_keys.remove("plays")
                                     data__campaign__gametypes_item__plays = data__campaign__gametypes_item["plays"]
-                                    validate____defs_defs_schema_json__defs_ids(data__campaign__gametypes_item__plays, custom_formats, (name_prefix or "data") + ".campaign.game_types[{data__campaign__gametypes_x}].plays".format(**locals()))
+                                    validate____defs_defs_schema_json__defs_ids(data__campaign__gametypes_item__plays, custom_formats, None)
                                 if "in_order" in data__campaign__gametypes_item_keys:
                                     data__campaign__gametypes_item_keys.remove("in_order")
                                     data__campaign__gametypes_item__inorder = data__campaign__gametypes_item["in_order"]
@@ -4387,7 +4396,7 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                 if "cite" in data__campaign__gametypes_item_keys:
                                     data__campaign__gametypes_item_keys.remove("cite")
                                     data__campaign__gametypes_item__cite = data__campaign__gametypes_item["cite"]
-                                    validate____defs_defs_schema_json__defs_cite(data__campaign__gametypes_item__cite, custom_formats, (name_prefix or "data") + ".campaign.game_types[{data__campaign__gametypes_x}].cite".format(**locals()))
+                                    validate____defs_defs_schema_json__defs_cite(data__campaign__gametypes_item__cite, custom_formats, None)
                                 if "steps" in data__campaign__gametypes_item_keys:
                                     data__campaign__gametypes_item_keys.remove("steps")
                                     data__campaign__gametypes_item__steps = data__campaign__gametypes_item["steps"]
@@ -4397,13 +4406,13 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                     if data__campaign__gametypes_item__steps_is_list:
                                         data__campaign__gametypes_item__steps_len = len(data__campaign__gametypes_item__steps)
                                         for data__campaign__gametypes_item__steps_x, data__campaign__gametypes_item__steps_item in enumerate(data__campaign__gametypes_item__steps):
-                                            validate____defs_game_schema_json__defs_step(data__campaign__gametypes_item__steps_item, custom_formats, (name_prefix or "data") + ".campaign.game_types[{data__campaign__gametypes_x}].steps[{data__campaign__gametypes_item__steps_x}]".format(**locals()))
+                                            validate____defs_game_schema_json__defs_step(data__campaign__gametypes_item__steps_item, custom_formats, None)
                                 if data__campaign__gametypes_item_keys:
                                     raise JsonSchemaValueException
                 if "default_type" in data__campaign_keys:
                     data__campaign_keys.remove("default_type")
                     data__campaign__defaulttype = data__campaign["default_type"]
-                    validate____defs_defs_schema_json__defs_id(data__campaign__defaulttype, custom_formats, (name_prefix or "data") + ".campaign.default_type")
+                    validate____defs_defs_schema_json__defs_id(data__campaign__defaulttype, custom_formats, None)
                 if "setup" in data__campaign_keys:
                     data__campaign_keys.remove("setup")
                     data__campaign__setup = data__campaign["setup"]
@@ -4424,15 +4433,15 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                 if "id" in data__campaign__setup_item_keys:
                                     data__campaign__setup_item_keys.remove("id")
                                     data__campaign__setup_item__id = data__campaign__setup_item["id"]
-                                    validate____defs_defs_schema_json__defs_id(data__campaign__setup_item__id, custom_formats, (name_prefix or "data") + ".campaign.setup[{data__campaign__setup_x}].id".format(**locals()))
+                                    validate____defs_defs_schema_json__defs_id(data__campaign__setup_item__id, custom_formats, None)
                                 if "text" in data__campaign__setup_item_keys:
                                     data__campaign__setup_item_keys.remove("text")
                                     data__campaign__setup_item__text = data__campaign__setup_item["text"]
-                                    validate____defs_defs_schema_json__defs_text(data__campaign__setup_item__text, custom_formats, (name_prefix or "data") + ".campaign.setup[{data__campaign__setup_x}].text".format(**locals()))
+                                    validate____defs_defs_schema_json__defs_text(data__campaign__setup_item__text, custom_formats, None)
                                 if "place" in data__campaign__setup_item_keys:
                                     data__campaign__setup_item_keys.remove("place")
                                     data__campaign__setup_item__place = data__campaign__setup_item["place"]
-                                    validate____defs_defs_schema_json__defs_id(data__campaign__setup_item__place, custom_formats, (name_prefix or "data") + ".campaign.setup[{data__campaign__setup_x}].place".format(**locals()))
+                                    validate____defs_defs_schema_json__defs_id(data__campaign__setup_item__place, custom_formats, None)
                                 if "before_game" in data__campaign__setup_item_keys:
                                     data__campaign__setup_item_keys.remove("before_game")
                                     data__campaign__setup_item__beforegame = data__campaign__setup_item["before_game"]
@@ -4462,7 +4471,7 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                 if "cite" in data__campaign__setup_item_keys:
                                     data__campaign__setup_item_keys.remove("cite")
                                     data__campaign__setup_item__cite = data__campaign__setup_item["cite"]
-                                    validate____defs_defs_schema_json__defs_cite(data__campaign__setup_item__cite, custom_formats, (name_prefix or "data") + ".campaign.setup[{data__campaign__setup_x}].cite".format(**locals()))
+                                    validate____defs_defs_schema_json__defs_cite(data__campaign__setup_item__cite, custom_formats, None)
                                 if data__campaign__setup_item_keys:
                                     raise JsonSchemaValueException
                 if "owed_when_opened" in data__campaign_keys:
@@ -4493,15 +4502,15 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                         if data__campaign__owedwhenopened_item__kinds_len < 1:
                                             raise JsonSchemaValueException
                                         for data__campaign__owedwhenopened_item__kinds_x, data__campaign__owedwhenopened_item__kinds_item in enumerate(data__campaign__owedwhenopened_item__kinds):
-                                            validate____defs_defs_schema_json__defs_id(data__campaign__owedwhenopened_item__kinds_item, custom_formats, (name_prefix or "data") + ".campaign.owed_when_opened[{data__campaign__owedwhenopened_x}].kinds[{data__campaign__owedwhenopened_item__kinds_x}]".format(**locals()))
+                                            validate____defs_defs_schema_json__defs_id(data__campaign__owedwhenopened_item__kinds_item, custom_formats, None)
                                 if "text" in data__campaign__owedwhenopened_item_keys:
                                     data__campaign__owedwhenopened_item_keys.remove("text")
                                     data__campaign__owedwhenopened_item__text = data__campaign__owedwhenopened_item["text"]
-                                    validate____defs_defs_schema_json__defs_text(data__campaign__owedwhenopened_item__text, custom_formats, (name_prefix or "data") + ".campaign.owed_when_opened[{data__campaign__owedwhenopened_x}].text".format(**locals()))
+                                    validate____defs_defs_schema_json__defs_text(data__campaign__owedwhenopened_item__text, custom_formats, None)
                                 if "cite" in data__campaign__owedwhenopened_item_keys:
                                     data__campaign__owedwhenopened_item_keys.remove("cite")
                                     data__campaign__owedwhenopened_item__cite = data__campaign__owedwhenopened_item["cite"]
-                                    validate____defs_defs_schema_json__defs_cite(data__campaign__owedwhenopened_item__cite, custom_formats, (name_prefix or "data") + ".campaign.owed_when_opened[{data__campaign__owedwhenopened_x}].cite".format(**locals()))
+                                    validate____defs_defs_schema_json__defs_cite(data__campaign__owedwhenopened_item__cite, custom_formats, None)
                                 if data__campaign__owedwhenopened_item_keys:
                                     raise JsonSchemaValueException
                 if "tokens" in data__campaign_keys:
@@ -4524,15 +4533,15 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                 if "id" in data__campaign__tokens_item_keys:
                                     data__campaign__tokens_item_keys.remove("id")
                                     data__campaign__tokens_item__id = data__campaign__tokens_item["id"]
-                                    validate____defs_defs_schema_json__defs_id(data__campaign__tokens_item__id, custom_formats, (name_prefix or "data") + ".campaign.tokens[{data__campaign__tokens_x}].id".format(**locals()))
+                                    validate____defs_defs_schema_json__defs_id(data__campaign__tokens_item__id, custom_formats, None)
                                 if "name" in data__campaign__tokens_item_keys:
                                     data__campaign__tokens_item_keys.remove("name")
                                     data__campaign__tokens_item__name = data__campaign__tokens_item["name"]
-                                    validate____defs_defs_schema_json__defs_text(data__campaign__tokens_item__name, custom_formats, (name_prefix or "data") + ".campaign.tokens[{data__campaign__tokens_x}].name".format(**locals()))
+                                    validate____defs_defs_schema_json__defs_text(data__campaign__tokens_item__name, custom_formats, None)
                                 if "plural" in data__campaign__tokens_item_keys:
                                     data__campaign__tokens_item_keys.remove("plural")
                                     data__campaign__tokens_item__plural = data__campaign__tokens_item["plural"]
-                                    validate____defs_defs_schema_json__defs_text(data__campaign__tokens_item__plural, custom_formats, (name_prefix or "data") + ".campaign.tokens[{data__campaign__tokens_x}].plural".format(**locals()))
+                                    validate____defs_defs_schema_json__defs_text(data__campaign__tokens_item__plural, custom_formats, None)
                                 if "base" in data__campaign__tokens_item_keys:
                                     data__campaign__tokens_item_keys.remove("base")
                                     data__campaign__tokens_item__base = data__campaign__tokens_item["base"]
@@ -4563,19 +4572,19 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                 if "cite" in data__campaign__tokens_item_keys:
                                     data__campaign__tokens_item_keys.remove("cite")
                                     data__campaign__tokens_item__cite = data__campaign__tokens_item["cite"]
-                                    validate____defs_defs_schema_json__defs_cite(data__campaign__tokens_item__cite, custom_formats, (name_prefix or "data") + ".campaign.tokens[{data__campaign__tokens_x}].cite".format(**locals()))
+                                    validate____defs_defs_schema_json__defs_cite(data__campaign__tokens_item__cite, custom_formats, None)
                                 if data__campaign__tokens_item_keys:
                                     raise JsonSchemaValueException
                 if "overall_winner" in data__campaign_keys:
                     data__campaign_keys.remove("overall_winner")
                     data__campaign__overallwinner = data__campaign["overall_winner"]
-                    data__campaign__overallwinner_any_of_count12 = 0
-                    if not data__campaign__overallwinner_any_of_count12:
+                    data__campaign__overallwinner_any_of_count19 = 0
+                    if not data__campaign__overallwinner_any_of_count19:
                         try:
-                            validate____defs_defs_schema_json__defs_unknown(data__campaign__overallwinner, custom_formats, (name_prefix or "data") + ".campaign.overall_winner")
-                            data__campaign__overallwinner_any_of_count12 += 1
+                            validate____defs_defs_schema_json__defs_unknown(data__campaign__overallwinner, custom_formats, None)
+                            data__campaign__overallwinner_any_of_count19 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__overallwinner_any_of_count12:
+                    if not data__campaign__overallwinner_any_of_count19:
                         try:
                             if not isinstance(data__campaign__overallwinner, (dict)):
                                 raise JsonSchemaValueException
@@ -4612,26 +4621,26 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                         if "per" in data__campaign__overallwinner__tiebonus_keys:
                                             data__campaign__overallwinner__tiebonus_keys.remove("per")
                                             data__campaign__overallwinner__tiebonus__per = data__campaign__overallwinner__tiebonus["per"]
-                                            validate____defs_defs_schema_json__defs_id(data__campaign__overallwinner__tiebonus__per, custom_formats, (name_prefix or "data") + ".campaign.overall_winner.tie_bonus.per")
+                                            validate____defs_defs_schema_json__defs_id(data__campaign__overallwinner__tiebonus__per, custom_formats, None)
                                         if "text" in data__campaign__overallwinner__tiebonus_keys:
                                             data__campaign__overallwinner__tiebonus_keys.remove("text")
                                             data__campaign__overallwinner__tiebonus__text = data__campaign__overallwinner__tiebonus["text"]
-                                            validate____defs_defs_schema_json__defs_text(data__campaign__overallwinner__tiebonus__text, custom_formats, (name_prefix or "data") + ".campaign.overall_winner.tie_bonus.text")
+                                            validate____defs_defs_schema_json__defs_text(data__campaign__overallwinner__tiebonus__text, custom_formats, None)
                                         if data__campaign__overallwinner__tiebonus_keys:
                                             raise JsonSchemaValueException
                                 if "text" in data__campaign__overallwinner_keys:
                                     data__campaign__overallwinner_keys.remove("text")
                                     data__campaign__overallwinner__text = data__campaign__overallwinner["text"]
-                                    validate____defs_defs_schema_json__defs_text(data__campaign__overallwinner__text, custom_formats, (name_prefix or "data") + ".campaign.overall_winner.text")
+                                    validate____defs_defs_schema_json__defs_text(data__campaign__overallwinner__text, custom_formats, None)
                                 if "cite" in data__campaign__overallwinner_keys:
                                     data__campaign__overallwinner_keys.remove("cite")
                                     data__campaign__overallwinner__cite = data__campaign__overallwinner["cite"]
-                                    validate____defs_defs_schema_json__defs_cite(data__campaign__overallwinner__cite, custom_formats, (name_prefix or "data") + ".campaign.overall_winner.cite")
+                                    validate____defs_defs_schema_json__defs_cite(data__campaign__overallwinner__cite, custom_formats, None)
                                 if data__campaign__overallwinner_keys:
                                     raise JsonSchemaValueException
-                            data__campaign__overallwinner_any_of_count12 += 1
+                            data__campaign__overallwinner_any_of_count19 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__overallwinner_any_of_count12:
+                    if not data__campaign__overallwinner_any_of_count19:
                         raise JsonSchemaValueException
                 if "starts" in data__campaign_keys:
                     data__campaign_keys.remove("starts")
@@ -4642,8 +4651,8 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                     if data__campaign__starts_is_list:
                         data__campaign__starts_len = len(data__campaign__starts)
                         for data__campaign__starts_x, data__campaign__starts_item in enumerate(data__campaign__starts):
-                            data__campaign__starts_item_any_of_count13 = 0
-                            if not data__campaign__starts_item_any_of_count13:
+                            data__campaign__starts_item_any_of_count20 = 0
+                            if not data__campaign__starts_item_any_of_count20:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -4661,20 +4670,20 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                         if "unless_own" in data__campaign__starts_item_keys:
                                             data__campaign__starts_item_keys.remove("unless_own")
                                             data__campaign__starts_item__unlessown = data__campaign__starts_item["unless_own"]
-                                            validate____defs_defs_schema_json__defs_ids(data__campaign__starts_item__unlessown, custom_formats, (name_prefix or "data") + ".campaign.starts[{data__campaign__starts_x}].unless_own".format(**locals()))
+                                            validate____defs_defs_schema_json__defs_ids(data__campaign__starts_item__unlessown, custom_formats, None)
                                         if "text" in data__campaign__starts_item_keys:
                                             data__campaign__starts_item_keys.remove("text")
                                             data__campaign__starts_item__text = data__campaign__starts_item["text"]
-                                            validate____defs_defs_schema_json__defs_text(data__campaign__starts_item__text, custom_formats, (name_prefix or "data") + ".campaign.starts[{data__campaign__starts_x}].text".format(**locals()))
+                                            validate____defs_defs_schema_json__defs_text(data__campaign__starts_item__text, custom_formats, None)
                                         if "cite" in data__campaign__starts_item_keys:
                                             data__campaign__starts_item_keys.remove("cite")
                                             data__campaign__starts_item__cite = data__campaign__starts_item["cite"]
-                                            validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, (name_prefix or "data") + ".campaign.starts[{data__campaign__starts_x}].cite".format(**locals()))
+                                            validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count13 += 1
+                                    data__campaign__starts_item_any_of_count20 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count13:
+                            if not data__campaign__starts_item_any_of_count20:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -4692,20 +4701,20 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                         if "kind" in data__campaign__starts_item_keys:
                                             data__campaign__starts_item_keys.remove("kind")
                                             data__campaign__starts_item__kind = data__campaign__starts_item["kind"]
-                                            validate____defs_defs_schema_json__defs_id(data__campaign__starts_item__kind, custom_formats, (name_prefix or "data") + ".campaign.starts[{data__campaign__starts_x}].kind".format(**locals()))
+                                            validate____defs_defs_schema_json__defs_id(data__campaign__starts_item__kind, custom_formats, None)
                                         if "text" in data__campaign__starts_item_keys:
                                             data__campaign__starts_item_keys.remove("text")
                                             data__campaign__starts_item__text = data__campaign__starts_item["text"]
-                                            validate____defs_defs_schema_json__defs_text(data__campaign__starts_item__text, custom_formats, (name_prefix or "data") + ".campaign.starts[{data__campaign__starts_x}].text".format(**locals()))
+                                            validate____defs_defs_schema_json__defs_text(data__campaign__starts_item__text, custom_formats, None)
                                         if "cite" in data__campaign__starts_item_keys:
                                             data__campaign__starts_item_keys.remove("cite")
                                             data__campaign__starts_item__cite = data__campaign__starts_item["cite"]
-                                            validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, (name_prefix or "data") + ".campaign.starts[{data__campaign__starts_x}].cite".format(**locals()))
+                                            validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count13 += 1
+                                    data__campaign__starts_item_any_of_count20 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count13:
+                            if not data__campaign__starts_item_any_of_count20:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -4723,24 +4732,24 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                         if "zone" in data__campaign__starts_item_keys:
                                             data__campaign__starts_item_keys.remove("zone")
                                             data__campaign__starts_item__zone = data__campaign__starts_item["zone"]
-                                            validate____defs_defs_schema_json__defs_id(data__campaign__starts_item__zone, custom_formats, (name_prefix or "data") + ".campaign.starts[{data__campaign__starts_x}].zone".format(**locals()))
+                                            validate____defs_defs_schema_json__defs_id(data__campaign__starts_item__zone, custom_formats, None)
                                         if "with" in data__campaign__starts_item_keys:
                                             data__campaign__starts_item_keys.remove("with")
                                             data__campaign__starts_item__with = data__campaign__starts_item["with"]
-                                            validate____defs_defs_schema_json__defs_id(data__campaign__starts_item__with, custom_formats, (name_prefix or "data") + ".campaign.starts[{data__campaign__starts_x}].with".format(**locals()))
+                                            validate____defs_defs_schema_json__defs_id(data__campaign__starts_item__with, custom_formats, None)
                                         if "text" in data__campaign__starts_item_keys:
                                             data__campaign__starts_item_keys.remove("text")
                                             data__campaign__starts_item__text = data__campaign__starts_item["text"]
-                                            validate____defs_defs_schema_json__defs_text(data__campaign__starts_item__text, custom_formats, (name_prefix or "data") + ".campaign.starts[{data__campaign__starts_x}].text".format(**locals()))
+                                            validate____defs_defs_schema_json__defs_text(data__campaign__starts_item__text, custom_formats, None)
                                         if "cite" in data__campaign__starts_item_keys:
                                             data__campaign__starts_item_keys.remove("cite")
                                             data__campaign__starts_item__cite = data__campaign__starts_item["cite"]
-                                            validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, (name_prefix or "data") + ".campaign.starts[{data__campaign__starts_x}].cite".format(**locals()))
+                                            validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count13 += 1
+                                    data__campaign__starts_item_any_of_count20 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count13:
+                            if not data__campaign__starts_item_any_of_count20:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -4758,31 +4767,31 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                         if "kind" in data__campaign__starts_item_keys:
                                             data__campaign__starts_item_keys.remove("kind")
                                             data__campaign__starts_item__kind = data__campaign__starts_item["kind"]
-                                            validate____defs_defs_schema_json__defs_id(data__campaign__starts_item__kind, custom_formats, (name_prefix or "data") + ".campaign.starts[{data__campaign__starts_x}].kind".format(**locals()))
+                                            validate____defs_defs_schema_json__defs_id(data__campaign__starts_item__kind, custom_formats, None)
                                         if "text" in data__campaign__starts_item_keys:
                                             data__campaign__starts_item_keys.remove("text")
                                             data__campaign__starts_item__text = data__campaign__starts_item["text"]
-                                            validate____defs_defs_schema_json__defs_text(data__campaign__starts_item__text, custom_formats, (name_prefix or "data") + ".campaign.starts[{data__campaign__starts_x}].text".format(**locals()))
+                                            validate____defs_defs_schema_json__defs_text(data__campaign__starts_item__text, custom_formats, None)
                                         if "cite" in data__campaign__starts_item_keys:
                                             data__campaign__starts_item_keys.remove("cite")
                                             data__campaign__starts_item__cite = data__campaign__starts_item["cite"]
-                                            validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, (name_prefix or "data") + ".campaign.starts[{data__campaign__starts_x}].cite".format(**locals()))
+                                            validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count13 += 1
+                                    data__campaign__starts_item_any_of_count20 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count13:
+                            if not data__campaign__starts_item_any_of_count20:
                                 raise JsonSchemaValueException
                 if data__campaign_keys:
                     raise JsonSchemaValueException
         if "summary" in data_keys:
             data_keys.remove("summary")
             data__summary = data["summary"]
-            validate____defs_defs_schema_json__defs_text(data__summary, custom_formats, (name_prefix or "data") + ".summary")
+            validate____defs_defs_schema_json__defs_text(data__summary, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
@@ -4804,11 +4813,11 @@ def validate____defs_game_schema_json__defs_step(data, custom_formats={}, name_p
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
         if "who" in data_keys:
             data_keys.remove("who")
             data__who = data["who"]
@@ -4822,15 +4831,15 @@ def validate____defs_game_schema_json__defs_step(data, custom_formats={}, name_p
         if "choose" in data_keys:
             data_keys.remove("choose")
             data__choose = data["choose"]
-            validate____defs_defs_schema_json__defs_ids(data__choose, custom_formats, (name_prefix or "data") + ".choose")
+            validate____defs_defs_schema_json__defs_ids(data__choose, custom_formats, None)
         if "fallback" in data_keys:
             data_keys.remove("fallback")
             data__fallback = data["fallback"]
-            validate____defs_defs_schema_json__defs_ids(data__fallback, custom_formats, (name_prefix or "data") + ".fallback")
+            validate____defs_defs_schema_json__defs_ids(data__fallback, custom_formats, None)
         if "piece" in data_keys:
             data_keys.remove("piece")
             data__piece = data["piece"]
-            validate____defs_defs_schema_json__defs_id(data__piece, custom_formats, (name_prefix or "data") + ".piece")
+            validate____defs_defs_schema_json__defs_id(data__piece, custom_formats, None)
         if "mandatory" in data_keys:
             data_keys.remove("mandatory")
             data__mandatory = data["mandatory"]
@@ -4839,15 +4848,15 @@ def validate____defs_game_schema_json__defs_step(data, custom_formats={}, name_p
         if "pass_if" in data_keys:
             data_keys.remove("pass_if")
             data__passif = data["pass_if"]
-            validate____defs_defs_schema_json__defs_text(data__passif, custom_formats, (name_prefix or "data") + ".pass_if")
+            validate____defs_defs_schema_json__defs_text(data__passif, custom_formats, None)
         if "skip" in data_keys:
             data_keys.remove("skip")
             data__skip = data["skip"]
-            validate____defs_defs_schema_json__defs_ids(data__skip, custom_formats, (name_prefix or "data") + ".skip")
+            validate____defs_defs_schema_json__defs_ids(data__skip, custom_formats, None)
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -4864,11 +4873,11 @@ def validate____defs_defs_schema_json__defs_source(data, custom_formats={}, name
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, (name_prefix or "data") + ".cite")
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate____defs_defs_schema_json__defs_text(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate____defs_defs_schema_json__defs_text(data__note, custom_formats, None)
         if "confidence" in data_keys:
             data_keys.remove("confidence")
             data__confidence = data["confidence"]
@@ -4877,7 +4886,7 @@ def validate____defs_defs_schema_json__defs_source(data, custom_formats={}, name
         if "inferred" in data_keys:
             data_keys.remove("inferred")
             data__inferred = data["inferred"]
-            validate____defs_defs_schema_json__defs_inferred(data__inferred, custom_formats, (name_prefix or "data") + ".inferred")
+            validate____defs_defs_schema_json__defs_inferred(data__inferred, custom_formats, None)
         if "inconsistent" in data_keys:
             data_keys.remove("inconsistent")
             data__inconsistent = data["inconsistent"]

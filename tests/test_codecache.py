@@ -122,3 +122,44 @@ def test_the_file_keeps_what_the_last_command_used_once_it_holds_too_much(tmp_pa
     assert namespace == {"__builtins__": namespace["__builtins__"], "y": 1, "x0": 0}
     fresh.save()
     assert sorted(codecache.load(path)) == ["x0 = 0", "y = 1"]
+
+
+def test_methods_other_than_init_are_compiled_when_first_called(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    cache = codecache.CodeCache(str(tmp_path / "code.bin"))
+    monkeypatch.setattr(cache, "save", lambda: None)  # nothing written at exit
+    monkeypatch.setattr(dataclasses, "exec", cache.exec, raising=False)
+
+    @dataclasses.dataclass(frozen=True)
+    class Point:
+        x: int
+        y: int = 0
+
+    def compiled() -> set[str]:
+        return {text.split("\n def ", 1)[1].split("(", 1)[0] for text in cache.codes or {}}
+
+    assert compiled() == {"__init__"}  # __repr__, __eq__, __hash__, __setattr__, __delattr__ deferred
+    p = Point(1)
+    assert repr(p) == "test_methods_other_than_init_are_compiled_when_first_called.<locals>.Point(x=1, y=0)"
+    assert compiled() == {"__init__", "__repr__"}
+    assert p == Point(1, 0) and p != Point(1, 2) and (p == 1) is False
+    assert hash(p) == hash(Point(1)) and len({p, Point(1)}) == 1
+    with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'x'"):
+        p.x = 2  # type: ignore[misc]
+    assert compiled() == {"__init__", "__repr__", "__eq__", "__hash__", "__setattr__"}
+    assert Point.__repr__.__qualname__.endswith("Point.__repr__") and Point.__eq__.__name__ == "__eq__"
+    assert cache.added  # what was compiled is kept for the next command
+
+
+@pytest.mark.parametrize(("text", "deferred"), [
+    ("def __create_fn__(a):\n def __repr__(self):\n  return ''\n return __repr__", True),
+    ("def __create_fn__(a):\n def __eq__(self, other):\n  return True\n return __eq__", True),
+    ("def __create_fn__(a):\n def __init__(self):\n  pass\n return __init__", False),  # always called
+    ("def __create_fn__(a):\n def __eq__(s, o):\n  pass\n def __hash__(s):\n  pass\n return (__eq__, __hash__)",
+     False),  # a newer Python's one text for all of a class's methods
+    ("x = 1", False),
+])
+def test_what_is_deferred(text: str, deferred: bool) -> None:
+    assert codecache._deferrable(text) is deferred

@@ -239,3 +239,55 @@ def test_the_build_budget_is_a_warning_in_validate_and_an_error_in_build(
     assert budget and not any(d.is_error for d in budget) and report.ok
     result = buildmod.build([load_game(str(game))], tmp_path / "out", jobs=1)
     assert [d.code for d in result.diagnostics if d.is_error] == ["B110"] and not result.rendered
+
+
+def _conditions(values: str) -> list[dict[str, Any]]:
+    """`allOf` items as checks.schema.json has them (after `const` became `enum`): value v requires key v."""
+    return [{"if": {"properties": {"k": {"enum": [v]}}, "required": ["k"]}, "then": {"required": [v]}}
+            for v in values]
+
+
+def test_the_dispatch_form_and_what_is_left_alone() -> None:
+    groups = schema._dispatch(_conditions("abcde"))
+    assert groups is not None
+    assert [g["allOf"][0]["properties"]["k"]["enum"] for g in groups] == [["a", "b", "c"], ["d", "e"]]
+    assert [b["allOf"] for g in groups for b in g["anyOf"]] == \
+        [[{"properties": {"k": {"enum": [v]}}}, {"required": [v]}] for v in "abcde"]
+    other_key = _conditions("abcd")
+    other_key[1]["if"] = {"properties": {"j": {"enum": ["b"]}}, "required": ["j"]}
+    more = _conditions("abcd")
+    more[0]["else"] = {}
+    plain = [*_conditions("abcd"), {"type": "object"}]
+    for conditions in (_conditions("abc"), _conditions("abca"), other_key, more, plain):
+        assert schema._dispatch(conditions) is None
+
+
+@pytest.mark.parametrize("values", ["abcde", "abcdefghijklmnopq"])
+def test_the_dispatch_accepts_exactly_what_the_if_then_accepts_for_the_enum_values(values: str) -> None:
+    import itertools
+
+    import fastjsonschema
+
+    base = {"type": "object", "properties": {"k": {"enum": list(values)}}, "required": ["k"],
+            "$schema": "http://json-schema.org/draft-07/schema#"}
+    plain = fastjsonschema.compile({**base, "allOf": _conditions(values)})
+    translated = schema._for_fastjsonschema({**base, "allOf": _conditions(values)})
+    assert "allOf" not in translated and len(translated["anyOf"]) > 1
+    fast = fastjsonschema.compile({**translated, "$schema": base["$schema"]})
+
+    def verdict(check: Any, data: Any) -> bool:
+        try:
+            check(data)
+        except fastjsonschema.JsonSchemaException:
+            return False
+        return True
+
+    seen = set()
+    for k in [*values, "zz"]:
+        for extra in itertools.chain([()], itertools.combinations(values[:4] + k, 1), [tuple(values[:3])]):
+            data = {"k": k, **{e: 1 for e in extra}}
+            ok = verdict(plain, data)
+            assert verdict(fast, data) == ok, data
+            seen.add(ok)
+    assert seen == {True, False}
+    assert not verdict(fast, {"a": 1}) and not verdict(fast, {"k": 1})

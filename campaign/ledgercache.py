@@ -423,13 +423,22 @@ def _digest_after_append(ledger: Ledger, text: str) -> str:
         more = hasher.copy()
         more.update(text[len(ledger.text):].encode("utf-8"))
         return str(more.hexdigest())
-    return _sha256(text.encode("utf-8"))
+    return _sha256(_as_written(ledger, text))
+
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def _as_written(ledger: Ledger, text: str) -> bytes:
+    """The bytes of `text` as a write puts them in the ledger's file: UTF-8, after the byte-order mark the file
+    was read with, if any (`ledgerwrite` keeps it)."""
+    return (_BOM if ledger.raw.startswith(_BOM) else b"") + text.encode("utf-8")
 
 
 def _only_adds(ledger: Ledger, text: str) -> bool:
-    """Whether `text`, written as UTF-8, is the bytes read with more bytes after them."""
+    """Whether `text`, as written, is the bytes read with more bytes after them."""
     old = ledger.text
-    return not ledger.raw.startswith(b"\xef\xbb\xbf") and len(text) >= len(old) and text.startswith(old)
+    return len(text) >= len(old) and text.startswith(old)
 
 
 def remember_appended(ledger: Ledger, text: str, event: Event, verified: str = "",
@@ -501,7 +510,7 @@ def remember_undone(ledger: Ledger, text: str) -> None:
             top = stack[0]
             chars, digest = top.get("text") or [-1, ""]
             if chars != len(text):  # `text` is a prefix of the verified file, as long as the one before the append
-                digest = _sha256(text.encode("utf-8"))
+                digest = _sha256(_as_written(ledger, text))
             new = _header(ledger, digest, _lines_after_undo(ledger, text), top["entries"], None, top["events"],
                           ledger.verified)
             new["last"] = top["last"]
@@ -512,11 +521,11 @@ def remember_undone(ledger: Ledger, text: str) -> None:
             events = ledger.events[:-1]
             shorter = Ledger(ledger.path, ledger.display, text, ledger.name, ledger.game, ledger.fingerprint,
                              ledger.players, list(events), appendable=True, indent=ledger.indent,
-                             verified=ledger.verified, raw=text.encode("utf-8"), entries=len(events))
+                             verified=ledger.verified, raw=_as_written(ledger, text), entries=len(events))
             remember(shorter)
             return
         previous = ledger.events[-2] if ledger.entries > 1 else None
-        new = _header(ledger, _sha256(text.encode("utf-8")), _lines_after_undo(ledger, text), ledger.entries - 1,
+        new = _header(ledger, _sha256(_as_written(ledger, text)), _lines_after_undo(ledger, text), ledger.entries - 1,
                       previous, before, ledger.verified)
         _write_head(ledger, new, b"")
 

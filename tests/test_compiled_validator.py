@@ -291,3 +291,21 @@ def test_the_dispatch_accepts_exactly_what_the_if_then_accepts_for_the_enum_valu
             seen.add(ok)
     assert seen == {True, False}
     assert not verdict(fast, {"a": 1}) and not verdict(fast, {"k": 1})
+
+
+def test_the_shipped_validator_is_what_the_generator_writes_now() -> None:
+    """A change of the translation (schema._for_fastjsonschema, _generated_code) must come with the module
+    written again (and COMPILED_VERSION bumped, so cached code objects of the old translation are not used)."""
+    import re
+
+    import fastjsonschema
+
+    from scarbook.compiler import validator_code
+
+    text = Path(validator_code.__file__).read_text("utf-8")
+    made_by = re.search(r"\(fastjsonschema ([^)]+)\)", text)
+    assert made_by is not None
+    if made_by.group(1) != fastjsonschema.VERSION:
+        pytest.skip(f"written by fastjsonschema {made_by.group(1)}, {fastjsonschema.VERSION} installed: "
+                    "its code may differ (the digest test still holds)")
+    assert text == schema.shipped_source(), "run python tools/generate_validator.py"

@@ -157,6 +157,9 @@ def test_the_line_break_a_file_without_a_final_one_needed_is_kept() -> None:
     # Bo}" typed onto it after the kill, so this one is for the user to look at
     assert _torn_part(hand + b"\n", len(bare), digest, suffix) == ("unclear", len(bare) + 1, len(bare) + 12)
     assert _torn_part(hand + b"\n" + LINE, len(bare), digest, suffix) == ("none", 0, 0)  # the whole append
+    assert _torn_part(hand + b"\n" + LINE + b"- {typed: after}\n", len(bare), digest, suffix) == ("none", 0, 0)
+    # a line typed in another line-break style than the append's is not the append's: it stays
+    assert _torn_part(bare + b"\n- {e", len(bare), digest, b"\r\n" + LINE) == ("none", 0, 0)
     # ...and with their own line break: the append's line break is a blank line, cut with the half
     hand += b"\n"
     assert _torn_part(hand + b"\n- {e", len(bare), digest, suffix) == ("cut", len(hand), len(hand) + 5)

@@ -181,3 +181,35 @@ def test_rewards_passes_and_fortification_boxes(tmp_path: Path) -> None:
     file = tmp_path / "c.yaml"
     assert run_script(SETUP + START + "\n", file) == []
     play_transcript(file, REWARDS_AND_BOXES)
+
+
+RL_REF = "reference/risk-legacy.md"
+BEFORE_GAME_1 = [  # Risk Legacy as created: nothing set up yet; what is typed wrong, what is still sealed
+    (f"game start {PLAYS}", "error R221: 12 coins of the before-first-game supply still to place before game 1 "
+     f"(the 12 coins of the resource deck are placed before the first game; {RL} § Customize the Resource Deck)\n"
+     "error R221: first-game-power still to place on die-mechaniker, enclave-of-the-bear, imperial-balkania, "
+     "khan-industries, saharan-republic before game 1 (every faction gets one of its two starting powers before the "
+     f"first game; {RL} § Customize the Factions)\n" + NOT_WRITTEN),
+    ("place no-such alaska", "error R101: unknown sticker 'no-such'; stickers: coin, minor-city, major-city, "
+     "fortification, scar-cancel, continent-plus-one, continent-minus-one, continent-name, card-destroyed, "
+     "first-game-power, bunker, ammo-shortage (the stickers and marks of Risk Legacy are those its content lists; "
+     f"{RL} § If you won; {RL} § If you held on but did not win; {RL_REF} § Sticker sheet inventory (H for cities, "
+     "cancel and coins before game 1; M for the rest))"),
+    ("place mercenary alaska", "error R310: 'mercenary' is sealed in the packet 'faction-eliminated' (Packet for an "
+     "eliminated faction): open packet faction-eliminated first ('scarbook campaign open faction-eliminated') (Open "
+     f"when a faction is eliminated.; {RL_REF} § Sealed packets: only their names and triggers (H); {RL_REF} § Scars "
+     f"(H: scans of the printed scar cards); {RL_REF} § From scans of the printed components (H for what the scans "
+     "show))"),
+    ("place minor-city nowhere", "error R102: 'nowhere' is not a territory a minor-city can go on; see 'scarbook "
+     f"campaign where minor-city' (a Minor City goes on a territory; {RL} § If you held on but did not win; {RL} § "
+     "Territories and Population (Cities))"),
+    ("place major-city alaska --by Ann", f"error R211: no game has ended yet (rewards are taken after a game; {RL} § "
+     "End of the Game)\nerror R224: give the Major City its name with --name TEXT (the player names it; "
+     f"{RL} § If you won; {RL} § Before the first turn)"),
+]
+
+
+def test_refusals_before_the_first_game(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    assert run_script("new {file} --game risk-legacy --player Ann --player Bob --player Cat\n", file) == []
+    play_transcript(file, BEFORE_GAME_1)

@@ -206,6 +206,17 @@ BEFORE_GAME_1 = [  # Risk Legacy as created: nothing set up yet; what is typed w
     ("place major-city alaska --by Ann", f"error R211: no game has ended yet (rewards are taken after a game; {RL} § "
      "End of the Game)\nerror R224: give the Major City its name with --name TEXT (the player names it; "
      f"{RL} § If you won; {RL} § Before the first turn)"),
+    ("where first-game-power", "die-mechaniker\nenclave-of-the-bear\nimperial-balkania\nkhan-industries\n"
+     "saharan-republic"),  # a power-choice sticker goes on every faction that still has a power to choose
+    ("pass winner-reward --by Ann", "error R330: there is no step to pass now: no game has ended, or one is in "
+     f"progress (the steps of a game are taken after it ends, before the next game starts; {RL} § End of the Game)"),
+    ("game start --play Ann=khan-industries --play Bob=saharan-republic --play Ann",  # not also 'say which faction'
+     "error R221: 12 coins of the before-first-game supply still to place before game 1 (the 12 coins of the "
+     f"resource deck are placed before the first game; {RL} § Customize the Resource Deck)\n"
+     "error R221: first-game-power still to place on die-mechaniker, enclave-of-the-bear, imperial-balkania, "
+     "khan-industries, saharan-republic before game 1 (every faction gets one of its two starting powers before the "
+     f"first game; {RL} § Customize the Factions)\n"
+     f"error R303: Ann is given twice in this game (each player plays once; {RL} § Player Set Up)\n" + NOT_WRITTEN),
 ]
 
 
@@ -213,3 +224,13 @@ def test_refusals_before_the_first_game(tmp_path: Path) -> None:
     file = tmp_path / "c.yaml"
     assert run_script("new {file} --game risk-legacy --player Ann --player Bob --player Cat\n", file) == []
     play_transcript(file, BEFORE_GAME_1)
+
+
+def test_shadow_forces_refusals_before_the_first_game(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    assert run_script("new {file} --game risk-shadow-forces --player Ann --player Bob --player Cat\n", file) == []
+    play_transcript(file, [  # game 1 is a global game (game 2, a skirmish, is played with warlords only)
+        ("game end --winner Ann", "error R302: no game is in progress; start one with 'scarbook campaign game start "
+         "--play NAME=FACTION,WARLORD ...' (a game ends after it started; 000_abea47e8b6bf01a9.txt § End of the Global "
+         "Game)\n" + NOT_WRITTEN),
+    ])

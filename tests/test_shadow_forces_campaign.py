@@ -7,6 +7,7 @@ The generator `campaigns/make_shadow_forces.py` wrote games 4-15 of the script.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -173,7 +174,7 @@ def test_status_lists_every_owed_step_even_those_waiting_for_earlier_ones(tmp_pa
 def test_game_twelve_adds_its_own_start_check(world: Path) -> None:
     from scarbook.campaign.engine import Campaign
     from scarbook.campaign.ledgercache import read
-    from scarbook.campaign.rules import start_problem
+    from scarbook.campaign.rules import legal_starts, start_problem
 
     replay = Campaign(read(world)).replay()
     content, state = replay.content, replay.state
@@ -187,6 +188,9 @@ def test_game_twelve_adds_its_own_start_check(world: Path) -> None:
     assert free, "a neighbour that is a legal start in other games"
     near = start_problem(content, state, "Ann", free[0], 12)
     assert near is not None and "Game 12" in near.cite and "your own warlord is" in near.message
+    # the legal starts listed are those of the next game: game 12 after 11 games, game 13 after 12
+    assert own not in legal_starts(content, dataclasses.replace(state, games=state.games[:11]), "Ann")
+    assert own in legal_starts(content, dataclasses.replace(state, games=state.games[:12]), "Ann")
 
 
 def test_a_game_after_the_campaign_is_played_but_gives_no_rewards(world: Path, tmp_path: Path) -> None:
@@ -199,6 +203,10 @@ def test_a_game_after_the_campaign_is_played_but_gives_no_rewards(world: Path, t
         ("game end --winner Bob", "recorded: game ends: Bob wins; held on: Ann, Cat"),
         ("place warlord-upgrade-tactic kai-weller-warlord-deck --by Ann", "error R208: game 16 gives no rewards (only "
          "the first 15 games give rewards; 000_abea47e8b6bf01a9.txt § End of the Global Game)"),
+        ("game start --type skirmish --play Ann=green-faction --play Bob=raaz-garcia --play Cat=angus-smith",
+         "error R303: 'green-faction' is not a warlord of this game; choose from: angus-smith, cassandra-evans, "
+         "jett-st-clair, kai-weller, raaz-garcia, xenia-jones (a skirmish game records each player's warlord, each "
+         "played by one player; 000_abea47e8b6bf01a9.txt § Before You Start Game 1)"),  # the type asked for, unscheduled
         (f"game start {plays}", "recorded: game starts: Ann as green-faction and kai-weller, Bob as white-faction "
          "and raaz-garcia, Cat as blue-faction and angus-smith"),
     ])

@@ -171,6 +171,40 @@ def test_status_lists_every_owed_step_even_those_waiting_for_earlier_ones(tmp_pa
         ("Ann", "Place a warlord sticker for a warlord nobody played for cassandra-evans"))
 
 
+def test_where_waits_for_the_earlier_steps_and_lines_owed_are_counted(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch,
+                                                                       tmp_path_factory: pytest.TempPathFactory
+                                                                       ) -> None:
+    set_cache(monkeypatch, tmp_path_factory)
+    file = tmp_path / "opening.yaml"
+    opening = script("risk-shadow-forces-opening.txt")
+    first_end = opening.index("game end --winner Ann --held-on Bob --eliminated Cat")
+    assert not run_script(opening[:first_end] + "game end --winner Ann --held-on Bob --eliminated Cat\n", file)
+    steps = opening[first_end:].splitlines(keepends=True)[1:20]  # warlord stickers, upgrades passed
+    assert steps[-1].startswith("pass warlord-upgrade-unassigned --by Ann --for jett-st-clair")
+    nowhere = ("continent-name cannot go anywhere now for Ann (try 'scarbook campaign place continent-name TARGET "
+               "--dry-run' to see why)")
+    play_transcript(file, [("where continent-name --by Ann", nowhere)])  # a global game's steps go in order
+    assert not run_script("".join(steps), file)
+    play_transcript(file, [("where continent-name --by Ann", "north-america\nsouth-america\neurope\nafrica\nasia\n"
+                            "australia")])
+
+    file = tmp_path / "lines.yaml"  # game 2's new continent TS: one of ts-01's two lines drawn, none of ts-02's
+    lines = script("risk-shadow-forces-15.txt").splitlines(keepends=True)
+    assert lines[94].startswith("link continent-sticker-ts ts-01 sa-04")
+    assert not run_script("".join(lines[:95]), file)
+    why = ("(After applying the sticker the player connects each new territory to two different territories with "
+           "lines, then may draw one more line.; 000_abea47e8b6bf01a9.txt § Game 2 (Skirmish): In Search of Answers)")
+    play_transcript(file, [(
+        "game start --play Ann=green-faction,kai-weller --play Bob=white-faction,raaz-garcia --play Cat=blue-faction,"
+        "angus-smith",
+        "error R344: ts-01 still needs 1 line of the continent-sticker-ts ('scarbook campaign link continent-sticker-ts "
+        f"ts-01 TERRITORY') {why}\nerror R344: ts-02 still needs 2 lines of the continent-sticker-ts ('scarbook "
+        f"campaign link continent-sticker-ts ts-02 TERRITORY') {why}\nerror R344: ag-01 still needs 2 lines of the "
+        f"continent-sticker-ag ('scarbook campaign link continent-sticker-ag ag-01 TERRITORY') {why}\n"
+        "nothing was written")])
+
+
 def test_game_twelve_adds_its_own_start_check(world: Path) -> None:
     from scarbook.campaign.engine import Campaign
     from scarbook.campaign.ledgercache import read

@@ -184,10 +184,18 @@ def test_where_waits_for_the_earlier_steps_and_lines_owed_are_counted(tmp_path: 
     assert steps[-1].startswith("pass warlord-upgrade-unassigned --by Ann --for jett-st-clair")
     nowhere = ("continent-name cannot go anywhere now for Ann (try 'scarbook campaign place continent-name TARGET "
                "--dry-run' to see why)")
-    play_transcript(file, [("where continent-name --by Ann", nowhere)])  # a global game's steps go in order
+    play_transcript(file, [
+        ("where continent-name --by Ann", nowhere),  # a global game's steps go in order
+        ("place kai-weller-warlord-sticker na-01", "error R205: say who takes the Kai Weller warlord sticker with --by "
+         "NAME (each step is taken by a player)"),  # three players owe a warlord sticker: no default
+    ])
     assert not run_script("".join(steps), file)
-    play_transcript(file, [("where continent-name --by Ann", "north-america\nsouth-america\neurope\nafrica\nasia\n"
-                            "australia")])
+    play_transcript(file, [
+        ("where continent-name --by Ann", "north-america\nsouth-america\neurope\nafrica\nasia\naustralia"),
+        ("place kai-weller-warlord-sticker na-05 --by Ann", "error R207: Ann already took 'Place a warlord sticker' "
+         "after game 1 for kai-weller (kai-weller-warlord-sticker on na-01 (line 32)) (Place a warlord sticker: every "
+         "player; 000_abea47e8b6bf01a9.txt § End of the Global Game)"),
+    ])
 
     file = tmp_path / "lines.yaml"  # game 2's new continent TS: one of ts-01's two lines drawn, none of ts-02's
     lines = script("risk-shadow-forces-15.txt").splitlines(keepends=True)
@@ -203,6 +211,20 @@ def test_where_waits_for_the_earlier_steps_and_lines_owed_are_counted(tmp_path: 
         f"campaign link continent-sticker-ts ts-02 TERRITORY') {why}\nerror R344: ag-01 still needs 2 lines of the "
         f"continent-sticker-ag ('scarbook campaign link continent-sticker-ag ag-01 TERRITORY') {why}\n"
         "nothing was written")])
+
+
+def test_a_lost_warlord_owes_no_stat_upgrade(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             tmp_path_factory: pytest.TempPathFactory) -> None:
+    set_cache(monkeypatch, tmp_path_factory)
+    file = tmp_path / "lost.yaml"
+    lines = script("risk-shadow-forces-15.txt").splitlines(keepends=True)
+    assert lines[262].startswith("game end --winner Bob --lost angus-smith")  # game 13, a skirmish
+    assert not run_script("".join(lines[:263]), file)
+    play_transcript(file, [
+        ("place warlord-stat-upgrade angus-smith --by Cat --name melee_dice --value 3", "error R205: Cat has no step "
+         "after game 13 that places a Warlord stat upgrade sticker (Upgrade a stat on the main warlord card: every "
+         "player; 000_abea47e8b6bf01a9.txt § End of the Skirmish Game)"),
+    ])
 
 
 def test_game_twelve_adds_its_own_start_check(world: Path) -> None:

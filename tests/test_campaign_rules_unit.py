@@ -117,3 +117,13 @@ def test_a_pass_refused_lists_five_targets_then_an_ellipsis(risk_legacy_after_ga
     problems = rules.pass_problems(replay.content, replay.state, Passed("winner-reward", "Ann"))
     assert [(p.code, p.message) for p in problems] == [
         ("R332", f"'The winner's reward' is owed and a continent-name can still go on {listed}")]
+
+
+def test_a_step_with_nothing_legal_left_blocks_no_game(risk_legacy_after_game_1: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    replay = Campaign(read(risk_legacy_after_game_1)).replay()
+    assert [(o.actor, o.step.id) for o in rules.blocking(replay.content, replay.state)] == [
+        ("Ann", "winner-reward"), ("Bob", "held-on-reward"), ("Cat", "held-on-reward")]
+    monkeypatch.setattr(rules, "where", lambda *args, **kwargs: [])  # no sticker of any step can go anywhere
+    assert rules.blocking(replay.content, replay.state) == []
+    assert rules.owed_rewards(replay.content, replay.state) == []

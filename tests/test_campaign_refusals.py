@@ -3,7 +3,8 @@
 Each transcript runs one command at a time through the CLI (campaigns.helpers.play_transcript): a
 refusal must exit 1 without a crash and leave the ledger byte-identical; the expected text is every line
 the command prints first. The games are two test packs (`tests/packs/valid/checks-isles/`: no factions,
-no pieces, 2-3 players; `trigger-isles/`: one sealed packet per kind of trigger) and Risk Legacy.
+no pieces, 2-3 players; `trigger-isles/`: one sealed packet per kind of trigger), Risk Legacy and (its R302)
+Risk: Shadow Forces.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 Each transcript runs one command at a time through the CLI (campaigns.helpers.play_transcript): a
 refusal must exit 1 without a crash and leave the ledger byte-identical; the expected text is every line
 the command prints first. The games are two test packs (`tests/packs/valid/checks-isles/`: no factions,
-no pieces, 2-3 players; `trigger-isles/`: one sealed packet per kind of trigger) and Risk Legacy.
+no pieces, 2-3 players; `trigger-isles/`: one sealed packet per kind of trigger), Risk Legacy and (its R302)
+Risk: Shadow Forces.
 """
 
 from __future__ import annotations
@@ -181,3 +182,56 @@ def test_rewards_passes_and_fortification_boxes(tmp_path: Path) -> None:
     file = tmp_path / "c.yaml"
     assert run_script(SETUP + START + "\n", file) == []
     play_transcript(file, REWARDS_AND_BOXES)
+
+
+RL_REF = "reference/risk-legacy.md"
+BEFORE_GAME_1 = [  # Risk Legacy as created: nothing set up yet; what is typed wrong, what is still sealed
+    (f"game start {PLAYS}", "error R221: 12 coins of the before-first-game supply still to place before game 1 "
+     f"(the 12 coins of the resource deck are placed before the first game; {RL} § Customize the Resource Deck)\n"
+     "error R221: first-game-power still to place on die-mechaniker, enclave-of-the-bear, imperial-balkania, "
+     "khan-industries, saharan-republic before game 1 (every faction gets one of its two starting powers before the "
+     f"first game; {RL} § Customize the Factions)\n" + NOT_WRITTEN),
+    ("place no-such alaska", "error R101: unknown sticker 'no-such'; stickers: coin, minor-city, major-city, "
+     "fortification, scar-cancel, continent-plus-one, continent-minus-one, continent-name, card-destroyed, "
+     "first-game-power, bunker, ammo-shortage (the stickers and marks of Risk Legacy are those its content lists; "
+     f"{RL} § If you won; {RL} § If you held on but did not win; {RL_REF} § Sticker sheet inventory (H for cities, "
+     "cancel and coins before game 1; M for the rest))"),
+    ("place mercenary alaska", "error R310: 'mercenary' is sealed in the packet 'faction-eliminated' (Packet for an "
+     "eliminated faction): open packet faction-eliminated first ('scarbook campaign open faction-eliminated') (Open "
+     f"when a faction is eliminated.; {RL_REF} § Sealed packets: only their names and triggers (H); {RL_REF} § Scars "
+     f"(H: scans of the printed scar cards); {RL_REF} § From scans of the printed components (H for what the scans "
+     "show))"),
+    ("place minor-city nowhere", "error R102: 'nowhere' is not a territory a minor-city can go on; see 'scarbook "
+     f"campaign where minor-city' (a Minor City goes on a territory; {RL} § If you held on but did not win; {RL} § "
+     "Territories and Population (Cities))"),
+    ("place major-city alaska --by Ann", f"error R211: no game has ended yet (rewards are taken after a game; {RL} § "
+     "End of the Game)\nerror R224: give the Major City its name with --name TEXT (the player names it; "
+     f"{RL} § If you won; {RL} § Before the first turn)"),
+    ("where first-game-power", "die-mechaniker\nenclave-of-the-bear\nimperial-balkania\nkhan-industries\n"
+     "saharan-republic"),  # a power-choice sticker goes on every faction that still has a power to choose
+    ("pass winner-reward --by Ann", "error R330: there is no step to pass now: no game has ended, or one is in "
+     f"progress (the steps of a game are taken after it ends, before the next game starts; {RL} § End of the Game)"),
+    ("game start --play Ann=khan-industries --play Bob=saharan-republic --play Ann",  # not also 'say which faction'
+     "error R221: 12 coins of the before-first-game supply still to place before game 1 (the 12 coins of the "
+     f"resource deck are placed before the first game; {RL} § Customize the Resource Deck)\n"
+     "error R221: first-game-power still to place on die-mechaniker, enclave-of-the-bear, imperial-balkania, "
+     "khan-industries, saharan-republic before game 1 (every faction gets one of its two starting powers before the "
+     f"first game; {RL} § Customize the Factions)\n"
+     f"error R303: Ann is given twice in this game (each player plays once; {RL} § Player Set Up)\n" + NOT_WRITTEN),
+]
+
+
+def test_refusals_before_the_first_game(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    assert run_script("new {file} --game risk-legacy --player Ann --player Bob --player Cat\n", file) == []
+    play_transcript(file, BEFORE_GAME_1)
+
+
+def test_shadow_forces_refusals_before_the_first_game(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    assert run_script("new {file} --game risk-shadow-forces --player Ann --player Bob --player Cat\n", file) == []
+    play_transcript(file, [  # game 1 is a global game (game 2, a skirmish, is played with warlords only)
+        ("game end --winner Ann", "error R302: no game is in progress; start one with 'scarbook campaign game start "
+         "--play NAME=FACTION,WARLORD ...' (a game ends after it started; 000_abea47e8b6bf01a9.txt § End of the Global "
+         "Game)\n" + NOT_WRITTEN),
+    ])

@@ -11,11 +11,11 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from campaigns.helpers import run_script
+from campaigns.helpers import SETUP, START, run_script
 
 from scarbook.campaign import rules
 from scarbook.campaign.engine import Campaign, Replay
-from scarbook.campaign.events import Event
+from scarbook.campaign.events import Event, Passed
 from scarbook.campaign.ledgercache import read
 
 GAME = Path(__file__).parent / "packs" / "valid" / "checks-isles"
@@ -33,6 +33,11 @@ def banner(replay: Replay, checks: list[dict]) -> rules.Resolved:
     r = rules.resolve(replay.content, replay.state, "banner", "a-isle", by="Ann")
     assert isinstance(r, rules.Resolved), r
     return dataclasses.replace(r, sticker={**r.sticker, "checks": checks})
+
+
+def test_a_placement_typed_without_a_name_or_value_has_none(replay: Replay) -> None:
+    r = rules.resolve(replay.content, replay.state, "banner", "a-isle", by="Ann")
+    assert isinstance(r, rules.Resolved) and (r.actor, r.name, r.value) == ("Ann", "", None)
 
 
 def test_an_unknown_check_is_named_and_the_others_still_run(replay: Replay) -> None:
@@ -72,3 +77,53 @@ def test_players_text_one_bound_or_both() -> None:
     assert rules._players_text({"min": 3}) == "at least 3 players"
     assert rules._players_text({"max": 5}) == "at most 5 players"
 
+
+
+@pytest.fixture
+def risk_legacy_after_game_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Risk Legacy set up, game 1 played: Ann won, Bob and Cat held on (their rewards owed)."""
+    monkeypatch.delenv("SCARBOOK_CAMPAIGN", raising=False)
+    file = tmp_path / "c.yaml"
+    assert run_script(SETUP + START + "\ngame end --winner Ann\n", file) == []
+    return file
+
+
+def test_the_default_player_is_the_only_one_a_reward_can_be_for(risk_legacy_after_game_1: Path) -> None:
+    file = risk_legacy_after_game_1
+
+    def default(sticker: str) -> str:
+        replay = Campaign(read(file)).replay()
+        return rules.default_actor(replay.content, replay.state, replay.content.stickers[sticker])
+
+    assert (default("major-city"), default("minor-city")) == ("Ann", "")  # the winner; two held on
+    assert run_script("place major-city alaska --by Ann --name Ankh\nplace minor-city peru --by Bob --name Lima\n",
+                      file) == []
+    # Ann's step is taken: the major city's own `actor-is` check says it is the winner's; Cat alone is still owed
+    assert (default("major-city"), default("minor-city")) == ("Ann", "Cat")  # the winner; the one still waiting
+
+
+def test_the_rewards_still_owed_by_player(risk_legacy_after_game_1: Path) -> None:
+    replay = Campaign(read(risk_legacy_after_game_1)).replay()
+    assert rules.owed_rewards(replay.content, replay.state) == [
+        ("Ann", "The winner's reward"), ("Bob", "A held-on player's reward"), ("Cat", "A held-on player's reward")]
+
+
+@pytest.mark.parametrize(("found", "listed"), [(5, "a, b, c, d, e"), (6, "a, b, c, d, e …")])
+def test_a_pass_refused_lists_five_targets_then_an_ellipsis(risk_legacy_after_game_1: Path,
+                                                            monkeypatch: pytest.MonkeyPatch, found: int,
+                                                            listed: str) -> None:
+    replay = Campaign(read(risk_legacy_after_game_1)).replay()
+    monkeypatch.setattr(rules, "where", lambda *args, **kwargs: list("abcdef")[:found])
+    problems = rules.pass_problems(replay.content, replay.state, Passed("winner-reward", "Ann"))
+    assert [(p.code, p.message) for p in problems] == [
+        ("R332", f"'The winner's reward' is owed and a continent-name can still go on {listed}")]
+
+
+def test_a_step_with_nothing_legal_left_blocks_no_game(risk_legacy_after_game_1: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    replay = Campaign(read(risk_legacy_after_game_1)).replay()
+    assert [(o.actor, o.step.id) for o in rules.blocking(replay.content, replay.state)] == [
+        ("Ann", "winner-reward"), ("Bob", "held-on-reward"), ("Cat", "held-on-reward")]
+    monkeypatch.setattr(rules, "where", lambda *args, **kwargs: [])  # no sticker of any step can go anywhere
+    assert rules.blocking(replay.content, replay.state) == []
+    assert rules.owed_rewards(replay.content, replay.state) == []

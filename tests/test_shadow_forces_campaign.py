@@ -7,6 +7,7 @@ The generator `campaigns/make_shadow_forces.py` wrote games 4-15 of the script.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -170,10 +171,66 @@ def test_status_lists_every_owed_step_even_those_waiting_for_earlier_ones(tmp_pa
         ("Ann", "Place a warlord sticker for a warlord nobody played for cassandra-evans"))
 
 
+def test_where_waits_for_the_earlier_steps_and_lines_owed_are_counted(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch,
+                                                                       tmp_path_factory: pytest.TempPathFactory
+                                                                       ) -> None:
+    set_cache(monkeypatch, tmp_path_factory)
+    file = tmp_path / "opening.yaml"
+    opening = script("risk-shadow-forces-opening.txt")
+    first_end = opening.index("game end --winner Ann --held-on Bob --eliminated Cat")
+    assert not run_script(opening[:first_end] + "game end --winner Ann --held-on Bob --eliminated Cat\n", file)
+    steps = opening[first_end:].splitlines(keepends=True)[1:20]  # warlord stickers, upgrades passed
+    assert steps[-1].startswith("pass warlord-upgrade-unassigned --by Ann --for jett-st-clair")
+    nowhere = ("continent-name cannot go anywhere now for Ann (try 'scarbook campaign place continent-name TARGET "
+               "--dry-run' to see why)")
+    play_transcript(file, [
+        ("where continent-name --by Ann", nowhere),  # a global game's steps go in order
+        ("place kai-weller-warlord-sticker na-01", "error R205: say who takes the Kai Weller warlord sticker with --by "
+         "NAME (each step is taken by a player)"),  # three players owe a warlord sticker: no default
+    ])
+    assert not run_script("".join(steps), file)
+    play_transcript(file, [
+        ("where continent-name --by Ann", "north-america\nsouth-america\neurope\nafrica\nasia\naustralia"),
+        ("place kai-weller-warlord-sticker na-05 --by Ann", "error R207: Ann already took 'Place a warlord sticker' "
+         "after game 1 for kai-weller (kai-weller-warlord-sticker on na-01 (line 32)) (Place a warlord sticker: every "
+         "player; 000_abea47e8b6bf01a9.txt § End of the Global Game)"),
+    ])
+
+    file = tmp_path / "lines.yaml"  # game 2's new continent TS: one of ts-01's two lines drawn, none of ts-02's
+    lines = script("risk-shadow-forces-15.txt").splitlines(keepends=True)
+    assert lines[94].startswith("link continent-sticker-ts ts-01 sa-04")
+    assert not run_script("".join(lines[:95]), file)
+    why = ("(After applying the sticker the player connects each new territory to two different territories with "
+           "lines, then may draw one more line.; 000_abea47e8b6bf01a9.txt § Game 2 (Skirmish): In Search of Answers)")
+    play_transcript(file, [(
+        "game start --play Ann=green-faction,kai-weller --play Bob=white-faction,raaz-garcia --play Cat=blue-faction,"
+        "angus-smith",
+        "error R344: ts-01 still needs 1 line of the continent-sticker-ts ('scarbook campaign link continent-sticker-ts "
+        f"ts-01 TERRITORY') {why}\nerror R344: ts-02 still needs 2 lines of the continent-sticker-ts ('scarbook "
+        f"campaign link continent-sticker-ts ts-02 TERRITORY') {why}\nerror R344: ag-01 still needs 2 lines of the "
+        f"continent-sticker-ag ('scarbook campaign link continent-sticker-ag ag-01 TERRITORY') {why}\n"
+        "nothing was written")])
+
+
+def test_a_lost_warlord_owes_no_stat_upgrade(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             tmp_path_factory: pytest.TempPathFactory) -> None:
+    set_cache(monkeypatch, tmp_path_factory)
+    file = tmp_path / "lost.yaml"
+    lines = script("risk-shadow-forces-15.txt").splitlines(keepends=True)
+    assert lines[262].startswith("game end --winner Bob --lost angus-smith")  # game 13, a skirmish
+    assert not run_script("".join(lines[:263]), file)
+    play_transcript(file, [
+        ("place warlord-stat-upgrade angus-smith --by Cat --name melee_dice --value 3", "error R205: Cat has no step "
+         "after game 13 that places a Warlord stat upgrade sticker (Upgrade a stat on the main warlord card: every "
+         "player; 000_abea47e8b6bf01a9.txt § End of the Skirmish Game)"),
+    ])
+
+
 def test_game_twelve_adds_its_own_start_check(world: Path) -> None:
     from scarbook.campaign.engine import Campaign
     from scarbook.campaign.ledgercache import read
-    from scarbook.campaign.rules import start_problem
+    from scarbook.campaign.rules import legal_starts, start_problem
 
     replay = Campaign(read(world)).replay()
     content, state = replay.content, replay.state
@@ -187,6 +244,9 @@ def test_game_twelve_adds_its_own_start_check(world: Path) -> None:
     assert free, "a neighbour that is a legal start in other games"
     near = start_problem(content, state, "Ann", free[0], 12)
     assert near is not None and "Game 12" in near.cite and "your own warlord is" in near.message
+    # the legal starts listed are those of the next game: game 12 after 11 games, game 13 after 12
+    assert own not in legal_starts(content, dataclasses.replace(state, games=state.games[:11]), "Ann")
+    assert own in legal_starts(content, dataclasses.replace(state, games=state.games[:12]), "Ann")
 
 
 def test_a_game_after_the_campaign_is_played_but_gives_no_rewards(world: Path, tmp_path: Path) -> None:
@@ -199,6 +259,10 @@ def test_a_game_after_the_campaign_is_played_but_gives_no_rewards(world: Path, t
         ("game end --winner Bob", "recorded: game ends: Bob wins; held on: Ann, Cat"),
         ("place warlord-upgrade-tactic kai-weller-warlord-deck --by Ann", "error R208: game 16 gives no rewards (only "
          "the first 15 games give rewards; 000_abea47e8b6bf01a9.txt § End of the Global Game)"),
+        ("game start --type skirmish --play Ann=green-faction --play Bob=raaz-garcia --play Cat=angus-smith",
+         "error R303: 'green-faction' is not a warlord of this game; choose from: angus-smith, cassandra-evans, "
+         "jett-st-clair, kai-weller, raaz-garcia, xenia-jones (a skirmish game records each player's warlord, each "
+         "played by one player; 000_abea47e8b6bf01a9.txt § Before You Start Game 1)"),  # the type asked for, unscheduled
         (f"game start {plays}", "recorded: game starts: Ann as green-faction and kai-weller, Bob as white-faction "
          "and raaz-garcia, Cat as blue-faction and angus-smith"),
     ])

@@ -8,7 +8,6 @@ adding a check is appending one function. A check that crashes becomes one diagn
 from __future__ import annotations
 
 import re
-import traceback
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -483,6 +482,8 @@ def run_checks(loaded: Loaded) -> list[Diagnostic]:
         try:
             out.extend(check(ctx))
         except Exception as exc:  # a crashing check is one more diagnostic, never a traceback
+            import traceback  # only for a crash: its import is a millisecond of every cold start
+
             where = traceback.extract_tb(exc.__traceback__)[-1]
             span = Span(ctx.game.files[0] if ctx.game.files else ctx.game.id)
             out.append(error(span, "X999", f"internal error in {check.__name__}: {type(exc).__name__}: {exc} "

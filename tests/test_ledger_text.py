@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scarbook.campaign import ledgertext
 from scarbook.campaign.events import ParseProblem, parse_event
 from scarbook.campaign.ledger import HEADER_COMMENT, Ledger, LedgerError, newline_of, parse
 from scarbook.campaign.ledgertext import dump_event, render, with_event, without_last
@@ -769,3 +770,22 @@ def test_undo_of_a_plain_last_line_reads_no_yaml_and_takes_the_cached_line_count
     odd = text[: -len(entries[-1] + nl)] + "  - {event: place, sticker: coin, target: 'Zoë'}" + nl
     cut, last = without_last(parse(odd, Path("c.yaml")))
     assert cut == text[: -len(entries[-1] + nl)] and last.to_dict()["target"] == "Zoë"
+
+
+# --- the comma between two flow entries, read directly -----------------------------------------------------
+@pytest.mark.parametrize(("text", "start", "end", "found"), [
+    (" , ", 0, 3, 1),
+    ("  ", 0, 2, -1),  # none: -1 exactly
+    (" ,", 0, 1, -1),  # the end is not searched (a comma there is past the gap)
+    ("# c, x\n, y", 0, 10, 7),  # a comment at the very start of the text
+    ("a #c, b\n, z", 1, 11, 8),  # a comment after a blank
+    ("ab#c, b\n, z", 2, 11, 4),  # '#' glued to text is no comment
+    ("aX#c, b\n, z", 2, 11, 4),
+    ("a #c\n, b\n, z", 1, 12, 5),  # the comment ends at its own line's end, not a later one
+    ("a #c\r, b\r, z", 1, 12, 5),  # ...ended by a CR alone
+    ("a #c\r\n, b\r\n, z", 1, 14, 6),
+    ("a\r #c\n, b", 1, 9, 6),  # a CR before the comment is not its end
+    ("a #c, still the comment", 1, 23, -1),  # a comment up to the end
+])
+def test_the_comma_between_flow_entries(text: str, start: int, end: int, found: int) -> None:
+    assert ledgertext._comma_between(text, start, end) == found

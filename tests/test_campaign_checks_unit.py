@@ -3,6 +3,8 @@
 `spread-over-regions`: a piece's marks spread over the listed regions (no third in one region until every
 region has two); `steps-value`: a stat sticker moves one chosen field one step in its direction. The
 Shadow Forces campaign test reaches both only through a 300-line replay; these are the edges, one by one.
+Then the branches of other checks where they have nothing to say (no slot, another pool, a game already
+started...), which no campaign reached.
 """
 
 from __future__ import annotations
@@ -144,3 +146,66 @@ def test_ordinals() -> None:
         "1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th", "14th", "20th", "21st", "22nd", "23rd", "101st",
         "111th", "112th"]
     assert [ordinal(n) for n in (120, 121, 122, 1013)] == ["120th", "121st", "122nd", "1013th"]
+
+
+# --- the checks' "nothing to say" branches, each called directly --------------------------------------------
+def placement(target: Target, sticker: dict[str, Any] | None = None, state: CampaignState | None = None,
+              content: Any = None, **fields: Any) -> Placement:
+    return Placement(content or SimpleNamespace(), state or CampaignState(["Ann", "Bob"]), "s1",  # type: ignore[arg-type]
+                     sticker or {"kind": "scar"}, target, **fields)
+
+
+def test_a_slot_check_without_a_slot_or_with_a_capacity_nobody_knows_passes() -> None:
+    from scarbook.campaign.checks import slot_free
+
+    unknown = SimpleNamespace(slot_capacity=lambda target, slot: None)
+    assert slot_free(placement(territory("n1"), content=unknown), {}) is None  # no slot named anywhere
+    assert slot_free(placement(territory("n1"), {"slot": "city"}, content=unknown), {}) is None
+    full = SimpleNamespace(slot_capacity=lambda target, slot: 0, offered_by=lambda kind, slot: [])
+    assert slot_free(placement(territory("n1"), {"slot": "city"}, content=full), {}) == (
+        "n1 has no city slot", "a city goes only where a territory declares a city slot")
+
+
+def test_a_supply_check_of_another_pool_or_of_a_supply_of_unknown_size_passes() -> None:
+    from scarbook.campaign.checks import supply_left
+
+    state = CampaignState(["Ann"])
+    state.pool_used[("s1", "red")] = 5
+    assert supply_left(placement(territory("n1"), state=state, pool="red", pool_count=5), {"pool": "blue"}) is None
+    assert supply_left(placement(territory("n1"), state=state, pool="red", pool_count=None), {}) is None
+    assert supply_left(placement(territory("n1"), state=state, pool="red", pool_count=5), {})[0] == \
+        "no s1 is left in the red supply (all 5 placed)"
+
+
+def test_a_value_limit_only_before_the_first_game_passes_once_a_game_started() -> None:
+    from scarbook.campaign.checks import max_value
+    from scarbook.campaign.state import GameRecord
+
+    state = CampaignState(["Ann"])
+    state.games.append(GameRecord(1, {"Ann": ""}))
+    assert max_value(placement(territory("n1"), state=state), {"before_first_game": True, "field": "x",
+                                                                 "max": 0}) is None
+
+
+def test_the_board_stays_connected_check_is_for_territories_only() -> None:
+    from scarbook.campaign.checks import keeps_board_connected
+
+    assert keeps_board_connected(placement(Target("card", "c1", {})), {}) is None
+
+
+def test_the_checks_that_only_list_or_enforce_elsewhere_never_refuse_a_placement() -> None:
+    from scarbook.campaign.checks import placed_once_opened, required_before_first_game, start_for_founder
+
+    for check in (required_before_first_game, placed_once_opened, start_for_founder):
+        assert check(placement(territory("n1")), {}) is None, check.__name__
+
+
+def test_a_card_value_check_refuses_a_destroyed_card_citing_its_line() -> None:
+    from scarbook.campaign.checks import target_card_value
+
+    state = CampaignState(["Ann"])
+    state.marks["c1"] = [Mark("card-destroyed", "destroyed", "c1", line=12)]
+    content = SimpleNamespace(cards={"c1": {"coins": 3}}, card_of_territory={})
+    assert target_card_value(placement(Target("card", "c1", {}), {"name": "Ammo"}, state, content),
+                             {"field": "coins", "min": 2}) == ("c1 was destroyed (line 12)",
+                                                              "an Ammo goes where a card with 2 or more coins is")

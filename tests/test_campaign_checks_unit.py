@@ -177,7 +177,7 @@ def test_a_supply_check_of_another_pool_or_of_a_supply_of_unknown_size_passes() 
         "no s1 is left in the red supply (all 5 placed)"
 
 
-def test_a_value_limit_only_before_the_first_game_passes_once_a_game_started() -> None:
+def test_a_value_limit_of_another_pool_or_only_before_the_first_game_passes() -> None:
     from scarbook.campaign.checks import max_value
     from scarbook.campaign.state import GameRecord
 
@@ -185,6 +185,7 @@ def test_a_value_limit_only_before_the_first_game_passes_once_a_game_started() -
     state.games.append(GameRecord(1, {"Ann": ""}))
     assert max_value(placement(territory("n1"), state=state), {"before_first_game": True, "field": "x",
                                                                  "max": 0}) is None
+    assert max_value(placement(territory("n1"), pool="red"), {"pool": "blue", "field": "x", "max": 0}) is None
 
 
 def test_the_board_stays_connected_check_is_for_territories_only() -> None:

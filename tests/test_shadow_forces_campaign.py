@@ -155,15 +155,21 @@ def test_tracker_python_names_no_game() -> None:
     assert not hits, "\n".join(hits)
 
 
+def played_to_the_first_end(file: Path) -> tuple[Path, str, int]:
+    """The opening script played into `file` up to and including the end of game 1: the file, the script and
+    where in it game 1 ends."""
+    opening = script("risk-shadow-forces-opening.txt")
+    first_end = opening.index("game end --winner Ann --held-on Bob --eliminated Cat")
+    assert not run_script(opening[:first_end] + "game end --winner Ann --held-on Bob --eliminated Cat\n", file)
+    return file, opening, first_end
+
+
 def test_status_lists_every_owed_step_even_those_waiting_for_earlier_ones(tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch,
                                                                           tmp_path_factory: pytest.TempPathFactory
                                                                           ) -> None:
     set_cache(monkeypatch, tmp_path_factory)
-    file = tmp_path / "three.yaml"
-    opening = script("risk-shadow-forces-opening.txt")
-    first_end = opening.index("game end --winner Ann --held-on Bob --eliminated Cat")
-    assert not run_script(opening[:first_end] + "game end --winner Ann --held-on Bob --eliminated Cat\n", file)
+    file, _opening, _first_end = played_to_the_first_end(tmp_path / "three.yaml")
     owed = [(o["player"], o["role"]) for o in status(file)["owed_rewards"]]
     assert ("Ann", "Place a warlord sticker for a warlord nobody played for cassandra-evans") in owed
     assert ("Cat", "Place a warlord sticker for angus-smith") in owed
@@ -176,10 +182,7 @@ def test_where_waits_for_the_earlier_steps_and_lines_owed_are_counted(tmp_path: 
                                                                        tmp_path_factory: pytest.TempPathFactory
                                                                        ) -> None:
     set_cache(monkeypatch, tmp_path_factory)
-    file = tmp_path / "opening.yaml"
-    opening = script("risk-shadow-forces-opening.txt")
-    first_end = opening.index("game end --winner Ann --held-on Bob --eliminated Cat")
-    assert not run_script(opening[:first_end] + "game end --winner Ann --held-on Bob --eliminated Cat\n", file)
+    file, opening, first_end = played_to_the_first_end(tmp_path / "opening.yaml")
     steps = opening[first_end:].splitlines(keepends=True)[1:20]  # warlord stickers, upgrades passed
     assert steps[-1].startswith("pass warlord-upgrade-unassigned --by Ann --for jett-st-clair")
     nowhere = ("continent-name cannot go anywhere now for Ann (try 'scarbook campaign place continent-name TARGET "

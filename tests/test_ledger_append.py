@@ -301,6 +301,23 @@ def test_a_torn_append_after_hand_lines_that_landed_before_it_is_found(ledger: P
     assert _side_files(ledger.parent) == []
 
 
+def test_a_torn_append_to_a_ledger_without_final_newline_after_hand_lines_is_found(ledger: Path) -> None:
+    """The same when neither the ledger nor the hand line ended with a line break: the append's own line
+    break (its first byte) ends the hand line and is kept; the half event after it is cut."""
+    from scarbook.campaign.ledgercache import read
+    from scarbook.campaign.ledgerjournal import _write_journal
+    from scarbook.campaign.ledgerwrite import finish_interrupted_append
+
+    bare = ledger.read_bytes().rstrip(b"\n")
+    suffix = b"\n" + NEW_LINE.encode()
+    _write_journal(ledger.parent / ".c.yaml.append", len(bare), bare, suffix)
+    ledger.write_bytes(bare + b"\n# landed before the write" + suffix[:20])
+    assert [e.to_dict() for e in read(ledger).events] == _events_of(bare, ledger)  # readers never see it
+    finish_interrupted_append(ledger, "c.yaml")
+    assert ledger.read_bytes() == bare + b"\n# landed before the write\n"
+    assert _side_files(ledger.parent) == []
+
+
 def _events_of(raw: bytes, path: Path) -> list[dict]:
     return [e.to_dict() for e in parse(raw.decode(), path).events]
 

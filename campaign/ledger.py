@@ -177,6 +177,18 @@ def read_raw(path: Path, shown: str) -> bytes:
     return raw
 
 
+BOM = b"\xef\xbb\xbf"
+
+
+def as_written(text: str, read: bytes | None) -> bytes:
+    """The bytes a write puts in the ledger for `text` when the file held `read`: UTF-8, after the byte-order
+    mark the file started with (decoding the text dropped it). The write and the cache entry both use this."""
+    data = text.encode("utf-8")
+    if read is not None and read.startswith(BOM) and not data.startswith(BOM):
+        data = BOM + data
+    return data
+
+
 LINE_BREAK = re.compile(r"\r\n|\r|\n")  # the line breaks a text editor shows (NEL, LS and PS are not)
 
 

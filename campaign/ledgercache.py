@@ -20,7 +20,7 @@ from scarbook.compiler.yamlload import decode
 
 from .events import Event, event_fields, event_from_fields
 from .lazylist import LazyList
-from .ledger import Ledger, LedgerError, display_path, line_count, parse, read_raw, real_path
+from .ledger import Ledger, LedgerError, as_written, display_path, line_count, parse, read_raw, real_path
 from .ledgerjournal import journal_path
 
 # --- a cache of parsed ledgers: one entry per ledger file, for its last bytes ---------------------
@@ -423,16 +423,7 @@ def _digest_after_append(ledger: Ledger, text: str) -> str:
         more = hasher.copy()
         more.update(text[len(ledger.text):].encode("utf-8"))
         return str(more.hexdigest())
-    return _sha256(_as_written(ledger, text))
-
-
-_BOM = b"\xef\xbb\xbf"
-
-
-def _as_written(ledger: Ledger, text: str) -> bytes:
-    """The bytes of `text` as a write puts them in the ledger's file: UTF-8, after the byte-order mark the file
-    was read with, if any (`ledgerwrite` keeps it)."""
-    return (_BOM if ledger.raw.startswith(_BOM) else b"") + text.encode("utf-8")
+    return _sha256(as_written(text, ledger.raw))
 
 
 def _only_adds(ledger: Ledger, text: str) -> bool:
@@ -510,7 +501,7 @@ def remember_undone(ledger: Ledger, text: str) -> None:
             top = stack[0]
             chars, digest = top.get("text") or [-1, ""]
             if chars != len(text):  # `text` is a prefix of the verified file, as long as the one before the append
-                digest = _sha256(_as_written(ledger, text))
+                digest = _sha256(as_written(text, ledger.raw))
             new = _header(ledger, digest, _lines_after_undo(ledger, text), top["entries"], None, top["events"],
                           ledger.verified)
             new["last"] = top["last"]
@@ -521,12 +512,12 @@ def remember_undone(ledger: Ledger, text: str) -> None:
             events = ledger.events[:-1]
             shorter = Ledger(ledger.path, ledger.display, text, ledger.name, ledger.game, ledger.fingerprint,
                              ledger.players, list(events), appendable=True, indent=ledger.indent,
-                             verified=ledger.verified, raw=_as_written(ledger, text), entries=len(events))
+                             verified=ledger.verified, raw=as_written(text, ledger.raw), entries=len(events))
             remember(shorter)
             return
         previous = ledger.events[-2] if ledger.entries > 1 else None
-        new = _header(ledger, _sha256(_as_written(ledger, text)), _lines_after_undo(ledger, text), ledger.entries - 1,
-                      previous, before, ledger.verified)
+        new = _header(ledger, _sha256(as_written(text, ledger.raw)), _lines_after_undo(ledger, text),
+                      ledger.entries - 1, previous, before, ledger.verified)
         _write_head(ledger, new, b"")
 
 

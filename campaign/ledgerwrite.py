@@ -23,6 +23,7 @@ from .ledger import (
     MAX_LEDGER_BYTES,
     LedgerBusy,
     LedgerError,
+    as_written,
     display_path,
     line_starts,
     not_a_ledger_file,
@@ -62,7 +63,6 @@ def _changed(shown: str) -> LedgerChanged:
                                 "or by another program); nothing was written: run the command again")])
 
 
-_BOM = b"\xef\xbb\xbf"
 def _open_ledger(target: Path, shown: str, flags: int) -> int:
     """The real ledger file opened with `flags` (never through a symlink planted since `real_path`)."""
     import stat
@@ -134,9 +134,7 @@ def write_atomic(path: Path, text: str, backup: bool = True, expected: bytes | N
         st = None
     if st is not None and not stat.S_ISREG(st.st_mode):
         raise not_a_ledger_file(shown)
-    data = text.encode("utf-8")
-    if expected is not None and expected.startswith(_BOM) and not data.startswith(_BOM):
-        data = _BOM + data  # the text was decoded without the file's byte-order mark: keep it
+    data = as_written(text, expected)  # the text was decoded without the file's byte-order mark: keep it
     if expected is not None and st is not None:
         finish_interrupted_append(target, shown)  # a no-op under `locked`, which did it already
         # both compare the file's bytes with `expected` themselves, through the descriptor they write

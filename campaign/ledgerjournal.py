@@ -135,20 +135,16 @@ def _torn_part(raw: bytes, offset: int, digest: str, suffix: bytes) -> tuple[str
     unclear: tuple[int, int] | None = None
     at = offset
     while at <= len(raw):
-        k = 0
-        limit = min(len(raw) - at, len(suffix))
-        while k < limit and raw[at + k] == suffix[k]:
-            k += 1
-        if k == len(suffix):
-            return "none", 0, 0  # the whole append is there
+        part = suffix
+        k = _matched(raw, at, part)
         begin = at + (lead if at == offset else 0)
         if at > offset and lead and k == 0 and raw[at - lead:at] == suffix[:lead]:
             # Hand lines without a final line break landed first: the append's own line break ended the last
             # of them, so the half event starts here, after it (kept, as at OFFSET).
-            while k < min(len(raw) - at, len(suffix) - lead) and raw[at + k] == suffix[lead + k]:
-                k += 1
-            if k == len(suffix) - lead:
-                return "none", 0, 0  # the whole append is there
+            part = suffix[lead:]
+            k = _matched(raw, at, part)
+        if k == len(part):
+            return "none", 0, 0  # the whole append is there
         if at + k > begin and (at > offset or k > lead):
             after = raw[at + k:].lstrip(b" \t")
             if at + k == len(raw) or after[:1] in (b"\n", b"\r", b"#") or after.startswith(b"- "):
@@ -165,6 +161,14 @@ def _torn_part(raw: bytes, offset: int, digest: str, suffix: bytes) -> tuple[str
     if unclear is not None:
         return ("unclear", *unclear)
     return "none", 0, 0
+
+
+def _matched(raw: bytes, at: int, part: bytes) -> int:
+    """How many bytes of `part` stand in `raw` from `at` on (the longest common prefix)."""
+    k, limit = 0, min(len(raw) - at, len(part))
+    while k < limit and raw[at + k] == part[k]:
+        k += 1
+    return k
 
 
 def _without_a_half_append(raw: bytes, target: Path) -> bytes:

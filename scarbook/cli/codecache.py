@@ -57,8 +57,9 @@ class CodeCache:
             self.codes = load(self.path)
         code = self.codes.get(source)
         if type(code) is not CodeType:
-            if len(args) == 2 and not kwargs and type(args[1]) is dict and _deferrable(source):
-                args[1]["__create_fn__"] = self._deferred(source, args[0])
+            name = _deferred_name(source) if len(args) == 2 and not kwargs and type(args[1]) is dict else None
+            if name is not None:
+                args[1]["__create_fn__"] = self._deferred(source, name, args[0])
                 return None
             code = self._compile(source)
         self.used[source] = code
@@ -76,7 +77,7 @@ class CodeCache:
             self.added = True
         return code
 
-    def _deferred(self, source: str, globals_: dict[str, Any]) -> Any:
+    def _deferred(self, source: str, name: str, globals_: dict[str, Any]) -> Any:
         """What `dataclasses` takes for `__create_fn__` when the method's text is not in the cache: the method,
         compiled (and kept for the next command) when it is first called, not now. Most commands call none
         of `__repr__`, `__eq__`, a frozen class's `__setattr__` ...: a command with an empty cache then
@@ -92,7 +93,7 @@ class CodeCache:
                     made.append(namespace["__create_fn__"](**closure))
                 return made[0](*args, **kwargs)
 
-            method.__name__ = source.split("\n def ", 1)[1].split("(", 1)[0]
+            method.__name__ = name
             return method
 
         return create
@@ -107,12 +108,15 @@ class CodeCache:
             store(self.path, keep)
 
 
-def _deferrable(source: str) -> bool:
-    """Whether `source` is one method other than `__init__` as `dataclasses._create_fn` (Python 3.11) writes
-    it: `def __create_fn__(...):`, then ` def NAME(...):` and its body, then ` return NAME`. `__init__` is
-    always called; newer Pythons write all of a class's methods in one text (compiled at once, as before)."""
-    return (source.startswith("def __create_fn__(") and source.count("\n def ") == 1
-            and "\n def __init__(" not in source)
+def _deferred_name(source: str) -> str | None:
+    """The method's name when `source` is one method other than `__init__` as `dataclasses._create_fn` (Python
+    3.11) writes it: `def __create_fn__(...):`, then ` def NAME(...):` and its body, then ` return NAME`; else
+    None. `__init__` is always called; newer Pythons write all of a class's methods in one text (compiled at
+    once, as before)."""
+    if not source.startswith("def __create_fn__(") or source.count("\n def ") != 1:
+        return None
+    name = source.split("\n def ", 1)[1].split("(", 1)[0]
+    return None if name == "__init__" else name
 
 
 def load(path: str) -> dict[str, CodeType]:

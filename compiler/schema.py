@@ -171,9 +171,11 @@ def _dispatch(conditions: list[Any]) -> list[Any] | None:
             for group in groups]
 
 
+@cache
 def _schemas_digest(name: str) -> str:
     """The hash of the translation's version, schema file `name` and every schema file's bytes: what the
-    generated source depends on (the shipped module records it, see `shipped`)."""
+    generated source depends on (the shipped module records it, see `shipped`). Once per process: the
+    shipped module's check and the cache folder's key both ask for it."""
     import hashlib
 
     from scarbook.schemas import SCHEMA_DIR

@@ -32,12 +32,12 @@ from pathlib import Path
 WORKER = r"""
 import sys
 from pathlib import Path
-from scarbook.campaign.ledger import LedgerBusy, LedgerError
-from scarbook.campaign.ledgercache import read
-from scarbook.campaign.ledgerwrite import locked, write_atomic
-from scarbook.campaign.ledgertext import with_event
+from scarbook.campaign.ledger.file import LedgerBusy, LedgerError
+from scarbook.campaign.ledger.cache import read
+from scarbook.campaign.ledger.write import locked, write_atomic
+from scarbook.campaign.ledger.text import with_event
 from scarbook.campaign.events import parse_event
-from scarbook.compiler.diagnostics import Span
+from scarbook.kernel.diagnostics import Span
 path, name = Path(sys.argv[1]), sys.argv[2]
 n = 0
 while True:
@@ -67,8 +67,8 @@ def main() -> None:
     ledger = work / "c.yaml"
     ledger.write_text("# soak\ncampaign: {game: risk-legacy, fingerprint: x, players: [A, B, C]}\nevents:\n")
 
-    from scarbook.campaign.ledger import LedgerError, parse
-    from scarbook.campaign.ledgercache import read
+    from scarbook.campaign.ledger.cache import read
+    from scarbook.campaign.ledger.file import LedgerError, parse
 
     acked: set[str] = set()
     edits: list[str] = []
@@ -171,9 +171,9 @@ def main() -> None:
     left_by_kills = len([p for p in work.iterdir() if p.name.endswith(".tmp")])
     journals_by_kills = len([p for p in work.iterdir() if p.name.endswith(".append")])
     from scarbook.campaign.events import parse_event
-    from scarbook.campaign.ledgertext import with_event
-    from scarbook.campaign.ledgerwrite import locked, write_atomic
-    from scarbook.compiler.diagnostics import Span
+    from scarbook.campaign.ledger.text import with_event
+    from scarbook.campaign.ledger.write import locked, write_atomic
+    from scarbook.kernel.diagnostics import Span
 
     with locked(ledger):  # one more write: it removes the temporary files and journals of the killed writers
         last = read(ledger)

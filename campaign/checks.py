@@ -12,10 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from scarbook.campaign.content import Content, Target
+from scarbook.campaign.state import CampaignState, GameRecord
 from scarbook.compiler.model import as_dict, components
-
-from .content import Content, Target
-from .state import CampaignState, GameRecord
 
 Failure = tuple[str, str] | None
 

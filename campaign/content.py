@@ -10,10 +10,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from scarbook.campaign.ids import normalize
+from scarbook.campaign.model import CampaignModel
 from scarbook.compiler.model import Game
-
-from .ids import normalize
-from .model import CampaignModel
 
 #: Target kinds of the sticker schema -> the section whose items they name. Any other kind
 #: ending in `-card` (`territory-card`, a card type the content declares) names the cards of

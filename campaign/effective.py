@@ -14,11 +14,10 @@ import copy
 from pathlib import Path
 from typing import Any
 
+from scarbook.campaign.engine import Campaign, Replay
+from scarbook.campaign.ledger.cache import read
+from scarbook.campaign.report import when_placed
 from scarbook.compiler.model import Game
-
-from .engine import Campaign, Replay
-from .ledgercache import read
-from .report import when_placed
 
 
 def campaign_game(path: Path, packs: list[Path]) -> Game:

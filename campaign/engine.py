@@ -20,16 +20,15 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scarbook.compiler.diagnostics import Diagnostic, Span, error
+from scarbook.campaign.content import Content
+from scarbook.campaign.events import Event, Linked, Opened, PackAdded, Placed
+from scarbook.campaign.ledger.cache import holds_state, recall_state, remember_state
+from scarbook.campaign.ledger.file import Ledger, LedgerError
+from scarbook.campaign.links import adds, as_played
+from scarbook.campaign.rules import Problem, admit, canonical, pending, trigger_met
+from scarbook.campaign.state import CampaignState, GameRecord, apply, copy_state, new_state
 from scarbook.compiler.model import Game
-
-from .content import Content
-from .events import Event, Linked, Opened, PackAdded, Placed
-from .ledger import Ledger, LedgerError
-from .ledgercache import holds_state, recall_state, remember_state
-from .links import adds, as_played
-from .rules import Problem, admit, canonical, pending, trigger_met
-from .state import CampaignState, GameRecord, apply, copy_state, new_state
+from scarbook.kernel.diagnostics import Diagnostic, Span, error
 
 
 @dataclass
@@ -236,12 +235,15 @@ def code_fingerprint() -> str:
     """sha256 of the tracker's and the content model's source files: a changed rule, or a changed
     reading of the content (the board's adjacency, say), voids every cached verdict ('' if unreadable)."""
     import scarbook.compiler
+    import scarbook.kernel
 
     digest = hashlib.sha256()
     try:
-        for folder in (Path(__file__).parent, Path(scarbook.compiler.__file__).parent):
-            for path in sorted(folder.glob("*.py")):
-                digest.update(path.name.encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
+        for package in (scarbook.campaign, scarbook.compiler, scarbook.kernel):
+            folder = Path(str(package.__file__)).parent
+            for path in sorted(folder.rglob("*.py")):
+                name = path.relative_to(folder).as_posix()
+                digest.update(name.encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
     except OSError:
         return ""
     return digest.hexdigest()[:16]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
-from scarbook.compiler.diagnostics import Span
+from scarbook.kernel.diagnostics import Span
 
 
 @dataclass(frozen=True)
@@ -256,7 +256,7 @@ def parse_event(data: Any, span: Span, index: int) -> Event | ParseProblem:
     for key, required in fields.items():
         if required and data.get(key) in (None, "", [], {}):
             return ParseProblem(span, f"a '{kind}' event needs '{key}'")
-    where = {"span": span, "index": index}
+    where: dict[str, Any] = {"span": span, "index": index}
     bad = ParseProblem(span, f"a '{kind}' event has a malformed field")
     if kind == "game-start":
         plays, starts = _plays(data.get("play")), _pairs(data.get("start"))

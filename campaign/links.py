@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from scarbook.campaign.ids import normalize
 from scarbook.compiler.model import Game, as_dict, as_list, components
-
-from .ids import normalize
 
 
 def adds(sticker: dict[str, Any]) -> list[str]:

@@ -9,14 +9,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import steps
-from .engine import Replay
-from .events import Destroyed, Event, GameEnded, GameStarted, Linked, Opened, PackAdded, Passed, Placed, Ticked
-from .ledger import Ledger
-from .links import cuts
-from .rules import blocking as rules_blocking
-from .rules import legal_starts, owed_rewards, to_put_in_place, where
-from .state import pool_for
+from scarbook.campaign import steps
+from scarbook.campaign.engine import Replay
+from scarbook.campaign.events import (
+    Destroyed,
+    Event,
+    GameEnded,
+    GameStarted,
+    Linked,
+    Opened,
+    PackAdded,
+    Passed,
+    Placed,
+    Ticked,
+)
+from scarbook.campaign.ledger.file import Ledger
+from scarbook.campaign.links import cuts
+from scarbook.campaign.rules import blocking as rules_blocking
+from scarbook.campaign.rules import legal_starts, owed_rewards, to_put_in_place, where
+from scarbook.campaign.state import pool_for
 
 
 def when_placed(after_game: int, during_game: int | None = None) -> str:

@@ -12,18 +12,28 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from scarbook.compiler.diagnostics import did_you_mean
+from scarbook.campaign import steps
+from scarbook.campaign.checks import CHECKS, CODES, Placement, a, cite_text, impassable, plural
+from scarbook.campaign.content import Content, Target
+from scarbook.campaign.events import (
+    Destroyed,
+    Event,
+    GameEnded,
+    GameStarted,
+    Linked,
+    Opened,
+    PackAdded,
+    Passed,
+    Placed,
+    Ticked,
+)
+from scarbook.campaign.ids import normalize
+from scarbook.campaign.links import lines_of, link_problem, owed_lines
+from scarbook.campaign.model import Step
+from scarbook.campaign.starts import START_CHECKS
+from scarbook.campaign.state import CampaignState, pool_for
 from scarbook.compiler.model import as_dict, as_list
-
-from . import steps
-from .checks import CHECKS, CODES, Placement, a, cite_text, impassable, plural
-from .content import Content, Target
-from .events import Destroyed, Event, GameEnded, GameStarted, Linked, Opened, PackAdded, Passed, Placed, Ticked
-from .ids import normalize
-from .links import lines_of, link_problem, owed_lines
-from .model import Step
-from .starts import START_CHECKS
-from .state import CampaignState, pool_for
+from scarbook.kernel.diagnostics import did_you_mean
 
 
 @dataclass(frozen=True)

@@ -16,12 +16,11 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from scarbook.campaign.effective import applied
+from scarbook.campaign.engine import Replay
+from scarbook.campaign.ledger.file import Ledger
+from scarbook.campaign.report import status_data, when_placed
 from scarbook.compiler.model import known
-
-from .effective import applied
-from .engine import Replay
-from .ledger import Ledger
-from .report import status_data, when_placed
 
 if TYPE_CHECKING:
     from scarbook.compiler.boardmap import MapMark

@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from scarbook.campaign.content import Content
+from scarbook.campaign.state import CampaignState
 from scarbook.compiler.model import as_list
-
-from .content import Content
-from .state import CampaignState
 
 
 def no_marks(content: Content, state: CampaignState, player: str, territory: str, params: dict[str, Any]) -> str:

@@ -12,11 +12,21 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from scarbook.campaign import steps
+from scarbook.campaign.content import Content
+from scarbook.campaign.events import (
+    Destroyed,
+    Event,
+    GameEnded,
+    GameStarted,
+    Linked,
+    Opened,
+    PackAdded,
+    Passed,
+    Placed,
+    Ticked,
+)
 from scarbook.compiler.model import as_dict
-
-from . import steps
-from .content import Content
-from .events import Destroyed, Event, GameEnded, GameStarted, Linked, Opened, PackAdded, Passed, Placed, Ticked
 
 
 @dataclass
@@ -183,7 +193,7 @@ def copy_state(state: CampaignState) -> CampaignState:
     RECENT_GAMES, which no event changes again (`apply` changes only the game in progress), so they are shared."""
     import copy
 
-    from .ledgercache import RECENT_GAMES, fast_pickle
+    from scarbook.campaign.ledger.cache import RECENT_GAMES, fast_pickle
 
     pickle = fast_pickle()
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .model import Step
+from scarbook.campaign.model import Step
 
 if TYPE_CHECKING:
-    from .content import Content, Target
-    from .state import CampaignState, GameRecord
+    from scarbook.campaign.content import Content, Target
+    from scarbook.campaign.state import CampaignState, GameRecord
 
 
 @dataclass(frozen=True)

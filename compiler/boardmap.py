@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from .model import Game, is_unknown, known
+from scarbook.compiler.model import Game, is_unknown, known
 
 #: Fill colours for regions, in region order (cycled); chosen to stay readable in greyscale.
 PALETTE = (

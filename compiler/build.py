@@ -27,20 +27,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import sheets as sheetmod
-from . import tables as tablemod
-from .diagnostics import Diagnostic, Span, error
-from .model import Game, singular
-from .printable import check_content, image_path
+from scarbook.compiler import sheets as sheetmod
+from scarbook.compiler import tables as tablemod
+from scarbook.compiler.model import Game, singular
+from scarbook.compiler.printable import check_content, image_path
+from scarbook.kernel.diagnostics import Diagnostic, Span, error
 
 #: Bump when the manifest's format changes. Changes to the templates or to the rendering code
 #: (`RENDER_CODE`) are noticed from their bytes. RENDER_CODE is every module of the compiler the
 #: build and its renderers import, directly or not (tests/test_render_code.py derives the list from
 #: the imports and fails when a module is missing).
 BUILD_VERSION = "1"
-RENDER_CODE = ("atomic.py", "boardmap.py", "build.py", "cachedir.py", "diagnostics.py", "load.py", "model.py",
-               "printable.py", "schema.py", "sheets.py", "sizes.py", "tables.py", "yamlload.py", "yamlparse.py",
-               "render/__init__.py", "render/html.py", "render/join.py", "render/pdf.py", "render/raster.py")
+RENDER_CODE = ("scarbook.compiler.boardmap", "scarbook.compiler.build", "scarbook.compiler.compiled",
+               "scarbook.compiler.load", "scarbook.compiler.model", "scarbook.compiler.printable",
+               "scarbook.compiler.schema", "scarbook.compiler.schemacheck", "scarbook.compiler.sheets",
+               "scarbook.compiler.sizes", "scarbook.compiler.tables", "scarbook.compiler.render",
+               "scarbook.compiler.render.html", "scarbook.compiler.render.join", "scarbook.compiler.render.pdf",
+               "scarbook.compiler.render.raster", "scarbook.kernel.atomic", "scarbook.kernel.cachedir",
+               "scarbook.kernel.diagnostics", "scarbook.kernel.yamldoc", "scarbook.kernel.yamlload",
+               "scarbook.kernel.yamlparse")
 MANIFEST = ".scarbook-manifest.json"
 TABLE_FORMATS = {"md": tablemod.to_markdown, "csv": tablemod.to_csv, "json": tablemod.to_json}
 
@@ -51,6 +56,15 @@ def _hash(data: Any) -> str:
     return hashlib.sha256(raw).hexdigest()[:16]
 
 
+def module_file(name: str) -> Path:
+    """The source file of module `name` (found without importing it)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(name)
+    assert spec is not None and spec.origin, name
+    return Path(spec.origin).resolve()
+
+
 def templates_hash() -> str:
     from scarbook.templates import TEMPLATE_DIR
 
@@ -59,14 +73,12 @@ def templates_hash() -> str:
         if path.is_file() and path.suffix in (".j2", ".css", ".ttf", ".html"):
             digest.update(path.relative_to(TEMPLATE_DIR).as_posix().encode())
             digest.update(path.read_bytes())
-    here = Path(__file__).resolve().parent
     for name in RENDER_CODE:  # a change to how pages are drawn re-renders them too
         digest.update(name.encode())
-        digest.update((here / name).read_bytes())
+        digest.update(module_file(name).read_bytes())
     return digest.hexdigest()[:16]
 
 
-# --- content checks that only matter for rendering-----------------------------------------------
 @dataclass
 class Output:
     """One output of one game: its files, what it depends on, and how to render it."""
@@ -169,7 +181,7 @@ def load_manifest(out_dir: Path) -> dict[str, Any]:
 
 
 def save_manifest(out_dir: Path, outputs: dict[str, Any]) -> None:
-    from .atomic import replace_file
+    from scarbook.kernel.atomic import replace_file
 
     data = {"version": BUILD_VERSION, "outputs": dict(sorted(outputs.items()))}
     replace_file(out_dir / MANIFEST, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode())
@@ -279,9 +291,9 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
     back to the build, which joins the parts.
     """
     started = time.perf_counter()
-    from .atomic import replace_file
-    from .render import html as htmlmod
-    from .render.pdf import UnsafeResource
+    from scarbook.compiler.render import html as htmlmod
+    from scarbook.compiler.render.pdf import UnsafeResource
+    from scarbook.kernel.atomic import replace_file
 
     out = Path(out_dir)
     kind = job["kind"]
@@ -306,7 +318,7 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
         paper = job["paper"]
         pages: list[int] | None = None  # every laid-out page once, in order
         if kind == "reference":
-            from .boardmap import board_svg, legend, map_withheld
+            from scarbook.compiler.boardmap import board_svg, legend, map_withheld
 
             withheld = map_withheld(game)
             html = htmlmod.reference_html(game, job["tables"], paper, None if withheld else board_svg(game),
@@ -314,7 +326,7 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
                                           withheld if game.section("territories") else None)
             replace_file(_safe_out(out, files[1]), html.encode())
         elif kind == "cards":
-            from .boardmap import locator_svg
+            from scarbook.compiler.boardmap import locator_svg
 
             sheets = sheetmod.card_sheets(_with_images(job["cards"], game), paper)
             locator = locator_svg(game) if any(c.get("spot") for c in job["cards"]) else None
@@ -323,9 +335,8 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
         else:
             sheets = sheetmod.sticker_sheets(job["stickers"], paper)
             html = htmlmod.sheets_html("stickers.html.j2", game.title, sheets, paper)
+        from scarbook.compiler.render.pdf import render_pdf
         from scarbook.templates import TEMPLATE_DIR
-
-        from .render.pdf import render_pdf
 
         data = render_pdf(html, [Path(r) for r in roots_for(game)], TEMPLATE_DIR, pages)
         if count > 1:
@@ -380,8 +391,8 @@ def render_forked(job: dict[str, Any], files: list[str], out_dir: str) -> JobRes
 def preload_renderers() -> None:
     """Import WeasyPrint and compile the templates before the workers fork: each worker then starts
     with them loaded (about 0.3 s of CPU each that no worker pays again)."""
-    from .render import html as htmlmod
-    from .render.pdf import load_weasyprint
+    from scarbook.compiler.render import html as htmlmod
+    from scarbook.compiler.render.pdf import load_weasyprint
 
     load_weasyprint()
 
@@ -391,7 +402,7 @@ def preload_renderers() -> None:
 
 
 def write_tables(out: Path, files: list[str], tables: list[tablemod.Table]) -> None:
-    from .atomic import replace_file
+    from scarbook.kernel.atomic import replace_file
 
     for table in tables:
         for ext, fmt in TABLE_FORMATS.items():
@@ -455,8 +466,8 @@ def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: s
         problems = [p for r in got.values() for p in r[0]]
         seconds = sum(r[1] for r in got.values())
         if parts > 1 and not problems:
-            from .atomic import replace_file
-            from .render.join import join_pdfs
+            from scarbook.compiler.render.join import join_pdfs
+            from scarbook.kernel.atomic import replace_file
 
             replace_file(_safe_out(out_dir, output.files[0]), join_pdfs([got[i][2] or b"" for i in range(parts)]))
         results[output.key] = (problems, seconds)

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import Diagnostic, Span, error, warning
-from .model import ITEM_SECTIONS, Game, cites, singular
-from .yamlload import Document, load_file
+from scarbook.compiler.model import ITEM_SECTIONS, Game, cites, singular
+from scarbook.kernel.diagnostics import Diagnostic, Span, error, warning
+from scarbook.kernel.yamlload import Document, load_file
 
 YAML_SUFFIXES = (".yaml", ".yml")
 
@@ -130,7 +130,7 @@ def fingerprint(paths: list[Path], base: Path | None = None) -> str:
         digest.update(name.encode())
         digest.update(b"\0")
         try:
-            from .yamlload import MAX_FILE_BYTES, read_capped
+            from scarbook.kernel.yamlload import MAX_FILE_BYTES, read_capped
 
             digest.update(read_capped(path, MAX_FILE_BYTES))
         except OSError:
@@ -169,7 +169,7 @@ _loaded: dict[tuple[str, str, int, int], tuple[Document, list[Diagnostic]]] = {}
 
 def load_document(path: Path) -> tuple[Document, list[Diagnostic]]:
     """Load and schema-check one file, once per process for the same file state."""
-    from .schema import validate_document
+    from scarbook.compiler.schemacheck import validate_document
 
     display = display_path(path)
     try:
@@ -426,7 +426,7 @@ _ID_IN_TEXT = re.compile(r"(?:^|[\s{,-])id:[ \t]*[\"']?([a-z0-9]+(?:-[a-z0-9]+)*
 def ids_in_text(path: Path) -> set[str]:
     """The ids a YAML file that could not be parsed seems to define (`id: x` anywhere in its text)."""
     try:
-        from .yamlload import read_capped
+        from scarbook.kernel.yamlload import read_capped
 
         return set(_ID_IN_TEXT.findall(read_capped(path, MAX_SCAN_BYTES)[:MAX_SCAN_BYTES].decode("utf-8", "replace")))
     except OSError:

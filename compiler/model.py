@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .diagnostics import Span
+from scarbook.kernel.diagnostics import Span
 
 #: Sections whose items are lists of objects with an `id`, in display order.
 ITEM_SECTIONS = (

@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import Diagnostic, Span, error, warning
-from .model import Game, singular
-from .sizes import POKER_MM, STICKER_TEXT_MIN_MM
-from .yamlload import escape as escape_pointer
+from scarbook.compiler.model import Game, singular
+from scarbook.compiler.sizes import POKER_MM, STICKER_TEXT_MIN_MM
+from scarbook.kernel.diagnostics import Diagnostic, Span, error, warning
+from scarbook.kernel.yamlload import escape as escape_pointer
 
 MARKUP = re.compile(r"<\s*/?\s*[a-zA-Z!?][^<>]*>")
 
@@ -39,7 +39,7 @@ def field_span(game: Game, item_id: str, pointer: str) -> Span:
     at = game.span(item_id)
     if not at.line:
         return at
-    from .load import load_document
+    from scarbook.compiler.load import load_document
 
     try:
         doc, _ = load_document(Path(at.file))
@@ -63,7 +63,7 @@ def image_path(game: Game, item_id: str, ref: str) -> tuple[Path | None, str | N
     path = folder / ref
     if not path.is_file():
         return None, f"image '{ref}' not found in {folder}"
-    from .render.pdf import inside
+    from scarbook.compiler.render.pdf import inside
 
     if not inside(path, [folder]):
         return None, f"image '{ref}' is a link to outside the pack folder; copy the file into the pack"

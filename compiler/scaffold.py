@@ -217,7 +217,7 @@ def _pre_commit() -> str:
 
 def new_pack(folder: Path, game: str) -> list[Path]:
     """A pack on shipped game `game` in `folder`: one house rule, and a scar where the board has slots."""
-    from .validate import load_game
+    from scarbook.compiler.validate import load_game
 
     base = load_game(game)
     slots = [str(s) for s in (base.board.get("default_slots") or {})]

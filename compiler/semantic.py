@@ -13,9 +13,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .diagnostics import Diagnostic, Span, did_you_mean, error, warning
-from .load import Loaded, Origin
-from .model import (
+from scarbook.compiler.load import Loaded, Origin
+from scarbook.compiler.model import (
     Game,
     as_dict,
     as_list,
@@ -25,7 +24,8 @@ from .model import (
     sealed_slot_envelopes,
     singular,
 )
-from .yamlload import Document
+from scarbook.kernel.diagnostics import Diagnostic, Span, did_you_mean, error, warning
+from scarbook.kernel.yamlload import Document
 
 
 @dataclass

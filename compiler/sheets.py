@@ -13,8 +13,8 @@ import json
 from dataclasses import astuple, dataclass, field
 from typing import Any
 
-from .model import Game, Item, is_unknown, known
-from .sizes import BLEED_MM, PAPER_MM, POKER_MM, STICKER_TEXT_MIN_MM
+from scarbook.compiler.model import Game, Item, is_unknown, known
+from scarbook.compiler.sizes import BLEED_MM, PAPER_MM, POKER_MM, STICKER_TEXT_MIN_MM
 
 MARK_GAP_MM = 1.0  # between the bleed and the start of a cut mark
 MAX_MARK_MM = 6.0
@@ -115,7 +115,7 @@ def printable_cards(game: Game) -> list[dict[str, Any]]:
     card is filled in from the games played. A card that names `stickers` (a scar card) shows each one:
     its icon as on the board picture, its name and its effect (`boardmap.card_stickers`).
     """
-    from .boardmap import card_stickers, locator_spots
+    from scarbook.compiler.boardmap import card_stickers, locator_spots
 
     decks = game.section("decks")
     colors = {did: PALETTE[i % len(PALETTE)] for i, did in enumerate(decks)}

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .model import (
+from scarbook.compiler.model import (
     INFERRED_MARK,
     LOW_CONFIDENCE_MARK,
     Game,

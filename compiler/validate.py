@@ -18,9 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .cachedir import cache_dir, cache_stored, cache_used
-from .diagnostics import Diagnostic, Span, did_you_mean, error, warning
-from .load import (
+from scarbook.compiler.load import (
     Loaded,
     display_path,
     load_documents,
@@ -29,7 +27,9 @@ from .load import (
     pack_paths,
     shipped_games,
 )
-from .model import Game
+from scarbook.compiler.model import Game
+from scarbook.kernel.cachedir import cache_dir, cache_stored, cache_used
+from scarbook.kernel.diagnostics import Diagnostic, Span, did_you_mean, error, warning
 
 
 @dataclass
@@ -60,8 +60,8 @@ BUILD_BUDGET_CODES = ("B110", "B111")
 def _checked(loaded: Loaded) -> list[Diagnostic]:
     """Every diagnostic of a loaded game: loading, semantic checks, and what the build would refuse
     (the build's budget, B110 and B111, as warnings: `build` itself refuses it)."""
-    from .printable import check_content
-    from .semantic import run_checks
+    from scarbook.compiler.printable import check_content
+    from scarbook.compiler.semantic import run_checks
 
     found = loaded.diagnostics + run_checks(loaded)
     if loaded.game is not None and not any(d.is_error for d in found):
@@ -79,7 +79,7 @@ def game_source(game_id: str) -> Path:
     games = shipped_games()
     if game_id in games:
         return games[game_id]
-    from .load import has_section, system_folder
+    from scarbook.compiler.load import has_section, system_folder
 
     path = Path(game_id)
     if path.is_dir() and not system_folder(path) and (
@@ -115,7 +115,7 @@ def _shipped_game_holding(path: Path) -> tuple[str | None, bool]:
 def homebrew_game(game_id: str, pack: Path, given: list[Path]) -> Path | None:
     """The homebrew game folder (or file) with this id that a pack extends: among the other paths given on
     the command line, else among the pack's sibling folders and files (at most 100 looked at)."""
-    from .load import has_section, system_folder
+    from scarbook.compiler.load import has_section, system_folder
 
     parent = pack.resolve().parent
     try:
@@ -176,7 +176,7 @@ _DECLARES = re.compile(rb"^(pack|game):", re.MULTILINE)
 
 def _declares_pack_or_game(path: Path) -> bool:
     try:
-        from .yamlload import read_capped
+        from scarbook.kernel.yamlload import read_capped
 
         return bool(_DECLARES.search(read_capped(path, 1_000_000)[:1_000_000]))
     except OSError:
@@ -261,9 +261,8 @@ def _cache_key(game_id: str, packs: list[Path]) -> str | None:
     import hashlib
 
     from scarbook import __version__
+    from scarbook.kernel.yamlload import MAX_FILE_BYTES, read_capped
     from scarbook.schemas import SCHEMA_DIR
-
-    from .yamlload import MAX_FILE_BYTES, read_capped
 
     try:
         source = game_source(game_id)
@@ -311,7 +310,7 @@ def cached_game(game_id: str, packs: list[Path] | None = None) -> Game:
     if path is not None:
         with contextlib.suppress(OSError):  # no cache is slower, never wrong
             stored = _stored_paths(game.to_json(), os.path.abspath)
-            from .atomic import replace_file  # tempfile and random: only when a cache entry is written
+            from scarbook.kernel.atomic import replace_file  # tempfile and random: only when a cache entry is written
 
             replace_file(path, json.dumps(stored).encode("utf-8"))
             cache_stored(path)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import LOW_CONFIDENCE_MARK, Game, as_dict, as_list, is_unknown, known, low_confidence
-from .tables import LOW_CONFIDENCE_NOTE, board_low_confidence
+from scarbook.compiler.model import LOW_CONFIDENCE_MARK, Game, as_dict, as_list, is_unknown, known, low_confidence
+from scarbook.compiler.tables import LOW_CONFIDENCE_NOTE, board_low_confidence
 
 PARTS = ("board", "cards", "stickers", "envelopes", "rules")
 

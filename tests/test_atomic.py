@@ -1,4 +1,4 @@
-"""compiler/atomic.py in-process: temporary files, modes, orphans and fault points (the process tests
+"""scarbook/kernel/atomic.py in-process: temporary files, modes, orphans and fault points (the process tests
 in test_faults.py run the same code in child processes, where coverage and mutmut cannot see it)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from scarbook.compiler import atomic
+from scarbook.kernel import atomic
 
 
 def dead_pid() -> int:

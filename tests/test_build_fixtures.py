@@ -6,8 +6,8 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from scarbook.compiler.diagnostics import Span
 from scarbook.compiler.model import ITEM_SECTIONS, Game
+from scarbook.kernel.diagnostics import Span
 
 TINY: dict[str, Any] = {
     "regions": [{"id": "isles", "name": "Isles", "bonus": 2},

@@ -43,7 +43,6 @@ from scarbook.compiler.build import (
     why_rebuild,
     write_tables,
 )
-from scarbook.compiler.diagnostics import Severity, Span
 from scarbook.compiler.model import Game
 from scarbook.compiler.printable import (
     _budget,
@@ -54,6 +53,7 @@ from scarbook.compiler.printable import (
     sticker_text_capacity,
     text_capacity,
 )
+from scarbook.kernel.diagnostics import Severity, Span
 
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
                     "1f15c4890000000d49444154789c63f8cfc0f00f0004850180848c98210000000049454e44ae426082")

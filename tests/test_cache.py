@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from campaigns.helpers import SETUP, START, invoke, run_script
 
-from scarbook.compiler.cachedir import cache_stored
 from scarbook.compiler.validate import cached_game
+from scarbook.kernel.cachedir import cache_stored
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,8 +78,8 @@ def test_the_content_cache_does_not_depend_on_the_current_folder(cache: Path, tm
 
 
 def test_undo_replaces_the_entry_and_keeps_the_verdict(cache: Path, tmp_path: Path) -> None:
-    from scarbook.campaign.ledger import parse
-    from scarbook.campaign.ledgercache import read
+    from scarbook.campaign.ledger.cache import read
+    from scarbook.campaign.ledger.file import parse
 
     file = tmp_path / "c.yaml"
     assert not run_script(SETUP, file)

@@ -16,7 +16,7 @@ from conftest import refused as refuses
 from conftest import snapshot
 from scarbook.campaign import engine
 from scarbook.campaign.engine import Campaign
-from scarbook.campaign.ledgercache import read
+from scarbook.campaign.ledger.cache import read
 
 PACK = ("pack: {id: eliminated-packet, title: Eliminated packet, extends: risk-legacy}\nstickers:\n"
         "  - id: homebrew-mark\n    name: Homebrew mark\n    kind: mark\n    targets: [territory]\n"
@@ -126,7 +126,7 @@ def test_a_changed_tracker_voids_the_verdict(setup_file: Path, checks: list[int]
 
 def test_undo_cuts_the_last_line_without_parsing_the_ledger_again(setup_file: Path, checks: list[int],
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from scarbook.campaign import ledgercache as ledger_module  # where `read` parses a ledger
+    from scarbook.campaign.ledger import cache as ledger_module  # where `read` parses a ledger
 
     before = setup_file.read_bytes()
     assert invoke(["place", "bunker", "peru"], setup_file).exit_code == 0

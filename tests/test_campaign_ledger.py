@@ -9,11 +9,12 @@ import pytest
 from campaigns.helpers import SETUP, START, invoke, run_script
 
 from conftest import refused, snapshot
-from scarbook.campaign import ledger as ledger_mod
-from scarbook.campaign import ledgercache, ledgerwrite
 from scarbook.campaign.checks import CHECKS
 from scarbook.campaign.effective import campaign_game
 from scarbook.campaign.ids import normalize
+from scarbook.campaign.ledger import cache as ledgercache
+from scarbook.campaign.ledger import file as ledger_mod
+from scarbook.campaign.ledger import write as ledgerwrite
 
 
 @pytest.fixture(autouse=True)

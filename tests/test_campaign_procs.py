@@ -14,8 +14,8 @@ import pytest
 from campaigns.helpers import SETUP, run_script
 
 from conftest import proc_refused
-from scarbook.campaign.ledger import parse
-from scarbook.campaign.ledgertext import render
+from scarbook.campaign.ledger.file import parse
+from scarbook.campaign.ledger.text import render
 
 PY = sys.executable
 SCARBOOK = str(Path(sys.executable).parent / "scarbook")
@@ -38,7 +38,7 @@ def setup_file(tmp_path: Path) -> Path:
 WRITER = """
 import sys
 from pathlib import Path
-from scarbook.campaign.ledgerwrite import write_atomic
+from scarbook.campaign.ledger.write import write_atomic
 path = Path(sys.argv[1]); a = Path(sys.argv[2]).read_text(); b = Path(sys.argv[3]).read_text()
 print("ready", flush=True)
 i = 0
@@ -108,7 +108,7 @@ def test_two_writers_at_once_both_land(setup_file: Path) -> None:
 
 def test_busy_lock_tells_the_other_writer_to_retry(setup_file: Path) -> None:
     holder = subprocess.Popen([PY, "-c", "import sys; from pathlib import Path; "
-                               "from scarbook.campaign.ledgerwrite import locked\n"
+                               "from scarbook.campaign.ledger.write import locked\n"
                                "with locked(Path(sys.argv[1])):\n print('held', flush=True); sys.stdin.readline()",
                                str(setup_file)], stdout=subprocess.PIPE, stdin=subprocess.PIPE)
     assert holder.stdout is not None and holder.stdout.readline().strip() == b"held"

@@ -57,8 +57,8 @@ def test_every_refusal_of_the_fifteen_games_word_for_word(full_campaign: Path) -
 
 def test_cached_events_and_the_fold_without_checks_match_a_fresh_replay(full_campaign: Path) -> None:
     from scarbook.campaign.engine import Campaign
-    from scarbook.campaign.ledger import parse
-    from scarbook.campaign.ledgercache import read
+    from scarbook.campaign.ledger.cache import read
+    from scarbook.campaign.ledger.file import parse
 
     cached, fresh = read(full_campaign), parse(full_campaign.read_text(), full_campaign)
     assert cached.verified  # its cache entry was built append by append

@@ -16,7 +16,7 @@ from campaigns.helpers import SETUP, START, run_script
 from scarbook.campaign import rules
 from scarbook.campaign.engine import Campaign, Replay
 from scarbook.campaign.events import Event, Passed
-from scarbook.campaign.ledgercache import read
+from scarbook.campaign.ledger.cache import read
 
 GAME = Path(__file__).parent / "packs" / "valid" / "checks-isles"
 

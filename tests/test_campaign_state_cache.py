@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from test_campaign_props import command
 
 from scarbook.campaign.engine import Campaign
-from scarbook.campaign.ledgercache import read
+from scarbook.campaign.ledger.cache import read
 
 END = "game end --winner Ann --held-on Bob --eliminated Cat"
 _LINES = script("risk-legacy-15.txt").splitlines(keepends=True)
@@ -174,6 +174,6 @@ def test_a_cache_entry_others_may_write_is_not_trusted(tmp_path: Path, monkeypat
 def test_line_starts_counts_lines_as_an_editor_does(text: str) -> None:
     import re
 
-    from scarbook.campaign.ledger import line_starts
+    from scarbook.campaign.ledger.file import line_starts
 
     assert line_starts(text) == [0, *(m.end() for m in re.finditer(r"\r\n|\r|\n", text))]

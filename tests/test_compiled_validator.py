@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from conftest import PACKS
+from scarbook.compiler import compiled, schema
 from scarbook.compiler import load as loadmod
-from scarbook.compiler import schema
-from scarbook.compiler.yamlload import load_file
+from scarbook.kernel.yamlload import load_file
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted([*(ROOT / "content").rglob("*.yaml"), *(ROOT / "examples").rglob("*.yaml"),
@@ -31,7 +31,7 @@ def test_every_shipped_file_takes_the_fast_path() -> None:
     for path in shipped:
         data = load_file(path, str(path)).data
         if isinstance(data, dict) and jsonschema_ok(data):
-            assert schema.is_valid(data), path
+            assert compiled.is_valid(data), path
 
 
 @pytest.mark.slow
@@ -45,7 +45,7 @@ def test_the_compiled_validator_never_accepts_what_jsonschema_refuses() -> None:
             checked += 1
             ok = jsonschema_ok(variant)
             refused += not ok
-            if schema.is_valid(variant):
+            if compiled.is_valid(variant):
                 assert ok, (path, json.dumps(variant)[:300])
     assert checked > 500 and refused > 100  # the mutations do make invalid content
 
@@ -100,60 +100,61 @@ def diagnostics_of(folder: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def test_invalid_packs_get_the_same_messages_without_the_compiled_validator(
         case: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fast = diagnostics_of(case, monkeypatch)
-    monkeypatch.setattr(schema, "compiled", lambda name=schema.TOP_SCHEMA: None)  # jsonschema alone, as before
+    monkeypatch.setattr(compiled, "compiled", lambda name=schema.TOP_SCHEMA: None)  # jsonschema alone, as before
     assert diagnostics_of(case, monkeypatch) == fast
 
 
 def test_the_shipped_validator_was_generated_from_these_schemas(monkeypatch: pytest.MonkeyPatch) -> None:
-    from scarbook.compiler import validator_code
+    from scarbook.compiler.generated import validator as validator_code
 
-    assert schema._schemas_digest(schema.TOP_SCHEMA) == validator_code.SCHEMAS_DIGEST, \
-        "the schemas changed since compiler/validator_code.py was generated: run python tools/generate_validator.py"
-    assert schema.shipped_file() == Path(validator_code.__file__)
-    monkeypatch.setattr(schema, "has_bytecode", lambda source: True)  # as after `pip install`
-    monkeypatch.setattr(schema, "_generated_code", lambda name: pytest.fail("generated"))
-    schema.compiled.cache_clear()
+    assert compiled._schemas_digest(schema.TOP_SCHEMA) == validator_code.SCHEMAS_DIGEST, \
+        ("the schemas changed since compiler/generated/validator.py was generated: "
+         "run python tools/generate_validator.py")
+    assert compiled.shipped_file() == Path(validator_code.__file__)
+    monkeypatch.setattr(compiled, "has_bytecode", lambda source: True)  # as after `pip install`
+    monkeypatch.setattr(compiled, "_generated_code", lambda name: pytest.fail("generated"))
+    compiled.compiled.cache_clear()
     try:
-        assert schema.compiled() is validator_code.validate  # imported: nothing generated, nothing cached
+        assert compiled.compiled() is validator_code.validate  # imported: nothing generated, nothing cached
     finally:
-        schema.compiled.cache_clear()
+        compiled.compiled.cache_clear()
 
 
 def test_without_bytecode_the_shipped_source_is_compiled_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SCARBOOK_CACHE", str(tmp_path))
-    monkeypatch.setattr(schema, "has_bytecode", lambda source: False)  # PYTHONDONTWRITEBYTECODE, editable install
-    monkeypatch.setattr(schema, "_generated_code", lambda name: pytest.fail("generated"))
-    schema.compiled.cache_clear()
+    monkeypatch.setattr(compiled, "has_bytecode", lambda source: False)  # PYTHONDONTWRITEBYTECODE, editable install
+    monkeypatch.setattr(compiled, "_generated_code", lambda name: pytest.fail("generated"))
+    compiled.compiled.cache_clear()
     try:
-        check = schema.compiled()
+        check = compiled.compiled()
         stored = list((tmp_path / "validators").glob("content-file-*.marshal"))
         assert check is not None and len(stored) == 1
-        with pytest.raises(schema.Invalid):
+        with pytest.raises(compiled.Invalid):
             check({"cards": "not a list"})
-        monkeypatch.setattr(schema, "compile", lambda *a: pytest.fail("compiled again"), raising=False)
-        schema.compiled.cache_clear()
-        assert schema.compiled() is not None  # the cache folder's code object
+        monkeypatch.setattr(compiled, "compile", lambda *a: pytest.fail("compiled again"), raising=False)
+        compiled.compiled.cache_clear()
+        assert compiled.compiled() is not None  # the cache folder's code object
     finally:
-        schema.compiled.cache_clear()
+        compiled.compiled.cache_clear()
 
 
 def test_a_stale_shipped_validator_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SCARBOOK_CACHE", str(tmp_path))
-    real = schema._schemas_digest
-    monkeypatch.setattr(schema, "_schemas_digest", lambda name: "0" + real(name)[1:])  # the schemas changed
-    monkeypatch.setattr(schema, "has_bytecode", lambda source: True)
-    assert schema.shipped_file() is None and schema.shipped() is None
+    real = compiled._schemas_digest
+    monkeypatch.setattr(compiled, "_schemas_digest", lambda name: "0" + real(name)[1:])  # the schemas changed
+    monkeypatch.setattr(compiled, "has_bytecode", lambda source: True)
+    assert compiled.shipped_file() is None and compiled.shipped() is None
     generated: list[str] = []
-    made = schema._generated_code
-    monkeypatch.setattr(schema, "_generated_code", lambda name: generated.append(name) or made(name))
-    schema.compiled.cache_clear()
+    made = compiled._generated_code
+    monkeypatch.setattr(compiled, "_generated_code", lambda name: generated.append(name) or made(name))
+    compiled.compiled.cache_clear()
     try:
-        check = schema.compiled()
+        check = compiled.compiled()
         assert check is not None and generated == [schema.TOP_SCHEMA]
-        with pytest.raises(schema.Invalid):
+        with pytest.raises(compiled.Invalid):
             check({"cards": "not a list"})
     finally:
-        schema.compiled.cache_clear()
+        compiled.compiled.cache_clear()
 
 
 def test_bytecode_is_current_only_for_the_same_source(tmp_path: Path) -> None:
@@ -163,62 +164,62 @@ def test_bytecode_is_current_only_for_the_same_source(tmp_path: Path) -> None:
 
     source = tmp_path / "mod.py"
     source.write_text("X = 1\n")
-    assert not schema.has_bytecode(source)  # none yet
+    assert not compiled.has_bytecode(source)  # none yet
 
     def compiled_as(mode: py_compile.PycInvalidationMode) -> None:
         py_compile.compile(str(source), doraise=True, invalidation_mode=mode)
 
     compiled_as(py_compile.PycInvalidationMode.TIMESTAMP)
-    assert schema.has_bytecode(source)
+    assert compiled.has_bytecode(source)
     source.write_text("X = 12\n")  # another size
-    assert not schema.has_bytecode(source)
+    assert not compiled.has_bytecode(source)
     compiled_as(py_compile.PycInvalidationMode.TIMESTAMP)
     st = source.stat()
     os.utime(source, (st.st_atime, st.st_mtime + 5))  # the same size, touched later
-    assert not schema.has_bytecode(source)
+    assert not compiled.has_bytecode(source)
     compiled_as(py_compile.PycInvalidationMode.CHECKED_HASH)  # as pip writes them under SOURCE_DATE_EPOCH
-    assert schema.has_bytecode(source)
+    assert compiled.has_bytecode(source)
     source.write_text("X = 13\n")  # the same size, other bytes
-    assert not schema.has_bytecode(source)
+    assert not compiled.has_bytecode(source)
     compiled_as(py_compile.PycInvalidationMode.UNCHECKED_HASH)  # Python never looks at the source
     source.write_text("X = 14\n")
-    assert schema.has_bytecode(source)
+    assert compiled.has_bytecode(source)
     cache = Path(importlib.util.cache_from_source(str(source)))
     cache.write_bytes(b"\0" * 16 + cache.read_bytes()[16:])  # another Python's magic number
-    assert not schema.has_bytecode(source)
+    assert not compiled.has_bytecode(source)
 
 
 def test_the_generated_code_is_cached_by_the_schemas_hash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SCARBOOK_CACHE", str(tmp_path))
-    monkeypatch.setattr(schema, "shipped", lambda name=schema.TOP_SCHEMA: None)  # as after a change of the schemas
-    schema.compiled.cache_clear()
+    monkeypatch.setattr(compiled, "shipped", lambda name=schema.TOP_SCHEMA: None)  # as after a change of the schemas
+    compiled.compiled.cache_clear()
     try:
-        assert schema.compiled() is not None
+        assert compiled.compiled() is not None
         stored = list((tmp_path / "validators").glob("content-file-*.marshal"))
-        assert len(stored) == 1 and schema._schema_files_digest(schema.TOP_SCHEMA) in stored[0].name
-        schema.compiled.cache_clear()
-        monkeypatch.setattr(schema, "_generated_code", lambda name: pytest.fail("generated again"))
-        assert schema.compiled() is not None  # loaded from the cache folder
+        assert len(stored) == 1 and compiled._schema_files_digest(schema.TOP_SCHEMA) in stored[0].name
+        compiled.compiled.cache_clear()
+        monkeypatch.setattr(compiled, "_generated_code", lambda name: pytest.fail("generated again"))
+        assert compiled.compiled() is not None  # loaded from the cache folder
         stored[0].write_bytes(b"damaged")
-        schema.compiled.cache_clear()
+        compiled.compiled.cache_clear()
         monkeypatch.undo()
         monkeypatch.setenv("SCARBOOK_CACHE", str(tmp_path))
-        monkeypatch.setattr(schema, "shipped", lambda name=schema.TOP_SCHEMA: None)
-        check = schema.compiled()  # a damaged entry is made again
+        monkeypatch.setattr(compiled, "shipped", lambda name=schema.TOP_SCHEMA: None)
+        check = compiled.compiled()  # a damaged entry is made again
         assert check is not None
-        with pytest.raises(schema.Invalid):
+        with pytest.raises(compiled.Invalid):
             check({"cards": "not a list"})
     finally:
-        schema.compiled.cache_clear()
+        compiled.compiled.cache_clear()
 
 
 @pytest.mark.parametrize("value", [1, 1.0, 0, "true", None])
 def test_one_is_not_true(value: Any) -> None:
     """`board.complete` is `const: true`; Python's 1 == True must not let 1 through the compiled validator."""
     data = load_file(ROOT / "content" / "risk-legacy" / "board.yaml", "board.yaml").data
-    assert data["board"]["complete"] is True and schema.is_valid(data)
+    assert data["board"]["complete"] is True and compiled.is_valid(data)
     data["board"]["complete"] = value
-    assert not jsonschema_ok(data) and not schema.is_valid(data)
+    assert not jsonschema_ok(data) and not compiled.is_valid(data)
 
 
 def test_the_build_budget_is_a_warning_in_validate_and_an_error_in_build(
@@ -248,7 +249,7 @@ def _conditions(values: str) -> list[dict[str, Any]]:
 
 
 def test_the_dispatch_form_and_what_is_left_alone() -> None:
-    groups = schema._dispatch(_conditions("abcde"))
+    groups = compiled._dispatch(_conditions("abcde"))
     assert groups is not None
     assert [g["allOf"][0]["properties"]["k"]["enum"] for g in groups] == [["a", "b", "c"], ["d", "e"]]
     assert [b["allOf"] for g in groups for b in g["anyOf"]] == \
@@ -259,7 +260,7 @@ def test_the_dispatch_form_and_what_is_left_alone() -> None:
     more[0]["else"] = {}
     plain = [*_conditions("abcd"), {"type": "object"}]
     for conditions in (_conditions("abc"), _conditions("abca"), other_key, more, plain):
-        assert schema._dispatch(conditions) is None
+        assert compiled._dispatch(conditions) is None
 
 
 @pytest.mark.parametrize("values", ["abcde", "abcdefghijklmnopq"])
@@ -271,7 +272,7 @@ def test_the_dispatch_accepts_exactly_what_the_if_then_accepts_for_the_enum_valu
     base = {"type": "object", "properties": {"k": {"enum": list(values)}}, "required": ["k"],
             "$schema": "http://json-schema.org/draft-07/schema#"}
     plain = fastjsonschema.compile({**base, "allOf": _conditions(values)})
-    translated = schema._for_fastjsonschema({**base, "allOf": _conditions(values)})
+    translated = compiled._for_fastjsonschema({**base, "allOf": _conditions(values)})
     assert "allOf" not in translated and len(translated["anyOf"]) > 1
     fast = fastjsonschema.compile({**translated, "$schema": base["$schema"]})
 
@@ -294,13 +295,13 @@ def test_the_dispatch_accepts_exactly_what_the_if_then_accepts_for_the_enum_valu
 
 
 def test_the_shipped_validator_is_what_the_generator_writes_now() -> None:
-    """A change of the translation (schema._for_fastjsonschema, _generated_code) must come with the module
+    """A change of the translation (compiled._for_fastjsonschema, _generated_code) must come with the module
     written again (and COMPILED_VERSION bumped, so cached code objects of the old translation are not used)."""
     import re
 
     import fastjsonschema
 
-    from scarbook.compiler import validator_code
+    from scarbook.compiler.generated import validator as validator_code
 
     text = Path(validator_code.__file__).read_text("utf-8")
     made_by = re.search(r"\(fastjsonschema ([^)]+)\)", text)
@@ -308,4 +309,4 @@ def test_the_shipped_validator_is_what_the_generator_writes_now() -> None:
     if made_by.group(1) != fastjsonschema.VERSION:
         pytest.skip(f"written by fastjsonschema {made_by.group(1)}, {fastjsonschema.VERSION} installed: "
                     "its code may differ (the digest test still holds)")
-    assert text == schema.shipped_source(), "run python tools/generate_validator.py"
+    assert text == compiled.shipped_source(), "run python tools/generate_validator.py"

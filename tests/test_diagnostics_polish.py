@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from conftest import EXAMPLES, PACKS, refused
 from scarbook.cli.main import app
-from scarbook.compiler.yamlload import loads
+from scarbook.kernel.yamlload import loads
 
 runner = CliRunner()
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from scarbook.campaign import ledgerwrite as ledger_mod
-from scarbook.compiler import atomic
+from scarbook.campaign.ledger import write as ledger_mod
+from scarbook.kernel import atomic
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """Never lose a campaign (issue 11): symlinks, outputs onto the ledger, undo of an unreadable entry,
 hand edits racing a write, comments and modes kept, temporary files, odd files, hostile caches,
 packs and content. Everything about processes runs real `scarbook` processes; faults are injected
-deterministically with SCARBOOK_FAULT (see `scarbook.compiler.atomic.fault`), never with sleeps.
+deterministically with SCARBOOK_FAULT (see `scarbook.kernel.atomic.fault`), never with sleeps.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from campaigns.procs import PLACE, SCARBOOK, events_of, proc_env, sb
 
-from scarbook.campaign.ledger import parse
+from scarbook.campaign.ledger.file import parse
 
 
 def _no_traceback(result: subprocess.CompletedProcess[str]) -> None:
@@ -190,7 +190,7 @@ def test_write_keeps_modes(ledger: Path) -> None:
 
 # --- 6. temporary files, planted symlinks, kills ---------------------------------------------------------
 def test_planted_symlinks_never_redirect_a_write(tmp_path: Path) -> None:
-    from scarbook.compiler.atomic import replace_file
+    from scarbook.kernel.atomic import replace_file
 
     victim = tmp_path / "victim"
     victim.write_bytes(b"precious")

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import no_internal_errors
-from scarbook.compiler.diagnostics import Diagnostic
 from scarbook.compiler.validate import validate_paths
-from scarbook.compiler.yamlload import loads
+from scarbook.kernel.diagnostics import Diagnostic
+from scarbook.kernel.yamlload import loads
 
 SECTIONS = ["game", "pack", "board", "regions", "territories", "edges", "decks", "cards", "stickers", "envelopes",
             "factions", "rewards", "rules", "tables", "schedule", "rulebook", "components", "source", "bogus"]

@@ -23,7 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import proc_refused
-from scarbook.campaign.ledger import parse
+from scarbook.campaign.ledger.file import parse
 
 NEW_LINE = "- {event: place, sticker: bunker, target: peru}\n"
 
@@ -134,12 +134,12 @@ def test_an_appender_that_opened_the_file_before_the_write_keeps_its_line(ledger
 WRITER = r"""
 import sys
 from pathlib import Path
-from scarbook.campaign.ledger import LedgerError
-from scarbook.campaign.ledgercache import read
-from scarbook.campaign.ledgerwrite import locked, write_atomic
-from scarbook.campaign.ledgertext import with_event
+from scarbook.campaign.ledger.file import LedgerError
+from scarbook.campaign.ledger.cache import read
+from scarbook.campaign.ledger.write import locked, write_atomic
+from scarbook.campaign.ledger.text import with_event
 from scarbook.campaign.events import parse_event
-from scarbook.compiler.diagnostics import Span
+from scarbook.kernel.diagnostics import Span
 path, count = Path(sys.argv[1]), int(sys.argv[2])
 n = 0
 while n < count:
@@ -287,9 +287,9 @@ def test_an_ambiguous_torn_append_is_refused_not_guessed(ledger: Path) -> None:
 def test_a_torn_append_after_hand_lines_that_landed_before_it_is_found(ledger: Path) -> None:
     """Hand appends between the writer's last comparison and its (torn) write move the half event past the
     journal's offset: it is found at the next line start, and every hand line is kept."""
-    from scarbook.campaign.ledgercache import read
-    from scarbook.campaign.ledgerjournal import _write_journal
-    from scarbook.campaign.ledgerwrite import finish_interrupted_append
+    from scarbook.campaign.ledger.cache import read
+    from scarbook.campaign.ledger.journal import _write_journal
+    from scarbook.campaign.ledger.write import finish_interrupted_append
 
     before = ledger.read_bytes()
     suffix = NEW_LINE.encode()
@@ -304,9 +304,9 @@ def test_a_torn_append_after_hand_lines_that_landed_before_it_is_found(ledger: P
 def test_a_torn_append_to_a_ledger_without_final_newline_after_hand_lines_is_found(ledger: Path) -> None:
     """The same when neither the ledger nor the hand line ended with a line break: the append's own line
     break (its first byte) ends the hand line and is kept; the half event after it is cut."""
-    from scarbook.campaign.ledgercache import read
-    from scarbook.campaign.ledgerjournal import _write_journal
-    from scarbook.campaign.ledgerwrite import finish_interrupted_append
+    from scarbook.campaign.ledger.cache import read
+    from scarbook.campaign.ledger.journal import _write_journal
+    from scarbook.campaign.ledger.write import finish_interrupted_append
 
     bare = ledger.read_bytes().rstrip(b"\n")
     suffix = b"\n" + NEW_LINE.encode()
@@ -374,7 +374,7 @@ def test_replace_path_merges_a_late_append_with_appends_to_the_new_file(ledger: 
 def test_where_a_torn_append_is_in_the_bytes() -> None:
     import hashlib
 
-    from scarbook.campaign.ledgerjournal import _torn_part
+    from scarbook.campaign.ledger.journal import _torn_part
 
     old, line = b"events:\n- {a: 1}\n", b"- {event: place, sticker: coin, target: x}\n"
     digest = hashlib.sha256(old).hexdigest()
@@ -401,7 +401,7 @@ def test_the_in_place_comparison_is_the_whole_read_s(content: bytes, expected: b
     for files equal to, shorter than, longer than or different from the bytes read, over several chunks."""
     import tempfile
 
-    from scarbook.campaign.ledgerjournal import _holds, _pread_all
+    from scarbook.campaign.ledger.journal import _holds, _pread_all
 
     for wanted in (expected, content, content[:-1], content + b"x"):
         with tempfile.TemporaryFile() as f:

@@ -1,4 +1,4 @@
-"""The parsed-ledger cache (campaign/ledgercache.py), in-process and without the engine: a ledger read
+"""The parsed-ledger cache (campaign/ledger/cache.py), in-process and without the engine: a ledger read
 from the cache is the parsed one, field for field; appends and undos update the entry without parsing;
 a state (any picklable object with `games`) comes back as stored; a damaged or foreign entry is a miss.
 The campaign tests (`test_campaign_state_cache.py`, `test_cache.py`) cover the same through commands."""
@@ -12,10 +12,9 @@ from typing import Any
 
 import pytest
 
-from scarbook.campaign import ledgercache
 from scarbook.campaign.events import parse_event
-from scarbook.campaign.ledger import Ledger, LedgerError, parse
-from scarbook.campaign.ledgercache import (
+from scarbook.campaign.ledger import cache as ledgercache
+from scarbook.campaign.ledger.cache import (
     _cache_file,
     _event_of,
     _line_count,
@@ -27,9 +26,10 @@ from scarbook.campaign.ledgercache import (
     remember_state,
     remember_undone,
 )
-from scarbook.campaign.ledgerjournal import _write_journal, journal_path
-from scarbook.campaign.ledgertext import with_event, without_last
-from scarbook.compiler.diagnostics import Span
+from scarbook.campaign.ledger.file import Ledger, LedgerError, parse
+from scarbook.campaign.ledger.journal import _write_journal, journal_path
+from scarbook.campaign.ledger.text import with_event, without_last
+from scarbook.kernel.diagnostics import Span
 
 HEAD = "# mine\ncampaign: {name: War, game: risk-legacy, fingerprint: f1, players: [Ann, Bob]}\nevents:\n"
 EVENTS = ["{event: place, sticker: coin, target: alaska-card}", "{event: place, sticker: coin, target: peru-card}",

@@ -1,4 +1,4 @@
-"""The append journal (campaign/ledgerjournal.py), in-process: its exact bytes, what reads as a whole
+"""The append journal (campaign/ledger/journal.py), in-process: its exact bytes, what reads as a whole
 journal and what does not, and where half an event torn by a kill is in the ledger's bytes. The
 process tests (`test_ledger_append.py`, `test_faults.py`) kill real writers; these call the functions."""
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from scarbook.campaign import ledgerjournal
-from scarbook.campaign.ledgerjournal import (
+from scarbook.campaign.ledger import journal as ledgerjournal
+from scarbook.campaign.ledger.journal import (
     _drop_journal,
     _pread_all,
     _read_journal,

@@ -1,4 +1,4 @@
-"""Reading a campaign file (campaign/ledger.py), in-process: what `parse` accepts and refuses word for word,
+"""Reading a campaign file (campaign/ledger/file.py), in-process: what `parse` accepts and refuses word for word,
 the fields and spans it reads, whether a new event may be appended as one more line (`appendable`),
 the capped raw read, and how lines and line breaks are counted."""
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from scarbook.campaign import ledger as ledger_mod
-from scarbook.campaign.ledger import (
+from scarbook.campaign.ledger import file as ledger_mod
+from scarbook.campaign.ledger.file import (
     LedgerError,
     display_path,
     line_starts,
@@ -19,7 +19,7 @@ from scarbook.campaign.ledger import (
     read_raw,
     real_path,
 )
-from scarbook.compiler.diagnostics import Span, error
+from scarbook.kernel.diagnostics import Span, error
 
 NOT_A_CAMPAIGN = ("not a campaign file: it needs 'campaign: {game: ..., players: [...]}' and 'events:'; create one "
                   "with 'scarbook campaign new FILE --game GAME --player NAME ...'")

@@ -1,4 +1,4 @@
-"""The ledger's text edited as text (campaign/ledgertext.py), in every layout a hand may leave it.
+"""The ledger's text edited as text (campaign/ledger/text.py), in every layout a hand may leave it.
 
 `with_event` appends one event and `without_last` removes it again; the rest of the file (comments,
 other keys, their order) must come through untouched, and the result must read back as the same
@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scarbook.campaign import ledgertext
 from scarbook.campaign.events import ParseProblem, parse_event
-from scarbook.campaign.ledger import HEADER_COMMENT, Ledger, LedgerError, newline_of, parse
-from scarbook.campaign.ledgertext import dump_event, render, with_event, without_last
-from scarbook.compiler.diagnostics import Span
+from scarbook.campaign.ledger import text as ledgertext
+from scarbook.campaign.ledger.file import HEADER_COMMENT, Ledger, LedgerError, newline_of, parse
+from scarbook.campaign.ledger.text import dump_event, render, with_event, without_last
+from scarbook.kernel.diagnostics import Span
 
 HEAD = "# our campaign\ncampaign: {game: risk-legacy, fingerprint: x, players: [A, B, C]}\n"
 FIRST = "{event: place, sticker: coin, target: alaska-card}"
@@ -91,7 +91,7 @@ def _full_scan_undo(ledger: Ledger) -> tuple[str, dict] | None:
     """What `without_last` returned before the tail scan, on its fast path (None: it took the parsing path)."""
     import yaml
 
-    from scarbook.campaign.ledger import LINE_BREAK, line_starts
+    from scarbook.campaign.ledger.file import LINE_BREAK, line_starts
 
     text, last = ledger.text, ledger.events[-1]
     starts = line_starts(text)
@@ -112,7 +112,7 @@ def _undone(ledger: Ledger, *, parsing: bool = False) -> tuple[str, dict] | str:
     """`without_last` as (text, event), or the code it refused with; `parsing`: as if no tail scan existed."""
     from unittest import mock
 
-    from scarbook.campaign import ledgertext
+    from scarbook.campaign.ledger import text as ledgertext
 
     try:
         with mock.patch.object(ledgertext, "_last_entry_start", lambda *_: None) if parsing else nullcontext():
@@ -151,7 +151,7 @@ def test_undo_scans_from_the_end_as_the_full_scan_did(text: str) -> None:
 def test_undo_scans_from_the_end_through_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str,
                                                    bom: bool) -> None:
     """Read through the ledger cache (its line count, not a count of the text), with or without a BOM."""
-    from scarbook.campaign.ledgercache import read
+    from scarbook.campaign.ledger.cache import read
 
     monkeypatch.setenv("SCARBOOK_CACHE", str(tmp_path / "cache"))
     file = tmp_path / "c.yaml"
@@ -170,7 +170,7 @@ def test_undo_scans_from_the_end_through_the_cache(tmp_path: Path, monkeypatch: 
 
 @given(st.text(alphabet="ab \n\r", max_size=40))
 def test_a_line_start_from_the_end_is_the_full_scan_s(text: str) -> None:
-    from scarbook.campaign.ledger import line_count, line_start, line_starts
+    from scarbook.campaign.ledger.file import line_count, line_start, line_starts
 
     starts = line_starts(text)
     assert line_count(text) == len(starts)
@@ -198,7 +198,7 @@ _VALUES = st.recursive(st.one_of(_WORDS, _WORDS, st.integers(-10**12, 10**12), s
 def test_an_event_of_plain_words_is_written_as_pyyaml_writes_it(data: dict) -> None:
     import yaml
 
-    from scarbook.campaign.ledgertext import _one_line_dumper, _plain_flow
+    from scarbook.campaign.ledger.text import _one_line_dumper, _plain_flow
 
     fast = _plain_flow(data)
     if fast is None:
@@ -210,7 +210,7 @@ def test_an_event_of_plain_words_is_written_as_pyyaml_writes_it(data: dict) -> N
 
 
 def test_the_usual_events_are_written_without_pyyaml() -> None:
-    from scarbook.campaign.ledgertext import _plain_flow
+    from scarbook.campaign.ledger.text import _plain_flow
 
     for event in ({"event": "game-end", "winner": "Ann", "held_on": ["Bob"], "eliminated": [], "date": "2026-11-30"},
                   {"event": "place", "sticker": "major-city", "target": "great-britain", "by": "Ann",
@@ -749,7 +749,7 @@ def test_undo_of_a_plain_last_line_reads_no_yaml_and_takes_the_cached_line_count
         nl: str, parsed_lengths: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 15's O(1) undo: a last line as scarbook writes it (plain words) is recognised without YAML, and with
     a cache entry of these bytes its line count comes from there: the text is neither parsed nor counted."""
-    from scarbook.campaign import ledgertext
+    from scarbook.campaign.ledger import text as ledgertext
 
     entries = [f"  - {{event: place, sticker: coin, target: t{n}}}" for n in range(300)]
     text = nl.join([*HEAD.splitlines(), "events:", *entries]) + nl

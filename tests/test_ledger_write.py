@@ -1,4 +1,4 @@
-"""Writing the ledger (campaign/ledgerwrite.py), in-process: which way each write goes (append in
+"""Writing the ledger (campaign/ledger/write.py), in-process: which way each write goes (append in
 place, truncate in place, replace), what it keeps (`.bak`, inode, mode, BOM, symlinks), what it
 refuses word for word, and the races, made deterministic by hooking the fault points
 (`compiler.atomic.fault`) instead of real processes (those are in `test_ledger_append.py`)."""
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from scarbook.campaign import ledgerwrite
-from scarbook.campaign.ledger import LedgerBusy, LedgerError
-from scarbook.campaign.ledgerjournal import _write_journal, journal_path
-from scarbook.campaign.ledgerwrite import (
+from scarbook.campaign.ledger import write as ledgerwrite
+from scarbook.campaign.ledger.file import LedgerBusy, LedgerError
+from scarbook.campaign.ledger.journal import _write_journal, journal_path
+from scarbook.campaign.ledger.write import (
     LedgerChanged,
     _break_a_glued_line,
     _put_back_a_late_edit,
@@ -25,7 +25,7 @@ from scarbook.campaign.ledgerwrite import (
     locked,
     write_atomic,
 )
-from scarbook.compiler import atomic
+from scarbook.kernel import atomic
 
 OLD = b"campaign: {game: g, players: [A]}\nevents:\n- {event: place, sticker: coin, target: x}\n"
 LINE = b"- {event: place, sticker: coin, target: y}\n"

@@ -7,6 +7,7 @@ more module cannot leave stale PDFs reported "up to date".
 from __future__ import annotations
 
 import ast
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -15,24 +16,33 @@ from scarbook.compiler import build as buildmod
 
 COMPILER = Path(buildmod.__file__).resolve().parent
 #: The modules that plan and draw outputs; everything they import belongs in RENDER_CODE too.
-DRAWING = ("build.py", "sheets.py", "tables.py", "boardmap.py", "render/html.py", "render/pdf.py", "render/join.py")
+DRAWING = ("scarbook.compiler.build", "scarbook.compiler.sheets", "scarbook.compiler.tables",
+           "scarbook.compiler.boardmap", "scarbook.compiler.render.html", "scarbook.compiler.render.pdf",
+           "scarbook.compiler.render.join")
+#: What a change to the drawing code can reach: the compiler and the kernel (never the tracker or the CLI).
+DRAWN_BY = ("scarbook.compiler", "scarbook.kernel")
 
 
-def compiler_imports(rel: str) -> set[str]:
-    """Modules of the compiler package that `rel` imports (relative imports, at any depth of the code)."""
-    package = Path(rel).parent
+def _is_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ModuleNotFoundError, ValueError):  # a name inside a module (`atomic.replace_file`)
+        return False
+
+
+def compiler_imports(module: str) -> set[str]:
+    """Modules of the compiler and the kernel that `module` imports (at any depth of its code)."""
     found = set()
-    for node in ast.walk(ast.parse((COMPILER / rel).read_text("utf-8"))):
-        if not isinstance(node, ast.ImportFrom) or node.level == 0:
+    for node in ast.walk(ast.parse(buildmod.module_file(module).read_text("utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
             continue
-        base = package
-        for _ in range(node.level - 1):
-            base = base.parent
-        target = base / node.module.replace(".", "/") if node.module else base
-        candidates = [target / f"{alias.name}.py" for alias in node.names]  # from . import sheets
-        if node.module:  # from .render.pdf import inside
-            candidates += [target.with_suffix(".py"), target / "__init__.py"]
-        found |= {c.as_posix() for c in candidates if (COMPILER / c).is_file()}
+        for name in names:
+            if name.startswith(DRAWN_BY) and name not in DRAWN_BY and _is_module(name):
+                found.add(name)
     return found
 
 
@@ -49,20 +59,21 @@ def imported_closure(start: tuple[str, ...]) -> set[str]:
 
 def test_the_import_walk_sees_lazy_imports() -> None:
     # build.py imports join.py and boardmap.py inside functions: the walk must still find them
-    assert {"render/join.py", "boardmap.py", "model.py", "atomic.py"} <= compiler_imports("build.py")
+    assert {"scarbook.compiler.render.join", "scarbook.compiler.boardmap", "scarbook.compiler.model",
+            "scarbook.kernel.atomic"} <= compiler_imports("scarbook.compiler.build")
 
 
 def test_render_code_covers_every_module_the_renderer_imports() -> None:
     missing = imported_closure(DRAWING) - set(buildmod.RENDER_CODE)
     assert not missing, f"add to RENDER_CODE in compiler/build.py: {sorted(missing)}"
-    assert all((COMPILER / name).is_file() for name in buildmod.RENDER_CODE)
+    assert all(buildmod.module_file(name).is_file() for name in buildmod.RENDER_CODE)
 
 
-@pytest.mark.parametrize("name", ["render/join.py", "model.py", "sheets.py"])
+@pytest.mark.parametrize("name", ["scarbook.compiler.render.join", "scarbook.compiler.model", "scarbook.kernel.atomic"])
 def test_editing_a_rendering_module_changes_what_outputs_depend_on(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     full = buildmod.templates_hash()
     real = Path.read_bytes
-    edited = COMPILER / name
+    edited = buildmod.module_file(name)
 
     def read_bytes(self: Path) -> bytes:
         data = real(self)

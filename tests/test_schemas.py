@@ -18,11 +18,11 @@ from typer.testing import CliRunner
 
 from conftest import PACKS
 from scarbook.cli.main import app
-from scarbook.compiler import schema
-from scarbook.compiler.diagnostics import sort_unique
+from scarbook.compiler import schema, schemacheck
 from scarbook.compiler.load import shipped_games
-from scarbook.compiler.yamlload import load_file, loads
 from scarbook.examples import examples
+from scarbook.kernel.diagnostics import sort_unique
+from scarbook.kernel.yamlload import load_file, loads
 from scarbook.schemas import SCHEMA_DIR
 
 
@@ -94,7 +94,7 @@ def test_parameter_errors_keep_scarbooks_x404_messages() -> None:
               - {check: target-lacks, kid: city, cite: "house § S"}
               - {check: max-value, field: resources, max: -1, cite: "house § S"}
         """), "p.yaml")
-    found = [(str(d.span), d.code, d.message) for d in sort_unique(schema.validate_document(doc))]
+    found = [(str(d.span), d.code, d.message) for d in sort_unique(schemacheck.validate_document(doc))]
     assert found == [
         ("p.yaml:7:9", "X404", "check 'target-lacks' needs the parameter 'kind'; add it (required: kind)"),
         ("p.yaml:7:31", "X404", "check 'target-lacks' has no parameter 'kid' (did you mean 'kind'?); "
@@ -122,7 +122,7 @@ def _scarbook_schema_verdicts(files: list[Path]) -> dict[str, bool]:
     out = {}
     for path in files:
         doc = load_file(path, str(path))
-        out[str(path)] = not doc.diagnostics and not schema.validate_document(doc)
+        out[str(path)] = not doc.diagnostics and not schemacheck.validate_document(doc)
     return out
 
 

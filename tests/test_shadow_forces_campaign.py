@@ -232,7 +232,7 @@ def test_a_lost_warlord_owes_no_stat_upgrade(tmp_path: Path, monkeypatch: pytest
 
 def test_game_twelve_adds_its_own_start_check(world: Path) -> None:
     from scarbook.campaign.engine import Campaign
-    from scarbook.campaign.ledgercache import read
+    from scarbook.campaign.ledger.cache import read
     from scarbook.campaign.rules import legal_starts, start_problem
 
     replay = Campaign(read(world)).replay()

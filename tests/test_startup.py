@@ -78,7 +78,7 @@ def test_a_warm_read_loads_its_module_only_and_no_yaml(campaign_file: tuple[Path
     assert commands == {own}
     assert not {m for m in modules if m.startswith("scarbook.compiler.")} & {
         "scarbook.compiler.schema", "scarbook.compiler.semantic",
-        "scarbook.compiler.build", "scarbook.compiler.yamlparse"}
+        "scarbook.compiler.build", "scarbook.kernel.yamlparse"}
     # the cached state is unpickled by the C pickler; nothing is written (coverage, when it measures the child
     # process, imports pickle and random itself)
     if args[0] in ("status", "where", "place") and "coverage" not in roots(modules):
@@ -103,7 +103,7 @@ def test_a_warm_write_and_undo_load_their_module_only(campaign_file: tuple[Path,
         assert commands == {own}, args
         assert not {m for m in modules if m.startswith("scarbook.compiler.")} & {
             "scarbook.compiler.schema", "scarbook.compiler.semantic", "scarbook.compiler.build",
-            "scarbook.compiler.yamlparse"}, args
+            "scarbook.kernel.yamlparse"}, args
     assert file.read_bytes() == before  # the undo cut exactly the line the place wrote
 
 
@@ -120,8 +120,8 @@ def test_help_loads_no_tracker_and_no_yaml(campaign_file: tuple[Path, dict[str, 
     modules = loaded(args, env)
     assert not roots(modules) & {*HEAVY, "yaml"}
     assert not {m for m in modules if m.startswith(("scarbook.campaign", "scarbook.compiler."))} - {
-        "scarbook.compiler.diagnostics",  # the diagnostics' text is shared by every command
-        "scarbook.compiler.cachedir"}  # where the cache folder is (cli/codecache: the dataclasses' compiled code)
+        "scarbook.kernel.diagnostics",  # the diagnostics' text is shared by every command
+        "scarbook.kernel.cachedir"}  # where the cache folder is (cli/codecache: the dataclasses' compiled code)
     if args[-1] == "--help" and len(args) <= 2:  # a group's help lists its commands without importing them
         assert not {m for m in modules if m.startswith("scarbook.cli.campaign.")}
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from scarbook.compiler import yamlload
-from scarbook.compiler.yamlload import load_file, loads
+from scarbook.kernel import yamlload
+from scarbook.kernel.yamlload import load_file, loads
 
 
 def codes(doc: yamlload.Document) -> list[str]:

@@ -1,9 +1,9 @@
-"""Write compiler/validator_code.py: the compiled validator of the content schema, shipped with the package.
+"""Write compiler/generated/validator.py: the compiled validator of the content schema, shipped with the package.
 
     .venv/bin/python tools/generate_validator.py          # after changing anything under schemas/
     .venv/bin/python tools/generate_validator.py --check  # exit 1 when the schemas changed since
 
-The module is fastjsonschema's code for `content-file.schema.json` (see `scarbook.compiler.schema.compiled`),
+The module is fastjsonschema's code for `content-file.schema.json` (see `scarbook.compiler.compiled`),
 headed by the digest of the schema files it was made from; the tracker and `validate` use it only while that
 digest matches, so a stale module is slower (the code is generated at run time), never wrong.
 tests/test_compiled_validator.py fails while it is stale.
@@ -23,7 +23,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only say whether the shipped module is current")
     args = parser.parse_args()
-    from scarbook.compiler import schema
+    from scarbook.compiler import compiled as schema
 
     if args.check:
         if schema.shipped_file() is None:

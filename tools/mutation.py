@@ -1,7 +1,7 @@
 """Mutation testing and coverage of the core modules: would the tests catch your own mistakes?
 
     .venv/bin/python tools/mutation.py                       # coverage, then every core module
-    .venv/bin/python tools/mutation.py compiler/atomic.py    # one module (a path in the checkout)
+    .venv/bin/python tools/mutation.py scarbook/kernel/atomic.py    # one module (a path in the checkout)
     .venv/bin/python tools/mutation.py --no-coverage campaign/checks.py --tests tests/test_campaign_rules.py
     .venv/bin/python tools/mutation.py --no-coverage campaign/rules.py --sample 300 --tests ...  # an estimate
 

@@ -15,9 +15,9 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
 
-from ..model import Game, is_unknown
-from ..sheets import PAPER_MM, Sheet, distinct_pages
-from ..tables import LOW_CONFIDENCE_NOTE, Table, board_low_confidence, cell_text
+from scarbook.compiler.model import Game, is_unknown
+from scarbook.compiler.sheets import PAPER_MM, Sheet, distinct_pages
+from scarbook.compiler.tables import LOW_CONFIDENCE_NOTE, Table, board_low_confidence, cell_text
 
 #: Rows of a table per unsplittable block; a longer table is shown in parts.
 MAX_LINES_PER_BLOCK = 44
@@ -46,7 +46,7 @@ def _bytecode_cache(options: dict[str, Any]) -> Any:
     import jinja2
     from jinja2 import FileSystemBytecodeCache
 
-    from ..cachedir import cache_dir
+    from scarbook.kernel.cachedir import cache_dir
 
     class Kept(FileSystemBytecodeCache):
         def load_bytecode(self, bucket: Any) -> None:
@@ -212,7 +212,7 @@ def locator_view(svg: str | None) -> dict[str, Any] | None:
     ratio = float(match[2]) / float(match[1]) if match and float(match[1]) else 0.6
     max_h, max_w = LOCATOR_MAX_MM
     width = min(max_w, max_h / ratio) if ratio else max_w
-    from .raster import svg_png
+    from scarbook.compiler.render.raster import svg_png
 
     png = svg_png(svg, round(width * LOCATOR_PX_PER_MM))  # drawn once; WeasyPrint draws an SVG at every use
     url = "data:image/png;base64," + base64.b64encode(png).decode("ascii") if png else \

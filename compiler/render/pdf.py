@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from ..atomic import replace_file
+from scarbook.kernel.atomic import replace_file
 
 #: The date written into every PDF (and SOURCE_DATE_EPOCH while rendering): 2020-01-01.
 FIXED_EPOCH = "1577836800"

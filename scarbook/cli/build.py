@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from scarbook.cli.common import CampaignOption, PackOption, content_errors, fail_usage, load, report
 from scarbook.cli.terminal import echo
-
-from .common import CampaignOption, PackOption, content_errors, fail_usage, load, report
 
 if TYPE_CHECKING:
     from scarbook.compiler.model import Game

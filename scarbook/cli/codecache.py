@@ -34,7 +34,7 @@ _MAGIC = b"scarbook-dataclass-code 1\n"
 
 def cache_file() -> str:
     """Where the compiled texts are kept: in the cache folder, named by this very Python build."""
-    from scarbook.compiler.cachedir import cache_dir
+    from scarbook.kernel.cachedir import cache_dir
 
     name = f"dataclass-code-{sys.implementation.cache_tag}-{sys.hexversion:x}.bin"
     return os.path.join(cache_dir(), name)

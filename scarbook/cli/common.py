@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 from scarbook.cli.terminal import echo
-from scarbook.compiler.diagnostics import Diagnostic, render_json, render_text
+from scarbook.kernel.diagnostics import Diagnostic, render_json, render_text
 
 if TYPE_CHECKING:
     from scarbook.compiler.model import Game

@@ -6,10 +6,10 @@ from __future__ import annotations
 def run() -> None:
     import gc
 
-    from .codecache import install
+    from scarbook.cli.codecache import install
 
     install()  # the methods of dataclasses compiled once per user, not once per command
-    from .main import app
+    from scarbook.cli.main import app
 
     try:
         app()

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from .common import fail_usage
+from scarbook.cli.common import fail_usage
 
 app = typer.Typer(
     name="examples",
@@ -60,9 +60,9 @@ def copy(
 
     Example: scarbook examples copy new-scar my-pack && scarbook validate my-pack
     """
-    from scarbook.compiler.diagnostics import did_you_mean
     from scarbook.compiler.scaffold import ScaffoldError, copy_example
     from scarbook.examples import examples as shipped
+    from scarbook.kernel.diagnostics import did_you_mean
 
     found = shipped()
     if name not in found:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
+from scarbook.cli.common import FormatOption, TextOrJson
 from scarbook.cli.terminal import echo
-
-from .common import FormatOption, TextOrJson
 
 
 def games(fmt: FormatOption = TextOrJson.text) -> None:
@@ -15,7 +14,7 @@ def games(fmt: FormatOption = TextOrJson.text) -> None:
     Example: scarbook games --format json
     """
     from scarbook.compiler.load import shipped_games
-    from scarbook.compiler.yamlload import load_file
+    from scarbook.kernel.yamlload import load_file
 
     rows = []
     for gid, folder in shipped_games().items():

@@ -5,7 +5,7 @@ Only the module of the command being run is imported; `scarbook --help` imports 
 
 from __future__ import annotations
 
-from .lazy import LazyGroup, lazy_app
+from scarbook.cli.lazy import LazyGroup, lazy_app
 
 
 class ScarbookGroup(LazyGroup):

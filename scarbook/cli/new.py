@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from .common import content_errors, fail_usage
+from scarbook.cli.common import content_errors, fail_usage
 
 app = typer.Typer(
     name="new",

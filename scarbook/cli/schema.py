@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from .common import fail_usage
+from scarbook.cli.common import fail_usage
 
 
 def schema(

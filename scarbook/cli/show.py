@@ -8,9 +8,8 @@ from typing import Annotated
 
 import typer
 
+from scarbook.cli.common import CampaignOption, FormatOption, GameArgument, PackOption, TextOrJson, load
 from scarbook.cli.terminal import echo
-
-from .common import CampaignOption, FormatOption, GameArgument, PackOption, TextOrJson, load
 
 
 class Part(str, Enum):

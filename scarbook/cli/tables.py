@@ -10,9 +10,8 @@ from typing import Annotated
 
 import typer
 
+from scarbook.cli.common import CampaignOption, GameArgument, PackOption, load
 from scarbook.cli.terminal import echo
-
-from .common import CampaignOption, GameArgument, PackOption, load
 
 
 class TableFormat(str, Enum):

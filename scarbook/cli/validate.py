@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from .common import FormatOption, TextOrJson, report
+from scarbook.cli.common import FormatOption, TextOrJson, report
 
 
 def validate(
@@ -26,8 +26,8 @@ def validate(
 
     Example: scarbook validate my-pack/ --strict
     """
-    from scarbook.compiler.diagnostics import strict as make_strict
     from scarbook.compiler.validate import validate_paths
+    from scarbook.kernel.diagnostics import strict as make_strict
 
     result = validate_paths(list(paths or []))
     diags = make_strict(result.diagnostics) if strict else result.diagnostics

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from scarbook.campaign.ledger import parse
+from scarbook.campaign.ledger.file import parse
 
 from .helpers import setup_bytes
 

@@ -7,7 +7,7 @@ libraries (jsonschema, Jinja2, WeasyPrint) stay out of every command but the one
 
 from __future__ import annotations
 
-from ..lazy import LazyGroup, lazy_app
+from scarbook.cli.lazy import LazyGroup, lazy_app
 
 _HERE = __name__
 

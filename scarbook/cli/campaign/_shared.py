@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 from scarbook.cli.terminal import echo
-from scarbook.compiler.diagnostics import render_text
+from scarbook.kernel.diagnostics import render_text
 
 if TYPE_CHECKING:
     from scarbook.campaign.engine import Campaign, Replay
@@ -52,7 +52,7 @@ def campaign_errors(writing: bool = True) -> Iterator[None]:
 
     `writing=False` (status, log, check, sheet) never blames a failure on writing the campaign file.
     """
-    from scarbook.campaign.ledger import LedgerBusy, LedgerError
+    from scarbook.campaign.ledger.file import LedgerBusy, LedgerError
 
     try:
         yield
@@ -102,7 +102,7 @@ def recorded_pack(ledger_path: Path, pack: Path) -> str:
 def load(path: Path) -> tuple[Campaign, Replay]:
     """Read and replay a campaign, checking every event (`check`): (Campaign, Replay)."""
     from scarbook.campaign.engine import Campaign
-    from scarbook.campaign.ledgercache import read
+    from scarbook.campaign.ledger.cache import read
 
     campaign = Campaign(read(path))
     return campaign, campaign.checked_replay()
@@ -112,7 +112,7 @@ def load_state(path: Path) -> tuple[Campaign, Replay]:
     """Read a campaign to show or question its state (`status`, `where`, `sheet`): the state the cache keeps
     with its verdict for these very bytes under the same content (as before a write), else every event checked."""
     from scarbook.campaign.engine import Campaign
-    from scarbook.campaign.ledgercache import read
+    from scarbook.campaign.ledger.cache import read
 
     campaign = Campaign(read(path))
     return campaign, campaign.replay_for_write()
@@ -123,9 +123,9 @@ def record(path: Path, make: Callable[..., Event | list[Problem]], dry_run: bool
     """Check one new event against the campaign and append it (or only answer, with dry_run)."""
     from scarbook.campaign.engine import Campaign
     from scarbook.campaign.events import Opened, PackAdded
-    from scarbook.campaign.ledgercache import placed_at, raw_sha256, read, remember_appended
-    from scarbook.campaign.ledgertext import with_event
-    from scarbook.campaign.ledgerwrite import locked, write_atomic
+    from scarbook.campaign.ledger.cache import placed_at, raw_sha256, read, remember_appended
+    from scarbook.campaign.ledger.text import with_event
+    from scarbook.campaign.ledger.write import locked, write_atomic
     from scarbook.campaign.links import cuts
     from scarbook.campaign.report import describe
     from scarbook.campaign.rules import Problem

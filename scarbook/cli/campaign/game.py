@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from ..common import fail_usage
-from ._shared import CampaignFile, campaign_path, record
+from scarbook.cli.campaign._shared import CampaignFile, campaign_path, record
+from scarbook.cli.common import fail_usage
 
 app = typer.Typer(help="Record the start and the end of a game.\n\nExample: scarbook campaign game start "
                        "--play Ann=khan-industries --play Bob=saharan-republic --play Cat=die-mechaniker",

@@ -8,10 +8,9 @@ from typing import Annotated
 
 import typer
 
+from scarbook.cli.campaign._shared import campaign_errors
+from scarbook.cli.common import fail_usage
 from scarbook.cli.terminal import echo
-
-from ..common import fail_usage
-from ._shared import campaign_errors
 
 
 def new(
@@ -33,11 +32,10 @@ def new(
     --pack packs/sinkhole
     """
     from scarbook.campaign.events import PackAdded
-    from scarbook.campaign.ledgertext import render
-    from scarbook.campaign.ledgerwrite import write_atomic
+    from scarbook.campaign.ledger.text import render
+    from scarbook.campaign.ledger.write import write_atomic
+    from scarbook.cli.campaign._shared import pack_fingerprint, recorded_pack
     from scarbook.compiler.validate import UnknownGame, cached_game
-
-    from ._shared import pack_fingerprint, recorded_pack
 
     names = [p.strip() for p in player if p.strip()]
     if not names:

@@ -8,7 +8,14 @@ from typing import Annotated
 
 import typer
 
-from ._shared import CampaignFile, campaign_errors, campaign_path, pack_fingerprint, record, recorded_pack
+from scarbook.cli.campaign._shared import (
+    CampaignFile,
+    campaign_errors,
+    campaign_path,
+    pack_fingerprint,
+    record,
+    recorded_pack,
+)
 
 
 def open_packet(
@@ -29,7 +36,7 @@ def open_packet(
     if pack is not None:
         stored = os.path.relpath(pack.resolve(), path.resolve().parent)
         from scarbook.campaign.engine import Campaign
-        from scarbook.campaign.ledgercache import read
+        from scarbook.campaign.ledger.cache import read
         from scarbook.compiler.validate import cached_game
 
         with campaign_errors():
@@ -51,7 +58,7 @@ def add_pack(
     """
     from scarbook.campaign.engine import Campaign
     from scarbook.campaign.events import PackAdded
-    from scarbook.campaign.ledgercache import read
+    from scarbook.campaign.ledger.cache import read
     from scarbook.compiler.validate import cached_game
 
     path = campaign_path(campaign)

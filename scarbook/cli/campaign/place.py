@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from ._shared import ByOption, CampaignFile, campaign_path, record
+from scarbook.cli.campaign._shared import ByOption, CampaignFile, campaign_path, record
 
 
 def place(

@@ -9,9 +9,8 @@ from typing import Annotated
 
 import typer
 
+from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path, load_state
 from scarbook.cli.terminal import echo
-
-from ._shared import CampaignFile, campaign_errors, campaign_path, load_state
 
 
 class SheetFormat(str, Enum):

@@ -7,14 +7,13 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path, load, load_state
+from scarbook.cli.common import FormatOption, TextOrJson
 from scarbook.cli.terminal import echo
-
-from ..common import FormatOption, TextOrJson
-from ._shared import CampaignFile, campaign_errors, campaign_path, load, load_state
 
 if TYPE_CHECKING:
     from scarbook.campaign.engine import Campaign, Replay
-    from scarbook.compiler.diagnostics import Diagnostic
+    from scarbook.kernel.diagnostics import Diagnostic
 
 
 def status(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None) -> None:
@@ -46,7 +45,7 @@ def log(campaign: CampaignFile = None) -> None:
     Example: scarbook campaign log
     """
     from scarbook.campaign.events import GameStarted
-    from scarbook.campaign.ledgercache import read
+    from scarbook.campaign.ledger.cache import read
     from scarbook.campaign.report import describe
 
     with campaign_errors(writing=False):
@@ -67,9 +66,8 @@ def log(campaign: CampaignFile = None) -> None:
 def changed_packs(camp: Campaign, replay: Replay) -> list[Diagnostic]:
     """L013 for every added pack whose files changed since it was added, naming the events now refused."""
     from scarbook.campaign.events import PackAdded
-    from scarbook.compiler.diagnostics import warning
-
-    from ._shared import pack_fingerprint
+    from scarbook.cli.campaign._shared import pack_fingerprint
+    from scarbook.kernel.diagnostics import warning
 
     out = []
     for ev in camp.ledger.events:
@@ -93,7 +91,7 @@ def check(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None) ->
 
     Example: scarbook campaign check -c our-world.yaml
     """
-    from scarbook.compiler.diagnostics import error, render_json, render_text, warning
+    from scarbook.kernel.diagnostics import error, render_json, render_text, warning
 
     with campaign_errors(writing=False):
         camp, replay = load(campaign_path(campaign))
@@ -109,7 +107,7 @@ def check(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None) ->
             affected = sorted({e.span.line for e, _ in replay.problems})
             which = (f"events now refused at lines {', '.join(map(str, affected))}" if affected
                      else "every recorded event is still legal")
-            from scarbook.compiler.diagnostics import Span
+            from scarbook.kernel.diagnostics import Span
 
             diags.append(warning(Span(ledger.display, 1, 1), "L004", f"the {ledger.game} content changed since "
                                  f"this campaign began (fingerprint {ledger.fingerprint[:12]}, now {now[:12]}); "

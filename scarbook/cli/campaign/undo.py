@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path
 from scarbook.cli.terminal import echo
-
-from ._shared import CampaignFile, campaign_errors, campaign_path
 
 
 def undo(campaign: CampaignFile = None) -> None:
@@ -12,9 +11,9 @@ def undo(campaign: CampaignFile = None) -> None:
 
     Example: scarbook campaign undo
     """
-    from scarbook.campaign.ledgercache import read, remember_undone
-    from scarbook.campaign.ledgertext import without_last
-    from scarbook.campaign.ledgerwrite import locked, write_atomic
+    from scarbook.campaign.ledger.cache import read, remember_undone
+    from scarbook.campaign.ledger.text import without_last
+    from scarbook.campaign.ledger.write import locked, write_atomic
     from scarbook.campaign.report import describe
 
     path = campaign_path(campaign)

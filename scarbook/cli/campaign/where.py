@@ -7,10 +7,9 @@ from typing import Annotated
 
 import typer
 
+from scarbook.cli.campaign._shared import ByOption, CampaignFile, campaign_errors, campaign_path, load_state, refuse
+from scarbook.cli.common import FormatOption, TextOrJson
 from scarbook.cli.terminal import echo
-
-from ..common import FormatOption, TextOrJson
-from ._shared import ByOption, CampaignFile, campaign_errors, campaign_path, load_state, refuse
 
 
 def where(

@@ -16,8 +16,8 @@ from typing import Any
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 
-from .diagnostics import Span, error
-from .yamlload import ALIAS_BUDGET_BASE, ALIAS_BUDGET_FACTOR, MAX_DEPTH, Document, escape
+from scarbook.kernel.diagnostics import Span, error
+from scarbook.kernel.yamldoc import ALIAS_BUDGET_BASE, ALIAS_BUDGET_FACTOR, MAX_DEPTH, Document, escape
 
 try:  # libyaml is ~10x faster; the pure-Python loader gives identical nodes.
     _BaseLoader: Any = yaml.CSafeLoader

@@ -13,7 +13,7 @@ import os
 import re
 from pathlib import Path
 
-from .ledger import MAX_LEDGER_BYTES
+from scarbook.campaign.ledger.file import MAX_LEDGER_BYTES
 
 _OPEN_FLAGS = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | os.O_NONBLOCK
 

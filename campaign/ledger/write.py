@@ -16,9 +16,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from scarbook.compiler.diagnostics import Span, error
-
-from .ledger import (
+from scarbook.campaign.ledger.file import (
     LINE_BREAK,
     MAX_LEDGER_BYTES,
     LedgerBusy,
@@ -30,7 +28,7 @@ from .ledger import (
     read_raw,
     real_path,
 )
-from .ledgerjournal import (
+from scarbook.campaign.ledger.journal import (
     _OPEN_FLAGS,
     _drop_journal,
     _holds,
@@ -40,7 +38,8 @@ from .ledgerjournal import (
     _write_journal,
     journal_path,
 )
-from .ledgertext import _blank_or_comment
+from scarbook.campaign.ledger.text import _blank_or_comment
+from scarbook.kernel.diagnostics import Span, error
 
 LOCK_WAIT_SECONDS = float(os.environ.get("SCARBOOK_LOCK_WAIT", "3"))
 
@@ -81,7 +80,7 @@ def _open_ledger(target: Path, shown: str, flags: int) -> int:
 
 def _write_bak(target: Path, current: bytes, st: os.stat_result | None) -> None:
     """`FILE.bak` := `current` through its own temporary file, fsynced, and a rename."""
-    from scarbook.compiler.atomic import fault
+    from scarbook.kernel.atomic import fault
 
     _rename_in(target.with_name(target.name + ".bak"), current, st)
     fault("ledger-after-bak")
@@ -90,7 +89,7 @@ def _write_bak(target: Path, current: bytes, st: os.stat_result | None) -> None:
 def _rename_in(path: Path, data: bytes, st: os.stat_result | None) -> None:
     """`path` := `data` through a temporary file beside it (O_EXCL, fsynced, mode of `st`) and a rename;
     the temporary file never outlives a failure."""
-    from scarbook.compiler.atomic import write_temp
+    from scarbook.kernel.atomic import write_temp
 
     tmp = write_temp(path.parent, path.name, data, durable=True, like=st)
     try:
@@ -121,7 +120,7 @@ def write_atomic(path: Path, text: str, backup: bool = True, expected: bytes | N
     """
     import stat
 
-    from scarbook.compiler.atomic import clean_orphans, fault, write_temp
+    from scarbook.kernel.atomic import clean_orphans, fault, write_temp
 
     shown = display_path(path)
     target = real_path(path)
@@ -176,7 +175,7 @@ def _compare_and_back_up(fd: int, target: Path, shown: str, st: os.stat_result, 
     """Before an in-place change: the ledger (read through `fd`, the descriptor about to be written) still
     holds exactly the bytes the command read (else L012); `.bak` gets them; then, at fault point `point`,
     it is compared once more, its size first, right before the change."""
-    from scarbook.compiler.atomic import fault
+    from scarbook.kernel.atomic import fault
 
     if not _holds(fd, expected):
         raise _changed(shown)
@@ -199,7 +198,7 @@ def _append_in_place(target: Path, shown: str, st: os.stat_result, expected: byt
     tears the write (it can, between pages) leaves the journal: the next locked write cuts the half
     event (`finish_interrupted_append`), and readers never see it (`read`).
     """
-    from scarbook.compiler.atomic import die, fault, fault_action
+    from scarbook.kernel.atomic import die, fault, fault_action
 
     fd = _open_ledger(target, shown, os.O_RDWR | os.O_APPEND)
     journal = journal_path(target)

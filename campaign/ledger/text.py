@@ -11,11 +11,19 @@ import functools
 import re
 from typing import Any
 
-from scarbook.compiler.diagnostics import Diagnostic, Span, error
-from scarbook.compiler.yamlload import loads
-
-from .events import Event
-from .ledger import HEADER_COMMENT, LINE_BREAK, Ledger, LedgerError, line_count, line_start, line_starts, newline_of
+from scarbook.campaign.events import Event
+from scarbook.campaign.ledger.file import (
+    HEADER_COMMENT,
+    LINE_BREAK,
+    Ledger,
+    LedgerError,
+    line_count,
+    line_start,
+    line_starts,
+    newline_of,
+)
+from scarbook.kernel.diagnostics import Diagnostic, Span, error
+from scarbook.kernel.yamlload import loads
 
 # --- writing ----------------------------------------------------------------------------------
 _ODD = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]")

@@ -8,49 +8,19 @@ Never raises on bad input: problems come back as diagnostics.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from .diagnostics import Diagnostic, Span, error
+from scarbook.kernel.diagnostics import Diagnostic, Span, error
+from scarbook.kernel.yamldoc import Document, escape
+
+__all__ = ["Document", "escape", "MAX_FILE_BYTES", "decode", "load_file", "loads", "read_capped"]
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
-MAX_DEPTH = 64
-ALIAS_BUDGET_FACTOR = 4
-ALIAS_BUDGET_BASE = 10_000
-
-@dataclass
-class Document:
-    """One YAML file: its data and the span of every value and key, by JSON pointer."""
-
-    file: str
-    data: Any = None
-    spans: dict[str, Span] = field(default_factory=dict)
-    key_spans: dict[str, Span] = field(default_factory=dict)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    invalid: set[str] = field(default_factory=set)  # pointers of items whose values have the wrong shape
-
-    def span(self, pointer: str, key: bool = False) -> Span:
-        """The span of the node at `pointer` (its key when `key`), or of its nearest parent."""
-        table = self.key_spans if key else self.spans
-        p = pointer
-        while True:
-            if p in table:
-                return table[p]
-            if p in self.spans:
-                return self.spans[p]
-            if not p:
-                return Span(self.file, 1, 1)
-            p = p.rsplit("/", 1)[0]
-
-
-def escape(part: str | int) -> str:
-    return str(part).replace("~", "~0").replace("/", "~1")
 
 
 def loads(text: str, file: str) -> Document:
     """Load one YAML document from text; problems become diagnostics."""
-    from .yamlparse import loads as parse
+    from scarbook.kernel.yamlparse import loads as parse
 
     return parse(text, file)
 
@@ -119,14 +89,3 @@ def load_file(path: Path, display: str) -> Document:
         return doc
     return loads(text, display)
 
-
-def __getattr__(name: str) -> Any:
-    """The parser's other names (`explain_syntax_error`, `ContentLoader`, ...) as they were here."""
-    if name.startswith("__"):
-        raise AttributeError(name)
-    from . import yamlparse
-
-    try:
-        return getattr(yamlparse, name)
-    except AttributeError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

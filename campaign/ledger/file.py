@@ -1,6 +1,6 @@
 """The campaign file: one plain-text YAML ledger per campaign, parsed with every event's line.
 
-`Ledger` (header, events, problems), `parse` (via `scarbook.compiler.yamlload.loads`; PyYAML is
+`Ledger` (header, events, problems), `parse` (via `scarbook.kernel.yamlload.loads`; PyYAML is
 imported only when a file must be parsed), the capped raw read, line breaks. Every command reads a
 ledger through `ledgercache.read` (the cache when it verifies, else `parse`, never half an event a
 killed write left: `ledgerjournal`); changing the file is `ledgertext` (the new text) and
@@ -16,10 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scarbook.compiler.diagnostics import Diagnostic, Span, error
-from scarbook.compiler.yamlload import loads, read_capped
-
-from .events import Event, ParseProblem, parse_event
+from scarbook.campaign.events import Event, ParseProblem, parse_event
+from scarbook.kernel.diagnostics import Diagnostic, Span, error
+from scarbook.kernel.yamlload import loads, read_capped
 
 HEADER_COMMENT = (
     "# scarbook campaign ledger: the game, a fingerprint of its content when the campaign began,\n"

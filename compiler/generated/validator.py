@@ -2,16 +2,16 @@
 schema files whose digest is SCHEMAS_DIGEST. Do not edit: change the schemas and run the tool again (a test fails until then).
 
 Shipped so that the first run after an install does not spend ~70 ms generating and compiling it;
-`scarbook.compiler.schema.shipped` uses it only while SCHEMAS_DIGEST matches the schemas.
+`scarbook.compiler.compiled.shipped` uses it only while SCHEMAS_DIGEST matches the schemas.
 """
 # ruff: noqa
 # mypy: ignore-errors
-from scarbook.compiler.schema import Invalid as JsonSchemaValueException
-from scarbook.compiler.schema import Invalid as JsonSchemaValuesException
+from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
+from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
 SCHEMAS_DIGEST = '5361d66cb200f38c531c609b'
 VERSION = "2.22.3"
-class Decimal:  # see schema._generated_code
+class Decimal:  # see compiled._generated_code
     pass
 import re
 

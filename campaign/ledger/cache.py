@@ -15,13 +15,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from scarbook.compiler.diagnostics import Span, error
-from scarbook.compiler.yamlload import decode
-
-from .events import Event, event_fields, event_from_fields
-from .lazylist import LazyList
-from .ledger import Ledger, LedgerError, as_written, display_path, line_count, parse, read_raw, real_path
-from .ledgerjournal import journal_path
+from scarbook.campaign.events import Event, event_fields, event_from_fields
+from scarbook.campaign.ledger.file import (
+    Ledger,
+    LedgerError,
+    as_written,
+    display_path,
+    line_count,
+    parse,
+    read_raw,
+    real_path,
+)
+from scarbook.campaign.ledger.journal import journal_path
+from scarbook.campaign.ledger.lazylist import LazyList
+from scarbook.kernel.diagnostics import Span, error
+from scarbook.kernel.yamlload import decode
 
 # --- a cache of parsed ledgers: one entry per ledger file, for its last bytes ---------------------
 # Parsing a 10,000-event ledger with source positions takes most of a second, folding it a few
@@ -53,7 +61,7 @@ class CacheMiss(Exception):
 
 
 def _cache_file(path: Path, part: str = "head") -> Path:
-    from scarbook.compiler.cachedir import cache_dir
+    from scarbook.kernel.cachedir import cache_dir
 
     return cache_dir() / "ledgers" / f"{_cache_key(str(real_path(path)))}.{part}"
 
@@ -179,7 +187,7 @@ def _recall(raw: bytes, path: Path, shown: str) -> Ledger | None:
                         entries=entries)
         ledger.events = LazyList(last, entries - len(last), functools.partial(_cached_events, ledger, head))
         ledger.cache = {"head": head, "tail": tail, "hasher": hasher}
-        from scarbook.compiler.cachedir import cache_used
+        from scarbook.kernel.cachedir import cache_used
 
         cache_used(entry)
         return ledger
@@ -213,8 +221,8 @@ def _cached_events(ledger: Ledger, head: dict[str, Any]) -> list[Event]:
 def _write_head(ledger: Ledger, head: dict[str, Any], tail: bytes) -> None:
     import json
 
-    from scarbook.compiler.atomic import replace_file
-    from scarbook.compiler.cachedir import cache_stored
+    from scarbook.kernel.atomic import replace_file
+    from scarbook.kernel.cachedir import cache_stored
 
     head["tail"] = [len(tail), _crc(tail)]
     entry = _cache_file(ledger.path)
@@ -527,7 +535,7 @@ def read(path: Path, display: str | None = None) -> Ledger:
     raw = read_raw(path, shown)
     target = real_path(path)
     if os.path.lexists(journal_path(target)):  # a write is appending, or died doing so
-        from .ledgerjournal import _without_a_half_append
+        from scarbook.campaign.ledger.journal import _without_a_half_append
 
         raw = _without_a_half_append(raw, target)
     cached = _recall(raw, path, shown)

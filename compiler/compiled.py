@@ -248,8 +248,10 @@ def compiled(name: str = TOP_SCHEMA) -> Any:
     folder = cache_dir() / "validators"
     path = folder / f"{name.split('.')[0]}-{key}.marshal"
     code: Any = None
-    try:
-        code = marshal.loads(path.read_bytes())
+    from scarbook.kernel.trust import private_like, read_trusted
+
+    try:  # code that is `exec`ed: only from the user's own private file (`scarbook.kernel.trust`)
+        code = marshal.loads(read_trusted(path))
     except (OSError, ValueError, EOFError, TypeError):
         code = None
     if not isinstance(code, types.CodeType):  # missing or damaged: made again
@@ -262,7 +264,7 @@ def compiled(name: str = TOP_SCHEMA) -> Any:
         with contextlib.suppress(OSError):  # no cache is slower, never wrong
             for old in folder.glob(f"{name.split('.')[0]}-*.marshal"):
                 old.unlink()
-            replace_file(path, marshal.dumps(code))
+            replace_file(path, marshal.dumps(code), like=private_like())
     namespace: dict[str, Any] = {"JsonSchemaValueException": Invalid, "JsonSchemaValuesException": Invalid,
                                  "__name__": "scarbook_compiled_validator"}
     try:

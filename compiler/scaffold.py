@@ -188,7 +188,14 @@ stickers:
 
 
 def _write(folder: Path, files: dict[str, str]) -> list[Path]:
-    clashes = [folder / name for name in files if (folder / name).exists()]
+    """Write new files into `folder` as `build` writes (a temporary file and a rename: never through a symlink
+    at a name); a name that holds anything already (a file, a folder, a symlink, even a dangling one) refuses
+    the whole lot before anything is written."""
+    import os
+
+    from scarbook.kernel.atomic import replace_file
+
+    clashes = [folder / name for name in files if os.path.lexists(folder / name)]
     if clashes:
         raise ScaffoldError(f"{clashes[0]} exists already; choose a new folder (nothing was written)")
     try:
@@ -196,8 +203,8 @@ def _write(folder: Path, files: dict[str, str]) -> list[Path]:
         written = []
         for name, text in files.items():
             path = folder / name
-            path.write_text(text if not name.endswith(".yaml") or name.startswith(".") else
-                            with_modeline(text, path.parent), "utf-8")
+            replace_file(path, (text if not name.endswith(".yaml") or name.startswith(".") else
+                                with_modeline(text, path.parent)).encode("utf-8"))
             written.append(path)
     except OSError as exc:
         raise ScaffoldError(f"cannot write into {folder}: {exc.strerror}") from None
@@ -233,18 +240,28 @@ def new_pack(folder: Path, game: str) -> list[Path]:
 
 
 def new_game(folder: Path) -> list[Path]:
-    """A small complete game in `folder`: a board of three territories, a deck, a scar."""
+    """A small complete game in `folder` (a new or an empty one): a board of three territories, a deck, a scar."""
+    _refuse_a_full_folder(folder)
     gid = kebab(folder.resolve().name)
     values = {"id": gid, "title": gid.replace("-", " ").title(), "folder": _shown(folder)}
     files = {name: text.format(**values) for name, text in GAME_FILES.items()}
     return _write(folder, {**files, ".pre-commit-config.yaml": _pre_commit()})
 
 
+def _refuse_a_full_folder(folder: Path) -> None:
+    """`new game` and `examples copy` make a whole game: only in a new folder or an empty one."""
+    try:
+        full = folder.is_dir() and any(folder.iterdir())
+    except OSError as exc:
+        raise ScaffoldError(f"cannot read {folder}: {exc.strerror}; nothing was written") from None
+    if full:
+        raise ScaffoldError(f"{folder} is not empty; choose a new folder (nothing was written)")
+
+
 def copy_example(source: Path, folder: Path) -> list[Path]:
     """Copy a shipped example into `folder`, its modelines pointing at this install's schemas."""
     files = {p.relative_to(source).as_posix(): p.read_text("utf-8") for p in sorted(source.rglob("*.yaml"))}
-    if folder.exists() and any(folder.iterdir()):
-        raise ScaffoldError(f"{folder} is not empty; choose a new folder (nothing was written)")
+    _refuse_a_full_folder(folder)
     written = []
     for name, text in files.items():
         written += _write((folder / name).parent, {Path(name).name: text})

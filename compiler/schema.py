@@ -123,17 +123,59 @@ def standalone(name: str) -> dict[str, Any]:
         defs[other] = embedded
     if defs:
         doc["$defs"] = defs
-    doc["$comment"] = (f"Standalone form written by 'scarbook schema --export' (scarbook {__version__}); "
+    doc["$comment"] = (f"{EXPORT_MARK} (scarbook {__version__}); "
                        "the source files are in 'scarbook schema --path'.")
     return doc
 
 
+EXPORT_MARK = "Standalone form written by 'scarbook schema --export'"
+
+
+class ExportRefused(Exception):
+    """`export_standalone` would write through a symlink or replace a file it did not write: nothing was written."""
+
+
+def _written_by_export(path: Path) -> bool:
+    """Whether `path` (a regular file, not a symlink) holds a schema a previous `schema --export` wrote."""
+    from scarbook.kernel.yamlload import read_capped
+
+    try:
+        doc = json.loads(read_capped(path, 1 << 24))
+    except (OSError, ValueError):
+        return False
+    return isinstance(doc, dict) and str(doc.get("$comment", "")).startswith(EXPORT_MARK)
+
+
 def export_standalone(folder: Path) -> list[Path]:
-    """Write the standalone form of every schema file into `folder`; returns the files written."""
+    """Write the standalone form of every schema file into `folder`; returns the files written.
+
+    Written as `build` writes: each file by a temporary file and a rename (never through a symlink at its
+    name, never half a file). Before anything is written, every output name is looked at: a symlink, a
+    folder or any other non-regular file there, or a file that a previous export did not write (a user's
+    own `board.schema.json`), refuses the whole export (ExportRefused, nothing written); a previous
+    export's files are replaced."""
+    import os
+    import stat
+
+    from scarbook.kernel.atomic import replace_file
+
+    names = list(schemas())
+    for name in names:
+        target = folder / name
+        try:
+            st = os.lstat(target)
+        except FileNotFoundError:
+            continue
+        if stat.S_ISLNK(st.st_mode):
+            raise ExportRefused(f"{target} is a symbolic link; nothing was written (remove it, or export into "
+                                "a new folder)")
+        if not stat.S_ISREG(st.st_mode) or not _written_by_export(target):
+            raise ExportRefused(f"{target} exists and was not written by 'scarbook schema --export'; nothing was "
+                                "written (move it away, or export into a new folder)")
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for name in schemas():
+    for name in names:
         target = folder / name
-        target.write_text(json.dumps(standalone(name), indent=2, ensure_ascii=False) + "\n", "utf-8")
+        replace_file(target, (json.dumps(standalone(name), indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
         written.append(target)
     return written

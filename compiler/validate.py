@@ -241,6 +241,17 @@ class ContentError(Exception):
         self.diagnostics = diagnostics
 
 
+def refuse_non_packs(packs: list[Path], where: Span | None = None) -> None:
+    """ContentError X508 for the first of `packs` that is not a pack (`load.not_a_pack`), before anything is
+    read or recorded: at `where` (the ledger's line that names it), else at the pack's path."""
+    from scarbook.compiler.load import not_a_pack
+
+    for pack in packs:
+        why = not_a_pack(pack)
+        if why is not None:
+            raise ContentError([error(where or Span(display_path(pack)), "X508", why)])
+
+
 def load_game(game_id: str, packs: list[Path] | None = None) -> Game:
     """A validated game with packs merged; raises ContentError or UnknownGame."""
     loaded, diags = validate_game(game_id, packs)
@@ -295,13 +306,16 @@ def cached_game(game_id: str, packs: list[Path] | None = None) -> Game:
     """`load_game`, served from a cache keyed by the bytes of every file it depends on (not by the current
     folder: file names are stored absolute and shown relative to wherever the command runs)."""
     packs = list(packs or [])
+    refuse_non_packs(packs)
     key = _cache_key(game_id, packs)
     name = game_id if game_id in shipped_games() else "".join(c if c.isalnum() else "_" for c in game_id)[-40:]
     path = cache_dir() / f"{name}-{key}.json" if key else None
-    if path is not None and path.exists():
+    if path is not None and os.path.lexists(path):
         try:
+            from scarbook.kernel.trust import read_trusted  # the user's own private file only
+
             shown = functools.cache(lambda f: display_path(Path(f)))  # a few files, thousands of spans
-            game = Game.from_json(_stored_paths(json.loads(path.read_text("utf-8")), shown))
+            game = Game.from_json(_stored_paths(json.loads(read_trusted(path).decode("utf-8")), shown))
             cache_used(path)
             return game
         except (OSError, ValueError, KeyError, TypeError):
@@ -312,6 +326,8 @@ def cached_game(game_id: str, packs: list[Path] | None = None) -> Game:
             stored = _stored_paths(game.to_json(), os.path.abspath)
             from scarbook.kernel.atomic import replace_file  # tempfile and random: only when a cache entry is written
 
-            replace_file(path, json.dumps(stored).encode("utf-8"))
+            from scarbook.kernel.trust import private_like
+
+            replace_file(path, json.dumps(stored).encode("utf-8"), like=private_like())
             cache_stored(path)
     return game

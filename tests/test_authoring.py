@@ -86,7 +86,7 @@ def test_new_never_overwrites_and_refuses_unknown_games(tmp_path: Path) -> None:
     assert runner.invoke(app, ["new", "game", str(folder)]).exit_code == 0
     (folder / "game.yaml").write_text("# mine\n")
     again = runner.invoke(app, ["new", "game", str(folder)])
-    assert again.exit_code == 2 and "exists already" in again.output
+    assert again.exit_code == 2 and "is not empty" in again.output
     assert (folder / "game.yaml").read_text() == "# mine\n"
     bad = runner.invoke(app, ["new", "pack", str(tmp_path / "p"), "--extends", "risk-legasy"])
     assert bad.exit_code == 2 and "did you mean 'risk-legacy'" in bad.output

@@ -672,7 +672,8 @@ def test_a_lock_that_is_not_a_file_is_refused(ledger: Path) -> None:
     os.mkfifo(ledger.parent / "c.yaml.lock")
     with pytest.raises(LedgerError) as caught, locked(Path("c.yaml")):
         pass
-    assert refusal(caught) == ("c.yaml:1:1", "L006", "c.yaml.lock is not a regular file; remove it")
+    assert refusal(caught) == ("c.yaml:1:1", "L006", "c.yaml.lock cannot be the campaign's lock: it is a FIFO, "
+                              "not a regular file; nothing was written: remove it")
 
 
 def test_the_temporary_files_of_a_killed_writer_are_removed(ledger: Path) -> None:

@@ -100,14 +100,11 @@ def _crc(data: bytes, start: int = 0) -> int:
 
 def _own_bytes(path: Path, length: int = -1) -> bytes:
     """A cache file's bytes (the first `length`), when it is a regular file of the user running scarbook that
-    nobody else may write (the cache holds pickles: a shared or planted folder is never trusted). OSError else."""
-    import stat
+    nobody else may write (the cache holds pickles: a shared or planted folder is never trusted), opened
+    without following a symlink or blocking on a FIFO (`scarbook.kernel.trust`). OSError else."""
+    from scarbook.kernel.trust import read_trusted
 
-    with open(path, "rb") as f:
-        st = os.fstat(f.fileno())
-        if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o022 or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
-            raise PermissionError(f"{path.name}: not a private cache file")
-        return f.read(length)
+    return read_trusted(path, length)
 
 
 def _verified_part(path: Path, length: int, crc: int) -> bytes:
@@ -122,9 +119,19 @@ def _verified_part(path: Path, length: int, crc: int) -> bytes:
 
 
 def _append_part(path: Path, at: int, crc: int, data: bytes) -> tuple[int, int]:
-    """Write `data` at offset `at` of a cache part (cutting anything after it): its new (length, crc)."""
-    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags, 0o600)
+    """Write `data` at offset `at` of a cache part (cutting anything after it): its new (length, crc).
+    A part that is not the user's own private regular file (a planted FIFO, symlink or foreign file) is
+    removed and made anew, never written through."""
+    from scarbook.kernel.trust import open_trusted
+
+    flags = os.O_WRONLY | os.O_CREAT
+    try:
+        fd = open_trusted(path, flags)
+    except OSError:  # untrusted, or a FIFO nobody reads (ENXIO): replace it; no folder: raise
+        if not os.path.lexists(path):
+            raise
+        os.unlink(path)
+        fd = open_trusted(path, flags | os.O_EXCL)
     try:
         if at == 0 or os.fstat(fd).st_size != at:
             os.ftruncate(fd, at)
@@ -226,8 +233,9 @@ def _write_head(ledger: Ledger, head: dict[str, Any], tail: bytes) -> None:
 
     head["tail"] = [len(tail), _crc(tail)]
     entry = _cache_file(ledger.path)
-    private = os.stat_result((0o100600, 0, 0, 0, os.getuid(), os.getgid(), 0, 0, 0, 0)) if hasattr(os, "getuid") \
-        else None  # mode 0600 whatever the umask: `_own_bytes` trusts nothing others may write
+    from scarbook.kernel.trust import private_like
+
+    private = private_like()  # mode 0600 whatever the umask: `_own_bytes` trusts nothing others may write
     with contextlib.suppress(OSError):
         body = json.dumps(head).encode("utf-8")
         replace_file(entry, b"%08x %s\n%s" % (_crc(body), body, tail), like=private)

@@ -12,6 +12,7 @@ import contextlib
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 from scarbook.campaign.ledger.file import MAX_LEDGER_BYTES
 
@@ -87,18 +88,31 @@ def _drop_journal(journal: Path) -> None:
 
 def _read_journal(journal: Path) -> tuple[int, str, bytes] | None | bool:
     """(offset, sha256, suffix); None when there is no journal; False when it is not a whole journal
-    (a kill while writing it: the append had not begun) or not a regular file (remove it)."""
+    (a kill while writing it: the append had not begun) or not a regular file (remove it, never follow it).
+
+    A regular file that is not the user's own, or that others may write, raises `Untrusted`: it is
+    never used (anyone who can create a file beside a ledger could otherwise make readers hide, and the next
+    write cut, acknowledged events), and never removed (it may be a teammate's; `untrusted_journal` says so).
+    """
     import stat
 
+    from scarbook.kernel.trust import Untrusted, open_trusted, why_untrusted
+
     try:
-        fd = os.open(journal, os.O_RDONLY | _OPEN_FLAGS)
+        fd = open_trusted(journal)
     except FileNotFoundError:
         return None
+    except Untrusted:
+        try:
+            st = os.lstat(journal)
+        except OSError:
+            return False
+        if stat.S_ISREG(st.st_mode):
+            raise Untrusted(1, why_untrusted(st) or "not trusted", str(journal)) from None
+        return False
     except OSError:
         return False
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return False
         blob = _pread_all(fd)
     finally:
         os.close(fd)
@@ -109,6 +123,16 @@ def _read_journal(journal: Path) -> tuple[int, str, bytes] | None | bool:
     if len(suffix) != int(words[3]) or not suffix:
         return False
     return int(words[2]), words[4].decode("ascii", "replace"), suffix
+
+
+def untrusted_journal(journal: Path, shown: str, why: str) -> Any:
+    """The LedgerError a write gives when the append journal beside the ledger is not the user's own private file."""
+    from scarbook.campaign.ledger.file import LedgerError, display_path
+    from scarbook.kernel.diagnostics import Span, error
+
+    return LedgerError([error(Span(shown, 1, 1), "L006", f"{display_path(journal)} is not scarbook's journal of "
+                              f"your own writes ({why}); it was ignored and nothing was written: if it is yours, "
+                              "make it private (chmod 600), else remove it, then run the command again")])
 
 
 def _torn_part(raw: bytes, offset: int, digest: str, suffix: bytes) -> tuple[str, int, int]:
@@ -174,7 +198,12 @@ def _matched(raw: bytes, at: int, part: bytes) -> int:
 def _without_a_half_append(raw: bytes, target: Path) -> bytes:
     """What a reader should see: the bytes, minus half an event whose writer is still appending it or
     died doing so (the journal says). Changes nothing on disk; one failed `open` when there is no journal."""
-    entry = _read_journal(journal_path(target))
+    from scarbook.kernel.trust import Untrusted
+
+    try:
+        entry = _read_journal(journal_path(target))
+    except Untrusted:
+        return raw  # another user's file (or one others may write): never used
     if not entry or isinstance(entry, bool):
         return raw
     kind, a, b = _torn_part(raw, *entry)

@@ -37,6 +37,7 @@ from scarbook.campaign.ledger.journal import (
     _torn_part,
     _write_journal,
     journal_path,
+    untrusted_journal,
 )
 from scarbook.campaign.ledger.text import _blank_or_comment
 from scarbook.kernel.diagnostics import Span, error
@@ -342,8 +343,13 @@ def finish_interrupted_append(target: Path, shown: str) -> None:
     cut out (hand appends after it kept): truncated in place when it is the file's tail, else by the
     replace path; a complete append, or one that never began, only loses its journal. When where the
     half event ends cannot be told (see `_torn_part`), refuses with L014 and leaves everything as is."""
+    from scarbook.kernel.trust import Untrusted
+
     journal = journal_path(target)
-    entry = _read_journal(journal)
+    try:
+        entry = _read_journal(journal)
+    except Untrusted as exc:
+        raise untrusted_journal(journal, shown, exc.strerror or "not trusted") from None
     if entry is None:
         return
     if entry is False:
@@ -378,14 +384,54 @@ def finish_interrupted_append(target: Path, shown: str) -> None:
     _drop_journal(journal)
 
 
+def _flock(fd: int, deadline: float, shown: str) -> None:
+    """Take the exclusive flock of `fd`, waiting until `deadline` (LedgerBusy after it)."""
+    import fcntl
+
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except OSError as exc:
+            if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                raise
+            if time.monotonic() >= deadline:
+                raise LedgerBusy(f"{shown} is being changed by another scarbook command; "
+                                 "nothing was written: retry in a moment") from None
+            time.sleep(0.02)
+
+
+def _lock_the_file(target: Path, shown: str, deadline: float) -> int:
+    """The ledger's own inode, opened and flocked: hard-linked names of one ledger (each with its own
+    `.lock`) are serialised too. If the file was replaced by a rename while we waited, the new one is
+    locked instead (the name's `.lock`, held already, keeps newcomers out of a rename in progress)."""
+    for _ in range(64):
+        fd = _open_ledger(target, shown, os.O_RDONLY)
+        try:
+            _flock(fd, deadline, shown)
+            st, now = os.fstat(fd), os.stat(target)
+        except BaseException:
+            os.close(fd)
+            raise
+        if (st.st_dev, st.st_ino) == (now.st_dev, now.st_ino):
+            return fd
+        os.close(fd)
+    raise LedgerBusy(f"{shown} keeps being replaced by another program; nothing was written: retry in a moment")
+
+
 @contextlib.contextmanager
 def locked(path: Path, wait: float | None = None) -> Iterator[None]:
-    """Hold the campaign's exclusive lock (beside the real file); raise LedgerBusy after `wait` seconds.
+    """Hold the campaign's exclusive lock; raise LedgerBusy after `wait` seconds.
 
-    Refuses (L001) a ledger that does not exist or is not a regular file, creating nothing.
+    Two locks, always in this order: `FILE.lock` beside the real file (the name: it outlives a rename of a
+    new version over the ledger), then the ledger's inode itself (the file: hard-linked names share it).
+    The lock file is used only when it is the user's own regular file that nobody else may write (L006
+    otherwise: a planted or shared one could let two writers in at once). Refuses (L001) a ledger that
+    does not exist or is not a regular file, creating nothing.
     """
-    import fcntl
     import stat
+
+    from scarbook.kernel.trust import Untrusted, open_trusted
 
     shown = display_path(path)
     target = real_path(path)
@@ -395,25 +441,19 @@ def locked(path: Path, wait: float | None = None) -> Iterator[None]:
     except FileNotFoundError:
         read_raw(path, shown)  # raises the usual L001 'no campaign file here'
     lock_path = target.with_name(target.name + ".lock")
-    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(lock_path, flags | os.O_NONBLOCK, 0o644)
-    deadline = time.monotonic() + (LOCK_WAIT_SECONDS if wait is None else wait)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise LedgerError([error(Span(shown, 1, 1), "L006", f"{display_path(lock_path)} is not a regular file; "
-                                     "remove it")])
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except OSError as exc:
-                if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
-                    raise
-                if time.monotonic() >= deadline:
-                    raise LedgerBusy(f"{shown} is being changed by another scarbook command; "
-                                     "nothing was written: retry in a moment") from None
-                time.sleep(0.02)
+        fd = open_trusted(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    except Untrusted as exc:
+        raise LedgerError([error(Span(shown, 1, 1), "L006", f"{display_path(lock_path)} cannot be the campaign's "
+                                 f"lock: {exc.strerror}; nothing was written: remove it")]) from None
+    deadline = time.monotonic() + (LOCK_WAIT_SECONDS if wait is None else wait)
+    inode = -1
+    try:
+        _flock(fd, deadline, shown)
+        inode = _lock_the_file(target, shown, deadline)
         finish_interrupted_append(target, shown)
         yield
     finally:
-        os.close(fd)  # closing releases the lock
+        if inode >= 0:
+            os.close(inode)
+        os.close(fd)  # closing releases the locks

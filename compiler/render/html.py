@@ -38,7 +38,9 @@ def _bytecode_cache(options: dict[str, Any]) -> Any:
     template again (about 15 ms of CPU for the card sheets). Jinja2 stores with each one the checksum of
     its template's source and compiles again when it differs; the file names carry Jinja2's version and
     the environment's options, which change the compiled code too. The cache is never needed: a
-    folder that cannot be read or written only means compiling."""
+    folder that cannot be read or written only means compiling. A compiled template is code (Jinja2 loads it
+    with `marshal`): it is loaded only from the user's own regular file that nobody else may write, opened
+    without following a symlink or blocking (`scarbook.kernel.trust`); anything else is compiled again."""
     import contextlib
     import hashlib
     import os
@@ -50,8 +52,14 @@ def _bytecode_cache(options: dict[str, Any]) -> Any:
 
     class Kept(FileSystemBytecodeCache):
         def load_bytecode(self, bucket: Any) -> None:
-            with contextlib.suppress(OSError):
-                super().load_bytecode(bucket)
+            from scarbook.kernel.trust import open_trusted
+
+            try:
+                fd = open_trusted(self._get_cache_filename(bucket))
+            except OSError:
+                return
+            with contextlib.suppress(OSError, ValueError, EOFError, TypeError), os.fdopen(fd, "rb") as f:
+                bucket.load_bytecode(f)
 
         def dump_bytecode(self, bucket: Any) -> None:
             with contextlib.suppress(OSError):

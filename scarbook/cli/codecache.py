@@ -122,23 +122,14 @@ def _deferred_name(source: str) -> str | None:
 def load(path: str) -> dict[str, CodeType]:
     """The cached code by source text, or {} (no file, not the user's own private file, a bad length or CRC)."""
     import marshal
-    import stat
     import zlib
 
+    from scarbook.kernel.trust import read_trusted
+
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+        blob = read_trusted(path)
     except OSError:
         return {}
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o022 or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
-            return {}
-        with os.fdopen(os.dup(fd), "rb") as f:
-            blob = f.read()
-    except OSError:
-        return {}
-    finally:
-        os.close(fd)
     if not blob.startswith(_MAGIC):
         return {}
     head, _, body = blob[len(_MAGIC):].partition(b"\n")

@@ -33,10 +33,12 @@ def schema(
     if path:
         typer.echo(str(SCHEMA_DIR))
     if export is not None:
-        from scarbook.compiler.schema import export_standalone
+        from scarbook.compiler.schema import ExportRefused, export_standalone
 
         try:
             written = export_standalone(export)
+        except ExportRefused as exc:
+            fail_usage(str(exc))
         except OSError as exc:
             fail_usage(f"cannot write to {export}: {exc.strerror}")
         typer.echo(f"wrote {len(written)} standalone schemas to {export} "

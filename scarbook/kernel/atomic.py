@@ -78,7 +78,9 @@ def clean_orphans(folder: Path, name: str) -> None:
         if not pid_text.isdigit() or _alive(int(pid_text)):
             continue
         with contextlib.suppress(OSError):
-            if stat.S_ISREG(os.lstat(folder / entry).st_mode):
+            from scarbook.kernel.trust import trusted
+
+            if trusted(os.lstat(folder / entry)):  # our own dead writer's file; another user's is not ours to remove
                 os.unlink(folder / entry)
 
 

@@ -99,6 +99,40 @@ class GameRecord:
 
 
 @dataclass
+class _Index:
+    """The active marks of one target, kept as marks are placed and covered (`CampaignState.index`)."""
+
+    size: int  # how many of the target's marks (active or not) it has seen
+    active: list[Mark] = field(default_factory=list)
+    tally: Counter[str] = field(default_factory=Counter)  # sticker -> how many are active
+    by_kind: dict[str, list[Mark]] = field(default_factory=dict)  # sticker, kind or founds -> active marks
+
+    def add(self, mark: Mark) -> None:
+        self.size += 1
+        if not mark.active:
+            return
+        self.active.append(mark)
+        self.tally[mark.sticker] += 1
+        for key in {mark.sticker, mark.kind, mark.founds}:
+            if key is not None:
+                self.by_kind.setdefault(key, []).append(mark)
+
+    def drop(self, mark: Mark) -> None:
+        """`mark` is no longer active (covered); the latest marks are the ones covered: look from the end."""
+        lists = [self.active, *(self.by_kind.get(k, []) for k in {mark.sticker, mark.kind, mark.founds} if k)]
+        for marks in lists:
+            for i in range(len(marks) - 1, -1, -1):
+                if marks[i] is mark:
+                    del marks[i]
+                    break
+        if self.tally[mark.sticker] > 0:
+            self.tally[mark.sticker] -= 1
+
+
+_EMPTY = _Index(0)  # the index of a target without marks (never changed)
+
+
+@dataclass
 class CampaignState:
     """The campaign after a fold of its events: games, marks, stickers used, rewards, opened packets, lines."""
 
@@ -117,6 +151,11 @@ class CampaignState:
     steps: dict[tuple[int, str, str], str] = field(default_factory=dict)  # (game, step, subject) -> how
     passes: list[tuple[int, str, str, str, str]] = field(default_factory=list)  # game, step, by, piece, why
     by_lower: dict[str, str] = field(default_factory=dict)  # lowercased name -> the ledger's spelling
+    # An index of `marks`, kept by `add_mark` and `cover` (all `place` does), so that replay stays linear
+    # however many marks one target holds: per target, how many of its marks it covers (`_Index.size`), the
+    # active ones in order, how many of each sticker are active, and the active ones by what they are
+    # (`Mark.is_a`: sticker, kind, what it founds). Marks added another way (a test's state) re-index it.
+    index: dict[str, _Index] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.by_lower = {p.lower(): p for p in self.players}
@@ -138,22 +177,49 @@ class CampaignState:
         return None
 
     def active_marks(self, target: str) -> list[Mark]:
-        return [m for m in self.marks.get(target, ()) if m.active]
+        """The marks on `target` nothing covers, in the order placed (the index itself: do not change it)."""
+        return self._indexed(target).active
+
+    def _indexed(self, target: str) -> _Index:
+        marks = self.marks.get(target)
+        if not marks:
+            return _EMPTY
+        entry = self.index.get(target)
+        if entry is None or entry.size != len(marks):
+            entry = self.index[target] = _Index(0)
+            for m in marks:
+                entry.add(m)
+        return entry
+
+    def add_mark(self, mark: Mark) -> None:
+        """Record a mark placed on its target (in `marks` and in the index)."""
+        entry = self._indexed(mark.target)
+        if entry is _EMPTY:
+            entry = self.index[mark.target] = _Index(0)
+        self.marks.setdefault(mark.target, []).append(mark)
+        entry.add(mark)
+
+    def cover(self, mark: Mark, by: str) -> None:
+        """`by` goes over the active `mark` (one of its target's): it is no longer active."""
+        entry = self._indexed(mark.target)
+        mark.covered_by = by
+        entry.drop(mark)
 
     def has(self, target: str, kind: str) -> list[Mark]:
-        return [m for m in self.active_marks(target) if m.is_a(kind) and not m.cancels]
+        return [m for m in self._indexed(target).by_kind.get(kind, _NONE) if not m.cancels]
 
     def destroyed(self, target: str) -> Mark | None:
-        return next((m for m in self.active_marks(target) if m.kind == "destroyed"), None)
+        return next((m for m in self._indexed(target).by_kind.get("destroyed", _NONE) if m.kind == "destroyed"),
+                    None)
 
     def value(self, content: Content, target: str, item: dict[str, Any], fieldname: str,
               adds: int = 0) -> int:
         base = item.get(fieldname)
         total = base if isinstance(base, int) and not isinstance(base, bool) else 0
-        for m in self.active_marks(target):
-            extra = (content.stickers.get(m.sticker, {}).get("adds") or {}).get(fieldname)
-            if isinstance(extra, int) and not isinstance(extra, bool):  # as for the printed number: no yes/no
-                total += extra
+        for sticker, count in self._indexed(target).tally.items():  # per sticker, not per mark: linear replay
+            extra = (content.stickers.get(sticker, {}).get("adds") or {}).get(fieldname)
+            if count and isinstance(extra, int) and not isinstance(extra, bool):  # as for the printed number
+                total += extra * count
         return total + adds
 
     def stat(self, content: Content, target: str, base: Any, fieldname: str) -> int | None:
@@ -182,6 +248,9 @@ class CampaignState:
         """The player who claimed a piece for good (its claim sticker's mark), if anyone did."""
         claims = content.model.claim_kinds()
         return next((m.by for m in self.active_marks(piece) if m.sticker in claims), None)
+
+
+_NONE: list[Mark] = []  # what `active_marks` gives for a target without marks (never changed)
 
 
 def new_state(players: list[str]) -> CampaignState:
@@ -294,19 +363,20 @@ def place(state: CampaignState, content: Content, sticker_id: str, target: str, 
                 last.number if last else 0, line, boxes if isinstance(boxes, int) else None,
                 founds=founds.get("kind"), cancels=bool(sticker.get("cancels")),
                 during_game=live.number if live else 0)
-    covered = [m for m in state.active_marks(target) if any(m.is_a(k) for k in sticker.get("covers", []) or [])]
+    kinds = sticker.get("covers", []) or []
+    covered = [m for m in state.active_marks(target) if any(m.is_a(k) for k in kinds)] if kinds else []
     if covered and sticker.get("covers_all"):  # it goes over the latest mark of each kind it covers
-        for kind in sticker.get("covers", []) or []:
+        for kind in kinds:
             of_kind = [m for m in covered if m.is_a(kind) and m.active]
             if of_kind:
-                of_kind[-1].covered_by = sticker_id
+                state.cover(of_kind[-1], sticker_id)
     elif covered:  # a sticker goes over one mark: the latest it may cover
-        covered[-1].covered_by = sticker_id
-    state.marks.setdefault(target, []).append(mark)
+        state.cover(covered[-1], sticker_id)
+    state.add_mark(mark)
     card = content.card_of_territory.get(target) if sticker.get("destroys_card") else None
     if card and state.destroyed(card) is None:  # the territory's card is destroyed in the same step
-        state.marks.setdefault(card, []).append(Mark(sticker_id, "destroyed", card, None, by, "", pool,
-                                                     mark.after_game, line, during_game=mark.during_game))
+        state.add_mark(Mark(sticker_id, "destroyed", card, None, by, "", pool, mark.after_game, line,
+                            during_game=mark.during_game))
     state.placed[sticker_id] += 1
     state.pool_used[(sticker_id, pool)] += 1
     if by and last is not None and state.in_progress is None and sticker_id in content.reward_stickers:

@@ -51,7 +51,7 @@ from scarbook.kernel.yamlload import decode
 # regular files of the user running scarbook that nobody else may write (`_own_bytes`), and only
 # unpickled after their CRC matched. The cache folder as a whole is capped, least recently used
 # entries first (`compiler.cachedir`).
-LEDGER_CACHE_VERSION = "7"  # 7: `events: []` followed by a comment is no longer appendable
+LEDGER_CACHE_VERSION = "8"  # 7: `events: []` followed by a comment is no longer appendable; 8: the state's mark index
 UNDO_DEPTH = 8  # consecutive undos served from stored states; more fold the events again (unchecked)
 RECENT_GAMES = 2  # games kept in the cached state itself; no event changes older ones (see `state.apply`)
 

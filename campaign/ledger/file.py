@@ -26,6 +26,12 @@ HEADER_COMMENT = (
     "# hand; `scarbook campaign check` re-checks every event against the rules.\n"
 )
 MAX_LEDGER_BYTES = 64 * 1024 * 1024
+#: No campaign needs more in one field of an event or of the header: ids, names, notes and dates are words or a
+#: sentence (the longest shipped id is 40 characters); lists name players, pieces or territories (a board has
+#: ~50). Larger ones are refused at their line (L003, L002) before any rule looks at them: a 10 MB target
+#: would otherwise make every suggestion ("did you mean") and every check compare megabytes.
+MAX_FIELD_CHARS = 1000
+MAX_FIELD_ITEMS = 1000
 
 
 class LedgerError(Exception):
@@ -96,6 +102,9 @@ def parse(text: str, path: Path, display: str | None = None) -> Ledger:
     if not isinstance(players, list) or not players or not all(isinstance(p, (str, int)) for p in players):
         raise LedgerError([error(doc.span("/campaign/players"), "L002", "the campaign needs 'players: [NAME, ...]'")])
     names = [str(p) for p in players]
+    too_big = oversized(players, "a player's name")
+    if too_big is not None:
+        raise LedgerError([error(doc.span("/campaign/players"), "L002", too_big)])
     lowered = [p.lower() for p in names]
     if len(set(lowered)) != len(lowered):
         raise LedgerError([error(doc.span("/campaign/players"), "L002", "two players have the same name")])
@@ -112,6 +121,10 @@ def parse(text: str, path: Path, display: str | None = None) -> Ledger:
     spans = doc.spans
     for i, raw in enumerate(raw_events):
         span = spans.get(f"/events/{i}") or doc.span(f"/events/{i}")
+        too_big = _oversized_entry(raw, spans, i)
+        if too_big is not None:
+            ledger.problems.append(error(too_big[0], "L003", too_big[1], f"/events/{i}"))
+            continue
         ev = parse_event(raw, span, i)
         if isinstance(ev, ParseProblem):
             ledger.problems.append(error(ev.span, "L003", ev.message, f"/events/{i}"))
@@ -119,6 +132,38 @@ def parse(text: str, path: Path, display: str | None = None) -> Ledger:
             ledger.events.append(ev)
     ledger.appendable, ledger.indent = _layout(text, doc.key_spans, raw_events, spans)
     return ledger
+
+
+def oversized(value: Any, what: str) -> str | None:
+    """Why `value` (a field of an event or of the header) is larger than any campaign needs (None: it is not):
+    a text over MAX_FIELD_CHARS characters, or a list or mapping of over MAX_FIELD_ITEMS items, at any depth."""
+    todo, seen = [value], 0
+    while todo:
+        item = todo.pop()
+        seen += 1
+        if isinstance(item, str) and len(item) > MAX_FIELD_CHARS:
+            return (f"{what} is {len(item):,} characters long; no campaign needs more than {MAX_FIELD_CHARS:,}: "
+                    "shorten it")
+        if isinstance(item, (list, dict)):
+            if len(item) > MAX_FIELD_ITEMS or seen > MAX_FIELD_ITEMS * 4:
+                return (f"{what} holds {len(item):,} items; no campaign needs more than {MAX_FIELD_ITEMS:,}: "
+                        "remove the extra ones")
+            todo.extend(item.items() if isinstance(item, dict) else item)
+        elif isinstance(item, tuple):
+            todo.extend(item)
+    return None
+
+
+def _oversized_entry(raw: Any, spans: dict[str, Span], i: int) -> tuple[Span, str] | None:
+    """(where, why) when a field of the ledger's i-th entry is larger than any campaign needs."""
+    if not isinstance(raw, dict):
+        return None
+    for key, value in raw.items():
+        name = str(key)[:40]
+        why = oversized(key, "a field's name") or oversized(value, f"the event's '{name}'")
+        if why is not None:
+            return spans.get(f"/events/{i}/{key}") or spans.get(f"/events/{i}") or Span(""), why
+    return None
 
 
 def _layout(text: str, key_spans: dict[str, Span], raw_events: list[Any],

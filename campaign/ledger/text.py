@@ -229,8 +229,16 @@ def with_event(ledger: Ledger, event: Event) -> str:
     (a flow list, keys after the events, no events yet) gets the entry inserted where the list ends,
     checked by reading the result back. Where even that is impossible it refuses (L011).
     """
+    from scarbook.campaign.ledger.file import oversized
+
     nl = newline_of(ledger.text)
-    line = dump_event(event.to_dict())
+    data = event.to_dict()
+    for key, value in data.items():
+        why = oversized(value, f"the event's '{key}'")
+        if why is not None:  # refused before it is written: the next read would refuse the ledger at its line
+            where = Span(ledger.display, line_count(ledger.text.rstrip("\r\n")) + 1, 1)  # where it would have gone
+            raise LedgerError([error(where, "L003", f"{why}; nothing was written")])
+    line = dump_event(data)
     if ledger.appendable:
         text = ledger.text
         if text and not text.endswith(("\n", "\r")):

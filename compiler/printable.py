@@ -1,6 +1,8 @@
 """What a renderer must not see, checked before any output is planned: raw markup in text (B301), card
 images outside their pack (B302), text too long for its card or sticker (B303, B304 warnings), more card
-faces or text than one build may print (B110, B111).
+faces or text than one build may print (B110, B111), and text that costs a renderer minutes to lay out
+though it is short enough for the schema (B305 a word longer than any line, B306 a letter under a stack of
+combining marks, B307 a card or sticker text many times what its face holds).
 
 `validate` runs these too (the budget as warnings), so this module stays light: it imports no renderer,
 only `sizes` for the card and sticker sizes.
@@ -70,6 +72,52 @@ def image_path(game: Game, item_id: str, ref: str) -> tuple[Path | None, str | N
     return path.resolve(), None
 
 
+#: The longest word (a run without a space) any text may hold: a line breaks only at spaces, and a renderer
+#: tries every split of an unbreakable word against every line (one 19,990-character word took 15 s to build).
+#: The longest in the shipped games is 49 (a cited file name); a URL in a cite is a few dozen.
+MAX_WORD_CHARS = 200
+#: The most combining marks (accents, diacritics) on one letter: scripts use up to 3 or 4 (Vietnamese 2); a
+#: letter under 19,000 of them took 14 s to build.
+MAX_COMBINING_MARKS = 8
+#: A card's or sticker's text may hold at most this many times what its face holds (`text_capacity`), and
+#: never less than MIN_TEXT_CAP characters: more is cut off at the edge anyway (B303, B304), and 100 cards of
+#: 20,000 characters took 86 s to lay out.
+TEXT_OVER_CAPACITY = 4
+MIN_TEXT_CAP = 2000
+_LONG_WORD = re.compile(rf"[^\s]{{{MAX_WORD_CHARS + 1},}}")
+
+
+def _hard_to_lay_out(text: str) -> str | None:
+    """Why a text would cost a renderer minutes (None: it would not): a word longer than MAX_WORD_CHARS, or more
+    than MAX_COMBINING_MARKS combining marks on one letter (at which character)."""
+    if not text.isascii():
+        import unicodedata
+
+        run = 0
+        for at, ch in enumerate(text):
+            if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me"):
+                run += 1
+                if run > MAX_COMBINING_MARKS:
+                    return (f"more than {MAX_COMBINING_MARKS} combining marks on one letter at character "
+                            f"{at - run + 1} (no script needs more than a few); remove the extra accents")
+            else:
+                run = 0
+    found = _LONG_WORD.search(text)
+    if found:
+        return (f"a {len(found.group()):,}-character word at character {found.start() + 1} (no word may be "
+                f"longer than {MAX_WORD_CHARS}: a line breaks only at spaces); put spaces in it or shorten it")
+    return None
+
+
+def _over_capacity(what: str, text: str, capacity: int, field_name: str) -> str | None:
+    cap = max(MIN_TEXT_CAP, TEXT_OVER_CAPACITY * capacity)
+    if len(text) <= cap:
+        return None
+    return (f"{what}: its {field_name} has {len(text):,} characters; at most {cap:,} may be given ({TEXT_OVER_CAPACITY} "
+            f"times the about {capacity:,} its face holds, or {MIN_TEXT_CAP:,}): the rest would be cut off anyway; "
+            "shorten it")
+
+
 def text_capacity(width: float, height: float) -> int:
     """About how many characters of 8 pt card text fit on a card face of that size (mm): the
     width less the frame, over ~1.45 mm a character; the height less frame, title and stats,
@@ -86,6 +134,9 @@ def _text_fits(game: Game, card_id: str, card: dict[str, Any]) -> list[Diagnosti
     capacity = text_capacity(width, height)
     if len(text) <= capacity:
         return []
+    refused = _over_capacity(f"card '{card_id}'", text, capacity, "text")
+    if refused:
+        return [error(field_span(game, card_id, "/text"), "B307", refused)]
     return [warning(field_span(game, card_id, "/text"), "B303", f"card '{card_id}': its text ({len(text)} "
                     f"characters) will not all fit on a {width:g}×{height:g} mm card (about {capacity} do) and "
                     "is cut off at the card's edge; shorten it, or give the deck a larger 'card_size'")]
@@ -110,6 +161,9 @@ def _sticker_text_fits(game: Game, sticker_id: str, sticker: dict[str, Any]) -> 
     capacity = sticker_text_capacity(width, height)
     if len(text) <= capacity:
         return []
+    refused = _over_capacity(f"sticker '{sticker_id}'", text, capacity, field_name)
+    if refused:
+        return [error(field_span(game, sticker_id, f"/{field_name}"), "B307", refused)]
     fate = (f"is cut off at the sticker's edge (about {capacity} characters fit)" if capacity else
             f"is left off: a sticker under {STICKER_TEXT_MIN_MM:g} mm high prints only its name")
     return [warning(field_span(game, sticker_id, f"/{field_name}"), "B304", f"sticker '{sticker_id}': its "
@@ -152,6 +206,13 @@ def check_content(game: Game) -> list[Diagnostic]:
     for section, items in game.sections.items():
         for item_id, item in items.items():
             texts = {k: v for k, v in item.items() if k not in ("id", "image")}
+            for pointer, text in _strings(texts):
+                why = _hard_to_lay_out(text)
+                if why:
+                    code = "B305" if "word" in why else "B306"
+                    diags.append(error(field_span(game, item_id, pointer), code,
+                                       f"{singular(section)} '{item_id}': '{pointer[1:]}' has {why}"))
+                    break
             for pointer, text in _strings(texts) if "<" in repr(texts) else ():
                 found = MARKUP.search(text)
                 if found:

@@ -85,6 +85,10 @@ def display_path(path: Path) -> str:
 def parse(text: str, path: Path, display: str | None = None) -> Ledger:
     """Text of a campaign file to a `Ledger`; raises LedgerError when the file is not a ledger."""
     shown = display or display_path(path)
+    if "<<<<<<<" in text:
+        conflict = merge_conflict(text, shown)
+        if conflict is not None:
+            raise LedgerError([conflict])
     doc = loads(text, shown)
     if doc.diagnostics and doc.data is None:
         raise LedgerError([Diagnostic(d.span, d.severity, d.code, d.message) for d in doc.diagnostics])
@@ -132,6 +136,55 @@ def parse(text: str, path: Path, display: str | None = None) -> Ledger:
             ledger.events.append(ev)
     ledger.appendable, ledger.indent = _layout(text, doc.key_spans, raw_events, spans)
     return ledger
+
+
+_MARKER = re.compile(r"^(<{7}|\|{7}|={7}|>{7})(?:[ \t](.*))?$")
+
+
+def merge_conflict(text: str, shown: str) -> Diagnostic | None:
+    """L015 at the first git conflict marker (`<<<<<<<`) when the text still holds an unresolved merge, naming
+    which side holds which events and how to resolve it; None when it holds no whole conflict."""
+    lines = LINE_BREAK.split(text)
+    start = next((i for i, ln in enumerate(lines) if ln.startswith("<<<<<<<") and _MARKER.match(ln)), None)
+    if start is None:
+        return None
+    sides: list[tuple[str, int, list[str]]] = []  # (name, first line, lines)
+    name = (_MARKER.match(lines[start]).group(2) or "").strip() or "one side"  # type: ignore[union-attr]
+    current: tuple[str, int, list[str]] | None = (name, start + 2, [])
+    end = None
+    for i in range(start + 1, len(lines)):
+        found = _MARKER.match(lines[i])
+        if found is None:
+            if current is not None:
+                current[2].append(lines[i])
+            continue
+        mark = found.group(1)
+        if mark.startswith("<"):
+            break
+        if current is not None:
+            sides.append(current)
+        if mark.startswith("|"):
+            current = None  # the common ancestor's lines (diff3 style): neither side's
+        elif mark.startswith("="):
+            current = ("", i + 2, [])
+        else:
+            end = i
+            other = (found.group(2) or "").strip() or "the other side"
+            sides = [(n or other, at, body) for n, at, body in sides]
+            break
+    if end is None:
+        return None
+    told = []
+    for side, at, body in sides:
+        kinds = [m.group(1) for m in (re.search(r"\bevent:\s*([\w-]+)", ln) for ln in body) if m]
+        where = f"line {at}" if len(body) == 1 else f"lines {at}-{at + len(body) - 1}"
+        what = (f"{len(kinds)} event{'s' if len(kinds) != 1 else ''} ({', '.join(kinds[:6])}"
+                f"{', ...' if len(kinds) > 6 else ''})" if kinds else "no event")
+        told.append(f"{side} holds {what} at {where}" if body else f"{side} holds nothing")
+    return error(Span(shown, start + 1, 1), "L015", f"unresolved git merge conflict (lines {start + 1}-{end + 1}): "
+                 f"{'; '.join(told)}. Resolve it by keeping both sides' events, in the order they were played, "
+                 "and deleting the marker lines (<<<<<<<, =======, >>>>>>>); then run 'scarbook campaign check', "
+                 "which names the first event that is illegal in that order")
 
 
 def oversized(value: Any, what: str) -> str | None:

@@ -18,12 +18,13 @@ from scarbook.campaign.engine import Campaign, Replay
 from scarbook.campaign.ledger.cache import read
 from scarbook.campaign.report import when_placed
 from scarbook.compiler.model import Game
+from scarbook.kernel.diagnostics import Span
 
 
 def campaign_game(path: Path, packs: list[Path]) -> Game:
     """The effective game of the campaign in `path` (with extra `packs` merged)."""
     campaign = Campaign(read(Path(path)), list(packs))
-    return applied(campaign.replay(check=False))
+    return applied(campaign.replay(check=False), campaign.ledger.display)
 
 
 def _mark_json(m: Any) -> dict[str, Any]:
@@ -55,7 +56,7 @@ def _fill_slot(content: Any, state: Any, slot: dict[str, Any]) -> None:
         "unknown": f"{st.get('name', m.sticker)} is placed; its text is not transcribed in a pack"}
 
 
-def _records(state: Any, sections: dict[str, Any]) -> None:
+def _records(state: Any, sections: dict[str, Any], spans: dict[str, Any], ledger: str) -> None:
     """Every faction's `record` as its record card has it: a row per game it was played in (game
     number, player, the territory they started in, the result once the game ended)."""
     factions = sections.get("factions", {})
@@ -67,17 +68,23 @@ def _records(state: Any, sections: dict[str, Any]) -> None:
                     continue
                 start = g.starts.get(player, "")
                 name = territories.get(start, {}).get("name", start)
-                factions[piece].setdefault("record", []).append({
-                    "game": g.number, "player": player, "start": name if isinstance(name, str) else start,
-                    "result": g.role(player).replace("-", " ") if g.ended else "playing"})
+                record = factions[piece].setdefault("record", [])
+                record.append({"game": g.number, "player": player, "start": name if isinstance(name, str) else start,
+                               "result": g.role(player).replace("-", " ") if g.ended else "playing"})
+                if ledger:
+                    spans[f"{piece}/record/{len(record) - 1}"] = Span(ledger, g.line, 1)
 
 
-def applied(replay: Replay) -> Game:
-    """The replay's content with the campaign's permanent changes written into it."""
+def applied(replay: Replay, ledger: str = "") -> Game:
+    """The replay's content with the campaign's permanent changes written into it. With `ledger` (the file shown
+    for the campaign), what the campaign wrote into an item (`ITEM/marks/0`, `ITEM/name`, `ITEM/record/2`...)
+    is located at the ledger's line that recorded it, so a diagnostic about it (markup in a player's name, B301)
+    points at the ledger, not at the content."""
     game = replay.content.game
     state = replay.state
     content = replay.content
     sections = copy.deepcopy(game.sections)
+    spans = dict(game.spans)
     for section in ("territories", "regions", "cards", "factions"):
         items = sections.get(section, {})
         for tid, item in items.items():
@@ -85,6 +92,9 @@ def applied(replay: Replay) -> Game:
             if not marks:
                 continue
             item["marks"] = [_mark_json(m) for m in marks if not m.cancels]
+            if ledger:
+                for j, m in enumerate(m for m in marks if not m.cancels):
+                    spans[f"{tid}/marks/{j}"] = Span(ledger, m.line, 1)
             for fieldname in {k for m in marks for k in (content.stickers.get(m.sticker, {}).get("adds") or {})}:
                 item[fieldname] = state.value(content, tid, game.sections[section][tid], fieldname)
             for m in marks:
@@ -92,6 +102,8 @@ def applied(replay: Replay) -> Game:
                 if st.get("named") and m.name:
                     item["name"] = m.name
                     item["named_by"] = m.by
+                    if ledger:
+                        spans[f"{tid}/name"] = spans[f"{tid}/named_by"] = Span(ledger, m.line, 1)
                 if m.kind == "destroyed":
                     item["destroyed"] = True
                 if any(c.get("check") == "choice-of" for c in st.get("checks", []) or []) and m.name:
@@ -103,10 +115,12 @@ def applied(replay: Replay) -> Game:
                 cities = [m for m in marks if m.founds and not m.cancels]
                 if cities:
                     item["city"] = {"name": cities[-1].name, "sticker": cities[-1].sticker, "by": cities[-1].by}
-    _records(state, sections)
+                    if ledger:
+                        spans[f"{tid}/city"] = Span(ledger, cities[-1].line, 1)
+    _records(state, sections, spans, ledger)
     for sec in sections.get("rulebook", {}).values():
         for slot in sec.get("slots", []) or []:
             if isinstance(slot, dict) and isinstance(slot.get("id"), str):
                 _fill_slot(content, state, slot)
-    return Game(game.id, game.meta, game.board, sections, list(game.edges), game.spans, game.files, game.packs,
+    return Game(game.id, game.meta, game.board, sections, list(game.edges), spans, game.files, game.packs,
                 game.fingerprint, game.file_cites)

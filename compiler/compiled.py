@@ -265,6 +265,9 @@ def compiled(name: str = TOP_SCHEMA) -> Any:
             for old in folder.glob(f"{name.split('.')[0]}-*.marshal"):
                 old.unlink()
             replace_file(path, marshal.dumps(code), like=private_like())
+            from scarbook.kernel.cachedir import cache_stored
+
+            cache_stored(path)  # within the cache folder's cap
     namespace: dict[str, Any] = {"JsonSchemaValueException": Invalid, "JsonSchemaValuesException": Invalid,
                                  "__name__": "scarbook_compiled_validator"}
     try:

@@ -37,7 +37,14 @@ def _strings(value: Any, pointer: str = "") -> Iterator[tuple[str, str]]:
 
 def field_span(game: Game, item_id: str, pointer: str) -> Span:
     """Where a field of an item is (`pointer` below the item, e.g. "/text"), found again in the
-    item's file; the item's id when the file cannot tell. Only called for errors, so it may parse."""
+    item's file; the item's id when the file cannot tell. Only called for errors, so it may parse. What a
+    campaign wrote into the item (`campaign.effective.applied`: `ITEM/record/0`...) is where the ledger
+    recorded it."""
+    parts = pointer.split("/")
+    for end in range(len(parts), 1, -1):
+        recorded = game.spans.get(item_id + "/".join(parts[:end]))
+        if recorded is not None:
+            return recorded
     at = game.span(item_id)
     if not at.line:
         return at

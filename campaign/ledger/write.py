@@ -225,7 +225,7 @@ def _append_in_place(target: Path, shown: str, st: os.stat_result, expected: byt
                 raise _changed(shown)  # theirs stands; our event went with the file it replaced
         start = end - len(suffix)
         if start > len(expected):  # hand appends landed between our last comparison and our write
-            note = _typed_meanwhile(fd, len(expected), start)
+            note = _typed_meanwhile(fd, len(expected), start, expected)
             if suffix[:1] not in (b"\n", b"\r") and os.pread(fd, 1, start - 1) not in (b"\n", b"\r"):
                 note = _break_a_glued_line(target, shown, fd, start, suffix, st)
         _drop_journal(journal)
@@ -240,15 +240,37 @@ def _append_in_place(target: Path, shown: str, st: os.stat_result, expected: byt
         os.close(fd)
 
 
-def _typed_meanwhile(fd: int, begin: int, end: int) -> str | None:
-    """A note when text appended by hand just before our event is more than comments and blank lines
-    (perhaps an event typed by hand: ours was checked without it, so `check` should look again)."""
+def _typed_meanwhile(fd: int, begin: int, end: int, expected: bytes | None = None) -> str | None:
+    """A note when text added by hand just before our event is more than comments and blank lines
+    (perhaps an event typed by hand: ours was checked without it, so `check` should look again).
+
+    The file grew from `begin` to `end` bytes before our event. With `expected` (the bytes the command read),
+    an edit that rewrote the file in place (an editor saving into the same file) is told from an append: the
+    note names the first line that differs from what was read, not the end of the file."""
+    if expected is not None:
+        now = os.pread(fd, end, 0)
+        same = _common_prefix(now, expected)
+        if same < len(expected):  # not an append: the file's own bytes changed, from this line on
+            line = len(line_starts(now[:same].decode("utf-8", "replace")))
+            return (f"note: the file was changed by hand at line {line} while this event was being written; "
+                    "the event was checked without that change: run 'scarbook campaign check'")
     typed = os.pread(fd, end - begin, begin).decode("utf-8", "replace")
     if all(_blank_or_comment(line) for line in LINE_BREAK.split(typed)):
         return None
     line = len(line_starts(os.pread(fd, begin, 0).decode("utf-8", "replace")))
     return (f"note: lines were added by hand at line {line} while this event was being written, just before it; "
             "the event was checked without them: run 'scarbook campaign check'")
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    """How many bytes `a` and `b` share from their start (in 64 KiB steps, then byte by byte)."""
+    n, step = 0, 1 << 16
+    limit = min(len(a), len(b))
+    while n + step <= limit and a[n:n + step] == b[n:n + step]:
+        n += step
+    while n < limit and a[n] == b[n]:
+        n += 1
+    return n
 
 
 def _break_a_glued_line(target: Path, shown: str, fd: int, start: int, suffix: bytes,

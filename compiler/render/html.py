@@ -12,6 +12,7 @@ import base64
 import math
 import re
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -62,9 +63,12 @@ def _bytecode_cache(options: dict[str, Any]) -> Any:
                 bucket.load_bytecode(f)
 
         def dump_bytecode(self, bucket: Any) -> None:
+            from scarbook.kernel.cachedir import cache_stored
+
             with contextlib.suppress(OSError):
                 os.makedirs(self.directory, exist_ok=True)
                 super().dump_bytecode(bucket)
+                cache_stored(Path(self._get_cache_filename(bucket)))  # within the cache folder's cap
 
     key = hashlib.sha256(repr((jinja2.__version__, sorted(options.items()))).encode()).hexdigest()[:12]
     return Kept(str(cache_dir() / "templates"), f"{key}-%s.jinja")

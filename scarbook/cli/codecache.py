@@ -163,6 +163,11 @@ def store(path: str, codes: dict[str, CodeType]) -> None:
     except BaseException:
         os.unlink(tmp)
         raise
+    from pathlib import Path
+
+    from scarbook.kernel.cachedir import cache_stored
+
+    cache_stored(Path(path))  # within the cache folder's cap
 
 
 def install() -> CodeCache | None:

@@ -36,20 +36,33 @@ def cache_used(entry: Path) -> None:
 
 def cache_stored(entry: Path) -> None:
     """After writing `entry`: while the cache folder holds more than its cap, delete the least recently used
-    entries (games and ledgers alike; never `entry` itself). A ledger's entry is every file of `ledgers/`
-    that shares its name up to the first dot (`KEY.head`, `KEY.events`, `KEY.games`): its parts go together,
-    at the time the most recently used of them was. Never fails; deleting an entry is always safe."""
+    entries (games, ledgers, compiled templates, validators and the compiled-code file alike; never `entry`
+    itself). A ledger's entry is every file of `ledgers/` that shares its name up to the first dot
+    (`KEY.head`, `KEY.events`, `KEY.games`): its parts go together, at the time the most recently used of
+    them was. Every other file, in the folder or one level below it (`templates/`, `validators/`), is an
+    entry of its own. Hidden files (a writer's temporary file) are left alone. Never fails; deleting an
+    entry is always safe."""
+    import stat
+
     limit = cache_limit()
     root = cache_dir()
     groups: dict[str, list[tuple[float, int, str]]] = {}
-    for folder, every in ((root, False), (root / "ledgers", True)):
+
+    def scan(folder: Path, grouped: bool, depth: int) -> None:
         with contextlib.suppress(OSError), os.scandir(folder) as it:
             for item in it:
-                if item.name.endswith(".json") or (every and not item.name.startswith(".")):
-                    with contextlib.suppress(OSError):
-                        st = item.stat(follow_symlinks=False)
-                        name = os.path.join(folder, item.name.split(".", 1)[0]) if every else item.path
-                        groups.setdefault(name, []).append((st.st_mtime, st.st_size, item.path))
+                if item.name.startswith("."):
+                    continue
+                with contextlib.suppress(OSError):
+                    st = item.stat(follow_symlinks=False)
+                    if stat.S_ISDIR(st.st_mode):
+                        if depth == 0:
+                            scan(Path(item.path), item.name == "ledgers", 1)
+                        continue
+                    name = os.path.join(folder, item.name.split(".", 1)[0]) if grouped else item.path
+                    groups.setdefault(name, []).append((st.st_mtime, st.st_size, item.path))
+
+    scan(root, False, 0)
     total = sum(size for parts in groups.values() for _, size, _ in parts)
     mine = str(entry)
     for parts in sorted(groups.values(), key=lambda ps: max(p[0] for p in ps)):

@@ -56,7 +56,8 @@ def ledgers(folder: Path, scarbook: str, size: int) -> dict[str, Path]:
     if not base.exists():
         free_game(folder)
         subprocess.run([scarbook, "campaign", "new", str(base), "--game", "./free", "--player", "A", "--player", "B"],
-                       cwd=folder, check=True, capture_output=True, env=dict(os.environ, SCARBOOK_CACHE=str(folder / "c")))
+                       cwd=folder, check=True, capture_output=True,
+                       env=dict(os.environ, SCARBOOK_CACHE=str(folder / "c")))
     head = base.read_text("utf-8")
     stacked = folder / f"stacked-legal-{size}.yaml"
     stacked.write_text(head + "- {event: place, sticker: marker, target: north-isle}\n" * size, "utf-8")
@@ -111,7 +112,7 @@ def main() -> None:
             cells = " ".join(f"{by_size[s]:>9.2f}s" if by_size[s] is not None else f"{'timeout':>10}"
                              for s in args.sizes)
             base = by_size.get(smallest)
-            ratios = ", ".join(f"{by_size[s] / base:.2f}" if base and by_size[s] else "?" for s in args.sizes)
+            ratios = ", ".join(f"{t / base:.2f}" if base and (t := by_size[s]) else "?" for s in args.sizes)
             print(f"{kind:16} {command:7} {cells}   {ratios}")
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -120,9 +120,9 @@ def _over_capacity(what: str, text: str, capacity: int, field_name: str) -> str 
     cap = max(MIN_TEXT_CAP, TEXT_OVER_CAPACITY * capacity)
     if len(text) <= cap:
         return None
-    return (f"{what}: its {field_name} has {len(text):,} characters; at most {cap:,} may be given ({TEXT_OVER_CAPACITY} "
-            f"times the about {capacity:,} its face holds, or {MIN_TEXT_CAP:,}): the rest would be cut off anyway; "
-            "shorten it")
+    return (f"{what}: its {field_name} has {len(text):,} characters; at most {cap:,} may be given "
+            f"({TEXT_OVER_CAPACITY} times the about {capacity:,} its face holds, or {MIN_TEXT_CAP:,}): the rest "
+            "would be cut off anyway; shorten it")
 
 
 def text_capacity(width: float, height: float) -> int:

@@ -325,7 +325,6 @@ def cached_game(game_id: str, packs: list[Path] | None = None) -> Game:
         with contextlib.suppress(OSError):  # no cache is slower, never wrong
             stored = _stored_paths(game.to_json(), os.path.abspath)
             from scarbook.kernel.atomic import replace_file  # tempfile and random: only when a cache entry is written
-
             from scarbook.kernel.trust import private_like
 
             replace_file(path, json.dumps(stored).encode("utf-8"), like=private_like())

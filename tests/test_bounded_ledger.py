@@ -45,7 +45,6 @@ def test_a_write_refuses_an_oversized_field_before_writing(ledger: Path) -> None
     from scarbook.campaign.ledger.cache import read
     from scarbook.campaign.ledger.file import LedgerError
     from scarbook.campaign.ledger.text import with_event
-    from scarbook.kernel.diagnostics import Span
 
     lines = ledger.read_bytes().count(b"\n")
     with pytest.raises(LedgerError) as caught:

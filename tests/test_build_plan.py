@@ -845,7 +845,7 @@ def test_refused_content_builds_nothing(tmp_path: Path) -> None:
     result = build([tiny_game(tmp_path), game], tmp_path / "out", jobs=1)
     assert [d.code for d in result.diagnostics] == ["B301"] and result.rendered == []
     assert not (tmp_path / "out").exists()
-    warned = tiny_game(tmp_path, cards=[{"id": "w", "deck": "isle-cards", "name": "W", "text": "x" * 600}])
+    warned = tiny_game(tmp_path, cards=[{"id": "w", "deck": "isle-cards", "name": "W", "text": "word " * 120}])
     result = build([warned], tmp_path / "out", jobs=1, only={"cards"})
     assert [d.code for d in result.diagnostics] == ["B303"] and result.rendered == ["tiny-isles/cards"]
 

@@ -47,8 +47,9 @@ def test_the_cache_cap_counts_templates_validators_and_code(ledger: Path, tmp_pa
 def test_a_rewrite_in_place_during_a_write_is_named_at_its_line(ledger: Path) -> None:
     """An editor that saves into the same file (not by rename) inserted a line at line 2 while `place` was
     between its last comparison and its append: the note names line 2, not the end of the file."""
-    proc = subprocess.Popen([SCARBOOK, *PLACE, "-c", str(ledger)], env=proc_env(SCARBOOK_FAULT="ledger-after-check:pause"),
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([SCARBOOK, *PLACE, "-c", str(ledger)],
+                            env=proc_env(SCARBOOK_FAULT="ledger-after-check:pause"), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None
     assert proc.stderr.readline().strip() == "paused ledger-after-check"
     lines = ledger.read_bytes().splitlines(keepends=True)

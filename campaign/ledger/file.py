@@ -125,9 +125,9 @@ def parse(text: str, path: Path, display: str | None = None) -> Ledger:
     spans = doc.spans
     for i, raw in enumerate(raw_events):
         span = spans.get(f"/events/{i}") or doc.span(f"/events/{i}")
-        too_big = _oversized_entry(raw, spans, i)
-        if too_big is not None:
-            ledger.problems.append(error(too_big[0], "L003", too_big[1], f"/events/{i}"))
+        refused = _oversized_entry(raw, spans, i)
+        if refused is not None:
+            ledger.problems.append(error(refused[0], "L003", refused[1], f"/events/{i}"))
             continue
         ev = parse_event(raw, span, i)
         if isinstance(ev, ParseProblem):

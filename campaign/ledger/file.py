@@ -212,6 +212,8 @@ def _oversized_entry(raw: Any, spans: dict[str, Span], i: int) -> tuple[Span, st
     if not isinstance(raw, dict):
         return None
     for key, value in raw.items():
+        if type(value) is str and len(value) <= MAX_FIELD_CHARS and type(key) is str and len(key) <= MAX_FIELD_CHARS:
+            continue  # the usual field, at the cost of a type check (10,000 events are parsed in well under a second)
         name = str(key)[:40]
         why = oversized(key, "a field's name") or oversized(value, f"the event's '{name}'")
         if why is not None:

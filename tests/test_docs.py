@@ -78,3 +78,17 @@ def test_the_package_readmes_stay_short() -> None:
     """A diagram, the key modules and the concepts; the rest is in docs/."""
     for readme in ("compiler", "campaign", "campaign/ledger", "scarbook/kernel", "scarbook/cli"):
         assert len((ROOT / readme / "README.md").read_text("utf-8").splitlines()) <= 80, readme
+
+
+def test_the_documented_generator_writes_the_module_the_package_loads() -> None:
+    """docs/development/testing.md: after changing a schema, `tools/generate_validator.py` writes the shipped
+    compiled validator; it must write the file `scarbook.compiler.compiled` imports, not one beside it."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("generate_validator", ROOT / "tools" / "generate_validator.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    shipped = importlib.util.find_spec("scarbook.compiler.generated.validator")
+    assert shipped is not None and shipped.origin is not None
+    assert Path(tool.TARGET).resolve() == Path(shipped.origin).resolve()

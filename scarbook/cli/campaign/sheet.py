@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path, load_state
+from scarbook.cli.common import AfterOption, game_numbers
 from scarbook.cli.terminal import echo
 
 
@@ -45,12 +46,14 @@ def sheet(
                                              "file: fonts and picture inside) or svg (the board picture alone).")]
     = SheetFormat.pdf,
     campaign: CampaignFile = None,
+    after: AfterOption = None,
 ) -> None:
     """Write the campaign sheet: the board with every permanent mark, then continents, players, faction
     records, cities, scars, changed cards, stickers left, packets and games.
 
     Example: scarbook campaign sheet --out our-world.pdf
     Example: scarbook campaign sheet --format svg --out board.svg
+    Example: scarbook campaign sheet --after 3 --out after-game-3.pdf
     """
     from scarbook.campaign.sheet import write_sheet
 
@@ -61,8 +64,13 @@ def sheet(
         how = "choose another --out FILE" if out else "rename the campaign file, or give --out FILE"
         echo(f"error: {target} is the campaign file{clash}; nothing was written ({how})", err=True)
         raise typer.Exit(2 if out else 1)
-    with campaign_errors(writing=False):
-        camp, replay = load_state(path)
+    with campaign_errors(writing=False), game_numbers():
+        if after is None:
+            camp, replay = load_state(path)
+        else:
+            from scarbook.campaign.history import load_after
+
+            camp, replay = load_after(path, after)
         try:
             written = write_sheet(camp.ledger, replay, target, fmt.value)
         except ValueError as exc:

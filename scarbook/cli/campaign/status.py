@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path, load, load_state
-from scarbook.cli.common import FormatOption, TextOrJson
+from scarbook.cli.common import AfterOption, FormatOption, TextOrJson, game_numbers
 from scarbook.cli.terminal import echo
 
 if TYPE_CHECKING:
@@ -16,15 +16,23 @@ if TYPE_CHECKING:
     from scarbook.kernel.diagnostics import Diagnostic
 
 
-def status(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None) -> None:
+def status(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None, after: AfterOption = None) -> None:
     """Show where the campaign stands: games, signatures, continents, cities, scars, cards, packets.
 
+    With --after N, where it stood after game N: what 'status' said then.
+
     Example: scarbook campaign status --format json
+    Example: scarbook campaign status --after 3
     """
     from scarbook.campaign.report import status_data, status_text
 
-    with campaign_errors(writing=False):
-        camp, replay = load_state(campaign_path(campaign))
+    with campaign_errors(writing=False), game_numbers():
+        if after is None:
+            camp, replay = load_state(campaign_path(campaign))
+        else:
+            from scarbook.campaign.history import load_after
+
+            camp, replay = load_after(campaign_path(campaign), after)
         data = status_data(camp.ledger, replay)
     if fmt is TextOrJson.json:
         echo(json.dumps(data, indent=2, ensure_ascii=False))

@@ -264,7 +264,7 @@ def _names_of(replay: Replay, words: Words) -> dict[str, str]:
 
 def diff_text(data: dict[str, Any]) -> str:
     """The diff for people: the events game by game, then what they changed."""
-    since = f"the end of game {data['from']}" if data["from"] else "the start"
+    since = f"the end of game {data['from']}" if data["from"] else "the set-up before the first game"
     span = f"since {since}" if data["to"] is None else f"from {since} to the end of game {data['to']}"
     out = [f"{data['campaign'] or 'campaign'} ({data['game']}): what happened {span}"]
     if not data["events"]:
@@ -328,7 +328,7 @@ def chronicle(campaign: Campaign) -> dict[str, Any]:
     pages = []
     for number, begin in enumerate(starts, 1):
         stop = ends[number] if number < len(ends) else len(events)
-        replay = campaign.replay(events[:stop])
+        replay = campaign.replay(events[:stop], check=False)
         words = Words(replay)
         told = story(events, begin, stop, words)
         record = replay.state.games[number - 1]
@@ -343,11 +343,11 @@ def chronicle(campaign: Campaign) -> dict[str, Any]:
             "during": [t.text for t in told if t.when == "during"],
             "after": [t.text for t in told if t.when == "after"],
             "board": sheet_svg(ledger, replay, data), "standings": _standings(data)})
-    final = campaign.replay()
+    final = campaign.replay(check=False)
     data = status_data(ledger, final)
     words = Words(final)
-    before = story(events, 0, starts[0] if starts else len(events), Words(campaign.replay(
-        events[:starts[0] if starts else len(events)])))
+    setup = starts[0] if starts else len(events)
+    before = story(events, 0, setup, Words(campaign.replay(events[:setup], check=False)))
     return {"title": ledger.name or ledger.path.stem, "game_title": final.content.game.title,
             "players": list(ledger.players), "games": pages, "before": _grouped([t.text for t in before]),
             "standings": _standings(data), "overall_winner": data["overall_winner"],

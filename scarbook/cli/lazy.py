@@ -33,6 +33,7 @@ class LazyGroup(TyperGroup):
 
     commands_to_load: ClassVar[dict[str, tuple[str, str]]] = {}
     _listing = False
+    completing: ClassVar[bool] = False  # a shell asks for completions (`scarbook.cli.completion.prepare`)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return [*self.commands_to_load, *super().list_commands(ctx)]
@@ -43,7 +44,12 @@ class LazyGroup(TyperGroup):
         target, summary = self.commands_to_load[cmd_name]
         if self._listing:  # --help of the group: the name and its summary, nothing imported
             return TyperCommand(cmd_name, help=summary, short_help=summary)
-        return load_command(target, cmd_name)
+        command = load_command(target, cmd_name)
+        if LazyGroup.completing:
+            from scarbook.cli.completion import attach
+
+            attach(command)
+        return command
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         self._listing = True
@@ -66,12 +72,12 @@ def load_command(target: str, name: str) -> click.Command:
     return command
 
 
-def lazy_app(group: type[LazyGroup], name: str, help: str) -> typer.Typer:
-    """A Typer app for a lazy group: plain help, no completion, no pretty tracebacks, a no-op callback
-    (so Typer keeps it a group with options of its own)."""
+def lazy_app(group: type[LazyGroup], name: str, help: str, callback: Any = None) -> typer.Typer:
+    """A Typer app for a lazy group: plain help, no completion options of Typer's own, no pretty tracebacks,
+    a callback (default: a no-op, so Typer keeps it a group with options of its own)."""
 
     def _group() -> None:
         pass
 
-    return typer.Typer(cls=group, name=name, callback=_group, help=help, no_args_is_help=True,
+    return typer.Typer(cls=group, name=name, callback=callback or _group, help=help, no_args_is_help=True,
                        add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)

@@ -103,7 +103,8 @@ class Words:
                        for p in f.get("powers", []) or [] if isinstance(p, dict) and isinstance(p.get("id"), str)}
 
     def __call__(self, item_id: str, section: str | None = None) -> str:
-        return self.powers.get(item_id) or self.name(item_id, section)
+        found = self.name(item_id, section)
+        return self.powers.get(item_id, found) if found == item_id else found
 
     def sticker(self, sid: str) -> dict[str, Any]:
         return self.content.stickers.get(sid, {})
@@ -249,17 +250,27 @@ def diff_data(campaign: Campaign, first: int, last: int | None = None) -> dict[s
     now = campaign.replay(events[:stop])
     words = Words(now)
     told = story(events, start, stop, words)
+    changed = changes(status_data(campaign.ledger, then), status_data(campaign.ledger, now))
     return {"campaign": campaign.ledger.name or None, "game": campaign.ledger.game, "from": first, "to": last,
-            "events": [t.to_json() for t in told],
-            "changes": changes(status_data(campaign.ledger, then), status_data(campaign.ledger, now)),
-            "names": _names_of(now, words)}
+            "events": [t.to_json() for t in told], "changes": changed, "names": _names_of(changed, words)}
 
 
-def _names_of(replay: Replay, words: Words) -> dict[str, str]:
-    """Every id the diff may show, with its printed name (for the text form)."""
-    content = replay.content
-    ids = [*content.territories, *content.regions, *content.cards, *content.stickers, *content.envelopes]
-    return {i: words(i) for i in ids}
+def _names_of(changed: dict[str, Any], words: Words) -> dict[str, str]:
+    """The printed name of every id the changes mention (for the text form)."""
+    found: dict[str, str] = {}
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str) and value not in found and words.content.game.item(value) is not None:
+            found[value] = words(value)
+        elif isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    walk(changed)
+    return found
 
 
 def diff_text(data: dict[str, Any]) -> str:

@@ -72,12 +72,12 @@ def load_command(target: str, name: str) -> click.Command:
     return command
 
 
-def lazy_app(group: type[LazyGroup], name: str, help: str, callback: Any = None) -> typer.Typer:
-    """A Typer app for a lazy group: plain help, no completion options of Typer's own, no pretty tracebacks,
-    a callback (default: a no-op, so Typer keeps it a group with options of its own)."""
+def lazy_app(group: type[LazyGroup], name: str, help: str) -> typer.Typer:
+    """A Typer app for a lazy group: plain help, no completion, no pretty tracebacks, a no-op callback
+    (so Typer keeps it a group with options of its own)."""
 
     def _group() -> None:
         pass
 
-    return typer.Typer(cls=group, name=name, callback=callback or _group, help=help, no_args_is_help=True,
+    return typer.Typer(cls=group, name=name, callback=_group, help=help, no_args_is_help=True,
                        add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)

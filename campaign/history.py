@@ -97,6 +97,7 @@ class Words:
         from scarbook.campaign.sheet import Names
 
         self.content = replay.content
+        self.state = replay.state
         self.name = Names(replay)
         self.steps = {s.id: s.name for t in self.content.model.types.values() for s in t.steps}
         self.powers = {str(p["id"]): str(p.get("name") or p["id"]) for f in self.content.factions.values()
@@ -119,8 +120,8 @@ def tell(ev: Event, words: Words, game: int = 0) -> str:
     who = ev.by if isinstance(ev, (Placed, Destroyed, Linked)) and ev.by else "the group"
     if isinstance(ev, GameStarted):
         starts = dict(ev.starts)
-        plays = [f"{p} plays {' and '.join(words(i) for i in ids)}" + (f" from {words(starts[p])}" if p in starts
-                                                                        else "") for p, ids in ev.plays]
+        plays = [p + (f" plays {' and '.join(words(i) for i in ids)}" if ids else "")
+                 + (f" from {words(starts[p])}" if p in starts else "") for p, ids in ev.plays]
         return f"game {game} starts: {', '.join(plays)}"
     if isinstance(ev, GameEnded):
         parts = [f"{ev.winner} wins"]
@@ -159,7 +160,10 @@ def _tell_placed(ev: Placed, words: Words, who: str) -> str:
     elif st.get("named") and ev.name:
         text = f"{who} names {where} {ev.name!r} ({what})"
     elif st.get("cancels"):
-        text = f"{who} cancels what was on {where} ({what})"
+        gone = [m for m in words.state.marks.get(ev.target, []) if m.covered_by == ev.sticker
+                and m.line < ev.span.line]  # the latest mark it may cover went under it
+        covered = f"the {words(gone[-1].sticker, 'stickers')}" if gone else "what was"
+        text = f"{who} cancels {covered} on {where} ({what})"
     elif ev.value is not None:
         text = f"{who} sets {words(ev.name) if ev.name else 'the value'} of {where} to {ev.value} ({what})"
     elif ev.name:
@@ -251,7 +255,7 @@ def diff_data(campaign: Campaign, first: int, last: int | None = None) -> dict[s
     words = Words(now)
     told = story(events, start, stop, words)
     changed = changes(status_data(campaign.ledger, then), status_data(campaign.ledger, now))
-    return {"campaign": campaign.ledger.name or None, "game": campaign.ledger.game, "from": first, "to": last,
+    return {"campaign": campaign.ledger.name or None, "game": now.content.game.id, "from": first, "to": last,
             "events": [t.to_json() for t in told], "changes": changed, "names": _names_of(changed, words)}
 
 

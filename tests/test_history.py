@@ -112,6 +112,8 @@ def test_diff_tells_what_changed_as_a_group_would_say_it(played: Path) -> None:
         later = invoke(["diff", "1", "3"], played).stdout
         assert "Bob names South America 'Awesometonia' (Continent name)" in later
         assert "Alaska: resources 3 -> 4" in later
+        assert "Cat cancels the Bunker on Greenland (Scar Cancel (white sticker))" in invoke(["diff", "3", "4"],
+                                                                                            played).stdout
     else:
         assert "Ann names South America 'Paradise' (Continent name)" in text
         assert "Ann plays The Green Faction and Kai Weller from NA-01" in text
@@ -240,3 +242,15 @@ def test_a_game_in_progress_has_no_end_yet(tmp_path: Path) -> None:
     told = json.loads(invoke(["diff", "0", "--format", "json"], file).stdout)["events"]
     assert [(e["when"], e["event"]["event"]) for e in told] == [("start", "game-start"), ("during", "place")]
     assert told[1]["text"] == "the group places Bunker on Greenland"
+
+
+def test_a_chronicle_before_the_first_game_has_its_title_and_its_end(tmp_path: Path) -> None:
+    from campaigns.helpers import SETUP
+
+    file = tmp_path / "c.yaml"
+    assert not run_script(SETUP, file)
+    assert invoke(["chronicle", "--format", "html"], file).exit_code == 0
+    html = (tmp_path / "c.chronicle.html").read_text("utf-8")
+    sections = html.split('<section class="page">')[1:]
+    assert len(sections) == 2 and "Before the first game" in sections[0] and "The end of the campaign" in sections[1]
+    assert "the group places Coin (+1 resource) on Alaska (resources +1) (x2)" in sections[0]

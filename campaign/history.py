@@ -6,11 +6,12 @@ so it holds game N's end-of-game steps (rewards, passes, packets opened before t
 events (`Campaign.replay` of a prefix): exactly what `status` says of the ledger cut there, and
 spoiler-safe as of then (a packet opened later is still sealed in that fold's content).
 
-`told` phrases events as a group would say them, from the content's names (the name printed on a
+`tell` phrases events as a group would say them, from the content's names (the name printed on a
 sticker, a territory, a card, a packet; the name a player gave) and from what the sticker's data
 says it does (`founds`, `named`, `cancels`, `adds`, a set value, lines): nothing here knows a game.
-`diff_data` is `scarbook campaign diff N [M]`; `chronicle` is the view the printable chronicle shows.
-Nothing here writes a file.
+`diff_data` is `scarbook campaign diff N [M]`; `chronicle` is the view the printable chronicle shows
+(`templates/chronicle.html.j2`, rendered by the compiler's Jinja2 environment and WeasyPrint path).
+Nothing here writes a file but `write_chronicle`, the one output it is asked for.
 """
 
 from __future__ import annotations

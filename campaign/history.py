@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from scarbook.campaign.engine import Campaign, Replay
 from scarbook.campaign.events import (
@@ -34,9 +34,6 @@ from scarbook.campaign.events import (
     Ticked,
 )
 from scarbook.campaign.links import cuts
-
-if TYPE_CHECKING:
-    from scarbook.compiler.model import Game
 
 
 class NoSuchPoint(ValueError):
@@ -72,22 +69,6 @@ def point(events: list[Event], game: int) -> int:
 def replay_after(campaign: Campaign, game: int, check: bool = True) -> Replay:
     """The fold of the events up to the end of `game` (each checked first, as `status` checks them)."""
     return campaign.replay(campaign.ledger.events[:point(campaign.ledger.events, game)], check=check)
-
-
-def load_after(path: Path, game: int) -> tuple[Campaign, Replay]:
-    """Read a campaign and fold it up to the end of `game` (`status`, `sheet --after`)."""
-    from scarbook.campaign.ledger.cache import read
-
-    campaign = Campaign(read(path))
-    return campaign, replay_after(campaign, game)
-
-
-def game_after(path: Path, packs: list[Path], game: int) -> Game:
-    """The effective game of the campaign in `path` as it stood after `game` (for `build --after`)."""
-    from scarbook.campaign.effective import applied
-    from scarbook.campaign.ledger.cache import read
-
-    return applied(replay_after(Campaign(read(path), list(packs)), game, check=False))
 
 
 # --- telling events --------------------------------------------------------------------------------

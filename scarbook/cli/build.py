@@ -52,7 +52,7 @@ def _load_games(games: list[str], packs: list[Path], campaign: Path | None, afte
         if len(games) > 1:
             fail_usage("--campaign builds the one game of that campaign; give at most one GAME")
         if after is not None:
-            from scarbook.campaign.history import game_after
+            from scarbook.campaign.service.history import game_after
             from scarbook.cli.campaign._shared import campaign_errors
 
             with campaign_errors(writing=False), game_numbers(), content_errors():

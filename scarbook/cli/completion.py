@@ -2,7 +2,7 @@
 
 Only a shell asking for completions comes here: the root group sees Typer's `_SCARBOOK_COMPLETE`
 variable (`main.ScarbookGroup`), registers Typer's completion classes (the ones its `--show-completion`
-scripts speak to) and sets `LazyGroup.completing`, so the one command module being completed gets a
+scripts speak to; `prepare`) and sets `LazyGroup.completing`, so the one command module being completed gets a
 completer on each parameter this table names. A command that is not completing imports nothing of this.
 
 Values come from the campaign's content and ledger as the tracker reads them (the caches, warm after
@@ -15,9 +15,10 @@ Nothing from a sealed packet is offered but its id; a campaign that cannot be re
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from scarbook.cli.lazy import LazyGroup, click
+if TYPE_CHECKING:
+    from typer import _click as click
 
 #: a parameter's name (in any campaign command) -> what completes it
 SOURCES: dict[str, str] = {
@@ -29,11 +30,11 @@ SOURCES: dict[str, str] = {
 
 
 def prepare() -> None:
-    """The shell asks for completions: Typer's completion classes, and completers on the command's parameters."""
+    """The shell asks for completions: Typer's completion classes (the caller then sets `LazyGroup.completing`,
+    so the command being completed gets its completers)."""
     from typer._completion_classes import completion_init
 
     completion_init()
-    LazyGroup.completing = True
 
 
 def attach(command: click.Command) -> None:
@@ -50,7 +51,7 @@ def completer(source: str) -> Callable[[click.Context, click.Parameter, str], li
     """A Click completer: the values of `source` that start with what was typed (any case), with their names."""
 
     def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
-        item = click.shell_completion.CompletionItem
+        from typer._click.shell_completion import CompletionItem as item
         try:
             pairs = names(ctx, source, incomplete)
         except Exception:  # noqa: BLE001 - a shell asking must never see a traceback: it gets nothing
@@ -61,9 +62,9 @@ def completer(source: str) -> Callable[[click.Context, click.Parameter, str], li
     return complete
 
 
-def _campaign(ctx: click.Context) -> tuple[Any, Any]:
-    from scarbook.campaign.engine import Campaign
-    from scarbook.campaign.ledger.cache import read
+def names(ctx: click.Context, source: str, incomplete: str) -> list[tuple[str, str]]:
+    """(value, printed name) for a source, from the campaign given before the word (else the default one)."""
+    from scarbook.campaign.service.history import completions
     from scarbook.cli.campaign._shared import campaign_path
 
     given = None
@@ -71,40 +72,4 @@ def _campaign(ctx: click.Context) -> tuple[Any, Any]:
     while at is not None and given is None:
         given = at.params.get("campaign")
         at = at.parent
-    campaign = Campaign(read(campaign_path(str(given) if given else None)))
-    return campaign, campaign.replay_for_write()
-
-
-def names(ctx: click.Context, source: str, incomplete: str) -> list[tuple[str, str]]:
-    """(value, printed name) for a source, from the campaign as it stands now."""
-    campaign, replay = _campaign(ctx)
-    content, state = replay.content, replay.state
-
-    def label(item: Any) -> str:
-        name = item.get("name") if isinstance(item, dict) else None
-        return name if isinstance(name, str) else ""
-
-    def of(items: dict[str, Any]) -> list[tuple[str, str]]:
-        return [(i, label(v)) for i, v in items.items()]
-
-    pieces = [(i, label(v)) for k in content.model.pieces for i, v in content.pieces_of(k).items()]
-    players = [(p, "") for p in campaign.ledger.players]
-    if source in ("player=piece", "player=territory"):
-        player, eq, rest = incomplete.partition("=")
-        if not eq:
-            return [(f"{p}=", "") for p, _ in players]
-        values = pieces if source == "player=piece" else of(content.territories)
-        return [(f"{player}={v}", text) for v, text in values]
-    table: dict[str, Callable[[], list[tuple[str, str]]]] = {
-        "stickers": lambda: of(content.stickers),
-        "territories": lambda: of(content.territories),
-        "cards": lambda: [(i, label(c)) for i, c in content.cards.items() if state.destroyed(i) is None],
-        "packets": lambda: [(i, label(e)) for i, e in content.envelopes.items() if i not in state.opened],
-        "targets": lambda: [*of(content.territories), *of(content.regions), *of(content.cards),
-                            *of(content.factions), *pieces],
-        "players": lambda: players,
-        "pieces": lambda: pieces,
-        "steps": lambda: list({s.id: (s.id, s.name) for t in content.model.types.values()
-                               for s in t.steps}.values()),
-    }
-    return list(dict.fromkeys(table[source]()))
+    return completions(campaign_path(str(given) if given else None), source, incomplete)

@@ -34,6 +34,7 @@ def _completion(ctx: click.Context, param: click.Parameter, value: str | None) -
     from scarbook.cli.completion import prepare
 
     prepare()
+    LazyGroup.completing = True
     (install_callback if param.name == "install_completion" else show_callback)(ctx, param, value)
 
 
@@ -89,6 +90,7 @@ class ScarbookGroup(LazyGroup):
             from scarbook.cli.completion import prepare
 
             prepare()
+            LazyGroup.completing = True
         super()._main_shell_completion(ctx_args, prog_name, complete_var)
 
 

@@ -35,9 +35,7 @@ def chronicle(
     Example: scarbook campaign chronicle --out our-world.pdf
     Example: scarbook campaign chronicle --format html
     """
-    from scarbook.campaign.engine import Campaign
-    from scarbook.campaign.history import write_chronicle
-    from scarbook.campaign.ledger.cache import read
+    from scarbook.campaign.service import history
     from scarbook.cli.campaign.sheet import ledger_file_named
 
     path = campaign_path(campaign)
@@ -48,5 +46,5 @@ def chronicle(
         echo(f"error: {target} is the campaign file{clash}; nothing was written ({how})", err=True)
         raise typer.Exit(2 if out else 1)
     with campaign_errors(writing=False):
-        written = write_chronicle(Campaign(read(path)), target, fmt.value)
+        written = history.chronicle(path, target, fmt.value)
     echo(f"wrote {written}")

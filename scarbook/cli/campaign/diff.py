@@ -29,10 +29,9 @@ def diff(
     Example: scarbook campaign diff 4 5
     Example: scarbook campaign diff 0 --format json
     """
-    from scarbook.campaign.engine import Campaign
-    from scarbook.campaign.history import diff_data, diff_text
-    from scarbook.campaign.ledger.cache import read
+    from scarbook.campaign.service import history
+    from scarbook.campaign.service.history import diff_text
 
     with campaign_errors(writing=False), game_numbers():
-        data = diff_data(Campaign(read(campaign_path(campaign))), first, last)
+        data = history.diff(campaign_path(campaign), first, last)
     echo(json.dumps(data, indent=2, ensure_ascii=False) if fmt is TextOrJson.json else diff_text(data))

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path, load_state
+from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path
 from scarbook.cli.common import AfterOption, game_numbers
 from scarbook.cli.terminal import echo
 
@@ -55,7 +55,7 @@ def sheet(
     Example: scarbook campaign sheet --format svg --out board.svg
     Example: scarbook campaign sheet --after 3 --out after-game-3.pdf
     """
-    from scarbook.campaign.sheet import write_sheet
+    from scarbook.campaign.service import history, reading
 
     path = campaign_path(campaign)
     target = out or path.with_suffix(f".{fmt.value}")
@@ -65,14 +65,9 @@ def sheet(
         echo(f"error: {target} is the campaign file{clash}; nothing was written ({how})", err=True)
         raise typer.Exit(2 if out else 1)
     with campaign_errors(writing=False), game_numbers():
-        if after is None:
-            camp, replay = load_state(path)
-        else:
-            from scarbook.campaign.history import load_after
-
-            camp, replay = load_after(path, after)
         try:
-            written = write_sheet(camp.ledger, replay, target, fmt.value)
+            written = (reading.sheet(path, target, fmt.value) if after is None
+                       else history.sheet_after(path, after, target, fmt.value))
         except ValueError as exc:
             echo(f"error: {exc}; nothing was written", err=True)
             raise typer.Exit(1) from None

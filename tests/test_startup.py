@@ -57,6 +57,8 @@ def campaign_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[
 READS = [  # (what follows `scarbook campaign`, the command module it may load); the dry run is refused (exit 1)
     (["status"], "status"),
     (["status", "--format", "json"], "status"),
+    (["status", "--after", "0"], "status"),
+    (["diff", "0", "--format", "json"], "diff"),
     (["log"], "status"),
     (["check"], "status"),
     (["where", "fortification"], "where"),

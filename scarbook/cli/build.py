@@ -15,7 +15,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from scarbook.cli.common import CampaignOption, PackOption, content_errors, fail_usage, load, report
+from scarbook.cli.common import (
+    AfterOption,
+    CampaignOption,
+    PackOption,
+    content_errors,
+    fail_usage,
+    game_numbers,
+    load,
+    report,
+)
 from scarbook.cli.terminal import echo
 
 if TYPE_CHECKING:
@@ -34,12 +43,20 @@ class Paper(str, Enum):
     letter = "letter"
 
 
-def _load_games(games: list[str], packs: list[Path], campaign: Path | None) -> list[Game]:
+def _load_games(games: list[str], packs: list[Path], campaign: Path | None, after: int | None = None) -> list[Game]:
     from scarbook.compiler.load import shipped_games
 
+    if after is not None and campaign is None:
+        fail_usage("--after N builds a campaign as it stood after game N; give --campaign FILE too")
     if campaign is not None:
         if len(games) > 1:
             fail_usage("--campaign builds the one game of that campaign; give at most one GAME")
+        if after is not None:
+            from scarbook.campaign.service.history import game_after
+            from scarbook.cli.campaign._shared import campaign_errors
+
+            with campaign_errors(writing=False), game_numbers(), content_errors():
+                return [game_after(campaign, packs, after)]
         return [load(games[0] if games else "", packs, campaign)]
     known_games = list(shipped_games())
     if packs and not games:
@@ -98,6 +115,7 @@ def build(
     paper: Annotated[Paper, typer.Option("--paper", help="Paper size of the PDFs.")] = Paper.a4,
     pack: PackOption = None,
     campaign: CampaignOption = None,
+    after: AfterOption = None,
     only: Annotated[list[OutputName] | None, typer.Option(
         "--only", help="Build only these outputs (repeatable), e.g. --only cards to reprint the cards.")] = None,
 ) -> None:
@@ -107,14 +125,16 @@ def build(
     Only outputs whose content changed are rendered again; the build says why.
 
     Example: scarbook build risk-legacy --out build --paper letter
+    Example: scarbook build --campaign our-world.yaml --after 3
     """
     from scarbook.compiler.build import build as run_build
 
     started = time.perf_counter()
-    loaded = _load_games(list(games or []), list(pack or []), campaign)
+    loaded = _load_games(list(games or []), list(pack or []), campaign, after)
+    shown = None if campaign is None else f"{campaign} after game {after}" if after is not None else str(campaign)
     display = ProgressDisplay(sys.stderr.isatty() and not os.environ.get("CI"))
     try:
-        result = run_build(loaded, out, jobs=jobs, paper=paper.value, campaign=str(campaign) if campaign else None,
+        result = run_build(loaded, out, jobs=jobs, paper=paper.value, campaign=shown,
                            progress=display.line, step=display.step, only={o.value for o in only} if only else None)
     finally:
         display.close()

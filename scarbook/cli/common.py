@@ -87,3 +87,22 @@ def load(game_id: str, packs: list[Path] | None, campaign: Path | None = None) -
 def echo_err(message: str) -> None:
     echo(message, err=True)
 
+
+
+AfterOption = Annotated[int | None, typer.Option(
+    "--after", min=0, metavar="N", show_default=False,
+    help="As the campaign stood after game N and its end-of-game steps (0: before the first game); nothing "
+         "from a packet opened later.")]
+
+
+@contextmanager
+def game_numbers() -> Iterator[None]:
+    """A game number the campaign has no end for (`--after N`, `diff N M`): the message, exit 2."""
+    try:
+        yield
+    except ValueError as exc:
+        from scarbook.campaign.service.history import NoSuchPoint
+
+        if isinstance(exc, NoSuchPoint):
+            fail_usage(str(exc))
+        raise

@@ -33,6 +33,7 @@ class LazyGroup(TyperGroup):
 
     commands_to_load: ClassVar[dict[str, tuple[str, str]]] = {}
     _listing = False
+    completing: ClassVar[bool] = False  # a shell asks for completions (`scarbook.cli.completion.prepare`)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return [*self.commands_to_load, *super().list_commands(ctx)]
@@ -43,7 +44,12 @@ class LazyGroup(TyperGroup):
         target, summary = self.commands_to_load[cmd_name]
         if self._listing:  # --help of the group: the name and its summary, nothing imported
             return TyperCommand(cmd_name, help=summary, short_help=summary)
-        return load_command(target, cmd_name)
+        command = load_command(target, cmd_name)
+        if LazyGroup.completing:
+            from scarbook.cli.completion import attach
+
+            attach(command)
+        return command
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         self._listing = True

@@ -41,6 +41,10 @@ class CampaignGroup(LazyGroup):
                   "continents, players, faction records, cities, scars, changed cards, stickers left, packets "
                   "and games."),
         "game": (f"{_HERE}.game:app", "Record the start and the end of a game."),
+        "diff": (f"{_HERE}.diff:diff", "Tell what happened between the end of game N and the end of game M "
+                 "(default: now), game by game."),
+        "chronicle": (f"{_HERE}.chronicle:chronicle", "Write the campaign's chronicle: a title page, one page per "
+                      "game with the board as it stood after it, and the end of the campaign."),
     }
 
 

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path
+from scarbook.cli.common import AfterOption, game_numbers
 from scarbook.cli.terminal import echo
 
 
@@ -45,14 +46,16 @@ def sheet(
                                              "file: fonts and picture inside) or svg (the board picture alone).")]
     = SheetFormat.pdf,
     campaign: CampaignFile = None,
+    after: AfterOption = None,
 ) -> None:
     """Write the campaign sheet: the board with every permanent mark, then continents, players, faction
     records, cities, scars, changed cards, stickers left, packets and games.
 
     Example: scarbook campaign sheet --out our-world.pdf
     Example: scarbook campaign sheet --format svg --out board.svg
+    Example: scarbook campaign sheet --after 3 --out after-game-3.pdf
     """
-    from scarbook.campaign.service import reading
+    from scarbook.campaign.service import history, reading
 
     path = campaign_path(campaign)
     target = out or path.with_suffix(f".{fmt.value}")
@@ -61,9 +64,10 @@ def sheet(
         how = "choose another --out FILE" if out else "rename the campaign file, or give --out FILE"
         echo(f"error: {target} is the campaign file{clash}; nothing was written ({how})", err=True)
         raise typer.Exit(2 if out else 1)
-    with campaign_errors(writing=False):
+    with campaign_errors(writing=False), game_numbers():
         try:
-            written = reading.sheet(path, target, fmt.value)
+            written = (reading.sheet(path, target, fmt.value) if after is None
+                       else history.sheet_after(path, after, target, fmt.value))
         except ValueError as exc:
             echo(f"error: {exc}; nothing was written", err=True)
             raise typer.Exit(1) from None

@@ -7,20 +7,24 @@ import json
 import typer
 
 from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path
-from scarbook.cli.common import FormatOption, TextOrJson
+from scarbook.cli.common import AfterOption, FormatOption, TextOrJson, game_numbers
 from scarbook.cli.terminal import echo
 
 
-def status(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None) -> None:
+def status(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None, after: AfterOption = None) -> None:
     """Show where the campaign stands: games, signatures, continents, cities, scars, cards, packets.
 
+    With --after N, where it stood after game N: what 'status' said then.
+
     Example: scarbook campaign status --format json
+    Example: scarbook campaign status --after 3
     """
     from scarbook.campaign.report import status_text
-    from scarbook.campaign.service import reading
+    from scarbook.campaign.service import history, reading
 
-    with campaign_errors(writing=False):
-        found = reading.status(campaign_path(campaign))
+    with campaign_errors(writing=False), game_numbers():
+        path = campaign_path(campaign)
+        found = reading.status(path) if after is None else history.status_after(path, after)
     if fmt is TextOrJson.json:
         echo(json.dumps(found.data, indent=2, ensure_ascii=False))
     else:

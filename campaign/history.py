@@ -1,0 +1,394 @@
+"""The campaign's history: the world as it stood after any game, and what each stretch of games changed.
+
+A *point* is the end of a game: `after N` is the ledger up to (not including) the start of game N+1,
+so it holds game N's end-of-game steps (rewards, passes, packets opened before the next game);
+`after 0` is what was done before the first game. The world after game N is the pure fold of those
+events (`Campaign.replay` of a prefix): exactly what `status` says of the ledger cut there, and
+spoiler-safe as of then (a packet opened later is still sealed in that fold's content).
+
+`tell` phrases events as a group would say them, from the content's names (the name printed on a
+sticker, a territory, a card, a packet; the name a player gave) and from what the sticker's data
+says it does (`founds`, `named`, `cancels`, `adds`, a set value, lines): nothing here knows a game.
+`diff_data` is `scarbook campaign diff N [M]`; `chronicle` is the view the printable chronicle shows
+(`templates/chronicle.html.j2`, rendered by the compiler's Jinja2 environment and WeasyPrint path).
+Nothing here writes a file but `write_chronicle`, the one output it is asked for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from scarbook.campaign.engine import Campaign, Replay
+from scarbook.campaign.events import (
+    Destroyed,
+    Event,
+    GameEnded,
+    GameStarted,
+    Linked,
+    Opened,
+    PackAdded,
+    Passed,
+    Placed,
+    Ticked,
+)
+from scarbook.campaign.links import cuts
+
+
+class NoSuchPoint(ValueError):
+    """A game number the campaign has no end for (the command line is wrong: exit 2)."""
+
+
+def points(events: list[Event]) -> list[int]:
+    """`points[N]`: how many events the world after game N holds (N = 0 before the first game), for every
+    game that has ended (a game in progress has no point yet)."""
+    out: list[int] = []
+    ended = True  # before the first game, "game 0" has ended
+    for i, ev in enumerate(events):
+        if isinstance(ev, GameStarted):
+            out.append(i)  # the world after the previous game: everything before this start
+            ended = False
+        elif isinstance(ev, GameEnded):
+            ended = True
+    if ended:
+        out.append(len(events))
+    return out
+
+
+def point(events: list[Event], game: int) -> int:
+    """How many events the world after `game` holds; NoSuchPoint when that game has not ended."""
+    found = points(events)
+    if not 0 <= game < len(found):
+        last = len(found) - 1
+        raise NoSuchPoint(f"game {game} has not ended: the campaign has {last} game{'' if last == 1 else 's'} "
+                          f"ended (give a number from 0 to {last}; 0 is before the first game)")
+    return found[game]
+
+
+def replay_after(campaign: Campaign, game: int, check: bool = True) -> Replay:
+    """The fold of the events up to the end of `game` (each checked first, as `status` checks them)."""
+    return campaign.replay(campaign.ledger.events[:point(campaign.ledger.events, game)], check=check)
+
+
+# --- telling events --------------------------------------------------------------------------------
+class Words:
+    """Names as printed, from the content a fold ended with (never a packet opened after it)."""
+
+    def __init__(self, replay: Replay) -> None:
+        from scarbook.campaign.sheet import Names
+
+        self.content = replay.content
+        self.state = replay.state
+        self.name = Names(replay)
+        self.steps = {s.id: s.name for t in self.content.model.types.values() for s in t.steps}
+        self.powers = {str(p["id"]): str(p.get("name") or p["id"]) for f in self.content.factions.values()
+                       for p in f.get("powers", []) or [] if isinstance(p, dict) and isinstance(p.get("id"), str)}
+
+    def __call__(self, item_id: str, section: str | None = None) -> str:
+        found = self.name(item_id, section)
+        return self.powers.get(item_id, found) if found == item_id else found
+
+    def sticker(self, sid: str) -> dict[str, Any]:
+        return self.content.stickers.get(sid, {})
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def tell(ev: Event, words: Words, game: int = 0) -> str:
+    """One sentence for one event, named as printed (the game number for a start or an end)."""
+    who = ev.by if isinstance(ev, (Placed, Destroyed, Linked)) and ev.by else "the group"
+    if isinstance(ev, GameStarted):
+        starts = dict(ev.starts)
+        plays = [p + (f" plays {' and '.join(words(i) for i in ids)}" if ids else "")
+                 + (f" from {words(starts[p])}" if p in starts else "") for p, ids in ev.plays]
+        return f"game {game} starts: {', '.join(plays)}"
+    if isinstance(ev, GameEnded):
+        parts = [f"{ev.winner} wins"]
+        if ev.held_on:
+            parts.append(f"{' and '.join(ev.held_on)} held on")
+        if ev.eliminated:
+            parts.append(f"{' and '.join(ev.eliminated)} {'was' if len(ev.eliminated) == 1 else 'were'} eliminated")
+        if ev.lost:
+            parts.append(f"lost for good: {', '.join(words(p) for p in ev.lost)}")
+        return f"game {game} ends: " + "; ".join(parts)
+    if isinstance(ev, Placed):
+        return _tell_placed(ev, words, who)
+    if isinstance(ev, Destroyed):
+        return f"{who} destroys {words(ev.card)}"
+    if isinstance(ev, Opened):
+        return f"{words(ev.envelope, 'envelopes')} is opened" + (f" (its pack: {ev.pack})" if ev.pack else "")
+    if isinstance(ev, PackAdded):
+        return f"the house-rule pack {ev.pack} is added"
+    if isinstance(ev, Linked):
+        done = "cuts the line" if cuts(words.sticker(ev.sticker)) else "draws a line"
+        return f"{who} {done} {words(ev.a)} - {words(ev.b)} ({words(ev.sticker, 'stickers')})"
+    if isinstance(ev, Ticked):
+        return f"{ev.boxes} box{'' if ev.boxes == 1 else 'es'} ticked in {words(ev.target)}"
+    if isinstance(ev, Passed):
+        return (f"{ev.by} passes: {words.steps.get(ev.step, ev.step)}" + (f" for {words(ev.piece)}" if ev.piece else "")
+                + (f" ({ev.why})" if ev.why else ""))
+    return ev.kind
+
+
+def _tell_placed(ev: Placed, words: Words, who: str) -> str:
+    st = words.sticker(ev.sticker)
+    what, where = words(ev.sticker, "stickers"), words(ev.target)
+    founds = st.get("founds") if isinstance(st.get("founds"), dict) else None
+    if founds is not None:
+        text = f"{who} founds {ev.name!r} ({what}) in {where}" if ev.name else f"{who} founds a {what} in {where}"
+    elif st.get("named") and ev.name:
+        text = f"{who} names {where} {ev.name!r} ({what})"
+    elif st.get("cancels"):
+        gone = [m for m in words.state.marks.get(ev.target, []) if m.covered_by == ev.sticker
+                and m.line < ev.span.line]  # the latest mark it may cover went under it
+        covered = f"the {words(gone[-1].sticker, 'stickers')}" if gone else "what was"
+        text = f"{who} cancels {covered} on {where} ({what})"
+    elif ev.value is not None:
+        text = f"{who} sets {words(ev.name) if ev.name else 'the value'} of {where} to {ev.value} ({what})"
+    elif ev.name:
+        text = f"{who} places {what} on {where}: {words(ev.name)}"
+    else:
+        text = f"{who} places {what}" + ("" if where == what else f" on {where}")
+    adds = st.get("adds")
+    pairs = adds.items() if isinstance(adds, dict) else ()
+    changes = [f"{k} {_signed(v)}" for k, v in pairs if isinstance(v, int) and not isinstance(v, bool)]
+    if changes:
+        text += f" ({', '.join(changes)})"
+    if ev.to:
+        text += f", {'cut from' if cuts(st) else 'joined to'} {words(ev.to)}"
+    return text
+
+
+@dataclass
+class Told:
+    """One event in its place in the story: the game it belongs to and when (before, during, after)."""
+
+    event: Event
+    game: int  # the game it belongs to (0: before the first game)
+    when: str  # "before" (the first game), "start", "during", "end", "after"
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"line": self.event.span.line, "game": self.game, "when": self.when, "event": self.event.to_dict(),
+                "text": self.text}
+
+
+def story(events: list[Event], start: int, stop: int, words: Words) -> list[Told]:
+    """events[start:stop], each told, with the game it belongs to."""
+    game, playing = 0, False
+    out = []
+    for i, ev in enumerate(events[:stop]):
+        if isinstance(ev, GameStarted):
+            game, playing, when = game + 1, True, "start"
+        elif isinstance(ev, GameEnded):
+            playing, when = False, "end"
+        else:
+            when = "during" if playing else ("after" if game else "before")
+        if i >= start:
+            out.append(Told(ev, game, when, tell(ev, words, game)))
+    return out
+
+
+# --- what changed between two points ---------------------------------------------------------------
+def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """What differs between two `status_data`: continents, cities, scars, cards, signatures, packets."""
+    def keyed(data: dict[str, Any], section: str, *keys: str) -> dict[tuple[Any, ...], dict[str, Any]]:
+        return {tuple(row.get(k) for k in keys): row for row in data.get(section, [])}
+
+    old_regions = {r["id"]: r for r in before["continents"]}
+    continents = [{"id": r["id"], "name": [old_regions.get(r["id"], {}).get("name"), r["name"]],
+                   "bonus": [old_regions.get(r["id"], {}).get("bonus"), r["bonus"]]}
+                  for r in after["continents"] if old_regions.get(r["id"], {}).get("name") != r["name"]
+                  or old_regions.get(r["id"], {}).get("bonus") != r["bonus"]]
+    old_cards = {c["card"]: c["resources"] for c in before["resources"]}
+    cards = [{"card": c["card"], "resources": [old_cards.get(c["card"], c["printed"]), c["resources"]]}
+             for c in after["resources"] if old_cards.get(c["card"], c["printed"]) != c["resources"]]
+    old_cities = keyed(before, "cities", "territory", "name", "sticker")
+    new_cities = keyed(after, "cities", "territory", "name", "sticker")
+    old_scars = keyed(before, "scars", "territory", "scar", "cancelled")
+    new_scars = keyed(after, "scars", "territory", "scar", "cancelled")
+    return {
+        "continents": continents, "cards": cards,
+        "cities_founded": [c for k, c in new_cities.items() if k not in old_cities],
+        "cities_gone": [c for k, c in old_cities.items() if k not in new_cities],
+        "scars_placed": [s for k, s in new_scars.items() if k not in old_scars and not s["cancelled"]],
+        "scars_cancelled": [s for k, s in new_scars.items() if k not in old_scars and s["cancelled"]],
+        "destroyed_cards": [c for c in after["destroyed_cards"] if c not in before["destroyed_cards"]],
+        "signatures": [s for s in after["signatures"] if s not in before["signatures"]],
+        "opened_packets": [e for e in after["opened_packets"] if e not in before["opened_packets"]],
+    }
+
+
+def diff_data(campaign: Campaign, first: int, last: int | None = None) -> dict[str, Any]:
+    """`campaign diff FIRST [LAST]`: every event after game FIRST up to the end of game LAST (default: the
+    ledger's last event, a game in progress included), told, and what those events changed."""
+    from scarbook.campaign.report import status_data
+
+    events = campaign.ledger.events
+    start = point(events, first)
+    stop = len(events) if last is None else point(events, last)
+    if stop < start:
+        raise NoSuchPoint(f"game {last} ends before game {first}: give the earlier game first")
+    then = campaign.replay(events[:start])
+    now = campaign.replay(events[:stop])
+    words = Words(now)
+    told = story(events, start, stop, words)
+    changed = changes(status_data(campaign.ledger, then), status_data(campaign.ledger, now))
+    return {"campaign": campaign.ledger.name or None, "game": now.content.game.id, "from": first, "to": last,
+            "events": [t.to_json() for t in told], "changes": changed, "names": _names_of(changed, words)}
+
+
+def _names_of(changed: dict[str, Any], words: Words) -> dict[str, str]:
+    """The printed name of every id the changes mention (for the text form)."""
+    found: dict[str, str] = {}
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str) and value not in found and words.content.game.item(value) is not None:
+            found[value] = words(value)
+        elif isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    walk(changed)
+    return found
+
+
+def diff_text(data: dict[str, Any]) -> str:
+    """The diff for people: the events game by game, then what they changed."""
+    since = f"the end of game {data['from']}" if data["from"] else "the set-up before the first game"
+    span = f"since {since}" if data["to"] is None else f"from {since} to the end of game {data['to']}"
+    out = [f"{data['campaign'] or 'campaign'} ({data['game']}): what happened {span}"]
+    if not data["events"]:
+        return out[0] + "\n  nothing was recorded"
+    heading = None
+    for e in data["events"]:
+        now = ("before the first game" if e["game"] == 0 else f"game {e['game']}"
+               + {"after": ", after it", "during": ", during it"}.get(e["when"], ""))
+        if now != heading and e["when"] not in ("start", "end"):
+            out.append(f"  {now}:")
+            heading = now
+        elif e["when"] in ("start", "end"):
+            heading = None
+        indent = "  " if e["when"] in ("start", "end") else "    "
+        out.append(f"{indent}{e['text'][0].upper()}{e['text'][1:]} (line {e['line']})")
+    lines = change_lines(data["changes"], data["names"])
+    if lines:
+        out.append("What changed:")
+        out.extend(f"  {line}" for line in lines)
+    return "\n".join(out)
+
+
+def change_lines(ch: dict[str, Any], names: dict[str, str]) -> list[str]:
+    """`changes` in words."""
+    def n(i: str) -> str:
+        return names.get(i, i)
+
+    out = []
+    for r in ch["continents"]:
+        (name0, name1), (bonus0, bonus1) = r["name"], r["bonus"]
+        bits = []
+        if name0 != name1:
+            bits.append(f"named {name1!r}" if name1 else "unnamed")
+        if bonus0 != bonus1:
+            bits.append(f"bonus {bonus0} -> {bonus1}")
+        out.append(f"{n(r['id'])}: {', '.join(bits)}")
+    out += [f"city {c['name']!r} founded in {n(c['territory'])} ({n(c['sticker'])}, {c['by'] or 'the group'})"
+            for c in ch["cities_founded"]]
+    out += [f"city {c['name']!r} in {n(c['territory'])} is gone" for c in ch["cities_gone"]]
+    out += [f"{n(s['scar'])} placed in {n(s['territory'])}" for s in ch["scars_placed"]]
+    out += [f"{n(s['scar'])} in {n(s['territory'])} cancelled" for s in ch["scars_cancelled"]]
+    out += [f"{n(c['card'])}: resources {c['resources'][0]} -> {c['resources'][1]}" for c in ch["cards"]]
+    out += [f"{n(c)} destroyed" for c in ch["destroyed_cards"]]
+    out += [f"{s['player']} signs after game {s['game']}" for s in ch["signatures"]]
+    out += [f"{n(e)} opened" for e in ch["opened_packets"]]
+    return out
+
+
+# --- the chronicle ---------------------------------------------------------------------------------
+def chronicle(campaign: Campaign) -> dict[str, Any]:
+    """Everything the printable chronicle shows: a title page, one page per game (who played what, from
+    where, how it ended, every event of that game told, the board after it), and the end of the campaign.
+    Each page is told from the fold that ends with it: nothing from a packet opened later."""
+    from scarbook.campaign.report import status_data
+    from scarbook.campaign.sheet import sheet_svg
+
+    ledger = campaign.ledger
+    events = ledger.events
+    ends = points(events)
+    starts = [i for i, ev in enumerate(events) if isinstance(ev, GameStarted)]
+    pages = []
+    for number, begin in enumerate(starts, 1):
+        stop = ends[number] if number < len(ends) else len(events)
+        replay = campaign.replay(events[:stop], check=False)
+        words = Words(replay)
+        told = story(events, begin, stop, words)
+        record = replay.state.games[number - 1]
+        data = status_data(ledger, replay)
+        pages.append({
+            "number": number, "type": record.type, "ended": record.ended, "date": record.date,
+            "players": [{"name": p, "pieces": [words(i) for i in record.pieces.get(p, {}).values()],
+                         "start": words(record.starts[p]) if record.starts.get(p) else "",
+                         "result": record.role(p).replace("-", " ") if record.ended else "playing"}
+                        for p in record.plays],
+            "signed": record.winner if record.signed else "",
+            "during": [t.text for t in told if t.when == "during"],
+            "after": [t.text for t in told if t.when == "after"],
+            "board": sheet_svg(ledger, replay, data), "standings": _standings(data)})
+    final = campaign.replay(check=False)
+    data = status_data(ledger, final)
+    words = Words(final)
+    setup = starts[0] if starts else len(events)
+    before = story(events, 0, setup, Words(campaign.replay(events[:setup], check=False)))
+    return {"title": ledger.name or ledger.path.stem, "game_title": final.content.game.title,
+            "players": list(ledger.players), "games": pages, "before": _grouped([t.text for t in before]),
+            "standings": _standings(data), "overall_winner": data["overall_winner"],
+            "continents": [{"name": words(r["id"], "regions"), "named": r["name"] or "", "by": r["named_by"] or "",
+                            "bonus": r["bonus"]} for r in data["continents"]],
+            "cities": [{"name": c["name"], "where": words(c["territory"]), "by": c["by"] or ""}
+                       for c in data["cities"]],
+            "played": data["games_played"], "in_progress": data["game_in_progress"]}
+
+
+def _standings(data: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"name": p["name"], "signatures": p["signatures"]} for p in data["players"]]
+
+
+def _grouped(lines: list[str]) -> list[str]:
+    """Lines in order, a line said several times in a row once with its count."""
+    out: list[tuple[str, int]] = []
+    for line in lines:
+        if out and out[-1][0] == line:
+            out[-1] = (line, out[-1][1] + 1)
+        else:
+            out.append((line, 1))
+    return [f"{line} (x{n})" if n > 1 else line for line, n in out]
+
+
+def chronicle_html(campaign: Campaign, inline_fonts: bool = False) -> str:
+    """The chronicle as HTML (`templates/chronicle.html.j2`, the compiler's environment: autoescape,
+    StrictUndefined); with `inline_fonts`, one self-contained file."""
+    from scarbook.campaign.sheet import _inline_fonts
+    from scarbook.compiler.render.html import environment
+
+    html = str(environment().get_template("chronicle.html.j2").render(c=chronicle(campaign)))
+    return _inline_fonts(html) if inline_fonts else html
+
+
+def write_chronicle(campaign: Campaign, out: Path, fmt: str = "pdf") -> Path:
+    """Write the chronicle as `fmt` (pdf, or html: one self-contained file) to `out`."""
+    from scarbook.kernel.atomic import replace_file
+
+    if fmt == "html":
+        replace_file(out, chronicle_html(campaign, inline_fonts=True).encode("utf-8"))
+        return out
+    from scarbook.compiler.render.pdf import write_pdf
+    from scarbook.templates import TEMPLATE_DIR
+
+    write_pdf(chronicle_html(campaign), out, [TEMPLATE_DIR])
+    return out

@@ -1,0 +1,256 @@
+"""The campaign's history (issue 28): `status --after N`, `sheet --after N`, `build --after N`, `diff N [M]`,
+`chronicle`, on the scripted 15-game campaigns of Risk Legacy and Shadow Forces.
+
+The reference for "the world after game N" is computed independently of `campaign.history`: the campaign
+file's text cut by hand just before the line of the (N+1)-th `game-start` event (the whole file for the
+last game), then the ordinary `status` of that file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from campaigns.helpers import invoke, run_script, script
+
+from scarbook.campaign.ledger.file import parse
+
+GAMES = {"risk-legacy": "risk-legacy-15.txt", "risk-shadow-forces": "risk-shadow-forces-15.txt"}
+
+
+@pytest.fixture(autouse=True)
+def _no_env_campaign(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SCARBOOK_CAMPAIGN", raising=False)
+
+
+@pytest.fixture(scope="module", params=list(GAMES))
+def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The scripted campaign, played through the CLI."""
+    file = tmp_path_factory.mktemp(request.param) / "world.yaml"
+    assert not run_script(script(GAMES[request.param]), file)
+    return file
+
+
+def starts(file: Path) -> list[int]:
+    """The line of every `game-start` event, read afresh."""
+    ledger = parse(file.read_text("utf-8"), file)
+    return [ev.span.line for ev in ledger.events if ev.kind == "game-start"]
+
+
+def cut(file: Path, game: int, folder: Path) -> Path:
+    """The campaign file as it was when game `game + 1` was about to start: its lines before that start."""
+    lines = file.read_text("utf-8").splitlines(keepends=True)
+    at = starts(file)
+    keep = lines if game >= len(at) else lines[:at[game] - 1]
+    out = folder / f"cut-{game}" / file.name
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("".join(keep), "utf-8")
+    return out
+
+
+def ended(file: Path) -> int:
+    data = json.loads(invoke(["status", "--format", "json"], file).stdout)
+    return int(data["games_played"])
+
+
+def test_status_after_n_is_status_of_the_file_cut_at_the_end_of_game_n(played: Path, tmp_path: Path) -> None:
+    last = ended(played)
+    assert last >= 15
+    for n in range(last + 1):
+        short = cut(played, n, tmp_path)
+        for fmt in ("text", "json"):
+            after = invoke(["status", "--after", str(n), "--format", fmt], played)
+            truth = invoke(["status", "--format", fmt], short)
+            assert after.exit_code == truth.exit_code == 0, (n, after.output, truth.output)
+            assert after.stdout == truth.stdout, (n, fmt)
+        data = json.loads(truth.stdout)
+        assert data["games_played"] == n and data["game_in_progress"] is None  # the cut is a point between games
+    whole = invoke(["status"], played)
+    assert invoke(["status", "--after", str(last)], played).stdout == whole.stdout
+    assert invoke(["status", "--after", "1"], played).stdout != whole.stdout
+
+
+def _events(file: Path) -> list[dict]:
+    ledger = parse(file.read_text("utf-8"), file)
+    return [{"line": ev.span.line, "event": ev.to_dict()} for ev in ledger.events]
+
+
+def test_diff_lists_exactly_the_events_between_two_ends(played: Path) -> None:
+    events = _events(played)
+    at = starts(played)  # the world after game n holds the lines before at[n] (every line after the last game)
+
+    def between(n: int, m: int | None) -> list[dict]:
+        low = at[n] if n < len(at) else 10**9
+        high = at[m] if m is not None and m < len(at) else 10**9
+        return [e for e in events if low <= e["line"] < high]
+
+    last = ended(played)
+    pairs = [(n, n + 1) for n in range(last)] + [(0, last), (3, 7), (last, None), (last - 2, None), (5, 5)]
+    for n, m in pairs:
+        args = ["diff", str(n)] + ([] if m is None else [str(m)]) + ["--format", "json"]
+        result = invoke(args, played)
+        assert result.exit_code == 0, (args, result.output)
+        got = json.loads(result.stdout)
+        want = between(n, m)
+        assert want or n == m or (m is None and n == last)
+        assert [{"line": e["line"], "event": e["event"]} for e in got["events"]] == want, (n, m)
+        assert all(e["text"] for e in got["events"])
+        text = invoke(args[:-2], played)
+        assert text.exit_code == 0
+        assert [int(x) for x in re.findall(r"\(line (\d+)\)$", text.stdout, re.M)] == [e["line"] for e in want]
+
+
+def test_diff_tells_what_changed_as_a_group_would_say_it(played: Path) -> None:
+    text = invoke(["diff", "0", "1"], played).stdout
+    data = json.loads(invoke(["diff", "0", "1", "--format", "json"], played).stdout)
+    if "risk-legacy" in data["game"] and "shadow" not in data["game"]:
+        assert "Ann founds 'Sunny Glasgow' (Major City) in Great Britain (line" in text
+        assert "Game 1 ends: Ann wins; Bob held on; Cat was eliminated" in text
+        assert "city 'Sunny Glasgow' founded in Great Britain (Major City, Ann)" in text
+        later = invoke(["diff", "1", "3"], played).stdout
+        assert "Bob names South America 'Awesometonia' (Continent name)" in later
+        assert "Alaska: resources 3 -> 4" in later
+        assert "Cat cancels the Bunker on Greenland (Scar Cancel (white sticker))" in invoke(["diff", "3", "4"],
+                                                                                            played).stdout
+    else:
+        assert "Ann names South America 'Paradise' (Continent name)" in text
+        assert "Ann plays The Green Faction and Kai Weller from NA-01" in text
+        assert "Ann passes: Choose a tactic from the warlord upgrade cards for Kai Weller" in text
+        assert "South America: named 'Paradise'" in text
+    assert data["changes"]["signatures"] == [{"player": "Ann", "game": 1}]
+    assert "Ann signs after game 1" in text
+
+
+def test_a_number_past_the_campaign_is_a_wrong_command_line(played: Path) -> None:
+    last = ended(played)
+    for args in (["status", "--after", str(last + 1)], ["diff", str(last + 1)], ["diff", "4", "2"],
+                 ["sheet", "--after", "99"], ["status", "--after", "-1"], ["diff"]):
+        result = invoke(args, played)
+        assert result.exit_code == 2, (args, result.output)
+        assert "Traceback" not in result.output
+    assert f"the campaign has {last} games ended" in invoke(["status", "--after", str(last + 1)], played).output
+
+
+def test_sheet_after_n_is_the_sheet_of_the_file_cut_there(played: Path, tmp_path: Path) -> None:
+    for n in (1, 6):
+        mine, theirs = tmp_path / f"after-{n}.svg", tmp_path / f"cut-{n}.svg"
+        assert invoke(["sheet", "--after", str(n), "--format", "svg", "--out", str(mine)], played).exit_code == 0
+        short = cut(played, n, tmp_path)
+        assert invoke(["sheet", "--format", "svg", "--out", str(theirs)], short).exit_code == 0
+        assert mine.read_bytes() == theirs.read_bytes()
+    assert (tmp_path / "after-1.svg").read_bytes() != (tmp_path / "after-6.svg").read_bytes()
+
+
+def test_build_after_n_builds_the_game_as_it_stood_then(played: Path, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from scarbook.cli.main import app
+
+    runner = CliRunner()
+    short = cut(played, 2, tmp_path)
+    for name, args in (("after", ["--campaign", str(played), "--after", "2"]), ("cut", ["--campaign", str(short)]),
+                       ("now", ["--campaign", str(played)])):
+        result = runner.invoke(app, ["build", *args, "--only", "tables", "--out", str(tmp_path / name)])
+        assert result.exit_code == 0, result.output
+    after = sorted((tmp_path / "after").glob("*/tables/*.json"))
+
+    def same(other: str) -> bool:
+        return [p.read_bytes() for p in after] == [
+            (tmp_path / other / p.relative_to(tmp_path / "after")).read_bytes() for p in after]
+
+    assert after and same("cut") and not same("now")
+    assert runner.invoke(app, ["build", "--after", "2"]).exit_code == 2
+
+
+# --- the chronicle ---------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def chronicles(played: Path) -> tuple[Path, Path]:
+    pdf, html = played.with_suffix(".chronicle.pdf"), played.with_suffix(".chronicle.html")
+    for args in (["chronicle"], ["chronicle", "--format", "html"]):
+        result = invoke(args, played)
+        assert result.exit_code == 0, result.output
+    return pdf, html
+
+
+def test_the_chronicle_has_a_title_page_a_page_per_game_with_its_board_and_an_end(
+        played: Path, chronicles: tuple[Path, Path]) -> None:
+    from pypdf import PdfReader
+
+    pdf, _ = chronicles
+    games = len(starts(played))
+    pages = [page.extract_text() for page in PdfReader(pdf).pages]
+    assert len(pages) == games + 2
+    board_word = "Alaska" if "Test World" in pages[0] else "NA-01"  # a territory's label on each game's board
+    for n in range(1, games + 1):
+        page = pages[n]
+        assert page.lstrip().startswith(f"Game {n}"), (n, page[:80])
+        assert f"The board after game {n}" in page and board_word in page.split(f"The board after game {n}")[1]
+    assert "The end of the campaign" in pages[-1]
+    assert "Ann" in pages[1] and "winner" in pages[1]
+
+
+def test_the_chronicle_html_stands_alone_and_tells_nothing_before_its_packet_opens(
+        played: Path, chronicles: tuple[Path, Path]) -> None:
+    from scarbook.campaign.engine import Campaign
+    from scarbook.campaign.history import replay_after
+    from scarbook.campaign.ledger.cache import read
+
+    _, html_file = chronicles
+    html = html_file.read_text("utf-8")
+    assert "url(fonts/" not in html and "http://" not in html.replace("http://www.w3.org", "")
+    assert "data:font/ttf;base64," in html
+    sections = html.split('<section class="page">')[1:]
+    games = len(starts(played))
+    assert len(sections) == games + 2
+    campaign = Campaign(read(played))
+    final = campaign.replay(check=False).content
+    names = {sid: str(st.get("name") or sid) for sid, st in final.stickers.items()}
+    checked = 0
+    for n in range(1, games + 1):
+        assert "<svg" in sections[n]
+        if n >= len(starts(played)) or n > ended(played):
+            continue
+        then = replay_after(campaign, n, check=False).content
+        visible = " ".join(str(v.get("name", "")) for sec in ("territories", "regions", "cards", "stickers",
+                                                             "envelopes") for v in then.game.section(sec).values()
+                           if isinstance(v, dict))
+        sealed = [names[s] for s in final.stickers if s not in then.stickers and names[s] not in visible]
+        checked += len(sealed)
+        for name in sealed:
+            assert name not in sections[n], (n, name)
+    assert checked  # some content is opened later in each campaign: the check is not vacuous
+
+
+def test_the_chronicle_never_writes_over_the_campaign_file(played: Path, tmp_path: Path) -> None:
+    before = played.read_bytes()
+    result = invoke(["chronicle", "--out", str(played)], played)
+    assert result.exit_code == 2 and "is the campaign file" in result.output
+    assert played.read_bytes() == before
+
+
+def test_a_game_in_progress_has_no_end_yet(tmp_path: Path) -> None:
+    from campaigns.helpers import SETUP, START
+
+    file = tmp_path / "c.yaml"
+    assert not run_script(SETUP + START + "\nplace bunker greenland\n", file)
+    result = invoke(["status", "--after", "1"], file)
+    assert result.exit_code == 2 and "game 1 has not ended" in result.output
+    setup_only = cut(file, 0, tmp_path)
+    assert invoke(["status", "--after", "0"], file).stdout == invoke(["status"], setup_only).stdout
+    told = json.loads(invoke(["diff", "0", "--format", "json"], file).stdout)["events"]
+    assert [(e["when"], e["event"]["event"]) for e in told] == [("start", "game-start"), ("during", "place")]
+    assert told[1]["text"] == "the group places Bunker on Greenland"
+
+
+def test_a_chronicle_before_the_first_game_has_its_title_and_its_end(tmp_path: Path) -> None:
+    from campaigns.helpers import SETUP
+
+    file = tmp_path / "c.yaml"
+    assert not run_script(SETUP, file)
+    assert invoke(["chronicle", "--format", "html"], file).exit_code == 0
+    html = (tmp_path / "c.chronicle.html").read_text("utf-8")
+    sections = html.split('<section class="page">')[1:]
+    assert len(sections) == 2 and "Before the first game" in sections[0] and "The end of the campaign" in sections[1]
+    assert "the group places Coin (+1 resource) on Alaska (resources +1) (x2)" in sections[0]

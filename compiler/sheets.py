@@ -235,6 +235,11 @@ def _slot(grid: Grid, index: int, card: dict[str, Any], mirrored: bool, filled: 
                 (top, right, bottom, left), card, index + 1)
 
 
+def _why(value: Any) -> str:
+    """Why the sources lack a value (its `unknown`), or "" when they give it."""
+    return str(value["unknown"]) if isinstance(value, dict) and is_unknown(value) else ""
+
+
 def _text(value: Any) -> str | None:
     if is_unknown(value):
         return "?"
@@ -337,12 +342,12 @@ def faction_cards(game: Game) -> list[dict[str, Any]]:
         chosen = faction.get("power")
         powers = []
         unknown = False
-        for n, p in enumerate((p for p in faction.get("powers") or [] if isinstance(p, dict)), 1):
+        for number, p in enumerate((p for p in faction.get("powers") or [] if isinstance(p, dict)), 1):
             text = p.get("text")
             unknown = unknown or is_unknown(text)
-            powers.append({"name": str(known(p.get("name"), None) or f"Power {n}"),
+            powers.append({"name": str(known(p.get("name"), None) or f"Power {number}"),
                            "text": "" if is_unknown(text) else _text(text) or "",
-                           "why": str(text["unknown"]) if is_unknown(text) else "",
+                           "why": _why(text),
                            "chosen": bool(chosen) and p.get("id") == chosen,
                            "destroyed": bool(p.get("destroyed")) or (bool(chosen) and p.get("id") != chosen)})
         leader = faction.get("leader")
@@ -354,7 +359,7 @@ def faction_cards(game: Game) -> list[dict[str, Any]]:
             powers.append({"name": f"Leader: {leader_name}",
                            "text": "(its own card)" if own_card else
                            ("" if is_unknown(ability) else _text(ability) or ""),
-                           "why": str(ability["unknown"]) if is_unknown(ability) and not own_card else "",
+                           "why": "" if own_card else _why(ability),
                            "chosen": False, "destroyed": False})
         units = [f"{known(u.get('name'), '?')}" + (f": {u['text']}" if isinstance(u.get("text"), str) else "")
                  for u in faction.get("units") or [] if isinstance(u, dict) and u.get("name")]

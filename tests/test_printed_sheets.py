@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from scarbook.compiler.build import build
-from scarbook.compiler.sheets import card_sheets, colour, printable_cards, sticker_items
+from scarbook.compiler.sheets import card_sheets, colour, grid_for, printable_cards, sticker_items
 from scarbook.compiler.sizes import INK_MARGIN_MM, PAPER_MM
 from scarbook.compiler.validate import load_game
 
@@ -210,3 +210,34 @@ def test_every_shipped_game_with_stickers_prints_a_sticker_sheet(built: dict[str
                 for item in sticker_items(loaded)[:5]:
                     assert item["name"].split()[0] in text
                 assert "printed at 42 × 26 mm" in text.replace("\n", " ")
+
+
+def test_build_gutter_option_reaches_the_card_sheet_and_is_bounded(tmp_path: Path) -> None:
+    """`build --gutter 8`: two columns of poker cards on A4, each card with its full 3 mm bleed and white
+    between the bleeds; out of range: a usage error."""
+    _need_poppler()
+    from pypdf import PdfReader
+    from typer.testing import CliRunner
+
+    from scarbook.cli.main import app
+
+    game = tmp_path / "g"
+    game.mkdir()
+    (game / "game.yaml").write_text(
+        "game: {id: gut, title: Gut, legacy: false, players: {min: 2, max: 4}}\n"
+        "decks:\n  - {id: d, name: D, count: 6}\ncards:\n"
+        + "".join(f"  - {{id: c{i}, deck: d, name: C{i}, text: 'Card {i}.'}}\n" for i in range(6)))
+    runner = CliRunner()
+    refused = runner.invoke(app, ["build", str(game), "--out", str(tmp_path / "o"), "--gutter", "25"])
+    assert refused.exit_code == 2, refused.output
+    done = runner.invoke(app, ["build", str(game), "--out", str(tmp_path / "o"), "--only", "cards",
+                               "--gutter", "8"])
+    assert done.exit_code == 0, done.output
+    pdf = tmp_path / "o" / "gut" / "cards.pdf"
+    assert len(PdfReader(str(pdf)).pages) == 4  # calibration pair + one sheet: 2 x 3 = 6 cards a page
+    front = pixels(pdf, tmp_path, grow=0.0)[2]
+    grid = grid_for((63.0, 88.0), "a4", 8.0)
+    gap_x = grid.x0 + 63.0 + 4.0  # the middle of the gutter between the two columns: white
+    assert _slot_pixel(front, gap_x, grid.y0 + 40) == (255, 255, 255)
+    assert _slot_pixel(front, grid.x0 + 63.0 + 2.0, grid.y0 + 40) != (255, 255, 255)  # the first card's bleed
+    assert _slot_pixel(front, grid.x0 + 63.0 + 6.0, grid.y0 + 40) != (255, 255, 255)  # the second's

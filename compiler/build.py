@@ -1,7 +1,7 @@
 """`scarbook build`: plan every output of every game, render only what changed, in parallel.
 
 Outputs per game, under OUT/<game>/: `reference.pdf` + `reference.html`, `cards.pdf` (games with
-printable cards), `stickers.pdf` (games with sized stickers), and `tables/<id>.{md,csv,json}`.
+printable cards), `stickers.pdf` (games with stickers), and `tables/<id>.{md,csv,json}`.
 
 Incremental: each output has dependencies (the content items it uses, the templates, the
 settings), each hashed; `OUT/.scarbook-manifest.json` records them. An output whose hashes and
@@ -125,8 +125,10 @@ def boardmap_inputs(game: Game) -> list[Any]:
             list(game.section("regions"))]
 
 
-def plan_game(game: Game, paper: str, campaign: str | None, templates: str) -> list[Output]:
-    """Every output of one game, with its dependencies and render job (pure; cheap)."""
+def plan_game(game: Game, paper: str, campaign: str | None, templates: str,
+              gutter: float = sheetmod.DEFAULT_GUTTER_MM) -> list[Output]:
+    """Every output of one game, with its dependencies and render job (pure; cheap). `gutter` (mm
+    between the cards of a card sheet) is a dependency of the card sheet only."""
     settings = {"settings": _hash([BUILD_VERSION, paper, campaign or ""]), "templates": templates}
     header = {"game": _hash([game.id, game.meta, game.packs])}
     tables = tablemod.rule_tables(game)
@@ -155,9 +157,9 @@ def plan_game(game: Game, paper: str, campaign: str | None, templates: str) -> l
         located = {"board": _hash([game.board, game.edges, boardmap_inputs(game)])} \
             if any(c.get("spot") for c in cards) else {}
         deps = {**settings, **header, **_item_deps(game, deck_ids + card_ids), **images, **located,
-                "cards": _hash(cards)}
+                "cards": _hash(cards), **({"gutter": _hash(gutter)} if gutter else {})}
         out.append(Output(g, "cards", [f"{g}/cards.pdf"], deps,
-                          {"kind": "cards", "game": game, "cards": cards, "paper": paper,
+                          {"kind": "cards", "game": game, "cards": cards, "paper": paper, "gutter": gutter,
                            "parts": sheetmod.part_count(len(cards))}))
     stickers = sheetmod.sticker_items(game)
     if stickers:
@@ -328,7 +330,8 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
         elif kind == "cards":
             from scarbook.compiler.boardmap import locator_svg
 
-            sheets = sheetmod.card_sheets(_with_images(job["cards"], game), paper)
+            sheets = sheetmod.card_sheets(_with_images(job["cards"], game), paper,
+                                          job.get("gutter", sheetmod.DEFAULT_GUTTER_MM))
             locator = locator_svg(game) if any(c.get("spot") for c in job["cards"]) else None
             html, pages = htmlmod.card_sheets_html(game.title, sheetmod.split_sheets(sheets, count)[index], paper,
                                                    locator)
@@ -422,12 +425,14 @@ class BuildResult:
 
 def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: str = "a4",
           campaign: str | None = None, progress: Callable[[str], None] = lambda line: None,
-          step: Callable[[int, int], None] = lambda done, total: None, only: set[str] | None = None) -> BuildResult:
+          step: Callable[[int, int], None] = lambda done, total: None, only: set[str] | None = None,
+          gutter: float = sheetmod.DEFAULT_GUTTER_MM) -> BuildResult:
     """Build every output of `games` into `out_dir`, rendering only what changed.
 
     `progress` gets a line per output to render (with why) and per output done; `step` gets
     (tasks done, tasks) as each task (an output, or a part of a long card sheet) finishes.
     `only` limits the build to outputs of those names ("reference", "tables", "cards", "stickers").
+    `gutter` is the space between the cards of the card sheets (mm).
     """
     result = BuildResult()
     for game in games:
@@ -435,7 +440,7 @@ def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: s
     if any(d.is_error for d in result.diagnostics):
         return result
     templates = templates_hash()
-    outputs = [o for game in games for o in plan_game(game, paper, campaign, templates)
+    outputs = [o for game in games for o in plan_game(game, paper, campaign, templates, gutter)
                if only is None or o.name in only]
     manifest = load_manifest(out_dir)
     todo: list[tuple[Output, list[str]]] = []

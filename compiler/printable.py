@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from scarbook.compiler.model import Game, singular
-from scarbook.compiler.sizes import POKER_MM, STICKER_TEXT_MIN_MM
+from scarbook.compiler.sizes import POKER_MM, STICKER_DEFAULT_MM, STICKER_TEXT_MIN_MM
 from scarbook.kernel.diagnostics import Diagnostic, Span, error, warning
 from scarbook.kernel.yamlload import escape as escape_pointer
 
@@ -151,20 +151,21 @@ def _text_fits(game: Game, card_id: str, card: dict[str, Any]) -> list[Diagnosti
 
 def sticker_text_capacity(width: float, height: float) -> int:
     """About how many characters of a sticker's 5.5 pt text fit on it (mm): ~1 mm a character across
-    the width less padding, a 2.2 mm line down the height less padding and the name; none below
-    `sizes.STICKER_TEXT_MIN_MM`, where only the name is printed."""
+    the width less its 2 mm padding each side, a 2.2 mm line down the height less the padding and the
+    name; none below `sizes.STICKER_TEXT_MIN_MM`, where only the name is printed."""
     if height < STICKER_TEXT_MIN_MM:
         return 0
-    return max(0, int(width - 2)) * max(0, int((height - 5.5) / 2.2))
+    return max(0, int(width - 4)) * max(0, int((height - 7.5) / 2.2))
 
 
 def _sticker_text_fits(game: Game, sticker_id: str, sticker: dict[str, Any]) -> list[Diagnostic]:
     size = sticker.get("size")
     field_name = "text" if sticker.get("text") is not None else "effect"
     text = sticker.get(field_name)
-    if not isinstance(size, dict) or not isinstance(text, str):
+    if not isinstance(text, str):
         return []
-    width, height = float(size.get("width", 0)), float(size.get("height", 0))
+    width, height = (float(size.get("width", 0)), float(size.get("height", 0))) if isinstance(size, dict) \
+        else STICKER_DEFAULT_MM  # printed at the default size
     capacity = sticker_text_capacity(width, height)
     if len(text) <= capacity:
         return []

@@ -1,24 +1,105 @@
 """Print-and-play geometry: which card or sticker goes where on which sheet, in millimetres.
 
-Pure data (no rendering). Cards are printed at real size (poker 63×88 mm unless a deck says
-`card_size`), in a grid that fits the paper (3×3 for poker cards on A4 and Letter). Cards in a
-grid share their cut lines, so the art bleeds 3 mm past the outer edges of the grid and the cut
-marks sit in the margin, outside every card. Every fronts page is followed by its backs page,
-mirrored left to right for long-edge duplex printing; a calibration pair comes first.
+Pure data (no rendering). Cards are printed at real size (poker 63x88 mm unless a deck says
+`card_size`), in a grid that fits the paper inside its ink margin (3x3 for poker cards on A4 and
+Letter with no gutter). Each deck starts a sheet of its own, so neighbouring cards are always of one
+deck. With no gutter (the default) neighbours share their cut lines; a gutter (`build --gutter MM`)
+gives every card its own bleed on its inner edges too (half the gutter, up to 3 mm). A card's art
+bleeds past every edge it has: the grid's outer edges (3 mm, or what the ink margin leaves, at
+least 2 mm), the gutter, and an empty slot beside it. Cut marks extend every cut line into the
+margin, never within 5 mm of the paper's edge (`INK_MARGIN_MM`): outside the bleed when there is
+room, else over it. Every fronts page is followed by its backs page, mirrored left to right for
+long-edge duplex printing; a calibration pair comes first.
+
+Colours: a deck's `color`, else one of a set of colours no other deck of the game has, so that
+two decks never share a back; a faction card's header is in its faction's `color`.
 """
 
 from __future__ import annotations
 
+import colorsys
 import json
 from dataclasses import astuple, dataclass, field
 from typing import Any
 
 from scarbook.compiler.model import Game, Item, is_unknown, known
-from scarbook.compiler.sizes import BLEED_MM, PAPER_MM, POKER_MM, STICKER_TEXT_MIN_MM
+from scarbook.compiler.sizes import (
+    BLEED_MM,
+    DEFAULT_GUTTER_MM,
+    INK_MARGIN_MM,
+    MIN_BLEED_MM,
+    PAPER_MM,
+    POKER_MM,
+    STICKER_DEFAULT_MM,
+    STICKER_TEXT_MIN_MM,
+)
 
-MARK_GAP_MM = 1.0  # between the bleed and the start of a cut mark
+NBSP = "\u00a0"
+MARK_GAP_MM = 1.0  # between the bleed and the start of a cut mark outside it
+MARK_TRIM_GAP_MM = 1.0  # a cut mark drawn over the bleed stops this far before the trim line
+MIN_MARK_MM = 2.0  # a mark outside the bleed at least this long, or it is drawn over the bleed
 MAX_MARK_MM = 6.0
-PALETTE = ("#1f4e79", "#7a1f1f", "#2e6b30", "#6b4e16", "#4b2a6b", "#1f6b6b", "#6b1f4e", "#3d3d3d")
+#: Art and marks stop this much further from the paper's edge than the ink margin, so that a shape's
+#: anti-aliased edge stays out of it too.
+EDGE_SAFETY_MM = 0.3
+#: Deck colours, dark enough for white text and told apart from behind; a game with more decks gets
+#: more from `deck_colour`.
+PALETTE = ("#1f4e79", "#7a1f1f", "#2e6b30", "#6b4e16", "#4b2a6b", "#1f6b6b", "#6b1f4e", "#3d3d3d",
+           "#a34a00", "#5c6b1f", "#2f3f99", "#8a6d00")
+#: Colour names content gives (`color: green`), as printed: strong tones that print alike on home printers.
+NAMED_COLOURS = {
+    "red": "#c62828", "green": "#2e7d32", "blue": "#1565c0", "yellow": "#f4c20d", "white": "#ffffff",
+    "black": "#212121", "purple": "#6a1b9a", "violet": "#6a1b9a", "orange": "#e65100", "brown": "#6d4c41",
+    "grey": "#616161", "gray": "#616161", "pink": "#d81b60", "teal": "#00796b", "cyan": "#0097a7",
+    "light blue": "#4fc3f7", "light-blue": "#4fc3f7", "gold": "#c9a227", "silver": "#bdbdbd",
+    "tan": "#c8a97e", "beige": "#e8dcc0", "navy": "#1a237e", "dark green": "#1b5e20", "olive": "#6b6b1f",
+}
+HEX = "0123456789abcdef"
+
+
+def colour(value: Any) -> str | None:
+    """The printed colour (#rrggbb) of a content colour (`#rgb`, `#rrggbb` or a name), or None."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip().lower()
+    if text.startswith("#") and len(text) in (4, 7) and all(ch in HEX for ch in text[1:]):
+        return text if len(text) == 7 else "#" + "".join(ch * 2 for ch in text[1:])
+    return NAMED_COLOURS.get(text)
+
+
+def deck_colour(index: int) -> str:
+    """The `index`-th colour for decks that name none: the palette, then hues a golden angle apart."""
+    if index < len(PALETTE):
+        return PALETTE[index]
+    r, g, b = colorsys.hls_to_rgb(((index - len(PALETTE)) * 0.381966 + 0.05) % 1.0, 0.32, 0.55)
+    return "#" + "".join(f"{round(c * 255):02x}" for c in (r, g, b))
+
+
+def deck_colours(game: Game) -> dict[str, str]:
+    """A colour per deck that prints, the factions' and records' decks last: its own `color`, else
+    the first colour no other deck of the game has."""
+    decks = game.section("decks")
+    ids = [d for d, deck in decks.items() if deck.get("printable") is not False]
+    if game.section("factions"):
+        ids += [FACTION_DECK] + ([RECORD_DECK] if game.meta.get("legacy") is True else [])
+    own = {d: c for d in ids if (c := colour(decks.get(d, {}).get("color")))}
+    taken = set(own.values())
+    out: dict[str, str] = {}
+    n = 0
+    for d in ids:
+        if d in own:
+            out[d] = own[d]
+            continue
+        while deck_colour(n) in taken:
+            n += 1
+        out[d] = deck_colour(n)
+        taken.add(out[d])
+    return out
+
+
+#: The decks the faction cards and the record cards make up (no content deck has these ids printed).
+FACTION_DECK = "factions"
+RECORD_DECK = "faction-records"
 
 
 @dataclass
@@ -51,6 +132,18 @@ class Sheet:
 
 
 @dataclass
+class Axis:
+    """One direction of a grid: how many cards, where the first trim line is, the bleed past the
+    grid's outer edges, and where the cut marks run (distances outward from the outer trim line)."""
+
+    count: int
+    start: float
+    bleed: float
+    mark_near: float  # 0 when there is no room for a mark
+    mark_far: float
+
+
+@dataclass
 class Grid:
     cols: int
     rows: int
@@ -59,43 +152,92 @@ class Grid:
     w: float
     h: float
     mark_len: float
+    gutter: float = 0.0
+    bleed_x: float = BLEED_MM  # past the left and right edges of the grid
+    bleed_y: float = BLEED_MM  # past the top and bottom edges
+    marks_x: tuple[float, float] = (0.0, 0.0)  # row marks (left and right): near, far from the trim
+    marks_y: tuple[float, float] = (0.0, 0.0)  # column marks (top and bottom)
+
+    @property
+    def inner_bleed(self) -> float:
+        """What a card bleeds into the gutter beside it (nothing when cards share their cut lines)."""
+        return min(BLEED_MM, self.gutter / 2)
 
 
-def grid_for(size: tuple[float, float], paper: str) -> Grid:
+def _axis(page: float, card: float, gutter: float) -> Axis:
+    room_for = page - 2 * (INK_MARGIN_MM + EDGE_SAFETY_MM + MIN_BLEED_MM)
+    count = max(1, int((room_for + gutter) // (card + gutter)))
+    start = (page - count * card - (count - 1) * gutter) / 2
+    room = start - INK_MARGIN_MM - EDGE_SAFETY_MM  # between the ink margin and the outer trim line
+    bleed = max(0.0, min(BLEED_MM, room))
+    if room - bleed - MARK_GAP_MM >= MIN_MARK_MM:  # outside the bleed
+        near = bleed + MARK_GAP_MM
+        return Axis(count, start, bleed, near, near + min(MAX_MARK_MM, room - near))
+    if room - MARK_TRIM_GAP_MM >= 1.0:  # over the bleed, up to the ink margin
+        return Axis(count, start, bleed, MARK_TRIM_GAP_MM, min(room, MARK_TRIM_GAP_MM + MAX_MARK_MM))
+    return Axis(count, start, bleed, 0.0, 0.0)  # a card as large as the paper: no room for marks
+
+
+def grid_for(size: tuple[float, float], paper: str, gutter: float = DEFAULT_GUTTER_MM) -> Grid:
     pw, ph = PAPER_MM[paper]
     w, h = size
-    edge = BLEED_MM + MARK_GAP_MM + 3.0  # room needed around the grid for bleed and a visible mark
-    cols = max(1, int((pw - 2 * edge) // w))
-    rows = max(1, int((ph - 2 * edge) // h))
-    x0, y0 = (pw - cols * w) / 2, (ph - rows * h) / 2
-    mark_len = max(2.0, min(MAX_MARK_MM, min(x0, y0) - BLEED_MM - MARK_GAP_MM - 1.0))
-    return Grid(cols, rows, x0, y0, w, h, mark_len)
+    gutter = max(0.0, float(gutter))
+    ax, ay = _axis(pw, w, gutter), _axis(ph, h, gutter)
+    mark_len = min(ax.mark_far - ax.mark_near, ay.mark_far - ay.mark_near)
+    return Grid(ax.count, ay.count, ax.start, ay.start, w, h, mark_len, gutter, ax.bleed, ay.bleed,
+                (ax.mark_near, ax.mark_far), (ay.mark_near, ay.mark_far))
+
+
+def cut_lines(start: float, size: float, count: int, gutter: float) -> list[float]:
+    """Where the cuts go along one direction: both edges of every card (shared without a gutter)."""
+    lines: list[float] = []
+    for i in range(count):
+        a = start + i * (size + gutter)
+        for v in (a, a + size):
+            if not lines or abs(lines[-1] - v) > 1e-9:
+                lines.append(round(v, 6))
+    return lines
 
 
 def cut_marks(grid: Grid) -> list[Mark]:
-    """Short lines in the margins, on every cut line, starting past the bleed."""
+    """Short lines in the margins on every cut line, inside the ink margin: outside the bleed when
+    there is room, else over it (drawn with a white casing, so that they show on any colour)."""
     marks = []
-    start = BLEED_MM + MARK_GAP_MM
-    top, bottom = grid.y0, grid.y0 + grid.rows * grid.h
-    left, right = grid.x0, grid.x0 + grid.cols * grid.w
-    for i in range(grid.cols + 1):
-        x = grid.x0 + i * grid.w
-        marks.append(Mark(x, top - start - grid.mark_len, x, top - start))
-        marks.append(Mark(x, bottom + start, x, bottom + start + grid.mark_len))
-    for j in range(grid.rows + 1):
-        y = grid.y0 + j * grid.h
-        marks.append(Mark(left - start - grid.mark_len, y, left - start, y))
-        marks.append(Mark(right + start, y, right + start + grid.mark_len, y))
+    top, bottom = grid.y0, grid.y0 + grid.rows * grid.h + (grid.rows - 1) * grid.gutter
+    left, right = grid.x0, grid.x0 + grid.cols * grid.w + (grid.cols - 1) * grid.gutter
+    near, far = grid.marks_y
+    if far > near:
+        for x in cut_lines(grid.x0, grid.w, grid.cols, grid.gutter):
+            marks.append(Mark(x, top - far, x, top - near))
+            marks.append(Mark(x, bottom + near, x, bottom + far))
+    near, far = grid.marks_x
+    if far > near:
+        for y in cut_lines(grid.y0, grid.h, grid.rows, grid.gutter):
+            marks.append(Mark(left - far, y, left - near, y))
+            marks.append(Mark(right + near, y, right + far, y))
     return marks
 
 
-def _slot(grid: Grid, index: int, card: dict[str, Any], mirrored: bool) -> Slot:
+def _slot(grid: Grid, index: int, card: dict[str, Any], mirrored: bool, filled: int | None = None) -> Slot:
+    """The slot of the `index`-th card of a page of `filled` cards (a full page when None): its art
+    bleeds past the grid's edges, into the gutter, and into an empty slot beside or below it."""
     row, col = divmod(index, grid.cols)
-    if mirrored:
+    filled = grid.cols * grid.rows if filled is None else filled
+    inner = grid.inner_bleed
+    top = grid.bleed_y if row == 0 else inner
+    bottom = grid.bleed_y if row == grid.rows - 1 else (BLEED_MM if index + grid.cols >= filled else inner)
+    left = grid.bleed_x if col == 0 else inner
+    right = grid.bleed_x if col == grid.cols - 1 else (BLEED_MM if index + 1 >= filled else inner)
+    if mirrored:  # the back of a card lies behind it on the page flipped on its long edge
         col = grid.cols - 1 - col
-    bleed = (BLEED_MM if row == 0 else 0.0, BLEED_MM if col == grid.cols - 1 else 0.0,
-             BLEED_MM if row == grid.rows - 1 else 0.0, BLEED_MM if col == 0 else 0.0)
-    return Slot(grid.x0 + col * grid.w, grid.y0 + row * grid.h, grid.w, grid.h, bleed, card, index + 1)
+        left, right = right, left
+    return Slot(grid.x0 + col * (grid.w + grid.gutter), grid.y0 + row * (grid.h + grid.gutter), grid.w, grid.h,
+                (top, right, bottom, left), card, index + 1)
+
+
+def _why(value: Any) -> str:
+    """Why the sources lack a value (its `unknown`), or "" when they give it."""
+    return str(value["unknown"]) if isinstance(value, dict) and is_unknown(value) else ""
 
 
 def _text(value: Any) -> str | None:
@@ -118,7 +260,7 @@ def printable_cards(game: Game) -> list[dict[str, Any]]:
     from scarbook.compiler.boardmap import card_stickers, locator_spots
 
     decks = game.section("decks")
-    colors = {did: PALETTE[i % len(PALETTE)] for i, did in enumerate(decks)}
+    colors = deck_colours(game)
     names = {i: str(known(it.get("name"), i)) for s in ("territories", "regions") for i, it in game.section(s).items()}
     spots = locator_spots(game) if game.section("territories") else {}
     adds_resources = {sid for sid, st in game.section("stickers").items()
@@ -129,7 +271,9 @@ def printable_cards(game: Game) -> list[dict[str, Any]]:
         if deck.get("printable") is False:
             continue
         size = deck.get("card_size") or {}
-        stats = [(str(k).replace("_", " "), _text(v) or "") for k, v in (card.get("stats") or {}).items()]
+        # a stat and its value never part at a line's end ("shield to block 4"): no-break spaces
+        stats = [(str(k).replace("_", NBSP).replace(" ", NBSP), _text(v) or "")
+                 for k, v in (card.get("stats") or {}).items()]
         resources = known(card.get("resources"))
         territory = card.get("territory")
         regions = game.section("territories").get(territory or "", {}).get("regions", []) if territory else []
@@ -148,6 +292,7 @@ def printable_cards(game: Game) -> list[dict[str, Any]]:
             "image": card.get("image"),
             "image_url": None,  # set by the build once the image is checked to lie inside the pack
             "color": colors.get(card.get("deck", ""), PALETTE[-1]),
+            "deck_color": colors.get(card.get("deck", ""), PALETTE[-1]),
             "back": str(known(deck.get("back"), None) or known(deck.get("name"), "")),
             "size": (float(size.get("width", POKER_MM[0])), float(size.get("height", POKER_MM[1]))),
             "game": game.title,
@@ -182,33 +327,55 @@ def _record_rows(game: Game, record: list[Any]) -> int:
 
 
 def faction_cards(game: Game) -> list[dict[str, Any]]:
-    """A card per faction: its powers (the one chosen in the campaign marked, the others struck
-    through) or its leader; in a legacy game, then a record card per faction, a row per game
-    (player, start, result) left empty to fill by hand or filled from the campaign (`record`)."""
+    """A card per faction (the deck `factions`, one back): its description, its powers (the one
+    chosen in the campaign marked, the others struck through; a power without a name is "Power n",
+    one whose text the sources lack says why), its leader (by name only when the leader has a card
+    of its own) and its units; its header in the faction's `color`. In a legacy game, then a record
+    card per faction (the deck `faction-records`), a row per game (player, start, result) left empty
+    to fill by hand or filled from the campaign (`record`)."""
     factions = game.section("factions")
+    colours = deck_colours(game)
+    card_names = {str(known(c.get("name"), "")) for c in game.section("cards").values()}
     out: list[dict[str, Any]] = []
-    for i, (fid, faction) in enumerate(factions.items()):
+    for fid, faction in factions.items():
         name = str(known(faction.get("name"), fid))
         chosen = faction.get("power")
         powers = []
-        for p in faction.get("powers") or []:
-            if not isinstance(p, dict):
-                continue
-            powers.append({"name": str(known(p.get("name"), p.get("id", ""))), "text": _text(p.get("text")) or "",
+        unknown = False
+        for number, p in enumerate((p for p in faction.get("powers") or [] if isinstance(p, dict)), 1):
+            text = p.get("text")
+            unknown = unknown or is_unknown(text)
+            powers.append({"name": str(known(p.get("name"), None) or f"Power {number}"),
+                           "text": "" if is_unknown(text) else _text(text) or "",
+                           "why": _why(text),
                            "chosen": bool(chosen) and p.get("id") == chosen,
                            "destroyed": bool(p.get("destroyed")) or (bool(chosen) and p.get("id") != chosen)})
         leader = faction.get("leader")
         if isinstance(leader, dict) and leader.get("name"):
-            powers.append({"name": f"Leader: {known(leader.get('name'), '')}",
-                           "text": _text(leader.get("ability")) or "", "chosen": False, "destroyed": False})
-        colour = PALETTE[(i + 3) % len(PALETTE)]
-        base: dict[str, Any] = {"id": fid, "deck": "Factions", "deck_id": "factions", "type": "faction",
-                                "zone": None, "where": None,
-                "stats": [], "resources": None, "unknown": False, "image": None, "image_url": None,
-                "color": colour, "back": "Faction", "size": POKER_MM, "game": game.title}
-        text = _text(faction.get("text")) if not powers else None
-        out.append({**base, "name": name, "text": text, "powers": powers,
-                    "choose": faction.get("choose_powers") if isinstance(faction.get("choose_powers"), int) else None})
+            leader_name = str(known(leader.get("name"), ""))
+            own_card = leader_name in card_names  # its ability is on its own card: not repeated here
+            ability = leader.get("ability")
+            unknown = unknown or (is_unknown(ability) and not own_card)
+            powers.append({"name": f"Leader: {leader_name}",
+                           "text": "(its own card)" if own_card else
+                           ("" if is_unknown(ability) else _text(ability) or ""),
+                           "why": "" if own_card else _why(ability),
+                           "chosen": False, "destroyed": False})
+        units = [f"{known(u.get('name'), '?')}" + (f": {u['text']}" if isinstance(u.get("text"), str) else "")
+                 for u in faction.get("units") or [] if isinstance(u, dict) and u.get("name")]
+        deck_colour_ = colours.get(FACTION_DECK, PALETTE[-1])
+        base: dict[str, Any] = {"id": fid, "deck": "Factions", "deck_id": FACTION_DECK, "type": "faction",
+                                "zone": None, "where": None, "stats": [], "resources": None, "unknown": unknown,
+                                "image": None, "image_url": None,
+                                "color": colour(faction.get("color")) or deck_colour_, "deck_color": deck_colour_,
+                                "back": "Faction", "size": POKER_MM, "game": game.title}
+        description = faction.get("text")
+        face = {**base, "name": name, "text": None if is_unknown(description) else _text(description),
+                "powers": powers,
+                "choose": faction.get("choose_powers") if isinstance(faction.get("choose_powers"), int) else None}
+        if units:
+            face["units"] = units
+        out.append(face)
         if game.meta.get("legacy") is True:
             record = [r for r in faction.get("record") or [] if isinstance(r, dict)]
             rows = [{"game": n + 1, "player": "", "start": "", "result": ""} for n in range(_record_rows(game, record))]
@@ -217,21 +384,23 @@ def faction_cards(game: Game) -> list[dict[str, Any]]:
                 if isinstance(n, int) and 1 <= n <= len(rows):
                     rows[n - 1] = {"game": n, "player": str(r.get("player") or ""), "start": str(r.get("start") or ""),
                                    "result": str(r.get("result") or "")}
-            out.append({**base, "id": f"{fid}-record", "name": name, "deck": "Faction record", "text": None,
-                        "record": rows})
+            record_colour = colours.get(RECORD_DECK, PALETTE[-1])
+            out.append({**base, "id": f"{fid}-record", "name": name, "deck": "Faction record",
+                        "deck_id": RECORD_DECK, "unknown": False, "deck_color": record_colour,
+                        "back": "Faction record", "text": None, "record": rows})
     return out
 
 
-def card_sheets(cards: list[dict[str, Any]], paper: str) -> list[Sheet]:
-    """Calibration pair, then fronts and mirrored backs, page by page, grouped by card size."""
+def card_sheets(cards: list[dict[str, Any]], paper: str, gutter: float = DEFAULT_GUTTER_MM) -> list[Sheet]:
+    """Calibration pair, then fronts and mirrored backs, page by page: each deck (`deck_id`, in the
+    order the cards come) on sheets of its own, so that a card's neighbours are of its deck."""
     if not cards:
         return []
-    sizes: list[tuple[float, float]] = []
+    decks: dict[Any, list[dict[str, Any]]] = {}
     for c in cards:
-        if c["size"] not in sizes:
-            sizes.append(c["size"])
-    first = grid_for(sizes[0], paper)
-    blank = {"name": "", "back": "", "color": "#ffffff"}
+        decks.setdefault((c.get("deck_id", ""), c["size"]), []).append(c)
+    first = grid_for(cards[0]["size"], paper, gutter)
+    blank = {"name": "", "back": "", "color": "#ffffff", "deck_color": "#ffffff"}
     per_page = first.cols * first.rows
     sheets = [
         Sheet("calibration-front", [_slot(first, i, blank, False) for i in range(per_page)], cut_marks(first),
@@ -239,20 +408,20 @@ def card_sheets(cards: list[dict[str, Any]], paper: str) -> list[Sheet]:
         Sheet("calibration-back", [_slot(first, i, blank, True) for i in range(per_page)], cut_marks(first),
               "Calibration (back)"),
     ]
-    for size in sizes:
-        grid = grid_for(size, paper)
-        same = [c for c in cards if c["size"] == size]
+    grids: dict[tuple[float, float], Grid] = {}
+    for (_, size), same in decks.items():
+        grid = grids.get(size) or grids.setdefault(size, grid_for(size, paper, gutter))
         per_page = grid.cols * grid.rows
+        marks = cut_marks(grid)
         for start in range(0, len(same), per_page):
             chunk = same[start:start + per_page]
-            marks = cut_marks(grid)
-            sheets.append(Sheet("front", [_slot(grid, i, c, False) for i, c in enumerate(chunk)], marks))
-            sheets.append(Sheet("back", [_slot(grid, i, c, True) for i, c in enumerate(chunk)], marks))
+            sheets.append(Sheet("front", [_slot(grid, i, c, False, len(chunk)) for i, c in enumerate(chunk)], marks))
+            sheets.append(Sheet("back", [_slot(grid, i, c, True, len(chunk)) for i, c in enumerate(chunk)], marks))
     return sheets
 
 
 #: What a card back shows (a backs page is the same page whenever these are).
-BACK_FIELDS = ("back", "color", "game")
+BACK_FIELDS = ("back", "deck_color", "game")
 
 
 #: Cards per part of a long card sheet: parts are laid out in parallel, then joined. Each part has
@@ -308,21 +477,23 @@ def distinct_pages(sheets: list[Sheet]) -> tuple[list[Sheet], list[int]]:
 
 
 def sticker_items(game: Game) -> list[dict[str, Any]]:
-    """Printable stickers (those with a `size`), one entry per sticker in the supply."""
+    """Every sticker of the game as players may see it (nothing sealed), one entry per sticker in
+    its supply (one when the sources give no number), at its `size`, else at `STICKER_DEFAULT_MM`
+    (`sized` says which: the sheet tells the players which sizes are not the game's own)."""
     out = []
     for sid, st in game.section("stickers").items():
         size = st.get("size")
-        if not isinstance(size, dict):
-            continue
+        sized = isinstance(size, dict)
+        w, h = (float(size["width"]), float(size["height"])) if isinstance(size, dict) else STICKER_DEFAULT_MM
         supply = st.get("supply")
         if isinstance(supply, list):
             count = sum(p.get("count", 0) for p in supply if isinstance(p, dict) and isinstance(p.get("count"), int))
         else:
-            count = supply if isinstance(supply, int) else 1
+            count = supply if isinstance(supply, int) and not isinstance(supply, bool) else 1
         item = {"id": sid, "name": str(known(st.get("name"), sid)),
                 "text": _text(st.get("text") if st.get("text") is not None else st.get("effect"))
-                if float(size["height"]) >= STICKER_TEXT_MIN_MM else "",
-                "w": float(size["width"]), "h": float(size["height"])}
+                if h >= STICKER_TEXT_MIN_MM else "",
+                "w": w, "h": h, "sized": sized, "counted": isinstance(supply, int | list)}
         out.extend([item] * max(1, min(int(count), 200)))
     return out
 

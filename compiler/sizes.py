@@ -6,5 +6,17 @@ from __future__ import annotations
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 POKER_MM = (63.0, 88.0)
 BLEED_MM = 3.0
+#: The least bleed an outer edge of a card sheet's grid keeps when the paper is short of room (Letter's
+#: 279.4 mm hold three 88 mm rows with 2.7 mm of bleed inside the ink margin, not 3 mm).
+MIN_BLEED_MM = 2.0
+#: No ink this close to any paper edge: common home printers cannot print there.
+INK_MARGIN_MM = 5.0
+#: The space between the cards of a card sheet unless `build --gutter` says otherwise: none, so that
+#: neighbouring cards (always of one deck, with one frame colour) share their cut lines.
+DEFAULT_GUTTER_MM = 0.0
+#: The widest gutter `build --gutter` takes.
+MAX_GUTTER_MM = 20.0
 #: Stickers lower than this print only their name; `build` warns (B304) when text is left off or cut.
 STICKER_TEXT_MIN_MM = 15.0
+#: The size a sticker without a `size` is printed at (the sources give none): the sheet says so.
+STICKER_DEFAULT_MM = (42.0, 26.0)

@@ -167,10 +167,10 @@ def test_text_capacity_of_a_card_face() -> None:
 
 
 def test_sticker_text_capacity() -> None:
-    assert sticker_text_capacity(20, 20) == 18 * 6  # (20 - 2) across, (20 - 5.5) / 2.2 = 6.6 lines
-    assert sticker_text_capacity(30, 15) == 28 * 4  # 15 mm: text is printed
+    assert sticker_text_capacity(20, 20) == 16 * 5  # (20 - 4) across, (20 - 7.5) / 2.2 = 5.7 lines
+    assert sticker_text_capacity(30, 15) == 26 * 3  # 15 mm: text is printed
     assert sticker_text_capacity(30, 14.99) == 0  # under 15 mm only the name is
-    assert sticker_text_capacity(1, 20) == 0 and sticker_text_capacity(3, 20) == 6
+    assert sticker_text_capacity(3, 20) == 0 and sticker_text_capacity(5, 20) == 5
 
 
 def long_text_game(tmp_path: Path) -> Game:
@@ -200,25 +200,27 @@ def test_card_text_longer_than_its_card_holds_is_a_warning_at_the_text(tmp_path:
 
 def test_sticker_text_that_will_not_fit(tmp_path: Path) -> None:
     stickers = [
-        {"id": "fits", "size": {"width": 20, "height": 20}, "effect": "x" * 108},
-        {"id": "cut", "size": {"width": 20, "height": 20}, "effect": "x" * 109},
+        {"id": "fits", "size": {"width": 20, "height": 20}, "effect": "x" * 80},
+        {"id": "cut", "size": {"width": 20, "height": 20}, "effect": "x" * 81},
         {"id": "short", "size": {"width": 20, "height": 20}, "text": "Short.", "effect": "x" * 500},
-        {"id": "long-text", "size": {"width": 20, "height": 20}, "text": "y" * 109, "effect": "x"},
+        {"id": "long-text", "size": {"width": 20, "height": 20}, "text": "y" * 81, "effect": "x"},
         {"id": "low", "size": {"width": 40, "height": 10}, "effect": "Any."},
-        {"id": "no-size", "effect": "x" * 500},
+        {"id": "no-size", "effect": "x" * 500},  # printed at the default size: cut there
+        {"id": "no-size-fits", "effect": "x" * 300},
         {"id": "no-text", "size": {"width": 20, "height": 20}, "effect": {"unknown": "lost"}},
         {"id": "half-size", "size": {"width": 20}, "effect": "z"},
         {"id": "no-width", "size": {"height": 20}, "effect": "z"},
     ]
     game = tiny_game(tmp_path, stickers=stickers)
     got = [d for d in check_content(game) if d.code == "B304"]
-    assert [d.message.split("'")[1] for d in got] == ["cut", "long-text", "low", "half-size", "no-width"]
-    cut, long_text, low, half, no_width = got
+    assert [d.message.split("'")[1] for d in got] == ["cut", "long-text", "low", "no-size", "half-size", "no-width"]
+    cut, long_text, low, no_size, half, no_width = got
+    assert "on a 42×26 mm sticker and is cut off" in no_size.message
     assert cut.severity == Severity.WARNING and cut.span == game.span("cut")
-    assert cut.message == ("sticker 'cut': its effect (109 characters) will not fit on a 20×20 mm sticker and is cut "
-                           "off at the sticker's edge (about 108 characters fit); shorten it (a short 'text' to "
+    assert cut.message == ("sticker 'cut': its effect (81 characters) will not fit on a 20×20 mm sticker and is cut "
+                           "off at the sticker's edge (about 80 characters fit); shorten it (a short 'text' to "
                            "print instead of the effect), or give the sticker a larger 'size'")
-    assert long_text.message.startswith("sticker 'long-text': its text (109 characters)")
+    assert long_text.message.startswith("sticker 'long-text': its text (81 characters)")
     assert low.message == ("sticker 'low': its effect (4 characters) will not fit on a 40×10 mm sticker and is left "
                            "off: a sticker under 15 mm high prints only its name; shorten it (a short 'text' to "
                            "print instead of the effect), or give the sticker a larger 'size'")
@@ -326,7 +328,7 @@ def test_the_plan_of_the_tiny_game(tmp_path: Path) -> None:
     assert list(outs["cards"].deps) == ["settings", "templates", "game", "deck 'isle-cards'", "deck 'big-cards'",
                                         "card 'north-card'", "card 'east-card'", "card 'giant-card'", "cards"]
     assert outs["cards"].job == {"kind": "cards", "game": game, "cards": sheetmod.printable_cards(game),
-                                 "paper": "a4", "parts": 1}
+                                 "paper": "a4", "gutter": 0.0, "parts": 1}
     assert list(outs["stickers"].deps) == ["settings", "templates", "game", "sticker 'kraken'", "stickers"]
     assert outs["stickers"].job == {"kind": "stickers", "game": game, "stickers": sheetmod.sticker_items(game),
                                     "paper": "a4"}
@@ -455,9 +457,25 @@ def test_a_card_image_is_a_dependency_by_its_bytes(tmp_path: Path) -> None:
 
 
 def test_outputs_a_game_has_nothing_for(tmp_path: Path) -> None:
-    game = tiny_game(tmp_path, cards=[], stickers=[{"id": "s", "name": "S"}])
+    game = tiny_game(tmp_path, cards=[], stickers=[])
     assert list(plan(game)) == ["reference", "tables"]
     assert plan(game)["reference"].job["paper"] == "a4"
+
+
+def test_a_sticker_without_a_size_still_gets_a_sticker_sheet(tmp_path: Path) -> None:
+    game = tiny_game(tmp_path, cards=[], stickers=[{"id": "s", "name": "S"}])
+    assert list(plan(game)) == ["reference", "tables", "stickers"]
+    (item,) = plan(game)["stickers"].job["stickers"]
+    assert (item["w"], item["h"], item["sized"]) == (42.0, 26.0, False)
+
+
+def test_the_gutter_is_a_dependency_of_the_card_sheet_only(tmp_path: Path) -> None:
+    game = tiny_game(tmp_path)
+    plain = {o.name: o for o in plan_game(game, "a4", None, "t")}
+    wide = {o.name: o for o in plan_game(game, "a4", None, "t", 6.0)}
+    assert wide["cards"].job["gutter"] == 6.0 and plain["cards"].job["gutter"] == 0.0
+    assert "gutter" in wide["cards"].deps and "gutter" not in plain["cards"].deps  # old manifests still hold
+    assert wide["reference"].deps == plain["reference"].deps
 
 
 def test_a_long_sheet_is_planned_in_parts(tmp_path: Path) -> None:

@@ -86,19 +86,20 @@ def test_each_back_lies_behind_its_front_on_the_long_edge_flipped_page(rendered:
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_art_bleeds_only_past_the_outer_edges_of_the_grid(paper: str) -> None:
+def test_art_bleeds_past_the_outer_edges_of_the_grid_as_far_as_the_ink_margin_lets_it(paper: str) -> None:
     grid = grid_for(SIZE, paper)
     left_edge, right_edge = grid.x0, grid.x0 + grid.cols * SIZE[0]
     top_edge, bottom_edge = grid.y0, grid.y0 + grid.rows * SIZE[1]
     sheets = card_sheets(cards(9), paper)
     assert [s.kind for s in sheets] == ["calibration-front", "calibration-back", "front", "back"]
+    assert grid.bleed_x == BLEED_MM and grid.bleed_y == (BLEED_MM if paper == "a4" else pytest.approx(2.4))
     for sheet in sheets:
         for s in sheet.slots:
             top, right, bottom, left = s.bleed
-            assert left == (BLEED_MM if s.x == pytest.approx(left_edge) else 0.0), (sheet.kind, s.number, s.bleed)
-            assert right == (BLEED_MM if s.x + s.w == pytest.approx(right_edge) else 0.0), (sheet.kind, s.number)
-            assert top == (BLEED_MM if s.y == pytest.approx(top_edge) else 0.0), (sheet.kind, s.number)
-            assert bottom == (BLEED_MM if s.y + s.h == pytest.approx(bottom_edge) else 0.0), (sheet.kind, s.number)
+            assert left == (grid.bleed_x if s.x == pytest.approx(left_edge) else 0.0), (sheet.kind, s.number)
+            assert right == (grid.bleed_x if s.x + s.w == pytest.approx(right_edge) else 0.0), (sheet.kind, s.number)
+            assert top == (grid.bleed_y if s.y == pytest.approx(top_edge) else 0.0), (sheet.kind, s.number)
+            assert bottom == (grid.bleed_y if s.y + s.h == pytest.approx(bottom_edge) else 0.0), (sheet.kind, s.number)
 
 
 def test_a_short_last_row_keeps_fronts_left_and_backs_right() -> None:

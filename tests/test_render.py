@@ -13,7 +13,7 @@ from test_build_fixtures import tiny_game
 from conftest import pdftotext
 from scarbook.compiler.boardmap import board_svg, positions
 from scarbook.compiler.render.pdf import UnsafeResource, render_pdf
-from scarbook.compiler.sheets import card_sheets, printable_cards, sticker_items, sticker_sheets
+from scarbook.compiler.sheets import Sheet, Slot, card_sheets, printable_cards, sticker_items, sticker_sheets
 from scarbook.compiler.tables import rule_tables
 from scarbook.templates import TEMPLATE_DIR
 
@@ -86,7 +86,7 @@ def test_strict_undefined_fails_instead_of_printing_nothing() -> None:
     from scarbook.compiler.render.html import sheets_html
 
     with pytest.raises(UndefinedError):
-        sheets_html("stickers.html.j2", "T", [{"kind": "stickers", "slots": [{"card": {}}], "marks": []}], "a4")
+        sheets_html("stickers.html.j2", "T", [Sheet("stickers", [Slot(0, 0, 10, 10, (0, 0, 0, 0), {})])], "a4")
 
 
 def test_compiled_templates_are_kept_in_the_cache_folder_and_never_needed(tmp_path: Path,
@@ -129,10 +129,10 @@ def test_card_sheet_geometry_three_by_three_with_mirrored_backs(tmp_path: Path) 
         front, back = sheets[2], sheets[3]
         assert front.slots[0].x == back.slots[2].x  # column 1 on the front is column 3 on the back
         assert (front.slots[0].w, front.slots[0].h) == (63.0, 88.0)
-        for mark in front.marks:  # marks stay outside the grid of cards (and its bleed)
-            xs = [s.x for s in front.slots]
-            assert mark.x2 <= min(xs) - 3 or mark.x1 >= max(xs) + 63 * 0 + 3 or mark.y2 <= front.slots[0].y - 3 \
-                or mark.y1 >= front.slots[0].y + 88 * 3 + 3
+        xs = [s.x for s in front.slots]
+        for mark in front.marks:  # marks stay off the cards: in the margin, at most over the bleed
+            assert mark.x2 <= min(xs) - 1 or mark.x1 >= max(xs) + 63 + 1 or mark.y2 <= front.slots[0].y - 1 \
+                or mark.y1 >= front.slots[0].y + 88 * 3 + 1
         assert (sheets[4].slots[0].w, sheets[4].slots[0].h) == (70.0, 120.0)
 
 

@@ -18,10 +18,13 @@ from test_build_fixtures import tiny_game
 from scarbook.compiler.sheets import (
     BLEED_MM,
     CARDS_PER_PART,
+    INK_MARGIN_MM,
+    MIN_BLEED_MM,
     PAPER_MM,
-    Grid,
+    STICKER_DEFAULT_MM,
     Sheet,
     card_sheets,
+    cut_lines,
     cut_marks,
     distinct_pages,
     grid_for,
@@ -45,72 +48,86 @@ def kinds(sheets: list[Sheet]) -> list[str]:
 
 
 # --- grid_for ------------------------------------------------------------------------------------
-def test_poker_cards_on_a4_three_by_three_centred() -> None:
-    # 3 × 63 = 189 of 210 mm: 10.5 each side; 3 × 88 = 264 of 297 mm: 16.5 above and below.
-    # The mark: the narrower margin (10.5) less bleed 3, gap 1 and 1 spare = 5.5 mm.
-    assert grid_for(POKER, "a4") == Grid(3, 3, approx(10.5), approx(16.5), 63.0, 88.0, approx(5.5))
+def test_poker_cards_nine_a_page_on_a4_and_letter_inside_the_ink_margin() -> None:
+    # A4: 3 × 63 = 189 of 210 mm: 10.5 each side; 3 × 88 = 264 of 297 mm: 16.5 above and below.
+    a4 = grid_for(POKER, "a4")
+    assert (a4.cols, a4.rows, a4.x0, a4.y0) == (3, 3, approx(10.5), approx(16.5))
+    assert (a4.bleed_x, a4.bleed_y) == (BLEED_MM, BLEED_MM)
+    # the side marks: 10.5 - 5.3 = 5.2 mm of room, less the bleed: no 2 mm mark fits outside it, so it
+    # runs over the bleed from 1 mm off the trim out to 5.3 mm from the edge
+    assert a4.marks_x == (approx(1.0), approx(5.2))
+    assert a4.marks_y == (approx(4.0), approx(10.0))  # 16.5: outside the bleed, 6 mm long
+    # Letter: 215.9 - 189 = 26.9 → 13.45 each side; 279.4 - 264 = 15.4 → 7.7 above and below, so the
+    # top and bottom bleed is what the ink margin leaves (7.7 - 5.3 = 2.4 mm) and the marks run over it
+    letter = grid_for(POKER, "letter")
+    assert (letter.cols, letter.rows, letter.x0, letter.y0) == (3, 3, approx(13.45), approx(7.7))
+    assert (letter.bleed_x, letter.bleed_y) == (BLEED_MM, approx(2.4))
+    assert letter.marks_y == (approx(1.0), approx(2.4))
+    assert letter.marks_x == (approx(4.0), approx(8.15))
 
 
-def test_poker_cards_on_letter_leave_a_short_mark() -> None:
-    # 215.9 - 189 = 26.9 → 13.45 each side; 279.4 - 264 = 15.4 → 7.7 above: mark 7.7 - 5 = 2.7 mm
-    assert grid_for(POKER, "letter") == Grid(3, 3, approx(13.45), approx(7.7), 63.0, 88.0, approx(2.7))
+def test_a_gutter_gives_every_card_its_own_bleed_and_may_cost_a_column() -> None:
+    grid = grid_for(POKER, "a4", 6.0)
+    # 3 × 63 + 2 × 6 = 201 leaves 4.5 mm a side: not the 5.3 + 2 mm needed, so two columns
+    assert (grid.cols, grid.rows, grid.gutter, grid.inner_bleed) == (2, 3, 6.0, BLEED_MM)
+    assert grid.x0 == approx((210 - 2 * 63 - 6) / 2) and grid.y0 == approx((297 - 3 * 88 - 12) / 2)
+    assert grid_for(POKER, "a4", 2.0).inner_bleed == 1.0
+    assert grid_for(POKER, "a4").inner_bleed == 0.0
 
 
-def test_small_cards_fill_the_page_and_marks_stop_at_six_mm() -> None:
-    # 50 mm cards: (210 - 14) // 50 = 3 across (30 mm margins), (297 - 14) // 50 = 5 down (23.5 mm)
-    assert grid_for((50.0, 50.0), "a4") == Grid(3, 5, approx(30.0), approx(23.5), 50.0, 50.0, 6.0)
-
-
-def test_the_grid_keeps_seven_mm_for_bleed_and_marks_on_each_side() -> None:
-    # 98 mm wide: 2 × 98 = 196 = 210 - 2 × 7 fits exactly; 141.5 high: 2 × 141.5 = 283 = 297 - 14 fits exactly
-    assert grid_for((98.0, 141.5), "a4") == Grid(2, 2, approx(7.0), approx(7.0), 98.0, 141.5, 2.0)
-    # a hair more and only one fits each way
-    assert grid_for((98.1, 141.6), "a4") == Grid(1, 1, approx(55.95), approx(77.7), 98.1, 141.6, 6.0)
-
-
-def test_a_card_larger_than_the_page_is_one_per_page_with_a_two_mm_mark() -> None:
+def test_a_card_larger_than_the_page_is_one_per_page_without_marks() -> None:
     grid = grid_for((205.0, 295.0), "a4")
     assert (grid.cols, grid.rows) == (1, 1)
     assert (grid.x0, grid.y0) == (approx(2.5), approx(1.0))
-    assert grid.mark_len == 2.0
+    assert (grid.bleed_x, grid.bleed_y) == (0.0, 0.0)
+    assert cut_marks(grid) == []
+
+
+def _ink_boxes(sheet: Sheet) -> list[tuple[float, float, float, float]]:
+    """Every box a sheet inks: each card with its bleed, and each cut mark."""
+    boxes = [(s.x - s.bleed[3], s.y - s.bleed[0], s.x + s.w + s.bleed[1], s.y + s.h + s.bleed[2]) for s in sheet.slots]
+    return boxes + [(min(m.x1, m.x2), min(m.y1, m.y2), max(m.x1, m.x2), max(m.y1, m.y2)) for m in sheet.marks]
 
 
 @settings(max_examples=80, deadline=None, derandomize=True)
-@given(w=st.floats(20, 250), h=st.floats(20, 320), paper=st.sampled_from(sorted(PAPER_MM)))
-def test_the_grid_is_the_most_cards_that_fit_centred(w: float, h: float, paper: str) -> None:
+@given(w=st.floats(20, 190), h=st.floats(20, 260), paper=st.sampled_from(sorted(PAPER_MM)),
+       gutter=st.sampled_from([0.0, 2.0, 6.0, 10.0]))
+def test_the_grid_is_the_most_cards_that_fit_inside_the_ink_margin(w: float, h: float, paper: str,
+                                                                    gutter: float) -> None:
     pw, ph = PAPER_MM[paper]
-    grid = grid_for((w, h), paper)
-    assert grid.cols == max(1, max(n for n in range(0, 20) if n * w <= pw - 14))
-    assert grid.rows == max(1, max(n for n in range(0, 20) if n * h <= ph - 14))
-    assert grid.x0 == approx((pw - grid.cols * w) / 2) and grid.y0 == approx((ph - grid.rows * h) / 2)
-    assert 2.0 <= grid.mark_len <= 6.0
-    assert (grid.w, grid.h) == (w, h)
+    grid = grid_for((w, h), paper, gutter)
+    room = 2 * (INK_MARGIN_MM + 0.3 + MIN_BLEED_MM)
+    assert grid.cols == max(1, max(n for n in range(0, 20) if n * w + max(0, n - 1) * gutter <= pw - room + 1e-9))
+    assert grid.rows == max(1, max(n for n in range(0, 20) if n * h + max(0, n - 1) * gutter <= ph - room + 1e-9))
+    assert grid.x0 == approx((pw - grid.cols * w - (grid.cols - 1) * gutter) / 2)
+    assert MIN_BLEED_MM <= grid.bleed_x <= BLEED_MM and MIN_BLEED_MM <= grid.bleed_y <= BLEED_MM
+    front = card_sheets([card(i, (w, h)) for i in range(max(1, grid.cols * grid.rows - 1))], paper, gutter)[2]
+    for x1, y1, x2, y2 in _ink_boxes(front):  # nothing within 5 mm of an edge
+        assert x1 >= INK_MARGIN_MM and y1 >= INK_MARGIN_MM and x2 <= pw - INK_MARGIN_MM and y2 <= ph - INK_MARGIN_MM
+    assert len(cut_marks(grid)) == 2 * len(cut_lines(grid.x0, w, grid.cols, gutter)) + \
+        2 * len(cut_lines(grid.y0, h, grid.rows, gutter))
 
 
 # --- cut marks ------------------------------------------------------------------------------------
-def test_cut_marks_on_every_cut_line_in_the_margins_past_the_bleed() -> None:
-    grid = grid_for(POKER, "a4")  # x0 10.5, y0 16.5, mark 5.5; a mark starts 3 + 1 mm from the grid
+def test_cut_marks_on_every_cut_line_in_the_margins() -> None:
+    grid = grid_for(POKER, "a4")  # x0 10.5, y0 16.5
     xs = [10.5, 73.5, 136.5, 199.5]
     ys = [16.5, 104.5, 192.5, 280.5]
     want = []
     for x in xs:
-        want.append((x, 16.5 - 4 - 5.5, x, 16.5 - 4))  # above the grid
-        want.append((x, 280.5 + 4, x, 280.5 + 4 + 5.5))  # below
+        want.append((x, 16.5 - 10, x, 16.5 - 4))  # above the grid, past the bleed and a 1 mm gap
+        want.append((x, 280.5 + 4, x, 280.5 + 10))  # below
     for y in ys:
-        want.append((10.5 - 4 - 5.5, y, 10.5 - 4, y))  # left
-        want.append((199.5 + 4, y, 199.5 + 4 + 5.5, y))  # right
+        want.append((10.5 - 5.2, y, 10.5 - 1, y))  # left, over the bleed
+        want.append((199.5 + 1, y, 199.5 + 5.2, y))  # right
     got = [(m.x1, m.y1, m.x2, m.y2) for m in cut_marks(grid)]
     assert len(got) == 16
     assert sorted(got) == [approx(t) for t in sorted(want)]
 
 
-def test_cut_marks_of_a_one_by_one_grid() -> None:
-    grid = Grid(1, 2, 20.0, 30.0, 100.0, 50.0, 3.0)
-    got = sorted((m.x1, m.y1, m.x2, m.y2) for m in cut_marks(grid))
-    assert got == sorted([(20.0, 23.0, 20.0, 26.0), (120.0, 23.0, 120.0, 26.0),  # above
-                          (20.0, 134.0, 20.0, 137.0), (120.0, 134.0, 120.0, 137.0),  # below (30 + 100 + 4)
-                          (13.0, 30.0, 16.0, 30.0), (13.0, 80.0, 16.0, 80.0), (13.0, 130.0, 16.0, 130.0),
-                          (124.0, 30.0, 127.0, 30.0), (124.0, 80.0, 127.0, 80.0), (124.0, 130.0, 127.0, 130.0)])
+def test_with_a_gutter_each_card_edge_is_a_cut_line() -> None:
+    assert cut_lines(10.0, 63.0, 3, 0.0) == [10.0, 73.0, 136.0, 199.0]
+    assert cut_lines(10.0, 63.0, 3, 6.0) == [10.0, 73.0, 79.0, 142.0, 148.0, 211.0]
 
 
 # --- fronts, mirrored backs, bleed ---------------------------------------------------------------
@@ -122,7 +139,7 @@ def test_calibration_pair_first_then_fronts_and_backs_page_by_page() -> None:
     assert [len(s.slots) for s in sheets] == [9, 9, 9, 9, 9, 9, 2, 2]
     assert [[s.number for s in sh.slots] for sh in sheets[6:]] == [[1, 2], [1, 2]]
     assert [s.card["id"] for sh in sheets[2::2] for s in sh.slots] == [f"c{i}" for i in range(20)]
-    blank = {"name": "", "back": "", "color": "#ffffff"}
+    blank = {"name": "", "back": "", "color": "#ffffff", "deck_color": "#ffffff"}
     assert all(s.card == blank for sh in sheets[:2] for s in sh.slots)
     assert [s.number for s in sheets[0].slots] == list(range(1, 10))
 
@@ -150,16 +167,37 @@ def test_slots_in_reading_order_and_backs_mirrored_with_their_bleed() -> None:
         assert k.bleed == (top, b if c == 0 else 0.0, bottom, b if c == 2 else 0.0)
 
 
-def test_cards_of_each_size_on_their_own_pages_in_order_of_first_appearance() -> None:
+def test_a_card_beside_or_above_an_empty_slot_bleeds_into_it() -> None:
+    front, back = card_sheets([card(i) for i in range(5)], "a4")[2:]  # row 1: slots 4, 5; 6-9 empty
+    b = BLEED_MM
+    assert [f.bleed for f in front.slots] == [
+        (b, 0.0, 0.0, b), (b, 0.0, 0.0, 0.0), (b, b, b, 0.0),  # slot 3 is above the empty slot 6
+        (0.0, 0.0, b, b), (0.0, b, b, 0.0)]  # slots 4 and 5 above empty slots, 5 beside one
+    for f, k in zip(front.slots, back.slots, strict=True):
+        t, r, bottom, left = f.bleed
+        assert k.bleed == (t, left, bottom, r)
+
+
+def test_with_a_gutter_every_inner_edge_bleeds_half_of_it() -> None:
+    front = card_sheets([card(i) for i in range(6)], "a4", 4.0)[2]
+    grid = grid_for(POKER, "a4", 4.0)
+    for s in front.slots:
+        t, r, bottom, left = s.bleed
+        assert min(t, r, bottom, left) >= 2.0, s.bleed
+        assert s.x == approx(grid.x0 + round((s.x - grid.x0) / 67.0) * 67.0)
+
+
+def test_each_deck_on_sheets_of_its_own_in_order_of_first_appearance() -> None:
     big = (70.0, 120.0)  # (210 - 14) // 70 = 2 across, (297 - 14) // 120 = 2 down: 4 a page
-    cards = [card(0, big), card(1), card(2, big), card(3, big), card(4, big), card(5, big), card(6)]
+    cards = [card(0, big, deck_id="b"), card(1, deck_id="p"), card(2, big, deck_id="b"), card(3, big, deck_id="b"),
+             card(4, big, deck_id="b"), card(5, big, deck_id="b"), card(6, deck_id="p"), card(7, deck_id="q")]
     sheets = card_sheets(cards, "a4")
-    assert kinds(sheets) == ["calibration-front", "calibration-back"] + ["front", "back"] * 3
+    assert kinds(sheets) == ["calibration-front", "calibration-back"] + ["front", "back"] * 4
     # the calibration pair is laid out for the first size met
     assert len(sheets[0].slots) == 4 and (sheets[0].slots[0].w, sheets[0].slots[0].h) == big
     assert sheets[0].marks == cut_marks(grid_for(big, "a4"))
-    assert [[s.card["id"] for s in sh.slots] for sh in sheets[2:]] == [
-        ["c0", "c2", "c3", "c4"], ["c0", "c2", "c3", "c4"], ["c5"], ["c5"], ["c1", "c6"], ["c1", "c6"]]
+    assert [[s.card["id"] for s in sh.slots] for sh in sheets[2::2]] == [
+        ["c0", "c2", "c3", "c4"], ["c5"], ["c1", "c6"], ["c7"]]
     assert [s.x for s in sheets[3].slots] == [approx(105.0), approx(35.0), approx(105.0), approx(35.0)]
     assert sheets[6].marks == cut_marks(grid_for(POKER, "a4"))
     assert sheets[4].marks == cut_marks(grid_for(big, "a4"))
@@ -173,13 +211,15 @@ sizes = st.sampled_from([POKER, (70.0, 120.0), (44.0, 68.0), (120.0, 180.0), (20
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
-@given(chosen=st.lists(sizes, min_size=1, max_size=40), paper=st.sampled_from(sorted(PAPER_MM)))
-def test_every_card_once_on_the_fronts_and_its_back_behind_it(chosen: list[tuple[float, float]], paper: str) -> None:
+@given(chosen=st.lists(sizes, min_size=1, max_size=40), paper=st.sampled_from(sorted(PAPER_MM)),
+       gutter=st.sampled_from([0.0, 3.0, 6.0]))
+def test_every_card_once_on_the_fronts_and_its_back_behind_it(chosen: list[tuple[float, float]], paper: str,
+                                                              gutter: float) -> None:
     """Every card is on exactly one fronts page; the next page holds its back at the mirror image of its
     slot across the page's vertical centre line (long-edge duplex), with the bleed mirrored too."""
     pw, _ph = PAPER_MM[paper]
-    cards = [card(i, size) for i, size in enumerate(chosen)]
-    sheets = card_sheets(cards, paper)
+    cards = [card(i, size, deck_id=str(size)) for i, size in enumerate(chosen)]
+    sheets = card_sheets(cards, paper, gutter)
     assert kinds(sheets[:2]) == ["calibration-front", "calibration-back"]
     assert kinds(sheets[2:]) == ["front", "back"] * ((len(sheets) - 2) // 2)
     on_fronts = [s.card["id"] for sh in sheets[2::2] for s in sh.slots]
@@ -195,20 +235,14 @@ def test_every_card_once_on_the_fronts_and_its_back_behind_it(chosen: list[tuple
             assert k.bleed == (t, left, b, r)
         if front.kind == "front":
             assert all(s.card["size"] == (s.w, s.h) for s in front.slots)
-            assert len({s.card["size"] for s in front.slots}) == 1
+            assert len({s.card["deck_id"] for s in front.slots}) == 1
             assert [s.number for s in front.slots] == list(range(1, len(front.slots) + 1))
-    for sheet in sheets:  # bleed only on the outer edges of the grid
-        left_edge = min(s.x for s in sheet.slots)
-        top_edge = min(s.y for s in sheet.slots)
-        grid = grid_for((sheet.slots[0].w, sheet.slots[0].h), paper)
-        right_edge, bottom_edge = grid.x0 + grid.cols * grid.w, grid.y0 + grid.rows * grid.h
+    for sheet in sheets:  # bleed past every edge that has room for it
+        grid = grid_for((sheet.slots[0].w, sheet.slots[0].h), paper, gutter)
         for s in sheet.slots:
-            t, r, b, left = s.bleed
-            assert t == (BLEED_MM if s.y == approx(grid.y0) else 0.0)
-            assert b == (BLEED_MM if s.y + s.h == approx(bottom_edge) else 0.0)
-            assert left == (BLEED_MM if s.x == approx(grid.x0) else 0.0)
-            assert r == (BLEED_MM if s.x + s.w == approx(right_edge) else 0.0)
-        assert left_edge >= grid.x0 - 1e-9 and top_edge == approx(grid.y0)
+            assert all(v >= min(grid.bleed_x, grid.bleed_y, grid.inner_bleed) for v in s.bleed)
+            if grid.cols * grid.rows > 1 and gutter >= 2 * BLEED_MM:
+                assert min(s.bleed) >= MIN_BLEED_MM - 0.3
 
 
 # --- parts and pages printed again ---------------------------------------------------------------
@@ -241,7 +275,7 @@ def test_a_backs_page_is_keyed_by_what_the_back_shows() -> None:
     other = card_sheets([card(0, text="uno"), card(1, text="dos")], "a4")
     assert page_key(one[3]) == page_key(other[3])  # same backs: same page
     assert page_key(one[2]) != page_key(other[2])  # fronts differ
-    for field_name, value in (("back", "Other"), ("color", "#000000"), ("game", "H")):
+    for field_name, value in (("back", "Other"), ("deck_color", "#000000"), ("game", "H")):
         changed = card_sheets([card(0, **{field_name: value}), card(1)], "a4")
         assert page_key(changed[3]) != page_key(one[3]), field_name
     assert page_key(one[0]) != page_key(one[1])  # calibration front and back: different titles and slots
@@ -292,11 +326,17 @@ def test_sticker_items_one_per_sticker_in_the_supply(tmp_path: Path) -> None:
     counts: dict[str, int] = {}
     for it in items:
         counts[it["id"]] = counts.get(it["id"], 0) + 1
-    assert counts == {"a": 3, "b": 3, "c": 1, "e": 1, "f": 200, "g": 1}
+    # a sticker without a size is printed at the default size, one when the number is not given
+    assert counts == {"a": 3, "b": 3, "c": 1, "d": 5, "e": 1, "f": 200, "g": 1}
     first = {it["id"]: it for it in reversed(items)}
-    assert first["a"] == {"id": "a", "name": "Alpha", "text": "Roll less.", "w": 20.0, "h": 20.0}
-    assert first["b"] == {"id": "b", "name": "b", "text": "Short.", "w": 30.0, "h": 15.0}  # text before effect
-    assert first["c"] == {"id": "c", "name": "c", "text": "", "w": 10.0, "h": 14.9}  # too low for text
+    assert first["a"] == {"id": "a", "name": "Alpha", "text": "Roll less.", "w": 20.0, "h": 20.0, "sized": True,
+                          "counted": True}
+    assert first["b"] == {"id": "b", "name": "b", "text": "Short.", "w": 30.0, "h": 15.0,  # text before effect
+                          "sized": True, "counted": True}
+    assert first["c"] == {"id": "c", "name": "c", "text": "", "w": 10.0, "h": 14.9,  # too low for text
+                          "sized": True, "counted": False}
+    assert first["d"] == {"id": "d", "name": "No size", "text": None, "w": STICKER_DEFAULT_MM[0],
+                          "h": STICKER_DEFAULT_MM[1], "sized": False, "counted": True}
     assert first["e"]["text"] == "?"  # an unknown effect prints as "?"
     assert [it["id"] for it in items[:4]] == ["a", "a", "a", "b"]
 
@@ -395,7 +435,7 @@ def faced_game(tmp_path: Path, **changes: Any) -> Any:
 def base_face(**fields: Any) -> dict[str, Any]:
     face = {"type": "", "zone": None, "where": None, "stats": [], "resources": None, "text": None, "unknown": False,
             "image": None, "image_url": None, "size": POKER, "game": "Tiny Isles"}
-    return {**face, **fields}
+    return {**face, "deck_color": fields.get("color"), **fields}
 
 
 def test_printable_cards_show_what_each_card_says(tmp_path: Path) -> None:
@@ -406,19 +446,20 @@ def test_printable_cards_show_what_each_card_says(tmp_path: Path) -> None:
     spots = locator_spots(game)
     faces = printable_cards(game)
     terr = base_face(id="c-terr", name="Terr", deck="Alpha deck", deck_id="d-a", type="hq card", zone="Reef",
-                     where="Isles, Reef", stats=[("max troops", "5"), ("skill", "?")], resources=2, text="Hold.",
+                     where="Isles, Reef", stats=[("max\u00a0troops", "5"), ("skill", "?")], resources=2, text="Hold.",
                      unknown=True, image="art.png", color=PALETTE[0], back="Alpha back", upgraded=3,
                      spot=spots["east"], territory="east")
     plain = base_face(id="c-plain", name="c-plain", deck="d-b", deck_id="d-b", zone="far away zone", text="?",
                       unknown=True, color=PALETTE[1], back="", size=(70.0, 120.0))
     scar = base_face(id="c-scar", name="Scar", deck="Gamma", deck_id="d-c", zone="North Isle", stats=[("a", "")],
-                     color=PALETTE[3], back="Gamma", destroyed=True,
+                     color=PALETTE[2], back="Gamma", destroyed=True,
                      stickers=card_stickers(game, {"stickers": ["boost"]}))
     west = base_face(id="c-west", name="West", deck="Gamma", deck_id="d-c", zone="deep", where="Reef, ghost",
-                     color=PALETTE[3], back="Gamma", spot=spots["west"], territory="west")  # resources "3": none
+                     color=PALETTE[2], back="Gamma", spot=spots["west"], territory="west")  # resources "3": none
     south = base_face(id="c-south", name="South", deck="Gamma", deck_id="d-c", where="Reef", resources=0,
-                      color=PALETTE[3], back="Gamma", destroyed=True, spot=spots["south"], territory="south")
+                      color=PALETTE[2], back="Gamma", destroyed=True, spot=spots["south"], territory="south")
     loose = base_face(id="c-loose", name="Loose", deck="", deck_id="", color=PALETTE[-1], back="")
+    # a deck colour each for the decks that print (a deck not printed takes none)
     assert faces == [terr, terr, plain, scar, south, loose, west]
     assert faces[0] is faces[1]  # copies are the same face
     assert [s["id"] for s in scar["stickers"]] == ["boost"]
@@ -432,14 +473,26 @@ def test_a_card_type_comes_from_its_deck_when_the_card_names_none(tmp_path: Path
     assert [f["type"] for f in printable_cards(game)] == ["mission card", "own type"]
 
 
-def test_deck_colours_go_round_the_palette(tmp_path: Path) -> None:
+def test_every_deck_gets_a_colour_no_other_deck_has(tmp_path: Path) -> None:
     from scarbook.compiler.sheets import PALETTE, printable_cards
 
-    decks = [{"id": f"d{i}", "name": f"D{i}"} for i in range(10)]
-    cards = [{"id": f"c{i}", "deck": f"d{i}", "name": f"C{i}"} for i in range(10)]
+    decks = [{"id": f"d{i}", "name": f"D{i}"} for i in range(16)]
+    decks[2]["color"] = "green"  # the content's colour, as printed
+    decks[3]["color"] = PALETTE[0]  # taken by the content: the others skip it
+    cards = [{"id": f"c{i}", "deck": f"d{i}", "name": f"C{i}"} for i in range(16)]
     faces = printable_cards(tiny_game(tmp_path, decks=decks, cards=cards))
-    assert [f["color"] for f in faces] == [*PALETTE, PALETTE[0], PALETTE[1]]
-    assert [f["back"] for f in faces] == [f"D{i}" for i in range(10)]  # a deck without a back shows its name
+    colours = [f["color"] for f in faces]
+    assert colours[:5] == [PALETTE[1], PALETTE[2], "#2e7d32", PALETTE[0], PALETTE[3]]
+    assert len(set(colours)) == 16  # past the palette, more colours, never one twice
+    assert all(f["deck_color"] == f["color"] for f in faces)
+    assert [f["back"] for f in faces] == [f"D{i}" for i in range(16)]  # a deck without a back shows its name
+
+
+def test_content_colours_by_name_or_hex() -> None:
+    from scarbook.compiler.sheets import colour
+
+    assert colour("Green") == "#2e7d32" and colour("#AbC") == "#aabbcc" and colour("#123456") == "#123456"
+    assert colour("chartreuse-ish") is None and colour(None) is None and colour("#12345") is None
 
 
 def test_a_game_without_territories_prints_its_cards_without_spots(tmp_path: Path) -> None:
@@ -466,35 +519,52 @@ FACTIONS = [
 ]
 
 
-def faction_base(fid: str, colour: str) -> dict[str, Any]:
+def faction_base(fid: str, colour: str, deck_colour: str) -> dict[str, Any]:
     return {"id": fid, "deck": "Factions", "deck_id": "factions", "type": "faction", "zone": None, "where": None,
             "stats": [], "resources": None, "unknown": False, "image": None, "image_url": None, "color": colour,
-            "back": "Faction", "size": POKER, "game": "Tiny Isles"}
+            "deck_color": deck_colour, "back": "Faction", "size": POKER, "game": "Tiny Isles"}
 
 
 def test_faction_cards_show_powers_the_chosen_one_and_the_leader(tmp_path: Path) -> None:
     from scarbook.compiler.sheets import PALETTE, faction_cards, printable_cards
 
-    game = tiny_game(tmp_path, cards=[], factions=FACTIONS)
+    factions = [dict(f) for f in FACTIONS]
+    factions[1]["color"] = "blue"
+    game = tiny_game(tmp_path, cards=[], factions=factions)
     cards = faction_cards(game)
     assert printable_cards(game) == cards  # no other cards: only the faction cards
+    deck = PALETTE[len([d for d in game.section("decks").values() if d.get("printable") is not False])]
+    assert {c["deck_color"] for c in cards} == {deck}  # one deck, one back
     red, blue, green, f4, f5, f6 = cards
-    assert red == {**faction_base("red", PALETTE[3]), "name": "Red", "text": None, "choose": 2, "powers": [
-        {"name": "One", "text": "First.", "chosen": True, "destroyed": False},
-        {"name": "p2", "text": "?", "chosen": False, "destroyed": True},
-        {"name": "Three", "text": "", "chosen": False, "destroyed": True},
-        {"name": "Leader: Boss", "text": "Leads.", "chosen": False, "destroyed": False}]}
-    assert blue == {**faction_base("blue", PALETTE[4]), "name": "blue", "text": "Blue text.", "choose": None,
-                    "powers": []}
-    assert green["powers"] == [{"name": "G", "text": "Gee.", "chosen": False, "destroyed": False},
-                               {"name": "H", "text": "", "chosen": False, "destroyed": True},
-                               {"name": "", "text": "Nameless.", "chosen": False, "destroyed": False},
-                               {"name": "Leader: Chief", "text": "", "chosen": False, "destroyed": False}]
-    assert green["text"] is None and green["color"] == PALETTE[5]
-    assert [f["color"] for f in (f4, f5, f6)] == [PALETTE[6], PALETTE[7], PALETTE[0]]
-    assert f4["powers"] == [{"name": "Leader: ", "text": "", "chosen": False, "destroyed": False}]
+    assert red == {**faction_base("red", deck, deck), "name": "Red", "text": "Not shown: the powers are",
+                   "choose": 2, "unknown": True, "powers": [
+        {"name": "One", "text": "First.", "why": "", "chosen": True, "destroyed": False},
+        {"name": "Power 2", "text": "", "why": "x", "chosen": False, "destroyed": True},  # no id printed
+        {"name": "Three", "text": "", "why": "", "chosen": False, "destroyed": True},
+        {"name": "Leader: Boss", "text": "Leads.", "why": "", "chosen": False, "destroyed": False}]}
+    assert blue == {**faction_base("blue", "#1565c0", deck), "name": "blue", "text": "Blue text.", "choose": None,
+                    "powers": []}  # the faction's own colour on its front
+    assert green["powers"] == [{"name": "G", "text": "Gee.", "why": "", "chosen": False, "destroyed": False},
+                               {"name": "H", "text": "", "why": "", "chosen": False, "destroyed": True},
+                               {"name": "Power 3", "text": "Nameless.", "why": "", "chosen": False,
+                                "destroyed": False},
+                               {"name": "Leader: Chief", "text": "", "why": "", "chosen": False, "destroyed": False}]
+    assert green["text"] is None and green["color"] == deck
+    assert f4["powers"] == [{"name": "Leader: ", "text": "", "why": "", "chosen": False, "destroyed": False}]
     assert f5["powers"] == [] and f5["text"] is None
     assert not any("record" in c for c in cards)  # not a legacy game
+
+
+def test_a_leader_with_a_card_of_its_own_is_named_not_repeated_and_units_are_listed(tmp_path: Path) -> None:
+    from scarbook.compiler.sheets import faction_cards
+
+    game = tiny_game(tmp_path, factions=[{"id": "ultra", "name": "Ultra", "leader": {"name": "Tiny"},
+                                          "units": [{"name": "Squad", "value": 1, "text": "Single unit."},
+                                                    {"name": "Tank", "value": 3}]}])
+    game.section("cards")["tiny-leader"] = {"id": "tiny-leader", "name": "Tiny", "deck": "d-a"}
+    (card,) = faction_cards(game)
+    assert card["powers"][0]["name"] == "Leader: Tiny" and card["powers"][0]["text"] == "(its own card)"
+    assert card["units"] == ["Squad: Single unit.", "Tank"]
 
 
 def legacy(tmp_path: Path, campaign: Any = None, record: Any = None, legacy_flag: Any = True) -> list[dict[str, Any]]:
@@ -515,8 +585,11 @@ def test_a_legacy_game_adds_a_record_card_per_faction(tmp_path: Path) -> None:
     from scarbook.compiler.sheets import PALETTE
 
     faction, record = legacy(tmp_path)
-    assert record == {**faction_base("red-record", PALETTE[3]), "name": "Red", "deck": "Faction record",
+    deck = faction["deck_color"]
+    assert record == {**faction_base("red-record", deck, record["deck_color"]), "name": "Red",
+                      "deck": "Faction record", "deck_id": "faction-records", "back": "Faction record",
                       "text": None, "record": empty_rows(10)}
+    assert record["deck_color"] not in (deck, *PALETTE[:1])  # a deck of its own, with a back of its own
     assert faction["id"] == "red"
     assert len(legacy(tmp_path, legacy_flag="yes")) == 1  # only `legacy: true`
 

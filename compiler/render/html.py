@@ -18,6 +18,7 @@ from urllib.parse import quote
 
 from scarbook.compiler.model import Game, is_unknown
 from scarbook.compiler.sheets import PAPER_MM, Sheet, distinct_pages
+from scarbook.compiler.sizes import STICKER_DEFAULT_MM
 from scarbook.compiler.tables import LOW_CONFIDENCE_NOTE, Table, board_low_confidence, cell_text
 
 #: Rows of a table per unsplittable block; a longer table is shown in parts.
@@ -174,9 +175,16 @@ def reference_html(game: Game, tables: list[Table], paper: str, map_svg: str | N
 
 
 def sheets_html(template: str, title: str, sheets: list[Sheet], paper: str) -> str:
+    """A sticker sheet: what the sources do not give (a size, a number) is said on every page."""
     page_w, page_h = PAPER_MM[paper]
+    items = {s.card.get("id"): s.card for sheet in sheets for s in sheet.slots}
+    unsized = [c for c in items.values() if c.get("sized") is False]
+    w, h = STICKER_DEFAULT_MM
     return str(environment().get_template(template).render(
         title=title, sheets=sheets, paper=PAPER_CSS[paper], page_w=page_w, page_h=page_h,
+        unsized=("any of them" if len(unsized) == len(items) else
+                 f"{len(unsized)} of the {len(items)} stickers") if unsized else "",
+        default_size=f"{w:g} × {h:g} mm", uncounted=any(c.get("counted") is False for c in items.values()),
     ))
 
 
@@ -185,11 +193,25 @@ def _mm(value: float) -> str:
 
 
 def marks_url(sheet: Sheet, page_w: float, page_h: float) -> str:
-    """The cut marks of a sheet as an SVG `data:` URL (a page background, drawn once per layout)."""
+    """The cut marks of a sheet as an SVG `data:` URL (a page background, drawn once per layout): black
+    lines in a white casing, so that a mark drawn over a card's bleed shows on any colour."""
     path = "".join(f"M{m.x1:.2f} {m.y1:.2f}L{m.x2:.2f} {m.y2:.2f}" for m in sheet.marks)
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{page_w}mm" height="{page_h}mm" '
-           f'viewBox="0 0 {page_w} {page_h}"><path d="{path}" stroke="#000" stroke-width="0.2"/></svg>')
+           f'viewBox="0 0 {page_w} {page_h}"><path d="{path}" stroke="#fff" stroke-width="0.7"/>'
+           f'<path d="{path}" stroke="#000" stroke-width="0.25"/></svg>')
     return "data:image/svg+xml," + quote(svg, safe="")
+
+
+def ink_on(colour: str) -> str:
+    """The text colour that reads on `colour` (#rrggbb): near black on light colours, else white."""
+    r, g, b = (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return "#111" if 0.299 * r + 0.587 * g + 0.114 * b > 0.6 else "#fff"
+
+
+def _colour(value: Any) -> str:
+    if isinstance(value, str) and COLOUR.fullmatch(value):
+        return value if len(value) == 7 else "#" + "".join(ch * 2 for ch in value[1:4])
+    return "#3d3d3d"
 
 
 class _Classes:
@@ -232,6 +254,17 @@ def locator_view(svg: str | None) -> dict[str, Any] | None:
     return {"url": url, "w": f"{width:.2f}mm", "h": f"{width * ratio:.2f}mm"}
 
 
+def _grid_box(sheet: Sheet) -> dict[str, float]:
+    """Where the slots of a sheet lie (mm), and the first slot's size: the calibration page prints its
+    instructions and ruler inside the grid, so that they keep to the ink margin on any paper."""
+    if not sheet.slots:
+        return {"x": 0.0, "y": 0.0, "w": 0.0, "h": 0.0, "slot_w": 0.0, "slot_h": 0.0}
+    x = min(s.x for s in sheet.slots)
+    y = min(s.y for s in sheet.slots)
+    return {"x": x, "y": y, "w": max(s.x + s.w for s in sheet.slots) - x, "h": max(s.y + s.h for s in sheet.slots) - y,
+            "slot_w": sheet.slots[0].w, "slot_h": sheet.slots[0].h}
+
+
 def card_sheets_html(title: str, sheets: list[Sheet], paper: str, locator: str | None = None) -> tuple[str, list[int]]:
     """The HTML of the distinct card sheets, and which of them every printed page shows.
 
@@ -254,15 +287,18 @@ def card_sheets_html(title: str, sheets: list[Sheet], paper: str, locator: str |
             rect = rects(f"left: {_mm(s.x - left)}; top: {_mm(s.y - top)}; width: {_mm(s.w + left + right)}; "
                          f"height: {_mm(s.h + top + bottom)}; border-width: {_mm(top + 2)} {_mm(right + 2)} "
                          f"{_mm(bottom + 2)} {_mm(left + 2)}")
-            colour = s.card.get("color")
-            if not (isinstance(colour, str) and COLOUR.fullmatch(colour)):
-                colour = "#3d3d3d"
+            # the frame (and the back) in the deck's colour, the header in the card's own (a faction's)
+            frame, header = _colour(s.card.get("deck_color", s.card.get("color"))), _colour(s.card.get("color"))
             spot = s.card.get("spot") if loc else None
-            slots.append({"rect": rect, "colour": colours(f"background-color: {colour}; border-color: {colour}"),
+            slots.append({"rect": rect,
+                          "colour": colours(f"background-color: {frame}; border-color: {frame}; "
+                                            f"color: {ink_on(frame)}"),
+                          "header": colours(f"background-color: {header}; border-color: {header}; "
+                                            f"color: {ink_on(header)}"),
                           "card": s.card, "number": s.number, "x": s.x, "y": s.y, "w": s.w, "h": s.h,
                           "spot": spots(f"left: {float(spot[0]):.2f}%; top: {float(spot[1]):.2f}%") if spot else None})
         view.append({"kind": sheet.kind, "title": sheet.title, "page": pages.setdefault(url, f"m{len(pages)}"),
-                     "slots": slots})
+                     "slots": slots, "grid": _grid_box(sheet)})
     html = environment().get_template("cards.html.j2").render(
         title=title, sheets=view, paper=PAPER_CSS[paper], page_w=page_w, page_h=page_h, locator=loc,
         classes=rects.css() + colours.css() + spots.css(), marks=[{"name": n, "url": u} for u, n in pages.items()],

@@ -26,6 +26,7 @@ from scarbook.cli.common import (
     report,
 )
 from scarbook.cli.terminal import echo
+from scarbook.compiler.sizes import DEFAULT_GUTTER_MM, MAX_GUTTER_MM
 
 if TYPE_CHECKING:
     from scarbook.compiler.model import Game
@@ -118,6 +119,10 @@ def build(
     after: AfterOption = None,
     only: Annotated[list[OutputName] | None, typer.Option(
         "--only", help="Build only these outputs (repeatable), e.g. --only cards to reprint the cards.")] = None,
+    gutter: Annotated[float, typer.Option(
+        "--gutter", metavar="MM", min=0.0, max=MAX_GUTTER_MM,
+        help="Space between the cards of the card sheets, in mm (default 0: cards share their cut lines; "
+             "6 gives every card its own 3 mm bleed, fewer cards a page).")] = DEFAULT_GUTTER_MM,
 ) -> None:
     """Build reference sheets, print-and-play card and sticker sheets, and rule tables.
 
@@ -135,7 +140,8 @@ def build(
     display = ProgressDisplay(sys.stderr.isatty() and not os.environ.get("CI"))
     try:
         result = run_build(loaded, out, jobs=jobs, paper=paper.value, campaign=shown,
-                           progress=display.line, step=display.step, only={o.value for o in only} if only else None)
+                           progress=display.line, step=display.step, only={o.value for o in only} if only else None,
+                           gutter=gutter)
     finally:
         display.close()
     if result.diagnostics:
@@ -146,7 +152,7 @@ def build(
     if not result.rendered and not result.up_to_date:
         wanted = ", ".join(o.value for o in only) if only else "any"
         echo(f"nothing to build: {', '.join(g.id for g in loaded)} has no {wanted} output "
-                   "(stickers need a printed size, cards a printable deck)")
+                   "(stickers need a sticker in the content, cards a printable deck)")
     elif not result.rendered:
         echo(f"everything is up to date in {out} ({len(result.up_to_date)} outputs, {elapsed:.2f} s)")
     else:

@@ -22,8 +22,13 @@ from scarbook.compiler.model import Game
 
 def campaign_game(path: Path, packs: list[Path]) -> Game:
     """The effective game of the campaign in `path` (with extra `packs` merged)."""
+    from scarbook.compiler.spoilers import for_players
+
     campaign = Campaign(read(Path(path)), list(packs))
-    return applied(campaign.replay(check=False))
+    replay = campaign.replay(check=False)
+    state = replay.state
+    reached = state.started if state.in_progress else state.started + 1  # the game being played, or the next
+    return for_players(applied(replay), campaign.game(replay.packs), list(state.opened), reached)
 
 
 def _mark_json(m: Any) -> dict[str, Any]:

@@ -181,17 +181,19 @@ def for_players(visible: Game, full: Game, opened: Iterable[str] = (), reached: 
     """`visible` (the game as `Game.effective` or a campaign left it) as every output shows it: the
     schedule's later games and their items left out, and each sentence of free text that names a sealed
     item withheld (see the module's docstring)."""
+    import dataclasses
+
     seal = sealed(full, opened, reached)
     later = later_items(full, reached)
     if not later and seal.pattern is None:
-        return visible
+        return dataclasses.replace(visible, reached=reached)
     sections = {name: {iid: _free_text(item, seal) if seal.pattern is not None else item
                        for iid, item in items.items() if iid not in later}
                 for name, items in visible.sections.items()}
     meta = _free_text(visible.meta, seal) if seal.pattern is not None else visible.meta
     board = _free_text(visible.board, seal) if seal.pattern is not None else visible.board
     return Game(visible.id, meta, board, sections, visible.edges, visible.spans, visible.files,
-                visible.packs, visible.fingerprint, visible.file_cites)
+                visible.packs, visible.fingerprint, visible.file_cites, reached)
 
 
 def free_text_mentions(game: Game) -> Iterator[tuple[str | None, str, str]]:

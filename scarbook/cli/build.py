@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 class OutputName(str, Enum):
     reference = "reference"
+    digest = "digest"
     cards = "cards"
     stickers = "stickers"
     tables = "tables"
@@ -46,11 +47,13 @@ def _load_games(games: list[str], packs: list[Path], campaign: Path | None) -> l
         fail_usage("with --pack, name the GAME the pack extends (scarbook build GAME --pack DIR)")
     chosen = games or known_games
     with content_errors():
+        from scarbook.compiler.spoilers import for_players
         from scarbook.compiler.validate import cached_game
 
         loaded = []
         for game_id in chosen:
-            loaded.append(cached_game(game_id, packs).effective())
+            full = cached_game(game_id, packs)
+            loaded.append(for_players(full.effective(), full))
         return loaded
 
 
@@ -100,22 +103,30 @@ def build(
     campaign: CampaignOption = None,
     only: Annotated[list[OutputName] | None, typer.Option(
         "--only", help="Build only these outputs (repeatable), e.g. --only cards to reprint the cards.")] = None,
+    digest: Annotated[bool, typer.Option(
+        "--digest", help="Also build digest.pdf (+ .html): every rule table in full, with its sources.")] = False,
 ) -> None:
     """Build reference sheets, print-and-play card and sticker sheets, and rule tables.
 
-    Writes OUT/GAME/reference.pdf (+ .html), cards.pdf, stickers.pdf and tables/*.{md,csv,json}.
-    Only outputs whose content changed are rendered again; the build says why.
+    Writes OUT/GAME/reference.pdf (+ .html), the player aid of at most two pages, cards.pdf,
+    stickers.pdf and tables/*.{md,csv,json}; with --digest (or --only digest) also digest.pdf (+ .html),
+    every rule table in full. Only outputs whose content changed are rendered again; the build says why.
 
     Example: scarbook build risk-legacy --out build --paper letter
     """
     from scarbook.compiler.build import build as run_build
 
+    from scarbook.compiler.build import DEFAULT_OUTPUTS
+
+    wanted_outputs = {o.value for o in only} if only else None
+    if digest:
+        wanted_outputs = (wanted_outputs or set(DEFAULT_OUTPUTS)) | {"digest"}
     started = time.perf_counter()
     loaded = _load_games(list(games or []), list(pack or []), campaign)
     display = ProgressDisplay(sys.stderr.isatty() and not os.environ.get("CI"))
     try:
         result = run_build(loaded, out, jobs=jobs, paper=paper.value, campaign=str(campaign) if campaign else None,
-                           progress=display.line, step=display.step, only={o.value for o in only} if only else None)
+                           progress=display.line, step=display.step, only=wanted_outputs)
     finally:
         display.close()
     if result.diagnostics:

@@ -135,7 +135,8 @@ def world(game: Game) -> dict[str, list[str]]:
         if r.get("named_by") or r.get("marks"):
             bonus = r.get("bonus")
             by = f" (named by {r['named_by']})" if r.get("named_by") else ""
-            regions.append(f"{known(r.get('name'), rid)}{by}: bonus {cell_text(bonus) if not is_unknown(bonus) else '?'}")
+            shown = cell_text(bonus) if not is_unknown(bonus) else "?"
+            regions.append(f"{known(r.get('name'), rid)}{by}: bonus {shown}")
     territories = []
     for tid, t in game.section("territories").items():
         marks = [m for m in as_list(t.get("marks")) if isinstance(m, dict)]

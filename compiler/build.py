@@ -40,8 +40,9 @@ from scarbook.kernel.diagnostics import Diagnostic, Span, error
 #: build and its renderers import, directly or not (tests/test_render_code.py derives the list from
 #: the imports and fails when a module is missing).
 BUILD_VERSION = "1"
-RENDER_CODE = ("scarbook.compiler.aid", "scarbook.compiler.boardmap", "scarbook.compiler.build", "scarbook.compiler.compiled",
-               "scarbook.compiler.load", "scarbook.compiler.model", "scarbook.compiler.printable",
+RENDER_CODE = ("scarbook.compiler.aid", "scarbook.compiler.boardmap", "scarbook.compiler.build",
+               "scarbook.compiler.compiled", "scarbook.compiler.load", "scarbook.compiler.model",
+               "scarbook.compiler.printable",
                "scarbook.compiler.schema", "scarbook.compiler.schemacheck", "scarbook.compiler.sheets",
                "scarbook.compiler.sizes", "scarbook.compiler.tables", "scarbook.compiler.render",
                "scarbook.compiler.render.html", "scarbook.compiler.render.join", "scarbook.compiler.render.pdf",

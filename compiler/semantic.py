@@ -125,11 +125,12 @@ def check_sealed_names(ctx: Ctx) -> Iterator[Diagnostic]:
 
     seal = sealed(ctx.game, (), reached=10**6)
     for iid, pointer, name in free_text_mentions(ctx.game):
-        span = ctx.at(iid, pointer) if iid is not None else _settings_span(ctx, pointer.split("/")[1], pointer)
-        where = f"{singular(ctx.origin(iid).pointer.split('/')[1])} '{iid}'" if iid is not None else pointer.split("/")[1]
-        yield warning(span, "X111", f"the free text of {where} names '{seal.shown[name]}', which {seal.names[name]} holds "
-                      "until it is opened: every output withholds that sentence; move it into the packet's own "
-                      "notes, or word it without the name", pointer)
+        key = pointer.split("/")[1]
+        span = ctx.at(iid, pointer) if iid is not None else _settings_span(ctx, key, pointer)
+        where = f"{singular(ctx.origin(iid).pointer.split('/')[1])} '{iid}'" if iid is not None else key
+        yield warning(span, "X111", f"the free text of {where} names '{seal.shown[name]}', which "
+                      f"{seal.names[name]} holds until it is opened: every output withholds that sentence; move "
+                      "it into the packet's own notes, or word it without the name", pointer)
 
 
 def check_edges(ctx: Ctx) -> Iterator[Diagnostic]:
@@ -460,8 +461,8 @@ def _gaps_in(doc: Document) -> Iterator[Diagnostic]:
 
 
 CHECKS: list[Callable[[Ctx], Iterable[Diagnostic]]] = [
-    check_references, check_sealed_once, check_sealed_names, check_edges, check_neighbor_symmetry, check_connected, check_regions,
-    check_deck_counts, check_table_rows, check_stickers, check_game_meta, check_gaps,
+    check_references, check_sealed_once, check_sealed_names, check_edges, check_neighbor_symmetry, check_connected,
+    check_regions, check_deck_counts, check_table_rows, check_stickers, check_game_meta, check_gaps,
 ]
 
 

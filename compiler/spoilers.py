@@ -11,7 +11,8 @@ Two kinds of content are sealed, both declared as content data, never by game:
   rulebook sections (the cites of its schedule entry): a table of game 9's rolls is game 9's.
 
 `for_players` is what every output is built from (`show`, `tables`, `build`, with or without a
-campaign): the later games' items are left out, and in the free text of what remains (notes, texts,
+campaign): the later games' items are left out, so are the later games' sections from the sources
+printed under a table (a section's name is its game's title), and in the free text of what remains (notes, texts,
 effects, a schedule entry's objective...) each sentence that names a sealed item is withheld, with a
 line saying until when. `mentions` is what `validate` warns with (X111) where unsealed free text names
 a sealed item, so the authors can move that sentence into the packet's own notes.
@@ -30,8 +31,8 @@ from scarbook.compiler.model import Game, Item, as_dict, as_list, cites
 #: structure). A declared table's `rows` are cells of free text.
 FREE_TEXT = ("text", "notes", "note", "effect", "special", "at_end", "objective", "description", "summary",
              "rows", "flavor", "reminder")
-#: Keys whose strings name the item itself (the sealed names).
-NAME_KEYS = ("name", "code", "title")
+#: Keys whose strings name the item itself (the sealed names), or a named part of it (a rulebook place's label).
+NAME_KEYS = ("name", "code", "title", "label")
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 
 
@@ -75,6 +76,14 @@ def _names_of(item_id: str, item: Item | None) -> Iterator[str]:
     yield item_id
 
 
+def _parts(item: Item) -> Iterator[Item]:
+    """The named parts of an item: the objects with an `id` in its lists (slots, powers, units...)."""
+    for value in item.values():
+        for part in value if isinstance(value, list) else []:
+            if isinstance(part, dict) and isinstance(part.get("id"), str):
+                yield part
+
+
 def sealed(full: Game, opened: Iterable[str] = (), reached: int = 1) -> Sealed:
     """The sealed names of `full` (the whole content) with `opened` envelopes opened, `reached` the game
     the campaign is at (1 without a campaign)."""
@@ -87,6 +96,8 @@ def sealed(full: Game, opened: Iterable[str] = (), reached: int = 1) -> Sealed:
         for iid, item in items.items():
             if iid not in sealed_ids:
                 public.update(" ".join(_tokens(n)) for n in _names_of(iid, item))
+                for part in _parts(item):  # a named part players see (a place printed in the rulebook)
+                    public.update(" ".join(_tokens(n)) for n in _names_of(str(part.get("id", "")), part))
     holder: dict[str, str] = {}
     for eid, env in full.section("envelopes").items():
         if eid in opened:
@@ -177,6 +188,25 @@ def _free_text(item: Any, seal: Sealed) -> Any:
     return out
 
 
+def later_cites(game: Game, reached: int) -> set[str]:
+    """The rulebook sections (cites) of the schedule's games after `reached` that no game reached cites too."""
+    later: set[str] = set()
+    now: set[str] = set()
+    for entry in game.section("schedule").values():
+        if isinstance(entry.get("game"), int):
+            (later if entry["game"] > reached else now).update(cites(entry))
+    return later - now
+
+
+def _without_cites(item: Item, hidden: set[str]) -> Item:
+    """The item with the cites of `hidden` sections left out of its `source` (a section's name is its game's
+    title)."""
+    own = cites(item)
+    if not any(c in hidden for c in own):
+        return item
+    return {**item, "source": {**item["source"], "cite": [c for c in own if c not in hidden]}}
+
+
 def for_players(visible: Game, full: Game, opened: Iterable[str] = (), reached: int = 1) -> Game:
     """`visible` (the game as `Game.effective` or a campaign left it) as every output shows it: the
     schedule's later games and their items left out, and each sentence of free text that names a sealed
@@ -187,13 +217,15 @@ def for_players(visible: Game, full: Game, opened: Iterable[str] = (), reached: 
     later = later_items(full, reached)
     if not later and seal.pattern is None:
         return dataclasses.replace(visible, reached=reached)
-    sections = {name: {iid: _free_text(item, seal) if seal.pattern is not None else item
+    hidden = later_cites(full, reached)
+    sections = {name: {iid: _without_cites(_free_text(item, seal) if seal.pattern is not None else item, hidden)
                        for iid, item in items.items() if iid not in later}
                 for name, items in visible.sections.items()}
+    file_cites = {f: [c for c in cs if c not in hidden] for f, cs in visible.file_cites.items()}
     meta = _free_text(visible.meta, seal) if seal.pattern is not None else visible.meta
     board = _free_text(visible.board, seal) if seal.pattern is not None else visible.board
     return Game(visible.id, meta, board, sections, visible.edges, visible.spans, visible.files,
-                visible.packs, visible.fingerprint, visible.file_cites, reached)
+                visible.packs, visible.fingerprint, file_cites, reached)
 
 
 def free_text_mentions(game: Game) -> Iterator[tuple[str | None, str, str]]:

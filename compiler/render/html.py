@@ -9,7 +9,6 @@ templates never compute game data. Jinja2 is imported inside functions only.
 from __future__ import annotations
 
 import base64
-import math
 import re
 from functools import lru_cache
 from typing import Any

@@ -114,9 +114,8 @@ def build(
 
     Example: scarbook build risk-legacy --out build --paper letter
     """
-    from scarbook.compiler.build import build as run_build
-
     from scarbook.compiler.build import DEFAULT_OUTPUTS
+    from scarbook.compiler.build import build as run_build
 
     wanted_outputs = {o.value for o in only} if only else None
     if digest:

@@ -341,7 +341,8 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
 
             def versions() -> Any:
                 for level in range(LEVELS):
-                    made[:] = [htmlmod.aid_html(game, paper, svg, keys, job.get("campaign"), level)]
+                    made[:] = [htmlmod.aid_html(game, paper, svg, keys, job.get("campaign"), level,
+                                                withheld if game.section("territories") else None)]
                     yield made[0]
 
             data, _pages = render_fitting(versions(), [Path(r) for r in roots_for(game)], TEMPLATE_DIR, MAX_PAGES)

@@ -93,8 +93,9 @@ def later_texts(game: Game, reached: int) -> set[str]:
         return out
 
     schedule = [e for e in game.section("schedule").values() if isinstance(e.get("game"), int)]
-    seen = set().union(*(sentences(e) for e in schedule if e["game"] <= reached))
-    later = set().union(*(sentences(e) for e in schedule if e["game"] > reached)) - seen
+    said = " ".join(_norm(str(e.get(k, ""))) for e in schedule if e["game"] <= reached
+                    for k in ("title", "objective", "special", "at_end"))
+    later = {s for s in set().union(*(sentences(e) for e in schedule if e["game"] > reached)) if s not in said}
     section_game = {c: e["game"] for e in schedule for c in cites(e)}
     for name, items in game.sections.items():
         if name in ("schedule", "envelopes"):

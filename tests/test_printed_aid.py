@@ -228,7 +228,7 @@ def test_no_output_without_a_campaign_names_a_sealed_item(plain_builds: dict[str
     # the check can fail: the digest of the content as a whole would (a sanity check of the names)
     sf = cached_game("risk-shadow-forces", [])
     assert {" xenia jones warlord sticker ", " ol 01 ", " energy tactic cards "} <= sealed_names(sf, set())
-    assert _norm("Fire and Brimstone") in later_texts(sf, 1)
+    assert _norm("A Rogue Element Erupts from the Darkness") in later_texts(sf, 1)
 
 
 @pytest.mark.parametrize("name", ["risk-legacy-15", "risk-shadow-forces-15", "risk-shadow-forces-opening"])
@@ -252,3 +252,22 @@ def test_a_campaign_build_shows_only_what_the_campaign_opened(name: str, campaig
         assert _norm(file.stem) in aid and str(file.parent) not in aid  # named by its file, not its folder
     if name == "risk-shadow-forces-opening":
         assert opened == {"container-b"} and reached == 4
+
+
+def test_validate_warns_where_free_text_names_a_sealed_item_and_outputs_withhold_it(tmp_path: Path) -> None:
+    pack = tmp_path / "leak"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("pack: {id: leak, extends: risk-legacy, title: Leak}\nrules:\n  - id: leaky\n"
+                                    "    title: Leaky\n    topic: turn\n"
+                                    "    text: Before the game, check the Mercenary scar. Then play.\n")
+    result = CliRunner().invoke(app, ["validate", str(pack)])
+    assert re.search(r"leak/pack\.yaml:6:11: warning X111: the free text of rule 'leaky' names 'Mercenary', which "
+                     r"Packet for an eliminated faction holds until it is opened: every output withholds that "
+                     r"sentence; move it into the packet's own notes, or word it without the name", result.output), \
+        result.output
+    tables = CliRunner().invoke(app, ["tables", "risk-legacy", "--pack", str(pack), "--format", "md"])
+    assert tables.exit_code == 0, tables.output
+    assert "| Leaky | Then play. (More is withheld until Packet for an eliminated faction is opened.) |" in \
+        tables.output and "mercenary" not in tables.output.lower()
+    shipped = CliRunner().invoke(app, ["validate"])
+    assert "X111" not in shipped.output  # the shipped content names nothing sealed where players read it

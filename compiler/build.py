@@ -47,8 +47,8 @@ RENDER_CODE = ("scarbook.compiler.aid", "scarbook.compiler.boardmap", "scarbook.
                "scarbook.compiler.sizes", "scarbook.compiler.tables", "scarbook.compiler.render",
                "scarbook.compiler.render.html", "scarbook.compiler.render.join", "scarbook.compiler.render.pdf",
                "scarbook.compiler.render.raster", "scarbook.kernel.atomic", "scarbook.kernel.cachedir",
-               "scarbook.kernel.diagnostics", "scarbook.kernel.yamldoc", "scarbook.kernel.yamlload",
-               "scarbook.kernel.yamlparse")
+               "scarbook.kernel.diagnostics", "scarbook.kernel.paths", "scarbook.kernel.yamldoc",
+               "scarbook.kernel.yamlload", "scarbook.kernel.yamlparse")
 MANIFEST = ".scarbook-manifest.json"
 #: What a build without `--only` renders: everything but the full digest (`--only digest`, or `--digest`).
 DEFAULT_OUTPUTS = frozenset({"reference", "tables", "cards", "stickers"})

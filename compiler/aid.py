@@ -137,17 +137,15 @@ def world(game: Game) -> dict[str, list[str]]:
             by = f" (named by {r['named_by']})" if r.get("named_by") else ""
             shown = cell_text(bonus) if not is_unknown(bonus) else "?"
             regions.append(f"{known(r.get('name'), rid)}{by}: bonus {shown}")
-    territories = []
+    where: dict[str, list[str]] = {}  # a mark -> the territories that carry it (a named mark: its own line)
+    stickers = game.section("stickers")
     for tid, t in game.section("territories").items():
-        marks = [m for m in as_list(t.get("marks")) if isinstance(m, dict)]
-        if not marks:
-            continue
-        stickers = game.section("stickers")
-        words = []
-        for m in marks:
-            label = str(as_dict(stickers.get(m.get("sticker"))).get("name") or m.get("sticker"))
-            words.append(f"{label} {m['name']}" if m.get("name") else label)
-        territories.append(f"{known(t.get('name'), tid)}: {', '.join(words)}")
+        place = str(known(t.get("name"), tid))
+        for m in as_list(t.get("marks")):
+            if isinstance(m, dict):
+                label = str(as_dict(stickers.get(m.get("sticker"))).get("name") or m.get("sticker"))
+                where.setdefault(f"{label} {m['name']}" if m.get("name") else label, []).append(place)
+    territories = [f"{label}: {', '.join(places)}" for label, places in where.items()]
     destroyed = [str(known(c.get("name"), cid)) for cid, c in game.section("cards").items() if c.get("destroyed")]
     return {"regions": regions, "territories": territories, "destroyed": destroyed}
 

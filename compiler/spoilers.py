@@ -48,23 +48,29 @@ class Sealed:
     names: dict[str, str] = field(default_factory=dict)
     reached: int = 1
     shown: dict[str, str] = field(default_factory=dict)  # name as tokens -> as the content spells it
-    pattern: re.Pattern[str] | None = None
 
     def __post_init__(self) -> None:
-        if self.names:
-            alternatives = sorted(self.names, key=len, reverse=True)
-            body = "|".join(r"[^a-z0-9]+".join(re.escape(t) for t in name.split()) for name in alternatives)
-            self.pattern = re.compile(rf"(?<![a-z0-9])(?:{body})(?![a-z0-9])", re.IGNORECASE)
+        self.lengths = sorted({len(name.split()) for name in self.names}, reverse=True)
+        self.firsts = {name.split()[0] for name in self.names}
+
+    @property
+    def active(self) -> bool:
+        return bool(self.names)
 
     def found(self, text: str) -> list[str]:
-        """The sealed names `text` mentions, each once, in order."""
-        if self.pattern is None or not text:
+        """The sealed names `text` mentions (as whole words, whatever lies between them), each once, in order."""
+        if not self.names or not text:
             return []
+        words = _tokens(text)
         out: list[str] = []
-        for match in self.pattern.finditer(text):
-            name = " ".join(_tokens(match.group(0)))
-            if name in self.names and name not in out:
-                out.append(name)
+        for i, word in enumerate(words):
+            if word not in self.firsts:
+                continue
+            for n in self.lengths:
+                name = " ".join(words[i:i + n])
+                if name in self.names and name not in out:
+                    out.append(name)
+                    break
         return out
 
 
@@ -215,15 +221,15 @@ def for_players(visible: Game, full: Game, opened: Iterable[str] = (), reached: 
 
     seal = sealed(full, opened, reached)
     later = later_items(full, reached)
-    if not later and seal.pattern is None:
+    if not later and not seal.active:
         return dataclasses.replace(visible, reached=reached)
     hidden = later_cites(full, reached)
-    sections = {name: {iid: _without_cites(_free_text(item, seal) if seal.pattern is not None else item, hidden)
+    sections = {name: {iid: _without_cites(_free_text(item, seal) if seal.active else item, hidden)
                        for iid, item in items.items() if iid not in later}
                 for name, items in visible.sections.items()}
     file_cites = {f: [c for c in cs if c not in hidden] for f, cs in visible.file_cites.items()}
-    meta = _free_text(visible.meta, seal) if seal.pattern is not None else visible.meta
-    board = _free_text(visible.board, seal) if seal.pattern is not None else visible.board
+    meta = _free_text(visible.meta, seal) if seal.active else visible.meta
+    board = _free_text(visible.board, seal) if seal.active else visible.board
     return Game(visible.id, meta, board, sections, visible.edges, visible.spans, visible.files,
                 visible.packs, visible.fingerprint, file_cites, reached)
 
@@ -233,7 +239,7 @@ def free_text_mentions(game: Game) -> Iterator[tuple[str | None, str, str]]:
     no later game's section keeps (reached: game 1) names an item an envelope holds (for `validate`). The
     id is None for the board's settings (pointer `/board/...`) and the game's (`/game/...`)."""
     seal = sealed(game, (), reached=10**6)  # the schedule's own sections are read when their game comes
-    if seal.pattern is None:
+    if not seal.active:
         return
     inside = game.sealed_ids()
     later = set(later_items(game, 1))

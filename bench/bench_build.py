@@ -1,6 +1,6 @@
 """Benchmark of `scarbook build`, each figure against a reference command run in turn with it.
 
-Run: .venv/bin/python bench/bench_build.py [--runs N] [--sizes 100,500,2000] [--quick]
+Run: .venv/bin/python bench/bench_build.py [--runs N] [--sizes 100,500,2000] [--quick | --shipped]
 
 - Card sheets (issue 15, item 5; target CPU <= 1.0 x): a homebrew game of N printable cards built with
   `scarbook build GAME --only cards` (calibration pair, fronts, mirrored backs) against one plain
@@ -9,8 +9,9 @@ Run: .venv/bin/python bench/bench_build.py [--runs N] [--sizes 100,500,2000] [--
   WeasyPrint. Cold: the output folder and the whole cache folder (content cache, compiled validator)
   are emptied before each run; warm: the caches are full, only the output is removed (so it renders).
 - The same game's whole build (reference sheet with its card list, tables, cards), cold.
-- The four shipped games, cold (item 6; target CPU <= 2 x the plain 500-card document), and the
-  no-op build (nothing changed) against `python -c "import typer, yaml"`.
+- The four shipped games' default build (player aid, tables, cards), cold (issue 25: target CPU and wall
+  <= 2 x the plain 500-card document), the same with `--digest` (every table in full as well), and the
+  no-op build (nothing changed) against `python -c "import typer, yaml"`. `--shipped` runs only these.
 
 Every timed command must exit 0, or the benchmark stops (benchlib.run_command). Ratios are medians of
 pair-by-pair ratios (CPU: user + system of the command and its worker processes; wall: elapsed);
@@ -69,9 +70,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="paired runs per measurement (medians)")
     parser.add_argument("--sizes", default="100,500,2000", help="card counts of the card-sheet rows")
     parser.add_argument("--quick", action="store_true", help="card sheets only, cold only (no shipped games)")
+    parser.add_argument("--shipped", action="store_true", help="only the shipped games against the plain document")
     args = parser.parse_args()
     runs = max(1, args.runs)
-    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+    sizes = [] if args.shipped else [int(s) for s in args.sizes.split(",") if s.strip()]
     rows: list[tuple[str, str, str]] = []
     work = Path(tempfile.mkdtemp(prefix="scarbook-bench-"))
     cache = work / "cache"
@@ -129,9 +131,16 @@ def main() -> None:
         if not args.quick:
             plain500 = plain500 or plain_command(500)
             shipped = [SCARBOOK, "build", "--out", str(work / "shipped")]
-            row("scarbook build, the four shipped games, cold",
-                paired(shipped, plain500, max(1, min(runs, 2)), env=env, before=cold(work / "shipped")),
-                "CPU <= 2 x", "the plain 500-card document")
+            if not sizes:
+                rows.append((f"500 cards, one plain WeasyPrint document, {PER_PAGE} a page (reference)",
+                             ms(run_command(plain500, env=env)), ""))
+            row("scarbook build, the four shipped games (player aid, tables, cards), cold",
+                paired(shipped, plain500, runs, env=env, before=cold(work / "shipped")),
+                "CPU and wall <= 2 x", "the plain 500-card document")
+            digest = [*shipped, "--digest"]
+            row("scarbook build --digest, the four shipped games (and every table in full), cold",
+                paired(digest, plain500, max(1, min(runs, 2)), env=env, before=cold(work / "shipped")), "",
+                "the plain 500-card document")
             reference = [sys.executable, "-c", "import typer, yaml"]
             run_command(shipped, env=env)
             noop = paired(shipped, reference, max(runs, 5), env=env)

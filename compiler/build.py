@@ -1,7 +1,9 @@
 """`scarbook build`: plan every output of every game, render only what changed, in parallel.
 
-Outputs per game, under OUT/<game>/: `reference.pdf` + `reference.html`, `cards.pdf` (games with
-printable cards), `stickers.pdf` (games with stickers), and `tables/<id>.{md,csv,json}`.
+Outputs per game, under OUT/<game>/: `reference.pdf` + `reference.html` (the player aid, at most two
+pages: compiler/aid.py), `cards.pdf` (games with printable cards), `stickers.pdf` (games with stickers),
+`tables/<id>.{md,csv,json}`, and when asked for (`--only digest`, `--digest`) `digest.pdf` +
+`digest.html`: every rule table in full, with its sources.
 
 Incremental: each output has dependencies (the content items it uses, the templates, the
 settings), each hashed; `OUT/.scarbook-manifest.json` records them. An output whose hashes and
@@ -38,8 +40,9 @@ from scarbook.kernel.diagnostics import Diagnostic, Span, error
 #: build and its renderers import, directly or not (tests/test_render_code.py derives the list from
 #: the imports and fails when a module is missing).
 BUILD_VERSION = "1"
-RENDER_CODE = ("scarbook.compiler.boardmap", "scarbook.compiler.build", "scarbook.compiler.compiled",
-               "scarbook.compiler.load", "scarbook.compiler.model", "scarbook.compiler.printable",
+RENDER_CODE = ("scarbook.compiler.aid", "scarbook.compiler.boardmap", "scarbook.compiler.build",
+               "scarbook.compiler.compiled", "scarbook.compiler.load", "scarbook.compiler.model",
+               "scarbook.compiler.printable",
                "scarbook.compiler.schema", "scarbook.compiler.schemacheck", "scarbook.compiler.sheets",
                "scarbook.compiler.sizes", "scarbook.compiler.tables", "scarbook.compiler.render",
                "scarbook.compiler.render.html", "scarbook.compiler.render.join", "scarbook.compiler.render.pdf",
@@ -47,6 +50,8 @@ RENDER_CODE = ("scarbook.compiler.boardmap", "scarbook.compiler.build", "scarboo
                "scarbook.kernel.diagnostics", "scarbook.kernel.paths", "scarbook.kernel.trust",
                "scarbook.kernel.yamldoc", "scarbook.kernel.yamlload", "scarbook.kernel.yamlparse")
 MANIFEST = ".scarbook-manifest.json"
+#: What a build without `--only` renders: everything but the full digest (`--only digest`, or `--digest`).
+DEFAULT_OUTPUTS = frozenset({"reference", "tables", "cards", "stickers"})
 TABLE_FORMATS = {"md": tablemod.to_markdown, "csv": tablemod.to_csv, "json": tablemod.to_json}
 
 
@@ -138,7 +143,11 @@ def plan_game(game: Game, paper: str, campaign: str | None, templates: str,
     g = out_folder(game, campaign)
     board = {"board": _hash([game.board, game.edges])} if game.section("territories") else {}
     ref_deps = {**settings, **header, **board, **_item_deps(game, uses), "tables": _hash(tables_data)}
-    out.append(Output(g, "reference", [f"{g}/reference.pdf", f"{g}/reference.html"], ref_deps,
+    # `reference` is the player aid (at most two pages); `digest` every table in full (built when asked for)
+    aid_deps = {**settings, **header, **board, "aid": _hash([game.sections, game.meta, game.reached])}
+    out.append(Output(g, "reference", [f"{g}/reference.pdf", f"{g}/reference.html"], aid_deps,
+                      {"kind": "aid", "game": game, "paper": paper, "campaign": campaign}))
+    out.append(Output(g, "digest", [f"{g}/digest.pdf", f"{g}/digest.html"], ref_deps,
                       {"kind": "reference", "game": game, "tables": tables, "paper": paper, "campaign": campaign}))
     table_files = [f"{g}/tables/{t.id}.{ext}" for t in tables for ext in TABLE_FORMATS]
     out.append(Output(g, "tables", table_files,
@@ -259,6 +268,8 @@ def estimated_seconds(output: Output) -> float:
     reference sheets grow with their table rows, card sheets with their cards."""
     job = output.job
     if output.name == "reference":
+        return 1.5
+    if output.name == "digest":
         return 1.0 + 0.03 * sum(len(t.rows) for t in job["tables"]) + (1.0 if job["game"].section("territories")
                                                                         else 0.0)
     if output.name == "cards":
@@ -319,6 +330,27 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
         game: Game = job["game"]
         paper = job["paper"]
         pages: list[int] | None = None  # every laid-out page once, in order
+        if kind == "aid":
+            from scarbook.compiler.aid import LEVELS, MAX_PAGES, map_marks
+            from scarbook.compiler.boardmap import board_svg, legend, map_withheld
+            from scarbook.compiler.render.pdf import render_fitting
+            from scarbook.templates import TEMPLATE_DIR
+
+            withheld = map_withheld(game)
+            svg = None if withheld else board_svg(game, map_marks(game))  # type: ignore[arg-type]
+            keys = [] if withheld else legend(game)
+            made: list[str] = []
+
+            def versions() -> Any:
+                for level in range(LEVELS):
+                    made[:] = [htmlmod.aid_html(game, paper, svg, keys, job.get("campaign"), level,
+                                                withheld if game.section("territories") else None)]
+                    yield made[0]
+
+            data, _pages = render_fitting(versions(), [Path(r) for r in roots_for(game)], TEMPLATE_DIR, MAX_PAGES)
+            replace_file(_safe_out(out, files[1]), made[0].encode())
+            replace_file(_safe_out(out, files[0]), data)
+            return [], time.perf_counter() - started, None
         if kind == "reference":
             from scarbook.compiler.boardmap import board_svg, legend, map_withheld
 
@@ -400,7 +432,7 @@ def preload_renderers() -> None:
     load_weasyprint()
 
     env = htmlmod.environment()
-    for name in ("cards.html.j2", "reference.html.j2", "stickers.html.j2"):
+    for name in ("cards.html.j2", "aid.html.j2", "reference.html.j2", "stickers.html.j2"):
         env.get_template(name)
 
 
@@ -431,7 +463,8 @@ def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: s
 
     `progress` gets a line per output to render (with why) and per output done; `step` gets
     (tasks done, tasks) as each task (an output, or a part of a long card sheet) finishes.
-    `only` limits the build to outputs of those names ("reference", "tables", "cards", "stickers").
+    `only` limits the build to outputs of those names ("reference", "digest", "tables", "cards", "stickers");
+    without it every output but the digest is built (`DEFAULT_OUTPUTS`).
     `gutter` is the space between the cards of the card sheets (mm).
     """
     result = BuildResult()
@@ -441,7 +474,7 @@ def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: s
         return result
     templates = templates_hash()
     outputs = [o for game in games for o in plan_game(game, paper, campaign, templates, gutter)
-               if only is None or o.name in only]
+               if (o.name in only if only is not None else o.name in DEFAULT_OUTPUTS)]
     manifest = load_manifest(out_dir)
     todo: list[tuple[Output, list[str]]] = []
     for output in outputs:

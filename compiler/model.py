@@ -49,6 +49,8 @@ class Game:
     packs: list[str] = field(default_factory=list)
     fingerprint: str = ""
     file_cites: dict[str, list[str]] = field(default_factory=dict)  # file -> the cites of its top-level `source`
+    #: The game of the campaign schedule players have reached (1 without a campaign; `spoilers.for_players`).
+    reached: int = 1
 
     # --- lookups -------------------------------------------------------------------------
     @property

@@ -111,6 +111,28 @@ def check_sealed_once(ctx: Ctx) -> Iterator[Diagnostic]:
             seen.setdefault(c, eid)
 
 
+def _settings_span(ctx: Ctx, key: str, pointer: str) -> Span:
+    for doc in ctx.loaded.docs:
+        if isinstance(doc.data, dict) and key in doc.data:
+            return doc.span(pointer)
+    return Span(ctx.game.files[0] if ctx.game.files else ctx.game.id)
+
+
+def check_sealed_names(ctx: Ctx) -> Iterator[Diagnostic]:
+    """Free text players read before a packet opens (not inside a packet, not a later game's section) that names
+    what the packet holds: every output withholds that sentence, so the author should move it (X111)."""
+    from scarbook.compiler.spoilers import free_text_mentions, sealed
+
+    seal = sealed(ctx.game, (), reached=10**6)
+    for iid, pointer, name in free_text_mentions(ctx.game):
+        key = pointer.split("/")[1]
+        span = ctx.at(iid, pointer) if iid is not None else _settings_span(ctx, key, pointer)
+        where = f"{singular(ctx.origin(iid).pointer.split('/')[1])} '{iid}'" if iid is not None else key
+        yield warning(span, "X111", f"the free text of {where} names '{seal.shown[name]}', which "
+                      f"{seal.names[name]} holds until it is opened: every output withholds that sentence; move "
+                      "it into the packet's own notes, or word it without the name", pointer)
+
+
 def check_edges(ctx: Ctx) -> Iterator[Diagnostic]:
     """Edges join two known territories, once, never a territory to itself."""
     territories = ctx.game.section("territories")
@@ -439,13 +461,13 @@ def _gaps_in(doc: Document) -> Iterator[Diagnostic]:
 
 
 CHECKS: list[Callable[[Ctx], Iterable[Diagnostic]]] = [
-    check_references, check_sealed_once, check_edges, check_neighbor_symmetry, check_connected, check_regions,
-    check_deck_counts, check_table_rows, check_stickers, check_game_meta, check_gaps,
+    check_references, check_sealed_once, check_sealed_names, check_edges, check_neighbor_symmetry, check_connected,
+    check_regions, check_deck_counts, check_table_rows, check_stickers, check_game_meta, check_gaps,
 ]
 
 
 #: Checks whose verdict needs every file of the game (a count, the board's connectivity, the slots on offer).
-NEEDS_EVERY_FILE = {"X204", "X205", "X301", "X302", "X401", "X402"}
+NEEDS_EVERY_FILE = {"X111", "X204", "X205", "X301", "X302", "X401", "X402"}
 
 
 def without_follow_ons(loaded: Loaded, found: list[Diagnostic]) -> list[Diagnostic]:

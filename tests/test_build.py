@@ -36,28 +36,37 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The tiny game built once (A4, two workers)."""
     folder = tmp_path_factory.mktemp("tiny")
     out = folder / "out"
-    result = build([tiny_game(folder)], out, jobs=2)
+    result = build([tiny_game(folder)], out, jobs=2, only={"reference", "digest", "tables", "cards", "stickers"})
     assert not result.diagnostics, result.diagnostics
-    assert sorted(result.rendered) == [f"tiny-isles/{n}" for n in ("cards", "reference", "stickers", "tables")]
+    assert sorted(result.rendered) == [f"tiny-isles/{n}" for n in ("cards", "digest", "reference", "stickers",
+                                                                   "tables")]
     return out
 
 
 def test_every_output_is_written_under_out(built: Path) -> None:
     game = built / "tiny-isles"
-    for name in ("reference.pdf", "reference.html", "cards.pdf", "stickers.pdf", "tables/recruit.md",
+    for name in ("reference.pdf", "reference.html", "digest.pdf", "digest.html", "cards.pdf", "stickers.pdf",
+                 "tables/recruit.md",
                  "tables/recruit.csv", "tables/recruit.json", "tables/board-regions.md"):
         assert (game / name).is_file(), name
     assert json.loads((game / "tables" / "recruit.json").read_text())["rows"][0] == ["1–11", 3]
 
 
-def test_reference_pdf_text_pages_and_size(built: Path) -> None:
-    text = pdftotext(built / "tiny-isles" / "reference.pdf")
+def test_digest_pdf_text_pages_and_size(built: Path) -> None:
+    text = pdftotext(built / "tiny-isles" / "digest.pdf")
     assert "Tiny Isles" in text and "Recruit" in text and "12–14" in text
     assert "Sealed one" in text and "Open after game 2." in text
     assert "secret-card" not in text  # envelope contents are never printed
     assert "unknown: not printed" in text  # unknown values are marked, with why
-    info = pdfinfo(built / "tiny-isles" / "reference.pdf")
+    info = pdfinfo(built / "tiny-isles" / "digest.pdf")
     assert "A4" in info["Page size"]
+
+
+def test_the_player_aid_is_the_reference_pdf(built: Path) -> None:
+    text = pdftotext(built / "tiny-isles" / "reference.pdf")
+    assert "Tiny Isles player aid" in text and "digest.pdf" in text and "secret-card" not in text
+    info = pdfinfo(built / "tiny-isles" / "reference.pdf")
+    assert "A4" in info["Page size"] and int(info["Pages"]) <= 2
 
 
 def test_card_sheets_calibration_fronts_mirrored_backs(built: Path) -> None:
@@ -211,18 +220,20 @@ def test_cli_builds_a_shipped_game_then_is_up_to_date(tmp_path: Path) -> None:
     out = tmp_path / "out"
     exe = Path(sys.executable).parent / "scarbook"
     env = {**os.environ, "CI": "1"}
-    first = subprocess.run([str(exe), "build", "risk-warhammer-40k", "--out", str(out)], capture_output=True,
-                           text=True, env=env, cwd=tmp_path)
+    first = subprocess.run([str(exe), "build", "risk-warhammer-40k", "--out", str(out), "--digest"],
+                           capture_output=True, text=True, env=env, cwd=tmp_path)
     assert first.returncode == 0, first.stderr + first.stdout
     assert "rendering (not built yet)" in first.stdout
-    text = pdftotext(out / "risk-warhammer-40k" / "reference.pdf")
+    aid = pdftotext(out / "risk-warhammer-40k" / "reference.pdf")
+    assert "player aid" in aid and "Dontoria-Megaborealis Fortwall" in aid and aid.count("\f") <= 2
+    text = pdftotext(out / "risk-warhammer-40k" / "digest.pdf")
     assert "Starting armies" in text and "Risk: Warhammer 40,000" in text
     assert "Region bonuses ‡" in text and "‡ from one unofficial source (low confidence)" in text
     assert "Dontoria-Megaborealis Fortwall" in text  # the board map is drawn
     assert (out / "risk-warhammer-40k" / "cards.pdf").is_file()
     assert (out / "risk-warhammer-40k" / "tables" / "starting-armies.csv").read_text().startswith("Players,")
-    second = subprocess.run([str(exe), "build", "risk-warhammer-40k", "--out", str(out)], capture_output=True,
-                            text=True, env=env, cwd=tmp_path)
+    second = subprocess.run([str(exe), "build", "risk-warhammer-40k", "--out", str(out), "--digest"],
+                            capture_output=True, text=True, env=env, cwd=tmp_path)
     assert second.returncode == 0 and "everything is up to date" in second.stdout
 
 

@@ -310,14 +310,18 @@ def plan(game: Game, paper: str = "a4", campaign: str | None = None, templates: 
 def test_the_plan_of_the_tiny_game(tmp_path: Path) -> None:
     game = tiny_game(tmp_path)
     outs = plan(game)
-    assert list(outs) == ["reference", "tables", "cards", "stickers"]
+    assert list(outs) == ["reference", "digest", "tables", "cards", "stickers"]
     assert [o.key for o in outs.values()] == [f"tiny-isles/{n}" for n in outs]
     assert outs["reference"].files == ["tiny-isles/reference.pdf", "tiny-isles/reference.html"]
+    assert outs["digest"].files == ["tiny-isles/digest.pdf", "tiny-isles/digest.html"]
+    aid = outs["reference"]  # the player aid: drawn from the content as players see it, and the board
+    assert list(aid.deps) == ["settings", "templates", "game", "board", "aid"]
+    assert aid.job == {"kind": "aid", "game": game, "paper": "a4", "campaign": None}
     assert outs["cards"].files == ["tiny-isles/cards.pdf"] and outs["stickers"].files == ["tiny-isles/stickers.pdf"]
     assert outs["tables"].files[:3] == ["tiny-isles/tables/recruit.md", "tiny-isles/tables/recruit.csv",
                                         "tiny-isles/tables/recruit.json"]
     assert len(outs["tables"].files) == 3 * len(outs["tables"].job["tables"])
-    ref = outs["reference"]
+    ref = outs["digest"]
     assert list(ref.deps)[:4] == ["settings", "templates", "game", "board"] and list(ref.deps)[-1] == "tables"
     assert "card 'north-card'" in ref.deps and ref.deps["templates"] == "T"
     assert ref.job == {"kind": "reference", "game": game, "tables": outs["tables"].job["tables"], "paper": "a4",
@@ -402,7 +406,7 @@ def test_the_computed_tables_and_stickers_are_dependencies_themselves(tmp_path: 
 
     monkeypatch.setattr(tablemod, "rule_tables", one_more_row)
     more = plan(tiny_game(tmp_path))
-    for name in ("reference", "tables"):
+    for name in ("digest", "tables"):
         changed = {k for k in base[name].deps if base[name].deps[k] != more[name].deps[k]}
         assert changed == {"tables"}, name
     real_items = sheetmod.sticker_items
@@ -458,7 +462,7 @@ def test_a_card_image_is_a_dependency_by_its_bytes(tmp_path: Path) -> None:
 
 def test_outputs_a_game_has_nothing_for(tmp_path: Path) -> None:
     game = tiny_game(tmp_path, cards=[], stickers=[])
-    assert list(plan(game)) == ["reference", "tables"]
+    assert list(plan(game)) == ["reference", "digest", "tables"]
     assert plan(game)["reference"].job["paper"] == "a4"
 
 
@@ -624,10 +628,11 @@ def test_with_images_gives_each_card_its_image_url(tmp_path: Path) -> None:
 def test_estimated_seconds_grow_with_what_is_drawn(tmp_path: Path) -> None:
     game = tiny_game(tmp_path)
     outs = plan(game)
-    rows = sum(len(t.rows) for t in outs["reference"].job["tables"])
-    assert estimated_seconds(outs["reference"]) == pytest.approx(2.0 + 0.03 * rows)  # with a board: 1 s more
-    assert estimated_seconds(plan(tiny_game(tmp_path, territories=[]))["reference"]) == pytest.approx(
-        1.0 + 0.03 * sum(len(t.rows) for t in plan(tiny_game(tmp_path, territories=[]))["reference"].job["tables"]))
+    rows = sum(len(t.rows) for t in outs["digest"].job["tables"])
+    assert estimated_seconds(outs["digest"]) == pytest.approx(2.0 + 0.03 * rows)  # with a board: 1 s more
+    assert estimated_seconds(plan(tiny_game(tmp_path, territories=[]))["digest"]) == pytest.approx(
+        1.0 + 0.03 * sum(len(t.rows) for t in plan(tiny_game(tmp_path, territories=[]))["digest"].job["tables"]))
+    assert estimated_seconds(outs["reference"]) == pytest.approx(1.5)  # the player aid: two pages at most
     assert estimated_seconds(outs["cards"]) == pytest.approx(0.5 + 0.012 * 4)
     parted = Output("g", "cards", [], {}, {"cards": [{}] * 1000, "parts": 4})
     assert estimated_seconds(parted) == pytest.approx(0.5 + 0.012 * 250)
@@ -662,7 +667,12 @@ def fake_pdf(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, list[str], str,
         calls.append((html, [str(r) for r in roots], str(base), pages))
         return b"%PDF-fake " + str(len(calls)).encode()
 
+    def render_fitting(versions: Any, roots: list[Path], base: Path, max_pages: int) -> tuple[bytes, int]:
+        first = next(iter(versions))  # the full version, taken as fitting
+        return render_pdf(first, roots, base, f"at most {max_pages}"), 1
+
     monkeypatch.setattr(pdfmod, "render_pdf", render_pdf)
+    monkeypatch.setattr(pdfmod, "render_fitting", render_fitting)
     return calls
 
 
@@ -672,22 +682,27 @@ def test_render_job_writes_each_output(tmp_path: Path, fake_pdf: list[Any]) -> N
     game = tiny_game(tmp_path)
     outs = plan(game)
     out = tmp_path / "out"
-    for name in ("reference", "cards", "stickers", "tables"):
+    for name in ("reference", "digest", "cards", "stickers", "tables"):
         problems, seconds, data = render_job(outs[name].job, outs[name].files, str(out))
         assert (problems, data) == ([], None) and 0 <= seconds < 60, name
     assert (out / "tiny-isles/reference.pdf").read_bytes() == b"%PDF-fake 1"
-    assert (out / "tiny-isles/cards.pdf").read_bytes() == b"%PDF-fake 2"
-    assert (out / "tiny-isles/stickers.pdf").read_bytes() == b"%PDF-fake 3"
+    assert (out / "tiny-isles/digest.pdf").read_bytes() == b"%PDF-fake 2"
+    assert (out / "tiny-isles/cards.pdf").read_bytes() == b"%PDF-fake 3"
+    assert (out / "tiny-isles/stickers.pdf").read_bytes() == b"%PDF-fake 4"
     assert "Tiny Isles" in (out / "tiny-isles/reference.html").read_text("utf-8")
-    assert (out / "tiny-isles/tables/recruit.md").is_file() and len(fake_pdf) == 3
-    ref_html, roots, base, pages = fake_pdf[0]
-    assert ref_html == (out / "tiny-isles/reference.html").read_text("utf-8") and pages is None
+    assert (out / "tiny-isles/tables/recruit.md").is_file() and len(fake_pdf) == 4
+    aid_html, roots, base, pages = fake_pdf[0]
+    assert aid_html == (out / "tiny-isles/reference.html").read_text("utf-8") and pages == "at most 2"
+    assert "<title>Tiny Isles · player aid</title>" in aid_html
+    ref_html, roots, base, pages = fake_pdf[1]
+    assert ref_html == (out / "tiny-isles/digest.html").read_text("utf-8") and pages is None
+    assert "<title>Tiny Isles · digest</title>" in ref_html
     assert roots == roots_for(game) and base == str(TEMPLATE_DIR)
-    cards_html, _, _, pages = fake_pdf[1]
+    cards_html, _, _, pages = fake_pdf[2]
     assert "North Card" in cards_html and pages == [0, 1, 2, 3, 4, 5]
     assert "<title>Tiny Isles · print and play</title>" in cards_html and "data-locator" not in cards_html
-    assert "Kraken" in fake_pdf[2][0] and fake_pdf[2][3] is None
-    assert "<title>Tiny Isles · stickers</title>" in fake_pdf[2][0]
+    assert "Kraken" in fake_pdf[3][0] and fake_pdf[3][3] is None
+    assert "<title>Tiny Isles · stickers</title>" in fake_pdf[3][0]
 
 
 def test_render_job_draws_card_images_and_the_locator_map(tmp_path: Path, fake_pdf: list[Any]) -> None:
@@ -818,7 +833,8 @@ def test_build_renders_everything_then_nothing(tmp_path: Path, jobs: int) -> Non
     assert made_by(out / "tiny-isles/cards.pdf")[0] == "cards a4 None"
     manifest = load_manifest(out)
     outs = plan(tiny_game(tmp_path), templates=buildmod.templates_hash())
-    assert manifest == {o.key: {"files": o.files, "deps": o.deps} for o in outs.values()}
+    assert manifest == {o.key: {"files": o.files, "deps": o.deps} for o in outs.values()
+                        if o.name in buildmod.DEFAULT_OUTPUTS}  # the digest only when asked for
     lines.clear()
     again = build([tiny_game(tmp_path)], out, jobs=jobs, progress=lines.append)
     assert (again.rendered, sorted(again.up_to_date), lines) == ([], ALL, [])
@@ -960,12 +976,12 @@ def dying_render_job(job: dict[str, Any], files: list[str], out_dir: str) -> Any
     os._exit(3)
 
 
-def reference_page(tmp_path: Path, game: Game, campaign: str | None = None) -> str:
+def reference_page(tmp_path: Path, game: Game, campaign: str | None = None, output: str = "digest") -> str:
     outs = plan(game, campaign=campaign)
     out = tmp_path / "out"
-    problems, _, _ = render_job(outs["reference"].job, outs["reference"].files, str(out))
+    problems, _, _ = render_job(outs[output].job, outs[output].files, str(out))
     assert problems == []
-    return (out / outs["reference"].files[1]).read_text("utf-8")
+    return (out / outs[output].files[1]).read_text("utf-8")
 
 
 def test_the_reference_sheet_draws_the_board_or_says_why_not(tmp_path: Path, fake_pdf: list[Any]) -> None:
@@ -979,8 +995,11 @@ def test_the_reference_sheet_draws_the_board_or_says_why_not(tmp_path: Path, fak
             and '<div class="legend">' not in withheld)
     none = reference_page(tmp_path, tiny_game(tmp_path, territories=[]))
     assert "No board map" not in none and '<div class="legend">' not in none
-    in_campaign = reference_page(tmp_path, tiny_game(tmp_path), "world.yaml")
-    assert "as it stands in the campaign <b>world.yaml</b>" in in_campaign
+    in_campaign = reference_page(tmp_path, tiny_game(tmp_path), "camps/world.yaml")
+    assert "as it stands in the campaign <b>world</b>" in in_campaign and "camps" not in in_campaign  # no folder
+    aid = reference_page(tmp_path, game, output="reference")  # the player aid says why there is no map too
+    assert "No board map: the sources give 3 territories only (a photo of part of the board)." in aid
+    assert "<svg" in reference_page(tmp_path, tiny_game(tmp_path), output="reference")
 
 
 def test_tables_are_written_with_the_collector_left_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1001,7 +1020,7 @@ def test_outputs_render_in_forked_workers_longest_first_and_tables_here(tmp_path
     pids = {made_by(out / f"tiny-isles/{n}.pdf")[1] for n in ("reference", "cards", "stickers")}
     assert os.getpid() not in pids and len(pids) == 3  # a child of its own for each task
     # estimates: reference 2 s and more, cards 0.548, stickers 0.515
-    assert (out / "order.log").read_text().split() == ["tables", "reference", "cards", "stickers"]
+    assert (out / "order.log").read_text().split() == ["tables", "aid", "cards", "stickers"]
 
 
 @pytest.mark.usefixtures("fake_render")
@@ -1028,13 +1047,13 @@ def test_a_campaign_build_is_its_own_setting(tmp_path: Path) -> None:
     game.packs = ["extra"]
     first = build([game], out, jobs=1, campaign="world.yaml", only={"reference"})
     assert first.rendered == ["tiny-isles/reference"]
-    assert made_by(out / "tiny-isles/reference.pdf")[0] == "reference a4 world.yaml"
+    assert made_by(out / "tiny-isles/reference.pdf")[0] == "aid a4 world.yaml"
     assert build([game], out, jobs=1, campaign="world.yaml", only={"reference"}).rendered == []
     lines: list[str] = []
     other = build([game], out, jobs=1, campaign="other.yaml", only={"reference"}, progress=lines.append)
     assert other.rendered == ["tiny-isles/reference"]
     assert lines[0] == "tiny-isles/reference: rendering (settings changed)"
-    FAIL.add("reference")
+    FAIL.add("aid")
     (d,) = build([game], out, jobs=1, campaign="world.yaml", only={"reference"}).diagnostics
     assert d.span == Span(game.files[0]) and d.message.startswith("tiny-isles/reference: ")
 

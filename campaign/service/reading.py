@@ -87,9 +87,16 @@ def pack_fingerprint(pack: Path) -> str:
 
 def campaign_game(path: Path, packs: list[Path]) -> Game:
     """The game as it stands in the campaign in `path` (with extra `packs` merged), for `show`, `tables`
-    and `build --campaign`: opened packets visible, nothing sealed, the board and cards as changed."""
+    and `build --campaign`: opened packets visible, nothing sealed, the board and cards as changed; the
+    schedule's games not reached yet left out and nothing that names a sealed item (`compiler.spoilers`)."""
+    from scarbook.compiler.spoilers import for_players
+
     campaign = Campaign(read(Path(path)), list(packs))
-    return applied(campaign.replay(check=False), campaign.ledger.display)  # what the campaign wrote: at its line
+    replay = campaign.replay(check=False)
+    state = replay.state
+    reached = state.started if state.in_progress else state.started + 1  # the game being played, or the next
+    game = applied(replay, campaign.ledger.display)  # what the campaign wrote: at its line
+    return for_players(game, campaign.game(replay.packs), list(state.opened), reached)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ templates never compute game data. Jinja2 is imported inside functions only.
 from __future__ import annotations
 
 import base64
-import math
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -21,8 +20,8 @@ from scarbook.compiler.sheets import PAPER_MM, Sheet, distinct_pages
 from scarbook.compiler.sizes import STICKER_DEFAULT_MM
 from scarbook.compiler.tables import LOW_CONFIDENCE_NOTE, Table, board_low_confidence, cell_text
 
-#: Rows of a table per unsplittable block; a longer table is shown in parts.
-MAX_LINES_PER_BLOCK = 44
+#: More columns than this are printed as records (one block per row), however short their texts.
+MAX_COLUMNS = 8
 PAPER_CSS = {"a4": "A4", "letter": "letter"}
 COLOUR = re.compile(r"#[0-9a-fA-F]{3,8}")
 
@@ -90,14 +89,7 @@ def environment() -> Any:
     return env
 
 
-def _row_lines(row: list[Any], widths: int) -> int:
-    longest = max((len(cell_text(v)) for v in row), default=0)
-    return max(1, math.ceil(longest / max(20, 150 // max(1, widths))))
-
-
-def table_parts(table: Table) -> list[dict[str, Any]]:
-    """A table as one or more blocks that each fit on a page, cells ready to print."""
-    unknowns: list[str] = []
+def _cells(table: Table, unknowns: list[str]) -> list[list[dict[str, Any]]]:
     rows: list[list[dict[str, Any]]] = []
     for row in table.rows:
         cells = []
@@ -108,28 +100,58 @@ def table_parts(table: Table) -> list[dict[str, Any]]:
                 cells.append({"unknown": True, "note": unknowns.index(value["unknown"]) + 1, "text": "?", "cls": ""})
             else:
                 text = cell_text(value)
-                cls = "num" if isinstance(value, int | float) and not isinstance(value, bool) else \
-                    ("long" if len(text) > 60 else "")
+                cls = "num" if isinstance(value, int | float) and not isinstance(value, bool) else ""
                 cells.append({"unknown": False, "note": 0, "text": text, "cls": cls})
         rows.append(cells)
-    wide = not (len(table.columns) <= 3 and not any(c["cls"] == "long" for r in rows for c in r))
+    return rows
+
+
+def layout_of(table: Table, rows: list[list[dict[str, Any]]]) -> str:
+    """How a table is printed so that it fits the page: `grid` (a table), `records` (one block per row, for
+    a table too wide for the page), `list` (one column: its values in a line) or `note` (one row that says
+    nothing but what is unknown)."""
+    if len(table.columns) == 1:
+        return "list"
+    if len(rows) == 1 and all(c["unknown"] or not c["text"] for c in rows[0][1:]):
+        return "note"
+    least = [min(_longest_word(table, rows, i) + 2.5, 30.0) for i in range(len(table.columns))]
+    if len(table.columns) > MAX_COLUMNS or sum(least) > TABLE_CHARS:
+        return "records"
+    return "grid"
+
+
+def _longest_word(table: Table, rows: list[list[dict[str, Any]]], i: int) -> float:
+    words = [1.2 * len(w) for w in table.columns[i].title.split()]  # the header is bold
+    words += [float(len(w)) for r in rows if i < len(r) for w in r[i]["text"].split()]
+    return max(words, default=1.0)
+
+
+def table_parts(table: Table, seen: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """A table ready to print (one part): its cells, its layout (`layout_of`), the column widths of a grid.
+    `seen` (rows as text -> the title of the table that printed them first) makes a table whose rows an
+    earlier one printed word for word a line saying so."""
+    unknowns: list[str] = []
+    rows = _cells(table, unknowns)
+    layout = layout_of(table, rows)
+    same_as = None
+    if seen is not None and rows:
+        key = "\n".join("\t".join(c["text"] for c in r) for r in rows)
+        same_as = seen.get(key)
+        seen.setdefault(key, table.title)
+    long = any(len(c["text"]) > 60 for r in rows for c in r)
+    wide = layout == "grid" and (len(table.columns) > 3 or long)
     cols = column_widths(table, rows) if wide else []
-    chunks: list[list[list[dict[str, Any]]]] = [[]]
-    lines = 0
-    for raw, cells in zip(table.rows, rows, strict=True):
-        n = _row_lines(raw, len(table.columns))
-        if chunks[-1] and lines + n > MAX_LINES_PER_BLOCK:
-            chunks.append([])
-            lines = 0
-        chunks[-1].append(cells)
-        lines += n
+    for i, r in enumerate(rows):  # the first two rows and the last two stay together (no row alone on a page)
+        for c in r:
+            c["keep"] = i == 1 or (i >= len(rows) - 2 and i > 0)
     return [{
-        "id": table.id if i == 0 else f"{table.id}-{i + 1}", "title": table.title, "text": table.text,
-        "columns": [c.title for c in table.columns], "rows": chunk, "notes": table.notes, "unknowns": unknowns,
+        "id": table.id, "title": table.title, "text": table.text, "layout": layout, "same_as": same_as,
+        "columns": [c.title for c in table.columns], "rows": rows, "notes": table.notes, "unknowns": unknowns,
         "inferred": table.inferred, "low_confidence": table.low_confidence, "marks": table.marks,
-        "sources": table.sources, "index": i + 1, "of": len(chunks),
-        "width": ("wide fixed" if cols else "wide") if wide else "narrow", "cols": cols,
-    } for i, chunk in enumerate(chunks)]
+        "sources": table.sources, "index": 1, "of": 1,
+        "width": ("wide fixed" if cols else "wide") if wide else ("narrow" if layout == "grid" else layout),
+        "cols": cols,
+    }]
 
 
 #: About how many characters of table text fit across a page (10 pt on A4 or Letter less the margins).
@@ -146,9 +168,7 @@ def column_widths(table: Table, rows: list[list[dict[str, Any]]]) -> list[str]:
     least, most = [], []
     for i, column in enumerate(table.columns):
         texts = [column.title, *(r[i]["text"] for r in rows if i < len(r))]
-        word = max([1.2 * len(w) for w in column.title.split()]  # the header is bold
-                   + [float(len(w)) for t in texts[1:] for w in t.split()], default=1.0)
-        least.append(min(word + 2.5, 30.0))
+        least.append(min(_longest_word(table, rows, i) + 2.5, 30.0))
         most.append(float(max(len(t) for t in texts)) + 2.5)
     room = TABLE_CHARS - sum(least)
     if room < 0:  # crowded: automatic layout, which measures the words, decides
@@ -163,15 +183,28 @@ def column_widths(table: Table, rows: list[list[dict[str, Any]]]) -> list[str]:
 def reference_html(game: Game, tables: list[Table], paper: str, map_svg: str | None,
                    legend: list[tuple[str, str]], campaign: str | None = None, map_note: str | None = None) -> str:
     """The reference sheets; `map_note` says why a board has no map (see `boardmap.map_withheld`)."""
-    parts = [p for t in tables for p in table_parts(t)]
+    from scarbook.compiler.aid import campaign_label
+
+    seen: dict[str, str] = {}
+    parts = [p for t in tables for p in table_parts(t, seen)]
     summary = game.meta.get("summary")
     return str(environment().get_template("reference.html.j2").render(
-        game={"id": game.id, "title": game.title}, packs=list(game.packs), campaign=campaign,
+        game={"id": game.id, "title": game.title}, packs=list(game.packs), campaign=campaign_label(campaign),
         summary=summary if isinstance(summary, str) else None, map_svg=map_svg, legend=legend, parts=parts,
         map_note=map_note, map_low_confidence=board_low_confidence(game) if map_svg else [],
         map_shared=bool(map_svg) and any(len(t.get("regions") or []) > 1 for t in game.section("territories").values()),
         low_confidence_note=LOW_CONFIDENCE_NOTE, paper=PAPER_CSS[paper],
     ))
+
+
+def aid_html(game: Game, paper: str, map_svg: str | None, legend: list[tuple[str, str]],
+             campaign: str | None = None, level: int = 0, map_note: str | None = None) -> str:
+    """The player aid (`compiler.aid`) at shortening `level`; `map_note` says why a board has no map."""
+    from scarbook.compiler.aid import aid_view
+
+    view = aid_view(game, campaign, game.reached, level)
+    return str(environment().get_template("aid.html.j2").render(
+        **view, map_svg=map_svg, legend=legend, paper=PAPER_CSS[paper], map_note=map_note))
 
 
 def sheets_html(template: str, title: str, sheets: list[Sheet], paper: str) -> str:

@@ -193,6 +193,40 @@ def render_pdf(html: str, roots: list[Path], base_url: Path, pages: list[int] | 
     return data
 
 
+def render_fitting(versions: Any, roots: list[Path], base_url: Path, max_pages: int) -> tuple[bytes, int]:
+    """The PDF of the first of `versions` (HTML texts, from the fullest to the shortest; an iterable, so
+    each is made only when needed) laid out on at most `max_pages` pages, else of the last one; and how
+    many pages it has."""
+    os.environ["SOURCE_DATE_EPOCH"] = FIXED_EPOCH
+    load_weasyprint()
+    from weasyprint import HTML
+    from weasyprint.text.fonts import FontConfiguration
+    from weasyprint.urls import FatalURLFetchingError
+
+    refused: list[str] = []
+    fetcher = make_fetcher(roots, refused)
+    fonts = FontConfiguration()
+    try:
+        document = None
+        for html in versions:
+            document = HTML(string=html, base_url=base_url.resolve().as_uri() + "/", url_fetcher=fetcher).render(
+                font_config=fonts)
+            if len(document.pages) <= max_pages or refused:
+                break
+        assert document is not None, "no version to render"
+        document.metadata.created = None
+        document.metadata.modified = None
+        data = document.write_pdf(pdf_identifier=b"scarbook", uncompressed_pdf=False)
+    except FatalURLFetchingError as exc:
+        raise UnsafeResource(refused or [str(exc)]) from None
+    finally:
+        remove_font_folder(fonts)
+    if refused:
+        raise UnsafeResource(refused)
+    assert isinstance(data, bytes)
+    return data, len(document.pages)
+
+
 def write_pdf(html: str, out: Path, roots: list[Path], base_url: Path | None = None) -> None:
     """Render `html` to `out` (written atomically); raises UnsafeResource on a refused URL."""
     from scarbook.templates import TEMPLATE_DIR

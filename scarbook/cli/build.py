@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 class OutputName(str, Enum):
     reference = "reference"
+    digest = "digest"
     cards = "cards"
     stickers = "stickers"
     tables = "tables"
@@ -64,11 +65,13 @@ def _load_games(games: list[str], packs: list[Path], campaign: Path | None, afte
         fail_usage("with --pack, name the GAME the pack extends (scarbook build GAME --pack DIR)")
     chosen = games or known_games
     with content_errors():
+        from scarbook.compiler.spoilers import for_players
         from scarbook.compiler.validate import cached_game
 
         loaded = []
         for game_id in chosen:
-            loaded.append(cached_game(game_id, packs).effective())
+            full = cached_game(game_id, packs)
+            loaded.append(for_players(full.effective(), full))
         return loaded
 
 
@@ -123,25 +126,31 @@ def build(
         "--gutter", metavar="MM", min=0.0, max=MAX_GUTTER_MM,
         help="Space between the cards of the card sheets, in mm (default 0: cards share their cut lines; "
              "6 gives every card its own 3 mm bleed, fewer cards a page).")] = DEFAULT_GUTTER_MM,
+    digest: Annotated[bool, typer.Option(
+        "--digest", help="Also build digest.pdf (+ .html): every rule table in full, with its sources.")] = False,
 ) -> None:
     """Build reference sheets, print-and-play card and sticker sheets, and rule tables.
 
-    Writes OUT/GAME/reference.pdf (+ .html), cards.pdf, stickers.pdf and tables/*.{md,csv,json}.
-    Only outputs whose content changed are rendered again; the build says why.
+    Writes OUT/GAME/reference.pdf (+ .html), the player aid of at most two pages, cards.pdf,
+    stickers.pdf and tables/*.{md,csv,json}; with --digest (or --only digest) also digest.pdf (+ .html),
+    every rule table in full. Only outputs whose content changed are rendered again; the build says why.
 
     Example: scarbook build risk-legacy --out build --paper letter
     Example: scarbook build --campaign our-world.yaml --after 3
     """
+    from scarbook.compiler.build import DEFAULT_OUTPUTS
     from scarbook.compiler.build import build as run_build
 
+    wanted_outputs = {o.value for o in only} if only else None
+    if digest:
+        wanted_outputs = (wanted_outputs or set(DEFAULT_OUTPUTS)) | {"digest"}
     started = time.perf_counter()
     loaded = _load_games(list(games or []), list(pack or []), campaign, after)
     shown = None if campaign is None else f"{campaign} after game {after}" if after is not None else str(campaign)
     display = ProgressDisplay(sys.stderr.isatty() and not os.environ.get("CI"))
     try:
         result = run_build(loaded, out, jobs=jobs, paper=paper.value, campaign=shown,
-                           progress=display.line, step=display.step, only={o.value for o in only} if only else None,
-                           gutter=gutter)
+                           progress=display.line, step=display.step, only=wanted_outputs, gutter=gutter)
     finally:
         display.close()
     if result.diagnostics:

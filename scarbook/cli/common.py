@@ -79,9 +79,11 @@ def load(game_id: str, packs: list[Path] | None, campaign: Path | None = None) -
             from scarbook.campaign.service.reading import campaign_game
 
             return campaign_game(campaign, list(packs or []))
+        from scarbook.compiler.spoilers import for_players
         from scarbook.compiler.validate import load_game
 
-        return load_game(game_id, list(packs or [])).effective()
+        full = load_game(game_id, list(packs or []))
+        return for_players(full.effective(), full)
 
 
 def echo_err(message: str) -> None:

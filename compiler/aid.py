@@ -1,0 +1,202 @@
+"""The player aid: the one or two pages a group keeps on the table (a game's default reference sheet).
+
+Computed from the content as players see it now (`spoilers.for_players`): the board with its marks,
+the turn in play order (the rules in short, grouped by topic), for a legacy game what it adds to the base
+game (what happens after each game, the campaign's rules) and the rule stickers in play, the next game of
+the campaign schedule, and with `--campaign` the world as it is now (named and changed regions, marked
+territories, destroyed cards). The full digest of every table is `digest.pdf` beside it.
+
+`aid_view(game, campaign, level)` is pure data for `templates/aid.html.j2`. The renderer lays the aid
+out at level 0 and, while it takes more than `MAX_PAGES`, at the next level, each shorter than the one
+before (small tables left out, then each rule cut to its first sentence, then titles only); the aid says
+when it was shortened. Nothing here names a game or gives a topic or sticker kind a meaning beyond the
+order of play words below.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from scarbook.compiler.model import Game, as_dict, as_list, is_unknown, known
+from scarbook.compiler.tables import cell_text
+
+#: The most pages a player aid takes.
+MAX_PAGES = 2
+#: How many shorter versions the renderer may try after the full one.
+LEVELS = 4
+#: Words of a rule topic, in the order of play: a topic is placed by the first of these it contains
+#: (others follow, in content order).
+PLAY_ORDER = ("goal", "winning", "setup", "set-up", "before", "start", "turn", "recruit", "deploy", "combat",
+              "attack", "move", "end", "mark", "card")
+#: Topic words that describe the campaign (shown with what a legacy game adds, not in the turn).
+CAMPAIGN_WORDS = ("campaign", "legacy")
+#: A declared table short enough to be printed on the aid (rows, columns).
+SMALL_TABLE = (10, 3)
+
+
+def _text(value: Any) -> str:
+    return "?" if is_unknown(value) else ("" if value is None else str(value))
+
+
+def _first_sentence(text: str) -> str:
+    head = re.split(r"(?<=[.!?])\s+", text.strip(), maxsplit=1)[0]
+    return head if len(head) < len(text.strip()) else text.strip()
+
+
+def _topic_rank(topic: str) -> int:
+    low = topic.lower()
+    # a topic without a word of play (a kind of game, say) sits with the turn
+    return next((i for i, word in enumerate(PLAY_ORDER) if word in low), PLAY_ORDER.index("turn"))
+
+
+def _rules(game: Game, level: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(the turn's rule groups in play order, the campaign's rules)."""
+    groups: dict[str, list[dict[str, str]]] = {}
+    campaign: list[dict[str, Any]] = []
+    for rid, rule in game.section("rules").items():
+        text = _text(rule.get("text"))
+        if level >= 2:
+            text = _first_sentence(text)
+        if level >= 3:
+            text = ""
+        entry = {"title": str(known(rule.get("title"), None) or rid), "text": text}
+        topic = str(rule.get("topic") or "")
+        if any(w in topic.lower() for w in CAMPAIGN_WORDS):
+            campaign.append(entry)
+        elif topic or not rule.get("slots"):
+            groups.setdefault(topic or "general", []).append(entry)
+    order = sorted(groups, key=lambda t: (_topic_rank(t), list(groups).index(t)))
+    return [{"topic": t.replace("-", " ").capitalize(), "rules": groups[t]} for t in order], campaign
+
+
+def _small_tables(game: Game) -> list[dict[str, Any]]:
+    out = []
+    for tid, t in game.section("tables").items():
+        rows, columns = t.get("rows") or [], t.get("columns") or []
+        if not rows or len(rows) > SMALL_TABLE[0] or len(columns) > SMALL_TABLE[1] or t.get("formula"):
+            continue
+        out.append({"id": tid, "title": str(t.get("title", tid)), "columns": [str(c.get("title")) for c in columns],
+                    "rows": [[cell_text(v) if not is_unknown(v) else "?" for v in r] for r in rows]})
+    return out
+
+
+def _after_each_game(game: Game) -> list[dict[str, Any]]:
+    """What each type of game ends with: its steps, and what a player may choose among."""
+    names = {sid: str(st.get("name", sid)) for sid, st in game.section("stickers").items()}
+    names.update({rid: str(r.get("name", rid)) for rid, r in game.section("rewards").items()})
+    campaign = as_dict(game.meta.get("campaign"))
+    out = []
+    for gt in as_list(campaign.get("game_types")):
+        if not isinstance(gt, dict):
+            continue
+        steps = []
+        for step in as_list(gt.get("steps")):
+            if not isinstance(step, dict):
+                continue
+            choose = [names.get(c, c) for c in as_list(step.get("choose")) if isinstance(c, str) and c in names]
+            who = str(step.get("who") or "").replace("-", " ")
+            steps.append({"name": str(step.get("name", step.get("id", ""))), "who": who, "choose": choose})
+        if steps:
+            out.append({"name": str(gt.get("name", gt.get("id", ""))), "steps": steps})
+    return out
+
+
+def _rule_stickers(game: Game) -> list[dict[str, str]]:
+    """The rule stickers players see now (a sticker of kind `rule`), and the rulebook places a campaign filled."""
+    out = []
+    for sid, st in game.section("stickers").items():
+        if st.get("kind") == "rule":
+            out.append({"name": str(st.get("name", sid)), "text": _text(st.get("effect") or st.get("text"))})
+    for sid, sec in game.section("rulebook").items():
+        for slot in as_list(sec.get("slots")):
+            if isinstance(slot, dict) and slot.get("filled") and slot.get("filled") != "empty":
+                out.append({"name": f"{sec.get('title', sid)}: {slot.get('label', '')}",
+                            "text": f"{slot['filled']}" + (f": {slot['text']}" if isinstance(slot.get("text"), str)
+                                                           else "")})
+    return out
+
+
+def next_game(game: Game, reached: int) -> dict[str, str] | None:
+    """The schedule's entry for the game the campaign is at (game 1 without a campaign)."""
+    for entry in game.section("schedule").values():
+        if entry.get("game") == reached:
+            return {"game": str(reached), "title": _text(entry.get("title")),
+                    "type": _text(entry.get("type")), "objective": _text(entry.get("objective")),
+                    "special": _text(entry.get("special")), "at_end": _text(entry.get("at_end"))}
+    return None
+
+
+def world(game: Game) -> dict[str, list[str]]:
+    """The world as a campaign left it: named or changed regions, marked territories, destroyed cards."""
+    regions = []
+    for rid, r in game.section("regions").items():
+        if r.get("named_by") or r.get("marks"):
+            bonus = r.get("bonus")
+            by = f" (named by {r['named_by']})" if r.get("named_by") else ""
+            shown = cell_text(bonus) if not is_unknown(bonus) else "?"
+            regions.append(f"{known(r.get('name'), rid)}{by}: bonus {shown}")
+    where: dict[str, list[str]] = {}  # a mark -> the territories that carry it (a named mark: its own line)
+    stickers = game.section("stickers")
+    for tid, t in game.section("territories").items():
+        place = str(known(t.get("name"), tid))
+        for m in as_list(t.get("marks")):
+            if isinstance(m, dict):
+                label = str(as_dict(stickers.get(m.get("sticker"))).get("name") or m.get("sticker"))
+                where.setdefault(f"{label} {m['name']}" if m.get("name") else label, []).append(place)
+    territories = [f"{label}: {', '.join(places)}" for label, places in where.items()]
+    destroyed = [str(known(c.get("name"), cid)) for cid, c in game.section("cards").items() if c.get("destroyed")]
+    return {"regions": regions, "territories": territories, "destroyed": destroyed}
+
+
+def map_marks(game: Game) -> dict[str, list[Any]]:
+    """Territory id -> the marks to draw on the aid's board (from the campaign's `marks` and `city`)."""
+    from scarbook.compiler.boardmap import MapMark
+
+    out: dict[str, list[Any]] = {}
+    stickers = game.section("stickers")
+    for tid, t in game.section("territories").items():
+        for m in as_list(t.get("marks")):
+            if not isinstance(m, dict):
+                continue
+            st = as_dict(stickers.get(m.get("sticker")))
+            label = str(st.get("name") or m.get("sticker"))
+            founds = as_dict(st.get("founds"))
+            if founds:
+                size = founds.get("population")
+                out.setdefault(tid, []).append(MapMark("city", str(m.get("name") or label),
+                                                       size if isinstance(size, int) else 1))
+            elif m.get("boxes"):
+                out.setdefault(tid, []).append(MapMark("fortification", "", m.get("boxes_left"), m.get("boxes")))
+            elif st.get("kind") == "scar" or m.get("kind") == "scar":
+                out.setdefault(tid, []).append(MapMark("scar", label))
+            else:
+                out.setdefault(tid, []).append(MapMark("mark", re.sub(r"\s+sticker$", "", label, flags=re.I)))
+    for card in game.section("cards").values():
+        if card.get("destroyed") and isinstance(card.get("territory"), str):
+            out.setdefault(card["territory"], []).append(MapMark("destroyed", ""))
+    return out
+
+
+def campaign_label(campaign: str | None) -> str | None:
+    """How the aid names a campaign: its file's name, never the folder it lies in."""
+    return Path(campaign).stem if campaign else None
+
+
+def aid_view(game: Game, campaign: str | None, reached: int = 1, level: int = 0) -> dict[str, Any]:
+    """Everything the aid prints at shortening `level` (0: all of it)."""
+    turn, campaign_rules = _rules(game, level)
+    legacy = bool(game.meta.get("legacy"))
+    campaign_meta = as_dict(game.meta.get("campaign"))
+    summary = game.meta.get("summary")
+    return {
+        "game": {"id": game.id, "title": game.title}, "campaign": campaign_label(campaign), "reached": reached,
+        "summary": summary if isinstance(summary, str) and level < 3 else None,
+        "turn": turn, "tables": _small_tables(game) if level < 1 else [],
+        "legacy": legacy, "campaign_text": _text(campaign_meta.get("text")) if legacy else "",
+        "after_each_game": _after_each_game(game) if legacy else [],
+        "campaign_rules": campaign_rules if legacy else [],
+        "rule_stickers": _rule_stickers(game), "next_game": next_game(game, reached) if level < 2 else None,
+        "world": world(game) if campaign else None, "shortened": level > 0,
+    }

@@ -1,0 +1,273 @@
+"""What a group prints and takes to the table: the player aid, the digest, and nothing spoiled (issue 25).
+
+Read from the built files themselves (PDF text via poppler's `pdftotext`, word boxes via `pdftotext -bbox`,
+HTML, Markdown, CSV, JSON), for the four shipped games on A4 and Letter, without a campaign and with the
+end states of the scripted 15-game campaigns (tests/campaigns/) and a campaign in its opening games:
+
+- the player aid (`reference.pdf`) of each game takes at most two pages;
+- no word of any page lies outside its page box, and the last column of every table the digest prints as
+  a table is on the page (a table too wide is printed as records: every column name is there);
+- no output names anything a still-sealed packet holds, nor prints the schedule of a game the campaign
+  has not reached (without a campaign: after game 1). The sealed names are computed here from the
+  content, independently of `compiler.spoilers`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from campaigns.helpers import run_script, script
+from typer.testing import CliRunner
+
+from conftest import pdftotext
+from scarbook.cli.main import app
+from scarbook.compiler.load import shipped_games
+from scarbook.compiler.model import Game, as_dict, cites
+from scarbook.compiler.validate import cached_game
+
+LEGACY = ("risk-legacy", "risk-shadow-forces")
+MM_PER_PT = 25.4 / 72
+
+
+def _build(out: Path, *args: str) -> None:
+    result = CliRunner().invoke(app, ["build", *args, "--out", str(out), "--digest"])
+    assert result.exit_code == 0, result.output
+
+
+def _norm(text: str) -> str:
+    return " " + " ".join(re.findall(r"[a-z0-9]+", text.lower())) + " "
+
+
+def output_text(folder: Path) -> dict[str, str]:
+    """Every output file under `folder` -> its text, normalised (lowercase words joined by single spaces)."""
+    out = {}
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file() or path.name.startswith("."):
+            continue
+        if path.suffix == ".pdf":
+            out[str(path)] = _norm(pdftotext(path) + " " + raw_text(path))
+        elif path.suffix in (".html", ".md", ".csv", ".json"):
+            raw = path.read_text("utf-8")
+            if path.suffix == ".json":
+                raw = json.dumps(json.loads(raw), ensure_ascii=False)
+            out[str(path)] = _norm(re.sub(r"<[^>]+>", " ", raw) if path.suffix == ".html" else raw)
+    assert out, f"no outputs in {folder}"
+    return out
+
+
+# --- what must stay sealed, from the content (independent of compiler.spoilers) ------------------------
+def sealed_names(game: Game, opened: set[str]) -> set[str]:
+    """Ids and display names of everything the unopened envelopes hold, but not a name printed on a
+    packet's outside (its name or trigger) or borne by an item players see."""
+    held = {c for eid, env in game.section("envelopes").items() if eid not in opened and not env.get("opened_at_start")
+            for c in (env.get("contents") if isinstance(env.get("contents"), list) else [])}
+    outside = " ".join(_norm(f"{env.get('name', '')} {as_dict(env.get('trigger')).get('text', '')}")
+                       for env in game.section("envelopes").values())
+    visible = [item | {"id": iid} for items in game.sections.values() for iid, item in items.items() if iid not in held]
+    parts = [p for item in visible for v in item.values() if isinstance(v, list) for p in v
+             if isinstance(p, dict) and isinstance(p.get("id"), str)]  # a place printed in the rulebook, say
+    seen = {_norm(str(x[k])) for x in visible + parts for k in ("id", "name", "code", "title", "label")
+            if isinstance(x.get(k), str)}
+    names = set()
+    for iid in held:
+        found = game.item(iid)
+        for v in (iid, *((found[1].get(k) for k in ("name", "code", "title")) if found else ())):
+            if isinstance(v, str) and len(_norm(v)) > 4 and _norm(v) not in seen and _norm(v) not in outside + " ":
+                names.add(_norm(v))
+    return names
+
+
+def later_texts(game: Game, reached: int) -> set[str]:
+    """Sentences (of five words or more) of the schedule's games after `reached`, and the titles of the
+    items that only those games' sections give, that no game already reached says too."""
+    def sentences(entry: dict) -> set[str]:
+        out = set()
+        for key in ("title", "objective", "special", "at_end"):
+            if isinstance(entry.get(key), str):
+                out.update(_norm(s) for s in re.split(r"(?<=[.!?;])\s+", entry[key]) if len(_norm(s).split()) >= 5)
+        return out
+
+    schedule = [e for e in game.section("schedule").values() if isinstance(e.get("game"), int)]
+    said = " ".join(_norm(str(e.get(k, ""))) for e in schedule if e["game"] <= reached
+                    for k in ("title", "objective", "special", "at_end"))
+    later = {s for s in set().union(*(sentences(e) for e in schedule if e["game"] > reached)) if s not in said}
+    section_game = {c: e["game"] for e in schedule for c in cites(e)}
+    for name, items in game.sections.items():
+        if name in ("schedule", "envelopes"):
+            continue
+        for item in items.values():
+            games = [section_game.get(c) for c in cites(item)]
+            title = item.get("title") or item.get("name")
+            if games and all(g is not None and g > reached for g in games) and isinstance(title, str) \
+                    and len(_norm(title).split()) >= 3:  # a title of a few words, not a common phrase
+                later.add(_norm(title))
+    return later
+
+
+def leaks(texts: dict[str, str], names: set[str]) -> list[tuple[str, str]]:
+    return [(Path(f).name, n.strip()) for f, t in texts.items() for n in sorted(names) if n in t]
+
+
+def raw_text(path: Path) -> str:
+    """A PDF's text in the order it is drawn (a cell's lines together)."""
+    pdftotext(path)  # skips (or fails under CI) without poppler
+    return subprocess.run(["pdftotext", "-raw", str(path), "-"], capture_output=True, text=True, check=True).stdout
+
+
+# --- page geometry ---------------------------------------------------------------------------------------
+def pages_of(path: Path) -> list[tuple[float, float, list[tuple[float, float, float, float, str]]]]:
+    """(width, height, words (x0, y0, x1, y1, text)) of every page, in points (poppler's word boxes)."""
+    if shutil.which("pdftotext") is None:
+        pdftotext(path)  # skips (or fails under CI) as every PDF test does
+    html = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    out = []
+    for w, h, body in re.findall(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', html, re.S):
+        words = [(float(a), float(b), float(c), float(d), t) for a, b, c, d, t in re.findall(
+            r'<word xMin="([\d.-]+)" yMin="([\d.-]+)" xMax="([\d.-]+)" yMax="([\d.-]+)">([^<]*)</word>', body)]
+        out.append((float(w), float(h), words))
+    return out
+
+
+def assert_inside(path: Path) -> None:
+    for number, (w, h, words) in enumerate(pages_of(path), 1):
+        outside = [t for x0, y0, x1, y1, t in words if x0 < 0 or y0 < 0 or x1 > w + 0.5 or y1 > h + 0.5]
+        assert not outside, f"{path.name} p. {number}: words outside the page box: {outside[:5]}"
+        right = max((x1 for _x0, _y0, x1, _y1, _t in words), default=0)
+        assert right <= w - 8 / MM_PER_PT, f"{path.name} p. {number}: text reaches {right * MM_PER_PT:.1f} mm"
+
+
+def assert_tables_fit(folder: Path) -> None:
+    """Every table of the digest has its last column on the page; a table printed as records every column."""
+    html = (folder / "digest.html").read_text("utf-8")
+    text = _norm(raw_text(folder / "digest.pdf"))
+    tables = re.findall(r"<table[^>]*>.*?<thead><tr>(.*?)</tr>", html, re.S)
+    assert tables, "the digest prints no table"
+    for header in tables:
+        last = re.findall(r"<th[^>]*>(.*?)</th>", header, re.S)[-1]
+        assert _norm(last) in text, f"{folder.name}/digest.pdf: the last column '{last}' is not on the page"
+    for record in re.findall(r'<div class="record">(.*?)</div>', html, re.S):
+        for column in re.findall(r"<b>(.*?)</b>", record):
+            assert _norm(column) in text, f"{folder.name}/digest.pdf: column '{column}' of a record is missing"
+
+
+def check_printed(folder: Path, game_ids: tuple[str, ...]) -> None:
+    for gid in game_ids:
+        aid = folder / gid / "reference.pdf"
+        pages = pages_of(aid)
+        if gid in LEGACY:
+            assert 1 <= len(pages) <= 2, f"{gid}: the player aid takes {len(pages)} pages"
+        for pdf in (aid, folder / gid / "digest.pdf"):
+            assert_inside(pdf)
+        assert_tables_fit(folder / gid)
+
+
+# --- builds -----------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def plain_builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The four shipped games without a campaign, on A4 and on Letter."""
+    out = {}
+    for paper in ("a4", "letter"):
+        folder = tmp_path_factory.mktemp(f"plain-{paper}")
+        _build(folder, "--paper", paper)
+        out[paper] = folder
+    return out
+
+
+def _campaign(tmp_path_factory: pytest.TempPathFactory, name: str, text: str) -> Path:
+    file = tmp_path_factory.mktemp(name) / f"{name}.yaml"
+    assert not run_script(text, file)
+    return file
+
+
+@pytest.fixture(scope="module")
+def campaigns(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The end states of the two scripted 15-game campaigns and the Shadow Forces opening (3 games)."""
+    return {"risk-legacy-15": _campaign(tmp_path_factory, "risk-legacy-15", script("risk-legacy-15.txt")),
+            "risk-shadow-forces-15": _campaign(tmp_path_factory, "risk-shadow-forces-15",
+                                               script("risk-shadow-forces-15.txt")),
+            "risk-shadow-forces-opening": _campaign(tmp_path_factory, "risk-shadow-forces-opening",
+                                                    script("risk-shadow-forces-opening.txt"))}
+
+
+def _status(file: Path) -> dict:
+    result = CliRunner().invoke(app, ["campaign", "status", "--format", "json", "-c", str(file)])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_each_game_prints_a_player_aid_and_a_digest_inside_the_page(plain_builds: dict[str, Path]) -> None:
+    for paper, folder in plain_builds.items():
+        check_printed(folder, tuple(shipped_games()))
+        w, h, _ = pages_of(folder / "risk-legacy" / "reference.pdf")[0]
+        assert (round(w * MM_PER_PT), round(h * MM_PER_PT)) == ((210, 297) if paper == "a4" else (216, 279))
+
+
+def test_the_widest_table_is_printed_as_records_that_keep_every_column(plain_builds: dict[str, Path]) -> None:
+    html = (plain_builds["a4"] / "risk-shadow-forces" / "digest.html").read_text("utf-8")
+    section = html.split('id="deck-warlords"')[1].split("</section>")[0]
+    assert 'class="record"' in section and "<table" not in section
+    text = _norm(raw_text(plain_builds["a4"] / "risk-shadow-forces" / "digest.pdf"))
+    for column in ("Shield to block", "Skirmish tactic", "Squad melee dice", "Text"):
+        assert _norm(column) in text
+
+
+def test_no_output_without_a_campaign_names_a_sealed_item(plain_builds: dict[str, Path]) -> None:
+    for folder in plain_builds.values():
+        for gid in shipped_games():
+            game = cached_game(gid, [])
+            names = sealed_names(game, set())
+            later = later_texts(game, 1)
+            texts = output_text(folder / gid)
+            assert not leaks(texts, names), leaks(texts, names)[:10]
+            assert not leaks(texts, later), leaks(texts, later)[:10]
+    # the check can fail: the digest of the content as a whole would (a sanity check of the names)
+    sf = cached_game("risk-shadow-forces", [])
+    assert {" xenia jones warlord sticker ", " ol 01 ", " energy tactic cards "} <= sealed_names(sf, set())
+    assert _norm("A Rogue Element Erupts from the Darkness") in later_texts(sf, 1)
+
+
+@pytest.mark.parametrize("name", ["risk-legacy-15", "risk-shadow-forces-15", "risk-shadow-forces-opening"])
+def test_a_campaign_build_shows_only_what_the_campaign_opened(name: str, campaigns: dict[str, Path],
+                                                              tmp_path: Path) -> None:
+    file = campaigns[name]
+    status = _status(file)
+    game_id = "risk-legacy" if name.startswith("risk-legacy") else "risk-shadow-forces"
+    opened = {p["id"] if isinstance(p, dict) else p for p in status.get("opened_packets", [])}
+    games = status.get("games", [])
+    reached = len(games) if games and not games[-1].get("ended", True) else len(games) + 1
+    for paper in ("a4", "letter"):
+        folder = tmp_path / paper
+        _build(folder, game_id, "--campaign", str(file), "--paper", paper)
+        check_printed(folder, (game_id,))
+        game = cached_game(game_id, [])
+        texts = output_text(folder / game_id)
+        assert not leaks(texts, sealed_names(game, opened)), leaks(texts, sealed_names(game, opened))[:10]
+        assert not leaks(texts, later_texts(game, reached)), leaks(texts, later_texts(game, reached))[:10]
+        aid = " ".join(t for f, t in texts.items() if f.endswith("reference.pdf"))
+        assert _norm(file.stem) in aid and str(file.parent) not in aid  # named by its file, not its folder
+    if name == "risk-shadow-forces-opening":
+        assert opened == {"container-b"} and reached == 4
+
+
+def test_validate_warns_where_free_text_names_a_sealed_item_and_outputs_withhold_it(tmp_path: Path) -> None:
+    pack = tmp_path / "leak"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("pack: {id: leak, extends: risk-legacy, title: Leak}\nrules:\n  - id: leaky\n"
+                                    "    title: Leaky\n    topic: turn\n"
+                                    "    text: Before the game, check the Mercenary scar. Then play.\n")
+    result = CliRunner().invoke(app, ["validate", str(pack)])
+    assert re.search(r"leak/pack\.yaml:6:11: warning X111: the free text of rule 'leaky' names 'Mercenary', which "
+                     r"Packet for an eliminated faction holds until it is opened: every output withholds that "
+                     r"sentence; move it into the packet's own notes, or word it without the name", result.output), \
+        result.output
+    tables = CliRunner().invoke(app, ["tables", "risk-legacy", "--pack", str(pack), "--format", "md"])
+    assert tables.exit_code == 0, tables.output
+    assert "| Leaky | Then play. (More is withheld until Packet for an eliminated faction is opened.) |" in \
+        tables.output and "mercenary" not in tables.output.lower()
+    shipped = CliRunner().invoke(app, ["validate"])
+    assert "X111" not in shipped.output  # the shipped content names nothing sealed where players read it

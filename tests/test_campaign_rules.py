@@ -304,4 +304,4 @@ def test_refusal_format(tmp_path: Path) -> None:
     result = invoke(["place", "major-city", "alaska", "--by", "Ann", "--name", "Y"], file)
     refused(result, "R210", file_before=snapshot(file))
     assert ("error R210: alaska already has a city (major-city 'X') (a Major City goes only where no city "
-            "stands; 001_e430d55b72a215e6.txt § If you won)") in result.output
+            "stands; Risk Legacy rulebook § If you won)") in result.output

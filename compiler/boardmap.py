@@ -85,26 +85,22 @@ def map_withheld(game: Game) -> str | None:
 
 @dataclass(frozen=True)
 class MapMark:
-    """One permanent mark to draw in a territory: an icon of its `kind` and a short text.
-
-    Kinds with their own icon: `city` (`value` = its size), `scar`, `fortification` (`value` boxes
-    left of `total`), `off-board` (a territory taken off the board: hatched too), `destroyed` (its card);
-    anything else is a generic badge (a warlord sticker, a restricted operating zone …).
-    """
+    """One permanent mark to draw in a territory: its group (`kind`, a mark group's id), a short text, and the
+    group's icon, colour and legend (`game: marks:`; compiler.words). `value`: a founded place's size (dots
+    under a house) or the boxes left of `total`; the `hatched` icon hatches the territory's circle too.
+    A destroyed territory card is the group `destroyed` (a cross)."""
 
     kind: str
     text: str = ""
     value: int | None = None
     total: int | None = None
+    icon: str = "diamond"
+    color: str = "#5b2a86"
+    legend: str = "other mark"
 
 
-#: Kinds with an icon of their own, in legend order, with what the legend says about them.
-MARK_KINDS = {
-    "city": "city (dots: its size)", "scar": "scar", "fortification": "fortification (boxes left)",
-    "off-board": "devastated (hatched)", "destroyed": "territory card destroyed", "mark": "other mark",
-}
-MARK_COLOR = {"city": "#1f4e79", "scar": "#b01818", "fortification": "#6b4b12", "off-board": "#333",
-              "destroyed": "#b01818", "mark": "#5b2a86"}
+#: A territory card destroyed: not a sticker of any group, the tracker's own record.
+DESTROYED = MapMark("destroyed", "", icon="cross", color="#b01818", legend="territory card destroyed")
 LABEL_SIZE = 10.0
 CODE_SIZE = 7.5
 MARK_SIZE = 8.5
@@ -154,7 +150,7 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
 
 
 def _mark_text(mark: MapMark) -> str:
-    if mark.kind == "fortification" and mark.value is not None and mark.total:
+    if mark.value is not None and mark.total:
         return f"{mark.value}/{mark.total}" + (f" {mark.text}" if mark.text else "")
     return mark.text
 
@@ -184,7 +180,9 @@ class Label:
 
 
 def _as_mark(mark: str | MapMark) -> MapMark:
-    return mark if isinstance(mark, MapMark) else MapMark("mark", str(mark))
+    if isinstance(mark, MapMark):
+        return DESTROYED if mark.kind == "destroyed" and mark.icon == "diamond" else mark
+    return MapMark("marks", str(mark))
 
 
 class BoardLayout:
@@ -331,11 +329,11 @@ def _hatch(x: float, y: float, r: float) -> str:
     return f'<path d="{"".join(d)}" stroke="#555" stroke-width="1.3" fill="none"/>'
 
 
-def mark_icon(kind: str, x: float, y: float, value: int | None = None) -> str:
-    """A small icon (ICON units square, top-left at x, y) for a mark kind; no <circle>/<line>."""
+def mark_icon(icon: str, x: float, y: float, value: int | None = None, color: str = "#5b2a86") -> str:
+    """A small icon (ICON units square, top-left at x, y) of a mark group (`icon`, compiler.words.ICONS);
+    no <circle>/<line>. A house shows `value` (a size) as dots."""
     s = ICON
-    color = MARK_COLOR.get(kind, MARK_COLOR["mark"])
-    if kind == "city":  # a house, with its size as dots beneath the roof
+    if icon == "house":
         body = (f'<path d="M{x:.1f},{y + s * 0.45:.1f}L{x + s / 2:.1f},{y:.1f}L{x + s:.1f},{y + s * 0.45:.1f}'
                 f'V{y + s:.1f}H{x:.1f}Z" fill="{color}"/>')
         dots = min(value or 1, 5)
@@ -343,57 +341,62 @@ def mark_icon(kind: str, x: float, y: float, value: int | None = None) -> str:
             body += (f'<rect x="{x + 1 + i * (s - 2) / max(dots, 1):.1f}" y="{y + s * 0.62:.1f}" width="1.4" '
                      f'height="1.4" fill="white"/>')
         return body
-    if kind == "scar":  # a jagged slash
+    if icon == "slash":
         return (f'<path d="M{x:.1f},{y + s:.1f}L{x + s * 0.35:.1f},{y + s * 0.45:.1f}L{x + s * 0.6:.1f},'
                 f'{y + s * 0.6:.1f}L{x + s:.1f},{y:.1f}" stroke="{color}" stroke-width="2" fill="none"/>')
-    if kind == "fortification":  # a tower with battlements
+    if icon == "tower":
         return (f'<path d="M{x:.1f},{y:.1f}h2v2h1.5v-2h2v2h1.5v-2h2V{y + s:.1f}H{x:.1f}Z" fill="{color}"/>')
-    if kind == "off-board":  # a hatched square
+    if icon == "hatched":
         return (f'<rect x="{x:.1f}" y="{y:.1f}" width="{s}" height="{s}" fill="white" stroke="{color}"/>'
                 f'<path d="M{x:.1f},{y + s / 2:.1f}L{x + s / 2:.1f},{y:.1f}M{x:.1f},{y + s:.1f}L{x + s:.1f},{y:.1f}'
                 f'M{x + s / 2:.1f},{y + s:.1f}L{x + s:.1f},{y + s / 2:.1f}" stroke="{color}"/>')
-    if kind == "destroyed":  # an x
+    if icon == "cross":
         return (f'<path d="M{x + 1:.1f},{y + 1:.1f}L{x + s - 1:.1f},{y + s - 1:.1f}M{x + s - 1:.1f},{y + 1:.1f}'
                 f'L{x + 1:.1f},{y + s - 1:.1f}" stroke="{color}" stroke-width="2.2"/>')
+    if icon == "square":
+        return f'<rect x="{x + 0.5:.1f}" y="{y + 0.5:.1f}" width="{s - 1:.1f}" height="{s - 1:.1f}" fill="{color}"/>'
+    if icon == "circle":
+        r = s / 2
+        return (f'<path d="M{x:.1f},{y + r:.1f}a{r:.1f},{r:.1f} 0 1,0 {s:.1f},0a{r:.1f},{r:.1f} 0 1,0 -{s:.1f},0Z" '
+                f'fill="{color}"/>')
+    if icon == "triangle":
+        return f'<path d="M{x + s / 2:.1f},{y:.1f}L{x + s:.1f},{y + s:.1f}H{x:.1f}Z" fill="{color}"/>'
+    if icon == "star":
+        pts = []
+        for i in range(10):
+            rad = s / 2 if i % 2 == 0 else s / 5
+            ang = -math.pi / 2 + i * math.pi / 5
+            pts.append(f"{x + s / 2 + rad * math.cos(ang):.1f},{y + s / 2 + rad * math.sin(ang):.1f}")
+        return f'<path d="M{"L".join(pts)}Z" fill="{color}"/>'
     return (f'<path d="M{x + s / 2:.1f},{y:.1f}L{x + s:.1f},{y + s / 2:.1f}L{x + s / 2:.1f},{y + s:.1f}'
             f'L{x:.1f},{y + s / 2:.1f}Z" fill="{color}"/>')  # a diamond badge
 
 
-def mark_kind(sticker: dict) -> str:
-    """The icon a sticker gets on the board picture and the cards: its `kind` when it has an icon of its own,
-    `city` for one that founds a city, else the generic badge."""
-    founds = sticker.get("founds")
-    if isinstance(founds, dict) and founds.get("kind") == "city":
-        return "city"
-    if sticker.get("boxes"):
-        return "fortification"
-    if "scar" in (sticker.get("kind"), sticker.get("slot")):
-        return "scar"
-    kind = str(sticker.get("kind") or "")
-    return kind if kind in MARK_KINDS else "mark"
-
-
-def badge_url(kind: str) -> str:
-    """The icon of a mark kind as a small self-contained SVG (a data: URL), for a printed card."""
+def badge_url(icon: str, color: str = "#5b2a86") -> str:
+    """The icon of a mark group as a small self-contained SVG (a data: URL), for a printed card."""
     import base64
 
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-1 -1 {ICON + 2:.0f} {ICON + 2:.0f}">'
-           f"{mark_icon(kind, 0, 0, 2 if kind == 'city' else None)}</svg>")
+           f"{mark_icon(icon, 0, 0, 2 if icon == 'house' else None, color)}</svg>")
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
 
 
 def card_stickers(game: Game, card: dict) -> list[dict[str, str]]:
     """What a card shows of the stickers it names (`stickers`): icon, printed name, effect; each sticker once,
     only those the game shows (a sealed one is out of the effective content until its packet is opened)."""
+    from scarbook.compiler.words import group_of, mark_groups
+
     stickers = game.section("stickers")
+    groups = mark_groups(game)
     out = []
     for sid in card.get("stickers") or []:
         st = stickers.get(sid) if isinstance(sid, str) else None
         if st is None:
             continue
         effect = known(st.get("effect"), "") or known(st.get("text"), "")
-        out.append({"id": sid, "name": _label(st, sid), "effect": str(effect).strip(), "kind": mark_kind(st),
-                    "icon": badge_url(mark_kind(st))})
+        group = group_of(groups, sid, st)
+        out.append({"id": sid, "name": _label(st, sid), "effect": str(effect).strip(), "kind": group.id,
+                    "icon": badge_url(group.icon, group.color)})
     return out
 
 
@@ -406,8 +409,10 @@ def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, l
     lay = BoardLayout(game, marks)
     colors = region_colors(game)
     territories = game.section("territories")
-    used = sorted({m.kind if m.kind in MARK_KINDS else "mark" for lab in lay.labels.values() for m in lab.marks},
-                  key=list(MARK_KINDS).index)
+    used: dict[str, MapMark] = {}  # group id -> a mark of it (its icon, colour, legend), in order of first use
+    for lab in sorted(lay.labels.values(), key=lambda lab: lab.tid):
+        for m in lab.marks:
+            used.setdefault(m.kind, m)
     chosen = drawing_choices(game)
     strip = (22.0 + (14.0 if chosen else 0.0)) if legend_kinds else 0.0
     total_h = lay.view_h + strip
@@ -437,12 +442,12 @@ def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, l
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{fill}" stroke="{stroke}" '
                    f'stroke-width="{stroke_w}"{dashed}/>')
         label = lay.labels[tid]
-        if any(m.kind == "off-board" for m in label.marks):
+        if any(m.icon == "hatched" for m in label.marks):
             out.append(_hatch(x, y, r))
         code = terr.get("code")
         if code:
             size = CODE_SIZE if label.name else min(9.0, 2 * r * 0.9 / max(1, len(str(code)) * 0.62))
-            if any(m.kind == "off-board" for m in label.marks):  # keep the code readable over the hatching
+            if any(m.icon == "hatched" for m in label.marks):  # keep the code readable over the hatching
                 w = text_width(str(code), size, True)
                 out.append(f'<rect x="{x - w / 2:.1f}" y="{y - size * 0.6:.1f}" width="{w:.1f}" '
                            f'height="{size * 1.2:.1f}" fill="#fbfaf6" opacity="0.9"/>')
@@ -456,23 +461,22 @@ def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, l
             row += LABEL_SIZE + 2
         for mark in label.marks:
             left = (box.x0 + box.x1) / 2 - _mark_width(mark) / 2
-            kind = mark.kind if mark.kind in MARK_KINDS else "mark"
-            out.append(mark_icon(kind, left, row + 0.5, mark.value))
+            out.append(mark_icon(mark.icon, left, row + 0.5, mark.value, mark.color))
             text = _mark_text(mark)
             if text:
                 out.append(f'<text x="{left + ICON + 2:.1f}" y="{row + ICON - 0.5:.1f}" font-size="{MARK_SIZE}" '
-                           f'font-weight="bold" fill="{MARK_COLOR.get(kind, "#222")}">{escape(text)}</text>')
+                           f'font-weight="bold" fill="{mark.color}">{escape(text)}</text>')
             row += ICON + 2
     for text, rx, ry, _box in lay.titles:
         out.append(f'<text x="{rx:.1f}" y="{ry:.1f}" font-size="15" text-anchor="middle" '
                    f'font-weight="bold" fill="#555" font-style="italic">{escape(text)}</text>')
     if legend_kinds:
         x, y = 6.0, lay.view_h + 7
-        for kind in used:
-            out.append(mark_icon(kind, x, y, 2 if kind == "city" else None))
+        for m in used.values():
+            out.append(mark_icon(m.icon, x, y, 2 if m.icon == "house" else None, m.color))
             out.append(f'<text x="{x + ICON + 3:.1f}" y="{y + ICON - 1:.1f}" font-size="9" fill="#222">'
-                       f'{escape(MARK_KINDS[kind])}</text>')
-            x += ICON + 14 + text_width(MARK_KINDS[kind], 9)
+                       f'{escape(m.legend)}</text>')
+            x += ICON + 14 + text_width(m.legend, 9)
         if any(kind == "wrap" for kind, *_ in lay.segments):
             out.append(f'<path d="M{x:.1f},{y + ICON / 2:.1f}h14" stroke="#777" stroke-width="1.5"/>'
                        f'<path d="M{x + 16:.1f},{y + ICON / 2:.1f}l-7,-4v8Z" fill="#777"/>')

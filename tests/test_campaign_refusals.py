@@ -232,6 +232,6 @@ def test_shadow_forces_refusals_before_the_first_game(tmp_path: Path) -> None:
     assert run_script("new {file} --game risk-shadow-forces --player Ann --player Bob --player Cat\n", file) == []
     play_transcript(file, [  # game 1 is a global game (game 2, a skirmish, is played with warlords only)
         ("game end --winner Ann", "error R302: no game is in progress; start one with 'scarbook campaign game start "
-         "--play NAME=FACTION,WARLORD ...' (a game ends after it started; Risk: Shadow Forces rulebook § End of the Global "
-         "Game)\n" + NOT_WRITTEN),
+         "--play NAME=FACTION,WARLORD ...' (a game ends after it started; Risk: Shadow Forces rulebook § End of the "
+         "Global Game)\n" + NOT_WRITTEN),
     ])

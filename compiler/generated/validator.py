@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
 from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = '209e9ef6c2e8c4f7b67b9939'
+SCHEMAS_DIGEST = '97909b83a4d02db41ab17b5f'
 VERSION = "2.22.3"
 class Decimal:  # see compiled._generated_code
     pass
@@ -4986,16 +4986,24 @@ def validate____defs_game_schema_json__defs_mark_groups(data, custom_formats={},
                     data_item_keys.remove("legend")
                     data_item__legend = data_item["legend"]
                     validate____defs_defs_schema_json__defs_text(data_item__legend, custom_formats, None)
-                if "on" in data_item_keys:
-                    data_item_keys.remove("on")
-                    data_item__on = data_item["on"]
-                    if not (isinstance(data_item__on, str) and data_item__on == 'territories' or isinstance(data_item__on, str) and data_item__on == 'cards' or isinstance(data_item__on, str) and data_item__on == 'factions' or isinstance(data_item__on, str) and data_item__on == 'anything'):
-                        raise JsonSchemaValueException
                 if "board" in data_item_keys:
                     data_item_keys.remove("board")
                     data_item__board = data_item["board"]
                     if not isinstance(data_item__board, (bool)):
                         raise JsonSchemaValueException
+                if "stickers" in data_item_keys:
+                    data_item_keys.remove("stickers")
+                    data_item__stickers = data_item["stickers"]
+                    if not isinstance(data_item__stickers, (list, tuple)):
+                        raise JsonSchemaValueException
+                    data_item__stickers_is_list = isinstance(data_item__stickers, (list, tuple))
+                    if data_item__stickers_is_list:
+                        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                        data_item__stickers_len = len(data_item__stickers)
+                        if data_item__stickers_len > len(set(fn(data_item__stickers_x) for data_item__stickers_x in data_item__stickers)):
+                            raise JsonSchemaValueException
+                        for data_item__stickers_x, data_item__stickers_item in enumerate(data_item__stickers):
+                            validate____defs_defs_schema_json__defs_id(data_item__stickers_item, custom_formats, None)
                 if data_item_keys:
                     raise JsonSchemaValueException
     return data

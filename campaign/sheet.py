@@ -91,7 +91,7 @@ def _groups(replay: Replay) -> dict[str, MarkGroup]:
 
 
 def _piece_title(content: Any) -> str:
-    """The heading of the characters table: what the content calls the pieces with stats ('Warlords')."""
+    """The heading of the characters table: what the content calls its pieces with stats."""
     kinds = [k for k in content.model.pieces.values() if k.name]
     names = [k.name for k in kinds if any(isinstance(i.get("stats"), dict) for i in content.pieces_of(k.id).values())]
     title = ", ".join(dict.fromkeys(names)) or "Pieces"
@@ -161,10 +161,13 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
               for cid in data.get("destroyed_cards", []) if cid not in listed]
     stickers = [{"name": names(s["sticker"], "stickers"), "placed": s.get("placed", 0), "left": s.get("left"),
                  "pool": s.get("pool")} for s in data.get("stickers", [])
-                if content.stickers.get(s["sticker"], {}).get("kind") != "destroyed"]
+                if s["sticker"] not in content.destroy_stickers]
     schedule = {it.get("game"): it for it in game.section("schedule").values()}
-    powers = {str(pw["id"]): str(pw.get("name") or str(pw["id"]).replace("-", " ")) for fac in content.factions.values()
-              for pw in fac.get("powers", []) or [] if isinstance(pw, dict) and isinstance(pw.get("id"), str)}
+    power_word = str((data.get("words") or {}).get("power", {}).get("one") or "power")
+    powers = {str(pw["id"]): str(known(pw.get("name")) or f"{power_word} {i} (its name is not known)")
+              for fac in content.factions.values()
+              for i, pw in enumerate(fac.get("powers", []) or [], 1) if isinstance(pw, dict)
+              and isinstance(pw.get("id"), str)}
     factions = [{"name": f.get("name") or names(f["id"], "factions"), "given_name": f.get("given_name") or "",
                  "power": powers.get(f["power"], names(f["power"])) if f.get("power") else "",
                  "marks": [names(s, "stickers") for s in f.get("marks", [])],

@@ -100,9 +100,17 @@ def _plural_of(noun: str) -> str:
     return " ".join([*words[:-1], last]) + (f" ({tail}" if tail else "")
 
 
-def words(game: Game) -> dict[str, Word]:
+def _meta(game: Game | None) -> dict[str, Any]:
+    return as_dict(getattr(game, "meta", None))
+
+
+def _section(game: Game | None, name: str) -> dict[str, Any]:
+    return game.section(name) if isinstance(game, Game) else {}
+
+
+def words(game: Game | None) -> dict[str, Word]:
     """Every word of the game: what it declares under `game: words:`, else the generic word."""
-    declared = as_dict(game.meta.get("words"))
+    declared = as_dict(_meta(game).get("words"))
     return {key: _word(declared.get(key), default) for key, default in DEFAULT_WORDS.items()}
 
 
@@ -145,10 +153,10 @@ GENERIC = MarkGroup("marks", Word("mark", "marks"), icon="diamond", color="#5b2a
                     declared=False)
 
 
-def mark_groups(game: Game) -> list[MarkGroup]:
+def mark_groups(game: Game | None) -> list[MarkGroup]:
     """The game's mark groups in the order it declares them, then the generic ones (founds, boxes, the rest)."""
     out: list[MarkGroup] = []
-    for g in as_list(game.meta.get("marks")):
+    for g in as_list(_meta(game).get("marks")):
         if not isinstance(g, dict) or not isinstance(g.get("id"), str):
             continue
         word = _word(g.get("title"), (g["id"], g["id"]))
@@ -168,22 +176,22 @@ def group_of(groups: list[MarkGroup], sid: str, sticker: dict[str, Any], slot: s
     return next((g for g in groups if g.holds(sid, sticker, slot)), groups[-1] if groups else GENERIC)
 
 
-def kind_name(game: Game, kind: str) -> str:
+def kind_name(game: Game | None, kind: str) -> str:
     """A sticker kind or slot as the content names it, for messages: the title of the group that holds that kind,
     else the name the stickers of that kind share, else the name a sealed slot declares, else the id in words.
     A sticker's id names that sticker."""
-    sticker = game.section("stickers").get(kind)
+    sticker = _section(game, "stickers").get(kind)
     if sticker is not None and known(sticker.get("name")):
         return str(sticker["name"])
     for g in mark_groups(game):
         if kind in g.kinds:
             return g.word.one
-    names = {str(known(st.get("name"))) for st in game.section("stickers").values()
+    names = {str(known(st.get("name"))) for st in _section(game, "stickers").values()
              if kind in (st.get("kind"), st.get("slot")) and known(st.get("name"))}
     if len(names) == 1:
         return names.pop()
     for section in ("territories", "cards", "regions", "factions"):
-        for item in game.section(section).values():
+        for item in _section(game, section).values():
             slot = as_dict(as_dict(item.get("sealed_slots")).get(kind))
             if isinstance(slot.get("name"), str):
                 return slot["name"]

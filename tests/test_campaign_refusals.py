@@ -201,7 +201,7 @@ BEFORE_GAME_1 = [  # Risk Legacy as created: nothing set up yet; what is typed w
      f"when a faction is eliminated.; {RL_REF} § Sealed packets: only their names and triggers (H); {RL_REF} § Scars "
      f"(H: scans of the printed scar cards); {RL_REF} § From scans of the printed components (H for what the scans "
      "show))"),
-    ("place minor-city nowhere", "error R102: 'nowhere' is not a territory a minor-city can go on; see 'scarbook "
+    ("place minor-city nowhere", "error R102: 'nowhere' is not a territory that a Minor City can go on; see 'scarbook "
      f"campaign where minor-city' (a Minor City goes on a territory; {RL} § If you held on but did not win; {RL} § "
      "Territories and Population (Cities))"),
     ("place major-city alaska --by Ann", f"error R211: no game has ended yet (rewards are taken after a game; {RL} § "

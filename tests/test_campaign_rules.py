@@ -93,7 +93,8 @@ def test_state_after_the_campaign(full_campaign: Path) -> None:
     assert data["destroyed_cards"] == ["japan-card"]
     cards = {c["card"]: c["resources"] for c in data["resources"]}
     assert cards["alaska-card"] == 4 and cards["egypt-card"] == 5
-    assert {s["territory"]: s.get("cancelled") for s in data["scars"]} == {"greenland": True}
+    scars = next(g for g in data["mark_groups"] if g["id"] == "scars")  # the game's own group (`game: marks:`)
+    assert scars["title"] == "scar" and {m["target"]: m["cancelled"] for m in scars["marks"]} == {"greenland": True}
     assert set(data["opened_packets"]) == {"faction-eliminated", "second-signature", "nine-minor-cities"}
     assert data["pending_packets"] == []
     factions = {f["id"]: f for f in data["factions"]}

@@ -161,7 +161,7 @@ def test_world_capital_comes_with_the_second_signature_packet_and_goes_on_a_card
     # it replaced the Major City: one city there, of population 5
     assert [(c["sticker"], c["name"], c["population"]) for c in cities(file) if c["territory"] == "alaska"] == [
         ("world-capital", "Capital", 5)]
-    assert "alaska: 'Capital' (world-capital, population 5, Bob, during game 3)" in invoke(["status"], file).output
+    assert "alaska: world-capital 'Capital' (Bob, during game 3, population 5)" in invoke(["status"], file).output
     # there is one, never two on one territory
     refused(file, ["place", "world-capital", "alaska", "--by", "Cat", "--name", "Again"], "R213", SCANS)
     refused(file, ["place", "world-capital", "brazil", "--by", "Cat", "--name", "Again"], "R201", SCANS)
@@ -213,7 +213,7 @@ def test_rule_stickers_go_into_their_places_and_the_reference_sheet_shows_them(s
     assert result.exit_code == 0, result.output
     refused(file, ["place", "rules-addition-f", "rules-addition-d"], "R235", "goes on rules-addition-f",
             "our packet")
-    refused(file, ["place", "rules-addition-f", "nowhere"], "R102", "goes on a rulebook-slot")
+    refused(file, ["place", "rules-addition-f", "nowhere"], "R102", "goes on a rulebook slot")
     table = invoke_tables(file)
     assert "| Rules addition F | Rules addition F | empty | ? |" in table  # its place shows no text until placed
     assert "Rules addition B" not in table  # still sealed in the packet for the 9th minor city
@@ -312,10 +312,10 @@ def test_thirty_troops_pocket_adds_the_alien_island_its_card_its_sea_lines_and_t
     ok(file, "place bunker alien-island\n")
     # the weakness scars go on a faction card's yellow slot (declared by the sealed sticker), one per faction
     # card, never on the board
-    refused(file, ["place", "weakness-scar-sticker", "peru"], "R102", "goes on a faction-card")
+    refused(file, ["place", "weakness-scar-sticker", "peru"], "R102", "goes on a faction card")
     ok(file, "place weakness-scar-sticker khan-industries\n")
-    refused(file, ["place", "weakness-scar-sticker", "khan-industries"], "R202", "already has a weakness",
-            "a faction-card holds 1 weakness", SCANS)
+    refused(file, ["place", "weakness-scar-sticker", "khan-industries"], "R202", "already has a Weakness scar",
+            "a faction card holds 1 Weakness scar", SCANS)
     ok(file, "place weakness-scar-sticker saharan-republic\n")
     seen = outputs(file).lower()
     assert "fallout" not in seen  # still sealed in the pocket for three missiles
@@ -361,7 +361,9 @@ def test_fallout_zone_covers_the_city_and_scar_and_destroys_the_card(second_sign
        + "\nplace bunker alaska\nopen three-missiles\n")
     ok(file, "place fallout-zone alaska\n")
     assert [c for c in cities(file) if c["territory"] == "alaska"] == []
-    assert {"territory": "alaska", "scar": "bunker", "cancelled": True} in status_json(file)["scars"]
+    scars = next(g for g in status_json(file)["mark_groups"] if g["id"] == "scars")["marks"]
+    assert [(m["target"], m["sticker"], m["cancelled"]) for m in scars if m["target"] == "alaska"] == [
+        ("alaska", "bunker", True)]
     refused(file, ["place", "fallout-zone", "brazil"], "R201", SCANS)  # there is one
     # the card is destroyed in the same step: nothing left to put in place, the card takes nothing more
     assert "fallout" not in invoke(["status"], file).output.split("to put in place", 1)[-1].split("\n")[0]
@@ -422,10 +424,10 @@ def test_faction_cards_declare_their_later_slots_sealed_until_their_packet_opens
     ok(file, f"game end --winner Ann --eliminated Cat\nplace continent-plus-one asia --by Ann\n"
              f"place coin peru --by Bob\nadd-pack {pack}\n")
     refused(file, ["place", "comeback-power-sticker", "khan-industries"], "R202",
-            "khan-industries has no comeback-power slot", "our packet")
+            "khan-industries has no Comeback power slot", "our packet")
     assert all(set(f["slots"]) == {"scar", "power"} for f in factions_of(file).values())
     ok(file, "open faction-eliminated\nplace comeback-power-sticker khan-industries\n")
-    refused(file, ["place", "comeback-power-sticker", "khan-industries"], "R202", "already has a comeback-power")
+    refused(file, ["place", "comeback-power-sticker", "khan-industries"], "R202", "already has a Comeback power")
     seen = factions_of(file)
     assert seen["khan-industries"]["slots"] == {"scar": 1, "power": 1, "comeback-power": 1}
     assert [m["sticker"] for m in seen["khan-industries"]["marks"]] == ["first-game-power", "comeback-power-sticker"]

@@ -24,7 +24,7 @@ DEFAULT_WORDS: dict[str, tuple[str, str]] = {
     "signature": ("signature", "signatures"), "region": ("region", "regions"),
     "territory": ("territory", "territories"), "start": ("starting territory", "starting territories"),
     "game": ("game", "games"), "faction": ("faction", "factions"), "packet": ("packet", "packets"),
-    "bonus": ("bonus", "bonuses"), "power": ("starting power", "starting powers"),
+    "bonus": ("bonus", "bonuses"), "power": ("chosen power", "chosen powers"),
 }
 
 #: Icons the board picture can draw for a group (`marks[].icon`).

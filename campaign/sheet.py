@@ -57,7 +57,7 @@ def map_marks(replay: Replay, data: dict[str, Any], names: Names) -> dict[str, l
     """Territory id -> the icons to draw in it: every active mark (not the cancel stickers, whose
     effect is that the cancelled mark is gone), each with its group's icon and colour, and a destroyed
     territory card."""
-    from scarbook.compiler.boardmap import DESTROYED, MapMark
+    from scarbook.compiler.boardmap import DESTROYED, MapMark, short_label
 
     territories = replay.content.territories
     out: dict[str, list[MapMark]] = {}
@@ -70,7 +70,7 @@ def map_marks(replay: Replay, data: dict[str, Any], names: Names) -> dict[str, l
             if target not in territories or m.get("cancelled"):
                 continue
             st = _sticker_facts(replay, m["sticker"])
-            label = re.sub(r"\s+sticker$", "", str(st.get("name") or m["sticker"]), flags=re.I)
+            label = short_label(str(st.get("name") or m["sticker"]), look.word.one)
             size = m.get("population")
             text = (m.get("name") or label) if isinstance(size, int) or m.get("name") else label
             if m.get("boxes"):

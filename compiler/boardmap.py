@@ -563,12 +563,11 @@ def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, l
                    f'font-weight="bold" fill="#555" font-style="italic">{escape(text)}</text>')
     if legend_kinds:
         y = lay.view_h + 7 - 14
-        for row in keys:
+        for line in keys:
             x, y = 6.0, y + 14
-            for kind, payload, text in row:
-                if kind == "mark":
-                    m = payload
-                    out.append(mark_icon(m.icon, x, y, 2 if m.icon == "house" else None, m.color))
+            for kind, payload, text in line:
+                if isinstance(payload, MapMark):
+                    out.append(mark_icon(payload.icon, x, y, 2 if payload.icon == "house" else None, payload.color))
                 elif kind == "region":
                     out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{ICON}" height="{ICON}" fill="{payload}" '
                                f'stroke="#444" stroke-width="0.6"/>')
@@ -634,8 +633,9 @@ def effective_marks(game: Game) -> dict[str, list[str | MapMark]]:
             value = size if isinstance(size, int) else m.get("boxes_left") if m.get("boxes") else None
             out.setdefault(tid, []).append(MapMark(group.id, "" if m.get("boxes") else str(m.get("name") or label),
                                                    value, m.get("boxes"), group.icon, group.color, group.legend_text))
-        if terr.get("destroyed"):
-            out.setdefault(tid, []).append(DESTROYED)
+    for card in game.section("cards").values():
+        if card.get("destroyed") and card.get("territory") in game.section("territories"):
+            out.setdefault(card["territory"], []).append(DESTROYED)
     return out
 
 

@@ -12,6 +12,7 @@ import base64
 import math
 import re
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -153,7 +154,8 @@ def reference_html(game: Game, tables: list[Table], paper: str, map_svg: str | N
     parts = [p for t in tables for p in table_parts(t)]
     summary = game.meta.get("summary")
     return str(environment().get_template("reference.html.j2").render(
-        game={"id": game.id, "title": game.title}, packs=list(game.packs), campaign=campaign,
+        game={"id": game.id, "title": game.title}, packs=list(game.packs),
+        campaign=Path(campaign).name if campaign else None,  # the ledger's name, never a machine's path
         summary=summary if isinstance(summary, str) else None, map_svg=map_svg, legend=legend, parts=parts,
         map_note=map_note, map_low_confidence=board_low_confidence(game) if map_svg else [],
         map_shared=bool(map_svg) and any(len(t.get("regions") or []) > 1 for t in game.section("territories").values()),

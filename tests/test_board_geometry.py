@@ -90,7 +90,7 @@ def test_the_sheet_board_is_readable_at_100_percent(ended: dict[str, Path], name
     assert not overprints(board), overprints(board)[:10]
     smallest = min(w[3] - w[1] for w in board) / EM_BOX
     assert smallest >= 5.95, smallest  # 6 pt, with poppler's rounding
-    assert all(0 <= w[0] and w[2] <= pw and 0 <= w[1] and w[3] <= ph for w in found)
+    assert all(w[0] >= 0 and w[2] <= pw and w[1] >= 0 and w[3] <= ph for w in found)
 
 
 def test_the_legend_keys_every_region_colour_and_the_sheet_keeps_given_names(ended: dict[str, Path],

@@ -105,8 +105,9 @@ LABEL_SIZE = 10.0
 CODE_SIZE = 8.5
 MARK_SIZE = 8.5
 ICON = 9.0
-#: An edge longer than this share of the board's width is drawn as two stubs, each naming the other end
-#: (a territory an envelope adds far from its neighbours would otherwise cross the whole board).
+#: An edge longer than this share of the board's width that passes through other circles is drawn as two
+#: stubs, each label naming the other end (a territory an envelope adds far from its neighbours would
+#: otherwise cross the whole board).
 LONG_EDGE = 0.3
 STUB = 26.0
 
@@ -229,6 +230,18 @@ class BoardLayout:
                 label.far = f"{label.far}, {code}" if label.far else f"to {code}"
         self._place()
 
+    def _crosses(self, a: str, b: str) -> bool:
+        """Does the straight edge a-b pass through another territory's circle?"""
+        (x1, y1), (x2, y2) = self.pos[a], self.pos[b]
+        length2 = (x2 - x1) ** 2 + (y2 - y1) ** 2
+        for tid, (cx, cy) in self.pos.items():
+            if tid in (a, b) or not length2:
+                continue
+            k = max(0.0, min(1.0, ((cx - x1) * (x2 - x1) + (cy - y1) * (y2 - y1)) / length2))
+            if math.dist((cx, cy), (x1 + k * (x2 - x1), y1 + k * (y2 - y1))) < self.radius:
+                return True
+        return False
+
     def _separate(self) -> None:
         """Move circles that would overlap apart (a territory the drawing placed, else the later one), so every
         circle stands clear of every other; never off the board."""
@@ -280,7 +293,7 @@ class BoardLayout:
                 cross_y = ly + (ry - ly) * (lx / span if span else 0.5)  # where it crosses the side
                 out.append(("wrap", (lx, ly), (0.0, cross_y), kind))
                 out.append(("wrap", (rx, ry), (VIEW_WIDTH, cross_y), kind))
-            elif math.dist((x1, y1), (x2, y2)) > LONG_EDGE * VIEW_WIDTH:  # two stubs, each naming the other end
+            elif math.dist((x1, y1), (x2, y2)) > LONG_EDGE * VIEW_WIDTH and self._crosses(a, b):  # two stubs
                 length = math.dist((x1, y1), (x2, y2))
                 ux, uy = (x2 - x1) / length, (y2 - y1) / length
                 reach = self.radius + STUB * 0.5
@@ -333,7 +346,7 @@ class BoardLayout:
             if box.hits_segment(a, b):
                 hits += 3
         hits += sum(10 for other in placed if box.hits(other, 1.5))
-        hits += sum(5 for *_, title in self.titles if box.hits(title, 1.5))
+        hits += sum(12 for *_, title in self.titles if box.hits(title, 1.5))  # overprinted text is worst
         return hits
 
     def _candidates(self, tid: str, label: Label) -> list[Box]:

@@ -191,7 +191,7 @@ def test_shadow_forces_sheet_shows_setup_scars_and_warlord_stickers(tmp_path: Pa
     assert result.exit_code == 0, result.output
     text = pdftotext(out)
     page1 = text.split("\f")[0]
-    for name in ("NA-05", "EU-03", "Devastation scar", "Kai Weller warlord", "Paradise"):
+    for name in ("NA-05", "EU-03", "Devastation scar", "Kai Weller", "Paradise"):
         assert name in page1, name
     flat = " ".join(text.split())
     assert "cancelled" in flat and "Black cancel square" in flat

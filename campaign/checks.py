@@ -14,20 +14,15 @@ from typing import Any
 
 from scarbook.campaign.content import Content, Target
 from scarbook.campaign.state import CampaignState, GameRecord
-from scarbook.compiler.model import as_dict, components
+from scarbook.compiler.model import Game, as_dict, components
+from scarbook.compiler.words import a, kind_name, plural, words
 
 Failure = tuple[str, str] | None
 
 
-def a(noun: object) -> str:
-    """The noun with its indefinite article: 'a Bunker', 'an Extra tactic sticker'."""
-    text = str(noun)
-    return f"{'an' if text[:1].lower() in 'aeio' else 'a'} {text}"
-
-
-def plural(count: int, noun: str, many: str = "") -> str:
-    """'1 box', '2 boxes', '1 game', '3 games'."""
-    return f"{count} {noun if count == 1 else (many or noun + 's')}"
+def _game(p: Placement) -> Game | None:
+    """The game whose names messages use (None for a bare content in a unit test: the ids in words)."""
+    return getattr(p.content, "game", None)
 
 
 @dataclass(frozen=True)
@@ -65,19 +60,20 @@ def slot_free(p: Placement, params: dict[str, Any]) -> Failure:
     cap = p.content.slot_capacity(p.target, slot)
     if cap is None:
         return None
+    noun = kind_name(_game(p), slot)
     if cap == 0:
         offered = p.content.offered_by(p.target.kind, slot)
-        return (f"{p.where} has no {slot} slot (only {', '.join(offered[:8])}{' …' if len(offered) > 8 else ''} "
-                f"offer{'s' if len(offered) == 1 else ''} one)" if offered else f"{p.where} has no {slot} slot",
-                f"a {slot} goes only where a {p.target.kind} declares a {slot} slot")
+        return (f"{p.where} has no {noun} slot (only {', '.join(offered[:8])}{' …' if len(offered) > 8 else ''} "
+                f"offer{'s' if len(offered) == 1 else ''} one)" if offered else f"{p.where} has no {noun} slot",
+                f"{a(noun)} goes only where {a(p.target.kind.replace('-', ' '))} declares {a(noun)} slot")
     taken = [m for m in p.state.active_marks(p.target.id) if m.slot == slot and not m.cancels
              and not (m.boxes and m.ticked >= m.boxes)]  # a mark worn out (every box ticked) frees its slot
     if len(taken) >= cap:
         worn = [m for m in taken if m.boxes]
         hint = (f"; {worn[0].sticker} has {plural((worn[0].boxes or 0) - worn[0].ticked, 'box', 'boxes')} left "
                 "to tick" if worn else "")
-        return (f"{p.where} already has {'a ' + slot if cap == 1 else f'{cap} {slot}s'} ({_marks_text(taken)}){hint}",
-                f"{a(p.target.kind)} holds {cap} {slot}{'' if cap == 1 else 's'}")
+        return (f"{p.where} already has {a(noun) if cap == 1 else plural(cap, noun)} ({_marks_text(taken)}){hint}",
+                f"{a(p.target.kind.replace('-', ' '))} holds {plural(cap, noun)}")
     return None
 
 
@@ -101,7 +97,8 @@ def supply_left(p: Placement, params: dict[str, Any]) -> Failure:
 def target_has(p: Placement, params: dict[str, Any]) -> Failure:
     kind = params["kind"]
     if not p.state.has(p.target.id, kind):
-        return f"{p.where} has no {kind}", f"{a(p.label)} goes only on {a(kind)}"
+        noun = kind_name(_game(p), kind)
+        return f"{p.where} has no {noun}", f"{a(p.label)} goes only on {a(noun)}"
     return None
 
 
@@ -113,7 +110,8 @@ def card_territory_has(p: Placement, params: dict[str, Any]) -> Failure:
     if not territory:
         return f"{p.where} is not the card of a territory", f"{a(p.label)} goes only on the card of a territory"
     if not any(m.is_a(kind) for m in p.state.active_marks(str(territory))):
-        return f"{territory} has no {kind}", f"{a(p.label)} goes only on the card of a territory with {a(kind)}"
+        noun = kind_name(_game(p), kind)
+        return f"{territory} has no {noun}", f"{a(p.label)} goes only on the card of a territory with {a(noun)}"
     return None
 
 
@@ -121,8 +119,9 @@ def target_lacks(p: Placement, params: dict[str, Any]) -> Failure:
     kind = params["kind"]
     found = p.state.has(p.target.id, kind)
     if found:
-        return (f"{p.where} already has {a(kind)} ({_marks_text(found)})",
-                f"{a(p.label)} goes only where no {kind} stands")
+        noun = kind_name(_game(p), kind)
+        return (f"{p.where} already has {a(noun)} ({_marks_text(found)})",
+                f"{a(p.label)} goes only where no {noun} stands")
     return None
 
 
@@ -132,7 +131,7 @@ def target_tagged(p: Placement, params: dict[str, Any]) -> Failure:
     tags = p.target.item.get("tags") or []
     if (tag in tags) == absent:
         return (f"{p.where} is {'' if absent else 'not '}{tag}",
-                f"a {p.label} goes only on a {'territory that is not ' if absent else ''}{tag}"
+                f"{a(p.label)} goes only on a {'territory that is not ' if absent else ''}{tag}"
                 f"{'' if absent else ' ' + p.target.kind}")
     return None
 
@@ -140,7 +139,7 @@ def target_tagged(p: Placement, params: dict[str, Any]) -> Failure:
 def covers_existing(p: Placement, params: dict[str, Any]) -> Failure:
     covers = p.sticker.get("covers", []) or []
     if not any(p.state.has(p.target.id, k) for k in covers):
-        what = " or ".join(covers) or "mark"
+        what = " or ".join(kind_name(_game(p), k) for k in covers) or "mark"
         return f"{p.where} has no {what} to cover", f"{a(p.label)} goes only over {a(what)}"
     return None
 
@@ -391,10 +390,11 @@ def during_a_game(p: Placement, params: dict[str, Any]) -> Failure:
 def target_has_own(p: Placement, params: dict[str, Any]) -> Failure:
     """The target holds a mark of `kind` that is the actor's own (their character's sticker …)."""
     kind = params["kind"]
+    noun = kind_name(_game(p), kind)
     if not p.actor:
-        return "say who places it with --by NAME", f"{a(p.label)} goes beside your own {kind}"
+        return "say who places it with --by NAME", f"{a(p.label)} goes beside your own {noun}"
     if not any(p.state.owner(p.content, m) == p.actor for m in p.state.has(p.target.id, kind)):
-        return f"{p.where} has no {kind} of {p.actor}'s", f"{a(p.label)} goes only beside your own {kind}"
+        return f"{p.where} has no {noun} of {p.actor}'s", f"{a(p.label)} goes only beside your own {noun}"
     return None
 
 
@@ -421,9 +421,10 @@ def spread_over_regions(p: Placement, params: dict[str, Any]) -> Failure:
     short = [r for r in regions if counts[r] < limit]
     for rid in mine:
         if counts[rid] >= limit and short:
-            return (f"{piece} already has {counts[rid]} {kind} stickers in {rid}, and {', '.join(short)} "
-                    f"{'has' if len(short) == 1 else 'have'} fewer than {limit}",
-                    f"no {ordinal(limit + 1)} in a starting continent until every one has {limit}")
+            region = words(_game(p))["region"]
+            return (f"{piece} already has {plural(counts[rid], kind_name(_game(p), kind))} in {rid}, and "
+                    f"{', '.join(short)} {'has' if len(short) == 1 else 'have'} fewer than {limit}",
+                    f"no {ordinal(limit + 1)} in one {region.one} until every one has {limit}")
     return None
 
 

@@ -28,6 +28,7 @@ from scarbook.campaign.links import cuts
 from scarbook.campaign.rules import blocking as rules_blocking
 from scarbook.campaign.rules import legal_starts, owed_rewards, to_put_in_place, where
 from scarbook.campaign.state import pool_for
+from scarbook.compiler.words import group_of, mark_groups, words
 
 
 def when_placed(after_game: int, during_game: int | None = None) -> str:
@@ -98,6 +99,13 @@ def step_data(replay: Replay) -> list[dict[str, Any]]:
     return out
 
 
+def given_name(replay: Replay, item_id: str) -> str | None:
+    """The name the players gave an item (a faction's name, a character's alias): its latest active named mark."""
+    named = [m for m in replay.state.active_marks(item_id) if m.name
+             and replay.content.stickers.get(m.sticker, {}).get("named")]
+    return named[-1].name if named else None
+
+
 def piece_stats(replay: Replay) -> list[dict[str, Any]]:
     """Every piece with stats (a character card): its current values, upgrades applied."""
     content, state = replay.content, replay.state
@@ -108,9 +116,37 @@ def piece_stats(replay: Replay) -> list[dict[str, Any]]:
             if not isinstance(stats, dict):
                 continue
             current = {key: state.stat(content, pid, base, key) for key, base in stats.items()}
-            out.append({"piece": pid, "name": item.get("name", pid), "owner": state.claimed_by(content, pid),
-                        "stats": current, "lost": any(pid in g.lost for g in state.games)})
+            printed = {key: base if isinstance(base, int) else None for key, base in stats.items()}
+            out.append({"piece": pid, "name": item.get("name", pid), "given_name": given_name(replay, pid),
+                        "owner": state.claimed_by(content, pid),
+                        "stats": current, "printed": printed, "lost": any(pid in g.lost for g in state.games)})
     return out
+
+
+def _is_choice(sticker: dict[str, Any]) -> bool:
+    """A sticker that records a choice among a faction's options (its chosen power)."""
+    return any(isinstance(c, dict) and c.get("check") == "choice-of" for c in sticker.get("checks", []) or [])
+
+
+def grouped_marks(replay: Replay, marks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every placed mark (not the stickers that cancel others), in the game's mark groups (`game: marks:`), in the
+    groups' order; only groups that hold a mark. Each mark keeps its status fields and says if it is cancelled."""
+    content = replay.content
+    groups = mark_groups(content.game)
+    held: dict[str, list[dict[str, Any]]] = {g.id: [] for g in groups}
+    for m in marks:
+        if m["cancels"]:
+            continue
+        st = content.stickers.get(m["sticker"], {})
+        founds = st.get("founds")
+        # also shown elsewhere: a chosen power, a changed value, a given name, a destroyed card
+        shown_as = ("choice" if _is_choice(st) else "value" if st.get("adds") else "name" if st.get("named")
+                    else "destroyed" if m["sticker"] in content.destroy_stickers else None)
+        held[group_of(groups, m["sticker"], st, m["slot"]).id].append(
+            {**m, "cancelled": not m["active"], "shown_as": shown_as,
+             "population": founds.get("population") if isinstance(founds, dict) else None})
+    return [{"id": g.id, "title": g.word.one, "plural": g.word.many, "board": g.board, "declared": g.declared,
+             "marks": held[g.id]} for g in groups if held[g.id]]
 
 
 def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
@@ -138,7 +174,7 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
                         "bonus": state.value(content, rid, reg, "bonus") if isinstance(bonus, int) else None,
                         "changes": [m.sticker for m in state.active_marks(rid)
                                     if "bonus" in (content.stickers.get(m.sticker, {}).get("adds") or {})]})
-    cities, scars, forts = [], [], []
+    cities, forts = [], []
     for tid in content.territories:
         for m in state.active_marks(tid):
             if m.founds:
@@ -148,11 +184,6 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
                                "population": founds.get("population") if isinstance(founds, dict) else None})
             elif m.boxes:
                 forts.append({"territory": tid, "sticker": m.sticker, "boxes": m.boxes, "left": m.boxes - m.ticked})
-            elif m.slot == "scar" or m.kind == "scar":
-                scars.append({"territory": tid, "scar": m.sticker, "cancelled": False})
-        for m in state.marks.get(tid, []):
-            if m.kind == "scar" and not m.active:
-                scars.append({"territory": tid, "scar": m.sticker, "cancelled": True})
     owed_kinds = {k for o in content.model.owed_when_opened for k in o.kinds}
     cards = []
     destroyed = []
@@ -169,14 +200,16 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         stickers.append({"sticker": sid, "placed": state.placed[sid], "pool": pool, "left": left})
     factions = []
     for fid, fac in content.factions.items():
-        power = next((m.name for m in state.active_marks(fid) if m.kind == "power"), None)
+        power = next((m.name for m in state.active_marks(fid) if _is_choice(content.stickers.get(m.sticker, {}))),
+                     None)
         history = []
         for g in state.games:
             player = next((p for p, ps in g.pieces.items() if fid in ps.values()), None)
             history.append({"game": g.number, "player": player, "start": g.starts.get(player or "", None),
                             "result": (g.role(player) if g.ended else "playing") if player else "not played"})
-        factions.append({"id": fid, "name": fac.get("name", fid), "power": power,
-                         "scars": [m.sticker for m in state.active_marks(fid) if m.kind == "scar"],
+        factions.append({"id": fid, "name": fac.get("name", fid), "given_name": given_name(replay, fid), "power": power,
+                         "marks": [m.sticker for m in state.active_marks(fid) if not m.cancels
+                                   and not _is_choice(content.stickers.get(m.sticker, {}))],
                          "history": history})
     games = [{"game": g.number, "type": g.type, "plays": g.plays, "pieces": g.pieces, "ended": g.ended,
               "winner": g.winner or None, "held_on": g.held_on, "eliminated": g.eliminated, "lost": g.lost,
@@ -191,7 +224,11 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         "campaign": ledger.name or None, "game": game.id, "players": players,
         "games_played": sum(1 for g in state.games if g.ended), "game_in_progress": live.number if live else None,
         "games": games, "signatures": [{"player": p, "game": n} for p, n in state.signatures],
-        "continents": regions, "cities": cities, "scars": scars, "fortifications": forts,
+        "continents": regions, "cities": cities, "fortifications": forts,
+        "words": {k: {"one": w.one, "many": w.many} for k, w in words(content.game).items()},
+        "signs": any(s.does == "sign" for gt in content.model.types.values() for s in gt.steps),
+        "regions_named": any(st.get("named") for st in content.stickers.values()),
+        "mark_groups": grouped_marks(replay, marks),
         "resources": cards, "destroyed_cards": destroyed, "stickers": stickers, "factions": factions,
         "pending_packets": replay.pending, "opened_packets": list(state.opened),
         "to_put_in_place": [{"sticker": sid, "target": target, "packet": env,
@@ -218,6 +255,29 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
     }
 
 
+def _word(data: dict[str, Any], key: str, n: int = 1) -> str:
+    """The game's word for `key` ('signature', 'continent' …), singular or plural by `n`."""
+    w = (data.get("words") or {}).get(key) or {"one": key, "many": key + "s"}
+    return str(w["one"] if n == 1 else w["many"])
+
+
+def _count(data: dict[str, Any], key: str, n: int) -> str:
+    return f"{n} {_word(data, key, n)}"
+
+
+def mark_line(m: dict[str, Any]) -> str:
+    """One placed mark in a status group: where, what, its name, its state, who placed it and when."""
+    state = ""
+    if m.get("boxes"):
+        state = f", {m['left']} of {m['boxes']} box{'' if m['boxes'] == 1 else 'es'} left"
+    elif isinstance(m.get("population"), int):
+        state = f", population {m['population']}"
+    placed = f"{m['by'] or 'setup'}, {when_placed(m.get('game') or 0, m.get('during_game'))}"
+    name = f" {m['name']!r}" if m.get("name") else ""
+    cancelled = f" (cancelled by {m['covered_by']})" if m.get("cancelled") else ""
+    return f"  {m['target']}: {m['sticker']}{name}{cancelled} ({placed}{state})"
+
+
 def status_text(data: dict[str, Any]) -> str:
     out: list[str] = []
     title = data["campaign"] or "campaign"
@@ -236,10 +296,10 @@ def status_text(data: dict[str, Any]) -> str:
         token = f", starts with {' and '.join(held)}" if held else ""
         extra = f"; may still take: {', '.join(p['may_take'])}" if p["may_take"] else ""
         owns = "".join(f"; {k}: {', '.join(v)}" for k, v in p["owns"].items())
-        signed = f"{p['signatures']} signature{'' if p['signatures'] == 1 else 's'}"
+        signed = _count(data, "signature", p["signatures"]) if data.get("signs", True) else ""
         starts = len(p["legal_starts"])
-        out.append(f"  {p['name']}: {signed}{token}{owns}; {starts} legal starting "
-                   f"territor{'y' if starts == 1 else 'ies'}{extra}")
+        head = f"{signed}{token}{owns}".lstrip(", ").lstrip("; ")
+        out.append(f"  {p['name']}: {head + '; ' if head else ''}{starts} legal {_word(data, 'start', starts)}{extra}")
     if data["owed_rewards"]:
         out.append("Still to do before the next game: " + "; ".join(f"{o['player']}: {o['role']}"
                                                                     for o in data["owed_rewards"]))
@@ -250,35 +310,29 @@ def status_text(data: dict[str, Any]) -> str:
             f"{p['step']} by {p['by']}" + (f" for {p['for']}" if p["for"] else "")
             + (f" ({p['why']})" if p["why"] else "") for p in recent))
     out.append("")
-    out.append("Continents:")
+    if data["continents"]:
+        out.append(_word(data, "region", 2).capitalize() + ":")
+    bonus_word = _word(data, "bonus")
     for r in data["continents"]:
-        name = f" named {r['name']!r} by {r['named_by']}" if r["name"] else " (unnamed)"
-        bonus = f"bonus {r['bonus']}" if r["bonus"] is not None else "bonus unknown"
+        name = (f" named {r['name']!r} by {r['named_by']}" if r["name"] else
+                " (unnamed)" if data.get("regions_named") else "")
+        bonus = f"{bonus_word} {r['bonus']}" if r["bonus"] is not None else ""
         change = f" (printed {r['printed_bonus']}, {', '.join(r['changes'])})" if r["changes"] else ""
-        out.append(f"  {r['id']}{name}: {bonus}{change}")
-    if data["cities"]:
-        out.append("Cities:")
-        for c in data["cities"]:
-            pop = f", population {c['population']}" if isinstance(c.get("population"), int) else ""
-            out.append(f"  {c['territory']}: {c['name']!r} ({c['sticker']}{pop}, {c['by'] or 'setup'}, "
-                       f"{when_placed(c['game'], c.get('during_game'))})")
-    if data["fortifications"]:
-        out.append("Fortifications:")
-        for f in data["fortifications"]:
-            out.append(f"  {f['territory']}: {f['left']} of {f['boxes']} box{'' if f['boxes'] == 1 else 'es'} left")
-    if data["scars"]:
-        out.append("Scars:")
-        for s in data["scars"]:
-            out.append(f"  {s['territory']}: {s['scar']}{' (cancelled)' if s['cancelled'] else ''}")
-    shown = {c["sticker"] for c in data["cities"]} | {s["scar"] for s in data["scars"]}
-    if data["fortifications"]:
-        shown.add("fortification")
-    others = [m for m in data.get("on_territories", []) if m["sticker"] not in shown]
-    if others:
-        out.append("Stickers on territories:")
-        for m in others:
-            out.append(f"  {m['target']}: {m['sticker']}{' ' + repr(m['name']) if m['name'] else ''}"
-                       f"{' (' + m['by'] + ')' if m['by'] else ''}")
+        out.append(f"  {r['id']}{name}{': ' + bonus if bonus else ''}{change}")
+    for group in data.get("mark_groups", []):
+        listed = [m for m in group["marks"] if not m.get("shown_as")]
+        if not listed:
+            continue
+        title = f"{group['plural'][:1].upper()}{group['plural'][1:]} ({len(listed)})"
+        if any(m.get("name") or m.get("boxes") or m.get("cancelled") for m in listed) or len(listed) <= 6:
+            out.append(title + ":")
+            out.extend(mark_line(m) for m in listed)
+        else:  # many plain marks (upgrades on cards): counted per target
+            counts: dict[tuple[str, str], int] = {}
+            for m in listed:
+                counts[(m["target"], m["sticker"])] = counts.get((m["target"], m["sticker"]), 0) + 1
+            out.append(title + ": " + "; ".join(f"{tg} {st}{f' x{n}' if n > 1 else ''}"
+                                                for (tg, st), n in counts.items()))
     upgraded = [c for c in data["resources"] if c["resources"] != c["printed"]]
     if upgraded:
         out.append("Upgraded cards: " + ", ".join(f"{c['card']} {c['resources']}" for c in upgraded))
@@ -286,7 +340,7 @@ def status_text(data: dict[str, Any]) -> str:
         out.append("Destroyed cards: " + ", ".join(data["destroyed_cards"]))
     powers = [f"{f['id']}: {f['power']}" for f in data["factions"] if f["power"]]
     if powers:
-        out.append("Starting powers: " + "; ".join(powers))
+        out.append(_word(data, "power", 2).capitalize() + ": " + "; ".join(powers))
     out.append("Stickers left: " + ", ".join(
         f"{s['sticker']} {s['left'] if s['left'] is not None else '?'}" + (f" ({s['pool']})" if s["pool"] else "")
         for s in data["stickers"]))
@@ -308,13 +362,13 @@ def status_text(data: dict[str, Any]) -> str:
         out.append("House-rule packs: " + ", ".join(data["packs"]))
     if data["games"] and data["factions"]:
         out.append("")
-        out.append("Faction history:")
+        out.append(f"{_word(data, 'faction').capitalize()} history:")
         for f in data["factions"]:
             cells = []
             for h in f["history"]:
                 who = f"{h['player']}" + (f"@{h['start']}" if h["start"] else "") if h["player"] else ""
                 cells.append(f"{h['game']}:{who + ' ' if who else ''}{h['result']}")
-            out.append(f"  {f['id']}: " + "; ".join(cells))
+            out.append(f"  {f['id']}{' ' + repr(f['given_name']) if f.get('given_name') else ''}: " + "; ".join(cells))
     stats = [p for p in data["pieces"] if p["stats"]]
     if stats:
         out.append("")
@@ -322,10 +376,11 @@ def status_text(data: dict[str, Any]) -> str:
         for p in stats:
             values = ", ".join(f"{k} {'?' if v is None else v}" for k, v in p["stats"].items())
             owner = f" ({p['owner']})" if p["owner"] else " (unclaimed)"
-            out.append(f"  {p['name']}{owner}{' [lost]' if p['lost'] else ''}: {values}")
+            alias = f" '{p['given_name']}'" if p.get("given_name") else ""
+            out.append(f"  {p['name']}{alias}{owner}{' [lost]' if p['lost'] else ''}: {values}")
     if data["overall_winner"]:
         w = data["overall_winner"]
-        sig = f"{w['signatures']} signature{'' if w['signatures'] == 1 else 's'}"
+        sig = _count(data, "signature", w["signatures"])
         if w["tie"]:
             bonus = ", ".join(f"{p} +{n}" for p, n in (w.get("roll_off_bonus") or {}).items())
             out.append(f"Overall winner: a tie between {' and '.join(w['players'])} ({sig} each): roll off"

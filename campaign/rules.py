@@ -142,11 +142,14 @@ def resolve(content: Content, state: CampaignState, sticker_raw: str, target_raw
         actor = found
     target = content.resolve(sticker, target_raw)
     if target is None:
-        kinds = " or ".join(sticker.get("targets", []))
+        sealed = _sealed_in(content, state, normalize(target_raw))  # a card still in its packet: say so
+        if sealed is not None:
+            return sealed
+        kinds = " or ".join(str(k).replace("-", " ") for k in sticker.get("targets", []))
         hint = did_you_mean(normalize(target_raw), content.target_names(sticker))
         label = sticker.get("name", sid)
-        return refusal("R102", f"'{target_raw}' is not {a(kinds)} {a(sid)} can go on{hint}; see 'scarbook campaign "
-                       f"where {sid}'", f"{a(label)} goes on {a(kinds)}",
+        return refusal("R102", f"'{target_raw}' is not {a(kinds)} that {a(label)} can go on{hint}; see "
+                       f"'scarbook campaign where {sid}'", f"{a(label)} goes on {a(kinds)}",
                        cite_text(as_dict(sticker.get("source")).get("cite")))
     if not actor:
         actor = default_actor(content, state, sticker)

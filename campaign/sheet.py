@@ -24,6 +24,7 @@ from scarbook.compiler.model import known
 
 if TYPE_CHECKING:
     from scarbook.compiler.boardmap import MapMark
+    from scarbook.compiler.words import MarkGroup
 
 FORMATS = ("pdf", "html", "svg")
 
@@ -52,46 +53,49 @@ def _sticker_facts(replay: Replay, sticker: str) -> dict[str, Any]:
     return replay.content.stickers.get(sticker, {})
 
 
-def _takes_off_board(st: dict[str, Any]) -> bool:
-    """A mark whose rules keep the board connected takes its territory off the board (a territory laid waste, say)."""
-    return any(c.get("check") == "keeps-board-connected" for c in st.get("checks", []) or [] if isinstance(c, dict))
-
-
-def _is_choice(st: dict[str, Any]) -> bool:
-    return any(c.get("check") == "choice-of" for c in st.get("checks", []) or [] if isinstance(c, dict))
-
-
 def map_marks(replay: Replay, data: dict[str, Any], names: Names) -> dict[str, list[MapMark]]:
     """Territory id -> the icons to draw in it: every active mark (not the cancel stickers, whose
-    effect is that the cancelled mark is gone), and a destroyed territory card."""
-    from scarbook.compiler.boardmap import MapMark
+    effect is that the cancelled mark is gone), each with its group's icon and colour, and a destroyed
+    territory card."""
+    from scarbook.compiler.boardmap import DESTROYED, MapMark, short_label
 
     territories = replay.content.territories
     out: dict[str, list[MapMark]] = {}
-    for m in data.get("marks", []):
-        target = m.get("target")
-        if target not in territories or not m.get("active", True) or m.get("cancels"):
+    for group in data.get("mark_groups", []):
+        look = _groups(replay).get(group["id"])
+        if look is None or not look.board:
             continue
-        st = _sticker_facts(replay, m["sticker"])
-        label = str(st.get("name") or m["sticker"])
-        founds = st.get("founds") if isinstance(st.get("founds"), dict) else {}
-        if founds:
-            size = founds.get("population")
-            mark = MapMark("city", m.get("name") or label, size if isinstance(size, int) else 1)
-        elif m.get("boxes"):
-            mark = MapMark("fortification", "", m.get("left"), m.get("boxes"))
-        elif _takes_off_board(st):
-            mark = MapMark("off-board", label)
-        elif m.get("kind") == "scar" or m.get("slot") == "scar":
-            mark = MapMark("scar", label)
-        else:
-            mark = MapMark("mark", re.sub(r"\s+sticker$", "", label, flags=re.I))
-        out.setdefault(target, []).append(mark)
+        for m in group["marks"]:
+            target = m.get("target")
+            if target not in territories or m.get("cancelled"):
+                continue
+            st = _sticker_facts(replay, m["sticker"])
+            label = short_label(str(st.get("name") or m["sticker"]), look.word.one)
+            size = m.get("population")
+            text = (m.get("name") or label) if isinstance(size, int) or m.get("name") else label
+            if m.get("boxes"):
+                text = ""
+            out.setdefault(target, []).append(MapMark(group["id"], text, size if isinstance(size, int) else (
+                m.get("left") if m.get("boxes") else None), m.get("boxes"), look.icon, look.color, look.legend_text))
     for cid in data.get("destroyed_cards", []):
         card = replay.content.cards.get(cid, {})
         if isinstance(card.get("territory"), str):
-            out.setdefault(card["territory"], []).append(MapMark("destroyed", ""))
+            out.setdefault(card["territory"], []).append(DESTROYED)
     return out
+
+
+def _groups(replay: Replay) -> dict[str, MarkGroup]:
+    from scarbook.compiler.words import mark_groups
+
+    return {g.id: g for g in mark_groups(replay.content.game)}
+
+
+def _piece_title(content: Any) -> str:
+    """The heading of the characters table: what the content calls its pieces with stats."""
+    kinds = [k for k in content.model.pieces.values() if k.name]
+    names = [k.name for k in kinds if any(isinstance(i.get("stats"), dict) for i in content.pieces_of(k.id).values())]
+    title = ", ".join(dict.fromkeys(names)) or "Pieces"
+    return title[:1].upper() + title[1:] + ("" if title.endswith("s") else "s")
 
 
 def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
@@ -120,27 +124,34 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
                    "printed_bonus": r.get("printed_bonus"), "bonus": r.get("bonus"),
                    "changes": [names(s, "stickers") for s in r.get("changes", [])]}
                   for r in data.get("continents", [])]
-    marks = data.get("marks", [])
-    cities, scars, forts, others = [], [], [], []
-    for m in marks:
-        st = _sticker_facts(replay, m["sticker"])
-        where = names(m["target"])
-        row = {"where": where, "mark": names(m["sticker"], "stickers"), "by": by(m)}
-        if m.get("cancels") or st.get("kind") == "destroyed":
-            continue
-        if isinstance(st.get("founds"), dict):
-            if m.get("active", True):
-                size = st["founds"].get("population")
-                cities.append({**row, "name": m.get("name") or "", "size": size if isinstance(size, int) else None})
-        elif m.get("boxes"):
-            forts.append({**row, "left": m.get("left"), "boxes": m["boxes"], "active": m.get("active", True),
-                          "covered_by": names(m.get("covered_by"), "stickers")})
-        elif m.get("kind") == "scar" or m.get("slot") == "scar":
-            scars.append({**row, "active": m.get("active", True),
-                          "covered_by": names(m.get("covered_by"), "stickers") if m.get("covered_by") else ""})
-        elif not (st.get("adds") or st.get("named") or _is_choice(st)):  # those show as values, names, powers
-            others.append({**row, "name": m.get("name") or "", "active": m.get("active", True),
-                           "covered_by": names(m.get("covered_by"), "stickers") if m.get("covered_by") else ""})
+    groups = []
+    for group in data.get("mark_groups", []):
+        rows: list[dict[str, Any]] = []
+        for m in group["marks"]:
+            if m.get("shown_as") in ("value", "name", "choice", "destroyed"):
+                continue  # shown as a value, a region's name, a faction's power, a destroyed card
+            if isinstance(m.get("population"), int) and m.get("cancelled"):
+                continue
+            state = ("" if not m.get("boxes") else f"{m.get('left')} of {m['boxes']} boxes left")
+            if isinstance(m.get("population"), int):
+                state = f"size {m['population']}"
+            if m.get("cancelled"):
+                state = f"cancelled ({names(m.get('covered_by'), 'stickers')})" + (f", {state}" if state else "")
+            given = str(m.get("name") or "")
+            row = {"where": names(m["target"]), "mark": names(m["sticker"], "stickers"),
+                   "name": given.replace("_", " ") if " " not in given else given,
+                   "state": state or "in play", "by": by(m), "active": not m.get("cancelled"), "count": 1}
+            same = next((r for r in rows if not row["name"] and all(r[k] == row[k] for k in
+                                                                   ("where", "mark", "name", "state", "active"))),
+                        None)  # the same sticker on the same card again (upgrades): counted, not repeated
+            if same is not None:
+                same["count"] += 1
+                same["by"] = same["by"] if same["by"] == row["by"] else "several"
+            else:
+                rows.append(row)
+        if rows:
+            groups.append({"title": group["plural"][:1].upper() + group["plural"][1:], "rows": rows,
+                           "counted": any(r["count"] > 1 for r in rows)})
     destroyed = set(data.get("destroyed_cards", []))
     cards = [{"name": names(c["card"], "cards"), "printed": c["printed"], "now": c["resources"],
               "destroyed": c["card"] in destroyed}
@@ -150,13 +161,16 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
               for cid in data.get("destroyed_cards", []) if cid not in listed]
     stickers = [{"name": names(s["sticker"], "stickers"), "placed": s.get("placed", 0), "left": s.get("left"),
                  "pool": s.get("pool")} for s in data.get("stickers", [])
-                if content.stickers.get(s["sticker"], {}).get("kind") != "destroyed"]
+                if s["sticker"] not in content.destroy_stickers]
     schedule = {it.get("game"): it for it in game.section("schedule").values()}
-    powers = {str(pw["id"]): str(pw.get("name") or pw["id"]) for fac in content.factions.values()
-              for pw in fac.get("powers", []) or [] if isinstance(pw, dict) and isinstance(pw.get("id"), str)}
-    factions = [{"name": f.get("name") or names(f["id"], "factions"),
+    power_word = str((data.get("words") or {}).get("power", {}).get("one") or "power")
+    powers = {str(pw["id"]): str(known(pw.get("name")) or f"{power_word} {i} (its name is not known)")
+              for fac in content.factions.values()
+              for i, pw in enumerate(fac.get("powers", []) or [], 1) if isinstance(pw, dict)
+              and isinstance(pw.get("id"), str)}
+    factions = [{"name": f.get("name") or names(f["id"], "factions"), "given_name": f.get("given_name") or "",
                  "power": powers.get(f["power"], names(f["power"])) if f.get("power") else "",
-                 "scars": [names(s, "stickers") for s in f.get("scars", [])],
+                 "marks": [names(s, "stickers") for s in f.get("marks", [])],
                  "history": {h["game"]: {"player": h.get("player"),
                                          "start": names(h["start"], "territories") if h.get("start") else "",
                                          "result": str(h.get("result", "")).replace("-", " ")}
@@ -172,11 +186,21 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         env = content.envelopes.get(eid) or game.section("envelopes").get(eid) or {}
         return {"name": names(eid, "envelopes"), "trigger": str((env.get("trigger") or {}).get("text", ""))}
 
+    pieces = []
+    for pc in data.get("pieces", []):
+        printed = pc.get("printed") or {}
+        changed = [f"{k.replace('_', ' ')} {'?' if printed.get(k) is None else printed[k]} → {v}"
+                   for k, v in (pc.get("stats") or {}).items() if v is not None and v != printed.get(k)]
+        if changed or pc.get("given_name") or pc.get("owner"):
+            pieces.append({"name": pc["name"], "alias": pc.get("given_name") or "", "owner": pc.get("owner") or "",
+                           "lost": pc.get("lost", False), "changes": changed})
     winner = data.get("overall_winner")
     return {
         "campaign": data.get("campaign"), "game_title": game.title, "games_played": data.get("games_played", 0),
         "game_in_progress": data.get("game_in_progress"), "players": players, "continents": continents,
-        "cities": cities, "scars": scars, "fortifications": forts, "other_marks": others, "cards": cards,
+        "mark_groups": groups, "pieces": pieces, "piece_title": _piece_title(content), "cards": cards,
+        "words": data.get("words", {}), "signs": data.get("signs", True),
+        "regions_named": data.get("regions_named", True),
         "stickers": stickers, "factions": factions, "games": games,
         "pending_packets": [packet(e) for e in data.get("pending_packets", [])],
         "opened_packets": [packet(e) for e in data.get("opened_packets", [])],
@@ -196,7 +220,11 @@ def sheet_svg(ledger: Ledger, replay: Replay, data: dict[str, Any] | None = None
     return board_svg(game, dict(marks), legend_kinds=True)  # type: ignore[arg-type]
 
 
-def sheet_html(ledger: Ledger, replay: Replay, inline_fonts: bool = False) -> str:
+#: Page sizes of the sheet (`campaign sheet --paper`), as CSS `@page` sizes.
+PAPERS = {"a4": "A4", "letter": "letter"}
+
+
+def sheet_html(ledger: Ledger, replay: Replay, inline_fonts: bool = False, paper: str = "a4") -> str:
     from scarbook.compiler.boardmap import map_withheld
     from scarbook.compiler.render.html import environment
 
@@ -204,7 +232,8 @@ def sheet_html(ledger: Ledger, replay: Replay, inline_fonts: bool = False) -> st
     withheld = map_withheld(applied(replay))
     template = environment().get_template("campaign-sheet.html.j2")
     svg = None if withheld else sheet_svg(ledger, replay, model["data"])
-    html = str(template.render(title=ledger.name or ledger.path.stem, v=model, map_svg=svg, map_note=withheld))
+    html = str(template.render(title=ledger.name or ledger.path.stem, v=model, map_svg=svg, map_note=withheld,
+                               paper=PAPERS.get(paper, "A4")))
     return _inline_fonts(html) if inline_fonts else html
 
 
@@ -221,8 +250,8 @@ def _inline_fonts(html: str) -> str:
     return re.sub(r"url\(fonts/([A-Za-z0-9_.-]+\.ttf)\)", data_url, html)
 
 
-def write_sheet(ledger: Ledger, replay: Replay, out: Path, fmt: str = "pdf") -> Path:
-    """Write the sheet as `fmt` (pdf, html, or svg: the board picture alone) to `out`."""
+def write_sheet(ledger: Ledger, replay: Replay, out: Path, fmt: str = "pdf", paper: str = "a4") -> Path:
+    """Write the sheet as `fmt` (pdf, html, or svg: the board picture alone) to `out`, on `paper` (a4, letter)."""
     if fmt == "svg":
         svg = sheet_svg(ledger, replay)
         if svg is None:
@@ -232,10 +261,10 @@ def write_sheet(ledger: Ledger, replay: Replay, out: Path, fmt: str = "pdf") -> 
         out.write_text(svg + "\n", "utf-8")
         return out
     if fmt == "html":
-        out.write_text(sheet_html(ledger, replay, inline_fonts=True), "utf-8")
+        out.write_text(sheet_html(ledger, replay, inline_fonts=True, paper=paper), "utf-8")
         return out
     from scarbook.compiler.render.pdf import write_pdf
     from scarbook.templates import TEMPLATE_DIR
 
-    write_pdf(sheet_html(ledger, replay), out, [TEMPLATE_DIR])
+    write_pdf(sheet_html(ledger, replay, paper=paper), out, [TEMPLATE_DIR])
     return out

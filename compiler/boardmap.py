@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from scarbook.compiler.model import Game, is_unknown, known
+from scarbook.compiler.model import Game, as_list, is_unknown, known
 
 #: Fill colours for regions, in region order (cycled); chosen to stay readable in greyscale.
 PALETTE = (
@@ -85,30 +85,31 @@ def map_withheld(game: Game) -> str | None:
 
 @dataclass(frozen=True)
 class MapMark:
-    """One permanent mark to draw in a territory: an icon of its `kind` and a short text.
-
-    Kinds with their own icon: `city` (`value` = its size), `scar`, `fortification` (`value` boxes
-    left of `total`), `off-board` (a territory taken off the board: hatched too), `destroyed` (its card);
-    anything else is a generic badge (a warlord sticker, a restricted operating zone …).
-    """
+    """One permanent mark to draw in a territory: its group (`kind`, a mark group's id), a short text, and the
+    group's icon, colour and legend (`game: marks:`; compiler.words). `value`: a founded place's size (dots
+    under a house) or the boxes left of `total`; the `hatched` icon hatches the territory's circle too.
+    A destroyed territory card is the group `destroyed` (a cross)."""
 
     kind: str
     text: str = ""
     value: int | None = None
     total: int | None = None
+    icon: str = "diamond"
+    color: str = "#5b2a86"
+    legend: str = "other mark"
 
 
-#: Kinds with an icon of their own, in legend order, with what the legend says about them.
-MARK_KINDS = {
-    "city": "city (dots: its size)", "scar": "scar", "fortification": "fortification (boxes left)",
-    "off-board": "devastated (hatched)", "destroyed": "territory card destroyed", "mark": "other mark",
-}
-MARK_COLOR = {"city": "#1f4e79", "scar": "#b01818", "fortification": "#6b4b12", "off-board": "#333",
-              "destroyed": "#b01818", "mark": "#5b2a86"}
+#: A territory card destroyed: not a sticker of any group, the tracker's own record.
+DESTROYED = MapMark("destroyed", "", icon="cross", color="#b01818", legend="territory card destroyed")
 LABEL_SIZE = 10.0
-CODE_SIZE = 7.5
+CODE_SIZE = 8.5
 MARK_SIZE = 8.5
 ICON = 9.0
+#: An edge longer than this share of the board's width that passes through other circles is drawn as two
+#: stubs, each label naming the other end (a territory an envelope adds far from its neighbours would
+#: otherwise cross the whole board).
+LONG_EDGE = 0.3
+STUB = 26.0
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
 
 
 def _mark_text(mark: MapMark) -> str:
-    if mark.kind == "fortification" and mark.value is not None and mark.total:
+    if mark.value is not None and mark.total:
         return f"{mark.value}/{mark.total}" + (f" {mark.text}" if mark.text else "")
     return mark.text
 
@@ -172,19 +173,24 @@ class Label:
     name: str
     marks: list[MapMark]
     box: Box = Box(0, 0, 0, 0)
+    far: str = ""  # the neighbours its long edges lead to ('to SA-02, TS-01'): the edges are drawn as stubs
 
     @property
     def width(self) -> float:
         rows = [text_width(self.name, LABEL_SIZE)] + [_mark_width(m) for m in self.marks]
+        rows += [text_width(self.far, MARK_SIZE)] if self.far else []
         return max(rows) + 2
 
     @property
     def height(self) -> float:
-        return (LABEL_SIZE + 2 if self.name else 0) + len(self.marks) * (ICON + 2) + 1
+        return ((LABEL_SIZE + 2 if self.name else 0) + len(self.marks) * (ICON + 2) + 1
+                + (MARK_SIZE + 2 if self.far else 0))
 
 
 def _as_mark(mark: str | MapMark) -> MapMark:
-    return mark if isinstance(mark, MapMark) else MapMark("mark", str(mark))
+    if isinstance(mark, MapMark):
+        return DESTROYED if mark.kind == "destroyed" and mark.icon == "diamond" else mark
+    return MapMark("marks", str(mark))
 
 
 class BoardLayout:
@@ -203,6 +209,7 @@ class BoardLayout:
         self.pos = {tid: (x * self.scale, y * self.scale) for tid, (x, y) in positions(game).items()}
         territories = game.section("territories")
         self.radius = max(7.0, min(16.0, 380.0 / max(1, math.sqrt(len(territories) or 1))))
+        self._separate()
         self.segments = self._segments()
         self.titles = self._titles()
         self.labels: dict[str, Label] = {}
@@ -214,7 +221,56 @@ class BoardLayout:
             code = terr.get("code")
             text = str(name) if name else ("" if code else tid)
             self.labels[tid] = Label(tid, text, [_as_mark(m) for m in marks.get(tid, [])])
+        for kind, (x1, y1), _end, _style in self.segments:  # each stub's far end, named in its label
+            if kind.startswith("stub:"):
+                start = next(t for t, p in self.pos.items() if p == (x1, y1))
+                far = territories.get(kind[5:], {})
+                code = str(far.get("code") or _label(far, kind[5:]))
+                label = self.labels[start]
+                label.far = f"{label.far}, {code}" if label.far else f"to {code}"
         self._place()
+
+    def _crosses(self, a: str, b: str) -> bool:
+        """Does the straight edge a-b pass through another territory's circle?"""
+        (x1, y1), (x2, y2) = self.pos[a], self.pos[b]
+        length2 = (x2 - x1) ** 2 + (y2 - y1) ** 2
+        for tid, (cx, cy) in self.pos.items():
+            if tid in (a, b) or not length2:
+                continue
+            k = max(0.0, min(1.0, ((cx - x1) * (x2 - x1) + (cy - y1) * (y2 - y1)) / length2))
+            if math.dist((cx, cy), (x1 + k * (x2 - x1), y1 + k * (y2 - y1))) < self.radius:
+                return True
+        return False
+
+    def _separate(self) -> None:
+        """Move circles that would overlap apart (a territory the drawing placed, else the later one), so every
+        circle stands clear of every other; never off the board."""
+        territories = self.game.section("territories")
+        gap = 2 * self.radius + 4
+
+        def movable(tid: str) -> int:
+            layout = territories.get(tid, {}).get("layout")
+            return 0 if isinstance(layout, dict) and layout.get("drawing_choice") else 1
+
+        ids = list(self.pos)
+        for _ in range(60):
+            moved = False
+            for i, a in enumerate(ids):
+                for b in ids[i + 1:]:
+                    (ax, ay), (bx, by) = self.pos[a], self.pos[b]
+                    d = math.dist((ax, ay), (bx, by))
+                    if d >= gap:
+                        continue
+                    mover, other = (a, b) if movable(a) < movable(b) else (b, a)
+                    (mx, my), (ox, oy) = self.pos[mover], self.pos[other]
+                    ux, uy = ((mx - ox) / d, (my - oy) / d) if d > 0.01 else (0.0, 1.0)
+                    push = gap - d + 0.5
+                    nx = min(max(mx + ux * push, self.radius + 2), VIEW_WIDTH - self.radius - 2)
+                    ny = min(max(my + uy * push, self.radius + 2), self.view_h - self.radius - 2)
+                    self.pos[mover] = (nx, ny)
+                    moved = True
+            if not moved:
+                break
 
     def _segments(self) -> list[tuple[str, tuple[float, float], tuple[float, float], str]]:
         """(kind, start, end, style) of every edge; an edge that wraps around the board (Alaska -
@@ -237,6 +293,12 @@ class BoardLayout:
                 cross_y = ly + (ry - ly) * (lx / span if span else 0.5)  # where it crosses the side
                 out.append(("wrap", (lx, ly), (0.0, cross_y), kind))
                 out.append(("wrap", (rx, ry), (VIEW_WIDTH, cross_y), kind))
+            elif math.dist((x1, y1), (x2, y2)) > LONG_EDGE * VIEW_WIDTH and self._crosses(a, b):  # two stubs
+                length = math.dist((x1, y1), (x2, y2))
+                ux, uy = (x2 - x1) / length, (y2 - y1) / length
+                reach = self.radius + STUB * 0.5
+                out.append((f"stub:{b}", (x1, y1), (x1 + ux * reach, y1 + uy * reach), kind))
+                out.append((f"stub:{a}", (x2, y2), (x2 - ux * reach, y2 - uy * reach), kind))
             else:
                 out.append(("edge", (x1, y1), (x2, y2), kind))
         return out
@@ -284,14 +346,14 @@ class BoardLayout:
             if box.hits_segment(a, b):
                 hits += 3
         hits += sum(10 for other in placed if box.hits(other, 1.5))
-        hits += sum(5 for *_, title in self.titles if box.hits(title, 1.5))
+        hits += sum(12 for *_, title in self.titles if box.hits(title, 1.5))  # overprinted text is worst
         return hits
 
     def _candidates(self, tid: str, label: Label) -> list[Box]:
         x, y = self.pos[tid]
         w, h, r = label.width, label.height, self.radius
         out = []
-        for gap in (1.5, 8.0, 18.0):
+        for gap in (1.5, 8.0, 18.0, 30.0, 45.0):
             d = r + gap
             for bx, by in ((x - w / 2, y + d), (x - w / 2, y - d - h), (x + d, y - h / 2), (x - d - w, y - h / 2),
                            (x + d * 0.7, y + d * 0.7), (x - d * 0.7 - w, y + d * 0.7),
@@ -303,16 +365,48 @@ class BoardLayout:
         placed: list[Box] = []
         order = sorted(self.labels.values(), key=lambda lab: -lab.width * lab.height)
         for label in order:
-            if not label.name and not label.marks:
+            if not label.name and not label.marks and not label.far:
                 continue
             best = min(self._candidates(label.tid, label),
-                       key=lambda box: self._collisions(box, label.tid, placed))
+                       key=lambda box: self._collisions(box, label.tid, placed) + self._far(label.tid, box))
             label.box = best
             placed.append(best)
+        for _ in range(3):  # then each label again, the others standing: clears what the greedy order left
+            changed = False
+            for label in order:
+                if not label.name and not label.marks and not label.far:
+                    continue
+                others = [lab.box for lab in order if lab is not label and (lab.name or lab.marks or lab.far)]
+                now = self._collisions(label.box, label.tid, others)
+                if now == 0:
+                    continue
+                best = min(self._candidates(label.tid, label),
+                           key=lambda box: self._collisions(box, label.tid, others) + self._far(label.tid, box))
+                if self._collisions(best, label.tid, others) < now:
+                    label.box, changed = best, True
+            if not changed:
+                break
+
+    def _far(self, tid: str, box: Box) -> float:
+        """A small cost for a label standing away from its circle (it is drawn with a leader line)."""
+        x, y = self.pos[tid]
+        nx, ny = min(max(x, box.x0), box.x1), min(max(y, box.y0), box.y1)
+        return max(0.0, math.dist((x, y), (nx, ny)) - self.radius) / 200
+
+    def leader(self, tid: str) -> tuple[tuple[float, float], tuple[float, float]] | None:
+        """A line from the circle's edge to its label when the label stands away from it (else None)."""
+        label = self.labels[tid]
+        x, y = self.pos[tid]
+        box = label.box
+        nx, ny = min(max(x, box.x0), box.x1), min(max(y, box.y0), box.y1)
+        d = math.dist((x, y), (nx, ny))
+        if d <= self.radius + 10:
+            return None
+        return (x + (nx - x) * self.radius / d, y + (ny - y) * self.radius / d), (nx, ny)
 
     def label_boxes(self) -> dict[str, Box]:
         """Territory id -> the box of its label block (only territories with a label)."""
-        return {tid: lab.box for tid, lab in self.labels.items() if lab.name or lab.marks}
+        return {tid: lab.box for tid, lab in self.labels.items() if lab.name or lab.marks or lab.far}
 
 
 def _hatch(x: float, y: float, r: float) -> str:
@@ -331,11 +425,11 @@ def _hatch(x: float, y: float, r: float) -> str:
     return f'<path d="{"".join(d)}" stroke="#555" stroke-width="1.3" fill="none"/>'
 
 
-def mark_icon(kind: str, x: float, y: float, value: int | None = None) -> str:
-    """A small icon (ICON units square, top-left at x, y) for a mark kind; no <circle>/<line>."""
+def mark_icon(icon: str, x: float, y: float, value: int | None = None, color: str = "#5b2a86") -> str:
+    """A small icon (ICON units square, top-left at x, y) of a mark group (`icon`, compiler.words.ICONS);
+    no <circle>/<line>. A house shows `value` (a size) as dots."""
     s = ICON
-    color = MARK_COLOR.get(kind, MARK_COLOR["mark"])
-    if kind == "city":  # a house, with its size as dots beneath the roof
+    if icon == "house":
         body = (f'<path d="M{x:.1f},{y + s * 0.45:.1f}L{x + s / 2:.1f},{y:.1f}L{x + s:.1f},{y + s * 0.45:.1f}'
                 f'V{y + s:.1f}H{x:.1f}Z" fill="{color}"/>')
         dots = min(value or 1, 5)
@@ -343,57 +437,62 @@ def mark_icon(kind: str, x: float, y: float, value: int | None = None) -> str:
             body += (f'<rect x="{x + 1 + i * (s - 2) / max(dots, 1):.1f}" y="{y + s * 0.62:.1f}" width="1.4" '
                      f'height="1.4" fill="white"/>')
         return body
-    if kind == "scar":  # a jagged slash
+    if icon == "slash":
         return (f'<path d="M{x:.1f},{y + s:.1f}L{x + s * 0.35:.1f},{y + s * 0.45:.1f}L{x + s * 0.6:.1f},'
                 f'{y + s * 0.6:.1f}L{x + s:.1f},{y:.1f}" stroke="{color}" stroke-width="2" fill="none"/>')
-    if kind == "fortification":  # a tower with battlements
+    if icon == "tower":
         return (f'<path d="M{x:.1f},{y:.1f}h2v2h1.5v-2h2v2h1.5v-2h2V{y + s:.1f}H{x:.1f}Z" fill="{color}"/>')
-    if kind == "off-board":  # a hatched square
+    if icon == "hatched":
         return (f'<rect x="{x:.1f}" y="{y:.1f}" width="{s}" height="{s}" fill="white" stroke="{color}"/>'
                 f'<path d="M{x:.1f},{y + s / 2:.1f}L{x + s / 2:.1f},{y:.1f}M{x:.1f},{y + s:.1f}L{x + s:.1f},{y:.1f}'
                 f'M{x + s / 2:.1f},{y + s:.1f}L{x + s:.1f},{y + s / 2:.1f}" stroke="{color}"/>')
-    if kind == "destroyed":  # an x
+    if icon == "cross":
         return (f'<path d="M{x + 1:.1f},{y + 1:.1f}L{x + s - 1:.1f},{y + s - 1:.1f}M{x + s - 1:.1f},{y + 1:.1f}'
                 f'L{x + 1:.1f},{y + s - 1:.1f}" stroke="{color}" stroke-width="2.2"/>')
+    if icon == "square":
+        return f'<rect x="{x + 0.5:.1f}" y="{y + 0.5:.1f}" width="{s - 1:.1f}" height="{s - 1:.1f}" fill="{color}"/>'
+    if icon == "circle":
+        r = s / 2
+        return (f'<path d="M{x:.1f},{y + r:.1f}a{r:.1f},{r:.1f} 0 1,0 {s:.1f},0a{r:.1f},{r:.1f} 0 1,0 -{s:.1f},0Z" '
+                f'fill="{color}"/>')
+    if icon == "triangle":
+        return f'<path d="M{x + s / 2:.1f},{y:.1f}L{x + s:.1f},{y + s:.1f}H{x:.1f}Z" fill="{color}"/>'
+    if icon == "star":
+        pts = []
+        for i in range(10):
+            rad = s / 2 if i % 2 == 0 else s / 5
+            ang = -math.pi / 2 + i * math.pi / 5
+            pts.append(f"{x + s / 2 + rad * math.cos(ang):.1f},{y + s / 2 + rad * math.sin(ang):.1f}")
+        return f'<path d="M{"L".join(pts)}Z" fill="{color}"/>'
     return (f'<path d="M{x + s / 2:.1f},{y:.1f}L{x + s:.1f},{y + s / 2:.1f}L{x + s / 2:.1f},{y + s:.1f}'
             f'L{x:.1f},{y + s / 2:.1f}Z" fill="{color}"/>')  # a diamond badge
 
 
-def mark_kind(sticker: dict) -> str:
-    """The icon a sticker gets on the board picture and the cards: its `kind` when it has an icon of its own,
-    `city` for one that founds a city, else the generic badge."""
-    founds = sticker.get("founds")
-    if isinstance(founds, dict) and founds.get("kind") == "city":
-        return "city"
-    if sticker.get("boxes"):
-        return "fortification"
-    if "scar" in (sticker.get("kind"), sticker.get("slot")):
-        return "scar"
-    kind = str(sticker.get("kind") or "")
-    return kind if kind in MARK_KINDS else "mark"
-
-
-def badge_url(kind: str) -> str:
-    """The icon of a mark kind as a small self-contained SVG (a data: URL), for a printed card."""
+def badge_url(icon: str, color: str = "#5b2a86") -> str:
+    """The icon of a mark group as a small self-contained SVG (a data: URL), for a printed card."""
     import base64
 
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-1 -1 {ICON + 2:.0f} {ICON + 2:.0f}">'
-           f"{mark_icon(kind, 0, 0, 2 if kind == 'city' else None)}</svg>")
+           f"{mark_icon(icon, 0, 0, 2 if icon == 'house' else None, color)}</svg>")
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
 
 
 def card_stickers(game: Game, card: dict) -> list[dict[str, str]]:
     """What a card shows of the stickers it names (`stickers`): icon, printed name, effect; each sticker once,
     only those the game shows (a sealed one is out of the effective content until its packet is opened)."""
+    from scarbook.compiler.words import group_of, mark_groups
+
     stickers = game.section("stickers")
+    groups = mark_groups(game)
     out = []
     for sid in card.get("stickers") or []:
         st = stickers.get(sid) if isinstance(sid, str) else None
         if st is None:
             continue
         effect = known(st.get("effect"), "") or known(st.get("text"), "")
-        out.append({"id": sid, "name": _label(st, sid), "effect": str(effect).strip(), "kind": mark_kind(st),
-                    "icon": badge_url(mark_kind(st))})
+        group = group_of(groups, sid, st)
+        out.append({"id": sid, "name": _label(st, sid), "effect": str(effect).strip(), "kind": group.id,
+                    "icon": badge_url(group.icon, group.color)})
     return out
 
 
@@ -403,13 +502,16 @@ def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, l
     `marks` maps a territory id to what to draw in it (plain strings are generic badges);
     `legend_kinds` adds a strip under the board explaining the mark icons used and the regions.
     """
-    lay = BoardLayout(game, marks)
+    lay = BoardLayout(game, effective_marks(game) if marks is None else marks)
     colors = region_colors(game)
     territories = game.section("territories")
-    used = sorted({m.kind if m.kind in MARK_KINDS else "mark" for lab in lay.labels.values() for m in lab.marks},
-                  key=list(MARK_KINDS).index)
+    used: dict[str, MapMark] = {}  # group id -> a mark of it (its icon, colour, legend), in order of first use
+    for lab in sorted(lay.labels.values(), key=lambda lab: lab.tid):
+        for m in lab.marks:
+            used.setdefault(m.kind, m)
     chosen = drawing_choices(game)
-    strip = (22.0 + (14.0 if chosen else 0.0)) if legend_kinds else 0.0
+    keys = _legend_rows(game, lay, list(used.values())) if legend_kinds else []
+    strip = (8.0 + 14.0 * len(keys) + (14.0 if chosen else 0.0)) if legend_kinds else 0.0
     total_h = lay.view_h + strip
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {VIEW_WIDTH:.0f} {total_h:.0f}" '
@@ -437,18 +539,22 @@ def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, l
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{fill}" stroke="{stroke}" '
                    f'stroke-width="{stroke_w}"{dashed}/>')
         label = lay.labels[tid]
-        if any(m.kind == "off-board" for m in label.marks):
+        if any(m.icon == "hatched" for m in label.marks):
             out.append(_hatch(x, y, r))
         code = terr.get("code")
         if code:
             size = CODE_SIZE if label.name else min(9.0, 2 * r * 0.9 / max(1, len(str(code)) * 0.62))
-            if any(m.kind == "off-board" for m in label.marks):  # keep the code readable over the hatching
+            if any(m.icon == "hatched" for m in label.marks):  # keep the code readable over the hatching
                 w = text_width(str(code), size, True)
                 out.append(f'<rect x="{x - w / 2:.1f}" y="{y - size * 0.6:.1f}" width="{w:.1f}" '
                            f'height="{size * 1.2:.1f}" fill="#fbfaf6" opacity="0.9"/>')
             out.append(f'<text x="{x:.1f}" y="{y + size * 0.36:.1f}" font-size="{size:.1f}" text-anchor="middle" '
                        f'font-weight="bold">{escape(str(code))}</text>')
         box = label.box
+        lead = lay.leader(tid) if (label.name or label.marks or label.far) else None
+        if lead is not None:
+            (lx1, ly1), (lx2, ly2) = lead
+            out.append(f'<path d="M{lx1:.1f},{ly1:.1f}L{lx2:.1f},{ly2:.1f}" stroke="#999" stroke-width="0.7"/>')
         row = box.y0
         if label.name:
             out.append(f'<text x="{(box.x0 + box.x1) / 2:.1f}" y="{row + LABEL_SIZE * 0.9:.1f}" '
@@ -456,28 +562,34 @@ def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, l
             row += LABEL_SIZE + 2
         for mark in label.marks:
             left = (box.x0 + box.x1) / 2 - _mark_width(mark) / 2
-            kind = mark.kind if mark.kind in MARK_KINDS else "mark"
-            out.append(mark_icon(kind, left, row + 0.5, mark.value))
+            out.append(mark_icon(mark.icon, left, row + 0.5, mark.value, mark.color))
             text = _mark_text(mark)
             if text:
                 out.append(f'<text x="{left + ICON + 2:.1f}" y="{row + ICON - 0.5:.1f}" font-size="{MARK_SIZE}" '
-                           f'font-weight="bold" fill="{MARK_COLOR.get(kind, "#222")}">{escape(text)}</text>')
+                           f'font-weight="bold" fill="{mark.color}">{escape(text)}</text>')
             row += ICON + 2
+        if label.far:  # where its long edges lead (drawn as stubs)
+            out.append(f'<text x="{(box.x0 + box.x1) / 2:.1f}" y="{row + MARK_SIZE * 0.9:.1f}" font-size="{MARK_SIZE}" '
+                       f'text-anchor="middle" fill="#555">{escape(label.far)}</text>')
     for text, rx, ry, _box in lay.titles:
         out.append(f'<text x="{rx:.1f}" y="{ry:.1f}" font-size="15" text-anchor="middle" '
                    f'font-weight="bold" fill="#555" font-style="italic">{escape(text)}</text>')
     if legend_kinds:
-        x, y = 6.0, lay.view_h + 7
-        for kind in used:
-            out.append(mark_icon(kind, x, y, 2 if kind == "city" else None))
-            out.append(f'<text x="{x + ICON + 3:.1f}" y="{y + ICON - 1:.1f}" font-size="9" fill="#222">'
-                       f'{escape(MARK_KINDS[kind])}</text>')
-            x += ICON + 14 + text_width(MARK_KINDS[kind], 9)
-        if any(kind == "wrap" for kind, *_ in lay.segments):
-            out.append(f'<path d="M{x:.1f},{y + ICON / 2:.1f}h14" stroke="#777" stroke-width="1.5"/>'
-                       f'<path d="M{x + 16:.1f},{y + ICON / 2:.1f}l-7,-4v8Z" fill="#777"/>')
-            note = "leaves one side, enters the other"
-            out.append(f'<text x="{x + 20:.1f}" y="{y + ICON - 1:.1f}" font-size="9" fill="#222">{note}</text>')
+        y = lay.view_h + 7 - 14
+        for line in keys:
+            x, y = 6.0, y + 14
+            for kind, payload, text in line:
+                if isinstance(payload, MapMark):
+                    out.append(mark_icon(payload.icon, x, y, 2 if payload.icon == "house" else None, payload.color))
+                elif kind == "region":
+                    out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{ICON}" height="{ICON}" fill="{payload}" '
+                               f'stroke="#444" stroke-width="0.6"/>')
+                else:  # the wrap arrow
+                    out.append(f'<path d="M{x:.1f},{y + ICON / 2:.1f}h6" stroke="#777" stroke-width="1.5"/>'
+                               f'<path d="M{x + ICON:.1f},{y + ICON / 2:.1f}l-5,-3.5v7Z" fill="#777"/>')
+                out.append(f'<text x="{x + ICON + 3:.1f}" y="{y + ICON - 1:.1f}" font-size="{LEGEND_SIZE}" '
+                           f'fill="#222">{escape(text)}</text>')
+                x += ICON + 14 + text_width(text, LEGEND_SIZE)
         if chosen:  # on a line of its own under the icons
             x, y = 6.0, y + 14
             names = ", ".join(_label(territories[t], t) for t in chosen)
@@ -488,6 +600,68 @@ def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, l
                        f'{escape(note)}</text>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+LEGEND_SIZE = 9.0
+
+
+def _legend_rows(game: Game, lay: BoardLayout, used: list[MapMark]) -> list[list[tuple[str, object, str]]]:
+    """The legend's entries, wrapped into rows that fit the board's width: the mark groups' icons used,
+    the edge that wraps round the board, then each region's colour with its name (as it stands now)."""
+    entries: list[tuple[str, object, str]] = [("mark", m, m.legend) for m in used]
+    if any(kind == "wrap" for kind, *_ in lay.segments):
+        entries.append(("wrap", None, "leaves one side, enters the other"))
+    entries += [("region", colour, label) for colour, label in legend(game)]
+    rows: list[list[tuple[str, object, str]]] = [[]]
+    x = 6.0
+    for entry in entries:
+        width = ICON + 14 + text_width(entry[2], LEGEND_SIZE)
+        if rows[-1] and x + width > VIEW_WIDTH - 6:
+            rows.append([])
+            x = 6.0
+        rows[-1].append(entry)
+        x += width
+    return [r for r in rows if r]
+
+
+def effective_marks(game: Game) -> dict[str, list[str | MapMark]]:
+    """The marks a campaign left on the territories of its effective game (`build --campaign`): each in its
+    mark group's icon; a destroyed card as a cross. Empty for a game as printed."""
+    from scarbook.compiler.words import group_of, mark_groups
+
+    groups = mark_groups(game)
+    stickers = game.section("stickers")
+    out: dict[str, list[str | MapMark]] = {}
+    for tid, terr in game.section("territories").items():
+        for m in as_list(terr.get("marks")):
+            if not isinstance(m, dict) or not isinstance(m.get("sticker"), str):
+                continue
+            st = stickers.get(m["sticker"], {})
+            group = group_of(groups, m["sticker"], st)
+            if not group.board:
+                continue
+            founds = st.get("founds") if isinstance(st.get("founds"), dict) else {}
+            size = founds.get("population") if founds else None
+            label = short_label(_label(st, m["sticker"]), group.word.one)
+            value = size if isinstance(size, int) else m.get("boxes_left") if m.get("boxes") else None
+            out.setdefault(tid, []).append(MapMark(group.id, "" if m.get("boxes") else str(m.get("name") or label),
+                                                   value, m.get("boxes"), group.icon, group.color, group.legend_text))
+    for card in game.section("cards").values():
+        if card.get("destroyed") and card.get("territory") in game.section("territories"):
+            out.setdefault(card["territory"], []).append(DESTROYED)
+    return out
+
+
+def short_label(name: str, group_word: str) -> str:
+    """A sticker's printed name without its group's word at the end ('Kai Weller warlord sticker' in the group
+    'warlord sticker' -> 'Kai Weller'), and without a trailing 'sticker': the legend says what the icon is."""
+    import re
+
+    for tail in (group_word, "sticker"):
+        shorter = re.sub(rf"\s+{re.escape(tail)}$", "", name, flags=re.IGNORECASE)
+        if shorter and shorter != name:
+            name = shorter
+    return name
 
 
 def drawing_choices(game: Game) -> list[str]:

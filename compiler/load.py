@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scarbook.compiler.model import ITEM_SECTIONS, Game, cites, singular
+from scarbook.compiler.model import ITEM_SECTIONS, Game, as_dict, as_list, cites, singular
+from scarbook.compiler.sources import declares_sources, resolve_game
 from scarbook.kernel.diagnostics import Diagnostic, Span, error, warning
 from scarbook.kernel.paths import display_path
 from scarbook.kernel.yamlload import Document, load_file
@@ -178,6 +179,7 @@ class Loaded:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     pack_files: set[str] = field(default_factory=set)
     unreadable: dict[str, set[str]] = field(default_factory=dict)  # file that did not load -> ids its text defines
+    cites_declared: set[str] = field(default_factory=set)  # files of a layer that declares its sources
 
 
 _loaded: dict[tuple[str, str, int, int], tuple[Document, list[Diagnostic]]] = {}
@@ -263,6 +265,9 @@ class Merger:
             else:
                 self.game.meta = dict(data["game"])
                 self.game.id = str(data["game"].get("id", self.game.id))
+        pack_sources = as_list(as_dict(data.get("pack")).get("sources"))
+        if pack_sources and layer != "base":  # a pack's own sources join the game's, for its cites
+            self.game.meta = {**self.game.meta, "sources": [*as_list(self.game.meta.get("sources")), *pack_sources]}
         if isinstance(data.get("board"), dict):
             self.game.board.update(data["board"])
         edges = data.get("edges")
@@ -426,9 +431,12 @@ def load_game_folder(base: Path, packs: list[Path] | None = None) -> Loaded:
             loaded.pack_files.update(d.file for d in docs)
         for doc in docs:
             merger.add(doc, layer)
+        if any(declares_sources(doc.data) for doc in docs):
+            loaded.cites_declared.update(doc.file for doc in docs)
         all_files.extend(files)
     merger.rename_cards()
     game = merger.game
+    resolve_game(game)
     root = base if base.is_dir() else base.parent
     if not game.id:
         game.id = base.name if base.is_dir() else base.stem

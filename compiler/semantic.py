@@ -24,6 +24,7 @@ from scarbook.compiler.model import (
     sealed_slot_envelopes,
     singular,
 )
+from scarbook.compiler.sources import FILE_NAME, declared, source_part, walk_cites
 from scarbook.kernel.diagnostics import Diagnostic, Span, did_you_mean, error, warning
 from scarbook.kernel.yamlload import Document
 
@@ -393,23 +394,44 @@ def _walk_key(value: Any, pointer: str, key: str) -> Iterator[tuple[str, str]]:
             yield from _walk_key(v, f"{pointer}/{i}", key)
 
 
-def _walk_low_confidence(value: Any, pointer: str) -> Iterator[tuple[str, str]]:
+def _walk_low_confidence(value: Any, pointer: str, meta: dict[str, Any]) -> Iterator[tuple[str, str]]:
     """Each `source` that says `confidence: L` (one unofficial source): its pointer and what rests on it."""
     if isinstance(value, dict):
         for k, v in value.items():
             if k == "source" and isinstance(v, dict) and v.get("confidence") == "L":
-                yield f"{pointer}/{k}", low_confidence_text(v)
-            yield from _walk_low_confidence(v, f"{pointer}/{k}")
+                yield f"{pointer}/{k}", low_confidence_text(v, meta)
+            yield from _walk_low_confidence(v, f"{pointer}/{k}", meta)
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            yield from _walk_low_confidence(v, f"{pointer}/{i}")
+            yield from _walk_low_confidence(v, f"{pointer}/{i}", meta)
+
+
+def check_citations(ctx: Ctx) -> Iterator[Diagnostic]:
+    """A cite names a declared source (`sources:` of the game or a pack) by its id, then a section: never a file.
+    Content that declares no sources (a quick homebrew game, a house-rule pack) may cite in free words."""
+    sources = declared(ctx.game.meta)
+    ids = ", ".join(sources) or "none yet"
+    for doc in ctx.loaded.docs:
+        strict = doc.file in ctx.loaded.cites_declared
+        for pointer, cite in walk_cites(doc.data):
+            head = source_part(cite)
+            if head in sources:
+                continue
+            if FILE_NAME.search(head):
+                yield error(doc.span(pointer), "X314", f"this cite names a file ('{head}'), which means nothing at "
+                            f"the table: declare the source once under 'sources:' (its title, kind, publisher, year, "
+                            f"where the transcription came from) and cite it by id, 'ID § Section' (declared: {ids})",
+                            pointer)
+            elif strict:
+                yield error(doc.span(pointer), "X314", f"'{head}' is not a declared source{did_you_mean(head, sources)}"
+                            f"; cite one of {ids} as 'ID § Section', or declare it under 'sources:'", pointer)
 
 
 def check_gaps(ctx: Ctx) -> Iterator[Diagnostic]:
     """Unknown facts (W: what is missing and why), inferred data and facts resting on one unofficial
     source, grouped per file and reason."""
     for doc in ctx.loaded.docs:
-        yield from _gaps_in(doc)
+        yield from _gaps_in(doc, ctx.game.meta)
 
 
 _GAP_KEYS = frozenset({"unknown", "inconsistent", "inferred", "source"})
@@ -431,7 +453,7 @@ def _gap_keys(value: Any) -> set[str]:
     return found
 
 
-def _gaps_in(doc: Document) -> Iterator[Diagnostic]:
+def _gaps_in(doc: Document, meta: dict[str, Any]) -> Iterator[Diagnostic]:
     present = _gap_keys(doc.data)
     if not present:
         return
@@ -452,7 +474,7 @@ def _gaps_in(doc: Document) -> Iterator[Diagnostic]:
         yield warning(doc.span(pointers[0], key=True), "X311", f"inferred, not printed in the sources: "
                       f"{evidence}{more}", pointers[0])
     unofficial: dict[str, list[str]] = defaultdict(list)
-    for pointer, what in _walk_low_confidence(doc.data, "") if "source" in present else ():
+    for pointer, what in _walk_low_confidence(doc.data, "", meta) if "source" in present else ():
         unofficial[what].append(pointer)
     for what, pointers in unofficial.items():
         more = f" (and {len(pointers) - 1} more like it in this file)" if len(pointers) > 1 else ""
@@ -462,7 +484,7 @@ def _gaps_in(doc: Document) -> Iterator[Diagnostic]:
 
 CHECKS: list[Callable[[Ctx], Iterable[Diagnostic]]] = [
     check_references, check_sealed_once, check_sealed_names, check_edges, check_neighbor_symmetry, check_connected,
-    check_regions, check_deck_counts, check_table_rows, check_stickers, check_game_meta, check_gaps,
+    check_regions, check_deck_counts, check_table_rows, check_stickers, check_game_meta, check_gaps, check_citations,
 ]
 
 

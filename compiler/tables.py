@@ -78,20 +78,21 @@ def _inferred(items: Iterable[Item]) -> list[str]:
     return out
 
 
-def _low_confidence(items: Iterable[Item]) -> list[str]:
+def _low_confidence(items: Iterable[Item], meta: dict[str, Any] | None = None) -> list[str]:
     """What of these items (and of their units) rests on one unofficial source, deduplicated, in order."""
     out: list[str] = []
     for item in items:
         for holder in (item, *as_list(item.get("units"))):
             source = low_confidence(holder)
-            if source is not None and low_confidence_text(source) not in out:
-                out.append(low_confidence_text(source))
+            if source is not None and low_confidence_text(source, meta) not in out:
+                out.append(low_confidence_text(source, meta))
     return out
 
 
 def board_low_confidence(game: Game) -> list[str]:
     """What of the board (its settings, borders, regions and territories) rests on one unofficial source."""
-    return _low_confidence([game.board, *game.section("regions").values(), *game.section("territories").values()])
+    return _low_confidence([game.board, *game.section("regions").values(), *game.section("territories").values()],
+                           game.meta)
 
 
 def cell(value: Any) -> Cell:
@@ -143,7 +144,7 @@ def _table(game: Game, tid: str, title: str, columns: list[tuple[str, str]], row
         rows=[[r[i] for i in keep] for r in rows], kind=kind, text=text, notes=list(notes or []),
         sources=game.sources_of(items), uses=list(items) + list(extra_uses),
         inferred=_inferred(items.values()),
-        low_confidence=_low_confidence([*items.values(), *based_on]),
+        low_confidence=_low_confidence([*items.values(), *based_on], game.meta),
     )
 
 
@@ -197,7 +198,7 @@ def declared_tables(game: Game) -> list[Table]:
             id=tid, title=str(t.get("title", tid)), columns=[Column(c["id"], c["title"]) for c in t["columns"]],
             rows=rows, kind="declared", text=None if is_unknown(text) or text is None else str(text),
             notes=notes, sources=game.sources_of({tid: t}), uses=[tid], inferred=_inferred([t]),
-            low_confidence=_low_confidence([t]),
+            low_confidence=_low_confidence([t], game.meta),
         ))
     return out
 

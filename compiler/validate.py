@@ -265,7 +265,8 @@ def load_game(game_id: str, packs: list[Path] | None = None) -> Game:
 #: 2: Game.file_cites; 3: file names stored absolute, the key without the current folder;
 #: 4: a replaced item keeps its place
 #: 5: `patch: true` merges into the base item; a renamed territory renames its card
-CACHE_VERSION = "5"
+#: 6: cites printed by their source's title (`sources:`)
+CACHE_VERSION = "6"
 
 
 def _cache_key(game_id: str, packs: list[Path]) -> str | None:

@@ -52,8 +52,8 @@ def test_two_in_a_region_then_the_others_first() -> None:
     assert spread([], "kai-sticker", "n1") is None
     assert spread([("kai-sticker", "n1")], "kai-sticker", "n2") is None
     assert spread([("kai-sticker", "n1"), ("kai-sticker", "n2")], "kai-sticker", "n3") == (
-        "kai already has 2 warlord stickers in north, and south has fewer than 2",
-        "no 3rd in a starting continent until every one has 2")
+        "kai already has 2 warlords in north, and south has fewer than 2",
+        "no 3rd in one region until every one has 2")
     full = [("kai-sticker", "n1"), ("kai-sticker", "n2"), ("kai-sticker", "s1"), ("kai-sticker", "s2")]
     assert spread(full, "kai-sticker", "n3") is None  # every listed region has two: any region again
 
@@ -66,7 +66,7 @@ def test_only_the_same_pieces_marks_and_listed_regions_count() -> None:
     assert spread(mine + [("kai-sticker", "e1")], "kai-sticker", "n3") is not None  # nor counted for north
     assert spread(mine, "kai-sticker", "n3", per_region=3) is None
     assert spread(mine, "kai-sticker", "n3", regions=["north", "south", "east"])[0] == (
-        "kai already has 2 warlord stickers in north, and south, east have fewer than 2")
+        "kai already has 2 warlords in north, and south, east have fewer than 2")
 
 
 def test_only_marks_of_the_kind_count() -> None:
@@ -75,7 +75,7 @@ def test_only_marks_of_the_kind_count() -> None:
     others = [("upgrade:kai-sticker", "n1"), ("upgrade:kai-sticker", "n2")]  # kai's, but not warlord marks
     assert spread(others, "kai-sticker", "n3") is None
     assert spread(others, "kai-sticker", "n3", kind="upgrade")[0] == (
-        "kai already has 2 upgrade stickers in north, and south has fewer than 2")
+        "kai already has 2 upgrades in north, and south has fewer than 2")
     strangers = [("loose", "n1"), ("loose", "n2")]  # marks of no piece never count for one
     assert spread(strangers, "kai-sticker", "n3") is None
     assert spread(strangers, "loose", "n3") is None  # nor does a sticker of no piece count at all
@@ -84,21 +84,21 @@ def test_only_marks_of_the_kind_count() -> None:
 def test_a_listed_region_without_territories() -> None:
     mine = [("kai-sticker", "n1"), ("kai-sticker", "n2")]
     assert spread(mine, "kai-sticker", "n3", regions=["north", "west"])[0] == (
-        "kai already has 2 warlord stickers in north, and west has fewer than 2")
+        "kai already has 2 warlords in north, and west has fewer than 2")
 
 
 def test_every_region_when_none_are_listed() -> None:
     mine = [("kai-sticker", "n1"), ("kai-sticker", "n2"), ("kai-sticker", "s1"), ("kai-sticker", "s2")]
     assert spread(mine, "kai-sticker", "n3", regions=None)[0] == (
-        "kai already has 2 warlord stickers in north, and east has fewer than 2")
+        "kai already has 2 warlords in north, and east has fewer than 2")
     assert spread(mine, "kai-sticker", "n3", regions=["north", "south"], per_region=3) is None
     state = CampaignState(["Ann"])
     for tid in ("n1", "n2"):
         state.marks.setdefault(tid, []).append(Mark("kai-sticker", "warlord", tid))
     p = Placement(World(), state, "kai-sticker", World.stickers["kai-sticker"], territory("n3"))  # type: ignore[arg-type]
     assert spread_over_regions(p, {}) == (  # by default two a region, every region of the game
-        "kai already has 2 warlord stickers in north, and south, east have fewer than 2",
-        "no 3rd in a starting continent until every one has 2")
+        "kai already has 2 warlords in north, and south, east have fewer than 2",
+        "no 3rd in one region until every one has 2")
     assert spread_over_regions(Placement(World(), CampaignState([]), "loose", {"kind": "x"},  # type: ignore[arg-type]
                                          territory("n1")), {}) is None  # no piece: nothing to spread
 

@@ -19,5 +19,6 @@ def test_misspelt_target_suggests_the_right_id(tmp_path: Path) -> None:
     before = ledger.read_bytes()
     result = runner.invoke(app, ["campaign", "place", "coin", "alsaka", "-c", str(ledger)])
     refused(result, "R102", file_before=(ledger, before))
-    assert "R102: 'alsaka' is not a territory-card a coin can go on (did you mean 'alaska'?)" in result.output
+    assert ("R102: 'alsaka' is not a territory card that a Coin (+1 resource) can go on (did you mean 'alaska'?)"
+            in result.output)
     assert ledger.read_bytes() == before

@@ -121,19 +121,19 @@ def test_every_trigger_the_tracker_can_tell(tmp_path: Path) -> None:
 RISK_LEGACY = [
     ("game start --play Ann=khan-industries --play Bob=saharan-republic --play Cat=die-mechaniker,khan-industries",
      "error R303: Cat plays two of faction: die-mechaniker and khan-industries (a Risk Legacy game records each "
-     "player's faction, each played by one player; 001_e430d55b72a215e6.txt § Player Set Up)"),
+     "player's faction, each played by one player; Risk Legacy rulebook § Player Set Up)"),
     ("game start --play Ann=khan-industries --play Bob=saharan-republic --play Cat=die-mechaniker",
      "recorded: game starts: Ann as khan-industries, Bob as saharan-republic, Cat as die-mechaniker"),
     ("tick alaska", "error R320: alaska has no mark with boxes to tick (boxes are ticked on a mark that has them; "
-     "001_e430d55b72a215e6.txt § If you won; 001_e430d55b72a215e6.txt § Fortifications)"),
+     "Risk Legacy rulebook § If you won; Risk Legacy rulebook § Fortifications)"),
     ("game end --winner Ann --lost khan-industries",
      "error R307: nothing is lost for good in game 1; leave out --lost khan-industries (only the games whose rules "
-     "say so remove a piece for good; 001_e430d55b72a215e6.txt § Before the first turn)"),
+     "say so remove a piece for good; Risk Legacy rulebook § Before the first turn)"),
     ("destroy alaskaa", "error R102: 'alaskaa' is not a card that can be destroyed (did you mean 'alaska'?); see "
      "'scarbook campaign where card-destroyed' (only the cards the game's rules let you destroy)"),
     ("link x alaska brazil --by Zed", "error R104: 'Zed' is not a player of this campaign; players: Ann, Bob, Cat (a "
      "campaign's players are those named when it began ('scarbook campaign new --player NAME'); "
-     "001_e430d55b72a215e6.txt § Player Set Up)"),
+     "Risk Legacy rulebook § Player Set Up)"),
 ]
 
 
@@ -144,7 +144,7 @@ def test_risk_legacy_game_refusals(tmp_path: Path) -> None:
 
 
 PLAYS = "--play Ann=khan-industries --play Bob=saharan-republic --play Cat=die-mechaniker"
-RL = "001_e430d55b72a215e6.txt"
+RL = "Risk Legacy rulebook"
 REWARDS_AND_BOXES = [  # Risk Legacy, game 1 in progress: rewards owed, passing them, a fortification worn down
     ("game end --winner Ann", "recorded: game ends: Ann wins; held on: Bob, Cat"),
     ("place minor-city peru --name Lima", "error R205: say who takes it with --by NAME (rewards go to players by "
@@ -184,7 +184,7 @@ def test_rewards_passes_and_fortification_boxes(tmp_path: Path) -> None:
     play_transcript(file, REWARDS_AND_BOXES)
 
 
-RL_REF = "reference/risk-legacy.md"
+RL_REF = "Risk Legacy component scans"
 BEFORE_GAME_1 = [  # Risk Legacy as created: nothing set up yet; what is typed wrong, what is still sealed
     (f"game start {PLAYS}", "error R221: 12 coins of the before-first-game supply still to place before game 1 "
      f"(the 12 coins of the resource deck are placed before the first game; {RL} § Customize the Resource Deck)\n"
@@ -201,7 +201,7 @@ BEFORE_GAME_1 = [  # Risk Legacy as created: nothing set up yet; what is typed w
      f"when a faction is eliminated.; {RL_REF} § Sealed packets: only their names and triggers (H); {RL_REF} § Scars "
      f"(H: scans of the printed scar cards); {RL_REF} § From scans of the printed components (H for what the scans "
      "show))"),
-    ("place minor-city nowhere", "error R102: 'nowhere' is not a territory a minor-city can go on; see 'scarbook "
+    ("place minor-city nowhere", "error R102: 'nowhere' is not a territory that a Minor City can go on; see 'scarbook "
      f"campaign where minor-city' (a Minor City goes on a territory; {RL} § If you held on but did not win; {RL} § "
      "Territories and Population (Cities))"),
     ("place major-city alaska --by Ann", f"error R211: no game has ended yet (rewards are taken after a game; {RL} § "
@@ -232,6 +232,6 @@ def test_shadow_forces_refusals_before_the_first_game(tmp_path: Path) -> None:
     assert run_script("new {file} --game risk-shadow-forces --player Ann --player Bob --player Cat\n", file) == []
     play_transcript(file, [  # game 1 is a global game (game 2, a skirmish, is played with warlords only)
         ("game end --winner Ann", "error R302: no game is in progress; start one with 'scarbook campaign game start "
-         "--play NAME=FACTION,WARLORD ...' (a game ends after it started; 000_abea47e8b6bf01a9.txt § End of the Global "
-         "Game)\n" + NOT_WRITTEN),
+         "--play NAME=FACTION,WARLORD ...' (a game ends after it started; Risk: Shadow Forces rulebook § End of the "
+         "Global Game)\n" + NOT_WRITTEN),
     ])

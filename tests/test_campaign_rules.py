@@ -93,7 +93,8 @@ def test_state_after_the_campaign(full_campaign: Path) -> None:
     assert data["destroyed_cards"] == ["japan-card"]
     cards = {c["card"]: c["resources"] for c in data["resources"]}
     assert cards["alaska-card"] == 4 and cards["egypt-card"] == 5
-    assert {s["territory"]: s.get("cancelled") for s in data["scars"]} == {"greenland": True}
+    scars = next(g for g in data["mark_groups"] if g["id"] == "scars")  # the game's own group (`game: marks:`)
+    assert scars["title"] == "scar" and {m["target"]: m["cancelled"] for m in scars["marks"]} == {"greenland": True}
     assert set(data["opened_packets"]) == {"faction-eliminated", "second-signature", "nine-minor-cities"}
     assert data["pending_packets"] == []
     factions = {f["id"]: f for f in data["factions"]}
@@ -304,4 +305,4 @@ def test_refusal_format(tmp_path: Path) -> None:
     result = invoke(["place", "major-city", "alaska", "--by", "Ann", "--name", "Y"], file)
     refused(result, "R210", file_before=snapshot(file))
     assert ("error R210: alaska already has a city (major-city 'X') (a Major City goes only where no city "
-            "stands; 001_e430d55b72a215e6.txt § If you won)") in result.output
+            "stands; Risk Legacy rulebook § If you won)") in result.output

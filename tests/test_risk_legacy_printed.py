@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from campaigns.helpers import SETUP, START, invoke, run_script
 
-SCANS = "reference/risk-legacy.md § From scans of the printed components"
+SCANS = "Risk Legacy component scans § From scans of the printed components"
 
 
 @pytest.fixture(autouse=True)
@@ -47,13 +47,13 @@ def test_bunker_and_ammo_shortage_go_on_the_defending_territory_never_a_faction_
     for sticker in ("bunker", "ammo-shortage"):
         refused(playing, ["place", sticker, "die-mechaniker"], "R102", "goes on a territory", SCANS)
     ok(playing, "place bunker peru\nplace ammo-shortage brazil\n")
-    refused(playing, ["place", "ammo-shortage", "peru"], "R202", "001_e430d55b72a215e6.txt § Gameboard")
+    refused(playing, ["place", "ammo-shortage", "peru"], "R202", "Risk Legacy rulebook § Gameboard")
 
 
 # --- issue 9 item 4: sealed stickers, every refusal cites a rule, grammar ------------------------------------
 def test_a_sealed_sticker_is_refused_as_sealed_naming_its_packet(playing: Path) -> None:
     out = refused(playing, ["place", "mercenary", "brazil"], "R310", "open packet faction-eliminated first",
-                  "Open when a faction is eliminated", "reference/risk-legacy.md § Sealed packets")
+                  "Open when a faction is eliminated", "Risk Legacy component scans § Sealed packets")
     assert "unknown sticker" not in out
     refused(playing, ["place", "no-such-sticker", "brazil"], "R101", "unknown sticker")
     ok(playing, "game end --winner Ann --eliminated Cat\nplace continent-plus-one asia --by Ann\n"
@@ -65,27 +65,27 @@ def test_game_bookkeeping_refusals_cite_a_rule(tmp_path: Path) -> None:
     file = tmp_path / "world.yaml"
     ok(file, SETUP)
     refused(file, ["game", "start", "--play", "Ann=khan-industries", "--play", "Ann=saharan-republic", "--play",
-                   "Cat=die-mechaniker"], "R303", "each player plays once", "001_e430d55b72a215e6.txt § Player Set Up")
+                   "Cat=die-mechaniker"], "R303", "each player plays once", "Risk Legacy rulebook § Player Set Up")
     refused(file, ["game", "start", "--play", "Ann=khan-industries", "--play", "Bob=khan-industries", "--play",
                    "Cat=die-mechaniker"], "R303", "khan-industries is played twice",
-            "001_e430d55b72a215e6.txt § Player Set Up")
+            "Risk Legacy rulebook § Player Set Up")
     refused(file, ["game", "start", "--play", "Ann=khan-industries", "--play", "Bob=saharan-republic"], "R306",
-            "Risk Legacy is for 3 to 5 players", "001_e430d55b72a215e6.txt § Components")
+            "Risk Legacy is for 3 to 5 players", "Risk Legacy rulebook § Components")
     refused(file, ["tick", "peru"], "R320", "boxes are ticked on a mark that has them",
-            "001_e430d55b72a215e6.txt § Fortifications")
+            "Risk Legacy rulebook § Fortifications")
     refused(file, ["game", "end", "--winner", "Ann"], "R302", "a game ends after it started",
-            "001_e430d55b72a215e6.txt § End of the Game")
+            "Risk Legacy rulebook § End of the Game")
     ok(file, START + "\n")
     refused(file, START.split(), "R301", "after it ends, before the next game",
-            "001_e430d55b72a215e6.txt § End of the Game")
+            "Risk Legacy rulebook § End of the Game")
     refused(file, ["game", "end", "--winner", "Zed"], "R307", "did not play game 1",
-            "001_e430d55b72a215e6.txt § End of the Game")
+            "Risk Legacy rulebook § End of the Game")
     refused(file, ["game", "end", "--winner", "Ann", "--held-on", "Ann"], "R307", "listed twice",
-            "001_e430d55b72a215e6.txt § End of the Game")
+            "Risk Legacy rulebook § End of the Game")
     ok(file, "game end --winner Ann --eliminated Cat\nplace continent-plus-one asia --by Ann\n"
        "place coin peru --by Bob\nopen faction-eliminated\n")
     refused(file, ["open", "faction-eliminated"], "R312", "a sealed packet is opened once",
-            "reference/risk-legacy.md § Sealed packets")
+            "Risk Legacy component scans § Sealed packets")
 
 
 def test_grammar_of_counts_articles_and_reward_refusals(tmp_path: Path) -> None:
@@ -94,7 +94,7 @@ def test_grammar_of_counts_articles_and_reward_refusals(tmp_path: Path) -> None:
     status = invoke(["status"], file).output
     assert "1 game played" in status and "1 games played" not in status
     out = refused(file, ["place", "major-city", "peru", "--by", "Bob", "--name", "Lima"], "R205",
-                  "Bob held on in game 1", "a Major City is for the winner", "001_e430d55b72a215e6.txt § If you won")
+                  "Bob held on in game 1", "a Major City is for the winner", "Risk Legacy rulebook § If you won")
     assert out.count("is for the winner") == 1
     from scarbook.campaign.checks import a, plural
 
@@ -149,7 +149,7 @@ def test_world_capital_comes_with_the_second_signature_packet_and_goes_on_a_card
     # the packet's rule sticker goes into its place before the next game (issue 12 e)
     refused(file, START.split(), "R315", "Rules addition F (\"Homeland\") from the opened packet 'second-signature' "
             "is not in place yet", "place rules-addition-f rules-addition-f",
-            "go into their places in the rulebook before the next game", "001_e430d55b72a215e6.txt § Before the first "
+            "go into their places in the rulebook before the next game", "Risk Legacy rulebook § Before the first "
             "turn", SCANS)
     ok(file, "place rules-addition-f rules-addition-f\n" + START + "\n")
     refused(file, ["place", "world-capital", "peru", "--by", "Bob", "--name", "Capital"], "R234",
@@ -161,7 +161,7 @@ def test_world_capital_comes_with_the_second_signature_packet_and_goes_on_a_card
     # it replaced the Major City: one city there, of population 5
     assert [(c["sticker"], c["name"], c["population"]) for c in cities(file) if c["territory"] == "alaska"] == [
         ("world-capital", "Capital", 5)]
-    assert "alaska: 'Capital' (world-capital, population 5, Bob, during game 3)" in invoke(["status"], file).output
+    assert "alaska: world-capital 'Capital' (Bob, during game 3, population 5)" in invoke(["status"], file).output
     # there is one, never two on one territory
     refused(file, ["place", "world-capital", "alaska", "--by", "Cat", "--name", "Again"], "R213", SCANS)
     refused(file, ["place", "world-capital", "brazil", "--by", "Cat", "--name", "Again"], "R201", SCANS)
@@ -187,7 +187,7 @@ def test_placing_the_world_capital_opens_its_packet_and_the_founder_loses_the_st
        "place private-mission-rules private-mission-rules\n")
     refused(file, ["game", "start", "--play", "Ann=khan-industries", "--play", "Bob=saharan-republic", "--play",
                    "Cat=die-mechaniker", "--start", "Ann=alaska"], "R305", "not a legal starting territory for Ann",
-            "it has fortification, world-capital", "001_e430d55b72a215e6.txt § Before the first turn")
+            "it has fortification, world-capital", "Risk Legacy rulebook § Before the first turn")
     ok(file, START + " --start Ann=peru\n")
 
 
@@ -213,7 +213,7 @@ def test_rule_stickers_go_into_their_places_and_the_reference_sheet_shows_them(s
     assert result.exit_code == 0, result.output
     refused(file, ["place", "rules-addition-f", "rules-addition-d"], "R235", "goes on rules-addition-f",
             "our packet")
-    refused(file, ["place", "rules-addition-f", "nowhere"], "R102", "goes on a rulebook-slot")
+    refused(file, ["place", "rules-addition-f", "nowhere"], "R102", "goes on a rulebook slot")
     table = invoke_tables(file)
     assert "| Rules addition F | Rules addition F | empty | ? |" in table  # its place shows no text until placed
     assert "Rules addition B" not in table  # still sealed in the packet for the 9th minor city
@@ -312,10 +312,10 @@ def test_thirty_troops_pocket_adds_the_alien_island_its_card_its_sea_lines_and_t
     ok(file, "place bunker alien-island\n")
     # the weakness scars go on a faction card's yellow slot (declared by the sealed sticker), one per faction
     # card, never on the board
-    refused(file, ["place", "weakness-scar-sticker", "peru"], "R102", "goes on a faction-card")
+    refused(file, ["place", "weakness-scar-sticker", "peru"], "R102", "goes on a faction card")
     ok(file, "place weakness-scar-sticker khan-industries\n")
-    refused(file, ["place", "weakness-scar-sticker", "khan-industries"], "R202", "already has a weakness",
-            "a faction-card holds 1 weakness", SCANS)
+    refused(file, ["place", "weakness-scar-sticker", "khan-industries"], "R202", "already has a Weakness scar",
+            "a faction card holds 1 Weakness scar", SCANS)
     ok(file, "place weakness-scar-sticker saharan-republic\n")
     seen = outputs(file).lower()
     assert "fallout" not in seen  # still sealed in the pocket for three missiles
@@ -361,7 +361,9 @@ def test_fallout_zone_covers_the_city_and_scar_and_destroys_the_card(second_sign
        + "\nplace bunker alaska\nopen three-missiles\n")
     ok(file, "place fallout-zone alaska\n")
     assert [c for c in cities(file) if c["territory"] == "alaska"] == []
-    assert {"territory": "alaska", "scar": "bunker", "cancelled": True} in status_json(file)["scars"]
+    scars = next(g for g in status_json(file)["mark_groups"] if g["id"] == "scars")["marks"]
+    assert [(m["target"], m["sticker"], m["cancelled"]) for m in scars if m["target"] == "alaska"] == [
+        ("alaska", "bunker", True)]
     refused(file, ["place", "fallout-zone", "brazil"], "R201", SCANS)  # there is one
     # the card is destroyed in the same step: nothing left to put in place, the card takes nothing more
     assert "fallout" not in invoke(["status"], file).output.split("to put in place", 1)[-1].split("\n")[0]
@@ -422,10 +424,10 @@ def test_faction_cards_declare_their_later_slots_sealed_until_their_packet_opens
     ok(file, f"game end --winner Ann --eliminated Cat\nplace continent-plus-one asia --by Ann\n"
              f"place coin peru --by Bob\nadd-pack {pack}\n")
     refused(file, ["place", "comeback-power-sticker", "khan-industries"], "R202",
-            "khan-industries has no comeback-power slot", "our packet")
+            "khan-industries has no Comeback power slot", "our packet")
     assert all(set(f["slots"]) == {"scar", "power"} for f in factions_of(file).values())
     ok(file, "open faction-eliminated\nplace comeback-power-sticker khan-industries\n")
-    refused(file, ["place", "comeback-power-sticker", "khan-industries"], "R202", "already has a comeback-power")
+    refused(file, ["place", "comeback-power-sticker", "khan-industries"], "R202", "already has a Comeback power")
     seen = factions_of(file)
     assert seen["khan-industries"]["slots"] == {"scar": 1, "power": 1, "comeback-power": 1}
     assert [m["sticker"] for m in seen["khan-industries"]["marks"]] == ["first-game-power", "comeback-power-sticker"]
@@ -511,18 +513,18 @@ def test_unknown_names_and_passes_are_refused_citing_their_rule(playing: Path) -
             assert part in " ".join(result.output.split()), (part, result.output)
 
     stickers = "the stickers and marks of Risk Legacy are those its content lists"
-    cited(["place", "no-such-sticker", "peru"], "R101", stickers, "001_e430d55b72a215e6.txt § If you won")
+    cited(["place", "no-such-sticker", "peru"], "R101", stickers, "Risk Legacy rulebook § If you won")
     cited(["where", "no-such-sticker"], "R101", stickers)
     players = "a campaign's players are those named when it began"
-    cited(["place", "bunker", "peru", "--by", "Zed"], "R104", players, "001_e430d55b72a215e6.txt § Player Set Up")
-    cited(["where", "coin", "--by", "Zed"], "R104", players, "001_e430d55b72a215e6.txt § Player Set Up")
+    cited(["place", "bunker", "peru", "--by", "Zed"], "R104", players, "Risk Legacy rulebook § Player Set Up")
+    cited(["where", "coin", "--by", "Zed"], "R104", players, "Risk Legacy rulebook § Player Set Up")
     cited(["open", "no-such-packet"], "R311", "the sealed packets of Risk Legacy are those its content lists",
-          "001_e430d55b72a215e6.txt § Sealed Components")
+          "Risk Legacy rulebook § Sealed Components")
     cited(["pass", "held-on-reward", "--by", "Bob"], "R330", "taken after it ends",
-          "001_e430d55b72a215e6.txt § End of the Game")
+          "Risk Legacy rulebook § End of the Game")
     ok(playing, "game end --winner Ann --held-on Bob --held-on Cat\n")
-    cited(["pass", "held-on-reward", "--by", "Zed"], "R104", players, "001_e430d55b72a215e6.txt § Player Set Up")
+    cited(["pass", "held-on-reward", "--by", "Zed"], "R104", players, "Risk Legacy rulebook § Player Set Up")
     cited(["pass", "no-such-step", "--by", "Bob"], "R330", "the end of a Risk Legacy game has these steps",
-          "001_e430d55b72a215e6.txt § End of the Game")
+          "Risk Legacy rulebook § End of the Game")
     cited(["pass", "winner-reward", "--by", "Bob"], "R331", "Bob owes no 'winner-reward'",
-          "The winner's reward: the winner", "001_e430d55b72a215e6.txt § If you won")
+          "The winner's reward: the winner", "Risk Legacy rulebook § If you won")

@@ -107,12 +107,12 @@ def test_inconsistent_source_is_warned(tmp_path: Path) -> None:
 
 
 def test_one_unofficial_source_is_warned_once_per_file_and_reason(tmp_path: Path) -> None:
-    source = "source: {cite: reference/x.md § B, confidence: L, note: the name}"
+    source = "source: {cite: notes § B, confidence: L, note: the name}"
     base = GAME.replace("{id: a, name: A, regions: [r]}", "{id: a, name: A, regions: [r], " + source + "}")
     base = base.replace("{id: b, name: B, regions: [r]}", "{id: b, name: B, regions: [r], " + source + "}")
     out = check(tmp_path, "", base)
     assert [line.split(" ")[1] for line in out] == ["X313"]
-    assert "rests on one unofficial source (confidence L): the name (reference/x.md § B) (and 1 more" in out[0]
+    assert "rests on one unofficial source (confidence L): the name (notes § B) (and 1 more" in out[0]
     assert check(tmp_path, "", base.replace("confidence: L", "confidence: M")) == []
 
 

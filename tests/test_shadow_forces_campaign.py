@@ -197,7 +197,7 @@ def test_where_waits_for_the_earlier_steps_and_lines_owed_are_counted(tmp_path: 
         ("where continent-name --by Ann", "north-america\nsouth-america\neurope\nafrica\nasia\naustralia"),
         ("place kai-weller-warlord-sticker na-05 --by Ann", "error R207: Ann already took 'Place a warlord sticker' "
          "after game 1 for kai-weller (kai-weller-warlord-sticker on na-01 (line 32)) (Place a warlord sticker: every "
-         "player; 000_abea47e8b6bf01a9.txt § End of the Global Game)"),
+         "player; Risk: Shadow Forces rulebook § End of the Global Game)"),
     ])
 
     file = tmp_path / "lines.yaml"  # game 2's new continent TS: one of ts-01's two lines drawn, none of ts-02's
@@ -205,7 +205,7 @@ def test_where_waits_for_the_earlier_steps_and_lines_owed_are_counted(tmp_path: 
     assert lines[94].startswith("link continent-sticker-ts ts-01 sa-04")
     assert not run_script("".join(lines[:95]), file)
     why = ("(After applying the sticker the player connects each new territory to two different territories with "
-           "lines, then may draw one more line.; 000_abea47e8b6bf01a9.txt § Game 2 (Skirmish): In Search of Answers)")
+           "lines, then may draw one more line.; Risk: Shadow Forces rulebook § Game 2 (Skirmish): In Search of Answers)")
     play_transcript(file, [(
         "game start --play Ann=green-faction,kai-weller --play Bob=white-faction,raaz-garcia --play Cat=blue-faction,"
         "angus-smith",
@@ -226,7 +226,7 @@ def test_a_lost_warlord_owes_no_stat_upgrade(tmp_path: Path, monkeypatch: pytest
     play_transcript(file, [
         ("place warlord-stat-upgrade angus-smith --by Cat --name melee_dice --value 3", "error R205: Cat has no step "
          "after game 13 that places a Warlord stat upgrade sticker (Upgrade a stat on the main warlord card: every "
-         "player; 000_abea47e8b6bf01a9.txt § End of the Skirmish Game)"),
+         "player; Risk: Shadow Forces rulebook § End of the Skirmish Game)"),
     ])
 
 
@@ -261,11 +261,11 @@ def test_a_game_after_the_campaign_is_played_but_gives_no_rewards(world: Path, t
          "and raaz-garcia, Cat as blue-faction and angus-smith"),
         ("game end --winner Bob", "recorded: game ends: Bob wins; held on: Ann, Cat"),
         ("place warlord-upgrade-tactic kai-weller-warlord-deck --by Ann", "error R208: game 16 gives no rewards (only "
-         "the first 15 games give rewards; 000_abea47e8b6bf01a9.txt § End of the Global Game)"),
+         "the first 15 games give rewards; Risk: Shadow Forces rulebook § End of the Global Game)"),
         ("game start --type skirmish --play Ann=green-faction --play Bob=raaz-garcia --play Cat=angus-smith",
          "error R303: 'green-faction' is not a warlord of this game; choose from: angus-smith, cassandra-evans, "
          "jett-st-clair, kai-weller, raaz-garcia, xenia-jones (a skirmish game records each player's warlord, each "
-         "played by one player; 000_abea47e8b6bf01a9.txt § Before You Start Game 1)"),  # the type asked for, unscheduled
+         "played by one player; Risk: Shadow Forces rulebook § Before You Start Game 1)"),  # the type asked for, unscheduled
         (f"game start {plays}", "recorded: game starts: Ann as green-faction and kai-weller, Bob as white-faction "
          "and raaz-garcia, Cat as blue-faction and angus-smith"),
     ])

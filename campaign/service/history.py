@@ -10,12 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from scarbook.campaign import history
-from scarbook.campaign.effective import applied
 from scarbook.campaign.engine import Campaign, Replay
 from scarbook.campaign.history import NoSuchPoint, diff_text
 from scarbook.campaign.ledger.cache import read
 from scarbook.campaign.report import status_data
-from scarbook.campaign.service.reading import Status
+from scarbook.campaign.service.reading import Status, as_players_see
 from scarbook.compiler.model import Game
 
 __all__ = ["NoSuchPoint", "diff_text", "chronicle", "completions", "diff", "game_after", "sheet_after", "status_after"]
@@ -36,17 +35,18 @@ def status_after(path: Path, game: int) -> Status:
                   "check'" if bad is not None else "")
 
 
-def sheet_after(path: Path, game: int, target: Path, fmt: str) -> Path:
-    """Write the campaign sheet as it stood after `game`; ValueError when it cannot be made."""
+def sheet_after(path: Path, game: int, target: Path, fmt: str, paper: str = "a4") -> Path:
+    """Write the campaign sheet as it stood after `game` on `paper`; ValueError when it cannot be made."""
     from scarbook.campaign.sheet import write_sheet
 
     campaign, replay = after(path, game)
-    return write_sheet(campaign.ledger, replay, target, fmt)
+    return write_sheet(campaign.ledger, replay, target, fmt, paper)
 
 
 def game_after(path: Path, packs: list[Path], game: int) -> Game:
     """The effective game of the campaign in `path` as it stood after `game` (for `build --after`)."""
-    return applied(history.replay_after(Campaign(read(path), list(packs)), game, check=False))
+    campaign = Campaign(read(path), list(packs))
+    return as_players_see(campaign, history.replay_after(campaign, game, check=False))
 
 
 def diff(path: Path, first: int, last: int | None) -> dict[str, Any]:

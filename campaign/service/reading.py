@@ -89,13 +89,18 @@ def campaign_game(path: Path, packs: list[Path]) -> Game:
     """The game as it stands in the campaign in `path` (with extra `packs` merged), for `show`, `tables`
     and `build --campaign`: opened packets visible, nothing sealed, the board and cards as changed; the
     schedule's games not reached yet left out and nothing that names a sealed item (`compiler.spoilers`)."""
+    campaign = Campaign(read(Path(path)), list(packs))
+    return as_players_see(campaign, campaign.replay(check=False))
+
+
+def as_players_see(campaign: Campaign, replay: Replay) -> Game:
+    """The replayed campaign's game as every output may show it: the campaign applied (what it wrote located
+    at the ledger's lines), later games of the schedule and whatever names a sealed item left out."""
     from scarbook.compiler.spoilers import for_players
 
-    campaign = Campaign(read(Path(path)), list(packs))
-    replay = campaign.replay(check=False)
     state = replay.state
     reached = state.started if state.in_progress else state.started + 1  # the game being played, or the next
-    game = applied(replay, campaign.ledger.display)  # what the campaign wrote: at its line
+    game = applied(replay, campaign.ledger.display)
     return for_players(game, campaign.game(replay.packs), list(state.opened), reached)
 
 
@@ -163,9 +168,10 @@ def where(path: Path, sticker: str, by: str = "") -> Where | list[Diagnostic]:
     return Where(sid, actor, rules.where(content, now, sid, actor), content.declared_places(content.stickers[sid]))
 
 
-def sheet(path: Path, target: Path, fmt: str) -> Path:
-    """Write the campaign sheet (pdf, html or svg) to `target`; ValueError when it cannot be made."""
+def sheet(path: Path, target: Path, fmt: str, paper: str = "a4") -> Path:
+    """Write the campaign sheet (pdf, html or svg) to `target` on `paper` (a4, letter); ValueError when it
+    cannot be made."""
     from scarbook.campaign.sheet import write_sheet
 
     campaign, replay = state(path)
-    return write_sheet(campaign.ledger, replay, target, fmt)
+    return write_sheet(campaign.ledger, replay, target, fmt, paper)

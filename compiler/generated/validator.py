@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
 from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = '5361d66cb200f38c531c609b'
+SCHEMAS_DIGEST = 'c916a5799119d46a949955d3'
 VERSION = "2.22.3"
 class Decimal:  # see compiled._generated_code
     pass
@@ -20,7 +20,8 @@ import re
 REGEX_PATTERNS = {
     '^[a-z0-9]+(-[a-z0-9]+)*$': re.compile('^[a-z0-9]+(-[a-z0-9]+)*\\Z'),
     '^[a-z0-9]+(-[a-z0-9]+)*-card$': re.compile('^[a-z0-9]+(-[a-z0-9]+)*-card\\Z'),
-    '^[A-Z]{2,3}-?[0-9]{1,3}$': re.compile('^[A-Z]{2,3}-?[0-9]{1,3}\\Z')
+    '^[A-Z]{2,3}-?[0-9]{1,3}$': re.compile('^[A-Z]{2,3}-?[0-9]{1,3}\\Z'),
+    '^#[0-9a-fA-F]{6}$': re.compile('^#[0-9a-fA-F]{6}\\Z')
 }
 
 NoneType = type(None)
@@ -4231,8 +4232,81 @@ def validate____defs_game_schema_json__defs_pack(data, custom_formats={}, name_p
             data_keys.remove("summary")
             data__summary = data["summary"]
             validate____defs_defs_schema_json__defs_text(data__summary, custom_formats, None)
+        if "sources" in data_keys:
+            data_keys.remove("sources")
+            data__sources = data["sources"]
+            validate____defs_game_schema_json__defs_sources(data__sources, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
+    return data
+
+def validate____defs_game_schema_json__defs_sources(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (list, tuple)):
+        raise JsonSchemaValueException
+    data_is_list = isinstance(data, (list, tuple))
+    if data_is_list:
+        data_len = len(data)
+        if data_len < 1:
+            raise JsonSchemaValueException
+        for data_x, data_item in enumerate(data):
+            if not isinstance(data_item, (dict)):
+                raise JsonSchemaValueException
+            data_item_is_dict = isinstance(data_item, dict)
+            if data_item_is_dict:
+                data_item__missing_keys = set(['id', 'title', 'kind']) - data_item.keys()
+                if data_item__missing_keys:
+                    raise JsonSchemaValueException
+                data_item_keys = set(data_item.keys())
+                if "id" in data_item_keys:
+                    data_item_keys.remove("id")
+                    data_item__id = data_item["id"]
+                    validate____defs_defs_schema_json__defs_id(data_item__id, custom_formats, None)
+                if "title" in data_item_keys:
+                    data_item_keys.remove("title")
+                    data_item__title = data_item["title"]
+                    validate____defs_defs_schema_json__defs_text(data_item__title, custom_formats, None)
+                if "kind" in data_item_keys:
+                    data_item_keys.remove("kind")
+                    data_item__kind = data_item["kind"]
+                    if not (isinstance(data_item__kind, str) and data_item__kind == 'rulebook' or isinstance(data_item__kind, str) and data_item__kind == 'component-scans' or isinstance(data_item__kind, str) and data_item__kind == 'community-map' or isinstance(data_item__kind, str) and data_item__kind == 'public-facts' or isinstance(data_item__kind, str) and data_item__kind == 'house-rules'):
+                        raise JsonSchemaValueException
+                if "publisher" in data_item_keys:
+                    data_item_keys.remove("publisher")
+                    data_item__publisher = data_item["publisher"]
+                    validate____defs_defs_schema_json__defs_maybe_text(data_item__publisher, custom_formats, None)
+                if "year" in data_item_keys:
+                    data_item_keys.remove("year")
+                    data_item__year = data_item["year"]
+                    data_item__year_any_of_count19 = 0
+                    if not data_item__year_any_of_count19:
+                        try:
+                            if not isinstance(data_item__year, (int)) and not (isinstance(data_item__year, float) and data_item__year.is_integer()) or isinstance(data_item__year, bool):
+                                raise JsonSchemaValueException
+                            if isinstance(data_item__year, (int, float, Decimal)) and not isinstance(data_item__year, bool):
+                                if data_item__year < 1900:
+                                    raise JsonSchemaValueException
+                                if data_item__year > 2100:
+                                    raise JsonSchemaValueException
+                            data_item__year_any_of_count19 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data_item__year_any_of_count19:
+                        try:
+                            validate____defs_defs_schema_json__defs_unknown(data_item__year, custom_formats, None)
+                            data_item__year_any_of_count19 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data_item__year_any_of_count19:
+                        raise JsonSchemaValueException
+                if "transcription" in data_item_keys:
+                    data_item_keys.remove("transcription")
+                    data_item__transcription = data_item["transcription"]
+                    validate____defs_defs_schema_json__defs_text(data_item__transcription, custom_formats, None)
+                if "confidence" in data_item_keys:
+                    data_item_keys.remove("confidence")
+                    data_item__confidence = data_item["confidence"]
+                    if not (isinstance(data_item__confidence, str) and data_item__confidence == 'H' or isinstance(data_item__confidence, str) and data_item__confidence == 'M' or isinstance(data_item__confidence, str) and data_item__confidence == 'L'):
+                        raise JsonSchemaValueException
+                if data_item_keys:
+                    raise JsonSchemaValueException
     return data
 
 def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_prefix=None):
@@ -4578,13 +4652,13 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                 if "overall_winner" in data__campaign_keys:
                     data__campaign_keys.remove("overall_winner")
                     data__campaign__overallwinner = data__campaign["overall_winner"]
-                    data__campaign__overallwinner_any_of_count19 = 0
-                    if not data__campaign__overallwinner_any_of_count19:
+                    data__campaign__overallwinner_any_of_count20 = 0
+                    if not data__campaign__overallwinner_any_of_count20:
                         try:
                             validate____defs_defs_schema_json__defs_unknown(data__campaign__overallwinner, custom_formats, None)
-                            data__campaign__overallwinner_any_of_count19 += 1
+                            data__campaign__overallwinner_any_of_count20 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__overallwinner_any_of_count19:
+                    if not data__campaign__overallwinner_any_of_count20:
                         try:
                             if not isinstance(data__campaign__overallwinner, (dict)):
                                 raise JsonSchemaValueException
@@ -4638,9 +4712,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                     validate____defs_defs_schema_json__defs_cite(data__campaign__overallwinner__cite, custom_formats, None)
                                 if data__campaign__overallwinner_keys:
                                     raise JsonSchemaValueException
-                            data__campaign__overallwinner_any_of_count19 += 1
+                            data__campaign__overallwinner_any_of_count20 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__overallwinner_any_of_count19:
+                    if not data__campaign__overallwinner_any_of_count20:
                         raise JsonSchemaValueException
                 if "starts" in data__campaign_keys:
                     data__campaign_keys.remove("starts")
@@ -4651,8 +4725,8 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                     if data__campaign__starts_is_list:
                         data__campaign__starts_len = len(data__campaign__starts)
                         for data__campaign__starts_x, data__campaign__starts_item in enumerate(data__campaign__starts):
-                            data__campaign__starts_item_any_of_count20 = 0
-                            if not data__campaign__starts_item_any_of_count20:
+                            data__campaign__starts_item_any_of_count21 = 0
+                            if not data__campaign__starts_item_any_of_count21:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -4681,9 +4755,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count20 += 1
+                                    data__campaign__starts_item_any_of_count21 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count20:
+                            if not data__campaign__starts_item_any_of_count21:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -4712,9 +4786,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count20 += 1
+                                    data__campaign__starts_item_any_of_count21 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count20:
+                            if not data__campaign__starts_item_any_of_count21:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -4747,9 +4821,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count20 += 1
+                                    data__campaign__starts_item_any_of_count21 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count20:
+                            if not data__campaign__starts_item_any_of_count21:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -4778,9 +4852,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count20 += 1
+                                    data__campaign__starts_item_any_of_count21 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count20:
+                            if not data__campaign__starts_item_any_of_count21:
                                 raise JsonSchemaValueException
                 if data__campaign_keys:
                     raise JsonSchemaValueException
@@ -4796,6 +4870,491 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
             data_keys.remove("replace")
             data__replace = data["replace"]
             if not isinstance(data__replace, (bool)):
+                raise JsonSchemaValueException
+        if "sources" in data_keys:
+            data_keys.remove("sources")
+            data__sources = data["sources"]
+            validate____defs_game_schema_json__defs_sources(data__sources, custom_formats, None)
+        if "words" in data_keys:
+            data_keys.remove("words")
+            data__words = data["words"]
+            validate____defs_game_schema_json__defs_words(data__words, custom_formats, None)
+        if "marks" in data_keys:
+            data_keys.remove("marks")
+            data__marks = data["marks"]
+            validate____defs_game_schema_json__defs_mark_groups(data__marks, custom_formats, None)
+        if data_keys:
+            raise JsonSchemaValueException
+    return data
+
+def validate____defs_game_schema_json__defs_mark_groups(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (list, tuple)):
+        raise JsonSchemaValueException
+    data_is_list = isinstance(data, (list, tuple))
+    if data_is_list:
+        data_len = len(data)
+        for data_x, data_item in enumerate(data):
+            if not isinstance(data_item, (dict)):
+                raise JsonSchemaValueException
+            data_item_is_dict = isinstance(data_item, dict)
+            if data_item_is_dict:
+                data_item__missing_keys = set(['id', 'title']) - data_item.keys()
+                if data_item__missing_keys:
+                    raise JsonSchemaValueException
+                data_item_keys = set(data_item.keys())
+                if "id" in data_item_keys:
+                    data_item_keys.remove("id")
+                    data_item__id = data_item["id"]
+                    validate____defs_defs_schema_json__defs_id(data_item__id, custom_formats, None)
+                if "title" in data_item_keys:
+                    data_item_keys.remove("title")
+                    data_item__title = data_item["title"]
+                    data_item__title_any_of_count22 = 0
+                    if not data_item__title_any_of_count22:
+                        try:
+                            validate____defs_defs_schema_json__defs_text(data_item__title, custom_formats, None)
+                            data_item__title_any_of_count22 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data_item__title_any_of_count22:
+                        try:
+                            if not isinstance(data_item__title, (dict)):
+                                raise JsonSchemaValueException
+                            data_item__title_is_dict = isinstance(data_item__title, dict)
+                            if data_item__title_is_dict:
+                                data_item__title__missing_keys = set(['one']) - data_item__title.keys()
+                                if data_item__title__missing_keys:
+                                    raise JsonSchemaValueException
+                                data_item__title_keys = set(data_item__title.keys())
+                                if "one" in data_item__title_keys:
+                                    data_item__title_keys.remove("one")
+                                    data_item__title__one = data_item__title["one"]
+                                    validate____defs_defs_schema_json__defs_text(data_item__title__one, custom_formats, None)
+                                if "many" in data_item__title_keys:
+                                    data_item__title_keys.remove("many")
+                                    data_item__title__many = data_item__title["many"]
+                                    validate____defs_defs_schema_json__defs_text(data_item__title__many, custom_formats, None)
+                                if "a" in data_item__title_keys:
+                                    data_item__title_keys.remove("a")
+                                    data_item__title__a = data_item__title["a"]
+                                    if not isinstance(data_item__title__a, (str)):
+                                        raise JsonSchemaValueException
+                                if data_item__title_keys:
+                                    raise JsonSchemaValueException
+                            data_item__title_any_of_count22 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data_item__title_any_of_count22:
+                        raise JsonSchemaValueException
+                if "kinds" in data_item_keys:
+                    data_item_keys.remove("kinds")
+                    data_item__kinds = data_item["kinds"]
+                    if not isinstance(data_item__kinds, (list, tuple)):
+                        raise JsonSchemaValueException
+                    data_item__kinds_is_list = isinstance(data_item__kinds, (list, tuple))
+                    if data_item__kinds_is_list:
+                        data_item__kinds_len = len(data_item__kinds)
+                        if data_item__kinds_len < 1:
+                            raise JsonSchemaValueException
+                        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                        if data_item__kinds_len > len(set(fn(data_item__kinds_x) for data_item__kinds_x in data_item__kinds)):
+                            raise JsonSchemaValueException
+                        for data_item__kinds_x, data_item__kinds_item in enumerate(data_item__kinds):
+                            validate____defs_defs_schema_json__defs_id(data_item__kinds_item, custom_formats, None)
+                if "founds" in data_item_keys:
+                    data_item_keys.remove("founds")
+                    data_item__founds = data_item["founds"]
+                    if not isinstance(data_item__founds, (bool)):
+                        raise JsonSchemaValueException
+                if "boxes" in data_item_keys:
+                    data_item_keys.remove("boxes")
+                    data_item__boxes = data_item["boxes"]
+                    if not isinstance(data_item__boxes, (bool)):
+                        raise JsonSchemaValueException
+                if "icon" in data_item_keys:
+                    data_item_keys.remove("icon")
+                    data_item__icon = data_item["icon"]
+                    if not (isinstance(data_item__icon, str) and data_item__icon == 'house' or isinstance(data_item__icon, str) and data_item__icon == 'slash' or isinstance(data_item__icon, str) and data_item__icon == 'tower' or isinstance(data_item__icon, str) and data_item__icon == 'hatched' or isinstance(data_item__icon, str) and data_item__icon == 'cross' or isinstance(data_item__icon, str) and data_item__icon == 'diamond' or isinstance(data_item__icon, str) and data_item__icon == 'circle' or isinstance(data_item__icon, str) and data_item__icon == 'star' or isinstance(data_item__icon, str) and data_item__icon == 'square' or isinstance(data_item__icon, str) and data_item__icon == 'triangle'):
+                        raise JsonSchemaValueException
+                if "color" in data_item_keys:
+                    data_item_keys.remove("color")
+                    data_item__color = data_item["color"]
+                    if not isinstance(data_item__color, (str)):
+                        raise JsonSchemaValueException
+                    if isinstance(data_item__color, str):
+                        if not REGEX_PATTERNS['^#[0-9a-fA-F]{6}$'].search(data_item__color):
+                            raise JsonSchemaValueException
+                if "legend" in data_item_keys:
+                    data_item_keys.remove("legend")
+                    data_item__legend = data_item["legend"]
+                    validate____defs_defs_schema_json__defs_text(data_item__legend, custom_formats, None)
+                if "board" in data_item_keys:
+                    data_item_keys.remove("board")
+                    data_item__board = data_item["board"]
+                    if not isinstance(data_item__board, (bool)):
+                        raise JsonSchemaValueException
+                if "stickers" in data_item_keys:
+                    data_item_keys.remove("stickers")
+                    data_item__stickers = data_item["stickers"]
+                    if not isinstance(data_item__stickers, (list, tuple)):
+                        raise JsonSchemaValueException
+                    data_item__stickers_is_list = isinstance(data_item__stickers, (list, tuple))
+                    if data_item__stickers_is_list:
+                        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                        data_item__stickers_len = len(data_item__stickers)
+                        if data_item__stickers_len > len(set(fn(data_item__stickers_x) for data_item__stickers_x in data_item__stickers)):
+                            raise JsonSchemaValueException
+                        for data_item__stickers_x, data_item__stickers_item in enumerate(data_item__stickers):
+                            validate____defs_defs_schema_json__defs_id(data_item__stickers_item, custom_formats, None)
+                if data_item_keys:
+                    raise JsonSchemaValueException
+    return data
+
+def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_keys = set(data.keys())
+        if "signature" in data_keys:
+            data_keys.remove("signature")
+            data__signature = data["signature"]
+            data__signature_any_of_count23 = 0
+            if not data__signature_any_of_count23:
+                try:
+                    validate____defs_defs_schema_json__defs_text(data__signature, custom_formats, None)
+                    data__signature_any_of_count23 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__signature_any_of_count23:
+                try:
+                    if not isinstance(data__signature, (dict)):
+                        raise JsonSchemaValueException
+                    data__signature_is_dict = isinstance(data__signature, dict)
+                    if data__signature_is_dict:
+                        data__signature__missing_keys = set(['one']) - data__signature.keys()
+                        if data__signature__missing_keys:
+                            raise JsonSchemaValueException
+                        data__signature_keys = set(data__signature.keys())
+                        if "one" in data__signature_keys:
+                            data__signature_keys.remove("one")
+                            data__signature__one = data__signature["one"]
+                            validate____defs_defs_schema_json__defs_text(data__signature__one, custom_formats, None)
+                        if "many" in data__signature_keys:
+                            data__signature_keys.remove("many")
+                            data__signature__many = data__signature["many"]
+                            validate____defs_defs_schema_json__defs_text(data__signature__many, custom_formats, None)
+                        if "a" in data__signature_keys:
+                            data__signature_keys.remove("a")
+                            data__signature__a = data__signature["a"]
+                            if not isinstance(data__signature__a, (str)):
+                                raise JsonSchemaValueException
+                        if data__signature_keys:
+                            raise JsonSchemaValueException
+                    data__signature_any_of_count23 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__signature_any_of_count23:
+                raise JsonSchemaValueException
+        if "region" in data_keys:
+            data_keys.remove("region")
+            data__region = data["region"]
+            data__region_any_of_count24 = 0
+            if not data__region_any_of_count24:
+                try:
+                    validate____defs_defs_schema_json__defs_text(data__region, custom_formats, None)
+                    data__region_any_of_count24 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__region_any_of_count24:
+                try:
+                    if not isinstance(data__region, (dict)):
+                        raise JsonSchemaValueException
+                    data__region_is_dict = isinstance(data__region, dict)
+                    if data__region_is_dict:
+                        data__region__missing_keys = set(['one']) - data__region.keys()
+                        if data__region__missing_keys:
+                            raise JsonSchemaValueException
+                        data__region_keys = set(data__region.keys())
+                        if "one" in data__region_keys:
+                            data__region_keys.remove("one")
+                            data__region__one = data__region["one"]
+                            validate____defs_defs_schema_json__defs_text(data__region__one, custom_formats, None)
+                        if "many" in data__region_keys:
+                            data__region_keys.remove("many")
+                            data__region__many = data__region["many"]
+                            validate____defs_defs_schema_json__defs_text(data__region__many, custom_formats, None)
+                        if "a" in data__region_keys:
+                            data__region_keys.remove("a")
+                            data__region__a = data__region["a"]
+                            if not isinstance(data__region__a, (str)):
+                                raise JsonSchemaValueException
+                        if data__region_keys:
+                            raise JsonSchemaValueException
+                    data__region_any_of_count24 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__region_any_of_count24:
+                raise JsonSchemaValueException
+        if "territory" in data_keys:
+            data_keys.remove("territory")
+            data__territory = data["territory"]
+            data__territory_any_of_count25 = 0
+            if not data__territory_any_of_count25:
+                try:
+                    validate____defs_defs_schema_json__defs_text(data__territory, custom_formats, None)
+                    data__territory_any_of_count25 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__territory_any_of_count25:
+                try:
+                    if not isinstance(data__territory, (dict)):
+                        raise JsonSchemaValueException
+                    data__territory_is_dict = isinstance(data__territory, dict)
+                    if data__territory_is_dict:
+                        data__territory__missing_keys = set(['one']) - data__territory.keys()
+                        if data__territory__missing_keys:
+                            raise JsonSchemaValueException
+                        data__territory_keys = set(data__territory.keys())
+                        if "one" in data__territory_keys:
+                            data__territory_keys.remove("one")
+                            data__territory__one = data__territory["one"]
+                            validate____defs_defs_schema_json__defs_text(data__territory__one, custom_formats, None)
+                        if "many" in data__territory_keys:
+                            data__territory_keys.remove("many")
+                            data__territory__many = data__territory["many"]
+                            validate____defs_defs_schema_json__defs_text(data__territory__many, custom_formats, None)
+                        if "a" in data__territory_keys:
+                            data__territory_keys.remove("a")
+                            data__territory__a = data__territory["a"]
+                            if not isinstance(data__territory__a, (str)):
+                                raise JsonSchemaValueException
+                        if data__territory_keys:
+                            raise JsonSchemaValueException
+                    data__territory_any_of_count25 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__territory_any_of_count25:
+                raise JsonSchemaValueException
+        if "start" in data_keys:
+            data_keys.remove("start")
+            data__start = data["start"]
+            data__start_any_of_count26 = 0
+            if not data__start_any_of_count26:
+                try:
+                    validate____defs_defs_schema_json__defs_text(data__start, custom_formats, None)
+                    data__start_any_of_count26 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__start_any_of_count26:
+                try:
+                    if not isinstance(data__start, (dict)):
+                        raise JsonSchemaValueException
+                    data__start_is_dict = isinstance(data__start, dict)
+                    if data__start_is_dict:
+                        data__start__missing_keys = set(['one']) - data__start.keys()
+                        if data__start__missing_keys:
+                            raise JsonSchemaValueException
+                        data__start_keys = set(data__start.keys())
+                        if "one" in data__start_keys:
+                            data__start_keys.remove("one")
+                            data__start__one = data__start["one"]
+                            validate____defs_defs_schema_json__defs_text(data__start__one, custom_formats, None)
+                        if "many" in data__start_keys:
+                            data__start_keys.remove("many")
+                            data__start__many = data__start["many"]
+                            validate____defs_defs_schema_json__defs_text(data__start__many, custom_formats, None)
+                        if "a" in data__start_keys:
+                            data__start_keys.remove("a")
+                            data__start__a = data__start["a"]
+                            if not isinstance(data__start__a, (str)):
+                                raise JsonSchemaValueException
+                        if data__start_keys:
+                            raise JsonSchemaValueException
+                    data__start_any_of_count26 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__start_any_of_count26:
+                raise JsonSchemaValueException
+        if "game" in data_keys:
+            data_keys.remove("game")
+            data__game = data["game"]
+            data__game_any_of_count27 = 0
+            if not data__game_any_of_count27:
+                try:
+                    validate____defs_defs_schema_json__defs_text(data__game, custom_formats, None)
+                    data__game_any_of_count27 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__game_any_of_count27:
+                try:
+                    if not isinstance(data__game, (dict)):
+                        raise JsonSchemaValueException
+                    data__game_is_dict = isinstance(data__game, dict)
+                    if data__game_is_dict:
+                        data__game__missing_keys = set(['one']) - data__game.keys()
+                        if data__game__missing_keys:
+                            raise JsonSchemaValueException
+                        data__game_keys = set(data__game.keys())
+                        if "one" in data__game_keys:
+                            data__game_keys.remove("one")
+                            data__game__one = data__game["one"]
+                            validate____defs_defs_schema_json__defs_text(data__game__one, custom_formats, None)
+                        if "many" in data__game_keys:
+                            data__game_keys.remove("many")
+                            data__game__many = data__game["many"]
+                            validate____defs_defs_schema_json__defs_text(data__game__many, custom_formats, None)
+                        if "a" in data__game_keys:
+                            data__game_keys.remove("a")
+                            data__game__a = data__game["a"]
+                            if not isinstance(data__game__a, (str)):
+                                raise JsonSchemaValueException
+                        if data__game_keys:
+                            raise JsonSchemaValueException
+                    data__game_any_of_count27 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__game_any_of_count27:
+                raise JsonSchemaValueException
+        if "faction" in data_keys:
+            data_keys.remove("faction")
+            data__faction = data["faction"]
+            data__faction_any_of_count28 = 0
+            if not data__faction_any_of_count28:
+                try:
+                    validate____defs_defs_schema_json__defs_text(data__faction, custom_formats, None)
+                    data__faction_any_of_count28 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__faction_any_of_count28:
+                try:
+                    if not isinstance(data__faction, (dict)):
+                        raise JsonSchemaValueException
+                    data__faction_is_dict = isinstance(data__faction, dict)
+                    if data__faction_is_dict:
+                        data__faction__missing_keys = set(['one']) - data__faction.keys()
+                        if data__faction__missing_keys:
+                            raise JsonSchemaValueException
+                        data__faction_keys = set(data__faction.keys())
+                        if "one" in data__faction_keys:
+                            data__faction_keys.remove("one")
+                            data__faction__one = data__faction["one"]
+                            validate____defs_defs_schema_json__defs_text(data__faction__one, custom_formats, None)
+                        if "many" in data__faction_keys:
+                            data__faction_keys.remove("many")
+                            data__faction__many = data__faction["many"]
+                            validate____defs_defs_schema_json__defs_text(data__faction__many, custom_formats, None)
+                        if "a" in data__faction_keys:
+                            data__faction_keys.remove("a")
+                            data__faction__a = data__faction["a"]
+                            if not isinstance(data__faction__a, (str)):
+                                raise JsonSchemaValueException
+                        if data__faction_keys:
+                            raise JsonSchemaValueException
+                    data__faction_any_of_count28 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__faction_any_of_count28:
+                raise JsonSchemaValueException
+        if "packet" in data_keys:
+            data_keys.remove("packet")
+            data__packet = data["packet"]
+            data__packet_any_of_count29 = 0
+            if not data__packet_any_of_count29:
+                try:
+                    validate____defs_defs_schema_json__defs_text(data__packet, custom_formats, None)
+                    data__packet_any_of_count29 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__packet_any_of_count29:
+                try:
+                    if not isinstance(data__packet, (dict)):
+                        raise JsonSchemaValueException
+                    data__packet_is_dict = isinstance(data__packet, dict)
+                    if data__packet_is_dict:
+                        data__packet__missing_keys = set(['one']) - data__packet.keys()
+                        if data__packet__missing_keys:
+                            raise JsonSchemaValueException
+                        data__packet_keys = set(data__packet.keys())
+                        if "one" in data__packet_keys:
+                            data__packet_keys.remove("one")
+                            data__packet__one = data__packet["one"]
+                            validate____defs_defs_schema_json__defs_text(data__packet__one, custom_formats, None)
+                        if "many" in data__packet_keys:
+                            data__packet_keys.remove("many")
+                            data__packet__many = data__packet["many"]
+                            validate____defs_defs_schema_json__defs_text(data__packet__many, custom_formats, None)
+                        if "a" in data__packet_keys:
+                            data__packet_keys.remove("a")
+                            data__packet__a = data__packet["a"]
+                            if not isinstance(data__packet__a, (str)):
+                                raise JsonSchemaValueException
+                        if data__packet_keys:
+                            raise JsonSchemaValueException
+                    data__packet_any_of_count29 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__packet_any_of_count29:
+                raise JsonSchemaValueException
+        if "bonus" in data_keys:
+            data_keys.remove("bonus")
+            data__bonus = data["bonus"]
+            data__bonus_any_of_count30 = 0
+            if not data__bonus_any_of_count30:
+                try:
+                    validate____defs_defs_schema_json__defs_text(data__bonus, custom_formats, None)
+                    data__bonus_any_of_count30 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__bonus_any_of_count30:
+                try:
+                    if not isinstance(data__bonus, (dict)):
+                        raise JsonSchemaValueException
+                    data__bonus_is_dict = isinstance(data__bonus, dict)
+                    if data__bonus_is_dict:
+                        data__bonus__missing_keys = set(['one']) - data__bonus.keys()
+                        if data__bonus__missing_keys:
+                            raise JsonSchemaValueException
+                        data__bonus_keys = set(data__bonus.keys())
+                        if "one" in data__bonus_keys:
+                            data__bonus_keys.remove("one")
+                            data__bonus__one = data__bonus["one"]
+                            validate____defs_defs_schema_json__defs_text(data__bonus__one, custom_formats, None)
+                        if "many" in data__bonus_keys:
+                            data__bonus_keys.remove("many")
+                            data__bonus__many = data__bonus["many"]
+                            validate____defs_defs_schema_json__defs_text(data__bonus__many, custom_formats, None)
+                        if "a" in data__bonus_keys:
+                            data__bonus_keys.remove("a")
+                            data__bonus__a = data__bonus["a"]
+                            if not isinstance(data__bonus__a, (str)):
+                                raise JsonSchemaValueException
+                        if data__bonus_keys:
+                            raise JsonSchemaValueException
+                    data__bonus_any_of_count30 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__bonus_any_of_count30:
+                raise JsonSchemaValueException
+        if "power" in data_keys:
+            data_keys.remove("power")
+            data__power = data["power"]
+            data__power_any_of_count31 = 0
+            if not data__power_any_of_count31:
+                try:
+                    validate____defs_defs_schema_json__defs_text(data__power, custom_formats, None)
+                    data__power_any_of_count31 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__power_any_of_count31:
+                try:
+                    if not isinstance(data__power, (dict)):
+                        raise JsonSchemaValueException
+                    data__power_is_dict = isinstance(data__power, dict)
+                    if data__power_is_dict:
+                        data__power__missing_keys = set(['one']) - data__power.keys()
+                        if data__power__missing_keys:
+                            raise JsonSchemaValueException
+                        data__power_keys = set(data__power.keys())
+                        if "one" in data__power_keys:
+                            data__power_keys.remove("one")
+                            data__power__one = data__power["one"]
+                            validate____defs_defs_schema_json__defs_text(data__power__one, custom_formats, None)
+                        if "many" in data__power_keys:
+                            data__power_keys.remove("many")
+                            data__power__many = data__power["many"]
+                            validate____defs_defs_schema_json__defs_text(data__power__many, custom_formats, None)
+                        if "a" in data__power_keys:
+                            data__power_keys.remove("a")
+                            data__power__a = data__power["a"]
+                            if not isinstance(data__power__a, (str)):
+                                raise JsonSchemaValueException
+                        if data__power_keys:
+                            raise JsonSchemaValueException
+                    data__power_any_of_count31 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__power_any_of_count31:
                 raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException

@@ -20,6 +20,11 @@ class SheetFormat(str, Enum):
     svg = "svg"
 
 
+class SheetPaper(str, Enum):
+    a4 = "a4"
+    letter = "letter"
+
+
 def ledger_file_named(target: Path, ledger: Path) -> str | None:
     """None unless `target` is the ledger, its `.bak`, its lock or its append journal (through any symlink or
     hard link): then which."""
@@ -45,13 +50,16 @@ def sheet(
     fmt: Annotated[SheetFormat, typer.Option("--format", "-f", help="pdf (printable), html (one self-contained "
                                              "file: fonts and picture inside) or svg (the board picture alone).")]
     = SheetFormat.pdf,
+    paper: Annotated[SheetPaper, typer.Option("--paper", help="a4 or letter: the page size of the PDF (and of the "
+                                              "HTML when printed).")] = SheetPaper.a4,
     campaign: CampaignFile = None,
     after: AfterOption = None,
 ) -> None:
-    """Write the campaign sheet: the board with every permanent mark, then continents, players, faction
-    records, cities, scars, changed cards, stickers left, packets and games.
+    """Write the campaign sheet: the board with every permanent mark, then the game's regions, players,
+    records, its mark groups (in its own words), changed cards, stickers left, packets and games.
 
     Example: scarbook campaign sheet --out our-world.pdf
+    Example: scarbook campaign sheet --paper letter
     Example: scarbook campaign sheet --format svg --out board.svg
     Example: scarbook campaign sheet --after 3 --out after-game-3.pdf
     """
@@ -66,8 +74,8 @@ def sheet(
         raise typer.Exit(2 if out else 1)
     with campaign_errors(writing=False), game_numbers():
         try:
-            written = (reading.sheet(path, target, fmt.value) if after is None
-                       else history.sheet_after(path, after, target, fmt.value))
+            written = (reading.sheet(path, target, fmt.value, paper.value) if after is None
+                       else history.sheet_after(path, after, target, fmt.value, paper.value))
         except ValueError as exc:
             echo(f"error: {exc}; nothing was written", err=True)
             raise typer.Exit(1) from None

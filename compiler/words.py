@@ -1,0 +1,198 @@
+"""Each game's own words and mark groups, and naming things grammatically.
+
+A game declares in content what it calls things (`game: words:` — a signature, a region, a
+starting territory, a game …, each a singular or `{one, many, a}`) and which placed stickers are
+shown together (`game: marks:` — a group's title, the sticker kinds or ids it holds, its icon and
+colour on the board picture). `status`, the campaign sheet and the board picture read them from
+here and never give a sticker kind a meaning of their own. A game that declares nothing gets the
+generic words and generic groups: marks that found something named, marks with boxes to tick,
+and one group for every other mark, so every mark is shown.
+
+`a("Upgrade")` -> "an Upgrade"; `plural(3, "box", "boxes")`; `kind_name(game, "closed")` names a
+sticker kind or slot as the content does. Pure functions of the content; nothing heavy imported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scarbook.compiler.model import Game, as_dict, as_list, known
+
+#: Words a game may declare, with the generic default: (one, many).
+DEFAULT_WORDS: dict[str, tuple[str, str]] = {
+    "signature": ("signature", "signatures"), "region": ("region", "regions"),
+    "territory": ("territory", "territories"), "start": ("starting territory", "starting territories"),
+    "game": ("game", "games"), "faction": ("faction", "factions"), "packet": ("packet", "packets"),
+    "bonus": ("bonus", "bonuses"), "power": ("chosen power", "chosen powers"),
+}
+
+#: Icons the board picture can draw for a group (`marks[].icon`).
+ICONS = ("house", "slash", "tower", "hatched", "cross", "diamond", "circle", "star", "square", "triangle")
+
+_AN_EXCEPTIONS = ("uni", "use", "usu", "uti", "eu", "one", "once", "ewe")
+_AN_SILENT_H = ("hour", "honest", "honou", "heir")
+
+
+def article(noun: str) -> str:
+    """'a' or 'an' for the noun as it is written: 'an Upgrade', 'an Extra tactic', 'a Funded event', 'a unit'."""
+    low = noun.strip().lower()
+    if not low:
+        return "a"
+    if low.startswith(_AN_SILENT_H):
+        return "an"
+    if low.startswith(_AN_EXCEPTIONS):
+        return "a"
+    if low[0].isdigit():
+        return "an" if low.startswith(("8", "11", "18")) else "a"
+    return "an" if low[0] in "aeiou" else "a"
+
+
+def a(noun: object) -> str:
+    """The noun with its indefinite article: 'a Bunker', 'an Upgrade', 'an Extra tactic sticker'."""
+    text = str(noun)
+    return f"{article(text)} {text}"
+
+
+def plural(count: int, noun: str, many: str = "") -> str:
+    """'1 box', '2 boxes', '1 game', '3 games'."""
+    return f"{count} {noun if count == 1 else (many or noun + 's')}"
+
+
+@dataclass(frozen=True)
+class Word:
+    """A word of the game's own: singular, plural, and the article its singular takes."""
+
+    one: str
+    many: str
+    art: str = ""
+
+    def a(self) -> str:
+        return f"{self.art or article(self.one)} {self.one}"
+
+    def count(self, n: int) -> str:
+        return f"{n} {self.one if n == 1 else self.many}"
+
+    def title(self, n: int = 2) -> str:
+        text = self.one if n == 1 else self.many
+        return text[:1].upper() + text[1:]
+
+
+def _word(value: Any, default: tuple[str, str]) -> Word:
+    if isinstance(value, str) and value.strip():
+        return Word(value, _plural_of(value))
+    if isinstance(value, dict) and isinstance(value.get("one"), str):
+        one = value["one"]
+        return Word(one, str(value.get("many") or _plural_of(one)), str(value.get("a") or ""))
+    return Word(*default)
+
+
+def _plural_of(noun: str) -> str:
+    head, _, tail = noun.partition(" (")  # 'city (its size)' -> 'cities (its size)'
+    words = head.split(" ")
+    last = words[-1]
+    if last.endswith("y") and last[-2:-1] not in tuple("aeiou"):
+        last = last[:-1] + "ies"
+    elif last.endswith(("s", "x", "z", "ch", "sh")):
+        last += "es"
+    else:
+        last += "s"
+    return " ".join([*words[:-1], last]) + (f" ({tail}" if tail else "")
+
+
+def _meta(game: Game | None) -> dict[str, Any]:
+    return as_dict(getattr(game, "meta", None))
+
+
+def _section(game: Game | None, name: str) -> dict[str, Any]:
+    return game.section(name) if isinstance(game, Game) else {}
+
+
+def words(game: Game | None) -> dict[str, Word]:
+    """Every word of the game: what it declares under `game: words:`, else the generic word."""
+    declared = as_dict(_meta(game).get("words"))
+    return {key: _word(declared.get(key), default) for key, default in DEFAULT_WORDS.items()}
+
+
+@dataclass(frozen=True)
+class MarkGroup:
+    """Placed stickers shown together: in status, on the sheet (one section), on the board (one icon)."""
+
+    id: str
+    word: Word
+    kinds: tuple[str, ...] = ()
+    stickers: tuple[str, ...] = ()
+    founds: bool = False
+    boxes: bool = False
+    icon: str = "diamond"
+    color: str = "#5b2a86"
+    legend: str = ""
+    board: bool = True
+    declared: bool = True
+
+    def holds(self, sid: str, sticker: dict[str, Any], slot: str | None = None) -> bool:
+        if sid in self.stickers:
+            return True
+        if self.founds and isinstance(sticker.get("founds"), dict):
+            return True
+        if self.boxes and sticker.get("boxes"):
+            return True
+        return bool(self.kinds) and (sticker.get("kind") in self.kinds or (slot or sticker.get("slot")) in self.kinds)
+
+    @property
+    def legend_text(self) -> str:
+        return self.legend or self.word.one
+
+
+#: What a game that declares no groups gets (and every game, last: the marks no group of its own holds).
+GENERIC_FOUNDS = MarkGroup("founded", Word("founded place", "founded places"), founds=True, icon="house",
+                           color="#1f4e79", legend="founded place (dots: its size)", declared=False)
+GENERIC_BOXES = MarkGroup("boxed", Word("mark with boxes", "marks with boxes"), boxes=True, icon="tower",
+                          color="#6b4b12", legend="mark with boxes (boxes left)", declared=False)
+GENERIC = MarkGroup("marks", Word("mark", "marks"), icon="diamond", color="#5b2a86", legend="other mark",
+                    declared=False)
+
+
+def mark_groups(game: Game | None) -> list[MarkGroup]:
+    """The game's mark groups in the order it declares them, then the generic ones (founds, boxes, the rest)."""
+    out: list[MarkGroup] = []
+    for g in as_list(_meta(game).get("marks")):
+        if not isinstance(g, dict) or not isinstance(g.get("id"), str):
+            continue
+        word = _word(g.get("title"), (g["id"], g["id"]))
+        out.append(MarkGroup(
+            g["id"], word, tuple(as_list(g.get("kinds"))), tuple(as_list(g.get("stickers"))), bool(g.get("founds")),
+            bool(g.get("boxes")), str(g.get("icon") or "diamond"), str(g.get("color") or GENERIC.color),
+            str(g.get("legend") or ""), g.get("board") is not False))
+    if not any(g.founds for g in out):
+        out.append(GENERIC_FOUNDS)
+    if not any(g.boxes for g in out):
+        out.append(GENERIC_BOXES)
+    return [*out, GENERIC]
+
+
+def group_of(groups: list[MarkGroup], sid: str, sticker: dict[str, Any], slot: str | None = None) -> MarkGroup:
+    """The first group that holds this sticker (the generic group holds every other)."""
+    return next((g for g in groups if g.holds(sid, sticker, slot)), groups[-1] if groups else GENERIC)
+
+
+def kind_name(game: Game | None, kind: str) -> str:
+    """A sticker kind or slot as the content names it, for messages: the title of the group that holds that kind,
+    else the name the stickers of that kind share, else the name a sealed slot declares, else the id in words.
+    A sticker's id names that sticker."""
+    sticker = _section(game, "stickers").get(kind)
+    if sticker is not None and known(sticker.get("name")):
+        return str(sticker["name"])
+    for g in mark_groups(game):
+        if kind in g.kinds:
+            return g.word.one
+    names = {str(known(st.get("name"))) for st in _section(game, "stickers").values()
+             if kind in (st.get("kind"), st.get("slot")) and known(st.get("name"))}
+    if len(names) == 1:
+        return names.pop()
+    for section in ("territories", "cards", "regions", "factions"):
+        for item in _section(game, section).values():
+            slot = as_dict(as_dict(item.get("sealed_slots")).get(kind))
+            if isinstance(slot.get("name"), str):
+                return slot["name"]
+    return kind.replace("-", " ")

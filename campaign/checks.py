@@ -248,6 +248,46 @@ def max_value(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
+def min_value(p: Placement, params: dict[str, Any]) -> Failure:
+    """The target's value of `field` (printed, stats included, plus what marks and this sticker add) is at least
+    `min`: a harbor falls only at panic 4; a sticker that lowers a value never takes it below its floor."""
+    if not _applies(p, params):
+        return None
+    fieldname, low = params["field"], params["min"]
+    adds = (p.sticker.get("adds") or {}).get(fieldname, 0)
+    item = p.target.item
+    stats = item.get("stats")
+    base = {**item, **stats} if isinstance(stats, dict) else item
+    after = p.state.value(p.content, p.target.id, base, fieldname, adds if isinstance(adds, int) else 0)
+    if after < low:
+        return (f"{p.where} {'would have' if adds else 'has'} {after} {fieldname}",
+                f"{a(p.label)} goes only where {fieldname} is at least {low}")
+    return None
+
+
+def next_to(p: Placement, params: dict[str, Any]) -> Failure:
+    """The target territory (or the territory of the target card) is next to one that holds an active mark of
+    `kind` (on the territory itself or on its card), or that carries `tag`, on the board as played: marks
+    placed later count as soon as they are placed."""
+    territory = p.target.id if p.target.kind == "territory" else p.target.item.get("territory")
+    kind, tag = params.get("kind"), params.get("tag")
+    what = f"a territory that holds {a(kind)}" if kind else f"a territory that is {tag}"
+    rule = f"{a(p.label)} goes only next to {what}"
+    if not isinstance(territory, str):
+        return f"{p.where} is not a territory nor the card of one", rule
+    neighbours = p.content.game.neighbors().get(territory, [])
+    cards = p.content.card_of_territory
+
+    def holds(t: str) -> bool:
+        if tag and tag in (p.content.territories.get(t, {}).get("tags") or []):
+            return True
+        return bool(kind) and any(p.state.has(x, str(kind)) for x in (t, cards.get(t, "")) if x)
+
+    if not any(holds(n) for n in neighbours):
+        return (f"{territory} is not next to {what} (its neighbours: {', '.join(neighbours) or 'none'})", rule)
+    return None
+
+
 def once_per_target(p: Placement, params: dict[str, Any]) -> Failure:
     group = params.get("group") or [p.sticker_id]
     found = [m for m in p.state.active_marks(p.target.id) if m.sticker in group]
@@ -487,6 +527,8 @@ CHECKS: dict[str, Callable[[Placement, dict[str, Any]], Failure]] = {
     "game-number": game_number,
     "keeps-board-connected": keeps_board_connected,
     "max-value": max_value,
+    "min-value": min_value,
+    "next-to": next_to,
     "once-per-target": once_per_target,
     "one-per-game": one_per_game,
     "one-per-player": one_per_player,
@@ -521,7 +563,7 @@ CODES: dict[str, str] = {
     "choice-of": "R222", "start-for-founder": "R223", "one-per-player": "R228", "one-per-game": "R229",
     "during-a-game": "R230", "target-has-own": "R231", "spread-over-regions": "R232", "steps-value": "R233",
     "target-card-value": "R234", "target-is": "R235", "placed-once-opened": "R221",
-    "target-tagged": "R236", "card-territory-has": "R237",
+    "target-tagged": "R236", "card-territory-has": "R237", "next-to": "R250", "min-value": "R251",
 }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scarbook.campaign import steps
+from scarbook.campaign import shape, steps
 from scarbook.campaign.engine import Replay
 from scarbook.campaign.events import (
     Destroyed,
@@ -41,6 +41,8 @@ def overall_winner(replay: Replay) -> dict[str, Any] | None:
     """By the content's `overall_winner` rule, once its game has ended: the leader(s), and for a tie
     the roll-off bonus each tied player adds."""
     rule = replay.content.model.overall
+    if rule.get("team"):
+        return shape.team_result(replay.content, replay.state)
     last = replay.state.last_ended
     if not rule.get("after_game") or last is None or last.number < int(rule["after_game"]):
         return None
@@ -74,7 +76,7 @@ def may_still(replay: Replay, player: str) -> list[str]:
     content, state = replay.content, replay.state
     out: list[str] = []
     for o in steps.open_entries(content, state):
-        if o.actor != player:
+        if not o.takes(player):
             continue
         for s in (*o.step.stickers, *o.step.fallback):
             if s not in out and s in content.stickers and where(content, state, s, player, o.piece, in_order=False):
@@ -92,7 +94,7 @@ def step_data(replay: Replay) -> list[dict[str, Any]]:
     out = []
     for o in steps.entitled(content, game):
         done = state.steps.get(o.key)
-        out.append({"game": o.game, "step": o.step.id, "name": o.step.name, "player": o.actor,
+        out.append({"game": o.game, "step": o.step.id, "name": o.step.name, "player": o.who,
                     "for": o.piece or None, "done": done,
                     "owed": o.key in blocking, "mandatory": o.step.mandatory})
     return out
@@ -215,6 +217,7 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         "campaign_games": content.model.games,
         "on_territories": [m for m in marks if m["target"] in content.territories and m["active"]
                            and not m["cancels"]],
+        **shape.status_data(content, state),
     }
 
 
@@ -228,6 +231,7 @@ def status_text(data: dict[str, Any]) -> str:
                f"{'' if played == 1 and not length else 's'} played"
                + (f", game {live} in progress" if live else "")
                + ("; the campaign is over (later games give no rewards)" if length and played >= length else ""))
+    out.extend(shape.status_lines(data))
     out.append("")
     out.append("Players:")
     names = data["token_names"]
@@ -323,7 +327,9 @@ def status_text(data: dict[str, Any]) -> str:
             values = ", ".join(f"{k} {'?' if v is None else v}" for k, v in p["stats"].items())
             owner = f" ({p['owner']})" if p["owner"] else " (unclaimed)"
             out.append(f"  {p['name']}{owner}{' [lost]' if p['lost'] else ''}: {values}")
-    if data["overall_winner"]:
+    if data["overall_winner"] and data["overall_winner"].get("team"):
+        out.append(shape.result_line(data["overall_winner"]))
+    elif data["overall_winner"]:
         w = data["overall_winner"]
         sig = f"{w['signatures']} signature{'' if w['signatures'] == 1 else 's'}"
         if w["tie"]:
@@ -341,7 +347,7 @@ def describe(ev: Event, cutting: frozenset[str] = frozenset()) -> str:
         plays = ", ".join(f"{p} as {' and '.join(f)}" if f else p for p, f in ev.plays)
         return f"game starts: {plays}" + (f" ({ev.type})" if ev.type else "")
     if isinstance(ev, GameEnded):
-        parts = [f"{ev.winner} wins"]
+        parts = [f"the team {ev.team}" if ev.team else f"{ev.winner} wins"]
         if ev.held_on:
             parts.append(f"held on: {', '.join(ev.held_on)}")
         if ev.eliminated:

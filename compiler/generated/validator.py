@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
 from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = '5361d66cb200f38c531c609b'
+SCHEMAS_DIGEST = '723f82c337d86dc765d78027'
 VERSION = "2.22.3"
 class Decimal:  # see compiled._generated_code
     pass
@@ -1150,6 +1150,28 @@ def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats=
                 raise JsonSchemaValueException
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
+                data__missing_keys = set(['after_chapter']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+                data_keys = set(data.keys())
+                if "after_chapter" in data_keys:
+                    data_keys.remove("after_chapter")
+                    data__afterchapter = data["after_chapter"]
+                    if not isinstance(data__afterchapter, (int)) and not (isinstance(data__afterchapter, float) and data__afterchapter.is_integer()) or isinstance(data__afterchapter, bool):
+                        raise JsonSchemaValueException
+                    if isinstance(data__afterchapter, (int, float, Decimal)) and not isinstance(data__afterchapter, bool):
+                        if data__afterchapter < 1:
+                            raise JsonSchemaValueException
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count6 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count6:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
                 data__missing_keys = set(['opened']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
@@ -2061,7 +2083,7 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'once-per-target' or isinstance(data__check, str) and data__check == 'one-per-game' or isinstance(data__check, str) and data__check == 'one-per-player' or isinstance(data__check, str) and data__check == 'one-reward-per-game' or isinstance(data__check, str) and data__check == 'opened'):
+                    if not (isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'min-value' or isinstance(data__check, str) and data__check == 'next-to' or isinstance(data__check, str) and data__check == 'once-per-target' or isinstance(data__check, str) and data__check == 'one-per-game' or isinstance(data__check, str) and data__check == 'one-per-player'):
                         raise JsonSchemaValueException
             data_any_of_count11 = 0
             if not data_any_of_count11:
@@ -2075,6 +2097,32 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'max-value'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_max_value(data, custom_formats, None)
+                    data_any_of_count11 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count11:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'min-value'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_min_value(data, custom_formats, None)
+                    data_any_of_count11 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count11:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'next-to'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_next_to(data, custom_formats, None)
                     data_any_of_count11 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count11:
@@ -2117,32 +2165,6 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                     data_any_of_count11 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count11:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'one-reward-per-game'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_one_reward_per_game(data, custom_formats, None)
-                    data_any_of_count11 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count11:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'opened'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_opened(data, custom_formats, None)
-                    data_any_of_count11 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count11:
                 raise JsonSchemaValueException
             data_any_of_count8 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
@@ -2157,9 +2179,35 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'placed-once-opened' or isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder'):
+                    if not (isinstance(data__check, str) and data__check == 'one-reward-per-game' or isinstance(data__check, str) and data__check == 'opened' or isinstance(data__check, str) and data__check == 'placed-once-opened' or isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free'):
                         raise JsonSchemaValueException
             data_any_of_count12 = 0
+            if not data_any_of_count12:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'one-reward-per-game'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_one_reward_per_game(data, custom_formats, None)
+                    data_any_of_count12 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count12:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'opened'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_opened(data, custom_formats, None)
+                    data_any_of_count12 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count12:
                 try:
                     data_is_dict = isinstance(data, dict)
@@ -2213,32 +2261,6 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                     data_any_of_count12 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count12:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'spread-over-regions'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_spread_over_regions(data, custom_formats, None)
-                    data_any_of_count12 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count12:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'start-for-founder'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_start_for_founder(data, custom_formats, None)
-                    data_any_of_count12 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count12:
                 raise JsonSchemaValueException
             data_any_of_count8 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
@@ -2253,9 +2275,35 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'steps-value' or isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck' or isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own'):
+                    if not (isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder' or isinstance(data__check, str) and data__check == 'steps-value' or isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck'):
                         raise JsonSchemaValueException
             data_any_of_count13 = 0
+            if not data_any_of_count13:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'spread-over-regions'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_spread_over_regions(data, custom_formats, None)
+                    data_any_of_count13 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count13:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'start-for-founder'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_start_for_founder(data, custom_formats, None)
+                    data_any_of_count13 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count13:
                 try:
                     data_is_dict = isinstance(data, dict)
@@ -2309,32 +2357,6 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                     data_any_of_count13 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count13:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'target-has'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_target_has(data, custom_formats, None)
-                    data_any_of_count13 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count13:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'target-has-own'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_target_has_own(data, custom_formats, None)
-                    data_any_of_count13 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count13:
                 raise JsonSchemaValueException
             data_any_of_count8 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
@@ -2349,9 +2371,35 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed'):
+                    if not (isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own' or isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed'):
                         raise JsonSchemaValueException
             data_any_of_count14 = 0
+            if not data_any_of_count14:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'target-has'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_target_has(data, custom_formats, None)
+                    data_any_of_count14 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count14:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'target-has-own'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_target_has_own(data, custom_formats, None)
+                    data_any_of_count14 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count14:
                 try:
                     data_is_dict = isinstance(data, dict)
@@ -2419,7 +2467,7 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
         if "check" in data_keys:
             data_keys.remove("check")
             data__check = data["check"]
-            if not (isinstance(data__check, str) and data__check == 'actor-controlled-target' or isinstance(data__check, str) and data__check == 'actor-is' or isinstance(data__check, str) and data__check == 'actor-not-eliminated' or isinstance(data__check, str) and data__check == 'after-a-game' or isinstance(data__check, str) and data__check == 'before-first-game' or isinstance(data__check, str) and data__check == 'card-not-destroyed' or isinstance(data__check, str) and data__check == 'card-territory-has' or isinstance(data__check, str) and data__check == 'choice-of' or isinstance(data__check, str) and data__check == 'covers-existing' or isinstance(data__check, str) and data__check == 'during-a-game' or isinstance(data__check, str) and data__check == 'game-number' or isinstance(data__check, str) and data__check == 'keeps-board-connected' or isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'once-per-target' or isinstance(data__check, str) and data__check == 'one-per-game' or isinstance(data__check, str) and data__check == 'one-per-player' or isinstance(data__check, str) and data__check == 'one-reward-per-game' or isinstance(data__check, str) and data__check == 'opened' or isinstance(data__check, str) and data__check == 'placed-once-opened' or isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder' or isinstance(data__check, str) and data__check == 'steps-value' or isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck' or isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own' or isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed'):
+            if not (isinstance(data__check, str) and data__check == 'actor-controlled-target' or isinstance(data__check, str) and data__check == 'actor-is' or isinstance(data__check, str) and data__check == 'actor-not-eliminated' or isinstance(data__check, str) and data__check == 'after-a-game' or isinstance(data__check, str) and data__check == 'before-first-game' or isinstance(data__check, str) and data__check == 'card-not-destroyed' or isinstance(data__check, str) and data__check == 'card-territory-has' or isinstance(data__check, str) and data__check == 'choice-of' or isinstance(data__check, str) and data__check == 'covers-existing' or isinstance(data__check, str) and data__check == 'during-a-game' or isinstance(data__check, str) and data__check == 'game-number' or isinstance(data__check, str) and data__check == 'keeps-board-connected' or isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'min-value' or isinstance(data__check, str) and data__check == 'next-to' or isinstance(data__check, str) and data__check == 'once-per-target' or isinstance(data__check, str) and data__check == 'one-per-game' or isinstance(data__check, str) and data__check == 'one-per-player' or isinstance(data__check, str) and data__check == 'one-reward-per-game' or isinstance(data__check, str) and data__check == 'opened' or isinstance(data__check, str) and data__check == 'placed-once-opened' or isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder' or isinstance(data__check, str) and data__check == 'steps-value' or isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck' or isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own' or isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed'):
                 raise JsonSchemaValueException
         if "cite" in data_keys:
             data_keys.remove("cite")
@@ -3010,6 +3058,71 @@ def validate____defs_checks_schema_json__defs_params_once_per_target(data, custo
             data_keys.remove("group")
             data__group = data["group"]
             validate____defs_defs_schema_json__defs_ids(data__group, custom_formats, None)
+        if data_keys:
+            raise JsonSchemaValueException
+    return data
+
+def validate____defs_checks_schema_json__defs_params_next_to(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set([]) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException
+        data_keys = set(data.keys())
+        if "check" in data_keys:
+            data_keys.remove("check")
+            data__check = data["check"]
+            if not (isinstance(data__check, str) and data__check == 'next-to'):
+                raise JsonSchemaValueException
+        if "cite" in data_keys:
+            data_keys.remove("cite")
+            data__cite = data["cite"]
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, None)
+        if "tag" in data_keys:
+            data_keys.remove("tag")
+            data__tag = data["tag"]
+            validate____defs_defs_schema_json__defs_id(data__tag, custom_formats, None)
+        if data_keys:
+            raise JsonSchemaValueException
+    return data
+
+def validate____defs_checks_schema_json__defs_params_min_value(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['field', 'min']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException
+        data_keys = set(data.keys())
+        if "check" in data_keys:
+            data_keys.remove("check")
+            data__check = data["check"]
+            if not (isinstance(data__check, str) and data__check == 'min-value'):
+                raise JsonSchemaValueException
+        if "cite" in data_keys:
+            data_keys.remove("cite")
+            data__cite = data["cite"]
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "field" in data_keys:
+            data_keys.remove("field")
+            data__field = data["field"]
+            validate____defs_defs_schema_json__defs_id(data__field, custom_formats, None)
+        if "min" in data_keys:
+            data_keys.remove("min")
+            data__min = data["min"]
+            if not isinstance(data__min, (int)) and not (isinstance(data__min, float) and data__min.is_integer()) or isinstance(data__min, bool):
+                raise JsonSchemaValueException
+        if "pool" in data_keys:
+            data_keys.remove("pool")
+            data__pool = data["pool"]
+            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -4641,6 +4754,48 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                             data__campaign__overallwinner_any_of_count19 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__campaign__overallwinner_any_of_count19:
+                        try:
+                            if not isinstance(data__campaign__overallwinner, (dict)):
+                                raise JsonSchemaValueException
+                            data__campaign__overallwinner_is_dict = isinstance(data__campaign__overallwinner, dict)
+                            if data__campaign__overallwinner_is_dict:
+                                data__campaign__overallwinner__missing_keys = set(['team', 'count', 'at_least', 'cite']) - data__campaign__overallwinner.keys()
+                                if data__campaign__overallwinner__missing_keys:
+                                    raise JsonSchemaValueException
+                                data__campaign__overallwinner_keys = set(data__campaign__overallwinner.keys())
+                                if "team" in data__campaign__overallwinner_keys:
+                                    data__campaign__overallwinner_keys.remove("team")
+                                    data__campaign__overallwinner__team = data__campaign__overallwinner["team"]
+                                    if not isinstance(data__campaign__overallwinner__team, (bool)):
+                                        raise JsonSchemaValueException
+                                    if not (isinstance(data__campaign__overallwinner__team, bool) and data__campaign__overallwinner__team is True):
+                                        raise JsonSchemaValueException
+                                if "count" in data__campaign__overallwinner_keys:
+                                    data__campaign__overallwinner_keys.remove("count")
+                                    data__campaign__overallwinner__count = data__campaign__overallwinner["count"]
+                                    if not (isinstance(data__campaign__overallwinner__count, str) and data__campaign__overallwinner__count == 'chapters-won' or isinstance(data__campaign__overallwinner__count, str) and data__campaign__overallwinner__count == 'games-won'):
+                                        raise JsonSchemaValueException
+                                if "at_least" in data__campaign__overallwinner_keys:
+                                    data__campaign__overallwinner_keys.remove("at_least")
+                                    data__campaign__overallwinner__atleast = data__campaign__overallwinner["at_least"]
+                                    if not isinstance(data__campaign__overallwinner__atleast, (int)) and not (isinstance(data__campaign__overallwinner__atleast, float) and data__campaign__overallwinner__atleast.is_integer()) or isinstance(data__campaign__overallwinner__atleast, bool):
+                                        raise JsonSchemaValueException
+                                    if isinstance(data__campaign__overallwinner__atleast, (int, float, Decimal)) and not isinstance(data__campaign__overallwinner__atleast, bool):
+                                        if data__campaign__overallwinner__atleast < 1:
+                                            raise JsonSchemaValueException
+                                if "text" in data__campaign__overallwinner_keys:
+                                    data__campaign__overallwinner_keys.remove("text")
+                                    data__campaign__overallwinner__text = data__campaign__overallwinner["text"]
+                                    validate____defs_defs_schema_json__defs_text(data__campaign__overallwinner__text, custom_formats, None)
+                                if "cite" in data__campaign__overallwinner_keys:
+                                    data__campaign__overallwinner_keys.remove("cite")
+                                    data__campaign__overallwinner__cite = data__campaign__overallwinner["cite"]
+                                    validate____defs_defs_schema_json__defs_cite(data__campaign__overallwinner__cite, custom_formats, None)
+                                if data__campaign__overallwinner_keys:
+                                    raise JsonSchemaValueException
+                            data__campaign__overallwinner_any_of_count19 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__campaign__overallwinner_any_of_count19:
                         raise JsonSchemaValueException
                 if "starts" in data__campaign_keys:
                     data__campaign_keys.remove("starts")
@@ -4782,6 +4937,175 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__campaign__starts_item_any_of_count20:
                                 raise JsonSchemaValueException
+                if "team" in data__campaign_keys:
+                    data__campaign_keys.remove("team")
+                    data__campaign__team = data__campaign["team"]
+                    if not isinstance(data__campaign__team, (bool)):
+                        raise JsonSchemaValueException
+                if "chapters" in data__campaign_keys:
+                    data__campaign_keys.remove("chapters")
+                    data__campaign__chapters = data__campaign["chapters"]
+                    if not isinstance(data__campaign__chapters, (dict)):
+                        raise JsonSchemaValueException
+                    data__campaign__chapters_is_dict = isinstance(data__campaign__chapters, dict)
+                    if data__campaign__chapters_is_dict:
+                        data__campaign__chapters__missing_keys = set(['name', 'count', 'cite']) - data__campaign__chapters.keys()
+                        if data__campaign__chapters__missing_keys:
+                            raise JsonSchemaValueException
+                        data__campaign__chapters_keys = set(data__campaign__chapters.keys())
+                        if "name" in data__campaign__chapters_keys:
+                            data__campaign__chapters_keys.remove("name")
+                            data__campaign__chapters__name = data__campaign__chapters["name"]
+                            validate____defs_defs_schema_json__defs_text(data__campaign__chapters__name, custom_formats, None)
+                        if "plural" in data__campaign__chapters_keys:
+                            data__campaign__chapters_keys.remove("plural")
+                            data__campaign__chapters__plural = data__campaign__chapters["plural"]
+                            validate____defs_defs_schema_json__defs_text(data__campaign__chapters__plural, custom_formats, None)
+                        if "count" in data__campaign__chapters_keys:
+                            data__campaign__chapters_keys.remove("count")
+                            data__campaign__chapters__count = data__campaign__chapters["count"]
+                            validate____defs_defs_schema_json__defs_count(data__campaign__chapters__count, custom_formats, None)
+                        if "tries" in data__campaign__chapters_keys:
+                            data__campaign__chapters_keys.remove("tries")
+                            data__campaign__chapters__tries = data__campaign__chapters["tries"]
+                            if not isinstance(data__campaign__chapters__tries, (int)) and not (isinstance(data__campaign__chapters__tries, float) and data__campaign__chapters__tries.is_integer()) or isinstance(data__campaign__chapters__tries, bool):
+                                raise JsonSchemaValueException
+                            if isinstance(data__campaign__chapters__tries, (int, float, Decimal)) and not isinstance(data__campaign__chapters__tries, bool):
+                                if data__campaign__chapters__tries < 1:
+                                    raise JsonSchemaValueException
+                        if "again_after" in data__campaign__chapters_keys:
+                            data__campaign__chapters_keys.remove("again_after")
+                            data__campaign__chapters__againafter = data__campaign__chapters["again_after"]
+                            if not (isinstance(data__campaign__chapters__againafter, str) and data__campaign__chapters__againafter == 'won' or isinstance(data__campaign__chapters__againafter, str) and data__campaign__chapters__againafter == 'lost'):
+                                raise JsonSchemaValueException
+                        if "try_word" in data__campaign__chapters_keys:
+                            data__campaign__chapters_keys.remove("try_word")
+                            data__campaign__chapters__tryword = data__campaign__chapters["try_word"]
+                            validate____defs_defs_schema_json__defs_text(data__campaign__chapters__tryword, custom_formats, None)
+                        if "cite" in data__campaign__chapters_keys:
+                            data__campaign__chapters_keys.remove("cite")
+                            data__campaign__chapters__cite = data__campaign__chapters["cite"]
+                            validate____defs_defs_schema_json__defs_cite(data__campaign__chapters__cite, custom_formats, None)
+                        if data__campaign__chapters_keys:
+                            raise JsonSchemaValueException
+                if "tracks" in data__campaign_keys:
+                    data__campaign_keys.remove("tracks")
+                    data__campaign__tracks = data__campaign["tracks"]
+                    if not isinstance(data__campaign__tracks, (list, tuple)):
+                        raise JsonSchemaValueException
+                    data__campaign__tracks_is_list = isinstance(data__campaign__tracks, (list, tuple))
+                    if data__campaign__tracks_is_list:
+                        data__campaign__tracks_len = len(data__campaign__tracks)
+                        for data__campaign__tracks_x, data__campaign__tracks_item in enumerate(data__campaign__tracks):
+                            if not isinstance(data__campaign__tracks_item, (dict)):
+                                raise JsonSchemaValueException
+                            data__campaign__tracks_item_is_dict = isinstance(data__campaign__tracks_item, dict)
+                            if data__campaign__tracks_item_is_dict:
+                                data__campaign__tracks_item__missing_keys = set(['id', 'name', 'start', 'cite']) - data__campaign__tracks_item.keys()
+                                if data__campaign__tracks_item__missing_keys:
+                                    raise JsonSchemaValueException
+                                data__campaign__tracks_item_keys = set(data__campaign__tracks_item.keys())
+                                if "id" in data__campaign__tracks_item_keys:
+                                    data__campaign__tracks_item_keys.remove("id")
+                                    data__campaign__tracks_item__id = data__campaign__tracks_item["id"]
+                                    validate____defs_defs_schema_json__defs_id(data__campaign__tracks_item__id, custom_formats, None)
+                                if "name" in data__campaign__tracks_item_keys:
+                                    data__campaign__tracks_item_keys.remove("name")
+                                    data__campaign__tracks_item__name = data__campaign__tracks_item["name"]
+                                    validate____defs_defs_schema_json__defs_text(data__campaign__tracks_item__name, custom_formats, None)
+                                if "start" in data__campaign__tracks_item_keys:
+                                    data__campaign__tracks_item_keys.remove("start")
+                                    data__campaign__tracks_item__start = data__campaign__tracks_item["start"]
+                                    if not isinstance(data__campaign__tracks_item__start, (int)) and not (isinstance(data__campaign__tracks_item__start, float) and data__campaign__tracks_item__start.is_integer()) or isinstance(data__campaign__tracks_item__start, bool):
+                                        raise JsonSchemaValueException
+                                if "min" in data__campaign__tracks_item_keys:
+                                    data__campaign__tracks_item_keys.remove("min")
+                                    data__campaign__tracks_item__min = data__campaign__tracks_item["min"]
+                                    if not isinstance(data__campaign__tracks_item__min, (int)) and not (isinstance(data__campaign__tracks_item__min, float) and data__campaign__tracks_item__min.is_integer()) or isinstance(data__campaign__tracks_item__min, bool):
+                                        raise JsonSchemaValueException
+                                if "max" in data__campaign__tracks_item_keys:
+                                    data__campaign__tracks_item_keys.remove("max")
+                                    data__campaign__tracks_item__max = data__campaign__tracks_item["max"]
+                                    if not isinstance(data__campaign__tracks_item__max, (int)) and not (isinstance(data__campaign__tracks_item__max, float) and data__campaign__tracks_item__max.is_integer()) or isinstance(data__campaign__tracks_item__max, bool):
+                                        raise JsonSchemaValueException
+                                if "after" in data__campaign__tracks_item_keys:
+                                    data__campaign__tracks_item_keys.remove("after")
+                                    data__campaign__tracks_item__after = data__campaign__tracks_item["after"]
+                                    if not isinstance(data__campaign__tracks_item__after, (dict)):
+                                        raise JsonSchemaValueException
+                                    data__campaign__tracks_item__after_is_dict = isinstance(data__campaign__tracks_item__after, dict)
+                                    if data__campaign__tracks_item__after_is_dict:
+                                        data__campaign__tracks_item__after_keys = set(data__campaign__tracks_item__after.keys())
+                                        if "won" in data__campaign__tracks_item__after_keys:
+                                            data__campaign__tracks_item__after_keys.remove("won")
+                                            data__campaign__tracks_item__after__won = data__campaign__tracks_item__after["won"]
+                                            if not isinstance(data__campaign__tracks_item__after__won, (int)) and not (isinstance(data__campaign__tracks_item__after__won, float) and data__campaign__tracks_item__after__won.is_integer()) or isinstance(data__campaign__tracks_item__after__won, bool):
+                                                raise JsonSchemaValueException
+                                        if "lost" in data__campaign__tracks_item__after_keys:
+                                            data__campaign__tracks_item__after_keys.remove("lost")
+                                            data__campaign__tracks_item__after__lost = data__campaign__tracks_item__after["lost"]
+                                            if not isinstance(data__campaign__tracks_item__after__lost, (int)) and not (isinstance(data__campaign__tracks_item__after__lost, float) and data__campaign__tracks_item__after__lost.is_integer()) or isinstance(data__campaign__tracks_item__after__lost, bool):
+                                                raise JsonSchemaValueException
+                                        if data__campaign__tracks_item__after_keys:
+                                            raise JsonSchemaValueException
+                                if "text" in data__campaign__tracks_item_keys:
+                                    data__campaign__tracks_item_keys.remove("text")
+                                    data__campaign__tracks_item__text = data__campaign__tracks_item["text"]
+                                    validate____defs_defs_schema_json__defs_text(data__campaign__tracks_item__text, custom_formats, None)
+                                if "cite" in data__campaign__tracks_item_keys:
+                                    data__campaign__tracks_item_keys.remove("cite")
+                                    data__campaign__tracks_item__cite = data__campaign__tracks_item["cite"]
+                                    validate____defs_defs_schema_json__defs_cite(data__campaign__tracks_item__cite, custom_formats, None)
+                                if data__campaign__tracks_item_keys:
+                                    raise JsonSchemaValueException
+                if "owed_when" in data__campaign_keys:
+                    data__campaign_keys.remove("owed_when")
+                    data__campaign__owedwhen = data__campaign["owed_when"]
+                    if not isinstance(data__campaign__owedwhen, (list, tuple)):
+                        raise JsonSchemaValueException
+                    data__campaign__owedwhen_is_list = isinstance(data__campaign__owedwhen, (list, tuple))
+                    if data__campaign__owedwhen_is_list:
+                        data__campaign__owedwhen_len = len(data__campaign__owedwhen)
+                        for data__campaign__owedwhen_x, data__campaign__owedwhen_item in enumerate(data__campaign__owedwhen):
+                            if not isinstance(data__campaign__owedwhen_item, (dict)):
+                                raise JsonSchemaValueException
+                            data__campaign__owedwhen_item_is_dict = isinstance(data__campaign__owedwhen_item, dict)
+                            if data__campaign__owedwhen_item_is_dict:
+                                data__campaign__owedwhen_item__missing_keys = set(['targets', 'field', 'at_least', 'place', 'cite']) - data__campaign__owedwhen_item.keys()
+                                if data__campaign__owedwhen_item__missing_keys:
+                                    raise JsonSchemaValueException
+                                data__campaign__owedwhen_item_keys = set(data__campaign__owedwhen_item.keys())
+                                if "id" in data__campaign__owedwhen_item_keys:
+                                    data__campaign__owedwhen_item_keys.remove("id")
+                                    data__campaign__owedwhen_item__id = data__campaign__owedwhen_item["id"]
+                                    validate____defs_defs_schema_json__defs_id(data__campaign__owedwhen_item__id, custom_formats, None)
+                                if "targets" in data__campaign__owedwhen_item_keys:
+                                    data__campaign__owedwhen_item_keys.remove("targets")
+                                    data__campaign__owedwhen_item__targets = data__campaign__owedwhen_item["targets"]
+                                    validate____defs_defs_schema_json__defs_id(data__campaign__owedwhen_item__targets, custom_formats, None)
+                                if "field" in data__campaign__owedwhen_item_keys:
+                                    data__campaign__owedwhen_item_keys.remove("field")
+                                    data__campaign__owedwhen_item__field = data__campaign__owedwhen_item["field"]
+                                    validate____defs_defs_schema_json__defs_id(data__campaign__owedwhen_item__field, custom_formats, None)
+                                if "at_least" in data__campaign__owedwhen_item_keys:
+                                    data__campaign__owedwhen_item_keys.remove("at_least")
+                                    data__campaign__owedwhen_item__atleast = data__campaign__owedwhen_item["at_least"]
+                                    if not isinstance(data__campaign__owedwhen_item__atleast, (int)) and not (isinstance(data__campaign__owedwhen_item__atleast, float) and data__campaign__owedwhen_item__atleast.is_integer()) or isinstance(data__campaign__owedwhen_item__atleast, bool):
+                                        raise JsonSchemaValueException
+                                if "place" in data__campaign__owedwhen_item_keys:
+                                    data__campaign__owedwhen_item_keys.remove("place")
+                                    data__campaign__owedwhen_item__place = data__campaign__owedwhen_item["place"]
+                                    validate____defs_defs_schema_json__defs_id(data__campaign__owedwhen_item__place, custom_formats, None)
+                                if "text" in data__campaign__owedwhen_item_keys:
+                                    data__campaign__owedwhen_item_keys.remove("text")
+                                    data__campaign__owedwhen_item__text = data__campaign__owedwhen_item["text"]
+                                    validate____defs_defs_schema_json__defs_text(data__campaign__owedwhen_item__text, custom_formats, None)
+                                if "cite" in data__campaign__owedwhen_item_keys:
+                                    data__campaign__owedwhen_item_keys.remove("cite")
+                                    data__campaign__owedwhen_item__cite = data__campaign__owedwhen_item["cite"]
+                                    validate____defs_defs_schema_json__defs_cite(data__campaign__owedwhen_item__cite, custom_formats, None)
+                                if data__campaign__owedwhen_item_keys:
+                                    raise JsonSchemaValueException
                 if data__campaign_keys:
                     raise JsonSchemaValueException
         if "summary" in data_keys:
@@ -4821,7 +5145,7 @@ def validate____defs_game_schema_json__defs_step(data, custom_formats={}, name_p
         if "who" in data_keys:
             data_keys.remove("who")
             data__who = data["who"]
-            if not (isinstance(data__who, str) and data__who == 'everyone' or isinstance(data__who, str) and data__who == 'winner' or isinstance(data__who, str) and data__who == 'held-on' or isinstance(data__who, str) and data__who == 'eliminated' or isinstance(data__who, str) and data__who == 'winner-for-unassigned'):
+            if not (isinstance(data__who, str) and data__who == 'everyone' or isinstance(data__who, str) and data__who == 'winner' or isinstance(data__who, str) and data__who == 'held-on' or isinstance(data__who, str) and data__who == 'eliminated' or isinstance(data__who, str) and data__who == 'winner-for-unassigned' or isinstance(data__who, str) and data__who == 'team'):
                 raise JsonSchemaValueException
         if "does" in data_keys:
             data_keys.remove("does")
@@ -4857,6 +5181,11 @@ def validate____defs_game_schema_json__defs_step(data, custom_formats={}, name_p
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "result" in data_keys:
+            data_keys.remove("result")
+            data__result = data["result"]
+            if not (isinstance(data__result, str) and data__result == 'won' or isinstance(data__result, str) and data__result == 'lost'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data

@@ -269,7 +269,7 @@ def step_problems(content: Content, state: CampaignState, r: Resolved, in_order:
             return [Problem("R225", f"{r.actor} takes '{waiting[0].step.name}' for {pieces}, not for "
                             f"{piece or r.target.id}", *_step_rule(waiting[0]))]
         o = taken[0]
-        return [Problem("R207", f"{r.actor} already took '{o.step.name}' after game {game.number}"
+        return [Problem("R207", f"{o.actor and r.actor or o.who} already took '{o.step.name}' after game {game.number}"
                         f"{' for ' + o.piece if o.piece else ''} ({state.steps[o.key]})", *_step_rule(o))]
     if r.sticker_id in owed.step.fallback and r.sticker_id not in owed.step.stickers:
         for sid in owed.step.stickers:

@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
 from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = '723f82c337d86dc765d78027'
+SCHEMAS_DIGEST = '486b5f4857ec6e6ae1f1cd64'
 VERSION = "2.22.3"
 class Decimal:  # see compiled._generated_code
     pass
@@ -197,7 +197,181 @@ def validate(data, custom_formats={}, name_prefix=None):
                 data__schedule_len = len(data__schedule)
                 for data__schedule_x, data__schedule_item in enumerate(data__schedule):
                     validate____defs_rulebook_schema_json__defs_scheduled_game(data__schedule_item, custom_formats, None)
+        if "steps" in data_keys:
+            data_keys.remove("steps")
+            data__steps = data["steps"]
+            if not isinstance(data__steps, (list, tuple)):
+                raise JsonSchemaValueException
+            data__steps_is_list = isinstance(data__steps, (list, tuple))
+            if data__steps_is_list:
+                data__steps_len = len(data__steps)
+                for data__steps_x, data__steps_item in enumerate(data__steps):
+                    validate____defs_game_schema_json__defs_step_patch(data__steps_item, custom_formats, None)
         if data_keys:
+            raise JsonSchemaValueException
+    return data
+
+def validate____defs_game_schema_json__defs_step_patch(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['game_type', 'id']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
+        if "who" in data_keys:
+            data_keys.remove("who")
+            data__who = data["who"]
+            if not (isinstance(data__who, str) and data__who == 'everyone' or isinstance(data__who, str) and data__who == 'winner' or isinstance(data__who, str) and data__who == 'held-on' or isinstance(data__who, str) and data__who == 'eliminated' or isinstance(data__who, str) and data__who == 'winner-for-unassigned' or isinstance(data__who, str) and data__who == 'team'):
+                raise JsonSchemaValueException
+        if "does" in data_keys:
+            data_keys.remove("does")
+            data__does = data["does"]
+            if not (isinstance(data__does, str) and data__does == 'place' or isinstance(data__does, str) and data__does == 'sign' or isinstance(data__does, str) and data__does == 'record'):
+                raise JsonSchemaValueException
+        if "choose" in data_keys:
+            data_keys.remove("choose")
+            data__choose = data["choose"]
+            validate____defs_defs_schema_json__defs_ids(data__choose, custom_formats, None)
+        if "fallback" in data_keys:
+            data_keys.remove("fallback")
+            data__fallback = data["fallback"]
+            validate____defs_defs_schema_json__defs_ids(data__fallback, custom_formats, None)
+        if "piece" in data_keys:
+            data_keys.remove("piece")
+            data__piece = data["piece"]
+            validate____defs_defs_schema_json__defs_id(data__piece, custom_formats, None)
+        if "mandatory" in data_keys:
+            data_keys.remove("mandatory")
+            data__mandatory = data["mandatory"]
+            if not isinstance(data__mandatory, (bool)):
+                raise JsonSchemaValueException
+        if "pass_if" in data_keys:
+            data_keys.remove("pass_if")
+            data__passif = data["pass_if"]
+            validate____defs_defs_schema_json__defs_text(data__passif, custom_formats, None)
+        if "skip" in data_keys:
+            data_keys.remove("skip")
+            data__skip = data["skip"]
+            validate____defs_defs_schema_json__defs_ids(data__skip, custom_formats, None)
+        if "cite" in data_keys:
+            data_keys.remove("cite")
+            data__cite = data["cite"]
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "result" in data_keys:
+            data_keys.remove("result")
+            data__result = data["result"]
+            if not (isinstance(data__result, str) and data__result == 'won' or isinstance(data__result, str) and data__result == 'lost'):
+                raise JsonSchemaValueException
+        if "game_type" in data_keys:
+            data_keys.remove("game_type")
+            data__gametype = data["game_type"]
+            validate____defs_defs_schema_json__defs_id(data__gametype, custom_formats, None)
+        if "patch" in data_keys:
+            data_keys.remove("patch")
+            data__patch = data["patch"]
+            if not isinstance(data__patch, (bool)):
+                raise JsonSchemaValueException
+        if "after" in data_keys:
+            data_keys.remove("after")
+            data__after = data["after"]
+            validate____defs_defs_schema_json__defs_id(data__after, custom_formats, None)
+        if data_keys:
+            raise JsonSchemaValueException
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['patch']) - data.keys()
+            if data__missing_keys:
+                raise JsonSchemaValueException
+            data_keys = set(data.keys())
+            if "patch" in data_keys:
+                data_keys.remove("patch")
+                data__patch = data["patch"]
+                if not isinstance(data__patch, (bool)):
+                    raise JsonSchemaValueException
+                if not (isinstance(data__patch, bool) and data__patch is True):
+                    raise JsonSchemaValueException
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['game_type', 'id', 'who', 'cite']) - data.keys()
+            if data__missing_keys:
+                raise JsonSchemaValueException
+    return data
+
+def validate____defs_defs_schema_json__defs_cite(data, custom_formats={}, name_prefix=None):
+    data_any_of_count1 = 0
+    if not data_any_of_count1:
+        try:
+            if not isinstance(data, (str)):
+                raise JsonSchemaValueException
+            if isinstance(data, str):
+                data_len = len(data)
+                if data_len < 3:
+                    raise JsonSchemaValueException
+            data_any_of_count1 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count1:
+        try:
+            if not isinstance(data, (list, tuple)):
+                raise JsonSchemaValueException
+            data_is_list = isinstance(data, (list, tuple))
+            if data_is_list:
+                data_len = len(data)
+                if data_len < 1:
+                    raise JsonSchemaValueException
+                for data_x, data_item in enumerate(data):
+                    if not isinstance(data_item, (str)):
+                        raise JsonSchemaValueException
+                    if isinstance(data_item, str):
+                        data_item_len = len(data_item)
+                        if data_item_len < 3:
+                            raise JsonSchemaValueException
+            data_any_of_count1 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count1:
+        raise JsonSchemaValueException
+    return data
+
+def validate____defs_defs_schema_json__defs_ids(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (list, tuple)):
+        raise JsonSchemaValueException
+    data_is_list = isinstance(data, (list, tuple))
+    if data_is_list:
+        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+        data_len = len(data)
+        if data_len > len(set(fn(data_x) for data_x in data)):
+            raise JsonSchemaValueException
+        for data_x, data_item in enumerate(data):
+            validate____defs_defs_schema_json__defs_id(data_item, custom_formats, None)
+    return data
+
+def validate____defs_defs_schema_json__defs_text(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise JsonSchemaValueException
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len < 1:
+            raise JsonSchemaValueException
+        if data_len > 20000:
+            raise JsonSchemaValueException
+    return data
+
+def validate____defs_defs_schema_json__defs_id(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise JsonSchemaValueException
+    if isinstance(data, str):
+        if not REGEX_PATTERNS['^[a-z0-9]+(-[a-z0-9]+)*$'].search(data):
             raise JsonSchemaValueException
     return data
 
@@ -320,8 +494,8 @@ def validate____defs_rulebook_schema_json__defs_scheduled_game(data, custom_form
     return data
 
 def validate____defs_game_schema_json__defs_game_properties_campaign_properties_starts_items(data, custom_formats={}, name_prefix=None):
-    data_any_of_count1 = 0
-    if not data_any_of_count1:
+    data_any_of_count2 = 0
+    if not data_any_of_count2:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -350,9 +524,9 @@ def validate____defs_game_schema_json__defs_game_properties_campaign_properties_
                     validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count1 += 1
+            data_any_of_count2 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count1:
+    if not data_any_of_count2:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -381,9 +555,9 @@ def validate____defs_game_schema_json__defs_game_properties_campaign_properties_
                     validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count1 += 1
+            data_any_of_count2 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count1:
+    if not data_any_of_count2:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -416,9 +590,9 @@ def validate____defs_game_schema_json__defs_game_properties_campaign_properties_
                     validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count1 += 1
+            data_any_of_count2 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count1:
+    if not data_any_of_count2:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -447,57 +621,10 @@ def validate____defs_game_schema_json__defs_game_properties_campaign_properties_
                     validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count1 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count1:
-        raise JsonSchemaValueException
-    return data
-
-def validate____defs_defs_schema_json__defs_cite(data, custom_formats={}, name_prefix=None):
-    data_any_of_count2 = 0
-    if not data_any_of_count2:
-        try:
-            if not isinstance(data, (str)):
-                raise JsonSchemaValueException
-            if isinstance(data, str):
-                data_len = len(data)
-                if data_len < 3:
-                    raise JsonSchemaValueException
-            data_any_of_count2 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count2:
-        try:
-            if not isinstance(data, (list, tuple)):
-                raise JsonSchemaValueException
-            data_is_list = isinstance(data, (list, tuple))
-            if data_is_list:
-                data_len = len(data)
-                if data_len < 1:
-                    raise JsonSchemaValueException
-                for data_x, data_item in enumerate(data):
-                    if not isinstance(data_item, (str)):
-                        raise JsonSchemaValueException
-                    if isinstance(data_item, str):
-                        data_item_len = len(data_item)
-                        if data_item_len < 3:
-                            raise JsonSchemaValueException
             data_any_of_count2 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count2:
         raise JsonSchemaValueException
-    return data
-
-def validate____defs_defs_schema_json__defs_ids(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (list, tuple)):
-        raise JsonSchemaValueException
-    data_is_list = isinstance(data, (list, tuple))
-    if data_is_list:
-        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-        data_len = len(data)
-        if data_len > len(set(fn(data_x) for data_x in data)):
-            raise JsonSchemaValueException
-        for data_x, data_item in enumerate(data):
-            validate____defs_defs_schema_json__defs_id(data_item, custom_formats, None)
     return data
 
 def validate____defs_defs_schema_json__defs_maybe_text(data, custom_formats={}, name_prefix=None):
@@ -535,25 +662,6 @@ def validate____defs_defs_schema_json__defs_unknown(data, custom_formats={}, nam
                 if data__unknown_len < 3:
                     raise JsonSchemaValueException
         if data_keys:
-            raise JsonSchemaValueException
-    return data
-
-def validate____defs_defs_schema_json__defs_text(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (str)):
-        raise JsonSchemaValueException
-    if isinstance(data, str):
-        data_len = len(data)
-        if data_len < 1:
-            raise JsonSchemaValueException
-        if data_len > 20000:
-            raise JsonSchemaValueException
-    return data
-
-def validate____defs_defs_schema_json__defs_id(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (str)):
-        raise JsonSchemaValueException
-    if isinstance(data, str):
-        if not REGEX_PATTERNS['^[a-z0-9]+(-[a-z0-9]+)*$'].search(data):
             raise JsonSchemaValueException
     return data
 

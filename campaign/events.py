@@ -236,8 +236,8 @@ def _pairs(value: Any) -> tuple[tuple[str, str], ...] | None:
 
 _FIELDS: dict[str, dict[str, bool]] = {  # event -> field -> required
     "game-start": {"play": True, "start": False, "type": False},
-    "game-end": {"winner": False, "team": False, "held_on": False, "eliminated": False, "controlled": False, "date": False,
-                 "lost": False},
+    "game-end": {"winner": False, "team": False, "held_on": False, "eliminated": False, "controlled": False,
+                 "date": False, "lost": False},
     "place": {"sticker": True, "target": True, "by": False, "name": False, "value": False, "to": False},
     "destroy": {"card": True, "by": False},
     "open": {"envelope": True, "pack": False},
@@ -272,7 +272,8 @@ def parse_event(data: Any, span: Span, index: int) -> Event | ParseProblem:
         return GameStarted(plays, starts, gtype, **where)
     if kind == "game-end":
         if data.get("winner") in (None, "") and data.get("team") in (None, ""):
-            return ParseProblem(span, "a 'game-end' event needs 'winner' (or 'team' in a co-operative game)")
+            return ParseProblem(span, "a 'game-end' event needs 'winner' (or 'team' in a co-operative "
+                                "game)")
         winner = _text(data.get("winner")) if data.get("winner") is not None else ""
         team = _text(data.get("team")) if data.get("team") is not None else ""
         held, elim, lost = _names(data.get("held_on")), _names(data.get("eliminated")), _names(data.get("lost"))

@@ -234,7 +234,8 @@ class CampaignModel:
             for o in as_list(camp.get("owed_when_opened")) if isinstance(o, dict)]
         model.team = bool(camp.get("team"))
         model.chapters = _chapters(as_dict(camp.get("chapters")))
-        model.tracks = {str(t["id"]): _track(t) for t in as_list(camp.get("tracks")) if isinstance(t, dict) and t.get("id")}
+        model.tracks = {str(t["id"]): _track(t) for t in as_list(camp.get("tracks"))
+                        if isinstance(t, dict) and t.get("id")}
         model.owed_when = [OwedWhen(str(o.get("id") or o["place"]), str(o.get("targets") or ""), str(o.get("field")),
                                     int(o.get("at_least", 1)), str(o["place"]), str(o.get("text") or ""), cite_of(o))
                            for o in as_list(camp.get("owed_when")) if isinstance(o, dict) and o.get("place")]

@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from scarbook.campaign import shape
 from scarbook.campaign.effective import applied
 from scarbook.campaign.engine import Replay
 from scarbook.campaign.ledger.file import Ledger
@@ -173,7 +174,12 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         return {"name": names(eid, "envelopes"), "trigger": str((env.get("trigger") or {}).get("text", ""))}
 
     winner = data.get("overall_winner")
+    shape_lines = shape.status_lines(data)  # a campaign in chapters, with tracks or a team result
+    if winner and winner.get("team"):
+        shape_lines.append(shape.result_line(winner))
+        winner = None
     return {
+        "shape_lines": shape_lines,
         "campaign": data.get("campaign"), "game_title": game.title, "games_played": data.get("games_played", 0),
         "game_in_progress": data.get("game_in_progress"), "players": players, "continents": continents,
         "cities": cities, "scars": scars, "fortifications": forts, "other_marks": others, "cards": cards,

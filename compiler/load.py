@@ -347,7 +347,8 @@ class Merger:
             gtype = next((t for t in types if t.get("id") == tid), None)
             if gtype is None:
                 known = [str(t.get("id")) for t in types]
-                self.loaded.diagnostics.append(error(origin.span("/game_type"), "X521", f"{self.game.title or 'the game'}"
+                self.loaded.diagnostics.append(error(origin.span("/game_type"), "X521",
+                                                     f"{self.game.title or 'the game'}"
                                                      f" has no game type '{tid}'{did_you_mean(tid, known)}; its types: "
                                                      f"{', '.join(known) or 'none (it declares no game_types)'}"))
                 continue

@@ -250,7 +250,7 @@ def max_value(p: Placement, params: dict[str, Any]) -> Failure:
 
 def min_value(p: Placement, params: dict[str, Any]) -> Failure:
     """The target's value of `field` (printed, stats included, plus what marks and this sticker add) is at least
-    `min`: a harbor falls only at panic 4; a sticker that lowers a value never takes it below its floor."""
+    `min`: a mark that needs a value reached, or a sticker that lowers a value, never takes it below its floor."""
     if not _applies(p, params):
         return None
     fieldname, low = params["field"], params["min"]

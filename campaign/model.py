@@ -134,7 +134,7 @@ class StartCheck:
 
 @dataclass(frozen=True)
 class Chapters:
-    """Chapters (months, scenarios, missions) played in order: each up to `tries` times, again only after
+    """Chapters (scenarios, missions …) played in order: each up to `tries` times, again only after
     the result `again_after` (`lost`); what one is called, in the game's own words."""
 
     name: str
@@ -148,7 +148,7 @@ class Chapters:
 
 @dataclass(frozen=True)
 class Track:
-    """A campaign-wide value (a funding level): where it starts, its bounds, how each result moves it."""
+    """A campaign-wide value (a level the whole table shares): where it starts, its bounds, how each result moves it."""
 
     id: str
     name: str
@@ -163,7 +163,7 @@ class Track:
 @dataclass(frozen=True)
 class OwedWhen:
     """A sticker owed on every target of a kind whose value of `field` is at least `at_least`, before the
-    next game (a harbor at panic 4 falls)."""
+    next game (a place that reached a threshold is marked for good)."""
 
     id: str
     targets: str

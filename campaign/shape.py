@@ -1,8 +1,8 @@
 """Campaigns of other shapes, read from `game.campaign` (docs/campaign-shapes.md); nothing here names a game.
 
 - team results: a co-operative game ends with the team's result (`game end --team won|lost`), no winner;
-- chapters (months, scenarios, missions) played in order with tries, in the game's own words;
-- tracks: campaign-wide values (a funding level) moved by each result, bounded;
+- chapters (scenarios, missions …) played in order with tries, in the game's own words;
+- tracks: campaign-wide values (a level the table shares) moved by each result, bounded;
 - obligations on a condition (`owed_when`): a sticker owed on a target once one of its values reaches a
   threshold, before the next game;
 - the campaign won or lost by the team by a threshold (`overall_winner: {team: true, at_least: N}`).
@@ -50,7 +50,7 @@ def team_end_problems(content: Content, state: CampaignState, ev: GameEnded, gam
 
 # --- chapters ----------------------------------------------------------------------------------
 def chapter_label(content: Content, game: GameRecord) -> str:
-    """'month 4, try 2' in the game's own words ('' when the campaign has no chapters)."""
+    """'chapter 4, try 2' in the game's own words (its name for a chapter) ('' when the campaign has no chapters)."""
     chapters = content.model.chapters
     if chapters is None or not game.chapter:
         return ""

@@ -93,3 +93,25 @@ def test_a_whole_harbor_watch_campaign_through_the_installed_cli(tmp_path: Path)
     assert "Harbor Watch" in sheet and "Stormy year" in sheet
     for word in ("Month", "Funding level", "The campaign is won"):
         assert word in sheet, word
+
+
+def test_no_python_names_harbor_watch() -> None:
+    """Everything Harbor Watch needs is its content: no id or word of it is in the tracker's, the compiler's or the
+    CLI's Python (sticker, card, deck, territory, envelope and track ids, its kinds but the shared `scar`, `upgrade` and
+    `rule`, what it calls a chapter)."""
+    import re
+
+    import yaml
+
+    data = yaml.safe_load((ROOT / "examples" / "harbor-watch" / "game.yaml").read_text("utf-8"))
+    camp = data["game"]["campaign"]
+    words = {item["id"] for section in ("stickers", "cards", "decks", "territories", "envelopes")
+             for item in data[section]}
+    words |= {st["kind"] for st in data["stickers"]} - {"scar", "rule", "upgrade"}
+    words |= {t["id"] for t in camp["tracks"]} | {camp["chapters"]["name"], camp["chapters"]["plural"]}
+    pattern = re.compile(r"\b(" + "|".join(sorted(map(re.escape, words))) + r")\b", re.IGNORECASE)
+    hits = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+            for folder in ("campaign", "compiler", "scarbook/cli") for path in sorted((ROOT / folder).rglob("*.py"))
+            if "generated" not in path.parts
+            for n, line in enumerate(path.read_text("utf-8").splitlines(), 1) if pattern.search(line)]
+    assert not hits, "\n".join(hits)

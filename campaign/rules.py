@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scarbook.campaign import shape, steps
-from scarbook.campaign.checks import CHECKS, CODES, Placement, a, cite_text, impassable, plural
+from scarbook.campaign.checks import CHECKS, CODES, Placement, a, cite_text, impassable, phase_applies, plural
 from scarbook.campaign.content import Content, Target
 from scarbook.campaign.events import (
     Destroyed,
@@ -204,7 +204,9 @@ def placement_problems(content: Content, state: CampaignState, r: Resolved, in_o
         if fn is None:
             out.append(Problem("R299", f"the content names an unknown check '{name}'"))
             continue
-        params = {k: v for k, v in chk.items() if k not in ("check", "cite")}
+        if not phase_applies(state, chk.get("only")):
+            continue
+        params = {k: v for k, v in chk.items() if k not in ("check", "cite", "only")}
         try:
             failure = fn(p, params)
         except Exception as exc:  # a crashing check is one more diagnostic, never a traceback

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGET = ROOT / "compiler" / "validator_code.py"
+TARGET = ROOT / "compiler" / "generated" / "validator.py"
 
 
 def main() -> int:

@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
 from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = '486b5f4857ec6e6ae1f1cd64'
+SCHEMAS_DIGEST = 'a163f6e46bdced59440d8180'
 VERSION = "2.22.3"
 class Decimal:  # see compiled._generated_code
     pass
@@ -2191,9 +2191,22 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'min-value' or isinstance(data__check, str) and data__check == 'next-to' or isinstance(data__check, str) and data__check == 'once-per-target' or isinstance(data__check, str) and data__check == 'one-per-game' or isinstance(data__check, str) and data__check == 'one-per-player'):
+                    if not (isinstance(data__check, str) and data__check == 'limit' or isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'min-value' or isinstance(data__check, str) and data__check == 'next-to' or isinstance(data__check, str) and data__check == 'opened' or isinstance(data__check, str) and data__check == 'placed-once-opened'):
                         raise JsonSchemaValueException
             data_any_of_count11 = 0
+            if not data_any_of_count11:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'limit'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_limit(data, custom_formats, None)
+                    data_any_of_count11 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count11:
                 try:
                     data_is_dict = isinstance(data, dict)
@@ -2241,9 +2254,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                         if "check" in data_keys:
                             data_keys.remove("check")
                             data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'once-per-target'):
+                            if not (isinstance(data__check, str) and data__check == 'opened'):
                                 raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_once_per_target(data, custom_formats, None)
+                    validate____defs_checks_schema_json__defs_params_opened(data, custom_formats, None)
                     data_any_of_count11 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count11:
@@ -2254,22 +2267,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                         if "check" in data_keys:
                             data_keys.remove("check")
                             data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'one-per-game'):
+                            if not (isinstance(data__check, str) and data__check == 'placed-once-opened'):
                                 raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_one_per_game(data, custom_formats, None)
-                    data_any_of_count11 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count11:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'one-per-player'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_one_per_player(data, custom_formats, None)
+                    validate____defs_checks_schema_json__defs_params_placed_once_opened(data, custom_formats, None)
                     data_any_of_count11 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count11:
@@ -2287,48 +2287,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'one-reward-per-game' or isinstance(data__check, str) and data__check == 'opened' or isinstance(data__check, str) and data__check == 'placed-once-opened' or isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free'):
+                    if not (isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder' or isinstance(data__check, str) and data__check == 'steps-value'):
                         raise JsonSchemaValueException
             data_any_of_count12 = 0
-            if not data_any_of_count12:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'one-reward-per-game'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_one_reward_per_game(data, custom_formats, None)
-                    data_any_of_count12 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count12:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'opened'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_opened(data, custom_formats, None)
-                    data_any_of_count12 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count12:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'placed-once-opened'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_placed_once_opened(data, custom_formats, None)
-                    data_any_of_count12 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count12:
                 try:
                     data_is_dict = isinstance(data, dict)
@@ -2369,6 +2330,45 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                     data_any_of_count12 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count12:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'spread-over-regions'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_spread_over_regions(data, custom_formats, None)
+                    data_any_of_count12 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count12:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'start-for-founder'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_start_for_founder(data, custom_formats, None)
+                    data_any_of_count12 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count12:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'steps-value'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_steps_value(data, custom_formats, None)
+                    data_any_of_count12 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count12:
                 raise JsonSchemaValueException
             data_any_of_count8 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
@@ -2383,48 +2383,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder' or isinstance(data__check, str) and data__check == 'steps-value' or isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck'):
+                    if not (isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck' or isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own' or isinstance(data__check, str) and data__check == 'target-is'):
                         raise JsonSchemaValueException
             data_any_of_count13 = 0
-            if not data_any_of_count13:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'spread-over-regions'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_spread_over_regions(data, custom_formats, None)
-                    data_any_of_count13 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count13:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'start-for-founder'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_start_for_founder(data, custom_formats, None)
-                    data_any_of_count13 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count13:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'steps-value'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_steps_value(data, custom_formats, None)
-                    data_any_of_count13 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count13:
                 try:
                     data_is_dict = isinstance(data, dict)
@@ -2465,6 +2426,45 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                     data_any_of_count13 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count13:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'target-has'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_target_has(data, custom_formats, None)
+                    data_any_of_count13 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count13:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'target-has-own'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_target_has_own(data, custom_formats, None)
+                    data_any_of_count13 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count13:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'target-is'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_target_is(data, custom_formats, None)
+                    data_any_of_count13 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count13:
                 raise JsonSchemaValueException
             data_any_of_count8 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
@@ -2479,48 +2479,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own' or isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed'):
+                    if not (isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed'):
                         raise JsonSchemaValueException
             data_any_of_count14 = 0
-            if not data_any_of_count14:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'target-has'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_target_has(data, custom_formats, None)
-                    data_any_of_count14 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count14:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'target-has-own'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_target_has_own(data, custom_formats, None)
-                    data_any_of_count14 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count14:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'target-is'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_target_is(data, custom_formats, None)
-                    data_any_of_count14 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count14:
                 try:
                     data_is_dict = isinstance(data, dict)
@@ -2575,12 +2536,17 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
         if "check" in data_keys:
             data_keys.remove("check")
             data__check = data["check"]
-            if not (isinstance(data__check, str) and data__check == 'actor-controlled-target' or isinstance(data__check, str) and data__check == 'actor-is' or isinstance(data__check, str) and data__check == 'actor-not-eliminated' or isinstance(data__check, str) and data__check == 'after-a-game' or isinstance(data__check, str) and data__check == 'before-first-game' or isinstance(data__check, str) and data__check == 'card-not-destroyed' or isinstance(data__check, str) and data__check == 'card-territory-has' or isinstance(data__check, str) and data__check == 'choice-of' or isinstance(data__check, str) and data__check == 'covers-existing' or isinstance(data__check, str) and data__check == 'during-a-game' or isinstance(data__check, str) and data__check == 'game-number' or isinstance(data__check, str) and data__check == 'keeps-board-connected' or isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'min-value' or isinstance(data__check, str) and data__check == 'next-to' or isinstance(data__check, str) and data__check == 'once-per-target' or isinstance(data__check, str) and data__check == 'one-per-game' or isinstance(data__check, str) and data__check == 'one-per-player' or isinstance(data__check, str) and data__check == 'one-reward-per-game' or isinstance(data__check, str) and data__check == 'opened' or isinstance(data__check, str) and data__check == 'placed-once-opened' or isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder' or isinstance(data__check, str) and data__check == 'steps-value' or isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck' or isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own' or isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed'):
+            if not (isinstance(data__check, str) and data__check == 'actor-controlled-target' or isinstance(data__check, str) and data__check == 'actor-is' or isinstance(data__check, str) and data__check == 'actor-not-eliminated' or isinstance(data__check, str) and data__check == 'after-a-game' or isinstance(data__check, str) and data__check == 'before-first-game' or isinstance(data__check, str) and data__check == 'card-not-destroyed' or isinstance(data__check, str) and data__check == 'card-territory-has' or isinstance(data__check, str) and data__check == 'choice-of' or isinstance(data__check, str) and data__check == 'covers-existing' or isinstance(data__check, str) and data__check == 'during-a-game' or isinstance(data__check, str) and data__check == 'game-number' or isinstance(data__check, str) and data__check == 'keeps-board-connected' or isinstance(data__check, str) and data__check == 'limit' or isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'min-value' or isinstance(data__check, str) and data__check == 'next-to' or isinstance(data__check, str) and data__check == 'opened' or isinstance(data__check, str) and data__check == 'placed-once-opened' or isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder' or isinstance(data__check, str) and data__check == 'steps-value' or isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck' or isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own' or isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed'):
                 raise JsonSchemaValueException
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
     return data
 
 def validate____defs_checks_schema_json__defs_params_target_unnamed(data, custom_formats={}, name_prefix=None):
@@ -2601,6 +2567,11 @@ def validate____defs_checks_schema_json__defs_params_target_unnamed(data, custom
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2632,6 +2603,11 @@ def validate____defs_checks_schema_json__defs_params_target_tagged(data, custom_
             data__absent = data["absent"]
             if not isinstance(data__absent, (bool)):
                 raise JsonSchemaValueException
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2658,6 +2634,11 @@ def validate____defs_checks_schema_json__defs_params_target_lacks(data, custom_f
             data_keys.remove("kind")
             data__kind = data["kind"]
             validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2684,6 +2665,11 @@ def validate____defs_checks_schema_json__defs_params_target_is(data, custom_form
             data_keys.remove("ids")
             data__ids = data["ids"]
             validate____defs_defs_schema_json__defs_ids(data__ids, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2710,6 +2696,11 @@ def validate____defs_checks_schema_json__defs_params_target_has_own(data, custom
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2736,6 +2727,11 @@ def validate____defs_checks_schema_json__defs_params_target_has(data, custom_for
             data_keys.remove("kind")
             data__kind = data["kind"]
             validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2762,6 +2758,11 @@ def validate____defs_checks_schema_json__defs_params_target_deck(data, custom_fo
             data_keys.remove("decks")
             data__decks = data["decks"]
             validate____defs_defs_schema_json__defs_ids(data__decks, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2798,6 +2799,11 @@ def validate____defs_checks_schema_json__defs_params_target_card_value(data, cus
             data__by = data["by"]
             if not isinstance(data__by, (bool)):
                 raise JsonSchemaValueException
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2824,6 +2830,11 @@ def validate____defs_checks_schema_json__defs_params_supply_left(data, custom_fo
             data_keys.remove("pool")
             data__pool = data["pool"]
             validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2864,6 +2875,11 @@ def validate____defs_checks_schema_json__defs_params_steps_value(data, custom_fo
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2886,6 +2902,11 @@ def validate____defs_checks_schema_json__defs_params_start_for_founder(data, cus
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2924,6 +2945,11 @@ def validate____defs_checks_schema_json__defs_params_spread_over_regions(data, c
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2950,6 +2976,11 @@ def validate____defs_checks_schema_json__defs_params_slot_free(data, custom_form
             data_keys.remove("slot")
             data__slot = data["slot"]
             validate____defs_defs_schema_json__defs_id(data__slot, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2984,6 +3015,11 @@ def validate____defs_checks_schema_json__defs_params_rewards_in_first_games(data
             data_keys.remove("pool")
             data__pool = data["pool"]
             validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3010,6 +3046,11 @@ def validate____defs_checks_schema_json__defs_params_required_before_first_game(
             data_keys.remove("pool")
             data__pool = data["pool"]
             validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3036,6 +3077,11 @@ def validate____defs_checks_schema_json__defs_params_placed_once_opened(data, cu
             data_keys.remove("envelope")
             data__envelope = data["envelope"]
             validate____defs_defs_schema_json__defs_id(data__envelope, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3062,110 +3108,11 @@ def validate____defs_checks_schema_json__defs_params_opened(data, custom_formats
             data_keys.remove("envelope")
             data__envelope = data["envelope"]
             validate____defs_defs_schema_json__defs_id(data__envelope, custom_formats, None)
-        if data_keys:
-            raise JsonSchemaValueException
-    return data
-
-def validate____defs_checks_schema_json__defs_params_one_reward_per_game(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise JsonSchemaValueException
-    data_is_dict = isinstance(data, dict)
-    if data_is_dict:
-        data__missing_keys = set([]) - data.keys()
-        if data__missing_keys:
-            raise JsonSchemaValueException
-        data_keys = set(data.keys())
-        if "check" in data_keys:
-            data_keys.remove("check")
-            data__check = data["check"]
-            if not (isinstance(data__check, str) and data__check == 'one-reward-per-game'):
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
                 raise JsonSchemaValueException
-        if "cite" in data_keys:
-            data_keys.remove("cite")
-            data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
-        if "pool" in data_keys:
-            data_keys.remove("pool")
-            data__pool = data["pool"]
-            validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
-        if data_keys:
-            raise JsonSchemaValueException
-    return data
-
-def validate____defs_checks_schema_json__defs_params_one_per_player(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise JsonSchemaValueException
-    data_is_dict = isinstance(data, dict)
-    if data_is_dict:
-        data__missing_keys = set([]) - data.keys()
-        if data__missing_keys:
-            raise JsonSchemaValueException
-        data_keys = set(data.keys())
-        if "group" in data_keys:
-            data_keys.remove("group")
-            data__group = data["group"]
-            validate____defs_defs_schema_json__defs_ids(data__group, custom_formats, None)
-        if "check" in data_keys:
-            data_keys.remove("check")
-            data__check = data["check"]
-            if not (isinstance(data__check, str) and data__check == 'one-per-player'):
-                raise JsonSchemaValueException
-        if "cite" in data_keys:
-            data_keys.remove("cite")
-            data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
-        if data_keys:
-            raise JsonSchemaValueException
-    return data
-
-def validate____defs_checks_schema_json__defs_params_one_per_game(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise JsonSchemaValueException
-    data_is_dict = isinstance(data, dict)
-    if data_is_dict:
-        data__missing_keys = set([]) - data.keys()
-        if data__missing_keys:
-            raise JsonSchemaValueException
-        data_keys = set(data.keys())
-        if "group" in data_keys:
-            data_keys.remove("group")
-            data__group = data["group"]
-            validate____defs_defs_schema_json__defs_ids(data__group, custom_formats, None)
-        if "check" in data_keys:
-            data_keys.remove("check")
-            data__check = data["check"]
-            if not (isinstance(data__check, str) and data__check == 'one-per-game'):
-                raise JsonSchemaValueException
-        if "cite" in data_keys:
-            data_keys.remove("cite")
-            data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
-        if data_keys:
-            raise JsonSchemaValueException
-    return data
-
-def validate____defs_checks_schema_json__defs_params_once_per_target(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise JsonSchemaValueException
-    data_is_dict = isinstance(data, dict)
-    if data_is_dict:
-        data__missing_keys = set([]) - data.keys()
-        if data__missing_keys:
-            raise JsonSchemaValueException
-        data_keys = set(data.keys())
-        if "check" in data_keys:
-            data_keys.remove("check")
-            data__check = data["check"]
-            if not (isinstance(data__check, str) and data__check == 'once-per-target'):
-                raise JsonSchemaValueException
-        if "cite" in data_keys:
-            data_keys.remove("cite")
-            data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
-        if "group" in data_keys:
-            data_keys.remove("group")
-            data__group = data["group"]
-            validate____defs_defs_schema_json__defs_ids(data__group, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3274,8 +3221,157 @@ def validate____defs_checks_schema_json__defs_params_max_value(data, custom_form
             data_keys.remove("pool")
             data__pool = data["pool"]
             validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
+    return data
+
+def validate____defs_checks_schema_json__defs_params_limit(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['max']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException
+        data_keys = set(data.keys())
+        if "check" in data_keys:
+            data_keys.remove("check")
+            data__check = data["check"]
+            if not (isinstance(data__check, str) and data__check == 'limit'):
+                raise JsonSchemaValueException
+        if "cite" in data_keys:
+            data_keys.remove("cite")
+            data__cite = data["cite"]
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "max" in data_keys:
+            data_keys.remove("max")
+            data__max = data["max"]
+            validate____defs_checks_schema_json__defs_limit_number(data__max, custom_formats, None)
+        if "of" in data_keys:
+            data_keys.remove("of")
+            data__of = data["of"]
+            if not isinstance(data__of, (list, tuple)):
+                raise JsonSchemaValueException
+            data__of_is_list = isinstance(data__of, (list, tuple))
+            if data__of_is_list:
+                data__of_len = len(data__of)
+                if data__of_len < 1:
+                    raise JsonSchemaValueException
+                for data__of_x, data__of_item in enumerate(data__of):
+                    data__of_item_any_of_count15 = 0
+                    if not data__of_item_any_of_count15:
+                        try:
+                            validate____defs_defs_schema_json__defs_id(data__of_item, custom_formats, None)
+                            data__of_item_any_of_count15 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__of_item_any_of_count15:
+                        try:
+                            if not isinstance(data__of_item, (dict)):
+                                raise JsonSchemaValueException
+                            data__of_item_is_dict = isinstance(data__of_item, dict)
+                            if data__of_item_is_dict:
+                                data__of_item__missing_keys = set(['deck']) - data__of_item.keys()
+                                if data__of_item__missing_keys:
+                                    raise JsonSchemaValueException
+                                data__of_item_keys = set(data__of_item.keys())
+                                if "deck" in data__of_item_keys:
+                                    data__of_item_keys.remove("deck")
+                                    data__of_item__deck = data__of_item["deck"]
+                                    validate____defs_defs_schema_json__defs_id(data__of_item__deck, custom_formats, None)
+                                if data__of_item_keys:
+                                    raise JsonSchemaValueException
+                            data__of_item_any_of_count15 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__of_item_any_of_count15:
+                        raise JsonSchemaValueException
+        if "per" in data_keys:
+            data_keys.remove("per")
+            data__per = data["per"]
+            if not isinstance(data__per, (list, tuple)):
+                raise JsonSchemaValueException
+            data__per_is_list = isinstance(data__per, (list, tuple))
+            if data__per_is_list:
+                data__per_len = len(data__per)
+                if data__per_len < 1:
+                    raise JsonSchemaValueException
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                if data__per_len > len(set(fn(data__per_x) for data__per_x in data__per)):
+                    raise JsonSchemaValueException
+                for data__per_x, data__per_item in enumerate(data__per):
+                    if not (isinstance(data__per_item, str) and data__per_item == 'player' or isinstance(data__per_item, str) and data__per_item == 'piece' or isinstance(data__per_item, str) and data__per_item == 'target' or isinstance(data__per_item, str) and data__per_item == 'game' or isinstance(data__per_item, str) and data__per_item == 'draft' or isinstance(data__per_item, str) and data__per_item == 'game-type' or isinstance(data__per_item, str) and data__per_item == 'campaign'):
+                        raise JsonSchemaValueException
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            if not isinstance(data__name, (str)):
+                raise JsonSchemaValueException
+            if isinstance(data__name, str):
+                data__name_len = len(data__name)
+                if data__name_len < 1:
+                    raise JsonSchemaValueException
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
+        if data_keys:
+            raise JsonSchemaValueException
+    return data
+
+def validate____defs_checks_schema_json__defs_limit_number(data, custom_formats={}, name_prefix=None):
+    data_any_of_count16 = 0
+    if not data_any_of_count16:
+        try:
+            if not isinstance(data, (int)) and not (isinstance(data, float) and data.is_integer()) or isinstance(data, bool):
+                raise JsonSchemaValueException
+            if isinstance(data, (int, float, Decimal)) and not isinstance(data, bool):
+                if data < 0:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['track']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+                data_keys = set(data.keys())
+                if "track" in data_keys:
+                    data_keys.remove("track")
+                    data__track = data["track"]
+                    validate____defs_defs_schema_json__defs_id(data__track, custom_formats, None)
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['stat']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+                data_keys = set(data.keys())
+                if "stat" in data_keys:
+                    data_keys.remove("stat")
+                    data__stat = data["stat"]
+                    validate____defs_defs_schema_json__defs_id(data__stat, custom_formats, None)
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        raise JsonSchemaValueException
     return data
 
 def validate____defs_checks_schema_json__defs_params_keeps_board_connected(data, custom_formats={}, name_prefix=None):
@@ -3296,6 +3392,11 @@ def validate____defs_checks_schema_json__defs_params_keeps_board_connected(data,
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3334,6 +3435,11 @@ def validate____defs_checks_schema_json__defs_params_game_number(data, custom_fo
             if isinstance(data__max, (int, float, Decimal)) and not isinstance(data__max, bool):
                 if data__max < 0:
                     raise JsonSchemaValueException
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3356,6 +3462,11 @@ def validate____defs_checks_schema_json__defs_params_during_a_game(data, custom_
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3378,6 +3489,11 @@ def validate____defs_checks_schema_json__defs_params_covers_existing(data, custo
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3404,6 +3520,11 @@ def validate____defs_checks_schema_json__defs_params_choice_of(data, custom_form
             data_keys.remove("field")
             data__field = data["field"]
             validate____defs_defs_schema_json__defs_id(data__field, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3430,6 +3551,11 @@ def validate____defs_checks_schema_json__defs_params_card_territory_has(data, cu
             data_keys.remove("kind")
             data__kind = data["kind"]
             validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3452,6 +3578,11 @@ def validate____defs_checks_schema_json__defs_params_card_not_destroyed(data, cu
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3478,6 +3609,11 @@ def validate____defs_checks_schema_json__defs_params_before_first_game(data, cus
             data_keys.remove("pool")
             data__pool = data["pool"]
             validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3504,6 +3640,11 @@ def validate____defs_checks_schema_json__defs_params_after_a_game(data, custom_f
             data_keys.remove("pool")
             data__pool = data["pool"]
             validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3530,6 +3671,11 @@ def validate____defs_checks_schema_json__defs_params_actor_not_eliminated(data, 
             data_keys.remove("pool")
             data__pool = data["pool"]
             validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3561,6 +3707,11 @@ def validate____defs_checks_schema_json__defs_params_actor_is(data, custom_forma
             data_keys.remove("pool")
             data__pool = data["pool"]
             validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3587,6 +3738,11 @@ def validate____defs_checks_schema_json__defs_params_actor_controlled_target(dat
             data_keys.remove("pool")
             data__pool = data["pool"]
             validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3613,8 +3769,8 @@ def validate____defs_stickers_schema_json__defs_pool(data, custom_formats={}, na
     return data
 
 def validate____defs_defs_schema_json__defs_count(data, custom_formats={}, name_prefix=None):
-    data_any_of_count15 = 0
-    if not data_any_of_count15:
+    data_any_of_count17 = 0
+    if not data_any_of_count17:
         try:
             if not isinstance(data, (int)) and not (isinstance(data, float) and data.is_integer()) or isinstance(data, bool):
                 raise JsonSchemaValueException
@@ -3623,35 +3779,35 @@ def validate____defs_defs_schema_json__defs_count(data, custom_formats={}, name_
                     raise JsonSchemaValueException
                 if data > 10000:
                     raise JsonSchemaValueException
-            data_any_of_count15 += 1
+            data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count15:
+    if not data_any_of_count17:
         try:
             validate____defs_defs_schema_json__defs_unknown(data, custom_formats, None)
-            data_any_of_count15 += 1
+            data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count15:
+    if not data_any_of_count17:
         raise JsonSchemaValueException
     return data
 
 def validate____defs_stickers_schema_json__defs_target(data, custom_formats={}, name_prefix=None):
-    data_any_of_count16 = 0
-    if not data_any_of_count16:
+    data_any_of_count18 = 0
+    if not data_any_of_count18:
         try:
             if not (isinstance(data, str) and data == 'territory' or isinstance(data, str) and data == 'continent' or isinstance(data, str) and data == 'region' or isinstance(data, str) and data == 'card' or isinstance(data, str) and data == 'territory-card' or isinstance(data, str) and data == 'faction-card' or isinstance(data, str) and data == 'warlord-card' or isinstance(data, str) and data == 'rulebook-slot' or isinstance(data, str) and data == 'board'):
                 raise JsonSchemaValueException
-            data_any_of_count16 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count16:
+    if not data_any_of_count18:
         try:
             if not isinstance(data, (str)):
                 raise JsonSchemaValueException
             if isinstance(data, str):
                 if not REGEX_PATTERNS['^[a-z0-9]+(-[a-z0-9]+)*-card$'].search(data):
                     raise JsonSchemaValueException
-            data_any_of_count16 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count16:
+    if not data_any_of_count18:
         raise JsonSchemaValueException
     return data
 
@@ -3787,8 +3943,8 @@ def validate____defs_cards_schema_json__defs_card(data, custom_formats={}, name_
         if "resources" in data_keys:
             data_keys.remove("resources")
             data__resources = data["resources"]
-            data__resources_any_of_count17 = 0
-            if not data__resources_any_of_count17:
+            data__resources_any_of_count19 = 0
+            if not data__resources_any_of_count19:
                 try:
                     if not isinstance(data__resources, (int)) and not (isinstance(data__resources, float) and data__resources.is_integer()) or isinstance(data__resources, bool):
                         raise JsonSchemaValueException
@@ -3797,14 +3953,14 @@ def validate____defs_cards_schema_json__defs_card(data, custom_formats={}, name_
                             raise JsonSchemaValueException
                         if data__resources > 99:
                             raise JsonSchemaValueException
-                    data__resources_any_of_count17 += 1
+                    data__resources_any_of_count19 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__resources_any_of_count17:
+            if not data__resources_any_of_count19:
                 try:
                     validate____defs_defs_schema_json__defs_unknown(data__resources, custom_formats, None)
-                    data__resources_any_of_count17 += 1
+                    data__resources_any_of_count19 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__resources_any_of_count17:
+            if not data__resources_any_of_count19:
                 raise JsonSchemaValueException
         if "max_resources" in data_keys:
             data_keys.remove("max_resources")
@@ -4363,21 +4519,21 @@ def validate____defs_board_schema_json__defs_board(data, custom_formats={}, name
         if "complete" in data_keys:
             data_keys.remove("complete")
             data__complete = data["complete"]
-            data__complete_any_of_count18 = 0
-            if not data__complete_any_of_count18:
+            data__complete_any_of_count20 = 0
+            if not data__complete_any_of_count20:
                 try:
                     if not isinstance(data__complete, (bool)):
                         raise JsonSchemaValueException
                     if not (isinstance(data__complete, bool) and data__complete is True):
                         raise JsonSchemaValueException
-                    data__complete_any_of_count18 += 1
+                    data__complete_any_of_count20 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__complete_any_of_count18:
+            if not data__complete_any_of_count20:
                 try:
                     validate____defs_defs_schema_json__defs_unknown(data__complete, custom_formats, None)
-                    data__complete_any_of_count18 += 1
+                    data__complete_any_of_count20 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__complete_any_of_count18:
+            if not data__complete_any_of_count20:
                 raise JsonSchemaValueException
         if "inferred" in data_keys:
             data_keys.remove("inferred")
@@ -4799,13 +4955,13 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                 if "overall_winner" in data__campaign_keys:
                     data__campaign_keys.remove("overall_winner")
                     data__campaign__overallwinner = data__campaign["overall_winner"]
-                    data__campaign__overallwinner_any_of_count19 = 0
-                    if not data__campaign__overallwinner_any_of_count19:
+                    data__campaign__overallwinner_any_of_count21 = 0
+                    if not data__campaign__overallwinner_any_of_count21:
                         try:
                             validate____defs_defs_schema_json__defs_unknown(data__campaign__overallwinner, custom_formats, None)
-                            data__campaign__overallwinner_any_of_count19 += 1
+                            data__campaign__overallwinner_any_of_count21 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__overallwinner_any_of_count19:
+                    if not data__campaign__overallwinner_any_of_count21:
                         try:
                             if not isinstance(data__campaign__overallwinner, (dict)):
                                 raise JsonSchemaValueException
@@ -4859,9 +5015,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                     validate____defs_defs_schema_json__defs_cite(data__campaign__overallwinner__cite, custom_formats, None)
                                 if data__campaign__overallwinner_keys:
                                     raise JsonSchemaValueException
-                            data__campaign__overallwinner_any_of_count19 += 1
+                            data__campaign__overallwinner_any_of_count21 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__overallwinner_any_of_count19:
+                    if not data__campaign__overallwinner_any_of_count21:
                         try:
                             if not isinstance(data__campaign__overallwinner, (dict)):
                                 raise JsonSchemaValueException
@@ -4901,9 +5057,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                     validate____defs_defs_schema_json__defs_cite(data__campaign__overallwinner__cite, custom_formats, None)
                                 if data__campaign__overallwinner_keys:
                                     raise JsonSchemaValueException
-                            data__campaign__overallwinner_any_of_count19 += 1
+                            data__campaign__overallwinner_any_of_count21 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__overallwinner_any_of_count19:
+                    if not data__campaign__overallwinner_any_of_count21:
                         raise JsonSchemaValueException
                 if "starts" in data__campaign_keys:
                     data__campaign_keys.remove("starts")
@@ -4914,8 +5070,8 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                     if data__campaign__starts_is_list:
                         data__campaign__starts_len = len(data__campaign__starts)
                         for data__campaign__starts_x, data__campaign__starts_item in enumerate(data__campaign__starts):
-                            data__campaign__starts_item_any_of_count20 = 0
-                            if not data__campaign__starts_item_any_of_count20:
+                            data__campaign__starts_item_any_of_count22 = 0
+                            if not data__campaign__starts_item_any_of_count22:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -4944,9 +5100,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count20 += 1
+                                    data__campaign__starts_item_any_of_count22 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count20:
+                            if not data__campaign__starts_item_any_of_count22:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -4975,9 +5131,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count20 += 1
+                                    data__campaign__starts_item_any_of_count22 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count20:
+                            if not data__campaign__starts_item_any_of_count22:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -5010,9 +5166,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count20 += 1
+                                    data__campaign__starts_item_any_of_count22 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count20:
+                            if not data__campaign__starts_item_any_of_count22:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -5041,9 +5197,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count20 += 1
+                                    data__campaign__starts_item_any_of_count22 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count20:
+                            if not data__campaign__starts_item_any_of_count22:
                                 raise JsonSchemaValueException
                 if "team" in data__campaign_keys:
                     data__campaign_keys.remove("team")

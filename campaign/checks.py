@@ -331,7 +331,7 @@ def limit_number(p: Placement, value: Any) -> int | None:
 
 
 def limit_source(p: Placement, value: Any) -> str:
-    """Where a limit's number comes from, in words (' (the funding level now)'; '' for a plain number)."""
+    """Where a limit's number comes from, in words (' (the NAME of the track now)'; '' for a plain number)."""
     if isinstance(value, dict) and isinstance(value.get("track"), str):
         track = p.content.model.tracks.get(value["track"])
         return f" (the {track.name if track else value['track']} now)"
@@ -400,8 +400,8 @@ def limit(p: Placement, params: dict[str, Any]) -> Failure:
         return None
     per = [str(x) for x in as_list(params.get("per"))] or ["campaign"]
     what = _of_text(p, params)
-    rule = (f"at most {n}{limit_source(p, params.get('max'))} {what} per "
-            f"{' per '.join(_scope_word(p, s) for s in per)}")
+    rule = (f"at most {n} {what} per {' per '.join(_scope_word(p, s) for s in per)}"
+            f"{limit_source(p, params.get('max'))}")
     if "player" in per and not p.actor:
         return "say who places it with --by NAME", rule
     state, content = p.state, p.content

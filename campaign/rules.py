@@ -31,7 +31,7 @@ from scarbook.campaign.ids import normalize
 from scarbook.campaign.links import lines_of, link_problem, owed_lines
 from scarbook.campaign.model import Step
 from scarbook.campaign.starts import START_CHECKS
-from scarbook.campaign.state import CampaignState, pool_for
+from scarbook.campaign.state import CampaignState, GameRecord, pool_for
 from scarbook.compiler.model import as_dict, as_list
 from scarbook.kernel.diagnostics import did_you_mean
 
@@ -260,7 +260,7 @@ def step_problems(content: Content, state: CampaignState, r: Resolved, in_order:
             return [Problem("R205", f"{others[0].actor} takes '{others[0].step.name}' for {piece}, not {r.actor}",
                             *_step_rule(others[0]))]
         if not mine:
-            rule, cite = _step_rule(offering[0]) if offering else ("", "")
+            rule, cite = _step_rule(offering[0]) if offering else _unowed_rule(content, game, r.sticker_id)
             return [Problem("R205", f"{r.actor} has no step after game {game.number} that places {a(label)}",
                             rule, cite)]
         taken = [o for o in mine if o.key in state.steps]
@@ -285,6 +285,17 @@ def step_problems(content: Content, state: CampaignState, r: Resolved, in_order:
             return [Problem("R227", f"first: {earlier[0].text()}; then {owed.step.name}",
                             f"the end of {a(gtype.name)} game goes step by step", gtype.cite or earlier[0].step.cite)]
     return []
+
+
+def _unowed_rule(content: Content, game: GameRecord, sticker: str) -> tuple[str, str]:
+    """The step of the game's type that offers a sticker though this game owes it to nobody (a step owed only after
+    the other team result), as (who takes it and when, where the rulebook says so)."""
+    gtype = content.model.types.get(game.type)
+    step = next((st for st in gtype.steps if st.offers(sticker)), None) if gtype else None
+    if step is None:
+        return "", ""
+    rule, cite = _rule_of_step(step)
+    return (rule + (f", only after a {step.result} game" if step.result else "")), cite
 
 
 def _players_text(players: dict[str, Any]) -> str:

@@ -86,7 +86,7 @@ def test_a_whole_harbor_watch_campaign_through_the_installed_cli(tmp_path: Path)
     assert status["chapter"]["name"] == "month" and status["chapter"]["over"] is True
     assert status["chapter"]["results"] == {**{str(n): "won" for n in range(1, 13) if n != 7}, "7": "lost"}
     assert status["overall_winner"]["result"] == "won" and status["overall_winner"]["won"] == 11
-    assert [t["value"] for t in status["tracks"]] == [1]
+    assert [t["value"] for t in status["tracks"]] == [0]  # 5, -1 per won month, +1 per lost one, never below 0
     games = status["games"]
     assert len(games) == 14 and all(g["winner"] is None for g in games)
     sheet = (tmp_path / "sheet.html").read_text("utf-8")

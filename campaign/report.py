@@ -182,7 +182,8 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
                          "history": history})
     games = [{"game": g.number, "type": g.type, "plays": g.plays, "pieces": g.pieces, "ended": g.ended,
               "winner": g.winner or None, "held_on": g.held_on, "eliminated": g.eliminated, "lost": g.lost,
-              "signed": g.signed, "date": g.date or None} for g in state.games]
+              "signed": g.signed, "date": g.date or None, "team": g.team or None,
+              "chapter": shape.chapter_label(content, g) or None} for g in state.games]
     marks = [{"target": target, "sticker": m.sticker, "kind": m.kind, "slot": m.slot, "name": m.name or None,
               "by": m.by or None, "game": m.after_game, "during_game": m.during_game or None, "active": m.active,
               "covered_by": m.covered_by,

@@ -211,6 +211,13 @@ def status_data(content: Content, state: CampaignState) -> dict[str, Any]:
                           "now": None if over else chapter, "try": None if over else attempt,
                           "in_progress": live is not None, "over": over,
                           "results": {str(k): v for k, v in sorted(chapter_results(content, state).items())}}
+    pieces = {pid for kind in content.model.pieces for pid in content.pieces_of(kind)}
+    out["card_values"] = [
+        {"card": cid, "name": str(card.get("name") or cid),
+         "values": {k: state.stat(content, cid, v, k) for k, v in card["stats"].items()},
+         "marks": [str(content.stickers.get(m.sticker, {}).get("name") or m.sticker) for m in state.active_marks(cid)
+                   if not content.stickers.get(m.sticker, {}).get("adds")]}  # what adds is in the values
+        for cid, card in content.cards.items() if isinstance(card.get("stats"), dict) and cid not in pieces]
     out["tracks"] = [{"id": t.id, "name": t.name, "value": track_value(content, state, t.id), "min": t.low,
                       "max": t.high} for t in content.model.tracks.values()]
     out["owed"] = [{"sticker": o.rule.place, "target": o.target, "field": o.rule.field, "value": o.value,
@@ -234,6 +241,11 @@ def status_lines(data: dict[str, Any]) -> list[str]:
     for t in data.get("tracks") or []:
         bounds = f" ({t['min']} to {t['max']})" if t["min"] is not None and t["max"] is not None else ""
         out.append(f"{t['name'].capitalize()}: {t['value']}{bounds}")
+    cards = [c for c in data.get("card_values") or [] if c["marks"] or any(c["values"].values())]
+    if cards:
+        out.append("Cards: " + "; ".join(
+            f"{c['name']}: " + ", ".join([f"{k} {'?' if v is None else v}" for k, v in c["values"].items()]
+                                         + c["marks"]) for c in cards))
     for o in data.get("owed") or []:
         out.append(f"Owed before the next game: {o['sticker']} on {o['target']} ({o['field']} {o['value']})")
     return out

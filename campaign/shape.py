@@ -16,34 +16,32 @@ from typing import TYPE_CHECKING, Any
 
 from scarbook.campaign.checks import a, plural
 from scarbook.campaign.model import TEAM_RESULTS, OwedWhen
+from scarbook.kernel.diagnostics import Diagnostic, refusal
 
 if TYPE_CHECKING:
     from scarbook.campaign.content import Content
     from scarbook.campaign.events import GameEnded
-    from scarbook.campaign.rules import Problem
     from scarbook.campaign.state import CampaignState, GameRecord
 
 
 # --- team results ------------------------------------------------------------------------------
 def team_end_problems(content: Content, state: CampaignState, ev: GameEnded, game: GameRecord,
-                      rule: tuple[str, str]) -> list[Problem] | None:
+                      rule: tuple[str, str]) -> list[Diagnostic] | None:
     """What is wrong with a game's end as far as team results go (None: nothing to say, go on with the rest)."""
-    from scarbook.campaign.rules import Problem
-
     model = content.model
     title = content.game.title
     team_rule = ("a co-operative game ends with the team's result", model.chapters.cite if model.chapters
                  else rule[1])
     if model.team:
         if ev.winner.strip():
-            return [Problem("R350", f"{title} is co-operative: nobody wins alone; record the team's result with "
+            return [refusal("R350", f"{title} is co-operative: nobody wins alone; record the team's result with "
                             "--team won or --team lost", *team_rule)]
         if ev.team not in TEAM_RESULTS:
             got = f", not {ev.team!r}" if ev.team else ""
-            return [Problem("R350", f"say how the team did with --team won or --team lost{got}", *team_rule)]
+            return [refusal("R350", f"say how the team did with --team won or --team lost{got}", *team_rule)]
         return None
     if ev.team:
-        return [Problem("R350", f"{title} is not co-operative: leave out --team and say who won with --winner NAME",
+        return [refusal("R350", f"{title} is not co-operative: leave out --team and say who won with --winner NAME",
                         *rule)]
     return None
 
@@ -91,14 +89,12 @@ def campaign_over(content: Content, state: CampaignState) -> bool:
     return next_chapter(content, state)[0] > chapters.count
 
 
-def start_problems(content: Content, state: CampaignState) -> list[Problem]:
+def start_problems(content: Content, state: CampaignState) -> list[Diagnostic]:
     """A game may not start once every chapter has been played."""
-    from scarbook.campaign.rules import Problem
-
     chapters = content.model.chapters
     if chapters is None or not campaign_over(content, state):
         return []
-    return [Problem("R351", f"all {plural(chapters.count or 0, chapters.name, chapters.plural)} are played: the "
+    return [refusal("R351", f"all {plural(chapters.count or 0, chapters.name, chapters.plural)} are played: the "
                     "campaign is over", f"{content.game.title} is played in {chapters.count} {chapters.plural}, "
                     "in order", chapters.cite)]
 
@@ -158,14 +154,12 @@ def as_stats(item: dict[str, Any]) -> dict[str, Any]:
     return {**item, **stats} if isinstance(stats, dict) else item
 
 
-def owed_problems(content: Content, state: CampaignState) -> list[Problem]:
+def owed_problems(content: Content, state: CampaignState) -> list[Diagnostic]:
     """R316: a sticker an `owed_when` condition asks for, not placed yet, blocks the next game."""
-    from scarbook.campaign.rules import Problem
-
     out = []
     for o in owed_now(content, state):
         label = content.stickers[o.rule.place].get("name", o.rule.place)
-        out.append(Problem("R316", f"{o.target} has {o.value} {o.rule.field}: {a(label)} is owed there before the "
+        out.append(refusal("R316", f"{o.target} has {o.value} {o.rule.field}: {a(label)} is owed there before the "
                            f"next game ('scarbook campaign place {o.rule.place} {o.target}')",
                            o.rule.text, o.rule.cite))
     return out

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from scarbook.campaign.content import Content, Target
-from scarbook.campaign.state import CampaignState, GameRecord
-from scarbook.compiler.model import Game, as_dict, components
+from scarbook.campaign.state import CampaignState, GameRecord, Mark
+from scarbook.compiler.model import Game, as_dict, as_list, components
 from scarbook.compiler.words import a, kind_name, plural, words
 
 Failure = tuple[str, str] | None
@@ -195,17 +195,6 @@ def actor_not_eliminated(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
-def one_reward_per_game(p: Placement, params: dict[str, Any]) -> Failure:
-    game = _reward_game(p, params)
-    if game is None:
-        return None
-    taken = p.state.rewards.get((game.number, p.actor))
-    if taken is not None:
-        return (f"{p.actor} already took a reward after game {game.number} ({taken.sticker} on {taken.target}, "
-                f"line {taken.line})", "each player takes one reward per game")
-    return None
-
-
 def rewards_in_first_games(p: Placement, params: dict[str, Any]) -> Failure:
     if not _applies(p, params):
         return None
@@ -247,12 +236,43 @@ def max_value(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
-def once_per_target(p: Placement, params: dict[str, Any]) -> Failure:
-    group = params.get("group") or [p.sticker_id]
-    found = [m for m in p.state.active_marks(p.target.id) if m.sticker in group]
-    if found:
-        return (f"{p.where} was already changed ({found[0].sticker}, line {found[0].line})",
-                f"{a(p.target.kind)} is changed only once by {', '.join(group)}")
+def min_value(p: Placement, params: dict[str, Any]) -> Failure:
+    """The target's value of `field` (printed, stats included, plus what marks and this sticker add) is at least
+    `min`: a mark that needs a value reached, or a sticker that lowers a value, never takes it below its floor."""
+    if not _applies(p, params):
+        return None
+    fieldname, low = params["field"], params["min"]
+    adds = (p.sticker.get("adds") or {}).get(fieldname, 0)
+    item = p.target.item
+    stats = item.get("stats")
+    base = {**item, **stats} if isinstance(stats, dict) else item
+    after = p.state.value(p.content, p.target.id, base, fieldname, adds if isinstance(adds, int) else 0)
+    if after < low:
+        return (f"{p.where} {'would have' if adds else 'has'} {after} {fieldname}",
+                f"{a(p.label)} goes only where {fieldname} is at least {low}")
+    return None
+
+
+def next_to(p: Placement, params: dict[str, Any]) -> Failure:
+    """The target territory (or the territory of the target card) is next to one that holds an active mark of
+    `kind` (on the territory itself or on its card), or that carries `tag`, on the board as played: marks
+    placed later count as soon as they are placed."""
+    territory = p.target.id if p.target.kind == "territory" else p.target.item.get("territory")
+    kind, tag = params.get("kind"), params.get("tag")
+    what = f"a territory that holds {a(kind)}" if kind else f"a territory that is {tag}"
+    rule = f"{a(p.label)} goes only next to {what}"
+    if not isinstance(territory, str):
+        return f"{p.where} is not a territory nor the card of one", rule
+    neighbours = p.content.game.neighbors().get(territory, [])
+    cards = p.content.card_of_territory
+
+    def holds(t: str) -> bool:
+        if tag and tag in (p.content.territories.get(t, {}).get("tags") or []):
+            return True
+        return bool(kind) and any(p.state.has(x, str(kind)) for x in (t, cards.get(t, "")) if x)
+
+    if not any(holds(n) for n in neighbours):
+        return (f"{territory} is not next to {what} (its neighbours: {', '.join(neighbours) or 'none'})", rule)
     return None
 
 
@@ -286,6 +306,153 @@ def actor_controlled_target(p: Placement, params: dict[str, Any]) -> Failure:
         return (f"{p.actor} did not control {territory} at the end of game {game.number}",
                 "only a territory you controlled at the end of the game")
     return None
+
+
+#: The scopes a `limit` counts within, in the order its message names them.
+SCOPES = ("player", "piece", "target", "game", "draft", "game-type", "campaign")
+
+
+def limit_number(p: Placement, value: Any) -> int | None:
+    """The N of a limit (`max`): a number, the value of a campaign track now (`{track: ID}`, a level the whole
+    table shares) or of one of the target's stats now (`{stat: FIELD}`: printed, plus what its marks add); None
+    when it cannot be read (the limit then holds nothing back)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, dict) and isinstance(value.get("track"), str):
+        from scarbook.campaign.shape import track_value
+
+        return track_value(p.content, p.state, value["track"])
+    if isinstance(value, dict) and isinstance(value.get("stat"), str):
+        stats = p.target.item.get("stats")
+        base = {**p.target.item, **stats} if isinstance(stats, dict) else p.target.item
+        return p.state.value(p.content, p.target.id, base, value["stat"])
+    return None
+
+
+def limit_source(p: Placement, value: Any) -> str:
+    """Where a limit's number comes from, in words (' (the NAME of the track now)'; '' for a plain number)."""
+    if isinstance(value, dict) and isinstance(value.get("track"), str):
+        track = p.content.model.tracks.get(value["track"])
+        return f" (the {track.name if track else value['track']} now)"
+    if isinstance(value, dict) and isinstance(value.get("stat"), str):
+        return f" (its {value['stat']} now)"
+    return ""
+
+
+def window(state: CampaignState) -> tuple[str, int]:
+    """The stretch of the campaign a placement falls in: during game N, or after game N (0: before game 1)."""
+    live = state.in_progress
+    if live is not None:
+        return "during", live.number
+    last = state.last_ended
+    return "after", last.number if last else 0
+
+
+def mark_window(m: Mark) -> tuple[str, int]:
+    return ("during", m.during_game) if m.during_game else ("after", m.after_game)
+
+
+def phase_applies(state: CampaignState, only: Any) -> bool:
+    """Whether a check with `only: during-a-game | between-games` applies now (no `only`: always)."""
+    if only == "during-a-game":
+        return state.in_progress is not None
+    if only == "between-games":
+        return state.in_progress is None
+    return True
+
+
+def selected(content: Content, of: list[Any]) -> set[str]:
+    """The sticker ids a limit's `of` names: a sticker, a kind (or what it founds), a tag, or `{deck: D}` (the
+    stickers the cards of deck D carry: a card group)."""
+    out: set[str] = set()
+    for entry in of:
+        if isinstance(entry, dict):
+            deck = entry.get("deck")
+            for card in content.cards.values():
+                if card.get("deck") == deck:
+                    out.update(str(s) for s in card.get("stickers", []) or [])
+            continue
+        for sid, st in content.stickers.items():
+            if entry in (sid, st.get("kind"), as_dict(st.get("founds")).get("kind")) or entry in (st.get("tags") or []):
+                out.add(sid)
+    return out
+
+
+def _of_text(p: Placement, params: dict[str, Any]) -> str:
+    if params.get("name"):
+        return str(params["name"])
+    names = []
+    for entry in params.get("of") or [p.sticker_id]:
+        if isinstance(entry, dict):
+            deck = as_dict(p.content.game.section("decks").get(entry.get("deck")))
+            names.append(str(deck.get("name") or f"cards of deck {entry.get('deck')}"))
+        else:
+            names.append(str(entry))
+    return " or ".join(names)
+
+
+def limit(p: Placement, params: dict[str, Any]) -> Failure:
+    """At most `max` of `of` (stickers, kinds, tags or a card group) per `per` (player, piece, target, game,
+    draft, game-type, campaign; several: per player per game). The one way content says how many."""
+    n = limit_number(p, params.get("max"))
+    if n is None:
+        return None
+    per = [str(x) for x in as_list(params.get("per"))] or ["campaign"]
+    what = _of_text(p, params)
+    rule = (f"at most {n} {what} per {' per '.join(_scope_word(p, s) for s in per)}"
+            f"{limit_source(p, params.get('max'))}")
+    if "player" in per and not p.actor:
+        return "say who places it with --by NAME", rule
+    state, content = p.state, p.content
+    now = window(state)
+    if "draft" in per and not as_dict(content.model.schedule.get(now[1])).get("draft"):
+        return f"game {now[1]} has no draft", rule
+    ids = selected(content, list(params.get("of") or [p.sticker_id]))
+    piece = content.piece_of(p.sticker_id, p.target) if "piece" in per else None
+    gtype = _type_of(state, now[1])
+    found: list[Mark] = []
+    seen: set[tuple[int, str]] = set()
+    pool = p.state.marks.get(p.target.id, []) if "target" in per else [m for ms in state.marks.values() for m in ms]
+    for m in pool:
+        if m.sticker not in ids or (m.line, m.sticker) in seen and m.line:
+            continue
+        if "player" in per and m.by != p.actor:
+            continue
+        if ("game" in per or "draft" in per) and mark_window(m) != now:
+            continue
+        if "game-type" in per and _type_of(state, mark_window(m)[1]) != gtype:
+            continue
+        if piece is not None and content.piece_of(m.sticker, content.target(content.stickers.get(m.sticker, {}),
+                                                                            m.target)) != piece:
+            continue
+        seen.add((m.line, m.sticker))
+        found.append(m)
+    if len(found) < n:
+        return None
+    when = ""
+    if "game" in per or "draft" in per:
+        when = f" in game {now[1]}" if now[0] == "during" else f" after game {now[1]}" if now[1] else " before game 1"
+    listed = ", ".join(f"{m.sticker} on {m.target} (line {m.line})" for m in found[:3])
+    listed += " …" if len(found) > 3 else ""
+    if "player" in per:
+        return f"{p.actor} already placed {listed}{when}", rule
+    return f"{listed} {'is' if len(found) == 1 else 'are'} already placed{when}", rule
+
+
+def _type_of(state: CampaignState, number: int) -> str:
+    return state.games[number - 1].type if 0 < number <= len(state.games) else ""
+
+
+def _scope_word(p: Placement, scope: str) -> str:
+    if scope == "target":
+        return p.target.kind
+    if scope == "piece":
+        kind = p.content.piece_kind_of(p.content.piece_of(p.sticker_id, p.target) or "")
+        return p.content.model.pieces[kind].name if kind in p.content.model.pieces else "piece"
+    if scope == "game-type":
+        gtype = p.content.model.types.get(_type_of(p.state, window(p.state)[1]))
+        return f"{gtype.name} game" if gtype else "type of game"
+    return scope
 
 
 def impassable(content: Content, state: CampaignState) -> set[str]:
@@ -351,34 +518,6 @@ def choice_of(p: Placement, params: dict[str, Any]) -> Failure:
 
 def start_for_founder(p: Placement, params: dict[str, Any]) -> Failure:
     return None  # kept for older packs: starting territories are `game.campaign.starts` now
-
-
-def one_per_player(p: Placement, params: dict[str, Any]) -> Failure:
-    """A player places one of these in all (a claim: a character becomes theirs)."""
-    if not p.actor:
-        return "say who with --by NAME", f"each player places their own {p.label}"
-    group = params.get("group") or [p.sticker_id]
-    mine = [m for ms in p.state.marks.values() for m in ms if m.active and m.sticker in group and m.by == p.actor]
-    if mine:
-        return (f"{p.actor} already has one ({mine[0].sticker} on {mine[0].target}, line {mine[0].line})",
-                f"each player has one {p.label}")
-    return None
-
-
-def one_per_game(p: Placement, params: dict[str, Any]) -> Failure:
-    """During a game a player places at most one of the group (one scar from the scar cards per game)."""
-    live = p.state.in_progress
-    if live is None:
-        return None
-    if not p.actor:
-        return "say who places it with --by NAME", "each player places one of these per game"
-    group = set(params.get("group") or [p.sticker_id])
-    mine = [m for ms in p.state.marks.values() for m in ms
-            if m.sticker in group and m.by == p.actor and m.line > live.line]
-    if mine:
-        return (f"{p.actor} already placed {mine[0].sticker} on {mine[0].target} in game {live.number} "
-                f"(line {mine[0].line})", "one of these per player per game")
-    return None
 
 
 def during_a_game(p: Placement, params: dict[str, Any]) -> Failure:
@@ -487,11 +626,10 @@ CHECKS: dict[str, Callable[[Placement, dict[str, Any]], Failure]] = {
     "during-a-game": during_a_game,
     "game-number": game_number,
     "keeps-board-connected": keeps_board_connected,
+    "limit": limit,
     "max-value": max_value,
-    "once-per-target": once_per_target,
-    "one-per-game": one_per_game,
-    "one-per-player": one_per_player,
-    "one-reward-per-game": one_reward_per_game,
+    "min-value": min_value,
+    "next-to": next_to,
     "opened": opened,
     "placed-once-opened": placed_once_opened,
     "required-before-first-game": required_before_first_game,
@@ -514,15 +652,14 @@ CHECKS: dict[str, Callable[[Placement, dict[str, Any]], Failure]] = {
 #: The diagnostic code each check's refusals carry.
 CODES: dict[str, str] = {
     "supply-left": "R201", "slot-free": "R202", "target-has": "R203", "covers-existing": "R204",
-    "actor-is": "R205", "actor-not-eliminated": "R206", "one-reward-per-game": "R207",
-    "rewards-in-first-games": "R208", "before-first-game": "R209", "target-lacks": "R210",
-    "after-a-game": "R211", "max-value": "R212", "once-per-target": "R213", "target-deck": "R214",
-    "card-not-destroyed": "R215", "actor-controlled-target": "R216", "keeps-board-connected": "R217",
-    "target-unnamed": "R218", "opened": "R219", "game-number": "R220", "required-before-first-game": "R221",
-    "choice-of": "R222", "start-for-founder": "R223", "one-per-player": "R228", "one-per-game": "R229",
+    "actor-is": "R205", "actor-not-eliminated": "R206", "rewards-in-first-games": "R208",
+    "before-first-game": "R209", "target-lacks": "R210", "after-a-game": "R211", "max-value": "R212",
+    "target-deck": "R214", "card-not-destroyed": "R215", "actor-controlled-target": "R216",
+    "keeps-board-connected": "R217", "target-unnamed": "R218", "opened": "R219", "game-number": "R220",
+    "required-before-first-game": "R221", "choice-of": "R222", "start-for-founder": "R223",
     "during-a-game": "R230", "target-has-own": "R231", "spread-over-regions": "R232", "steps-value": "R233",
     "target-card-value": "R234", "target-is": "R235", "placed-once-opened": "R221",
-    "target-tagged": "R236", "card-territory-has": "R237",
+    "target-tagged": "R236", "card-territory-has": "R237", "limit": "R238", "next-to": "R250", "min-value": "R251",
 }
 
 

@@ -55,7 +55,8 @@ class GameStarted(Event):
 
 @dataclass(frozen=True)
 class GameEnded(Event):
-    """A game ends: the winner, who held on, who was eliminated, and what each controlled."""
+    """A game ends: the winner, who held on, who was eliminated, and what each controlled; in a co-operative
+    game, the team's result (`team`: won or lost) instead of a winner."""
 
     winner: str
     held_on: tuple[str, ...] = ()
@@ -63,12 +64,17 @@ class GameEnded(Event):
     controlled: tuple[tuple[str, tuple[str, ...]], ...] = ()
     date: str = ""
     lost: tuple[str, ...] = ()  # pieces lost for good in this game (a character killed …)
+    team: str = ""  # a co-operative game's result: won, lost
 
     kind = "game-end"
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"event": self.kind, "winner": self.winner, "held_on": list(self.held_on),
-                               "eliminated": list(self.eliminated)}
+        out: dict[str, Any] = {"event": self.kind}
+        if self.team:
+            out["team"] = self.team
+        if self.winner or not self.team:
+            out["winner"] = self.winner
+        out.update({"held_on": list(self.held_on), "eliminated": list(self.eliminated)})
         if self.controlled:
             out["controlled"] = {p: list(ts) for p, ts in self.controlled}
         if self.lost:
@@ -230,8 +236,8 @@ def _pairs(value: Any) -> tuple[tuple[str, str], ...] | None:
 
 _FIELDS: dict[str, dict[str, bool]] = {  # event -> field -> required
     "game-start": {"play": True, "start": False, "type": False},
-    "game-end": {"winner": True, "held_on": False, "eliminated": False, "controlled": False, "date": False,
-                 "lost": False},
+    "game-end": {"winner": False, "team": False, "held_on": False, "eliminated": False, "controlled": False,
+                 "date": False, "lost": False},
     "place": {"sticker": True, "target": True, "by": False, "name": False, "value": False, "to": False},
     "destroy": {"card": True, "by": False},
     "open": {"envelope": True, "pack": False},
@@ -265,7 +271,11 @@ def parse_event(data: Any, span: Span, index: int) -> Event | ParseProblem:
             return bad
         return GameStarted(plays, starts, gtype, **where)
     if kind == "game-end":
-        winner = _text(data.get("winner"))
+        if data.get("winner") in (None, "") and data.get("team") in (None, ""):
+            return ParseProblem(span, "a 'game-end' event needs 'winner' (or 'team' in a co-operative "
+                                "game)")
+        winner = _text(data.get("winner")) if data.get("winner") is not None else ""
+        team = _text(data.get("team")) if data.get("team") is not None else ""
         held, elim, lost = _names(data.get("held_on")), _names(data.get("eliminated")), _names(data.get("lost"))
         ctrl_raw = data.get("controlled")
         controlled: list[tuple[str, tuple[str, ...]]] = []
@@ -277,9 +287,9 @@ def parse_event(data: Any, span: Span, index: int) -> Event | ParseProblem:
                 controlled.append((str(p), names))
         elif ctrl_raw is not None:
             return bad
-        if winner is None or held is None or elim is None or lost is None:
+        if winner is None or team is None or held is None or elim is None or lost is None:
             return bad
-        return GameEnded(winner, held, elim, tuple(controlled), _text(data.get("date")) or "", lost, **where)
+        return GameEnded(winner, held, elim, tuple(controlled), _text(data.get("date")) or "", lost, team, **where)
     number = data.get("value") if kind == "place" else None
     if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
         return bad

@@ -9,7 +9,10 @@ A legacy game declares in its `game.campaign` block what the tracker's bookkeepi
 - `tokens`: what a player starts each game with, as `base + per_signature × signatures` under a
   condition (`unsigned`, `signed`, `all-signed`);
 - `overall_winner`: after which game, by what, and what breaks a tie;
-- `starts`: the named checks that make a territory a legal starting territory.
+- `starts`: the named checks that make a territory a legal starting territory;
+- `team`, `chapters`, `tracks`, `owed_when`: the shapes of other campaigns (docs/campaign-shapes.md): a
+  team result instead of a winner, chapters played in order with tries, campaign tracks moved by each
+  result, and stickers owed on a target once one of its values reaches a threshold.
 A game without these (a small homebrew game) gets the defaults below: one type of game, factions
 as pieces when it has any, and one step per reward role (`rewards[].for`).
 `CampaignModel.of(game)` builds it once per content; it is pure data plus lookups.
@@ -23,7 +26,10 @@ from typing import Any
 from scarbook.compiler.model import Game, as_dict, as_list, known
 
 #: Who takes a step (the roles of `steps[].who`).
-ROLES = ("everyone", "winner", "held-on", "eliminated", "winner-for-unassigned")
+ROLES = ("everyone", "winner", "held-on", "eliminated", "winner-for-unassigned", "team")
+
+#: The results of a team game (`game end --team won|lost`).
+TEAM_RESULTS = ("won", "lost")
 
 
 def cite_of(item: dict[str, Any]) -> str:
@@ -62,6 +68,7 @@ class Step:
     pass_if: str = ""  # a mandatory step may be passed when the players say this holds
     skip: tuple[str, ...] = ()  # pieces the step never applies to
     cite: str = ""
+    result: str = ""  # owed only after this team result (won, lost); '' after any
 
     def offers(self, sticker: str) -> bool:
         return sticker in self.stickers or sticker in self.fallback
@@ -125,6 +132,48 @@ class StartCheck:
     cite: str
 
 
+@dataclass(frozen=True)
+class Chapters:
+    """Chapters (scenarios, missions …) played in order: each up to `tries` times, again only after
+    the result `again_after` (`lost`); what one is called, in the game's own words."""
+
+    name: str
+    plural: str
+    count: int | None
+    tries: int = 1
+    again_after: str = "lost"
+    try_word: str = "try"
+    cite: str = ""
+
+
+@dataclass(frozen=True)
+class Track:
+    """A campaign-wide value (a level the whole table shares): where it starts, its bounds, how each result moves it."""
+
+    id: str
+    name: str
+    start: int
+    low: int | None
+    high: int | None
+    after: dict[str, int]
+    text: str = ""
+    cite: str = ""
+
+
+@dataclass(frozen=True)
+class OwedWhen:
+    """A sticker owed on every target of a kind whose value of `field` is at least `at_least`, before the
+    next game (a place that reached a threshold is marked for good)."""
+
+    id: str
+    targets: str
+    field: str
+    at_least: int
+    place: str
+    text: str
+    cite: str
+
+
 @dataclass
 class CampaignModel:
     """The content's `game.campaign` as typed data, with defaults for a game that declares none."""
@@ -141,6 +190,10 @@ class CampaignModel:
     starts: list[StartCheck]
     step_stickers: set[str] = field(default_factory=set)
     owed_when_opened: list[OwedWhenOpened] = field(default_factory=list)
+    team: bool = False
+    chapters: Chapters | None = None
+    tracks: dict[str, Track] = field(default_factory=dict)
+    owed_when: list[OwedWhen] = field(default_factory=list)
 
     @classmethod
     def of(cls, game: Game) -> CampaignModel:
@@ -179,6 +232,13 @@ class CampaignModel:
         model.owed_when_opened = [
             OwedWhenOpened(tuple(str(k) for k in as_list(o.get("kinds"))), str(o.get("text") or ""), cite_of(o))
             for o in as_list(camp.get("owed_when_opened")) if isinstance(o, dict)]
+        model.team = bool(camp.get("team"))
+        model.chapters = _chapters(as_dict(camp.get("chapters")))
+        model.tracks = {str(t["id"]): _track(t) for t in as_list(camp.get("tracks"))
+                        if isinstance(t, dict) and t.get("id")}
+        model.owed_when = [OwedWhen(str(o.get("id") or o["place"]), str(o.get("targets") or ""), str(o.get("field")),
+                                    int(o.get("at_least", 1)), str(o["place"]), str(o.get("text") or ""), cite_of(o))
+                           for o in as_list(camp.get("owed_when")) if isinstance(o, dict) and o.get("place")]
         return model
 
     # --- lookups -------------------------------------------------------------------------
@@ -213,6 +273,24 @@ class CampaignModel:
         return {k.claim: k.id for k in self.pieces.values() if k.claim}
 
 
+def _chapters(raw: dict[str, Any]) -> Chapters | None:
+    if not raw:
+        return None
+    name = str(raw.get("name") or "chapter")
+    count = known(raw.get("count"))
+    return Chapters(name, str(raw.get("plural") or f"{name}s"), count if isinstance(count, int) else None,
+                    int(raw.get("tries", 1)), str(raw.get("again_after") or "lost"), str(raw.get("try_word") or "try"),
+                    cite_of(raw))
+
+
+def _track(t: dict[str, Any]) -> Track:
+    low, high = t.get("min"), t.get("max")
+    return Track(str(t["id"]), str(t.get("name") or t["id"]), int(t.get("start", 0)),
+                 low if isinstance(low, int) else None, high if isinstance(high, int) else None,
+                 {str(k): int(v) for k, v in as_dict(t.get("after")).items() if isinstance(v, int)},
+                 str(t.get("text") or ""), cite_of(t))
+
+
 def _start_checks(raw: Any) -> list[StartCheck]:
     return [StartCheck(str(c["check"]), {k: v for k, v in c.items() if k not in ("check", "cite", "text")},
                        str(c.get("text") or ""), cite_of(c))
@@ -235,7 +313,7 @@ def _step(s: dict[str, Any], rewards: dict[str, dict[str, Any]]) -> Step:
                 _stickers_of(as_list(s.get("choose")) + as_list(s.get("place")), rewards),
                 _stickers_of(as_list(s.get("fallback")), rewards), s.get("piece"),
                 bool(s.get("mandatory", does == "place")), str(s.get("pass_if") or ""),
-                tuple(str(x) for x in as_list(s.get("skip"))), cite_of(s))
+                tuple(str(x) for x in as_list(s.get("skip"))), cite_of(s), str(s.get("result") or ""))
 
 
 def _default_steps(rewards: dict[str, dict[str, Any]]) -> tuple[Step, ...]:

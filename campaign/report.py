@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scarbook.campaign import steps
+from scarbook.campaign import shape, steps
 from scarbook.campaign.engine import Replay
 from scarbook.campaign.events import (
     Destroyed,
@@ -42,6 +42,8 @@ def overall_winner(replay: Replay) -> dict[str, Any] | None:
     """By the content's `overall_winner` rule, once its game has ended: the leader(s), and for a tie
     the roll-off bonus each tied player adds."""
     rule = replay.content.model.overall
+    if rule.get("team"):
+        return shape.team_result(replay.content, replay.state)
     last = replay.state.last_ended
     if not rule.get("after_game") or last is None or last.number < int(rule["after_game"]):
         return None
@@ -75,7 +77,7 @@ def may_still(replay: Replay, player: str) -> list[str]:
     content, state = replay.content, replay.state
     out: list[str] = []
     for o in steps.open_entries(content, state):
-        if o.actor != player:
+        if not o.takes(player):
             continue
         for s in (*o.step.stickers, *o.step.fallback):
             if s not in out and s in content.stickers and where(content, state, s, player, o.piece, in_order=False):
@@ -93,7 +95,7 @@ def step_data(replay: Replay) -> list[dict[str, Any]]:
     out = []
     for o in steps.entitled(content, game):
         done = state.steps.get(o.key)
-        out.append({"game": o.game, "step": o.step.id, "name": o.step.name, "player": o.actor,
+        out.append({"game": o.game, "step": o.step.id, "name": o.step.name, "player": o.who,
                     "for": o.piece or None, "done": done,
                     "owed": o.key in blocking, "mandatory": o.step.mandatory})
     return out
@@ -213,7 +215,8 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
                          "history": history})
     games = [{"game": g.number, "type": g.type, "plays": g.plays, "pieces": g.pieces, "ended": g.ended,
               "winner": g.winner or None, "held_on": g.held_on, "eliminated": g.eliminated, "lost": g.lost,
-              "signed": g.signed, "date": g.date or None} for g in state.games]
+              "signed": g.signed, "date": g.date or None, "team": g.team or None,
+              "chapter": shape.chapter_label(content, g) or None} for g in state.games]
     marks = [{"target": target, "sticker": m.sticker, "kind": m.kind, "slot": m.slot, "name": m.name or None,
               "by": m.by or None, "game": m.after_game, "during_game": m.during_game or None, "active": m.active,
               "covered_by": m.covered_by,
@@ -252,6 +255,7 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         "campaign_games": content.model.games,
         "on_territories": [m for m in marks if m["target"] in content.territories and m["active"]
                            and not m["cancels"]],
+        **shape.status_data(content, state),
     }
 
 
@@ -288,6 +292,7 @@ def status_text(data: dict[str, Any]) -> str:
                f"{'' if played == 1 and not length else 's'} played"
                + (f", game {live} in progress" if live else "")
                + ("; the campaign is over (later games give no rewards)" if length and played >= length else ""))
+    out.extend(shape.status_lines(data))
     out.append("")
     out.append("Players:")
     names = data["token_names"]
@@ -378,7 +383,9 @@ def status_text(data: dict[str, Any]) -> str:
             owner = f" ({p['owner']})" if p["owner"] else " (unclaimed)"
             alias = f" '{p['given_name']}'" if p.get("given_name") else ""
             out.append(f"  {p['name']}{alias}{owner}{' [lost]' if p['lost'] else ''}: {values}")
-    if data["overall_winner"]:
+    if data["overall_winner"] and data["overall_winner"].get("team"):
+        out.append(shape.result_line(data["overall_winner"]))
+    elif data["overall_winner"]:
         w = data["overall_winner"]
         sig = _count(data, "signature", w["signatures"])
         if w["tie"]:
@@ -396,7 +403,7 @@ def describe(ev: Event, cutting: frozenset[str] = frozenset()) -> str:
         plays = ", ".join(f"{p} as {' and '.join(f)}" if f else p for p, f in ev.plays)
         return f"game starts: {plays}" + (f" ({ev.type})" if ev.type else "")
     if isinstance(ev, GameEnded):
-        parts = [f"{ev.winner} wins"]
+        parts = [f"the team {ev.team}" if ev.team else f"{ev.winner} wins"]
         if ev.held_on:
             parts.append(f"held on: {', '.join(ev.held_on)}")
         if ev.eliminated:

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from scarbook.campaign import steps
-from scarbook.campaign.checks import CHECKS, CODES, Placement, a, cite_text, impassable, plural
+from scarbook.campaign import shape, steps
+from scarbook.campaign.checks import CHECKS, CODES, Placement, a, cite_text, impassable, phase_applies, plural
 from scarbook.campaign.content import Content, Target
 from scarbook.campaign.events import (
     Destroyed,
@@ -31,7 +31,7 @@ from scarbook.campaign.ids import normalize
 from scarbook.campaign.links import lines_of, link_problem, owed_lines
 from scarbook.campaign.model import Step
 from scarbook.campaign.starts import START_CHECKS
-from scarbook.campaign.state import CampaignState, pool_for
+from scarbook.campaign.state import CampaignState, GameRecord, pool_for
 from scarbook.compiler.model import as_dict, as_list
 from scarbook.kernel.diagnostics import Diagnostic, did_you_mean, refusal
 
@@ -193,7 +193,9 @@ def placement_problems(content: Content, state: CampaignState, r: Resolved, in_o
         if fn is None:
             out.append(refusal("R299", f"the content names an unknown check '{name}'"))
             continue
-        params = {k: v for k, v in chk.items() if k not in ("check", "cite")}
+        if not phase_applies(state, chk.get("only")):
+            continue
+        params = {k: v for k, v in chk.items() if k not in ("check", "cite", "only")}
         try:
             failure = fn(p, params)
         except Exception as exc:  # a crashing check is one more diagnostic, never a traceback
@@ -218,7 +220,8 @@ def _rule_of_step(step: Step) -> tuple[str, str]:
     """(who takes an end-of-game step, where the rulebook says so)."""
     who = {"everyone": "every player", "winner": "the winner", "held-on": "each player who held on",
            "eliminated": "each eliminated player",
-           "winner-for-unassigned": "the winner, for each one nobody played"}.get(step.who, step.who)
+           "winner-for-unassigned": "the winner, for each one nobody played",
+           "team": "the team, once (any player)"}.get(step.who, step.who)
     return f"{step.name}: {who}", step.cite
 
 
@@ -236,17 +239,17 @@ def step_problems(content: Content, state: CampaignState, r: Resolved, in_order:
         return [refusal("R205", f"say who takes the {label} with --by NAME", "each step is taken by a player")]
     open_now = steps.open_entries(content, state)
     offering = [o for o in steps.entitled(content, game) if o.step.offers(r.sticker_id)]
-    mine = [o for o in offering if o.actor == r.actor]
+    mine = [o for o in offering if o.takes(r.actor)]
     owed = steps.assign(content, state, r.sticker_id, r.target, r.actor)
     if owed is None:
         piece = content.piece_of(r.sticker_id, r.target)
         others = [o for o in open_now if o.step.offers(r.sticker_id) and piece and o.piece == piece
-                  and o.actor != r.actor]
+                  and not o.takes(r.actor)]
         if others:
             return [refusal("R205", f"{others[0].actor} takes '{others[0].step.name}' for {piece}, not {r.actor}",
                             *_step_rule(others[0]))]
         if not mine:
-            rule, cite = _step_rule(offering[0]) if offering else ("", "")
+            rule, cite = _step_rule(offering[0]) if offering else _unowed_rule(content, game, r.sticker_id)
             return [refusal("R205", f"{r.actor} has no step after game {game.number} that places {a(label)}",
                             rule, cite)]
         taken = [o for o in mine if o.key in state.steps]
@@ -257,7 +260,7 @@ def step_problems(content: Content, state: CampaignState, r: Resolved, in_order:
             return [refusal("R225", f"{r.actor} takes '{waiting[0].step.name}' for {pieces}, not for "
                             f"{piece or r.target.id}", *_step_rule(waiting[0]))]
         o = taken[0]
-        return [refusal("R207", f"{r.actor} already took '{o.step.name}' after game {game.number}"
+        return [refusal("R207", f"{o.actor and r.actor or o.who} already took '{o.step.name}' after game {game.number}"
                         f"{' for ' + o.piece if o.piece else ''} ({state.steps[o.key]})", *_step_rule(o))]
     if r.sticker_id in owed.step.fallback and r.sticker_id not in owed.step.stickers:
         for sid in owed.step.stickers:
@@ -271,6 +274,17 @@ def step_problems(content: Content, state: CampaignState, r: Resolved, in_order:
             return [refusal("R227", f"first: {earlier[0].text()}; then {owed.step.name}",
                             f"the end of {a(gtype.name)} game goes step by step", gtype.cite or earlier[0].step.cite)]
     return []
+
+
+def _unowed_rule(content: Content, game: GameRecord, sticker: str) -> tuple[str, str]:
+    """The step of the game's type that offers a sticker though this game owes it to nobody (a step owed only after
+    the other team result), as (who takes it and when, where the rulebook says so)."""
+    gtype = content.model.types.get(game.type)
+    step = next((st for st in gtype.steps if st.offers(sticker)), None) if gtype else None
+    if step is None:
+        return "", ""
+    rule, cite = _rule_of_step(step)
+    return (rule + (f", only after a {step.result} game" if step.result else "")), cite
 
 
 def _players_text(players: dict[str, Any]) -> str:
@@ -296,24 +310,40 @@ def where(content: Content, state: CampaignState, sticker_id: str, actor: str = 
     sticker = content.stickers[sticker_id]
     if not actor:
         actor = default_actor(content, state, sticker)
-    options: list[str] = [""]
-    for chk in sticker.get("checks", []) or []:
-        if chk.get("check") == "choice-of":
-            options = []
     out = []
     for kind in sticker.get("targets", []):
         for tid in content.target_ids(kind, sticker):
             target = content.target_of_kind(kind, tid)
             if piece and content.piece_of(sticker_id, target) not in (None, piece):
                 continue
-            names = options or [str(o.get("id")) for o in target.item.get("powers", []) or [] if isinstance(o, dict)]
-            names = names or [""]
-            for name in names:
-                r = Resolved(sticker_id, sticker, target, actor, name or "x")
+            for name, value in _choices(content, state, sticker, target):
+                r = Resolved(sticker_id, sticker, target, actor, name or "x", value)
                 if not [q for q in placement_problems(content, state, r, in_order) if q.code != "R224"]:
                     out.append(tid)
                     break
     return out
+
+
+def _choices(content: Content, state: CampaignState, sticker: dict[str, Any],
+             target: Target) -> list[tuple[str, int | None]]:
+    """The (--name, --value) pairs a placement on `target` could be given, so that `where`, `status` and the owed
+    steps see a sticker that needs them: one of the options of a `choice-of` check (a faction's powers), each field
+    of a `steps-value` check with the value one step on; else a name only a `named` sticker needs."""
+    out: list[tuple[str, int | None]] = []
+    for chk in sticker.get("checks", []) or []:
+        if not isinstance(chk, dict):
+            continue
+        if chk.get("check") == "choice-of":
+            field = str(chk.get("field") or "powers")
+            out += [(str(o.get("id")), None) for o in target.item.get(field, []) or [] if isinstance(o, dict)]
+            if not out:
+                return [("", None)]
+        elif chk.get("check") == "steps-value" and isinstance(chk.get("fields"), dict):
+            for name, step in chk["fields"].items():
+                base = (target.item.get("stats") or {}).get(name)
+                current = state.stat(content, target.id, base, name)
+                out.append((str(name), (current if current is not None else 0) + int(step)))
+    return out or [("x", None)]
 
 
 # --- games ------------------------------------------------------------------------------------
@@ -346,7 +376,8 @@ def blocking(content: Content, state: CampaignState) -> list[steps.Owed]:
     for o in steps.open_entries(content, state):
         if not o.step.mandatory:
             continue
-        if o.step.pass_if or any(s in content.stickers and where(content, state, s, o.actor, o.piece, in_order=False)
+        actor = o.actor or next(iter(o.players), "")
+        if o.step.pass_if or any(s in content.stickers and where(content, state, s, actor, o.piece, in_order=False)
                                  for s in (*o.step.stickers, *o.step.fallback)):
             out.append(o)
     return out
@@ -354,7 +385,7 @@ def blocking(content: Content, state: CampaignState) -> list[steps.Owed]:
 
 def owed_rewards(content: Content, state: CampaignState) -> list[tuple[str, str]]:
     """(player, step) still owed after the last game: they must take it (or pass) before the next."""
-    return [(o.actor, o.step.name + (f" for {o.piece}" if o.piece and o.piece != o.actor else ""))
+    return [(o.who, o.step.name + (f" for {o.piece}" if o.piece and o.piece != o.actor else ""))
             for o in blocking(content, state)]
 
 
@@ -362,15 +393,20 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
     out: list[Diagnostic] = []
     live = state.in_progress
     if live is not None:
+        how = "--team won|lost" if content.model.team else "--winner NAME"
         return [refusal("R301", f"game {live.number} has not ended; record its end with 'scarbook campaign game "
-                        "end --winner NAME' first", "a game's permanent changes are made after it ends, before the "
+                        f"end {how}' first", "a game's permanent changes are made after it ends, before the "
                         "next game", _type_cite(content))]
     number = state.started + 1
     model = content.model
+    over = shape.start_problems(content, state)
+    if over:
+        return over
     for o in blocking(content, state):
-        out.append(refusal("R304", f"{o.actor} has not taken '{o.text()}' for game {o.game} yet (place it, see "
-                           f"'scarbook campaign where STICKER --by {o.actor}', or 'scarbook campaign pass "
-                           f"{o.step.id} --by {o.actor}{' --for ' + o.piece if o.piece else ''}')",
+        by = o.actor or "NAME"
+        out.append(refusal("R304", f"{o.who} has not taken '{o.text()}' for game {o.game} yet (place it, see "
+                           f"'scarbook campaign where STICKER --by {by}', or 'scarbook campaign pass "
+                           f"{o.step.id} --by {by}{' --for ' + o.piece if o.piece else ''}')",
                            *_step_rule(o)))
     for eid in pending(content, state):
         env = content.envelopes[eid]
@@ -379,6 +415,7 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
                            cite_text((env.get("source") or {}).get("cite"))))
     out.extend(setup_problems(content, state, number))
     out.extend(owed_once_opened(content, state))
+    out.extend(shape.owed_problems(content, state))
     owed: list[tuple[str, str, int]] = []
     if any(n and lines_of(content.stickers.get(sid, {}))[0] for sid, n in state.placed.items()):
         carriers: dict[str, list[str]] = {}  # only when a placed sticker brings lines: every game start asks
@@ -578,9 +615,13 @@ def game_end_problems(content: Content, state: CampaignState, ev: GameEnded) -> 
     gtype = content.model.types.get(game.type)
     rule = ("the end of a game records who won, who held on and who was eliminated, each a player of that game",
             (gtype.cite if gtype else "") or _model_cite(content))
-    if not ev.winner.strip():
+    team = shape.team_end_problems(content, state, ev, game, rule)
+    if team is not None:
+        return team
+    if not content.model.team and not ev.winner.strip():
         return [refusal("R307", "say who won with --winner NAME", *rule)]
-    for raw in [ev.winner, *ev.held_on, *ev.eliminated, *(p for p, _ in ev.controlled)]:
+    for raw in [*([ev.winner] if ev.winner.strip() else []), *ev.held_on, *ev.eliminated,
+                *(p for p, _ in ev.controlled)]:
         player = player_name(state, raw)
         if player is None or player not in game.plays:
             out.append(refusal("R307", f"'{raw}' did not play game {game.number}; players: {', '.join(game.plays)}",
@@ -589,7 +630,7 @@ def game_end_problems(content: Content, state: CampaignState, ev: GameEnded) -> 
             names[raw] = player
     if out:
         return out
-    listed = [names[x] for x in [ev.winner, *ev.held_on, *ev.eliminated]]
+    listed = [names[x] for x in [*([ev.winner] if ev.winner.strip() else []), *ev.held_on, *ev.eliminated]]
     if len(set(listed)) != len(listed):
         out.append(refusal("R307", "a player is listed twice among winner, held on and eliminated", *rule))
     for _player, terrs in ev.controlled:
@@ -633,6 +674,8 @@ def trigger_met(content: Content, state: CampaignState, env: dict[str, Any]) -> 
         return last is not None and last.number >= int(when["after_game"])
     if "opened" in when:
         return when["opened"] in state.opened
+    if "after_chapter" in when:
+        return shape.chapters_over(content, state) >= int(when["after_chapter"])
     return None  # about_to_place: answered when someone tries to place it
 
 
@@ -743,7 +786,7 @@ def pass_problems(content: Content, state: CampaignState, ev: Passed) -> list[Di
                         f"steps: {', '.join(step_ids)}", f"the end of {a(gtype.name)} game has these steps",
                         gtype.cite or _model_cite(content))]
     piece = normalize(ev.piece) if ev.piece else ""
-    mine = [o for o in steps.open_entries(content, state) if o.step.id == sid and o.actor == player
+    mine = [o for o in steps.open_entries(content, state) if o.step.id == sid and o.takes(player)
             and (not piece or o.piece == piece)]
     who = _rule_of_step(next(s for s in gtype.steps if s.id == sid))
     if not mine:
@@ -841,7 +884,7 @@ def canonical(content: Content, state: CampaignState, ev: Event) -> Event | None
             held += [p for p in game.plays if p not in listed]  # unlisted players held on
         return GameEnded(who(ev.winner), tuple(held), tuple(who(p) for p in ev.eliminated),
                          tuple((who(p), tuple(normalize(t) for t in ts)) for p, ts in ev.controlled), ev.date,
-                         tuple(normalize(p) for p in ev.lost), **where)
+                         tuple(normalize(p) for p in ev.lost), ev.team.strip().lower(), **where)
     if isinstance(ev, Opened):
         return Opened(normalize(ev.envelope), ev.pack, **where)
     if isinstance(ev, Ticked):
@@ -852,7 +895,7 @@ def canonical(content: Content, state: CampaignState, ev: Event) -> Event | None
     if isinstance(ev, Passed):
         step, by, piece = normalize(ev.step), who(ev.by), normalize(ev.piece) if ev.piece else ""
         if not piece:  # the one piece this player takes the step for, when the step is per piece
-            pieces = {o.piece for o in steps.open_entries(content, state) if o.step.id == step and o.actor == by}
+            pieces = {o.piece for o in steps.open_entries(content, state) if o.step.id == step and o.takes(by)}
             piece = pieces.pop() if len(pieces) == 1 else ""
         return Passed(step, by, piece, ev.why, **where)
     return ev

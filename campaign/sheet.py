@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from scarbook.campaign import shape
 from scarbook.campaign.effective import applied
 from scarbook.campaign.engine import Replay
 from scarbook.campaign.ledger.file import Ledger
@@ -195,7 +196,12 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
             pieces.append({"name": pc["name"], "alias": pc.get("given_name") or "", "owner": pc.get("owner") or "",
                            "lost": pc.get("lost", False), "changes": changed})
     winner = data.get("overall_winner")
+    shape_lines = shape.status_lines(data)  # a campaign in chapters, with tracks or a team result
+    if winner and winner.get("team"):
+        shape_lines.append(shape.result_line(winner))
+        winner = None
     return {
+        "shape_lines": shape_lines,
         "campaign": data.get("campaign"), "game_title": game.title, "games_played": data.get("games_played", 0),
         "game_in_progress": data.get("game_in_progress"), "players": players, "continents": continents,
         "mark_groups": groups, "pieces": pieces, "piece_title": _piece_title(content), "cards": cards,

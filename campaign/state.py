@@ -78,6 +78,9 @@ class GameRecord:
     lost: list[str] = field(default_factory=list)  # pieces lost for good in this game
     pieces_at_end: dict[str, list[str]] = field(default_factory=dict)  # piece kind -> every piece then
     signed: bool = False
+    team: str = ""  # a co-operative game's result (won, lost)
+    chapter: int = 0  # the chapter it plays (0: the campaign has no chapters)
+    attempt: int = 0  # which try of that chapter
 
     def with_role(self, role: str) -> list[str]:
         if role == "winner":
@@ -263,9 +266,11 @@ def apply(state: CampaignState, content: Content, event: Event) -> None:
     if isinstance(event, GameStarted):
         number = state.started + 1
         pieces = {p: {content.piece_kind_of(i) or "": i for i in ids} for p, ids in event.plays}
-        state.games.append(GameRecord(number, {p: ids[0] if ids else "" for p, ids in event.plays}, dict(event.starts),
-                                      line=event.span.line, type=content.model.type_of(number, event.type),
-                                      pieces=pieces))
+        record = GameRecord(number, {p: ids[0] if ids else "" for p, ids in event.plays}, dict(event.starts),
+                            line=event.span.line, type=content.model.type_of(number, event.type), pieces=pieces)
+        if content.model.chapters is not None:
+            record.chapter, record.attempt = next_chapter(content, state)
+        state.games.append(record)
     elif isinstance(event, GameEnded):
         game = state.in_progress
         if game is None:
@@ -274,6 +279,7 @@ def apply(state: CampaignState, content: Content, event: Event) -> None:
         game.winner, game.held_on, game.eliminated = event.winner, list(event.held_on), list(event.eliminated)
         game.controlled = {p: set(ts) for p, ts in event.controlled}
         game.lost = list(event.lost)
+        game.team = event.team
         game.pieces_at_end = {k: list(content.pieces_of(k)) for k in content.model.pieces}
         state.eliminations += len(event.eliminated)
         game.date = event.date
@@ -304,6 +310,18 @@ def apply(state: CampaignState, content: Content, event: Event) -> None:
         forts = [m for m in state.active_marks(event.target) if m.boxes]
         if forts:
             forts[-1].ticked = min(forts[-1].boxes or 0, forts[-1].ticked + event.boxes)
+
+
+def next_chapter(content: Content, state: CampaignState) -> tuple[int, int]:
+    """(chapter, try) the next game plays: the same chapter again after the result the chapters name
+    (`again_after`) while tries are left, else the next chapter, try 1."""
+    chapters = content.model.chapters
+    prev = state.games[-1] if state.games else None
+    if chapters is None or prev is None or not prev.chapter:
+        return 1, 1
+    if prev.team == chapters.again_after and prev.attempt < chapters.tries:
+        return prev.chapter, prev.attempt + 1
+    return prev.chapter + 1, 1
 
 
 def pool_for(state: CampaignState, sticker: dict[str, Any]) -> tuple[str | None, int | None]:

@@ -34,9 +34,19 @@ class Owed:
     def key(self) -> tuple[int, str, str]:
         return (self.game, self.step.id, self.subject)
 
+    def takes(self, player: str) -> bool:
+        """Whether `player` may take this entry (any player of the game for a team step, whose actor is '')."""
+        return bool(player) and (self.actor == player or (not self.actor and player in self.players))
+
+    players: tuple[str, ...] = ()  # who played the game (a team step is theirs)
+
+    @property
+    def who(self) -> str:
+        return self.actor or "the team"
+
     def text(self) -> str:
         piece = f" for {self.piece}" if self.piece and self.piece != self.actor else ""
-        return f"{self.step.name} ({self.actor}{piece})"
+        return f"{self.step.name} ({self.who}{piece})"
 
 
 def entitled(content: Content, game: GameRecord) -> list[Owed]:
@@ -48,9 +58,11 @@ def entitled(content: Content, game: GameRecord) -> list[Owed]:
     played = {p for pieces in game.pieces.values() for p in pieces.values()}
     out: list[Owed] = []
     for index, step in enumerate(gtype.steps):
-        if step.does != "place":
+        if step.does != "place" or (step.result and step.result != game.team):
             continue
-        if step.who == "everyone":
+        if step.who == "team":
+            out.append(Owed(game.number, step, index, "team", "", players=tuple(game.plays)))
+        elif step.who == "everyone":
             for player, pieces in game.pieces.items():
                 piece = pieces.get(step.piece, "") if step.piece else ""
                 if step.piece and (not piece or piece in game.lost or piece in step.skip):
@@ -81,7 +93,7 @@ def assign(content: Content, state: CampaignState, sticker: str, target: Target,
         return None
     piece = content.piece_of(sticker, target)
     for o in open_entries(content, state):
-        if o.actor == actor and o.step.offers(sticker) and (not o.piece or piece is None or o.piece == piece):
+        if o.takes(actor) and o.step.offers(sticker) and (not o.piece or piece is None or o.piece == piece):
             return o
     return None
 

@@ -249,6 +249,7 @@ class Merger:
         loaded.game = self.game
         self.renamed: dict[str, tuple[str, str]] = {}  # territory -> (base name, name now)
         self.named_cards: set[str] = set()  # cards a pack restated with their own name
+        self.step_patches: list[tuple[dict[str, Any], Origin]] = []  # packs' `steps`, applied once all are merged
 
     def add(self, doc: Document, layer: str) -> None:
         data = doc.data
@@ -280,6 +281,15 @@ class Merger:
         for i, edge in enumerate(removed if isinstance(removed, list) else []):
             if isinstance(edge, list) and len(edge) >= 2 and all(isinstance(e, str) for e in edge[:2]):
                 self.remove_edge(edge[0], edge[1], Origin(doc, f"/remove_edges/{i}", layer))
+        patches = data.get("steps")
+        for i, item in enumerate(patches if isinstance(patches, list) else []):
+            if isinstance(item, dict) and f"/steps/{i}" not in doc.invalid:
+                origin = Origin(doc, f"/steps/{i}", layer)
+                if layer == "base":
+                    self.loaded.diagnostics.append(error(origin.span(key=False), "X520", "'steps' is for packs: a "
+                                                         "game lists its steps in game.campaign.game_types"))
+                else:
+                    self.step_patches.append((item, origin))
         for section in ITEM_SECTIONS:
             items = data.get(section)
             if not isinstance(items, list):
@@ -341,6 +351,57 @@ class Merger:
         self.game.spans[item_id] = here
         self.loaded.origins[item_id] = origin
 
+
+    def apply_step_patches(self) -> None:
+        """A pack's `steps`: each adds one end-of-game step to a game type of the game it extends (after the step
+        `after` names, else last), or changes one (`patch: true`: the given fields replace those of the step),
+        without restating the campaign block. Unknown types or steps are errors at the entry's own line."""
+        from scarbook.kernel.diagnostics import did_you_mean
+
+        if not self.step_patches:
+            return
+        meta = dict(self.game.meta)
+        camp = dict(meta.get("campaign") or {}) if isinstance(meta.get("campaign"), dict) else {}
+        types = [dict(t) for t in camp.get("game_types") or [] if isinstance(t, dict)]
+        for item, origin in self.step_patches:
+            tid = str(item.get("game_type"))
+            gtype = next((t for t in types if t.get("id") == tid), None)
+            if gtype is None:
+                known = [str(t.get("id")) for t in types]
+                self.loaded.diagnostics.append(error(origin.span("/game_type"), "X521",
+                                                     f"{self.game.title or 'the game'}"
+                                                     f" has no game type '{tid}'{did_you_mean(tid, known)}; its types: "
+                                                     f"{', '.join(known) or 'none (it declares no game_types)'}"))
+                continue
+            steps = [dict(st) for st in gtype.get("steps") or [] if isinstance(st, dict)]
+            ids = [str(st.get("id")) for st in steps]
+            sid = str(item.get("id"))
+            fields = {k: v for k, v in item.items() if k not in ("game_type", "patch", "after")}
+            if item.get("patch"):
+                if sid not in ids:
+                    self.loaded.diagnostics.append(error(origin.span("/id"), "X522", f"game type '{tid}' has no step "
+                                                         f"'{sid}' to patch{did_you_mean(sid, ids)}; its steps: "
+                                                         f"{', '.join(ids)} (remove 'patch: true' to add a new one)"))
+                    continue
+                steps[ids.index(sid)] = {**steps[ids.index(sid)], **fields}
+            elif sid in ids:
+                self.loaded.diagnostics.append(error(origin.span("/id"), "X523", f"game type '{tid}' already has a "
+                                                     f"step '{sid}'; add 'patch: true' to change it, or choose "
+                                                     "another id"))
+                continue
+            else:
+                after = item.get("after")
+                if after is not None and str(after) not in ids:
+                    self.loaded.diagnostics.append(error(origin.span("/after"), "X524", f"game type '{tid}' has no "
+                                                         f"step '{after}' to go after{did_you_mean(str(after), ids)}"
+                                                         f"; its steps: {', '.join(ids)}"))
+                    continue
+                at = ids.index(str(after)) + 1 if after is not None else len(steps)
+                steps.insert(at, fields)
+            gtype["steps"] = steps
+        camp["game_types"] = types
+        meta["campaign"] = camp
+        self.game.meta = meta
 
     def remove_edge(self, a: str, b: str, origin: Origin) -> None:
         """A pack's `remove_edges` entry: drop the base edge a-b (from `edges` and both `neighbors` lists)."""
@@ -435,6 +496,7 @@ def load_game_folder(base: Path, packs: list[Path] | None = None) -> Loaded:
             loaded.cites_declared.update(doc.file for doc in docs)
         all_files.extend(files)
     merger.rename_cards()
+    merger.apply_step_patches()
     game = merger.game
     resolve_game(game)
     root = base if base.is_dir() else base.parent

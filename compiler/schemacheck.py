@@ -74,10 +74,10 @@ def _check_name(err: Any, doc: Document) -> str | None:
 def _describe_params(err: Any, doc: Document, name: str) -> Iterator[Diagnostic]:
     """X404: a legality check's parameters, said in the check's own words."""
     pointer = pointer_of(err.absolute_path)
-    allowed = [k for k in _allowed_keys(err.schema) if k not in ("check", "cite")]
+    allowed = [k for k in _allowed_keys(err.schema) if k not in ("check", "cite", "only")]
     if err.validator == "additionalProperties" and isinstance(err.instance, dict):
         for key in err.instance:
-            if key not in allowed and key not in ("check", "cite"):
+            if key not in allowed and key not in ("check", "cite", "only"):
                 child = f"{pointer}/{escape(key)}"
                 yield error(doc.span(child, key=True), "X404", f"check '{name}' has no parameter '{key}'"
                             f"{did_you_mean(key, allowed)}; its parameters: {', '.join(allowed) or 'none'}", child)

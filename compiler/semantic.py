@@ -283,6 +283,9 @@ def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
             slot_kinds.update(as_dict(item.get("sealed_slots")))
             for sealed, env in sealed_slot_envelopes(item).items():
                 yield from _ref(ctx, iid, f"/sealed_slots/{sealed}/envelope", env, "envelopes", "envelope")
+    kinds = {s.get("kind") for _, s in ctx.items("stickers")} | set(game.section("stickers"))
+    kinds |= {t for _, s in ctx.items("stickers") for t in as_list(s.get("tags"))}
+    founds = {as_dict(s.get("founds")).get("kind") for _, s in ctx.items("stickers")}
     for sid, st in ctx.items("stickers"):
         slot = st.get("slot")
         targets = set(as_list(st.get("targets")))
@@ -308,8 +311,11 @@ def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
                 continue
             # the parameters' names and types are the schema's (X404 in compiler/schema.py); their ids are ours
             params = {k: v for k, v in chk.items() if k not in ("check", "cite")}
-            for j, ref in enumerate(as_list(params.get("group"))):
-                yield from _ref(ctx, sid, f"/checks/{i}/group/{j}", ref, "stickers", "sticker")
+            for j, ref in enumerate(as_list(params.get("of"))):  # a limit counts stickers, kinds or a card group
+                if isinstance(ref, dict):
+                    yield from _ref(ctx, sid, f"/checks/{i}/of/{j}/deck", ref.get("deck"), "decks", "deck")
+                elif isinstance(ref, str) and ref not in kinds and ref not in founds:
+                    yield from _ref(ctx, sid, f"/checks/{i}/of/{j}", ref, "stickers", "sticker or kind")
             for j, ref in enumerate(as_list(params.get("decks"))):
                 yield from _ref(ctx, sid, f"/checks/{i}/decks/{j}", ref, "decks", "deck")
             if isinstance(params.get("envelope"), str):

@@ -17,9 +17,9 @@ GAME = Path(__file__).parent / "packs" / "valid" / "checks-isles"
 
 SCRIPT = f"""
 new {{file}} --game {GAME} --player Ann --player Bob
-!R228 place banner a-isle
+!R238 place banner a-isle
 place banner a-isle --by Ann
-!R228 place banner b-isle --by Ann
+!R238 place banner b-isle --by Ann
 place banner b-isle --by Bob
 !R230 place raid c-isle --by Ann
 !R231 place tower a-isle
@@ -35,9 +35,9 @@ place crown b-isle --by Ann
 !R237 place ruin a-card
 !R303 game start --play Ann=red --play Bob
 game start --play Ann --play Bob
-!R229 place raid c-isle
+!R238 place raid c-isle
 place raid c-isle --by Bob
-!R229 place raid a-isle --by Bob
+!R238 place raid a-isle --by Bob
 !R220 place late a-isle
 place raid a-isle --by Ann
 place ruin a-card
@@ -52,10 +52,10 @@ def test_every_generic_check_refuses_and_lets_through(tmp_path: Path, monkeypatc
 
 
 TRANSCRIPT = [  # each command, then the first line it prints: every refusal word for word
-    ("place banner a-isle", "error R228: say who with --by NAME (each player places their own Banner; t § banner)"),
+    ("place banner a-isle", "error R238: say who places it with --by NAME (at most 1 banner per player; t § banner)"),
     ("place banner a-isle --by Ann", "recorded: banner on a-isle by Ann"),
     ("place banner b-isle --by Ann",
-     "error R228: Ann already has one (banner on a-isle, line 9) (each player has one Banner; t § banner)"),
+     "error R238: Ann already placed banner on a-isle (line 9) (at most 1 banner per player; t § banner)"),
     ("place banner b-isle --by Bob", "recorded: banner on b-isle by Bob"),
     ("place raid c-isle --by Ann", "error R230: no game is in progress (a Raid is placed during a game; t § raid)"),
     ("place tower a-isle",
@@ -81,10 +81,10 @@ TRANSCRIPT = [  # each command, then the first line it prints: every refusal wor
      "'red' means nothing here; say only who plays: --play Ann (a game records only who played)"),
     ("game start --play Ann --play Bob", "recorded: game starts: Ann, Bob"),
     ("place raid c-isle",
-     "error R229: say who places it with --by NAME (each player places one of these per game; t § raid)"),
+     "error R238: say who places it with --by NAME (at most 1 raid per player per game; t § raid)"),
     ("place raid c-isle --by Bob", "recorded: raid on c-isle by Bob"),
-    ("place raid a-isle --by Bob", "error R229: Bob already placed raid on c-isle in game 1 (line 14) (one of these "
-     "per player per game; t § raid)"),
+    ("place raid a-isle --by Bob", "error R238: Bob already placed raid on c-isle (line 14) in game 1 (at most 1 "
+     "raid per player per game; t § raid)"),
     ("place late a-isle", "error R220: this is game 1 (a Late is placed only in games 2-3; t § late)"),
     ("place raid a-isle --by Ann", "recorded: raid on a-isle by Ann"),
     ("place ruin a-card", "recorded: ruin on a-card"),

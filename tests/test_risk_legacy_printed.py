@@ -163,7 +163,7 @@ def test_world_capital_comes_with_the_second_signature_packet_and_goes_on_a_card
         ("world-capital", "Capital", 5)]
     assert "alaska: world-capital 'Capital' (Bob, during game 3, population 5)" in invoke(["status"], file).output
     # there is one, never two on one territory
-    refused(file, ["place", "world-capital", "alaska", "--by", "Cat", "--name", "Again"], "R213", SCANS)
+    refused(file, ["place", "world-capital", "alaska", "--by", "Cat", "--name", "Again"], "R238", SCANS)
     refused(file, ["place", "world-capital", "brazil", "--by", "Cat", "--name", "Again"], "R201", SCANS)
 
 

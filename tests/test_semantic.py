@@ -143,7 +143,7 @@ def test_sticker_slot_checks_and_params(tmp_path: Path) -> None:
             supply: [{pool: start, count: 2}]
             checks:
               - {check: supply-left, pool: strat, cite: "x § y"}
-              - {check: once-per-target, group: [quak], cite: "x § y"}
+              - {check: limit, max: 1, of: [quak], per: [target], cite: "x § y"}
         """)
     got = [line.split(" ")[1] for line in out]
     assert got == ["X401", "X405", "X102"], out

@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
 from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = 'c916a5799119d46a949955d3'
+SCHEMAS_DIGEST = '54b9a42b74fe323510fdbba6'
 VERSION = "2.22.3"
 class Decimal:  # see compiled._generated_code
     pass
@@ -198,7 +198,181 @@ def validate(data, custom_formats={}, name_prefix=None):
                 data__schedule_len = len(data__schedule)
                 for data__schedule_x, data__schedule_item in enumerate(data__schedule):
                     validate____defs_rulebook_schema_json__defs_scheduled_game(data__schedule_item, custom_formats, None)
+        if "steps" in data_keys:
+            data_keys.remove("steps")
+            data__steps = data["steps"]
+            if not isinstance(data__steps, (list, tuple)):
+                raise JsonSchemaValueException
+            data__steps_is_list = isinstance(data__steps, (list, tuple))
+            if data__steps_is_list:
+                data__steps_len = len(data__steps)
+                for data__steps_x, data__steps_item in enumerate(data__steps):
+                    validate____defs_game_schema_json__defs_step_patch(data__steps_item, custom_formats, None)
         if data_keys:
+            raise JsonSchemaValueException
+    return data
+
+def validate____defs_game_schema_json__defs_step_patch(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['game_type', 'id']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
+        if "who" in data_keys:
+            data_keys.remove("who")
+            data__who = data["who"]
+            if not (isinstance(data__who, str) and data__who == 'everyone' or isinstance(data__who, str) and data__who == 'winner' or isinstance(data__who, str) and data__who == 'held-on' or isinstance(data__who, str) and data__who == 'eliminated' or isinstance(data__who, str) and data__who == 'winner-for-unassigned' or isinstance(data__who, str) and data__who == 'team'):
+                raise JsonSchemaValueException
+        if "does" in data_keys:
+            data_keys.remove("does")
+            data__does = data["does"]
+            if not (isinstance(data__does, str) and data__does == 'place' or isinstance(data__does, str) and data__does == 'sign' or isinstance(data__does, str) and data__does == 'record'):
+                raise JsonSchemaValueException
+        if "choose" in data_keys:
+            data_keys.remove("choose")
+            data__choose = data["choose"]
+            validate____defs_defs_schema_json__defs_ids(data__choose, custom_formats, None)
+        if "fallback" in data_keys:
+            data_keys.remove("fallback")
+            data__fallback = data["fallback"]
+            validate____defs_defs_schema_json__defs_ids(data__fallback, custom_formats, None)
+        if "piece" in data_keys:
+            data_keys.remove("piece")
+            data__piece = data["piece"]
+            validate____defs_defs_schema_json__defs_id(data__piece, custom_formats, None)
+        if "mandatory" in data_keys:
+            data_keys.remove("mandatory")
+            data__mandatory = data["mandatory"]
+            if not isinstance(data__mandatory, (bool)):
+                raise JsonSchemaValueException
+        if "pass_if" in data_keys:
+            data_keys.remove("pass_if")
+            data__passif = data["pass_if"]
+            validate____defs_defs_schema_json__defs_text(data__passif, custom_formats, None)
+        if "skip" in data_keys:
+            data_keys.remove("skip")
+            data__skip = data["skip"]
+            validate____defs_defs_schema_json__defs_ids(data__skip, custom_formats, None)
+        if "cite" in data_keys:
+            data_keys.remove("cite")
+            data__cite = data["cite"]
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "result" in data_keys:
+            data_keys.remove("result")
+            data__result = data["result"]
+            if not (isinstance(data__result, str) and data__result == 'won' or isinstance(data__result, str) and data__result == 'lost'):
+                raise JsonSchemaValueException
+        if "game_type" in data_keys:
+            data_keys.remove("game_type")
+            data__gametype = data["game_type"]
+            validate____defs_defs_schema_json__defs_id(data__gametype, custom_formats, None)
+        if "patch" in data_keys:
+            data_keys.remove("patch")
+            data__patch = data["patch"]
+            if not isinstance(data__patch, (bool)):
+                raise JsonSchemaValueException
+        if "after" in data_keys:
+            data_keys.remove("after")
+            data__after = data["after"]
+            validate____defs_defs_schema_json__defs_id(data__after, custom_formats, None)
+        if data_keys:
+            raise JsonSchemaValueException
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['patch']) - data.keys()
+            if data__missing_keys:
+                raise JsonSchemaValueException
+            data_keys = set(data.keys())
+            if "patch" in data_keys:
+                data_keys.remove("patch")
+                data__patch = data["patch"]
+                if not isinstance(data__patch, (bool)):
+                    raise JsonSchemaValueException
+                if not (isinstance(data__patch, bool) and data__patch is True):
+                    raise JsonSchemaValueException
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['game_type', 'id', 'who', 'cite']) - data.keys()
+            if data__missing_keys:
+                raise JsonSchemaValueException
+    return data
+
+def validate____defs_defs_schema_json__defs_cite(data, custom_formats={}, name_prefix=None):
+    data_any_of_count1 = 0
+    if not data_any_of_count1:
+        try:
+            if not isinstance(data, (str)):
+                raise JsonSchemaValueException
+            if isinstance(data, str):
+                data_len = len(data)
+                if data_len < 3:
+                    raise JsonSchemaValueException
+            data_any_of_count1 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count1:
+        try:
+            if not isinstance(data, (list, tuple)):
+                raise JsonSchemaValueException
+            data_is_list = isinstance(data, (list, tuple))
+            if data_is_list:
+                data_len = len(data)
+                if data_len < 1:
+                    raise JsonSchemaValueException
+                for data_x, data_item in enumerate(data):
+                    if not isinstance(data_item, (str)):
+                        raise JsonSchemaValueException
+                    if isinstance(data_item, str):
+                        data_item_len = len(data_item)
+                        if data_item_len < 3:
+                            raise JsonSchemaValueException
+            data_any_of_count1 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count1:
+        raise JsonSchemaValueException
+    return data
+
+def validate____defs_defs_schema_json__defs_ids(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (list, tuple)):
+        raise JsonSchemaValueException
+    data_is_list = isinstance(data, (list, tuple))
+    if data_is_list:
+        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+        data_len = len(data)
+        if data_len > len(set(fn(data_x) for data_x in data)):
+            raise JsonSchemaValueException
+        for data_x, data_item in enumerate(data):
+            validate____defs_defs_schema_json__defs_id(data_item, custom_formats, None)
+    return data
+
+def validate____defs_defs_schema_json__defs_text(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise JsonSchemaValueException
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len < 1:
+            raise JsonSchemaValueException
+        if data_len > 20000:
+            raise JsonSchemaValueException
+    return data
+
+def validate____defs_defs_schema_json__defs_id(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise JsonSchemaValueException
+    if isinstance(data, str):
+        if not REGEX_PATTERNS['^[a-z0-9]+(-[a-z0-9]+)*$'].search(data):
             raise JsonSchemaValueException
     return data
 
@@ -321,8 +495,8 @@ def validate____defs_rulebook_schema_json__defs_scheduled_game(data, custom_form
     return data
 
 def validate____defs_game_schema_json__defs_game_properties_campaign_properties_starts_items(data, custom_formats={}, name_prefix=None):
-    data_any_of_count1 = 0
-    if not data_any_of_count1:
+    data_any_of_count2 = 0
+    if not data_any_of_count2:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -351,9 +525,9 @@ def validate____defs_game_schema_json__defs_game_properties_campaign_properties_
                     validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count1 += 1
+            data_any_of_count2 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count1:
+    if not data_any_of_count2:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -382,9 +556,9 @@ def validate____defs_game_schema_json__defs_game_properties_campaign_properties_
                     validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count1 += 1
+            data_any_of_count2 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count1:
+    if not data_any_of_count2:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -417,9 +591,9 @@ def validate____defs_game_schema_json__defs_game_properties_campaign_properties_
                     validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count1 += 1
+            data_any_of_count2 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count1:
+    if not data_any_of_count2:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -448,57 +622,10 @@ def validate____defs_game_schema_json__defs_game_properties_campaign_properties_
                     validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count1 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count1:
-        raise JsonSchemaValueException
-    return data
-
-def validate____defs_defs_schema_json__defs_cite(data, custom_formats={}, name_prefix=None):
-    data_any_of_count2 = 0
-    if not data_any_of_count2:
-        try:
-            if not isinstance(data, (str)):
-                raise JsonSchemaValueException
-            if isinstance(data, str):
-                data_len = len(data)
-                if data_len < 3:
-                    raise JsonSchemaValueException
-            data_any_of_count2 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count2:
-        try:
-            if not isinstance(data, (list, tuple)):
-                raise JsonSchemaValueException
-            data_is_list = isinstance(data, (list, tuple))
-            if data_is_list:
-                data_len = len(data)
-                if data_len < 1:
-                    raise JsonSchemaValueException
-                for data_x, data_item in enumerate(data):
-                    if not isinstance(data_item, (str)):
-                        raise JsonSchemaValueException
-                    if isinstance(data_item, str):
-                        data_item_len = len(data_item)
-                        if data_item_len < 3:
-                            raise JsonSchemaValueException
             data_any_of_count2 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count2:
         raise JsonSchemaValueException
-    return data
-
-def validate____defs_defs_schema_json__defs_ids(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (list, tuple)):
-        raise JsonSchemaValueException
-    data_is_list = isinstance(data, (list, tuple))
-    if data_is_list:
-        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-        data_len = len(data)
-        if data_len > len(set(fn(data_x) for data_x in data)):
-            raise JsonSchemaValueException
-        for data_x, data_item in enumerate(data):
-            validate____defs_defs_schema_json__defs_id(data_item, custom_formats, None)
     return data
 
 def validate____defs_defs_schema_json__defs_maybe_text(data, custom_formats={}, name_prefix=None):
@@ -536,25 +663,6 @@ def validate____defs_defs_schema_json__defs_unknown(data, custom_formats={}, nam
                 if data__unknown_len < 3:
                     raise JsonSchemaValueException
         if data_keys:
-            raise JsonSchemaValueException
-    return data
-
-def validate____defs_defs_schema_json__defs_text(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (str)):
-        raise JsonSchemaValueException
-    if isinstance(data, str):
-        data_len = len(data)
-        if data_len < 1:
-            raise JsonSchemaValueException
-        if data_len > 20000:
-            raise JsonSchemaValueException
-    return data
-
-def validate____defs_defs_schema_json__defs_id(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (str)):
-        raise JsonSchemaValueException
-    if isinstance(data, str):
-        if not REGEX_PATTERNS['^[a-z0-9]+(-[a-z0-9]+)*$'].search(data):
             raise JsonSchemaValueException
     return data
 
@@ -1140,6 +1248,28 @@ def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats=
                         raise JsonSchemaValueException
                     if isinstance(data__aftergame, (int, float, Decimal)) and not isinstance(data__aftergame, bool):
                         if data__aftergame < 0:
+                            raise JsonSchemaValueException
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count6 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count6:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['after_chapter']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+                data_keys = set(data.keys())
+                if "after_chapter" in data_keys:
+                    data_keys.remove("after_chapter")
+                    data__afterchapter = data["after_chapter"]
+                    if not isinstance(data__afterchapter, (int)) and not (isinstance(data__afterchapter, float) and data__afterchapter.is_integer()) or isinstance(data__afterchapter, bool):
+                        raise JsonSchemaValueException
+                    if isinstance(data__afterchapter, (int, float, Decimal)) and not isinstance(data__afterchapter, bool):
+                        if data__afterchapter < 1:
                             raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
@@ -2062,9 +2192,22 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'once-per-target' or isinstance(data__check, str) and data__check == 'one-per-game' or isinstance(data__check, str) and data__check == 'one-per-player' or isinstance(data__check, str) and data__check == 'one-reward-per-game' or isinstance(data__check, str) and data__check == 'opened'):
+                    if not (isinstance(data__check, str) and data__check == 'limit' or isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'min-value' or isinstance(data__check, str) and data__check == 'next-to' or isinstance(data__check, str) and data__check == 'opened' or isinstance(data__check, str) and data__check == 'placed-once-opened'):
                         raise JsonSchemaValueException
             data_any_of_count11 = 0
+            if not data_any_of_count11:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'limit'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_limit(data, custom_formats, None)
+                    data_any_of_count11 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count11:
                 try:
                     data_is_dict = isinstance(data, dict)
@@ -2086,9 +2229,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                         if "check" in data_keys:
                             data_keys.remove("check")
                             data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'once-per-target'):
+                            if not (isinstance(data__check, str) and data__check == 'min-value'):
                                 raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_once_per_target(data, custom_formats, None)
+                    validate____defs_checks_schema_json__defs_params_min_value(data, custom_formats, None)
                     data_any_of_count11 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count11:
@@ -2099,35 +2242,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                         if "check" in data_keys:
                             data_keys.remove("check")
                             data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'one-per-game'):
+                            if not (isinstance(data__check, str) and data__check == 'next-to'):
                                 raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_one_per_game(data, custom_formats, None)
-                    data_any_of_count11 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count11:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'one-per-player'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_one_per_player(data, custom_formats, None)
-                    data_any_of_count11 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count11:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'one-reward-per-game'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_one_reward_per_game(data, custom_formats, None)
+                    validate____defs_checks_schema_json__defs_params_next_to(data, custom_formats, None)
                     data_any_of_count11 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count11:
@@ -2141,6 +2258,19 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'opened'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_opened(data, custom_formats, None)
+                    data_any_of_count11 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count11:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'placed-once-opened'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_placed_once_opened(data, custom_formats, None)
                     data_any_of_count11 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count11:
@@ -2158,22 +2288,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'placed-once-opened' or isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder'):
+                    if not (isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder' or isinstance(data__check, str) and data__check == 'steps-value'):
                         raise JsonSchemaValueException
             data_any_of_count12 = 0
-            if not data_any_of_count12:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'placed-once-opened'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_placed_once_opened(data, custom_formats, None)
-                    data_any_of_count12 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count12:
                 try:
                     data_is_dict = isinstance(data, dict)
@@ -2240,6 +2357,19 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                     data_any_of_count12 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count12:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'steps-value'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_steps_value(data, custom_formats, None)
+                    data_any_of_count12 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count12:
                 raise JsonSchemaValueException
             data_any_of_count8 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
@@ -2254,22 +2384,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'steps-value' or isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck' or isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own'):
+                    if not (isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck' or isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own' or isinstance(data__check, str) and data__check == 'target-is'):
                         raise JsonSchemaValueException
             data_any_of_count13 = 0
-            if not data_any_of_count13:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'steps-value'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_steps_value(data, custom_formats, None)
-                    data_any_of_count13 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count13:
                 try:
                     data_is_dict = isinstance(data, dict)
@@ -2336,6 +2453,19 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                     data_any_of_count13 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count13:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'target-is'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_target_is(data, custom_formats, None)
+                    data_any_of_count13 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count13:
                 raise JsonSchemaValueException
             data_any_of_count8 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
@@ -2350,22 +2480,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed'):
+                    if not (isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed'):
                         raise JsonSchemaValueException
             data_any_of_count14 = 0
-            if not data_any_of_count14:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'target-is'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_target_is(data, custom_formats, None)
-                    data_any_of_count14 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count14:
                 try:
                     data_is_dict = isinstance(data, dict)
@@ -2420,12 +2537,17 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
         if "check" in data_keys:
             data_keys.remove("check")
             data__check = data["check"]
-            if not (isinstance(data__check, str) and data__check == 'actor-controlled-target' or isinstance(data__check, str) and data__check == 'actor-is' or isinstance(data__check, str) and data__check == 'actor-not-eliminated' or isinstance(data__check, str) and data__check == 'after-a-game' or isinstance(data__check, str) and data__check == 'before-first-game' or isinstance(data__check, str) and data__check == 'card-not-destroyed' or isinstance(data__check, str) and data__check == 'card-territory-has' or isinstance(data__check, str) and data__check == 'choice-of' or isinstance(data__check, str) and data__check == 'covers-existing' or isinstance(data__check, str) and data__check == 'during-a-game' or isinstance(data__check, str) and data__check == 'game-number' or isinstance(data__check, str) and data__check == 'keeps-board-connected' or isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'once-per-target' or isinstance(data__check, str) and data__check == 'one-per-game' or isinstance(data__check, str) and data__check == 'one-per-player' or isinstance(data__check, str) and data__check == 'one-reward-per-game' or isinstance(data__check, str) and data__check == 'opened' or isinstance(data__check, str) and data__check == 'placed-once-opened' or isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder' or isinstance(data__check, str) and data__check == 'steps-value' or isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck' or isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own' or isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed'):
+            if not (isinstance(data__check, str) and data__check == 'actor-controlled-target' or isinstance(data__check, str) and data__check == 'actor-is' or isinstance(data__check, str) and data__check == 'actor-not-eliminated' or isinstance(data__check, str) and data__check == 'after-a-game' or isinstance(data__check, str) and data__check == 'before-first-game' or isinstance(data__check, str) and data__check == 'card-not-destroyed' or isinstance(data__check, str) and data__check == 'card-territory-has' or isinstance(data__check, str) and data__check == 'choice-of' or isinstance(data__check, str) and data__check == 'covers-existing' or isinstance(data__check, str) and data__check == 'during-a-game' or isinstance(data__check, str) and data__check == 'game-number' or isinstance(data__check, str) and data__check == 'keeps-board-connected' or isinstance(data__check, str) and data__check == 'limit' or isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'min-value' or isinstance(data__check, str) and data__check == 'next-to' or isinstance(data__check, str) and data__check == 'opened' or isinstance(data__check, str) and data__check == 'placed-once-opened' or isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder' or isinstance(data__check, str) and data__check == 'steps-value' or isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck' or isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own' or isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed'):
                 raise JsonSchemaValueException
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
     return data
 
 def validate____defs_checks_schema_json__defs_params_target_unnamed(data, custom_formats={}, name_prefix=None):
@@ -2446,6 +2568,11 @@ def validate____defs_checks_schema_json__defs_params_target_unnamed(data, custom
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2477,6 +2604,11 @@ def validate____defs_checks_schema_json__defs_params_target_tagged(data, custom_
             data__absent = data["absent"]
             if not isinstance(data__absent, (bool)):
                 raise JsonSchemaValueException
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2503,6 +2635,11 @@ def validate____defs_checks_schema_json__defs_params_target_lacks(data, custom_f
             data_keys.remove("kind")
             data__kind = data["kind"]
             validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2529,6 +2666,11 @@ def validate____defs_checks_schema_json__defs_params_target_is(data, custom_form
             data_keys.remove("ids")
             data__ids = data["ids"]
             validate____defs_defs_schema_json__defs_ids(data__ids, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2555,6 +2697,11 @@ def validate____defs_checks_schema_json__defs_params_target_has_own(data, custom
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2581,6 +2728,11 @@ def validate____defs_checks_schema_json__defs_params_target_has(data, custom_for
             data_keys.remove("kind")
             data__kind = data["kind"]
             validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2607,6 +2759,11 @@ def validate____defs_checks_schema_json__defs_params_target_deck(data, custom_fo
             data_keys.remove("decks")
             data__decks = data["decks"]
             validate____defs_defs_schema_json__defs_ids(data__decks, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2643,6 +2800,11 @@ def validate____defs_checks_schema_json__defs_params_target_card_value(data, cus
             data__by = data["by"]
             if not isinstance(data__by, (bool)):
                 raise JsonSchemaValueException
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2669,6 +2831,11 @@ def validate____defs_checks_schema_json__defs_params_supply_left(data, custom_fo
             data_keys.remove("pool")
             data__pool = data["pool"]
             validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2709,6 +2876,11 @@ def validate____defs_checks_schema_json__defs_params_steps_value(data, custom_fo
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2731,6 +2903,11 @@ def validate____defs_checks_schema_json__defs_params_start_for_founder(data, cus
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2769,6 +2946,11 @@ def validate____defs_checks_schema_json__defs_params_spread_over_regions(data, c
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2795,6 +2977,11 @@ def validate____defs_checks_schema_json__defs_params_slot_free(data, custom_form
             data_keys.remove("slot")
             data__slot = data["slot"]
             validate____defs_defs_schema_json__defs_id(data__slot, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2829,6 +3016,11 @@ def validate____defs_checks_schema_json__defs_params_rewards_in_first_games(data
             data_keys.remove("pool")
             data__pool = data["pool"]
             validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2855,6 +3047,11 @@ def validate____defs_checks_schema_json__defs_params_required_before_first_game(
             data_keys.remove("pool")
             data__pool = data["pool"]
             validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2881,6 +3078,11 @@ def validate____defs_checks_schema_json__defs_params_placed_once_opened(data, cu
             data_keys.remove("envelope")
             data__envelope = data["envelope"]
             validate____defs_defs_schema_json__defs_id(data__envelope, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -2907,11 +3109,16 @@ def validate____defs_checks_schema_json__defs_params_opened(data, custom_formats
             data_keys.remove("envelope")
             data__envelope = data["envelope"]
             validate____defs_defs_schema_json__defs_id(data__envelope, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
 
-def validate____defs_checks_schema_json__defs_params_one_reward_per_game(data, custom_formats={}, name_prefix=None):
+def validate____defs_checks_schema_json__defs_params_next_to(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException
     data_is_dict = isinstance(data, dict)
@@ -2923,94 +3130,55 @@ def validate____defs_checks_schema_json__defs_params_one_reward_per_game(data, c
         if "check" in data_keys:
             data_keys.remove("check")
             data__check = data["check"]
-            if not (isinstance(data__check, str) and data__check == 'one-reward-per-game'):
+            if not (isinstance(data__check, str) and data__check == 'next-to'):
                 raise JsonSchemaValueException
         if "cite" in data_keys:
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, None)
+        if "tag" in data_keys:
+            data_keys.remove("tag")
+            data__tag = data["tag"]
+            validate____defs_defs_schema_json__defs_id(data__tag, custom_formats, None)
+        if data_keys:
+            raise JsonSchemaValueException
+    return data
+
+def validate____defs_checks_schema_json__defs_params_min_value(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['field', 'min']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException
+        data_keys = set(data.keys())
+        if "check" in data_keys:
+            data_keys.remove("check")
+            data__check = data["check"]
+            if not (isinstance(data__check, str) and data__check == 'min-value'):
+                raise JsonSchemaValueException
+        if "cite" in data_keys:
+            data_keys.remove("cite")
+            data__cite = data["cite"]
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "field" in data_keys:
+            data_keys.remove("field")
+            data__field = data["field"]
+            validate____defs_defs_schema_json__defs_id(data__field, custom_formats, None)
+        if "min" in data_keys:
+            data_keys.remove("min")
+            data__min = data["min"]
+            if not isinstance(data__min, (int)) and not (isinstance(data__min, float) and data__min.is_integer()) or isinstance(data__min, bool):
+                raise JsonSchemaValueException
         if "pool" in data_keys:
             data_keys.remove("pool")
             data__pool = data["pool"]
             validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
-        if data_keys:
-            raise JsonSchemaValueException
-    return data
-
-def validate____defs_checks_schema_json__defs_params_one_per_player(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise JsonSchemaValueException
-    data_is_dict = isinstance(data, dict)
-    if data_is_dict:
-        data__missing_keys = set([]) - data.keys()
-        if data__missing_keys:
-            raise JsonSchemaValueException
-        data_keys = set(data.keys())
-        if "group" in data_keys:
-            data_keys.remove("group")
-            data__group = data["group"]
-            validate____defs_defs_schema_json__defs_ids(data__group, custom_formats, None)
-        if "check" in data_keys:
-            data_keys.remove("check")
-            data__check = data["check"]
-            if not (isinstance(data__check, str) and data__check == 'one-per-player'):
-                raise JsonSchemaValueException
-        if "cite" in data_keys:
-            data_keys.remove("cite")
-            data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
-        if data_keys:
-            raise JsonSchemaValueException
-    return data
-
-def validate____defs_checks_schema_json__defs_params_one_per_game(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise JsonSchemaValueException
-    data_is_dict = isinstance(data, dict)
-    if data_is_dict:
-        data__missing_keys = set([]) - data.keys()
-        if data__missing_keys:
-            raise JsonSchemaValueException
-        data_keys = set(data.keys())
-        if "group" in data_keys:
-            data_keys.remove("group")
-            data__group = data["group"]
-            validate____defs_defs_schema_json__defs_ids(data__group, custom_formats, None)
-        if "check" in data_keys:
-            data_keys.remove("check")
-            data__check = data["check"]
-            if not (isinstance(data__check, str) and data__check == 'one-per-game'):
-                raise JsonSchemaValueException
-        if "cite" in data_keys:
-            data_keys.remove("cite")
-            data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
-        if data_keys:
-            raise JsonSchemaValueException
-    return data
-
-def validate____defs_checks_schema_json__defs_params_once_per_target(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise JsonSchemaValueException
-    data_is_dict = isinstance(data, dict)
-    if data_is_dict:
-        data__missing_keys = set([]) - data.keys()
-        if data__missing_keys:
-            raise JsonSchemaValueException
-        data_keys = set(data.keys())
-        if "check" in data_keys:
-            data_keys.remove("check")
-            data__check = data["check"]
-            if not (isinstance(data__check, str) and data__check == 'once-per-target'):
-                raise JsonSchemaValueException
-        if "cite" in data_keys:
-            data_keys.remove("cite")
-            data__cite = data["cite"]
-            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
-        if "group" in data_keys:
-            data_keys.remove("group")
-            data__group = data["group"]
-            validate____defs_defs_schema_json__defs_ids(data__group, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3054,8 +3222,157 @@ def validate____defs_checks_schema_json__defs_params_max_value(data, custom_form
             data_keys.remove("pool")
             data__pool = data["pool"]
             validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
+    return data
+
+def validate____defs_checks_schema_json__defs_params_limit(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['max']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException
+        data_keys = set(data.keys())
+        if "check" in data_keys:
+            data_keys.remove("check")
+            data__check = data["check"]
+            if not (isinstance(data__check, str) and data__check == 'limit'):
+                raise JsonSchemaValueException
+        if "cite" in data_keys:
+            data_keys.remove("cite")
+            data__cite = data["cite"]
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "max" in data_keys:
+            data_keys.remove("max")
+            data__max = data["max"]
+            validate____defs_checks_schema_json__defs_limit_number(data__max, custom_formats, None)
+        if "of" in data_keys:
+            data_keys.remove("of")
+            data__of = data["of"]
+            if not isinstance(data__of, (list, tuple)):
+                raise JsonSchemaValueException
+            data__of_is_list = isinstance(data__of, (list, tuple))
+            if data__of_is_list:
+                data__of_len = len(data__of)
+                if data__of_len < 1:
+                    raise JsonSchemaValueException
+                for data__of_x, data__of_item in enumerate(data__of):
+                    data__of_item_any_of_count15 = 0
+                    if not data__of_item_any_of_count15:
+                        try:
+                            validate____defs_defs_schema_json__defs_id(data__of_item, custom_formats, None)
+                            data__of_item_any_of_count15 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__of_item_any_of_count15:
+                        try:
+                            if not isinstance(data__of_item, (dict)):
+                                raise JsonSchemaValueException
+                            data__of_item_is_dict = isinstance(data__of_item, dict)
+                            if data__of_item_is_dict:
+                                data__of_item__missing_keys = set(['deck']) - data__of_item.keys()
+                                if data__of_item__missing_keys:
+                                    raise JsonSchemaValueException
+                                data__of_item_keys = set(data__of_item.keys())
+                                if "deck" in data__of_item_keys:
+                                    data__of_item_keys.remove("deck")
+                                    data__of_item__deck = data__of_item["deck"]
+                                    validate____defs_defs_schema_json__defs_id(data__of_item__deck, custom_formats, None)
+                                if data__of_item_keys:
+                                    raise JsonSchemaValueException
+                            data__of_item_any_of_count15 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__of_item_any_of_count15:
+                        raise JsonSchemaValueException
+        if "per" in data_keys:
+            data_keys.remove("per")
+            data__per = data["per"]
+            if not isinstance(data__per, (list, tuple)):
+                raise JsonSchemaValueException
+            data__per_is_list = isinstance(data__per, (list, tuple))
+            if data__per_is_list:
+                data__per_len = len(data__per)
+                if data__per_len < 1:
+                    raise JsonSchemaValueException
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                if data__per_len > len(set(fn(data__per_x) for data__per_x in data__per)):
+                    raise JsonSchemaValueException
+                for data__per_x, data__per_item in enumerate(data__per):
+                    if not (isinstance(data__per_item, str) and data__per_item == 'player' or isinstance(data__per_item, str) and data__per_item == 'piece' or isinstance(data__per_item, str) and data__per_item == 'target' or isinstance(data__per_item, str) and data__per_item == 'game' or isinstance(data__per_item, str) and data__per_item == 'draft' or isinstance(data__per_item, str) and data__per_item == 'game-type' or isinstance(data__per_item, str) and data__per_item == 'campaign'):
+                        raise JsonSchemaValueException
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            if not isinstance(data__name, (str)):
+                raise JsonSchemaValueException
+            if isinstance(data__name, str):
+                data__name_len = len(data__name)
+                if data__name_len < 1:
+                    raise JsonSchemaValueException
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
+        if data_keys:
+            raise JsonSchemaValueException
+    return data
+
+def validate____defs_checks_schema_json__defs_limit_number(data, custom_formats={}, name_prefix=None):
+    data_any_of_count16 = 0
+    if not data_any_of_count16:
+        try:
+            if not isinstance(data, (int)) and not (isinstance(data, float) and data.is_integer()) or isinstance(data, bool):
+                raise JsonSchemaValueException
+            if isinstance(data, (int, float, Decimal)) and not isinstance(data, bool):
+                if data < 0:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['track']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+                data_keys = set(data.keys())
+                if "track" in data_keys:
+                    data_keys.remove("track")
+                    data__track = data["track"]
+                    validate____defs_defs_schema_json__defs_id(data__track, custom_formats, None)
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['stat']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+                data_keys = set(data.keys())
+                if "stat" in data_keys:
+                    data_keys.remove("stat")
+                    data__stat = data["stat"]
+                    validate____defs_defs_schema_json__defs_id(data__stat, custom_formats, None)
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        raise JsonSchemaValueException
     return data
 
 def validate____defs_checks_schema_json__defs_params_keeps_board_connected(data, custom_formats={}, name_prefix=None):
@@ -3076,6 +3393,11 @@ def validate____defs_checks_schema_json__defs_params_keeps_board_connected(data,
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3114,6 +3436,11 @@ def validate____defs_checks_schema_json__defs_params_game_number(data, custom_fo
             if isinstance(data__max, (int, float, Decimal)) and not isinstance(data__max, bool):
                 if data__max < 0:
                     raise JsonSchemaValueException
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3136,6 +3463,11 @@ def validate____defs_checks_schema_json__defs_params_during_a_game(data, custom_
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3158,6 +3490,11 @@ def validate____defs_checks_schema_json__defs_params_covers_existing(data, custo
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3184,6 +3521,11 @@ def validate____defs_checks_schema_json__defs_params_choice_of(data, custom_form
             data_keys.remove("field")
             data__field = data["field"]
             validate____defs_defs_schema_json__defs_id(data__field, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3210,6 +3552,11 @@ def validate____defs_checks_schema_json__defs_params_card_territory_has(data, cu
             data_keys.remove("kind")
             data__kind = data["kind"]
             validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3232,6 +3579,11 @@ def validate____defs_checks_schema_json__defs_params_card_not_destroyed(data, cu
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3258,6 +3610,11 @@ def validate____defs_checks_schema_json__defs_params_before_first_game(data, cus
             data_keys.remove("pool")
             data__pool = data["pool"]
             validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3284,6 +3641,11 @@ def validate____defs_checks_schema_json__defs_params_after_a_game(data, custom_f
             data_keys.remove("pool")
             data__pool = data["pool"]
             validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3310,6 +3672,11 @@ def validate____defs_checks_schema_json__defs_params_actor_not_eliminated(data, 
             data_keys.remove("pool")
             data__pool = data["pool"]
             validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3341,6 +3708,11 @@ def validate____defs_checks_schema_json__defs_params_actor_is(data, custom_forma
             data_keys.remove("pool")
             data__pool = data["pool"]
             validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3367,6 +3739,11 @@ def validate____defs_checks_schema_json__defs_params_actor_controlled_target(dat
             data_keys.remove("pool")
             data__pool = data["pool"]
             validate____defs_defs_schema_json__defs_id(data__pool, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3393,8 +3770,8 @@ def validate____defs_stickers_schema_json__defs_pool(data, custom_formats={}, na
     return data
 
 def validate____defs_defs_schema_json__defs_count(data, custom_formats={}, name_prefix=None):
-    data_any_of_count15 = 0
-    if not data_any_of_count15:
+    data_any_of_count17 = 0
+    if not data_any_of_count17:
         try:
             if not isinstance(data, (int)) and not (isinstance(data, float) and data.is_integer()) or isinstance(data, bool):
                 raise JsonSchemaValueException
@@ -3403,35 +3780,35 @@ def validate____defs_defs_schema_json__defs_count(data, custom_formats={}, name_
                     raise JsonSchemaValueException
                 if data > 10000:
                     raise JsonSchemaValueException
-            data_any_of_count15 += 1
+            data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count15:
+    if not data_any_of_count17:
         try:
             validate____defs_defs_schema_json__defs_unknown(data, custom_formats, None)
-            data_any_of_count15 += 1
+            data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count15:
+    if not data_any_of_count17:
         raise JsonSchemaValueException
     return data
 
 def validate____defs_stickers_schema_json__defs_target(data, custom_formats={}, name_prefix=None):
-    data_any_of_count16 = 0
-    if not data_any_of_count16:
+    data_any_of_count18 = 0
+    if not data_any_of_count18:
         try:
             if not (isinstance(data, str) and data == 'territory' or isinstance(data, str) and data == 'continent' or isinstance(data, str) and data == 'region' or isinstance(data, str) and data == 'card' or isinstance(data, str) and data == 'territory-card' or isinstance(data, str) and data == 'faction-card' or isinstance(data, str) and data == 'warlord-card' or isinstance(data, str) and data == 'rulebook-slot' or isinstance(data, str) and data == 'board'):
                 raise JsonSchemaValueException
-            data_any_of_count16 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count16:
+    if not data_any_of_count18:
         try:
             if not isinstance(data, (str)):
                 raise JsonSchemaValueException
             if isinstance(data, str):
                 if not REGEX_PATTERNS['^[a-z0-9]+(-[a-z0-9]+)*-card$'].search(data):
                     raise JsonSchemaValueException
-            data_any_of_count16 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count16:
+    if not data_any_of_count18:
         raise JsonSchemaValueException
     return data
 
@@ -3567,8 +3944,8 @@ def validate____defs_cards_schema_json__defs_card(data, custom_formats={}, name_
         if "resources" in data_keys:
             data_keys.remove("resources")
             data__resources = data["resources"]
-            data__resources_any_of_count17 = 0
-            if not data__resources_any_of_count17:
+            data__resources_any_of_count19 = 0
+            if not data__resources_any_of_count19:
                 try:
                     if not isinstance(data__resources, (int)) and not (isinstance(data__resources, float) and data__resources.is_integer()) or isinstance(data__resources, bool):
                         raise JsonSchemaValueException
@@ -3577,14 +3954,14 @@ def validate____defs_cards_schema_json__defs_card(data, custom_formats={}, name_
                             raise JsonSchemaValueException
                         if data__resources > 99:
                             raise JsonSchemaValueException
-                    data__resources_any_of_count17 += 1
+                    data__resources_any_of_count19 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__resources_any_of_count17:
+            if not data__resources_any_of_count19:
                 try:
                     validate____defs_defs_schema_json__defs_unknown(data__resources, custom_formats, None)
-                    data__resources_any_of_count17 += 1
+                    data__resources_any_of_count19 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__resources_any_of_count17:
+            if not data__resources_any_of_count19:
                 raise JsonSchemaValueException
         if "max_resources" in data_keys:
             data_keys.remove("max_resources")
@@ -4143,21 +4520,21 @@ def validate____defs_board_schema_json__defs_board(data, custom_formats={}, name
         if "complete" in data_keys:
             data_keys.remove("complete")
             data__complete = data["complete"]
-            data__complete_any_of_count18 = 0
-            if not data__complete_any_of_count18:
+            data__complete_any_of_count20 = 0
+            if not data__complete_any_of_count20:
                 try:
                     if not isinstance(data__complete, (bool)):
                         raise JsonSchemaValueException
                     if not (isinstance(data__complete, bool) and data__complete is True):
                         raise JsonSchemaValueException
-                    data__complete_any_of_count18 += 1
+                    data__complete_any_of_count20 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__complete_any_of_count18:
+            if not data__complete_any_of_count20:
                 try:
                     validate____defs_defs_schema_json__defs_unknown(data__complete, custom_formats, None)
-                    data__complete_any_of_count18 += 1
+                    data__complete_any_of_count20 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__complete_any_of_count18:
+            if not data__complete_any_of_count20:
                 raise JsonSchemaValueException
         if "inferred" in data_keys:
             data_keys.remove("inferred")
@@ -4277,8 +4654,8 @@ def validate____defs_game_schema_json__defs_sources(data, custom_formats={}, nam
                 if "year" in data_item_keys:
                     data_item_keys.remove("year")
                     data_item__year = data_item["year"]
-                    data_item__year_any_of_count19 = 0
-                    if not data_item__year_any_of_count19:
+                    data_item__year_any_of_count21 = 0
+                    if not data_item__year_any_of_count21:
                         try:
                             if not isinstance(data_item__year, (int)) and not (isinstance(data_item__year, float) and data_item__year.is_integer()) or isinstance(data_item__year, bool):
                                 raise JsonSchemaValueException
@@ -4287,14 +4664,14 @@ def validate____defs_game_schema_json__defs_sources(data, custom_formats={}, nam
                                     raise JsonSchemaValueException
                                 if data_item__year > 2100:
                                     raise JsonSchemaValueException
-                            data_item__year_any_of_count19 += 1
+                            data_item__year_any_of_count21 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__year_any_of_count19:
+                    if not data_item__year_any_of_count21:
                         try:
                             validate____defs_defs_schema_json__defs_unknown(data_item__year, custom_formats, None)
-                            data_item__year_any_of_count19 += 1
+                            data_item__year_any_of_count21 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__year_any_of_count19:
+                    if not data_item__year_any_of_count21:
                         raise JsonSchemaValueException
                 if "transcription" in data_item_keys:
                     data_item_keys.remove("transcription")
@@ -4652,13 +5029,13 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                 if "overall_winner" in data__campaign_keys:
                     data__campaign_keys.remove("overall_winner")
                     data__campaign__overallwinner = data__campaign["overall_winner"]
-                    data__campaign__overallwinner_any_of_count20 = 0
-                    if not data__campaign__overallwinner_any_of_count20:
+                    data__campaign__overallwinner_any_of_count22 = 0
+                    if not data__campaign__overallwinner_any_of_count22:
                         try:
                             validate____defs_defs_schema_json__defs_unknown(data__campaign__overallwinner, custom_formats, None)
-                            data__campaign__overallwinner_any_of_count20 += 1
+                            data__campaign__overallwinner_any_of_count22 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__overallwinner_any_of_count20:
+                    if not data__campaign__overallwinner_any_of_count22:
                         try:
                             if not isinstance(data__campaign__overallwinner, (dict)):
                                 raise JsonSchemaValueException
@@ -4712,9 +5089,51 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                     validate____defs_defs_schema_json__defs_cite(data__campaign__overallwinner__cite, custom_formats, None)
                                 if data__campaign__overallwinner_keys:
                                     raise JsonSchemaValueException
-                            data__campaign__overallwinner_any_of_count20 += 1
+                            data__campaign__overallwinner_any_of_count22 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__overallwinner_any_of_count20:
+                    if not data__campaign__overallwinner_any_of_count22:
+                        try:
+                            if not isinstance(data__campaign__overallwinner, (dict)):
+                                raise JsonSchemaValueException
+                            data__campaign__overallwinner_is_dict = isinstance(data__campaign__overallwinner, dict)
+                            if data__campaign__overallwinner_is_dict:
+                                data__campaign__overallwinner__missing_keys = set(['team', 'count', 'at_least', 'cite']) - data__campaign__overallwinner.keys()
+                                if data__campaign__overallwinner__missing_keys:
+                                    raise JsonSchemaValueException
+                                data__campaign__overallwinner_keys = set(data__campaign__overallwinner.keys())
+                                if "team" in data__campaign__overallwinner_keys:
+                                    data__campaign__overallwinner_keys.remove("team")
+                                    data__campaign__overallwinner__team = data__campaign__overallwinner["team"]
+                                    if not isinstance(data__campaign__overallwinner__team, (bool)):
+                                        raise JsonSchemaValueException
+                                    if not (isinstance(data__campaign__overallwinner__team, bool) and data__campaign__overallwinner__team is True):
+                                        raise JsonSchemaValueException
+                                if "count" in data__campaign__overallwinner_keys:
+                                    data__campaign__overallwinner_keys.remove("count")
+                                    data__campaign__overallwinner__count = data__campaign__overallwinner["count"]
+                                    if not (isinstance(data__campaign__overallwinner__count, str) and data__campaign__overallwinner__count == 'chapters-won' or isinstance(data__campaign__overallwinner__count, str) and data__campaign__overallwinner__count == 'games-won'):
+                                        raise JsonSchemaValueException
+                                if "at_least" in data__campaign__overallwinner_keys:
+                                    data__campaign__overallwinner_keys.remove("at_least")
+                                    data__campaign__overallwinner__atleast = data__campaign__overallwinner["at_least"]
+                                    if not isinstance(data__campaign__overallwinner__atleast, (int)) and not (isinstance(data__campaign__overallwinner__atleast, float) and data__campaign__overallwinner__atleast.is_integer()) or isinstance(data__campaign__overallwinner__atleast, bool):
+                                        raise JsonSchemaValueException
+                                    if isinstance(data__campaign__overallwinner__atleast, (int, float, Decimal)) and not isinstance(data__campaign__overallwinner__atleast, bool):
+                                        if data__campaign__overallwinner__atleast < 1:
+                                            raise JsonSchemaValueException
+                                if "text" in data__campaign__overallwinner_keys:
+                                    data__campaign__overallwinner_keys.remove("text")
+                                    data__campaign__overallwinner__text = data__campaign__overallwinner["text"]
+                                    validate____defs_defs_schema_json__defs_text(data__campaign__overallwinner__text, custom_formats, None)
+                                if "cite" in data__campaign__overallwinner_keys:
+                                    data__campaign__overallwinner_keys.remove("cite")
+                                    data__campaign__overallwinner__cite = data__campaign__overallwinner["cite"]
+                                    validate____defs_defs_schema_json__defs_cite(data__campaign__overallwinner__cite, custom_formats, None)
+                                if data__campaign__overallwinner_keys:
+                                    raise JsonSchemaValueException
+                            data__campaign__overallwinner_any_of_count22 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__campaign__overallwinner_any_of_count22:
                         raise JsonSchemaValueException
                 if "starts" in data__campaign_keys:
                     data__campaign_keys.remove("starts")
@@ -4725,8 +5144,8 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                     if data__campaign__starts_is_list:
                         data__campaign__starts_len = len(data__campaign__starts)
                         for data__campaign__starts_x, data__campaign__starts_item in enumerate(data__campaign__starts):
-                            data__campaign__starts_item_any_of_count21 = 0
-                            if not data__campaign__starts_item_any_of_count21:
+                            data__campaign__starts_item_any_of_count23 = 0
+                            if not data__campaign__starts_item_any_of_count23:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -4755,9 +5174,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count21 += 1
+                                    data__campaign__starts_item_any_of_count23 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count21:
+                            if not data__campaign__starts_item_any_of_count23:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -4786,9 +5205,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count21 += 1
+                                    data__campaign__starts_item_any_of_count23 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count21:
+                            if not data__campaign__starts_item_any_of_count23:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -4821,9 +5240,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count21 += 1
+                                    data__campaign__starts_item_any_of_count23 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count21:
+                            if not data__campaign__starts_item_any_of_count23:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -4852,10 +5271,179 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count21 += 1
+                                    data__campaign__starts_item_any_of_count23 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count21:
+                            if not data__campaign__starts_item_any_of_count23:
                                 raise JsonSchemaValueException
+                if "team" in data__campaign_keys:
+                    data__campaign_keys.remove("team")
+                    data__campaign__team = data__campaign["team"]
+                    if not isinstance(data__campaign__team, (bool)):
+                        raise JsonSchemaValueException
+                if "chapters" in data__campaign_keys:
+                    data__campaign_keys.remove("chapters")
+                    data__campaign__chapters = data__campaign["chapters"]
+                    if not isinstance(data__campaign__chapters, (dict)):
+                        raise JsonSchemaValueException
+                    data__campaign__chapters_is_dict = isinstance(data__campaign__chapters, dict)
+                    if data__campaign__chapters_is_dict:
+                        data__campaign__chapters__missing_keys = set(['name', 'count', 'cite']) - data__campaign__chapters.keys()
+                        if data__campaign__chapters__missing_keys:
+                            raise JsonSchemaValueException
+                        data__campaign__chapters_keys = set(data__campaign__chapters.keys())
+                        if "name" in data__campaign__chapters_keys:
+                            data__campaign__chapters_keys.remove("name")
+                            data__campaign__chapters__name = data__campaign__chapters["name"]
+                            validate____defs_defs_schema_json__defs_text(data__campaign__chapters__name, custom_formats, None)
+                        if "plural" in data__campaign__chapters_keys:
+                            data__campaign__chapters_keys.remove("plural")
+                            data__campaign__chapters__plural = data__campaign__chapters["plural"]
+                            validate____defs_defs_schema_json__defs_text(data__campaign__chapters__plural, custom_formats, None)
+                        if "count" in data__campaign__chapters_keys:
+                            data__campaign__chapters_keys.remove("count")
+                            data__campaign__chapters__count = data__campaign__chapters["count"]
+                            validate____defs_defs_schema_json__defs_count(data__campaign__chapters__count, custom_formats, None)
+                        if "tries" in data__campaign__chapters_keys:
+                            data__campaign__chapters_keys.remove("tries")
+                            data__campaign__chapters__tries = data__campaign__chapters["tries"]
+                            if not isinstance(data__campaign__chapters__tries, (int)) and not (isinstance(data__campaign__chapters__tries, float) and data__campaign__chapters__tries.is_integer()) or isinstance(data__campaign__chapters__tries, bool):
+                                raise JsonSchemaValueException
+                            if isinstance(data__campaign__chapters__tries, (int, float, Decimal)) and not isinstance(data__campaign__chapters__tries, bool):
+                                if data__campaign__chapters__tries < 1:
+                                    raise JsonSchemaValueException
+                        if "again_after" in data__campaign__chapters_keys:
+                            data__campaign__chapters_keys.remove("again_after")
+                            data__campaign__chapters__againafter = data__campaign__chapters["again_after"]
+                            if not (isinstance(data__campaign__chapters__againafter, str) and data__campaign__chapters__againafter == 'won' or isinstance(data__campaign__chapters__againafter, str) and data__campaign__chapters__againafter == 'lost'):
+                                raise JsonSchemaValueException
+                        if "try_word" in data__campaign__chapters_keys:
+                            data__campaign__chapters_keys.remove("try_word")
+                            data__campaign__chapters__tryword = data__campaign__chapters["try_word"]
+                            validate____defs_defs_schema_json__defs_text(data__campaign__chapters__tryword, custom_formats, None)
+                        if "cite" in data__campaign__chapters_keys:
+                            data__campaign__chapters_keys.remove("cite")
+                            data__campaign__chapters__cite = data__campaign__chapters["cite"]
+                            validate____defs_defs_schema_json__defs_cite(data__campaign__chapters__cite, custom_formats, None)
+                        if data__campaign__chapters_keys:
+                            raise JsonSchemaValueException
+                if "tracks" in data__campaign_keys:
+                    data__campaign_keys.remove("tracks")
+                    data__campaign__tracks = data__campaign["tracks"]
+                    if not isinstance(data__campaign__tracks, (list, tuple)):
+                        raise JsonSchemaValueException
+                    data__campaign__tracks_is_list = isinstance(data__campaign__tracks, (list, tuple))
+                    if data__campaign__tracks_is_list:
+                        data__campaign__tracks_len = len(data__campaign__tracks)
+                        for data__campaign__tracks_x, data__campaign__tracks_item in enumerate(data__campaign__tracks):
+                            if not isinstance(data__campaign__tracks_item, (dict)):
+                                raise JsonSchemaValueException
+                            data__campaign__tracks_item_is_dict = isinstance(data__campaign__tracks_item, dict)
+                            if data__campaign__tracks_item_is_dict:
+                                data__campaign__tracks_item__missing_keys = set(['id', 'name', 'start', 'cite']) - data__campaign__tracks_item.keys()
+                                if data__campaign__tracks_item__missing_keys:
+                                    raise JsonSchemaValueException
+                                data__campaign__tracks_item_keys = set(data__campaign__tracks_item.keys())
+                                if "id" in data__campaign__tracks_item_keys:
+                                    data__campaign__tracks_item_keys.remove("id")
+                                    data__campaign__tracks_item__id = data__campaign__tracks_item["id"]
+                                    validate____defs_defs_schema_json__defs_id(data__campaign__tracks_item__id, custom_formats, None)
+                                if "name" in data__campaign__tracks_item_keys:
+                                    data__campaign__tracks_item_keys.remove("name")
+                                    data__campaign__tracks_item__name = data__campaign__tracks_item["name"]
+                                    validate____defs_defs_schema_json__defs_text(data__campaign__tracks_item__name, custom_formats, None)
+                                if "start" in data__campaign__tracks_item_keys:
+                                    data__campaign__tracks_item_keys.remove("start")
+                                    data__campaign__tracks_item__start = data__campaign__tracks_item["start"]
+                                    if not isinstance(data__campaign__tracks_item__start, (int)) and not (isinstance(data__campaign__tracks_item__start, float) and data__campaign__tracks_item__start.is_integer()) or isinstance(data__campaign__tracks_item__start, bool):
+                                        raise JsonSchemaValueException
+                                if "min" in data__campaign__tracks_item_keys:
+                                    data__campaign__tracks_item_keys.remove("min")
+                                    data__campaign__tracks_item__min = data__campaign__tracks_item["min"]
+                                    if not isinstance(data__campaign__tracks_item__min, (int)) and not (isinstance(data__campaign__tracks_item__min, float) and data__campaign__tracks_item__min.is_integer()) or isinstance(data__campaign__tracks_item__min, bool):
+                                        raise JsonSchemaValueException
+                                if "max" in data__campaign__tracks_item_keys:
+                                    data__campaign__tracks_item_keys.remove("max")
+                                    data__campaign__tracks_item__max = data__campaign__tracks_item["max"]
+                                    if not isinstance(data__campaign__tracks_item__max, (int)) and not (isinstance(data__campaign__tracks_item__max, float) and data__campaign__tracks_item__max.is_integer()) or isinstance(data__campaign__tracks_item__max, bool):
+                                        raise JsonSchemaValueException
+                                if "after" in data__campaign__tracks_item_keys:
+                                    data__campaign__tracks_item_keys.remove("after")
+                                    data__campaign__tracks_item__after = data__campaign__tracks_item["after"]
+                                    if not isinstance(data__campaign__tracks_item__after, (dict)):
+                                        raise JsonSchemaValueException
+                                    data__campaign__tracks_item__after_is_dict = isinstance(data__campaign__tracks_item__after, dict)
+                                    if data__campaign__tracks_item__after_is_dict:
+                                        data__campaign__tracks_item__after_keys = set(data__campaign__tracks_item__after.keys())
+                                        if "won" in data__campaign__tracks_item__after_keys:
+                                            data__campaign__tracks_item__after_keys.remove("won")
+                                            data__campaign__tracks_item__after__won = data__campaign__tracks_item__after["won"]
+                                            if not isinstance(data__campaign__tracks_item__after__won, (int)) and not (isinstance(data__campaign__tracks_item__after__won, float) and data__campaign__tracks_item__after__won.is_integer()) or isinstance(data__campaign__tracks_item__after__won, bool):
+                                                raise JsonSchemaValueException
+                                        if "lost" in data__campaign__tracks_item__after_keys:
+                                            data__campaign__tracks_item__after_keys.remove("lost")
+                                            data__campaign__tracks_item__after__lost = data__campaign__tracks_item__after["lost"]
+                                            if not isinstance(data__campaign__tracks_item__after__lost, (int)) and not (isinstance(data__campaign__tracks_item__after__lost, float) and data__campaign__tracks_item__after__lost.is_integer()) or isinstance(data__campaign__tracks_item__after__lost, bool):
+                                                raise JsonSchemaValueException
+                                        if data__campaign__tracks_item__after_keys:
+                                            raise JsonSchemaValueException
+                                if "text" in data__campaign__tracks_item_keys:
+                                    data__campaign__tracks_item_keys.remove("text")
+                                    data__campaign__tracks_item__text = data__campaign__tracks_item["text"]
+                                    validate____defs_defs_schema_json__defs_text(data__campaign__tracks_item__text, custom_formats, None)
+                                if "cite" in data__campaign__tracks_item_keys:
+                                    data__campaign__tracks_item_keys.remove("cite")
+                                    data__campaign__tracks_item__cite = data__campaign__tracks_item["cite"]
+                                    validate____defs_defs_schema_json__defs_cite(data__campaign__tracks_item__cite, custom_formats, None)
+                                if data__campaign__tracks_item_keys:
+                                    raise JsonSchemaValueException
+                if "owed_when" in data__campaign_keys:
+                    data__campaign_keys.remove("owed_when")
+                    data__campaign__owedwhen = data__campaign["owed_when"]
+                    if not isinstance(data__campaign__owedwhen, (list, tuple)):
+                        raise JsonSchemaValueException
+                    data__campaign__owedwhen_is_list = isinstance(data__campaign__owedwhen, (list, tuple))
+                    if data__campaign__owedwhen_is_list:
+                        data__campaign__owedwhen_len = len(data__campaign__owedwhen)
+                        for data__campaign__owedwhen_x, data__campaign__owedwhen_item in enumerate(data__campaign__owedwhen):
+                            if not isinstance(data__campaign__owedwhen_item, (dict)):
+                                raise JsonSchemaValueException
+                            data__campaign__owedwhen_item_is_dict = isinstance(data__campaign__owedwhen_item, dict)
+                            if data__campaign__owedwhen_item_is_dict:
+                                data__campaign__owedwhen_item__missing_keys = set(['targets', 'field', 'at_least', 'place', 'cite']) - data__campaign__owedwhen_item.keys()
+                                if data__campaign__owedwhen_item__missing_keys:
+                                    raise JsonSchemaValueException
+                                data__campaign__owedwhen_item_keys = set(data__campaign__owedwhen_item.keys())
+                                if "id" in data__campaign__owedwhen_item_keys:
+                                    data__campaign__owedwhen_item_keys.remove("id")
+                                    data__campaign__owedwhen_item__id = data__campaign__owedwhen_item["id"]
+                                    validate____defs_defs_schema_json__defs_id(data__campaign__owedwhen_item__id, custom_formats, None)
+                                if "targets" in data__campaign__owedwhen_item_keys:
+                                    data__campaign__owedwhen_item_keys.remove("targets")
+                                    data__campaign__owedwhen_item__targets = data__campaign__owedwhen_item["targets"]
+                                    validate____defs_defs_schema_json__defs_id(data__campaign__owedwhen_item__targets, custom_formats, None)
+                                if "field" in data__campaign__owedwhen_item_keys:
+                                    data__campaign__owedwhen_item_keys.remove("field")
+                                    data__campaign__owedwhen_item__field = data__campaign__owedwhen_item["field"]
+                                    validate____defs_defs_schema_json__defs_id(data__campaign__owedwhen_item__field, custom_formats, None)
+                                if "at_least" in data__campaign__owedwhen_item_keys:
+                                    data__campaign__owedwhen_item_keys.remove("at_least")
+                                    data__campaign__owedwhen_item__atleast = data__campaign__owedwhen_item["at_least"]
+                                    if not isinstance(data__campaign__owedwhen_item__atleast, (int)) and not (isinstance(data__campaign__owedwhen_item__atleast, float) and data__campaign__owedwhen_item__atleast.is_integer()) or isinstance(data__campaign__owedwhen_item__atleast, bool):
+                                        raise JsonSchemaValueException
+                                if "place" in data__campaign__owedwhen_item_keys:
+                                    data__campaign__owedwhen_item_keys.remove("place")
+                                    data__campaign__owedwhen_item__place = data__campaign__owedwhen_item["place"]
+                                    validate____defs_defs_schema_json__defs_id(data__campaign__owedwhen_item__place, custom_formats, None)
+                                if "text" in data__campaign__owedwhen_item_keys:
+                                    data__campaign__owedwhen_item_keys.remove("text")
+                                    data__campaign__owedwhen_item__text = data__campaign__owedwhen_item["text"]
+                                    validate____defs_defs_schema_json__defs_text(data__campaign__owedwhen_item__text, custom_formats, None)
+                                if "cite" in data__campaign__owedwhen_item_keys:
+                                    data__campaign__owedwhen_item_keys.remove("cite")
+                                    data__campaign__owedwhen_item__cite = data__campaign__owedwhen_item["cite"]
+                                    validate____defs_defs_schema_json__defs_cite(data__campaign__owedwhen_item__cite, custom_formats, None)
+                                if data__campaign__owedwhen_item_keys:
+                                    raise JsonSchemaValueException
                 if data__campaign_keys:
                     raise JsonSchemaValueException
         if "summary" in data_keys:
@@ -4909,13 +5497,13 @@ def validate____defs_game_schema_json__defs_mark_groups(data, custom_formats={},
                 if "title" in data_item_keys:
                     data_item_keys.remove("title")
                     data_item__title = data_item["title"]
-                    data_item__title_any_of_count22 = 0
-                    if not data_item__title_any_of_count22:
+                    data_item__title_any_of_count24 = 0
+                    if not data_item__title_any_of_count24:
                         try:
                             validate____defs_defs_schema_json__defs_text(data_item__title, custom_formats, None)
-                            data_item__title_any_of_count22 += 1
+                            data_item__title_any_of_count24 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__title_any_of_count22:
+                    if not data_item__title_any_of_count24:
                         try:
                             if not isinstance(data_item__title, (dict)):
                                 raise JsonSchemaValueException
@@ -4940,9 +5528,9 @@ def validate____defs_game_schema_json__defs_mark_groups(data, custom_formats={},
                                         raise JsonSchemaValueException
                                 if data_item__title_keys:
                                     raise JsonSchemaValueException
-                            data_item__title_any_of_count22 += 1
+                            data_item__title_any_of_count24 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__title_any_of_count22:
+                    if not data_item__title_any_of_count24:
                         raise JsonSchemaValueException
                 if "kinds" in data_item_keys:
                     data_item_keys.remove("kinds")
@@ -5017,13 +5605,13 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
         if "signature" in data_keys:
             data_keys.remove("signature")
             data__signature = data["signature"]
-            data__signature_any_of_count23 = 0
-            if not data__signature_any_of_count23:
+            data__signature_any_of_count25 = 0
+            if not data__signature_any_of_count25:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__signature, custom_formats, None)
-                    data__signature_any_of_count23 += 1
+                    data__signature_any_of_count25 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__signature_any_of_count23:
+            if not data__signature_any_of_count25:
                 try:
                     if not isinstance(data__signature, (dict)):
                         raise JsonSchemaValueException
@@ -5048,20 +5636,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__signature_keys:
                             raise JsonSchemaValueException
-                    data__signature_any_of_count23 += 1
+                    data__signature_any_of_count25 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__signature_any_of_count23:
+            if not data__signature_any_of_count25:
                 raise JsonSchemaValueException
         if "region" in data_keys:
             data_keys.remove("region")
             data__region = data["region"]
-            data__region_any_of_count24 = 0
-            if not data__region_any_of_count24:
+            data__region_any_of_count26 = 0
+            if not data__region_any_of_count26:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__region, custom_formats, None)
-                    data__region_any_of_count24 += 1
+                    data__region_any_of_count26 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__region_any_of_count24:
+            if not data__region_any_of_count26:
                 try:
                     if not isinstance(data__region, (dict)):
                         raise JsonSchemaValueException
@@ -5086,20 +5674,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__region_keys:
                             raise JsonSchemaValueException
-                    data__region_any_of_count24 += 1
+                    data__region_any_of_count26 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__region_any_of_count24:
+            if not data__region_any_of_count26:
                 raise JsonSchemaValueException
         if "territory" in data_keys:
             data_keys.remove("territory")
             data__territory = data["territory"]
-            data__territory_any_of_count25 = 0
-            if not data__territory_any_of_count25:
+            data__territory_any_of_count27 = 0
+            if not data__territory_any_of_count27:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__territory, custom_formats, None)
-                    data__territory_any_of_count25 += 1
+                    data__territory_any_of_count27 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__territory_any_of_count25:
+            if not data__territory_any_of_count27:
                 try:
                     if not isinstance(data__territory, (dict)):
                         raise JsonSchemaValueException
@@ -5124,20 +5712,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__territory_keys:
                             raise JsonSchemaValueException
-                    data__territory_any_of_count25 += 1
+                    data__territory_any_of_count27 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__territory_any_of_count25:
+            if not data__territory_any_of_count27:
                 raise JsonSchemaValueException
         if "start" in data_keys:
             data_keys.remove("start")
             data__start = data["start"]
-            data__start_any_of_count26 = 0
-            if not data__start_any_of_count26:
+            data__start_any_of_count28 = 0
+            if not data__start_any_of_count28:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__start, custom_formats, None)
-                    data__start_any_of_count26 += 1
+                    data__start_any_of_count28 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__start_any_of_count26:
+            if not data__start_any_of_count28:
                 try:
                     if not isinstance(data__start, (dict)):
                         raise JsonSchemaValueException
@@ -5162,20 +5750,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__start_keys:
                             raise JsonSchemaValueException
-                    data__start_any_of_count26 += 1
+                    data__start_any_of_count28 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__start_any_of_count26:
+            if not data__start_any_of_count28:
                 raise JsonSchemaValueException
         if "game" in data_keys:
             data_keys.remove("game")
             data__game = data["game"]
-            data__game_any_of_count27 = 0
-            if not data__game_any_of_count27:
+            data__game_any_of_count29 = 0
+            if not data__game_any_of_count29:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__game, custom_formats, None)
-                    data__game_any_of_count27 += 1
+                    data__game_any_of_count29 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__game_any_of_count27:
+            if not data__game_any_of_count29:
                 try:
                     if not isinstance(data__game, (dict)):
                         raise JsonSchemaValueException
@@ -5200,20 +5788,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__game_keys:
                             raise JsonSchemaValueException
-                    data__game_any_of_count27 += 1
+                    data__game_any_of_count29 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__game_any_of_count27:
+            if not data__game_any_of_count29:
                 raise JsonSchemaValueException
         if "faction" in data_keys:
             data_keys.remove("faction")
             data__faction = data["faction"]
-            data__faction_any_of_count28 = 0
-            if not data__faction_any_of_count28:
+            data__faction_any_of_count30 = 0
+            if not data__faction_any_of_count30:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__faction, custom_formats, None)
-                    data__faction_any_of_count28 += 1
+                    data__faction_any_of_count30 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__faction_any_of_count28:
+            if not data__faction_any_of_count30:
                 try:
                     if not isinstance(data__faction, (dict)):
                         raise JsonSchemaValueException
@@ -5238,20 +5826,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__faction_keys:
                             raise JsonSchemaValueException
-                    data__faction_any_of_count28 += 1
+                    data__faction_any_of_count30 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__faction_any_of_count28:
+            if not data__faction_any_of_count30:
                 raise JsonSchemaValueException
         if "packet" in data_keys:
             data_keys.remove("packet")
             data__packet = data["packet"]
-            data__packet_any_of_count29 = 0
-            if not data__packet_any_of_count29:
+            data__packet_any_of_count31 = 0
+            if not data__packet_any_of_count31:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__packet, custom_formats, None)
-                    data__packet_any_of_count29 += 1
+                    data__packet_any_of_count31 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__packet_any_of_count29:
+            if not data__packet_any_of_count31:
                 try:
                     if not isinstance(data__packet, (dict)):
                         raise JsonSchemaValueException
@@ -5276,20 +5864,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__packet_keys:
                             raise JsonSchemaValueException
-                    data__packet_any_of_count29 += 1
+                    data__packet_any_of_count31 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__packet_any_of_count29:
+            if not data__packet_any_of_count31:
                 raise JsonSchemaValueException
         if "bonus" in data_keys:
             data_keys.remove("bonus")
             data__bonus = data["bonus"]
-            data__bonus_any_of_count30 = 0
-            if not data__bonus_any_of_count30:
+            data__bonus_any_of_count32 = 0
+            if not data__bonus_any_of_count32:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__bonus, custom_formats, None)
-                    data__bonus_any_of_count30 += 1
+                    data__bonus_any_of_count32 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__bonus_any_of_count30:
+            if not data__bonus_any_of_count32:
                 try:
                     if not isinstance(data__bonus, (dict)):
                         raise JsonSchemaValueException
@@ -5314,20 +5902,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__bonus_keys:
                             raise JsonSchemaValueException
-                    data__bonus_any_of_count30 += 1
+                    data__bonus_any_of_count32 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__bonus_any_of_count30:
+            if not data__bonus_any_of_count32:
                 raise JsonSchemaValueException
         if "power" in data_keys:
             data_keys.remove("power")
             data__power = data["power"]
-            data__power_any_of_count31 = 0
-            if not data__power_any_of_count31:
+            data__power_any_of_count33 = 0
+            if not data__power_any_of_count33:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__power, custom_formats, None)
-                    data__power_any_of_count31 += 1
+                    data__power_any_of_count33 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__power_any_of_count31:
+            if not data__power_any_of_count33:
                 try:
                     if not isinstance(data__power, (dict)):
                         raise JsonSchemaValueException
@@ -5352,9 +5940,9 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__power_keys:
                             raise JsonSchemaValueException
-                    data__power_any_of_count31 += 1
+                    data__power_any_of_count33 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__power_any_of_count31:
+            if not data__power_any_of_count33:
                 raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
@@ -5380,7 +5968,7 @@ def validate____defs_game_schema_json__defs_step(data, custom_formats={}, name_p
         if "who" in data_keys:
             data_keys.remove("who")
             data__who = data["who"]
-            if not (isinstance(data__who, str) and data__who == 'everyone' or isinstance(data__who, str) and data__who == 'winner' or isinstance(data__who, str) and data__who == 'held-on' or isinstance(data__who, str) and data__who == 'eliminated' or isinstance(data__who, str) and data__who == 'winner-for-unassigned'):
+            if not (isinstance(data__who, str) and data__who == 'everyone' or isinstance(data__who, str) and data__who == 'winner' or isinstance(data__who, str) and data__who == 'held-on' or isinstance(data__who, str) and data__who == 'eliminated' or isinstance(data__who, str) and data__who == 'winner-for-unassigned' or isinstance(data__who, str) and data__who == 'team'):
                 raise JsonSchemaValueException
         if "does" in data_keys:
             data_keys.remove("does")
@@ -5416,6 +6004,11 @@ def validate____defs_game_schema_json__defs_step(data, custom_formats={}, name_p
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "result" in data_keys:
+            data_keys.remove("result")
+            data__result = data["result"]
+            if not (isinstance(data__result, str) and data__result == 'won' or isinstance(data__result, str) and data__result == 'lost'):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data

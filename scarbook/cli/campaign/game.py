@@ -61,7 +61,9 @@ def start(
 
 @app.command("end")
 def end(
-    winner: Annotated[str, typer.Option("--winner", help="The player who won.")],
+    winner: Annotated[str, typer.Option("--winner", help="The player who won (a competitive game).")] = "",
+    team: Annotated[str, typer.Option("--team", help="won or lost: the team's result, in a co-operative game "
+                                      "(instead of --winner).", metavar="won|lost")] = "",
     held_on: Annotated[list[str] | None, typer.Option("--held-on", help="A player who held on (default: every "
                                                       "player not named as winner or eliminated).")] = None,
     eliminated: Annotated[list[str] | None, typer.Option("--eliminated", help="A player who was eliminated.")]
@@ -77,11 +79,14 @@ def end(
     (or `pass`), in the order the rules give; `scarbook campaign status` lists them.
 
     Example: scarbook campaign game end --winner Ann --held-on Bob --eliminated Cat
+    (a co-operative game: scarbook campaign game end --team lost)
     """
     from scarbook.campaign.events import GameEnded
 
+    if team.strip() not in ("", "won", "lost"):
+        fail_usage(f"--team takes won or lost, not {team!r}")
     ctrl = tuple((p, tuple(t.strip() for t in ts.split(",") if t.strip()))
                  for p, ts in _pairs(list(controlled or []), "--controlled"))
     event = GameEnded(winner.strip(), tuple(held_on or ()), tuple(eliminated or ()), ctrl,
-                      datetime.date.today().isoformat(), tuple(lost or ()))
+                      datetime.date.today().isoformat(), tuple(lost or ()), team.strip())
     record(campaign_path(campaign), lambda c, r: event)

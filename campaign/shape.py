@@ -1,0 +1,256 @@
+"""Campaigns of other shapes, read from `game.campaign` (docs/campaign-shapes.md); nothing here names a game.
+
+- team results: a co-operative game ends with the team's result (`game end --team won|lost`), no winner;
+- chapters (scenarios, missions …) played in order with tries, in the game's own words;
+- tracks: campaign-wide values (a level the table shares) moved by each result, bounded;
+- obligations on a condition (`owed_when`): a sticker owed on a target once one of its values reaches a
+  threshold, before the next game;
+- the campaign won or lost by the team by a threshold (`overall_winner: {team: true, at_least: N}`).
+Each function takes the effective content and the state; none changes the state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from scarbook.campaign.checks import a, plural
+from scarbook.campaign.model import TEAM_RESULTS, OwedWhen
+from scarbook.kernel.diagnostics import Diagnostic, refusal
+
+if TYPE_CHECKING:
+    from scarbook.campaign.content import Content
+    from scarbook.campaign.events import GameEnded
+    from scarbook.campaign.state import CampaignState, GameRecord
+
+
+# --- team results ------------------------------------------------------------------------------
+def team_end_problems(content: Content, state: CampaignState, ev: GameEnded, game: GameRecord,
+                      rule: tuple[str, str]) -> list[Diagnostic] | None:
+    """What is wrong with a game's end as far as team results go (None: nothing to say, go on with the rest)."""
+    model = content.model
+    title = content.game.title
+    team_rule = ("a co-operative game ends with the team's result", model.chapters.cite if model.chapters
+                 else rule[1])
+    if model.team:
+        if ev.winner.strip():
+            return [refusal("R350", f"{title} is co-operative: nobody wins alone; record the team's result with "
+                            "--team won or --team lost", *team_rule)]
+        if ev.team not in TEAM_RESULTS:
+            got = f", not {ev.team!r}" if ev.team else ""
+            return [refusal("R350", f"say how the team did with --team won or --team lost{got}", *team_rule)]
+        return None
+    if ev.team:
+        return [refusal("R350", f"{title} is not co-operative: leave out --team and say who won with --winner NAME",
+                        *rule)]
+    return None
+
+
+# --- chapters ----------------------------------------------------------------------------------
+def chapter_label(content: Content, game: GameRecord) -> str:
+    """'chapter 4, try 2' in the game's own words (its name for a chapter) ('' when the campaign has no chapters)."""
+    chapters = content.model.chapters
+    if chapters is None or not game.chapter:
+        return ""
+    out = f"{chapters.name} {game.chapter}"
+    return out + (f", {chapters.try_word} {game.attempt}" if chapters.tries > 1 else "")
+
+
+def chapter_results(content: Content, state: CampaignState) -> dict[int, str]:
+    """Chapter -> its result (won, lost), for every chapter that is over: won, or played as often as it may be
+    (a chapter still to be played again is not over)."""
+    chapters = content.model.chapters
+    out: dict[int, str] = {}
+    if chapters is None:
+        return out
+    for g in state.games:
+        if not g.ended or not g.chapter:
+            continue
+        again = g.team == chapters.again_after and g.attempt < chapters.tries
+        if not again:
+            out[g.chapter] = g.team or "over"
+        else:
+            out.pop(g.chapter, None)
+    return out
+
+
+def chapters_over(content: Content, state: CampaignState) -> int:
+    """The highest chapter that is over (0: none)."""
+    return max(chapter_results(content, state), default=0)
+
+
+def campaign_over(content: Content, state: CampaignState) -> bool:
+    """Whether every chapter has been played (the next game would play a chapter past the last)."""
+    from scarbook.campaign.state import next_chapter
+
+    chapters = content.model.chapters
+    if chapters is None or chapters.count is None or state.in_progress is not None:
+        return False
+    return next_chapter(content, state)[0] > chapters.count
+
+
+def start_problems(content: Content, state: CampaignState) -> list[Diagnostic]:
+    """A game may not start once every chapter has been played."""
+    chapters = content.model.chapters
+    if chapters is None or not campaign_over(content, state):
+        return []
+    return [refusal("R351", f"all {plural(chapters.count or 0, chapters.name, chapters.plural)} are played: the "
+                    "campaign is over", f"{content.game.title} is played in {chapters.count} {chapters.plural}, "
+                    "in order", chapters.cite)]
+
+
+# --- tracks ------------------------------------------------------------------------------------
+def track_value(content: Content, state: CampaignState, track_id: str) -> int | None:
+    """A track's value now: its start moved by every ended game's result, kept within its bounds (None: no such
+    track)."""
+    track = content.model.tracks.get(track_id)
+    if track is None:
+        return None
+    value = track.start
+    for g in state.games:
+        if g.ended:
+            value += track.after.get(g.team, 0)
+            if track.low is not None:
+                value = max(track.low, value)
+            if track.high is not None:
+                value = min(track.high, value)
+    return value
+
+
+# --- obligations on a condition ----------------------------------------------------------------
+@dataclass(frozen=True)
+class Owed:
+    """One sticker owed on one target because of an `owed_when` condition."""
+
+    rule: OwedWhen
+    target: str
+    value: int
+
+
+def owed_now(content: Content, state: CampaignState) -> list[Owed]:
+    """Every sticker `owed_when` asks for now: targets of its kind whose value reached the threshold, where the
+    sticker is not placed yet and could legally go now (a sticker that cannot go there owes nothing)."""
+    from scarbook.campaign.rules import Resolved, placement_problems
+
+    out: list[Owed] = []
+    for rule in content.model.owed_when:
+        sticker = content.stickers.get(rule.place)
+        if sticker is None:
+            continue
+        for tid in content.target_ids(rule.targets, sticker):
+            target = content.target_of_kind(rule.targets, tid)
+            value = state.value(content, tid, as_stats(target.item), rule.field)
+            if value < rule.at_least or any(m.sticker == rule.place for m in state.active_marks(tid)):
+                continue
+            r = Resolved(rule.place, sticker, target, "", "")
+            if not [q for q in placement_problems(content, state, r, in_order=False) if q.code != "R224"]:
+                out.append(Owed(rule, tid, value))
+    return out
+
+
+def as_stats(item: dict[str, Any]) -> dict[str, Any]:
+    """An item's values as `state.value` reads them: its printed stats beside its other fields."""
+    stats = item.get("stats")
+    return {**item, **stats} if isinstance(stats, dict) else item
+
+
+def owed_problems(content: Content, state: CampaignState) -> list[Diagnostic]:
+    """R316: a sticker an `owed_when` condition asks for, not placed yet, blocks the next game."""
+    out = []
+    for o in owed_now(content, state):
+        label = content.stickers[o.rule.place].get("name", o.rule.place)
+        out.append(refusal("R316", f"{o.target} has {o.value} {o.rule.field}: {a(label)} is owed there before the "
+                           f"next game ('scarbook campaign place {o.rule.place} {o.target}')",
+                           o.rule.text, o.rule.cite))
+    return out
+
+
+# --- the campaign's result -------------------------------------------------------------------
+def team_result(content: Content, state: CampaignState) -> dict[str, Any] | None:
+    """By `overall_winner: {team: true, count, at_least}`: how many chapters (or games) the team won so far, and
+    whether the campaign is won (the threshold reached), lost (it can no longer be) or still open (None)."""
+    rule = content.model.overall
+    if not rule.get("team"):
+        return None
+    need = int(rule.get("at_least") or 0)
+    chapters = content.model.chapters
+    if rule.get("count") == "chapters-won" and chapters is not None:
+        results = chapter_results(content, state)
+        won = sum(1 for r in results.values() if r == "won")
+        total = chapters.count
+        left = (total - len(results)) if total is not None else None
+        word = chapters.plural
+    else:
+        won = sum(1 for g in state.games if g.ended and g.team == "won")
+        total = content.model.games
+        left = (total - sum(1 for g in state.games if g.ended)) if total is not None else None
+        word = "games"
+    verdict = "won" if won >= need else ("lost" if left is not None and won + left < need else None)
+    return {"team": True, "won": won, "of": total, "at_least": need, "unit": word, "result": verdict,
+            "text": rule.get("text", ""), "cite": rule.get("cite", "")}
+
+
+def status_data(content: Content, state: CampaignState) -> dict[str, Any]:
+    """What `status` adds for these shapes: the chapter now, the chapters' results, tracks, owed stickers."""
+    from scarbook.campaign.state import next_chapter
+
+    chapters = content.model.chapters
+    out: dict[str, Any] = {"team": content.model.team}
+    if chapters is not None:
+        live = state.in_progress
+        chapter, attempt = (live.chapter, live.attempt) if live is not None else next_chapter(content, state)
+        over = campaign_over(content, state)
+        out["chapter"] = {"name": chapters.name, "plural": chapters.plural, "count": chapters.count,
+                          "tries": chapters.tries, "try_word": chapters.try_word,
+                          "now": None if over else chapter, "try": None if over else attempt,
+                          "in_progress": live is not None, "over": over,
+                          "results": {str(k): v for k, v in sorted(chapter_results(content, state).items())}}
+    pieces = {pid for kind in content.model.pieces for pid in content.pieces_of(kind)}
+    out["card_values"] = [
+        {"card": cid, "name": str(card.get("name") or cid),
+         "values": {k: state.stat(content, cid, v, k) for k, v in card["stats"].items()},
+         "marks": [str(content.stickers.get(m.sticker, {}).get("name") or m.sticker) for m in state.active_marks(cid)
+                   if not content.stickers.get(m.sticker, {}).get("adds")]}  # what adds is in the values
+        for cid, card in content.cards.items() if isinstance(card.get("stats"), dict) and cid not in pieces]
+    out["tracks"] = [{"id": t.id, "name": t.name, "value": track_value(content, state, t.id), "min": t.low,
+                      "max": t.high} for t in content.model.tracks.values()]
+    out["owed"] = [{"sticker": o.rule.place, "target": o.target, "field": o.rule.field, "value": o.value,
+                    "text": o.rule.text} for o in owed_now(content, state)] if state.in_progress is None else []
+    return out
+
+
+def status_lines(data: dict[str, Any]) -> list[str]:
+    """The lines `status` prints for these shapes (from `status_data`'s output)."""
+    out: list[str] = []
+    ch = data.get("chapter")
+    if ch:
+        if ch["over"]:
+            out.append(f"All {ch['count']} {ch['plural']} are played.")
+        else:
+            tries = f", {ch['try_word']} {ch['try']} of {ch['tries']}" if ch["tries"] > 1 else ""
+            doing = "in progress" if ch["in_progress"] else "next"
+            out.append(f"{ch['name'].capitalize()} {ch['now']}{tries} ({doing})")
+        if ch["results"]:
+            out.append(f"{ch['plural'].capitalize()}: " + ", ".join(f"{k} {v}" for k, v in ch["results"].items()))
+    for t in data.get("tracks") or []:
+        bounds = f" ({t['min']} to {t['max']})" if t["min"] is not None and t["max"] is not None else ""
+        out.append(f"{t['name'].capitalize()}: {t['value']}{bounds}")
+    cards = [c for c in data.get("card_values") or [] if c["marks"] or any(c["values"].values())]
+    if cards:
+        out.append("Cards: " + "; ".join(
+            f"{c['name']}: " + ", ".join([f"{k} {'?' if v is None else v}" for k, v in c["values"].items()]
+                                         + c["marks"]) for c in cards))
+    for o in data.get("owed") or []:
+        out.append(f"Owed before the next game: {o['sticker']} on {o['target']} ({o['field']} {o['value']})")
+    return out
+
+
+def result_line(w: dict[str, Any]) -> str:
+    """The campaign's result by its threshold, in words."""
+    of = f" of {w['of']}" if w["of"] is not None else ""
+    tally = f"{w['won']}{of} {w['unit']} won, at least {w['at_least']} needed"
+    if w["result"] == "won":
+        return f"The campaign is won ({tally})"
+    if w["result"] == "lost":
+        return f"The campaign is lost ({tally})"
+    return f"The campaign is still open ({tally})"

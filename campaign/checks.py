@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scarbook.campaign.content import Content, Target
-from scarbook.campaign.state import CampaignState, GameRecord, Mark
+from scarbook.campaign.state import CampaignState, GameRecord, Mark, track_value
 from scarbook.compiler.model import Game, as_dict, as_list, components
 from scarbook.compiler.words import a, kind_name, plural, words
 
@@ -319,8 +319,6 @@ def limit_number(p: Placement, value: Any) -> int | None:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(value, dict) and isinstance(value.get("track"), str):
-        from scarbook.campaign.shape import track_value
-
         return track_value(p.content, p.state, value["track"])
     if isinstance(value, dict) and isinstance(value.get("stat"), str):
         stats = p.target.item.get("stats")

@@ -26,7 +26,7 @@ from scarbook.campaign.events import (
 from scarbook.campaign.ledger.file import Ledger
 from scarbook.campaign.links import cuts
 from scarbook.campaign.rules import blocking as rules_blocking
-from scarbook.campaign.rules import legal_starts, owed_rewards, to_put_in_place, where
+from scarbook.campaign.rules import legal_now, legal_starts, owed_rewards, to_put_in_place, where
 from scarbook.campaign.state import pool_for
 from scarbook.compiler.words import group_of, mark_groups, words
 
@@ -255,7 +255,7 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         "campaign_games": content.model.games,
         "on_territories": [m for m in marks if m["target"] in content.territories and m["active"]
                            and not m["cancels"]],
-        **shape.status_data(content, state),
+        **shape.status_data(content, state, lambda sid, t: legal_now(content, state, sid, t)),
     }
 
 

@@ -324,6 +324,12 @@ def where(content: Content, state: CampaignState, sticker_id: str, actor: str = 
     return out
 
 
+def legal_now(content: Content, state: CampaignState, sticker_id: str, target: Target) -> bool:
+    """Whether the sticker could go on the target now, by whoever may place it (a name it needs aside)."""
+    r = Resolved(sticker_id, content.stickers[sticker_id], target, "", "")
+    return not [q for q in placement_problems(content, state, r, in_order=False) if q.code != "R224"]
+
+
 def _choices(content: Content, state: CampaignState, sticker: dict[str, Any],
              target: Target) -> list[tuple[str, int | None]]:
     """The (--name, --value) pairs a placement on `target` could be given, so that `where`, `status` and the owed
@@ -415,7 +421,7 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
                            cite_text((env.get("source") or {}).get("cite"))))
     out.extend(setup_problems(content, state, number))
     out.extend(owed_once_opened(content, state))
-    out.extend(shape.owed_problems(content, state))
+    out.extend(shape.owed_problems(content, state, lambda sid, t: legal_now(content, state, sid, t)))
     owed: list[tuple[str, str, int]] = []
     if any(n and lines_of(content.stickers.get(sid, {}))[0] for sid, n in state.placed.items()):
         carriers: dict[str, list[str]] = {}  # only when a placed sticker brings lines: every game start asks

@@ -11,15 +11,22 @@ Each function takes the effective content and the state; none changes the state.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scarbook.campaign.checks import a, plural
 from scarbook.campaign.model import TEAM_RESULTS, OwedWhen
+from scarbook.campaign.state import track_value
 from scarbook.kernel.diagnostics import Diagnostic, refusal
 
+__all__ = ["track_value"]
+
+#: Whether a sticker could legally go on a target now (the rules' answer, given by the caller).
+Legal = Callable[[str, "Target"], bool]
+
 if TYPE_CHECKING:
-    from scarbook.campaign.content import Content
+    from scarbook.campaign.content import Content, Target
     from scarbook.campaign.events import GameEnded
     from scarbook.campaign.state import CampaignState, GameRecord
 
@@ -100,23 +107,6 @@ def start_problems(content: Content, state: CampaignState) -> list[Diagnostic]:
 
 
 # --- tracks ------------------------------------------------------------------------------------
-def track_value(content: Content, state: CampaignState, track_id: str) -> int | None:
-    """A track's value now: its start moved by every ended game's result, kept within its bounds (None: no such
-    track)."""
-    track = content.model.tracks.get(track_id)
-    if track is None:
-        return None
-    value = track.start
-    for g in state.games:
-        if g.ended:
-            value += track.after.get(g.team, 0)
-            if track.low is not None:
-                value = max(track.low, value)
-            if track.high is not None:
-                value = min(track.high, value)
-    return value
-
-
 # --- obligations on a condition ----------------------------------------------------------------
 @dataclass(frozen=True)
 class Owed:
@@ -127,11 +117,10 @@ class Owed:
     value: int
 
 
-def owed_now(content: Content, state: CampaignState) -> list[Owed]:
+def owed_now(content: Content, state: CampaignState, legal: Legal) -> list[Owed]:
     """Every sticker `owed_when` asks for now: targets of its kind whose value reached the threshold, where the
-    sticker is not placed yet and could legally go now (a sticker that cannot go there owes nothing)."""
-    from scarbook.campaign.rules import Resolved, placement_problems
-
+    sticker is not placed yet and could legally go now (`legal`, from the rules: a sticker that cannot go there
+    owes nothing)."""
     out: list[Owed] = []
     for rule in content.model.owed_when:
         sticker = content.stickers.get(rule.place)
@@ -142,8 +131,7 @@ def owed_now(content: Content, state: CampaignState) -> list[Owed]:
             value = state.value(content, tid, as_stats(target.item), rule.field)
             if value < rule.at_least or any(m.sticker == rule.place for m in state.active_marks(tid)):
                 continue
-            r = Resolved(rule.place, sticker, target, "", "")
-            if not [q for q in placement_problems(content, state, r, in_order=False) if q.code != "R224"]:
+            if legal(rule.place, target):
                 out.append(Owed(rule, tid, value))
     return out
 
@@ -154,10 +142,10 @@ def as_stats(item: dict[str, Any]) -> dict[str, Any]:
     return {**item, **stats} if isinstance(stats, dict) else item
 
 
-def owed_problems(content: Content, state: CampaignState) -> list[Diagnostic]:
+def owed_problems(content: Content, state: CampaignState, legal: Legal) -> list[Diagnostic]:
     """R316: a sticker an `owed_when` condition asks for, not placed yet, blocks the next game."""
     out = []
-    for o in owed_now(content, state):
+    for o in owed_now(content, state, legal):
         label = content.stickers[o.rule.place].get("name", o.rule.place)
         out.append(refusal("R316", f"{o.target} has {o.value} {o.rule.field}: {a(label)} is owed there before the "
                            f"next game ('scarbook campaign place {o.rule.place} {o.target}')",
@@ -190,7 +178,7 @@ def team_result(content: Content, state: CampaignState) -> dict[str, Any] | None
             "text": rule.get("text", ""), "cite": rule.get("cite", "")}
 
 
-def status_data(content: Content, state: CampaignState) -> dict[str, Any]:
+def status_data(content: Content, state: CampaignState, legal: Legal) -> dict[str, Any]:
     """What `status` adds for these shapes: the chapter now, the chapters' results, tracks, owed stickers."""
     from scarbook.campaign.state import next_chapter
 
@@ -215,7 +203,7 @@ def status_data(content: Content, state: CampaignState) -> dict[str, Any]:
     out["tracks"] = [{"id": t.id, "name": t.name, "value": track_value(content, state, t.id), "min": t.low,
                       "max": t.high} for t in content.model.tracks.values()]
     out["owed"] = [{"sticker": o.rule.place, "target": o.target, "field": o.rule.field, "value": o.value,
-                    "text": o.rule.text} for o in owed_now(content, state)] if state.in_progress is None else []
+                    "text": o.rule.text} for o in owed_now(content, state, legal)] if state.in_progress is None else []
     return out
 
 

@@ -257,16 +257,3 @@ def low_confidence(item: Any) -> dict[str, Any] | None:
     return source if isinstance(source, dict) and source.get("confidence") == "L" else None
 
 
-def low_confidence_text(source: dict[str, Any], meta: dict[str, Any] | None = None) -> str:
-    """What rests on a low-confidence source and where it comes from: 'NOTE (CITE; CITE)', each cite by its
-    source's title (`meta`: the game's block, with its `sources`)."""
-    from scarbook.compiler.sources import declared, kind_of, readable
-
-    cite = source.get("cite")
-    every = [c for c in ([cite] if isinstance(cite, str) else as_list(cite)) if isinstance(c, str)]
-    meta = meta or {}
-    every = [readable(c, declared(meta)) for c in every]
-    # a source beside the rulebooks (a community map, notes on scans): name those, not the rulebook
-    cites = "; ".join([c for c in every if kind_of(c, meta) not in ("rulebook", "")] or every)
-    note = str(source.get("note") or "").strip().rstrip(".")
-    return f"{note} ({cites})" if note else cites

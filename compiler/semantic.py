@@ -20,11 +20,10 @@ from scarbook.compiler.model import (
     as_list,
     components,
     is_unknown,
-    low_confidence_text,
     sealed_slot_envelopes,
     singular,
 )
-from scarbook.compiler.sources import FILE_NAME, declared, source_part, walk_cites
+from scarbook.compiler.sources import FILE_NAME, declared, low_confidence_text, source_part, walk_cites
 from scarbook.kernel.diagnostics import Diagnostic, Span, did_you_mean, error, warning
 from scarbook.kernel.yamlload import Document
 

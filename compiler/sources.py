@@ -115,3 +115,16 @@ def declares_sources(data: Any) -> bool:
     """Does this document declare sources (in its `game:` or `pack:` block)?"""
     data = as_dict(data)
     return bool(declared(as_dict(data.get("game"))) or declared(as_dict(data.get("pack"))))
+
+
+def low_confidence_text(source: dict[str, Any], meta: dict[str, Any] | None = None) -> str:
+    """What rests on a low-confidence source and where it comes from: 'NOTE (CITE; CITE)', each cite by its
+    source's title (`meta`: the game's block, with its `sources`)."""
+    cite = source.get("cite")
+    every = [c for c in ([cite] if isinstance(cite, str) else as_list(cite)) if isinstance(c, str)]
+    meta = meta or {}
+    every = [readable(c, declared(meta)) for c in every]
+    # a source beside the rulebooks (a community map, notes on scans): name those, not the rulebook
+    cites = "; ".join([c for c in every if kind_of(c, meta) not in ("rulebook", "")] or every)
+    note = str(source.get("note") or "").strip().rstrip(".")
+    return f"{note} ({cites})" if note else cites

@@ -30,8 +30,8 @@ from scarbook.compiler.model import (
     is_unknown,
     known,
     low_confidence,
-    low_confidence_text,
 )
+from scarbook.compiler.sources import low_confidence_text
 
 Cell = Any  # str | int | float | bool | None | {"unknown": str}
 

@@ -38,8 +38,8 @@ class CampaignGroup(LazyGroup):
         "check": (f"{_HERE}.status:check", "Re-check every event of the campaign file against the rules; report "
                   "the first illegal one at its line."),
         "sheet": (f"{_HERE}.sheet:sheet", "Write the campaign sheet: the board with every permanent mark, then "
-                  "continents, players, faction records, cities, scars, changed cards, stickers left, packets "
-                  "and games."),
+                  "the game's regions, players, records, its mark groups (in its own words), changed cards, "
+                  "stickers left, packets and games."),
         "game": (f"{_HERE}.game:app", "Record the start and the end of a game."),
         "diff": (f"{_HERE}.diff:diff", "Tell what happened between the end of game N and the end of game M "
                  "(default: now), game by game."),

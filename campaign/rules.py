@@ -238,7 +238,7 @@ def _rule_of_step(step: Step) -> tuple[str, str]:
 def step_problems(content: Content, state: CampaignState, r: Resolved, in_order: bool = True) -> list[Problem]:
     """A placement that takes an end-of-game step: the right player, one each, in order, fallbacks last."""
     if not steps.offered_now(content, state, r.sticker_id):
-        return []
+        return _no_step_offers(content, state, r)
     game = state.last_ended
     assert game is not None
     label = r.sticker.get("name", r.sticker_id)
@@ -284,6 +284,32 @@ def step_problems(content: Content, state: CampaignState, r: Resolved, in_order:
             return [Problem("R227", f"first: {earlier[0].text()}; then {owed.step.name}",
                             f"the end of {a(gtype.name)} game goes step by step", gtype.cite or earlier[0].step.cite)]
     return []
+
+
+def _no_step_offers(content: Content, state: CampaignState, r: Resolved) -> list[Problem]:
+    """R239: a sticker only end-of-game steps offer, placed when no step of the last game offers it (after a game
+    of another type, or during a game); before game 1 setup decides, and a game's schedule entry may place it
+    besides the steps (`places`)."""
+    if r.sticker_id not in content.model.step_stickers:
+        return []
+    game = state.last_ended
+    if game is None and state.in_progress is None:
+        return []
+    if game is not None and state.in_progress is None and \
+            r.sticker_id in as_list(as_dict(content.model.schedule.get(game.number)).get("places")):
+        return []
+    offering = [(t, s) for t in content.model.types.values() for s in t.steps if s.offers(r.sticker_id)]
+    kinds = sorted({t.name for t, _ in offering})
+    label = r.sticker.get("name", r.sticker_id)
+    step = offering[0][1]
+    if state.in_progress is not None:
+        return [Problem("R239", f"game {state.in_progress.number} is in progress; {a(label)} is placed at the end of "
+                        f"{a(' or '.join(kinds))} game ('{step.name}')", *_rule_of_step(step))]
+    assert game is not None
+    gtype = content.model.types.get(game.type)
+    return [Problem("R239", f"game {game.number} was {a(gtype.name if gtype else game.type)} game, and no step after "
+                    f"it places {a(label)} (it is '{step.name}', after {a(' or '.join(kinds))} game)",
+                    *_rule_of_step(step))]
 
 
 def _players_text(players: dict[str, Any]) -> str:

@@ -29,7 +29,7 @@ from scarbook.campaign.events import (
 )
 from scarbook.campaign.ids import normalize
 from scarbook.campaign.links import lines_of, link_problem, owed_lines
-from scarbook.campaign.model import Step
+from scarbook.campaign.model import Step, cite_of
 from scarbook.campaign.starts import START_CHECKS
 from scarbook.campaign.state import CampaignState, pool_for
 from scarbook.compiler.model import as_dict, as_list
@@ -248,7 +248,7 @@ def step_problems(content: Content, state: CampaignState, r: Resolved, in_order:
     if not r.actor:
         return [Problem("R205", f"say who takes the {label} with --by NAME", "each step is taken by a player")]
     open_now = steps.open_entries(content, state)
-    offering = [o for o in steps.entitled(content, game) if o.step.offers(r.sticker_id)]
+    offering = [o for o in steps.entitled(content, game, state) if o.step.offers(r.sticker_id)]
     mine = [o for o in offering if o.actor == r.actor]
     owed = steps.assign(content, state, r.sticker_id, r.target, r.actor)
     if owed is None:
@@ -515,6 +515,14 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
             if pid in seen_pieces:
                 out.append(Problem("R303", f"{pid} is played twice ({seen_pieces[pid]} and {player})", *rule))
             seen_pieces[pid] = player
+            lost_in = next((g.number for g in reversed(state.games) if pid in g.lost), 0)
+            if pid in steps.gone_pieces(state, number):
+                back = as_dict(as_dict(content.model.schedule.get(number)).get("returns"))
+                if back.get("lost_in") != lost_in:
+                    out.append(Problem("R303", f"{pid} was lost for good in game {lost_in} and cannot be played in "
+                                       f"game {number}", "a piece lost for good comes back only where a game says so",
+                                       cite_of(as_dict(content.model.schedule.get(lost_in)))
+                                       or _model_cite(content)))
             owner = state.claimed_by(content, pid)
             pk = content.model.pieces[kind]
             if owner and owner != player:
@@ -735,11 +743,30 @@ def link_problems(content: Content, state: CampaignState, ev: Linked) -> list[Pr
     if ev.by and player_name(state, ev.by) is None:
         return [unknown_player(content, state, ev.by)]
     carriers = [t for t, marks in state.marks.items() if any(m.sticker == sid and not m.covered_by for m in marks)]
+    placer = _placer_problem(content, state, sid, ev.by)
+    if placer is not None:
+        return [placer]
     found = link_problem(content.game, sid, a, b, state.placed, state.links, carriers,
                          frozenset(impassable(content, state)))
     if found is None:
         return []
     return [line_refusal(content.stickers.get(sid, {}), found)]
+
+
+def _placer_problem(content: Content, state: CampaignState, sid: str, by: str) -> Problem | None:
+    """R345: a sticker whose lines its placer draws (`links.by: placer`): the line is drawn by that player."""
+    st = content.stickers.get(sid, {})
+    links = as_dict(st.get("links"))
+    if links.get("by") != "placer":
+        return None
+    placers = {m.by for ms in state.marks.values() for m in ms if m.sticker == sid and m.by}
+    who = player_name(state, by) if by else ""
+    rule = (str(links.get("text") or "").strip() or "the player who placed it draws its lines",
+            cite_text(links.get("cite") or as_dict(st.get("source")).get("cite")))
+    if placers and who not in placers:
+        return Problem("R345", f"{', '.join(sorted(placers))} placed the {sid} and draws its lines"
+                       f"{', not ' + who if who else ': say so with --by NAME'}", *rule)
+    return None
 
 
 def tick_problems(content: Content, state: CampaignState, ev: Ticked) -> list[Problem]:

@@ -78,6 +78,7 @@ class GameRecord:
     lost: list[str] = field(default_factory=list)  # pieces lost for good in this game
     pieces_at_end: dict[str, list[str]] = field(default_factory=dict)  # piece kind -> every piece then
     signed: bool = False
+    returned: dict[str, str] = field(default_factory=dict)  # piece lost for good earlier, played again -> its price
 
     def with_role(self, role: str) -> list[str]:
         if role == "winner":
@@ -214,6 +215,10 @@ def apply(state: CampaignState, content: Content, event: Event) -> None:
         state.games.append(GameRecord(number, {p: ids[0] if ids else "" for p, ids in event.plays}, dict(event.starts),
                                       line=event.span.line, type=content.model.type_of(number, event.type),
                                       pieces=pieces))
+        back = as_dict(as_dict(content.model.schedule.get(number)).get("returns"))
+        gone = steps.gone_pieces(state, number) if back else set()
+        for piece in (p for ids in pieces.values() for p in ids.values() if p in gone):
+            state.games[-1].returned[piece] = str(back.get("price") or "")
     elif isinstance(event, GameEnded):
         game = state.in_progress
         if game is None:

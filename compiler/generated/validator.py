@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
 from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = '35d029203e08aad3a1548bf4'
+SCHEMAS_DIGEST = 'bf12d9505dcb3b8884b12dd6'
 VERSION = "2.22.3"
 class Decimal:  # see compiled._generated_code
     pass
@@ -1877,6 +1877,11 @@ def validate____defs_stickers_schema_json__defs_sticker(data, custom_formats={},
                     data__links_keys.remove("cuts")
                     data__links__cuts = data__links["cuts"]
                     if not isinstance(data__links__cuts, (bool)):
+                        raise JsonSchemaValueException
+                if "by" in data__links_keys:
+                    data__links_keys.remove("by")
+                    data__links__by = data__links["by"]
+                    if not (isinstance(data__links__by, str) and data__links__by == 'placer'):
                         raise JsonSchemaValueException
                 if data__links_keys:
                     raise JsonSchemaValueException

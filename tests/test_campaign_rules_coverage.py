@@ -78,8 +78,8 @@ def test_risk_legacy_one_scar_card_per_player_per_game(tmp_path: Path) -> None:
                           "place coin china --by Bob\nplace coin india --by Cat\n" + START
                           + "\nplace bunker alaska --by Ann\n", file)  # a new game: a new scar card
     out = first_error(file, "place ammo-shortage japan --by Ann")
-    assert out == ("error R238: Ann already placed bunker on alaska (line 34) in game 2 (at most 1 scar card per player "
-                   "per game; 001_e430d55b72a215e6.txt § Scars Cards)"), out
+    assert out == ("error R238: Ann already placed bunker on alaska (line 34) in game 2 (at most 1 scar card per "
+                   "player per game; 001_e430d55b72a215e6.txt § Scars Cards)"), out
 
 
 def test_tactic_drafts_three_a_draft_one_a_faction_and_the_supply_never_negative(tmp_path: Path) -> None:

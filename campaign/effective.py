@@ -1,6 +1,6 @@
 """A game as it stands in a campaign, for the compiler's `show`, `tables` and `build --campaign`.
 
-`campaign_game(path, packs)` replays the ledger and returns a new `Game`: opened packets'
+`applied(replay)` returns the replayed campaign's game as a new `Game`: opened packets'
 content visible (nothing sealed otherwise), continents with the given `name` and `named_by`,
 bonuses changed by the +1/-1 marks, territory cards' `resources` updated, destroyed cards with
 `destroyed: true`, on every faction its `record` (game, player, start, result), on every
@@ -11,19 +11,11 @@ and its `text` only where a pack transcribed the sticker). It never writes anyth
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 from typing import Any
 
-from scarbook.campaign.engine import Campaign, Replay
-from scarbook.campaign.ledger.cache import read
+from scarbook.campaign.engine import Replay
 from scarbook.campaign.report import when_placed
 from scarbook.compiler.model import Game
-
-
-def campaign_game(path: Path, packs: list[Path]) -> Game:
-    """The effective game of the campaign in `path` (with extra `packs` merged)."""
-    campaign = Campaign(read(Path(path)), list(packs))
-    return applied(campaign.replay(check=False))
 
 
 def _mark_json(m: Any) -> dict[str, Any]:

@@ -1,32 +1,24 @@
 """Replaying a ledger: the content it starts from, the fold, and every problem at its line.
 
-`Campaign` ties a `Ledger` to its game's validated content (from the compiler's hash-keyed cache,
-so jsonschema is not imported when the cache is warm), adds the packs opened envelopes brought,
-and folds the events, checking each before it is applied (one pass per event: `rules.admit`
-resolves what was typed once, for the check and the canonical form that is folded). It never
-writes the ledger; the one thing it records is a verdict in the parsed-ledger cache: "these very
-bytes were all legal under this content key" (`content_key`), with the state they fold to. The
-next command on the same bytes, under the same key (same tracker, game, packs), starts from that
-state: a write checks only its new event, `where` and `status` fold nothing (`cached_replay`).
-A hand edit (other bytes), a changed pack or a changed tracker voids it, and `check` always
-re-checks every event.
+`Campaign` ties a `Ledger` to its game's validated content (from the compiler's hash-keyed content
+cache, so jsonschema is not imported when that cache is warm), adds the packs opened envelopes
+brought, and folds the events, checking each before it is applied (one pass per event: `rules.admit`
+resolves what was typed once, for the check and the canonical form that is folded). It is pure: it
+never writes, and knows no ledger cache (`replaycache` wraps `Campaign.replay` to answer from it).
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from scarbook.campaign.content import Content
 from scarbook.campaign.events import Event, Linked, Opened, PackAdded, Placed
-from scarbook.campaign.ledger.cache import holds_state, recall_state, remember_state
-from scarbook.campaign.ledger.file import Ledger, LedgerError
+from scarbook.campaign.ledger.file import Ledger, LedgerError, resolved_path
 from scarbook.campaign.links import adds, as_played
-from scarbook.campaign.rules import Problem, admit, canonical, pending, trigger_met
-from scarbook.campaign.state import CampaignState, GameRecord, apply, copy_state, new_state
+from scarbook.campaign.rules import admit, canonical, pending, trigger_met
+from scarbook.campaign.state import CampaignState, apply, new_state
 from scarbook.compiler.model import Game
 from scarbook.kernel.diagnostics import Diagnostic, Span, error
 
@@ -37,7 +29,7 @@ class Replay:
 
     state: CampaignState
     content: Content
-    problems: list[tuple[Event, Problem]] = field(default_factory=list)
+    problems: list[tuple[Event, Diagnostic]] = field(default_factory=list)
     pack_problems: list[Diagnostic] = field(default_factory=list)
     packs: tuple[str, ...] = ()  # the packs merged after the last event (paths as the ledger gives them)
     checked: int = 0  # how many events were checked (the others were only folded)
@@ -45,7 +37,7 @@ class Replay:
     before_last: tuple[CampaignState, tuple[str, ...]] | None = None  # (state, packs) before the last event
 
     @property
-    def first_problem(self) -> tuple[Event, Problem] | None:
+    def first_problem(self) -> tuple[Event, Diagnostic] | None:
         return self.problems[0] if self.problems else None
 
     @property
@@ -62,8 +54,7 @@ class Campaign:
         self._games: dict[tuple[str, ...], Game] = {}
 
     def pack_path(self, pack: str) -> Path:
-        path = Path(pack)
-        return path if path.is_absolute() else self.ledger.path.parent / path
+        return resolved_path(self.ledger.path, pack)
 
     @property
     def game_ref(self) -> str:
@@ -95,9 +86,10 @@ class Campaign:
             game = as_played(game, dict(state.placed) if state else {}, list(state.links) if state else [])
         return Content(game)
 
-    def replay(self, events: list[Event] | None = None, check: bool = True, keep_before_last: bool = False) -> Replay:
+    def replay(self, events: list[Event] | None = None, check: bool = True,
+               copy_before_last: Callable[[CampaignState], CampaignState] | None = None) -> Replay:
         """Fold the events (default: the ledger's), checking each first unless `check` is false
-        (`keep_before_last`: also keep a copy of the state before the last event, for the cache's undo)."""
+        (`copy_before_last`: also keep a copy of the state before the last event, made by it)."""
         from scarbook.compiler.validate import ContentError
 
         events = self.ledger.events if events is None else events
@@ -112,8 +104,8 @@ class Campaign:
                 result.problems.extend((ev, problem) for problem in problems)
             else:
                 fixed = canonical(content, state, ev)
-            if n == last and keep_before_last:
-                result.before_last = (copy_state(state), packs)
+            if n == last and copy_before_last is not None:
+                result.before_last = (copy_before_last(state), packs)
             if fixed is None:
                 continue
             apply(state, content, fixed)
@@ -134,87 +126,9 @@ class Campaign:
         result.content, result.packs = content, packs
         return result
 
-    def checked_replay(self) -> Replay:
-        """`replay` checking every event; when all are legal, the verdict and the state are cached."""
-        result = self.replay(keep_before_last=True)
-        self._vouch(result)
-        return result
-
-    def _vouch(self, result: Replay) -> None:
-        if not (result.problems or result.pack_problems or self.ledger.problems):
-            result.verified = self.content_key(result)
-            if result.verified and not holds_state(self.ledger, result.verified):
-                remember_state(self.ledger, result.verified, result.state, result.packs, result.before_last)
-
-    def cached_replay(self) -> Replay | None:
-        """The replay the cache holds for these very bytes, when its verdict holds under the content key the
-        state ends with (same tracker, game, packs and their bytes); None otherwise."""
-        if not self.ledger.verified or self.ledger.problems:
-            return None
-        found = recall_state(self.ledger, self._games_again)
-        if found is None:
-            return None
-        state, packs = found
-        from scarbook.compiler.validate import ContentError
-
-        try:
-            if self.key_for(packs) != self.ledger.verified:
-                return None
-            result = Replay(state, self.content_for(packs, list(state.opened), state), packs=packs)
-        except (ContentError, LedgerError):
-            return None  # a recorded pack is gone or broken now: the full replay reports it
-        result.verified = self.ledger.verified
-        return result
-
-    def _games_again(self) -> list[GameRecord]:
-        """The games, folded again (when the cache's archive of old games no longer verifies)."""
-        return list(self.replay(check=False).state.games)
-
-    def replay_for_write(self) -> Replay:
-        """The replay a write checks its new event against (and `where`, `status` answer from).
-
-        The cached state when the cache vouches for these very bytes under the content key it ends with;
-        else, with a verdict but no state, the events only folded (and the state cached); else all checked.
-        """
-        cached = self.cached_replay()
-        if cached is not None:
-            return cached
-        if self.ledger.verified and not self.ledger.problems:
-            folded = self.replay(check=False, keep_before_last=True)
-            if not folded.pack_problems and self.content_key(folded) == self.ledger.verified:
-                remember_state(self.ledger, self.ledger.verified, folded.state, folded.packs, folded.before_last)
-                folded.verified = self.ledger.verified
-                return folded
-        return self.checked_replay()
-
-    def content_key(self, replay: Replay) -> str:
-        """What a full check's verdict depends on besides the ledger's bytes ('' when unknown)."""
-        return self.key_for(replay.packs)
-
-    def key_for(self, packs: tuple[str, ...]) -> str:
-        """The content key of a fold that ends with these packs merged: the tracker's version and source, the
-        game, the fingerprint of every content file merged (the game's and its packs' bytes), and where those
-        packs are ('' when unknown)."""
-        from scarbook import __version__
-
-        fingerprint = self.game(packs).fingerprint
-        code = code_fingerprint()
-        if not fingerprint or not code:
-            return ""
-        places = [str(p.resolve()) for p in self.extra_packs + [self.pack_path(p) for p in packs]]
-        parts = [__version__, code, self.ledger.game, fingerprint, places]
-        return hashlib.sha256(json.dumps(parts).encode("utf-8")).hexdigest()[:32]
-
-    def check_event(self, replay: Replay, event: Event) -> tuple[list[Problem], Event | None]:
+    def check_event(self, replay: Replay, event: Event) -> tuple[list[Diagnostic], Event | None]:
         """Problems with appending `event` now, and its canonical form (nothing is folded)."""
         return admit(replay.content, replay.state, event)
-
-    def try_event(self, replay: Replay, event: Event) -> tuple[list[Problem], Event | None, list[str]]:
-        """Problems with appending `event`; its canonical form; the packets it makes pending (folded in place)."""
-        problems, fixed = self.check_event(replay, event)
-        if problems or fixed is None:
-            return problems, fixed, []
-        return [], fixed, self.fold_new(replay, fixed)
 
     def fold_new(self, replay: Replay, fixed: Event) -> list[str]:
         """Fold a new event (checked, canonical, with the span it has in the file) into the replay in place: the
@@ -228,22 +142,3 @@ class Campaign:
         after = [e for e, env in replay.content.envelopes.items()
                  if e not in state.opened and trigger_met(replay.content, state, env)]
         return [e for e in after if e not in before]
-
-
-@functools.cache
-def code_fingerprint() -> str:
-    """sha256 of the tracker's and the content model's source files: a changed rule, or a changed
-    reading of the content (the board's adjacency, say), voids every cached verdict ('' if unreadable)."""
-    import scarbook.compiler
-    import scarbook.kernel
-
-    digest = hashlib.sha256()
-    try:
-        for package in (scarbook.campaign, scarbook.compiler, scarbook.kernel):
-            folder = Path(str(package.__file__)).parent
-            for path in sorted(folder.rglob("*.py")):
-                name = path.relative_to(folder).as_posix()
-                digest.update(name.encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
-    except OSError:
-        return ""
-    return digest.hexdigest()[:16]

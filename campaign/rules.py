@@ -1,6 +1,6 @@
 """What is legal now: placements, game starts and ends, openings; sealed-packet triggers.
 
-Each function takes the effective content and the state and returns `Problem`s (empty: legal).
+Each function takes the effective content and the state and returns `Diagnostic`s (empty: legal).
 Placement legality is entirely the checks the sticker's content names (`checks.CHECKS`); the
 rest is the campaign's own bookkeeping (a game must end before the next starts, players and
 factions exist, entitled players take their reward). Never changes the state.
@@ -33,21 +33,7 @@ from scarbook.campaign.model import Step, cite_of
 from scarbook.campaign.starts import START_CHECKS
 from scarbook.campaign.state import CampaignState, pool_for
 from scarbook.compiler.model import as_dict, as_list
-from scarbook.kernel.diagnostics import did_you_mean
-
-
-@dataclass(frozen=True)
-class Problem:
-    """Why a move is refused: a code, what is wrong, the rule in short and where it is written."""
-
-    code: str
-    message: str
-    rule: str = ""
-    cite: str = ""
-
-    def text(self) -> str:
-        why = "; ".join(x for x in (self.rule, self.cite) if x)
-        return f"{self.message} ({why})" if why else self.message
+from scarbook.kernel.diagnostics import Diagnostic, did_you_mean, refusal
 
 
 # --- resolving what a person typed ------------------------------------------------------------
@@ -67,18 +53,18 @@ def player_name(state: CampaignState, raw: str) -> str | None:
     return state.by_lower.get(raw.strip().lower())
 
 
-def unknown_player(content: Content, state: CampaignState, raw: str) -> Problem:
+def unknown_player(content: Content, state: CampaignState, raw: str) -> Diagnostic:
     """R104: a name that is not one of the campaign's players, citing where the game says who plays."""
-    return Problem("R104", f"'{raw}' is not a player of this campaign{did_you_mean(raw, state.players)}; players: "
+    return refusal("R104", f"'{raw}' is not a player of this campaign{did_you_mean(raw, state.players)}; players: "
                    f"{', '.join(state.players)}",
                    "a campaign's players are those named when it began ('scarbook campaign new --player NAME')",
                    _players_cite(content))
 
 
-def unknown_sticker(content: Content, raw: str) -> Problem:
+def unknown_sticker(content: Content, raw: str) -> Diagnostic:
     """R101: a sticker the game's content does not list (a sealed one is R310 instead)."""
     sid = normalize(raw)
-    return Problem("R101", f"unknown sticker '{raw}'{did_you_mean(sid, content.stickers)}; stickers: "
+    return refusal("R101", f"unknown sticker '{raw}'{did_you_mean(sid, content.stickers)}; stickers: "
                    f"{', '.join(content.stickers)}",
                    f"the stickers and marks of {content.game.title} are those its content lists",
                    _file_cite(content, "stickers"))
@@ -100,23 +86,23 @@ def _players_cite(content: Content) -> str:
     return next((p.cite for p in content.model.pieces.values() if p.cite), "") or _type_cite(content)
 
 
-def _about_to_place(content: Content, state: CampaignState, sticker_id: str) -> Problem | None:
+def _about_to_place(content: Content, state: CampaignState, sticker_id: str) -> Diagnostic | None:
     for eid, env in content.envelopes.items():
         when = (env.get("trigger") or {}).get("when")
         if isinstance(when, dict) and when.get("about_to_place") == sticker_id and eid not in state.opened:
-            return Problem("R310", f"open the sealed packet '{eid}' first: {env.get('name', eid)}",
+            return refusal("R310", f"open the sealed packet '{eid}' first: {env.get('name', eid)}",
                            str((env.get("trigger") or {}).get("text", "")),
                            cite_text((env.get("source") or {}).get("cite")))
     return None
 
 
-def _sealed_in(content: Content, state: CampaignState, item_id: str) -> Problem | None:
+def _sealed_in(content: Content, state: CampaignState, item_id: str) -> Diagnostic | None:
     """A sticker (or anything) the players cannot have yet: listed in the contents of a packet still sealed."""
     for eid, env in content.envelopes.items():
         contents = env.get("contents")
         if eid not in state.opened and isinstance(contents, list) and item_id in contents:
             trigger = as_dict(env.get("trigger"))
-            return Problem("R310", f"'{item_id}' is sealed in the packet '{eid}' ({env.get('name', eid)}): open "
+            return refusal("R310", f"'{item_id}' is sealed in the packet '{eid}' ({env.get('name', eid)}): open "
                            f"packet {eid} first ('scarbook campaign open {eid}')",
                            str(trigger.get("text") or "a sealed packet's contents are used once it is opened"),
                            cite_text(as_dict(env.get("source")).get("cite")))
@@ -138,7 +124,7 @@ def _choice_sticker(content: Content, option: str) -> tuple[str, str] | None:
 
 
 def resolve(content: Content, state: CampaignState, sticker_raw: str, target_raw: str, by: str = "",
-            name: str = "", value: int | None = None) -> Resolved | Problem:
+            name: str = "", value: int | None = None) -> Resolved | Diagnostic:
     sid = normalize(sticker_raw)
     if sid not in content.stickers:
         choice = _choice_sticker(content, sid)
@@ -159,7 +145,7 @@ def resolve(content: Content, state: CampaignState, sticker_raw: str, target_raw
         kinds = " or ".join(sticker.get("targets", []))
         hint = did_you_mean(normalize(target_raw), content.target_names(sticker))
         label = sticker.get("name", sid)
-        return Problem("R102", f"'{target_raw}' is not {a(kinds)} {a(sid)} can go on{hint}; see 'scarbook campaign "
+        return refusal("R102", f"'{target_raw}' is not {a(kinds)} {a(sid)} can go on{hint}; see 'scarbook campaign "
                        f"where {sid}'", f"{a(label)} goes on {a(kinds)}",
                        cite_text(as_dict(sticker.get("source")).get("cite")))
     if not actor:
@@ -189,20 +175,20 @@ def default_actor(content: Content, state: CampaignState, sticker: dict[str, Any
 
 
 # --- placements -----------------------------------------------------------------------------
-def placement_problems(content: Content, state: CampaignState, r: Resolved, in_order: bool = True) -> list[Problem]:
+def placement_problems(content: Content, state: CampaignState, r: Resolved, in_order: bool = True) -> list[Diagnostic]:
     """Everything wrong with this placement now (`in_order=False`: as if earlier steps were done, to
     ask whether something could go there at all)."""
     waiting = _about_to_place(content, state, r.sticker_id)  # a packet to open as someone is about to place it
     if waiting is not None:
         return [waiting]
-    out: list[Problem] = []
+    out: list[Diagnostic] = []
     pool, count = pool_for(state, r.sticker)
     p = Placement(content, state, r.sticker_id, r.sticker, r.target, r.actor, r.name, pool, count, r.value)
     for chk in r.sticker.get("checks", []) or []:
         name = chk.get("check")
         fn = CHECKS.get(str(name))
         if fn is None:
-            out.append(Problem("R299", f"the content names an unknown check '{name}'"))
+            out.append(refusal("R299", f"the content names an unknown check '{name}'"))
             continue
         if not phase_applies(state, chk.get("only")):
             continue
@@ -210,13 +196,13 @@ def placement_problems(content: Content, state: CampaignState, r: Resolved, in_o
         try:
             failure = fn(p, params)
         except Exception as exc:  # a crashing check is one more diagnostic, never a traceback
-            out.append(Problem("R298", f"check '{name}' failed on this placement: {type(exc).__name__}: {exc}"))
+            out.append(refusal("R298", f"check '{name}' failed on this placement: {type(exc).__name__}: {exc}"))
             continue
         if failure is not None and all((q.message, q.rule) != failure for q in out):
-            out.append(Problem(CODES.get(str(name), "R200"), failure[0], failure[1], cite_text(chk.get("cite"))))
+            out.append(refusal(CODES.get(str(name), "R200"), failure[0], failure[1], cite_text(chk.get("cite"))))
     founds = as_dict(r.sticker.get("founds"))
     if (r.sticker.get("named") or founds.get("named")) and not r.name:
-        out.append(Problem("R224", f"give the {r.sticker.get('name', r.sticker_id)} its name with --name TEXT",
+        out.append(refusal("R224", f"give the {r.sticker.get('name', r.sticker_id)} its name with --name TEXT",
                            "the player names it", cite_text((r.sticker.get("source") or {}).get("cite"))))
     if not out:
         out.extend(step_problems(content, state, r, in_order))
@@ -235,7 +221,7 @@ def _rule_of_step(step: Step) -> tuple[str, str]:
     return f"{step.name}: {who}", step.cite
 
 
-def step_problems(content: Content, state: CampaignState, r: Resolved, in_order: bool = True) -> list[Problem]:
+def step_problems(content: Content, state: CampaignState, r: Resolved, in_order: bool = True) -> list[Diagnostic]:
     """A placement that takes an end-of-game step: the right player, one each, in order, fallbacks last."""
     if not steps.offered_now(content, state, r.sticker_id):
         return _no_step_offers(content, state, r)
@@ -243,10 +229,10 @@ def step_problems(content: Content, state: CampaignState, r: Resolved, in_order:
     assert game is not None
     label = r.sticker.get("name", r.sticker_id)
     if not content.model.rewarded(game.number):
-        return [Problem("R208", f"game {game.number} gives no rewards",
+        return [refusal("R208", f"game {game.number} gives no rewards",
                         f"only the first {content.rewards_limit} games give rewards", _model_cite(content))]
     if not r.actor:
-        return [Problem("R205", f"say who takes the {label} with --by NAME", "each step is taken by a player")]
+        return [refusal("R205", f"say who takes the {label} with --by NAME", "each step is taken by a player")]
     open_now = steps.open_entries(content, state)
     offering = [o for o in steps.entitled(content, game, state) if o.step.offers(r.sticker_id)]
     mine = [o for o in offering if o.actor == r.actor]
@@ -256,37 +242,37 @@ def step_problems(content: Content, state: CampaignState, r: Resolved, in_order:
         others = [o for o in open_now if o.step.offers(r.sticker_id) and piece and o.piece == piece
                   and o.actor != r.actor]
         if others:
-            return [Problem("R205", f"{others[0].actor} takes '{others[0].step.name}' for {piece}, not {r.actor}",
+            return [refusal("R205", f"{others[0].actor} takes '{others[0].step.name}' for {piece}, not {r.actor}",
                             *_step_rule(others[0]))]
         if not mine:
             rule, cite = _step_rule(offering[0]) if offering else ("", "")
-            return [Problem("R205", f"{r.actor} has no step after game {game.number} that places {a(label)}",
+            return [refusal("R205", f"{r.actor} has no step after game {game.number} that places {a(label)}",
                             rule, cite)]
         taken = [o for o in mine if o.key in state.steps]
         waiting = [o for o in mine if o.key not in state.steps]
         if waiting:
             pieces = ", ".join(o.piece for o in waiting if o.piece)
             piece = content.piece_of(r.sticker_id, r.target)
-            return [Problem("R225", f"{r.actor} takes '{waiting[0].step.name}' for {pieces}, not for "
+            return [refusal("R225", f"{r.actor} takes '{waiting[0].step.name}' for {pieces}, not for "
                             f"{piece or r.target.id}", *_step_rule(waiting[0]))]
         o = taken[0]
-        return [Problem("R207", f"{r.actor} already took '{o.step.name}' after game {game.number}"
+        return [refusal("R207", f"{r.actor} already took '{o.step.name}' after game {game.number}"
                         f"{' for ' + o.piece if o.piece else ''} ({state.steps[o.key]})", *_step_rule(o))]
     if r.sticker_id in owed.step.fallback and r.sticker_id not in owed.step.stickers:
         for sid in owed.step.stickers:
             if sid in content.stickers and where(content, state, sid, r.actor, in_order=False):
-                return [Problem("R226", f"{a(label)} is a fallback of '{owed.step.name}', and {a(sid)} can still be "
+                return [refusal("R226", f"{a(label)} is a fallback of '{owed.step.name}', and {a(sid)} can still be "
                                 f"placed (see 'scarbook campaign where {sid} --by {r.actor}')", *_step_rule(owed))]
     gtype = content.model.types[game.type]
     if gtype.in_order and in_order:
         earlier = [o for o in open_now if o.index < owed.index and o.step.mandatory]
         if earlier:
-            return [Problem("R227", f"first: {earlier[0].text()}; then {owed.step.name}",
+            return [refusal("R227", f"first: {earlier[0].text()}; then {owed.step.name}",
                             f"the end of {a(gtype.name)} game goes step by step", gtype.cite or earlier[0].step.cite)]
     return []
 
 
-def _no_step_offers(content: Content, state: CampaignState, r: Resolved) -> list[Problem]:
+def _no_step_offers(content: Content, state: CampaignState, r: Resolved) -> list[Diagnostic]:
     """R239: a sticker only end-of-game steps offer, placed when no step of the last game offers it (after a game
     of another type, or during a game); before game 1 setup decides, and a game's schedule entry may place it
     besides the steps (`places`)."""
@@ -303,11 +289,11 @@ def _no_step_offers(content: Content, state: CampaignState, r: Resolved) -> list
     label = r.sticker.get("name", r.sticker_id)
     step = offering[0][1]
     if state.in_progress is not None:
-        return [Problem("R239", f"game {state.in_progress.number} is in progress; {a(label)} is placed at the end of "
+        return [refusal("R239", f"game {state.in_progress.number} is in progress; {a(label)} is placed at the end of "
                         f"{a(' or '.join(kinds))} game ('{step.name}')", *_rule_of_step(step))]
     assert game is not None
     gtype = content.model.types.get(game.type)
-    return [Problem("R239", f"game {game.number} was {a(gtype.name if gtype else game.type)} game, and no step after "
+    return [refusal("R239", f"game {game.number} was {a(gtype.name if gtype else game.type)} game, and no step after "
                     f"it places {a(label)} (it is '{step.name}', after {a(' or '.join(kinds))} game)",
                     *_rule_of_step(step))]
 
@@ -357,7 +343,7 @@ def where(content: Content, state: CampaignState, sticker_id: str, actor: str = 
 
 # --- games ------------------------------------------------------------------------------------
 def start_problem(content: Content, state: CampaignState, player: str, territory: str,
-                  number: int | None = None) -> Problem | None:
+                  number: int | None = None) -> Diagnostic | None:
     """Why `territory` is not a legal starting territory for `player` (None: it is): the checks listed
     in `campaign.starts`, except those the schedule lifts for game `number`."""
     number = number if number is not None else state.started + 1
@@ -368,7 +354,7 @@ def start_problem(content: Content, state: CampaignState, player: str, territory
         fn = START_CHECKS.get(chk.check)
         why = fn(content, state, player, territory, chk.params) if fn else None
         if why:
-            return Problem("R305", f"{territory} is not a legal starting territory for {player} ({why})",
+            return refusal("R305", f"{territory} is not a legal starting territory for {player} ({why})",
                            chk.text, chk.cite)
     return None
 
@@ -397,23 +383,23 @@ def owed_rewards(content: Content, state: CampaignState) -> list[tuple[str, str]
             for o in blocking(content, state)]
 
 
-def game_start_problems(content: Content, state: CampaignState, ev: GameStarted) -> list[Problem]:
-    out: list[Problem] = []
+def game_start_problems(content: Content, state: CampaignState, ev: GameStarted) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
     live = state.in_progress
     if live is not None:
-        return [Problem("R301", f"game {live.number} has not ended; record its end with 'scarbook campaign game "
+        return [refusal("R301", f"game {live.number} has not ended; record its end with 'scarbook campaign game "
                         "end --winner NAME' first", "a game's permanent changes are made after it ends, before the "
                         "next game", _type_cite(content))]
     number = state.started + 1
     model = content.model
     for o in blocking(content, state):
-        out.append(Problem("R304", f"{o.actor} has not taken '{o.text()}' for game {o.game} yet (place it, see "
+        out.append(refusal("R304", f"{o.actor} has not taken '{o.text()}' for game {o.game} yet (place it, see "
                            f"'scarbook campaign where STICKER --by {o.actor}', or 'scarbook campaign pass "
                            f"{o.step.id} --by {o.actor}{' --for ' + o.piece if o.piece else ''}')",
                            *_step_rule(o)))
     for eid in pending(content, state):
         env = content.envelopes[eid]
-        out.append(Problem("R310", f"open the sealed packet '{eid}' first: {env.get('name', eid)} "
+        out.append(refusal("R310", f"open the sealed packet '{eid}' first: {env.get('name', eid)} "
                            f"('scarbook campaign open {eid}')", str((env.get("trigger") or {}).get("text", "")),
                            cite_text((env.get("source") or {}).get("cite"))))
     out.extend(setup_problems(content, state, number))
@@ -427,22 +413,22 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
         owed = owed_lines(content.game, state.placed, state.links, carriers)
     for sid, territory, left in owed:
         st = content.stickers.get(sid, {})
-        out.append(Problem("R344", f"{territory} still needs {left} line{'' if left == 1 else 's'} of the {sid} "
+        out.append(refusal("R344", f"{territory} still needs {left} line{'' if left == 1 else 's'} of the {sid} "
                            f"('scarbook campaign link {sid} {territory} TERRITORY')",
                            str(as_dict(st.get("links")).get("text") or "").strip(),
                            cite_text(as_dict(st.get("source")).get("cite"))))
     if ev.type and ev.type not in model.types:
-        out.append(Problem("R308", f"unknown type of game '{ev.type}'{did_you_mean(ev.type, model.types)}; "
+        out.append(refusal("R308", f"unknown type of game '{ev.type}'{did_you_mean(ev.type, model.types)}; "
                            f"types: {', '.join(model.types)}"))
     gtype = model.types[model.type_of(number, ev.type)]
     out.extend(_plays_problems(content, state, ev, gtype.plays, number))
     players = content.game.meta.get("players")
     if isinstance(players, dict) and isinstance(players.get("min"), int) and len(ev.plays) < players["min"]:
-        out.append(Problem("R306", f"{len(ev.plays)} players; {content.game.title} needs at least {players['min']}",
+        out.append(refusal("R306", f"{len(ev.plays)} players; {content.game.title} needs at least {players['min']}",
                            f"{content.game.title} is for {_players_text(players)}",
                            cite_text(as_dict(content.game.meta.get("source")).get("cite")) or _model_cite(content)))
     if isinstance(players, dict) and isinstance(players.get("max"), int) and len(ev.plays) > players["max"]:
-        out.append(Problem("R306", f"{len(ev.plays)} players; {content.game.title} takes at most {players['max']}",
+        out.append(refusal("R306", f"{len(ev.plays)} players; {content.game.title} takes at most {players['max']}",
                            f"{content.game.title} is for {_players_text(players)}",
                            cite_text(as_dict(content.game.meta.get("source")).get("cite")) or _model_cite(content)))
     played = {player_name(state, p) for p, _ in ev.plays}
@@ -453,15 +439,15 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
         starter = player_name(state, raw_player)
         terr = normalize(raw_terr)
         if starter not in played:
-            out.append(Problem("R305", f"{raw_player} does not play in this game", *start_rule))
+            out.append(refusal("R305", f"{raw_player} does not play in this game", *start_rule))
         elif starter in seen_starts.values():
-            out.append(Problem("R305", f"{starter} is given two starting territories",
+            out.append(refusal("R305", f"{starter} is given two starting territories",
                                "each player starts in one territory", start_rule[1]))
         elif terr in seen_starts:
-            out.append(Problem("R305", f"{seen_starts[terr]} and {starter} cannot both start in {terr}",
+            out.append(refusal("R305", f"{seen_starts[terr]} and {starter} cannot both start in {terr}",
                                "a starting territory holds one player's HQ", start_rule[1]))
         elif terr not in content.territories:
-            out.append(Problem("R305", f"unknown territory '{raw_terr}'{did_you_mean(terr, content.territories)}",
+            out.append(refusal("R305", f"unknown territory '{raw_terr}'{did_you_mean(terr, content.territories)}",
                                *start_rule))
         elif starter:
             problem = start_problem(content, state, starter, terr, number)
@@ -473,9 +459,9 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
 
 
 def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kinds: tuple[str, ...],
-                    number: int) -> list[Problem]:
+                    number: int) -> list[Diagnostic]:
     """Every player gives one piece of each kind the game records; pieces once each; others' own pieces refused."""
-    out: list[Problem] = []
+    out: list[Diagnostic] = []
     seen_players: set[str] = set()
     seen_pieces: dict[str, str] = {}
     wanted = " and ".join(content.model.pieces[k].name for k in kinds if k in content.model.pieces) or "nothing"
@@ -490,12 +476,12 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
             out.append(unknown_player(content, state, raw_player))
             continue
         if player in seen_players:
-            out.append(Problem("R303", f"{player} is given twice in this game", "each player plays once",
+            out.append(refusal("R303", f"{player} is given twice in this game", "each player plays once",
                                rule[1]))
         seen_players.add(player)
         given: dict[str, str] = {}
         if raw_ids and not any(k in content.model.pieces for k in kinds):
-            out.append(Problem("R303", f"{content.game.title} has no factions or other pieces to play, so "
+            out.append(refusal("R303", f"{content.game.title} has no factions or other pieces to play, so "
                                f"'{','.join(raw_ids)}' means nothing here; say only who plays: --play {player}",
                                "a game records only who played", gtype.cite))
             continue
@@ -504,41 +490,41 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
             kind = content.piece_kind_of(pid)
             if kind is None or kind not in kinds:
                 every = [i for k in kinds for i in content.pieces_of(k)]
-                out.append(Problem("R303", f"'{raw}' is not {a(wanted.replace(' and ', ' or '))} of this game"
+                out.append(refusal("R303", f"'{raw}' is not {a(wanted.replace(' and ', ' or '))} of this game"
                                    f"{did_you_mean(pid, every)}; choose from: {', '.join(every)}", *rule))
                 continue
             if kind in given:
-                out.append(Problem("R303", f"{player} plays two of {content.model.pieces[kind].name}: "
+                out.append(refusal("R303", f"{player} plays two of {content.model.pieces[kind].name}: "
                                    f"{given[kind]} and {pid}", *rule))
                 continue
             given[kind] = pid
             if pid in seen_pieces:
-                out.append(Problem("R303", f"{pid} is played twice ({seen_pieces[pid]} and {player})", *rule))
+                out.append(refusal("R303", f"{pid} is played twice ({seen_pieces[pid]} and {player})", *rule))
             seen_pieces[pid] = player
             lost_in = next((g.number for g in reversed(state.games) if pid in g.lost), 0)
             if pid in steps.gone_pieces(state, number):
                 back = as_dict(as_dict(content.model.schedule.get(number)).get("returns"))
                 if back.get("lost_in") != lost_in:
-                    out.append(Problem("R303", f"{pid} was lost for good in game {lost_in} and cannot be played in "
+                    out.append(refusal("R303", f"{pid} was lost for good in game {lost_in} and cannot be played in "
                                        f"game {number}", "a piece lost for good comes back only where a game says so",
                                        cite_of(as_dict(content.model.schedule.get(lost_in)))
                                        or _model_cite(content)))
             owner = state.claimed_by(content, pid)
             pk = content.model.pieces[kind]
             if owner and owner != player:
-                out.append(Problem("R303", f"{pid} is {owner}'s {pk.name} for the whole campaign; {player} plays "
+                out.append(refusal("R303", f"{pid} is {owner}'s {pk.name} for the whole campaign; {player} plays "
                                    f"their own or one nobody has claimed", f"a claimed {pk.name} is its owner's",
                                    pk.cite))
         missing = [content.model.pieces[k].name for k in kinds if k not in given and k in content.model.pieces]
         if missing and not any(p.code == "R303" and player in p.message for p in out):
-            out.append(Problem("R303", f"say which {' and '.join(missing)} {player} plays: --play "
+            out.append(refusal("R303", f"say which {' and '.join(missing)} {player} plays: --play "
                                f"{player}={','.join(k.upper() for k in missing)}", *rule))
     return out
 
 
-def setup_problems(content: Content, state: CampaignState, number: int) -> list[Problem]:
+def setup_problems(content: Content, state: CampaignState, number: int) -> list[Diagnostic]:
     """Obligations that must be met before game `number` starts (setup before game 1 …)."""
-    out: list[Problem] = []
+    out: list[Diagnostic] = []
     for ob in content.model.setup:
         if ob.before_game > number or ob.sticker not in content.stickers:
             continue
@@ -549,28 +535,28 @@ def setup_problems(content: Content, state: CampaignState, number: int) -> list[
             missing = [p for p in state.players
                        if not any(m.sticker == ob.sticker and m.by == p for ms in state.marks.values() for m in ms)]
             if missing:
-                out.append(Problem("R221", f"{', '.join(missing)} still to place {a(ob.sticker)} before game "
+                out.append(refusal("R221", f"{', '.join(missing)} still to place {a(ob.sticker)} before game "
                                    f"{ob.before_game} (scarbook campaign place {ob.sticker} TARGET --by NAME)",
                                    what, ob.cite))
         elif ob.each == "target":
             ids = [t for kind in st.get("targets", []) for t in content.target_ids(kind, st)]
             missing = [t for t in ids if not any(m.sticker == ob.sticker for m in state.active_marks(t))]
             if missing:
-                out.append(Problem("R221", f"{ob.sticker} still to place on {', '.join(missing)} before game "
+                out.append(refusal("R221", f"{ob.sticker} still to place on {', '.join(missing)} before game "
                                    f"{ob.before_game}", what, ob.cite))
         else:
             done = state.pool_used[(ob.sticker, ob.pool)] if ob.pool else state.placed[ob.sticker]
             if done < ob.count:
                 pool = f" of the {ob.pool} supply" if ob.pool else ""
-                out.append(Problem("R221", f"{plural(ob.count - done, ob.sticker)}{pool} still to place before game "
+                out.append(refusal("R221", f"{plural(ob.count - done, ob.sticker)}{pool} still to place before game "
                                    f"{ob.before_game}", what, ob.cite))
     return out
 
 
-def owed_once_opened(content: Content, state: CampaignState) -> list[Problem]:
+def owed_once_opened(content: Content, state: CampaignState) -> list[Diagnostic]:
     """An opened packet's stickers that must be in place before the next game: those `to_put_in_place` whose
     kind `game.campaign.owed_when_opened` names (a rules addition sticker into its place in the rulebook)."""
-    out: list[Problem] = []
+    out: list[Diagnostic] = []
     kinds = {k for o in content.model.owed_when_opened for k in o.kinds}
     if not kinds:
         return out
@@ -580,7 +566,7 @@ def owed_once_opened(content: Content, state: CampaignState) -> list[Problem]:
         if owed is None:
             continue
         label = content.stickers[sid].get("name", sid)
-        out.append(Problem("R315", f"{label} from the opened packet '{env}' is not in place yet ('scarbook "
+        out.append(refusal("R315", f"{label} from the opened packet '{env}' is not in place yet ('scarbook "
                            f"campaign place {sid} {target}')",
                            owed.text or f"an opened packet's {kind} stickers go in place before the next game",
                            owed.cite))
@@ -614,10 +600,10 @@ def to_put_in_place(content: Content, state: CampaignState,
     return out
 
 
-def game_end_problems(content: Content, state: CampaignState, ev: GameEnded) -> list[Problem]:
+def game_end_problems(content: Content, state: CampaignState, ev: GameEnded) -> list[Diagnostic]:
     game = state.in_progress
     if game is None:
-        return [Problem("R302", "no game is in progress; start one with 'scarbook campaign game start --play "
+        return [refusal("R302", "no game is in progress; start one with 'scarbook campaign game start --play "
                         f"{content.model.play_form(state.started + 1)} ...'", "a game ends after it started",
                         _type_cite(content))]
     out = []
@@ -626,11 +612,11 @@ def game_end_problems(content: Content, state: CampaignState, ev: GameEnded) -> 
     rule = ("the end of a game records who won, who held on and who was eliminated, each a player of that game",
             (gtype.cite if gtype else "") or _model_cite(content))
     if not ev.winner.strip():
-        return [Problem("R307", "say who won with --winner NAME", *rule)]
+        return [refusal("R307", "say who won with --winner NAME", *rule)]
     for raw in [ev.winner, *ev.held_on, *ev.eliminated, *(p for p, _ in ev.controlled)]:
         player = player_name(state, raw)
         if player is None or player not in game.plays:
-            out.append(Problem("R307", f"'{raw}' did not play game {game.number}; players: {', '.join(game.plays)}",
+            out.append(refusal("R307", f"'{raw}' did not play game {game.number}; players: {', '.join(game.plays)}",
                                *rule))
         else:
             names[raw] = player
@@ -638,20 +624,20 @@ def game_end_problems(content: Content, state: CampaignState, ev: GameEnded) -> 
         return out
     listed = [names[x] for x in [ev.winner, *ev.held_on, *ev.eliminated]]
     if len(set(listed)) != len(listed):
-        out.append(Problem("R307", "a player is listed twice among winner, held on and eliminated", *rule))
+        out.append(refusal("R307", "a player is listed twice among winner, held on and eliminated", *rule))
     for _player, terrs in ev.controlled:
         for t in terrs:
             if normalize(t) not in content.territories:
-                out.append(Problem("R307", f"unknown territory '{t}'{did_you_mean(normalize(t), content.territories)}",
+                out.append(refusal("R307", f"unknown territory '{t}'{did_you_mean(normalize(t), content.territories)}",
                                    *rule))
     played = {p for ps in game.pieces.values() for p in ps.values()}
     lost_allowed = as_dict(content.model.schedule.get(game.number)).get("may_lose")
     for raw in ev.lost:  # whether anything may be lost comes first: a piece name is only worth checking then
         if not lost_allowed:
-            out.append(Problem("R307", f"nothing is lost for good in game {game.number}; leave out --lost {raw}",
+            out.append(refusal("R307", f"nothing is lost for good in game {game.number}; leave out --lost {raw}",
                                "only the games whose rules say so remove a piece for good", _model_cite(content)))
         elif normalize(raw) not in played:
-            out.append(Problem("R307", f"'{raw}' was not in play in game {game.number}; pieces in play: "
+            out.append(refusal("R307", f"'{raw}' was not in play in game {game.number}; pieces in play: "
                                f"{', '.join(sorted(played)) or 'none'}", *rule))
     return out
 
@@ -689,36 +675,36 @@ def pending(content: Content, state: CampaignState) -> list[str]:
             if eid not in state.opened and trigger_met(content, state, env)]
 
 
-def open_problems(content: Content, state: CampaignState, ev: Opened) -> list[Problem]:
+def open_problems(content: Content, state: CampaignState, ev: Opened) -> list[Diagnostic]:
     eid = normalize(ev.envelope)
     env = content.envelopes.get(eid)
     if env is None:
-        return [Problem("R311", f"unknown packet '{ev.envelope}'{did_you_mean(eid, content.envelopes)}; packets: "
+        return [refusal("R311", f"unknown packet '{ev.envelope}'{did_you_mean(eid, content.envelopes)}; packets: "
                         f"{', '.join(content.envelopes)}",
                         f"the sealed packets of {content.game.title} are those its content lists",
                         _file_cite(content, "envelopes"))]
     if eid in state.opened:
-        return [Problem("R312", f"packet {eid} is already open", "a sealed packet is opened once",
+        return [refusal("R312", f"packet {eid} is already open", "a sealed packet is opened once",
                         cite_text((env.get("source") or {}).get("cite")))]
     met = trigger_met(content, state, env)
     if met is False:
         trigger = env.get("trigger") or {}
-        return [Problem("R313", f"packet {eid} may not be opened yet", str(trigger.get("text", "")),
+        return [refusal("R313", f"packet {eid} may not be opened yet", str(trigger.get("text", "")),
                         cite_text((env.get("source") or {}).get("cite")))]
     return []
 
 
-def add_pack_problems(state: CampaignState, ev: PackAdded) -> list[Problem]:
+def add_pack_problems(state: CampaignState, ev: PackAdded) -> list[Diagnostic]:
     """A house-rule pack joins before game 1 or between games, once."""
     if state.in_progress is not None:
-        return [Problem("R301", f"game {state.in_progress.number} is in progress: add a pack between games",
+        return [refusal("R301", f"game {state.in_progress.number} is in progress: add a pack between games",
                         "a house rule changes the campaign between games")]
     if ev.pack in state.packs:
-        return [Problem("R314", f"the pack {ev.pack} is already in this campaign")]
+        return [refusal("R314", f"the pack {ev.pack} is already in this campaign")]
     return []
 
 
-def place_to_problems(content: Content, state: CampaignState, r: Resolved, to: str) -> list[Problem]:
+def place_to_problems(content: Content, state: CampaignState, r: Resolved, to: str) -> list[Diagnostic]:
     """`place STICKER A --to B`: the sticker on A, and its line A-B, as if placed already."""
     placed = dict(state.placed)
     placed[r.sticker_id] = placed.get(r.sticker_id, 0) + 1
@@ -730,14 +716,14 @@ def place_to_problems(content: Content, state: CampaignState, r: Resolved, to: s
     return [line_refusal(r.sticker, found)]
 
 
-def line_refusal(sticker: dict[str, Any], found: tuple[str, str]) -> Problem:
+def line_refusal(sticker: dict[str, Any], found: tuple[str, str]) -> Diagnostic:
     """A refused line, citing the sticker's `links.cite` (else its `source`)."""
     links = as_dict(sticker.get("links"))
     cite = links.get("cite") or as_dict(sticker.get("source")).get("cite")
-    return Problem(found[0], found[1], str(links.get("text") or "").strip(), cite_text(cite))
+    return refusal(found[0], found[1], str(links.get("text") or "").strip(), cite_text(cite))
 
 
-def link_problems(content: Content, state: CampaignState, ev: Linked) -> list[Problem]:
+def link_problems(content: Content, state: CampaignState, ev: Linked) -> list[Diagnostic]:
     """A line drawn for a placed sticker that brings lines (`links`), between two territories in play."""
     sid, a, b = normalize(ev.sticker), normalize(ev.a), normalize(ev.b)
     if ev.by and player_name(state, ev.by) is None:
@@ -753,7 +739,7 @@ def link_problems(content: Content, state: CampaignState, ev: Linked) -> list[Pr
     return [line_refusal(content.stickers.get(sid, {}), found)]
 
 
-def _placer_problem(content: Content, state: CampaignState, sid: str, by: str) -> Problem | None:
+def _placer_problem(content: Content, state: CampaignState, sid: str, by: str) -> Diagnostic | None:
     """R345: a sticker whose lines its placer draws (`links.by: placer`): the line is drawn by that player."""
     st = content.stickers.get(sid, {})
     links = as_dict(st.get("links"))
@@ -764,38 +750,38 @@ def _placer_problem(content: Content, state: CampaignState, sid: str, by: str) -
     rule = (str(links.get("text") or "").strip() or "the player who placed it draws its lines",
             cite_text(links.get("cite") or as_dict(st.get("source")).get("cite")))
     if placers and who not in placers:
-        return Problem("R345", f"{', '.join(sorted(placers))} placed the {sid} and draws its lines"
+        return refusal("R345", f"{', '.join(sorted(placers))} placed the {sid} and draws its lines"
                        f"{', not ' + who if who else ': say so with --by NAME'}", *rule)
     return None
 
 
-def tick_problems(content: Content, state: CampaignState, ev: Ticked) -> list[Problem]:
+def tick_problems(content: Content, state: CampaignState, ev: Ticked) -> list[Diagnostic]:
     target = normalize(ev.target)
     forts = [m for m in state.active_marks(target) if m.boxes]
     if not forts:
         boxed = [st for st in content.stickers.values() if st.get("boxes")]
         cite = cite_text(as_dict(boxed[0].get("source")).get("cite")) if boxed else ""
-        return [Problem("R320", f"{target} has no mark with boxes to tick", "boxes are ticked on a mark that has "
+        return [refusal("R320", f"{target} has no mark with boxes to tick", "boxes are ticked on a mark that has "
                         "them", cite)]
     st = content.stickers.get(forts[-1].sticker, {})
     cite = cite_text(as_dict(st.get("source")).get("cite"))
     if state.in_progress is None:
-        return [Problem("R320", f"no game is in progress: boxes on {target}'s {forts[-1].sticker} are ticked during "
+        return [refusal("R320", f"no game is in progress: boxes on {target}'s {forts[-1].sticker} are ticked during "
                         "a game", "a box is ticked after an attack on it", cite)]
     left = (forts[-1].boxes or 0) - forts[-1].ticked
     if ev.boxes > left:
-        return [Problem("R320", f"{target} has {plural(left, 'box', 'boxes')} left, not {ev.boxes}",
+        return [refusal("R320", f"{target} has {plural(left, 'box', 'boxes')} left, not {ev.boxes}",
                         f"{a(st.get('name', forts[-1].sticker))} has {plural(forts[-1].boxes or 0, 'box', 'boxes')}",
                         cite)]
     return []
 
 
-def pass_problems(content: Content, state: CampaignState, ev: Passed) -> list[Problem]:
+def pass_problems(content: Content, state: CampaignState, ev: Passed) -> list[Diagnostic]:
     """A pass closes one open step: optional ones always, mandatory ones only when nothing can be placed
     (the tracker checks) or when the content says the players decide (`pass_if`, given with --why)."""
     game = state.last_ended
     if game is None or state.in_progress is not None:
-        return [Problem("R330", "there is no step to pass now: no game has ended, or one is in progress",
+        return [refusal("R330", "there is no step to pass now: no game has ended, or one is in progress",
                         "the steps of a game are taken after it ends, before the next game starts",
                         _type_cite(content))]
     player = player_name(state, ev.by)
@@ -805,7 +791,7 @@ def pass_problems(content: Content, state: CampaignState, ev: Passed) -> list[Pr
     step_ids = [s.id for s in gtype.steps]
     sid = normalize(ev.step)
     if sid not in step_ids:
-        return [Problem("R330", f"game {game.number} has no step '{ev.step}'{did_you_mean(sid, step_ids)}; its "
+        return [refusal("R330", f"game {game.number} has no step '{ev.step}'{did_you_mean(sid, step_ids)}; its "
                         f"steps: {', '.join(step_ids)}", f"the end of {a(gtype.name)} game has these steps",
                         gtype.cite or _model_cite(content))]
     piece = normalize(ev.piece) if ev.piece else ""
@@ -813,33 +799,33 @@ def pass_problems(content: Content, state: CampaignState, ev: Passed) -> list[Pr
             and (not piece or o.piece == piece)]
     who = _rule_of_step(next(s for s in gtype.steps if s.id == sid))
     if not mine:
-        return [Problem("R331", f"{player} owes no '{sid}' after game {game.number}"
+        return [refusal("R331", f"{player} owes no '{sid}' after game {game.number}"
                         f"{' for ' + piece if piece else ''}; see 'scarbook campaign status'", *who)]
     o = mine[0]
     if len({x.piece for x in mine}) > 1 and not piece:
-        return [Problem("R331", f"say which one with --for: {', '.join(x.piece for x in mine)}", *_step_rule(o))]
+        return [refusal("R331", f"say which one with --for: {', '.join(x.piece for x in mine)}", *_step_rule(o))]
     if o.step.mandatory:
         for s in (*o.step.stickers, *o.step.fallback):
             targets = where(content, state, s, player, o.piece, in_order=False) if s in content.stickers else []
             if not targets:
                 continue
             if not o.step.pass_if:
-                return [Problem("R332", f"'{o.step.name}' is owed and {a(s)} can still go on "
+                return [refusal("R332", f"'{o.step.name}' is owed and {a(s)} can still go on "
                                 f"{', '.join(targets[:5])}{' …' if len(targets) > 5 else ''}", *_step_rule(o))]
             if not ev.why.strip():
-                return [Problem("R332", f"'{o.step.name}' is owed; it may be passed only when {o.step.pass_if}: "
+                return [refusal("R332", f"'{o.step.name}' is owed; it may be passed only when {o.step.pass_if}: "
                                 "say so with --why TEXT", *_step_rule(o))]
             break
     return []
 
 
 # --- any event --------------------------------------------------------------------------------
-def admit(content: Content, state: CampaignState, ev: Event) -> tuple[list[Problem], Event | None]:
+def admit(content: Content, state: CampaignState, ev: Event) -> tuple[list[Diagnostic], Event | None]:
     """Everything wrong with recording `ev` now, and `ev` as the content and the ledger spell it (None: it names
     nothing that exists). What was typed is resolved once, for both: the replay's one pass per event."""
     if isinstance(ev, (Placed, Destroyed)):
         r = _resolved(content, state, ev)
-        if isinstance(r, Problem):
+        if isinstance(r, Diagnostic):
             return [r], None
         found = placement_problems(content, state, r)
         if not found and isinstance(ev, Placed) and ev.to:
@@ -847,19 +833,19 @@ def admit(content: Content, state: CampaignState, ev: Event) -> tuple[list[Probl
         return found, _placed(ev, r)
     check = _CHECK_OF.get(type(ev))
     if check is None:
-        return [Problem("L003", "unknown event")], ev
+        return [refusal("L003", "unknown event")], ev
     return check(content, state, ev), canonical(content, state, ev)
 
 
 #: What checks each kind of event but a placement (which is resolved first, in `admit`).
-_CHECK_OF: dict[type[Event], Callable[[Content, CampaignState, Any], list[Problem]]] = {
+_CHECK_OF: dict[type[Event], Callable[[Content, CampaignState, Any], list[Diagnostic]]] = {
     GameStarted: game_start_problems, GameEnded: game_end_problems, Opened: open_problems,
     PackAdded: lambda content, state, ev: add_pack_problems(state, ev), Linked: link_problems,
     Ticked: tick_problems, Passed: pass_problems,
 }
 
 
-def _resolved(content: Content, state: CampaignState, ev: Placed | Destroyed) -> Resolved | Problem:
+def _resolved(content: Content, state: CampaignState, ev: Placed | Destroyed) -> Resolved | Diagnostic:
     if isinstance(ev, Placed):
         return resolve(content, state, ev.sticker, ev.target, ev.by, ev.name, ev.value)
     return resolve_destroy(content, state, ev.card, ev.by)
@@ -873,15 +859,15 @@ def _placed(ev: Placed | Destroyed, r: Resolved) -> Event:
     return Destroyed(r.target.id, r.actor, span=ev.span, index=ev.index)
 
 
-def resolve_destroy(content: Content, state: CampaignState, card: str, by: str = "") -> Resolved | Problem:
+def resolve_destroy(content: Content, state: CampaignState, card: str, by: str = "") -> Resolved | Diagnostic:
     for sid in content.destroy_stickers:
         if content.resolve(content.stickers[sid], card) is not None:
             return resolve(content, state, sid, card, by)
     if not content.destroy_stickers:
-        return Problem("R103", f"{content.game.title} has no rule for destroying cards; nothing to record",
+        return refusal("R103", f"{content.game.title} has no rule for destroying cards; nothing to record",
                        "a card is destroyed only where the game's rules say so")
     names = sorted({n for sid in content.destroy_stickers for n in content.target_names(content.stickers[sid])})
-    return Problem("R102", f"'{card}' is not a card that can be destroyed{did_you_mean(normalize(card), names)}; "
+    return refusal("R102", f"'{card}' is not a card that can be destroyed{did_you_mean(normalize(card), names)}; "
                    "see 'scarbook campaign where " + content.destroy_stickers[0] + "'",
                    "only the cards the game's rules let you destroy")
 
@@ -895,7 +881,7 @@ def canonical(content: Content, state: CampaignState, ev: Event) -> Event | None
 
     if isinstance(ev, (Placed, Destroyed)):
         r = _resolved(content, state, ev)
-        return None if isinstance(r, Problem) else _placed(ev, r)
+        return None if isinstance(r, Diagnostic) else _placed(ev, r)
     if isinstance(ev, GameStarted):
         return GameStarted(tuple((who(p), tuple(normalize(f) for f in fs)) for p, fs in ev.plays),
                            tuple((who(p), normalize(t)) for p, t in ev.starts), ev.type, **where)

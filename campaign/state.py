@@ -189,23 +189,6 @@ def new_state(players: list[str]) -> CampaignState:
     return CampaignState(list(players))
 
 
-def copy_state(state: CampaignState) -> CampaignState:
-    """A copy that later `apply` calls leave alone: everything is copied but the games older than the last
-    RECENT_GAMES, which no event changes again (`apply` changes only the game in progress), so they are shared."""
-    import copy
-
-    from scarbook.campaign.ledger.cache import RECENT_GAMES, fast_pickle
-
-    pickle = fast_pickle()
-
-    keep = max(0, len(state.games) - RECENT_GAMES)
-    light = copy.copy(state)
-    light.games = list(state.games[keep:])
-    prior: CampaignState = pickle.loads(pickle.dumps(light, protocol=5))
-    prior.games = [*state.games[:keep], *prior.games]
-    return prior
-
-
 def apply(state: CampaignState, content: Content, event: Event) -> None:
     """Fold one event into the state (legality was checked before)."""
     state.events += 1

@@ -44,8 +44,8 @@ RENDER_CODE = ("scarbook.compiler.boardmap", "scarbook.compiler.build", "scarboo
                "scarbook.compiler.sizes", "scarbook.compiler.tables", "scarbook.compiler.render",
                "scarbook.compiler.render.html", "scarbook.compiler.render.join", "scarbook.compiler.render.pdf",
                "scarbook.compiler.render.raster", "scarbook.kernel.atomic", "scarbook.kernel.cachedir",
-               "scarbook.kernel.diagnostics", "scarbook.kernel.yamldoc", "scarbook.kernel.yamlload",
-               "scarbook.kernel.yamlparse")
+               "scarbook.kernel.diagnostics", "scarbook.kernel.paths", "scarbook.kernel.yamldoc",
+               "scarbook.kernel.yamlload", "scarbook.kernel.yamlparse")
 MANIFEST = ".scarbook-manifest.json"
 TABLE_FORMATS = {"md": tablemod.to_markdown, "csv": tablemod.to_csv, "json": tablemod.to_json}
 

@@ -17,18 +17,10 @@ from typing import Any
 
 from scarbook.compiler.model import ITEM_SECTIONS, Game, cites, singular
 from scarbook.kernel.diagnostics import Diagnostic, Span, error, warning
+from scarbook.kernel.paths import display_path
 from scarbook.kernel.yamlload import Document, load_file
 
 YAML_SUFFIXES = (".yaml", ".yml")
-
-
-def display_path(path: Path) -> str:
-    """FILE as the user would type it: relative to the current folder when inside it."""
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return str(path)
-    return str(path) if rel.startswith("..") else rel
 
 
 def shipped_dir() -> Path:

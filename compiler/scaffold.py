@@ -74,7 +74,7 @@ PACK = """\
 #   check it:  scarbook validate {folder}
 #   build it:  scarbook build {game} --pack {folder}      (writes build/{game}+{id}/)
 #   play it:   scarbook campaign new ours.yaml --game {game} --pack {folder} --player Ann --player Bob
-# The model is in the schemas (scarbook schema --path) and their README; complete examples: scarbook examples --list
+# The model: README.md and the schemas in the folder 'scarbook schema --path' prints; examples: scarbook examples --list
 
 source:
   # Where the facts of this file come from; an item can carry its own 'source' instead.
@@ -117,7 +117,7 @@ GAME_FILES = {
 #   check it:  scarbook validate {folder}
 #   build it:  scarbook build {folder}                    (writes build/{id}/)
 #   play it:   scarbook campaign new ours.yaml --game {folder} --player Ann --player Bob
-# The model is in the schemas (scarbook schema --path) and their README; complete examples: scarbook examples --list
+# The model: README.md and the schemas in the folder 'scarbook schema --path' prints; examples: scarbook examples --list
 # Facts the sources do not give are written {{unknown: "why"}} rather than guessed; scarbook lists them.
 
 source:

@@ -20,7 +20,6 @@ from typing import Any
 
 from scarbook.compiler.load import (
     Loaded,
-    display_path,
     load_documents,
     load_game_folder,
     pack_extends,
@@ -30,6 +29,7 @@ from scarbook.compiler.load import (
 from scarbook.compiler.model import Game
 from scarbook.kernel.cachedir import cache_dir, cache_stored, cache_used
 from scarbook.kernel.diagnostics import Diagnostic, Span, did_you_mean, error, warning
+from scarbook.kernel.paths import display_path
 
 
 @dataclass

@@ -14,7 +14,7 @@ from campaigns.helpers import SETUP, START, invoke, run_script
 
 from conftest import refused as refuses
 from conftest import snapshot
-from scarbook.campaign import engine
+from scarbook.campaign import engine, replaycache
 from scarbook.campaign.engine import Campaign
 from scarbook.campaign.ledger.cache import read
 
@@ -117,10 +117,10 @@ def test_a_changed_pack_voids_the_verdict(tmp_path: Path, checks: list[int]) -> 
 def test_a_changed_tracker_voids_the_verdict(setup_file: Path, checks: list[int],
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     events = len(read(setup_file).events)
-    monkeypatch.setattr(engine, "code_fingerprint", lambda: "another-version")
-    replay = Campaign(read(setup_file)).replay_for_write()
+    monkeypatch.setattr(replaycache, "code_fingerprint", lambda: "another-version")
+    replay = replaycache.for_state(Campaign(read(setup_file)))
     assert replay.checked == events and checks == [events] and replay.verified
-    again = Campaign(read(setup_file)).replay_for_write()  # the new verdict is kept
+    again = replaycache.for_state(Campaign(read(setup_file)))  # the new verdict is kept
     assert again.checked == 0 and again.verified == replay.verified and checks == [events]
 
 

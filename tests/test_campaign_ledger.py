@@ -10,11 +10,11 @@ from campaigns.helpers import SETUP, START, invoke, run_script
 
 from conftest import refused, snapshot
 from scarbook.campaign.checks import CHECKS
-from scarbook.campaign.effective import campaign_game
 from scarbook.campaign.ids import normalize
 from scarbook.campaign.ledger import cache as ledgercache
 from scarbook.campaign.ledger import file as ledger_mod
 from scarbook.campaign.ledger import write as ledgerwrite
+from scarbook.campaign.service.reading import campaign_game
 
 
 @pytest.fixture(autouse=True)

@@ -43,7 +43,7 @@ def test_a_placement_typed_without_a_name_or_value_has_none(replay: Replay) -> N
 def test_an_unknown_check_is_named_and_the_others_still_run(replay: Replay) -> None:
     r = banner(replay, [{"check": "no-such-check"}, {"check": "during-a-game", "cite": "t § x"}])
     found = rules.placement_problems(replay.content, replay.state, r)
-    assert [(p.code, p.text()) for p in found] == [
+    assert [(p.code, p.explained) for p in found] == [
         ("R299", "the content names an unknown check 'no-such-check'"),
         ("R230", "no game is in progress (a Banner is placed during a game; t § x)"),
     ]
@@ -63,7 +63,7 @@ def test_a_crashing_check_is_one_more_refusal(replay: Replay, monkeypatch: pytes
 def test_the_same_failure_twice_is_listed_once(replay: Replay) -> None:
     twice = [{"check": "during-a-game", "cite": "a"}, {"check": "during-a-game", "cite": "b"}]
     found = rules.placement_problems(replay.content, replay.state, banner(replay, twice))
-    assert [p.text() for p in found] == ["no game is in progress (a Banner is placed during a game; a)"]
+    assert [p.explained for p in found] == ["no game is in progress (a Banner is placed during a game; a)"]
 
 
 def test_an_event_of_no_known_kind_is_refused(replay: Replay) -> None:

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_campaign_props import command
 
+from scarbook.campaign import replaycache
 from scarbook.campaign.engine import Campaign
 from scarbook.campaign.ledger.cache import read
 
@@ -104,7 +105,7 @@ def test_undo_after_undo_and_old_games_come_from_the_cache(tmp_path: Path) -> No
     warm, cold, file = tmp_path / "warm", tmp_path / "cold", tmp_path / "c.yaml"
     with cache_at(warm):
         assert not run_script(FIVE_GAMES + SIXTH_START, file)
-        replay = Campaign(read(file)).replay_for_write()
+        replay = replaycache.for_state(Campaign(read(file)))
         assert replay.verified and replay.checked == 0  # the state, from the cache
         games = replay.state.games
         assert not getattr(games, "loaded", True)  # the old games are still on disk
@@ -148,14 +149,14 @@ def test_a_damaged_cache_entry_is_discarded(tmp_path: Path, part: str, damage: s
 
 
 def test_a_changed_tracker_voids_the_cached_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from scarbook.campaign import engine
+    from scarbook.campaign import replaycache
 
     monkeypatch.setenv("SCARBOOK_CACHE", str(tmp_path / "cache"))
     file = tmp_path / "c.yaml"
     assert not run_script(SETUP + "\n" + START, file)
-    assert Campaign(read(file)).replay_for_write().checked == 0
-    monkeypatch.setattr(engine, "code_fingerprint", lambda: "another-version")
-    assert Campaign(read(file)).replay_for_write().checked == len(read(file).events)
+    assert replaycache.for_state(Campaign(read(file))).checked == 0
+    monkeypatch.setattr(replaycache, "code_fingerprint", lambda: "another-version")
+    assert replaycache.for_state(Campaign(read(file))).checked == len(read(file).events)
 
 
 def test_a_cache_entry_others_may_write_is_not_trusted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -163,11 +164,11 @@ def test_a_cache_entry_others_may_write_is_not_trusted(tmp_path: Path, monkeypat
     monkeypatch.setenv("SCARBOOK_CACHE", str(tmp_path / "cache"))
     file = tmp_path / "c.yaml"
     assert not run_script(SETUP + "\n" + START, file)
-    assert Campaign(read(file)).replay_for_write().checked == 0
+    assert replaycache.for_state(Campaign(read(file))).checked == 0
     [entry] = (tmp_path / "cache" / "ledgers").glob("*.head")
     entry.chmod(0o666)
-    assert Campaign(read(file)).replay_for_write().checked == len(read(file).events)  # checked again ...
-    assert Campaign(read(file)).replay_for_write().checked == 0  # ... and a private entry written in its place
+    assert replaycache.for_state(Campaign(read(file))).checked == len(read(file).events)  # checked again ...
+    assert replaycache.for_state(Campaign(read(file))).checked == 0  # ... and a private entry written in its place
 
 
 @given(st.text(alphabet="ab \n\r\u2028\x85", max_size=40))

@@ -139,7 +139,7 @@ def test_owner_of_a_mark_is_the_claimer_of_its_piece_else_its_placer() -> None:
 
 def test_copy_state_is_independent_where_events_still_change_it() -> None:
     from scarbook.campaign.ledger.cache import RECENT_GAMES
-    from scarbook.campaign.state import copy_state
+    from scarbook.campaign.replaycache import copy_state
 
     for games in (0, 1, RECENT_GAMES, RECENT_GAMES + 3):
         state = state_with(Mark("plus-two", "mark", "a"))

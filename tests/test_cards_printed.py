@@ -95,7 +95,7 @@ def test_a_destroyed_card_is_still_printed_stamped_destroyed_with_campaign_only(
     the deck, a destroyed one stamped DESTROYED across its face (the sheet stays a record of the whole deck);
     only the destroyed card carries the stamp, and a build without a campaign never does."""
     from conftest import ROOT
-    from scarbook.campaign.effective import campaign_game
+    from scarbook.campaign.service.reading import campaign_game
 
     file = tmp_path / "world.yaml"
     assert not run_script(SETUP + START + "\ngame end --winner Ann --held-on Bob --eliminated Cat\n"
@@ -117,7 +117,7 @@ def test_scar_cards_show_the_sticker_they_place(built: dict[str, str], tmp_path:
     printed name and its effect; a sealed scar's card (and its sticker) only once its packet is opened."""
     import base64
 
-    from scarbook.campaign.effective import campaign_game
+    from scarbook.campaign.service.reading import campaign_game
 
     base = load_game("risk-legacy").effective()  # as a build without a campaign prints it: nothing sealed
     html, _ = card_sheets_html(base.title, card_sheets(printable_cards(base), "a4"), "a4", locator_svg(base))

@@ -306,6 +306,7 @@ def test_read_only_status_never_says_cannot_write(ledger: Path, tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     from campaigns.helpers import invoke
 
+    from scarbook.campaign import replaycache
     from scarbook.campaign.engine import Campaign
 
     blocker = tmp_path / "not-a-folder"
@@ -317,7 +318,7 @@ def test_read_only_status_never_says_cannot_write(ledger: Path, tmp_path: Path,
     def unreadable(self: Campaign) -> None:
         raise PermissionError(13, "Permission denied", "content/risk-legacy/board.yaml")
 
-    monkeypatch.setattr(Campaign, "checked_replay", unreadable)
+    monkeypatch.setattr(replaycache, "checked", unreadable)
     for args in (["status"], ["check"]):
         out = invoke(args, ledger)
         assert out.exit_code == 1 and "cannot write" not in out.output and "board.yaml" in out.output, out.output

@@ -67,4 +67,9 @@ def test_non_editable_install_ships_content_schemas_and_templates(tmp_path: Path
     assert Path(schemas.stdout.strip()) == (target / "scarbook" / "schemas").resolve()
     line = (elsewhere / "p" / "pack.yaml").read_text().splitlines()[0]
     assert line.endswith("/scarbook/schemas/content-file.schema.json")
+    # The scaffold's comments send readers to the content model's README in the schemas' folder: it must ship.
+    told = [text for text in (elsewhere / "p" / "pack.yaml").read_text().splitlines() if "README.md" in text]
+    assert told and "'scarbook schema --path'" in told[0]
+    readme = Path(schemas.stdout.strip()) / "README.md"
+    assert readme.is_file() and readme.read_text("utf-8").startswith("# The content model")
     shutil.rmtree(target)

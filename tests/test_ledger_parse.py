@@ -12,7 +12,6 @@ import pytest
 from scarbook.campaign.ledger import file as ledger_mod
 from scarbook.campaign.ledger.file import (
     LedgerError,
-    display_path,
     line_starts,
     newline_of,
     parse,
@@ -20,6 +19,7 @@ from scarbook.campaign.ledger.file import (
     real_path,
 )
 from scarbook.kernel.diagnostics import Span, error
+from scarbook.kernel.paths import display_path
 
 NOT_A_CAMPAIGN = ("not a campaign file: it needs 'campaign: {game: ..., players: [...]}' and 'events:'; create one "
                   "with 'scarbook campaign new FILE --game GAME --player NAME ...'")

@@ -84,9 +84,9 @@ def test_editing_a_rendering_module_changes_what_outputs_depend_on(name: str, mo
 
 
 def test_code_fingerprint_changes_with_the_tracker_and_the_content_model(monkeypatch: pytest.MonkeyPatch) -> None:
-    from scarbook.campaign import engine
+    from scarbook.campaign import engine, replaycache
 
-    fingerprint = engine.code_fingerprint.__wrapped__  # the uncached function
+    fingerprint = replaycache.code_fingerprint.__wrapped__  # the uncached function
     plain = fingerprint()
     assert len(plain) == 16 and plain == fingerprint()
     real = Path.read_bytes

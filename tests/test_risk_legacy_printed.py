@@ -384,7 +384,7 @@ def test_fallout_zone_covers_the_city_and_scar_and_destroys_the_card(second_sign
 
 # --- issue 12 item 4: the later faction-card slots are sealed slots of their packets -------------------------
 def factions_of(file: Path) -> dict:
-    from scarbook.campaign.effective import campaign_game
+    from scarbook.campaign.service.reading import campaign_game
 
     return campaign_game(file, []).section("factions")
 

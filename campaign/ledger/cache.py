@@ -20,7 +20,6 @@ from scarbook.campaign.ledger.file import (
     Ledger,
     LedgerError,
     as_written,
-    display_path,
     line_count,
     parse,
     read_raw,
@@ -29,6 +28,7 @@ from scarbook.campaign.ledger.file import (
 from scarbook.campaign.ledger.journal import journal_path
 from scarbook.campaign.ledger.lazylist import LazyList
 from scarbook.kernel.diagnostics import Span, error
+from scarbook.kernel.paths import display_path
 from scarbook.kernel.yamlload import decode
 
 # --- a cache of parsed ledgers: one entry per ledger file, for its last bytes ---------------------

@@ -18,6 +18,7 @@ from typing import Any
 
 from scarbook.campaign.events import Event, ParseProblem, parse_event
 from scarbook.kernel.diagnostics import Diagnostic, Span, error
+from scarbook.kernel.paths import display_path
 from scarbook.kernel.yamlload import loads, read_capped
 
 HEADER_COMMENT = (
@@ -69,11 +70,16 @@ class Ledger:
         return None
 
 
-def display_path(path: Path) -> str:
-    try:
-        return os.path.relpath(path) if path.is_absolute() else str(path)
-    except ValueError:
-        return str(path)
+def recorded_path(ledger_path: Path, target: Path) -> str:
+    """A file's path as a ledger records it (a homebrew game, a pack): relative to the ledger's folder, in
+    '/' form, so every command finds it from any folder (`resolved_path` reads it back)."""
+    return Path(os.path.relpath(target.resolve(), ledger_path.resolve().parent)).as_posix()
+
+
+def resolved_path(ledger_path: Path, recorded: str) -> Path:
+    """Where a path the ledger records (`recorded_path`) is now."""
+    path = Path(recorded)
+    return path if path.is_absolute() else ledger_path.parent / path
 
 
 def parse(text: str, path: Path, display: str | None = None) -> Ledger:

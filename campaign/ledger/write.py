@@ -22,7 +22,6 @@ from scarbook.campaign.ledger.file import (
     LedgerBusy,
     LedgerError,
     as_written,
-    display_path,
     line_starts,
     not_a_ledger_file,
     read_raw,
@@ -40,6 +39,7 @@ from scarbook.campaign.ledger.journal import (
 )
 from scarbook.campaign.ledger.text import _blank_or_comment
 from scarbook.kernel.diagnostics import Span, error
+from scarbook.kernel.paths import display_path
 
 LOCK_WAIT_SECONDS = float(os.environ.get("SCARBOOK_LOCK_WAIT", "3"))
 

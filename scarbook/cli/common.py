@@ -76,7 +76,7 @@ def load(game_id: str, packs: list[Path] | None, campaign: Path | None = None) -
     """The effective game for a command: shipped content + packs, or as a campaign has it."""
     with content_errors():
         if campaign is not None:
-            from scarbook.campaign.effective import campaign_game
+            from scarbook.campaign.service.reading import campaign_game
 
             return campaign_game(campaign, list(packs or []))
         from scarbook.compiler.validate import load_game

@@ -32,13 +32,28 @@ class Span(NamedTuple):
         return self.file
 
 
+#: Where a refusal of a command line points: at no file (the command itself).
+COMMAND_LINE = Span("")
+
+
 @dataclass(frozen=True)
 class Diagnostic:
+    """One problem: where (`span`), how bad, its code and message; a refused move also names the rule that
+    forbids it in short (`rule`) and where that rule is written (`cite`)."""
+
     span: Span
     severity: Severity
     code: str
     message: str
     path: str = field(default="")  # JSON pointer into the document, when it applies
+    rule: str = ""
+    cite: str = ""
+
+    @property
+    def explained(self) -> str:
+        """The message with the rule and its citation: "alaska already has a city (one city a territory; ...)"."""
+        why = "; ".join(x for x in (self.rule, self.cite) if x)
+        return f"{self.message} ({why})" if why else self.message
 
     @property
     def is_error(self) -> bool:
@@ -48,7 +63,12 @@ class Diagnostic:
         return (self.span.file, self.span.line, self.span.column, self.code, self.message)
 
     def render(self) -> str:
-        return f"{self.span}: {self.severity.value} {self.code}: {self.message}"
+        where = f"{self.span}: " if str(self.span) else ""
+        return f"{where}{self.severity.value} {self.code}: {self.explained}"
+
+    def at(self, span: Span, path: str = "") -> Diagnostic:
+        """The same problem pointed at `span` (a refused event found again at its line)."""
+        return Diagnostic(span, self.severity, self.code, self.message, path or self.path, self.rule, self.cite)
 
     def as_json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -57,9 +77,11 @@ class Diagnostic:
             "column": self.span.column,
             "severity": self.severity.value,
             "code": self.code,
-            "message": self.message,
+            "message": self.explained,
             "path": self.path,  # a JSON pointer into the file; "" is the whole file (or no file)
         }
+        if self.rule or self.cite:
+            out["rule"], out["cite"] = self.rule, self.cite
         return out
 
 
@@ -71,6 +93,11 @@ def warning(span: Span, code: str, message: str, path: str = "") -> Diagnostic:
     return Diagnostic(span, Severity.WARNING, code, message, path)
 
 
+def refusal(code: str, message: str, rule: str = "", cite: str = "", span: Span = COMMAND_LINE) -> Diagnostic:
+    """Why a move is refused: a code, what is wrong, the rule in short and where it is written."""
+    return Diagnostic(span, Severity.ERROR, code, message, "", rule, cite)
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """' (did you mean 'x'?)' when a close choice exists, else ''."""
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
@@ -80,7 +107,7 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
 def strict(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     """--strict: every warning becomes an error."""
     return [
-        Diagnostic(d.span, Severity.ERROR, d.code, d.message, d.path) if not d.is_error else d
+        Diagnostic(d.span, Severity.ERROR, d.code, d.message, d.path, d.rule, d.cite) if not d.is_error else d
         for d in diagnostics
     ]
 
@@ -118,4 +145,4 @@ def render_json(diagnostics: list[Diagnostic]) -> str:
     return json.dumps([d.as_json() for d in sort_unique(diagnostics)], indent=2)
 
 
-__all__ = ["Diagnostic", "Severity", "Span", "error", "warning"]
+__all__ = ["COMMAND_LINE", "Diagnostic", "Severity", "Span", "error", "refusal", "warning"]

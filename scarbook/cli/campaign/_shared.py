@@ -1,15 +1,14 @@
-"""What the campaign commands share: the campaign file option, error reporting, recording an event.
+"""What the campaign commands share: the campaign file option, error reporting, and the reporter of a write.
 
-`record` is the one write path: lock, read, replay, check the new event, write atomically.
-Any refusal or failure leaves the file byte-for-byte unchanged and exits 1. The replay before a
-write checks every old event again unless the cache vouches for these very bytes under the same
-content (`Campaign.replay_for_write`); `load` (status, check) always checks every event.
+A command parses its options, calls one function of `scarbook.campaign.service` and hands the result to
+a reporter here (`record` for writes: "recorded: ...", "legal: ...", or the refusal and exit 1). Any
+refusal or failure leaves the file byte-for-byte unchanged and exits 1.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
@@ -20,9 +19,8 @@ from scarbook.cli.terminal import echo
 from scarbook.kernel.diagnostics import render_text
 
 if TYPE_CHECKING:
-    from scarbook.campaign.engine import Campaign, Replay
-    from scarbook.campaign.events import Event
-    from scarbook.campaign.rules import Problem
+    from scarbook.campaign.service.writing import MakeEvent, Recorded
+    from scarbook.kernel.diagnostics import Diagnostic
 
 CampaignFile = Annotated[
     str | None,
@@ -39,9 +37,10 @@ def campaign_path(given: str | None) -> Path:
     return Path(os.environ.get("SCARBOOK_CAMPAIGN") or "campaign.yaml")
 
 
-def refuse(problems: list[Problem], code: int = 1) -> NoReturn:
-    for p in problems:
-        echo(f"error {p.code}: {p.text()}", err=True)
+def refuse(problems: list[Diagnostic], code: int = 1) -> NoReturn:
+    """Print why the command is refused (each problem with its rule), say nothing was written, exit `code`."""
+    for problem in problems:
+        echo(problem.render(), err=True)
     echo("nothing was written", err=True)
     raise typer.Exit(code)
 
@@ -52,7 +51,7 @@ def campaign_errors(writing: bool = True) -> Iterator[None]:
 
     `writing=False` (status, log, check, sheet) never blames a failure on writing the campaign file.
     """
-    from scarbook.campaign.ledger.file import LedgerBusy, LedgerError
+    from scarbook.campaign.service import LedgerBusy, LedgerError
 
     try:
         yield
@@ -86,81 +85,25 @@ def campaign_errors(writing: bool = True) -> Iterator[None]:
         raise typer.Exit(1) from None
 
 
-def pack_fingerprint(pack: Path) -> str:
-    """A fingerprint of a pack's files (as `campaign add-pack` records it)."""
-    from scarbook.compiler.load import fingerprint, pack_paths
+def record(path: Path, make: MakeEvent, dry_run: bool = False) -> None:
+    """Record one new event (or, with `dry_run`, only say whether it is legal) and report the result."""
+    from scarbook.campaign.service import writing
 
-    files, _ = pack_paths(pack)
-    return fingerprint(files, pack.resolve() if pack.is_dir() else None)
-
-
-def recorded_pack(ledger_path: Path, pack: Path) -> str:
-    """A pack's path as a ledger records it: relative to the ledger's folder, in '/' form."""
-    return Path(os.path.relpath(pack.resolve(), ledger_path.resolve().parent)).as_posix()
+    with campaign_errors():
+        result = writing.record(path, make, dry_run)
+    report_recorded(result)
 
 
-def load(path: Path) -> tuple[Campaign, Replay]:
-    """Read and replay a campaign, checking every event (`check`): (Campaign, Replay)."""
-    from scarbook.campaign.engine import Campaign
-    from scarbook.campaign.ledger.cache import read
-
-    campaign = Campaign(read(path))
-    return campaign, campaign.checked_replay()
-
-
-def load_state(path: Path) -> tuple[Campaign, Replay]:
-    """Read a campaign to show or question its state (`status`, `where`, `sheet`): the state the cache keeps
-    with its verdict for these very bytes under the same content (as before a write), else every event checked."""
-    from scarbook.campaign.engine import Campaign
-    from scarbook.campaign.ledger.cache import read
-
-    campaign = Campaign(read(path))
-    return campaign, campaign.replay_for_write()
-
-
-def record(path: Path, make: Callable[..., Event | list[Problem]], dry_run: bool = False,
-           undo_hint: bool = True) -> None:
-    """Check one new event against the campaign and append it (or only answer, with dry_run)."""
-    from scarbook.campaign.engine import Campaign
-    from scarbook.campaign.events import Opened, PackAdded
-    from scarbook.campaign.ledger.cache import placed_at, raw_sha256, read, remember_appended
-    from scarbook.campaign.ledger.text import with_event
-    from scarbook.campaign.ledger.write import locked, write_atomic
-    from scarbook.campaign.links import cuts
-    from scarbook.campaign.report import describe
-    from scarbook.campaign.rules import Problem
-
-    with campaign_errors(), locked(path):
-        campaign = Campaign(read(path))
-        replay = campaign.replay_for_write()
-        bad = replay.first_problem
-        if bad is not None or campaign.ledger.problems:
-            where = (f"line {bad[0].span.line}" if bad else f"{campaign.ledger.problems[0].span}")
-            refuse([Problem("L007", f"the campaign file already has an illegal or unreadable event ({where}); "
-                            "see 'scarbook campaign check', then fix it by hand or 'scarbook campaign undo'")])
-        event = make(campaign, replay)
-        if isinstance(event, list):
-            refuse(event)
-        problems, fixed = campaign.check_event(replay, event)
-        if problems or fixed is None:
-            refuse(problems or [Problem("L003", "this event cannot be recorded")])
-        if dry_run:
-            cutting = frozenset(sid for sid, st in replay.content.stickers.items() if cuts(st))
-            echo(f"legal: {describe(fixed, cutting)}")
-            return
-        text = with_event(campaign.ledger, fixed)
-        fixed = placed_at(campaign.ledger, text, fixed)  # the state keeps each mark's line
-        triggered = campaign.fold_new(replay, fixed)
-        cutting = frozenset(sid for sid, st in replay.content.stickers.items() if cuts(st))
-        note = write_atomic(path, text, expected=campaign.ledger.raw, expected_sha256=raw_sha256(campaign.ledger))
-        keeps = not isinstance(fixed, (Opened, PackAdded)) or not fixed.pack  # a new pack: a new content key
-        remember_appended(campaign.ledger, text, fixed, replay.verified, replay.state if keeps else None,
-                          replay.packs)
-        echo(f"recorded: {describe(fixed, cutting)}")
-        if note:
-            echo(note, err=True)
-        for env in triggered:
-            info = replay.content.envelopes.get(env, {})
-            trigger = (info.get("trigger") or {}).get("text", "")
-            echo(f"open the sealed packet now: {env} ({info.get('name', env)}: {trigger}) -> "
-                       f"scarbook campaign open {env} [--pack DIR]")
+def report_recorded(result: Recorded) -> None:
+    """A write's result as a group at the table reads it (a refusal: each problem, then exit 1)."""
+    if result.problems:
+        refuse(result.problems)
+    if result.dry_run:
+        echo(f"legal: {result.said}")
+        return
+    echo(f"recorded: {result.said}")
+    if result.note:
+        echo(result.note, err=True)
+    for packet in result.to_open:
+        echo(f"open the sealed packet now: {packet.id} ({packet.name}: {packet.trigger}) -> "
+             f"scarbook campaign open {packet.id} [--pack DIR]")

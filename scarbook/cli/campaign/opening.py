@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from scarbook.cli.campaign._shared import (
-    CampaignFile,
-    campaign_errors,
-    campaign_path,
-    pack_fingerprint,
-    record,
-    recorded_pack,
-)
+from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path, report_recorded
 
 
 def open_packet(
@@ -29,19 +21,11 @@ def open_packet(
 
     Example: scarbook campaign open nine-minor-cities --pack packs/nine-minor-cities
     """
-    from scarbook.campaign.events import Opened
+    from scarbook.campaign.service import writing
 
-    path = campaign_path(campaign)
-    stored = ""
-    if pack is not None:
-        stored = os.path.relpath(pack.resolve(), path.resolve().parent)
-        from scarbook.campaign.engine import Campaign
-        from scarbook.campaign.ledger.cache import read
-        from scarbook.compiler.validate import cached_game
-
-        with campaign_errors():
-            cached_game(Campaign(read(path)).game_ref, [pack])  # a pack with errors: diagnostics, exit 1
-    record(path, lambda c, r: Opened(envelope, stored))
+    with campaign_errors():
+        result = writing.open_packet(campaign_path(campaign), envelope, pack)
+    report_recorded(result)
 
 
 def add_pack(
@@ -56,14 +40,8 @@ def add_pack(
 
     Example: scarbook campaign add-pack packs/sinkhole -c our-world.yaml
     """
-    from scarbook.campaign.engine import Campaign
-    from scarbook.campaign.events import PackAdded
-    from scarbook.campaign.ledger.cache import read
-    from scarbook.compiler.validate import cached_game
+    from scarbook.campaign.service import writing
 
-    path = campaign_path(campaign)
     with campaign_errors():
-        camp = Campaign(read(path))
-        cached_game(camp.game_ref, [pack])  # a pack with errors (or for another game): diagnostics, exit 1
-    stored = recorded_pack(path, pack)
-    record(path, lambda c, r: PackAdded(stored, pack_fingerprint(pack)))
+        result = writing.add_pack(campaign_path(campaign), pack)
+    report_recorded(result)

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path, load_state
+from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path
 from scarbook.cli.terminal import echo
 
 
@@ -52,7 +52,7 @@ def sheet(
     Example: scarbook campaign sheet --out our-world.pdf
     Example: scarbook campaign sheet --format svg --out board.svg
     """
-    from scarbook.campaign.sheet import write_sheet
+    from scarbook.campaign.service import reading
 
     path = campaign_path(campaign)
     target = out or path.with_suffix(f".{fmt.value}")
@@ -62,9 +62,8 @@ def sheet(
         echo(f"error: {target} is the campaign file{clash}; nothing was written ({how})", err=True)
         raise typer.Exit(2 if out else 1)
     with campaign_errors(writing=False):
-        camp, replay = load_state(path)
         try:
-            written = write_sheet(camp.ledger, replay, target, fmt.value)
+            written = reading.sheet(path, target, fmt.value)
         except ValueError as exc:
             echo(f"error: {exc}; nothing was written", err=True)
             raise typer.Exit(1) from None

@@ -11,15 +11,8 @@ def undo(campaign: CampaignFile = None) -> None:
 
     Example: scarbook campaign undo
     """
-    from scarbook.campaign.ledger.cache import read, remember_undone
-    from scarbook.campaign.ledger.text import without_last
-    from scarbook.campaign.ledger.write import locked, write_atomic
-    from scarbook.campaign.report import describe
+    from scarbook.campaign.service import writing
 
-    path = campaign_path(campaign)
-    with campaign_errors(), locked(path):
-        ledger = read(path)
-        text, last = without_last(ledger)
-        write_atomic(path, text, expected=ledger.raw)
-        remember_undone(ledger, text)
-    echo(f"undone: line {last.span.line}: {describe(last)}")
+    with campaign_errors():
+        undone = writing.undo(campaign_path(campaign))
+    echo(f"undone: line {undone.line}: {undone.said}")

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from scarbook.cli.campaign._shared import ByOption, CampaignFile, campaign_errors, campaign_path, load_state, refuse
+from scarbook.cli.campaign._shared import ByOption, CampaignFile, campaign_errors, campaign_path, refuse
 from scarbook.cli.common import FormatOption, TextOrJson
 from scarbook.cli.terminal import echo
 
@@ -22,30 +22,17 @@ def where(
 
     Example: scarbook campaign where minor-city --by Bob
     """
-    from scarbook.campaign import rules
-    from scarbook.campaign.ids import normalize
+    from scarbook.campaign.service import reading
 
     with campaign_errors(writing=False):
-        _, replay = load_state(campaign_path(campaign))
-        content, state = replay.content, replay.state
-        sid = normalize(sticker)
-        actor = ""
-        if by:
-            actor = rules.player_name(state, by) or ""
-            if not actor:
-                refuse([rules.unknown_player(content, state, by)])
-        if sid not in content.stickers:
-            first = next(iter(content.territories), "x")
-            problem = rules.resolve(content, state, sid, first, by)
-            refuse([problem] if isinstance(problem, rules.Problem) else
-                   [rules.unknown_sticker(content, sticker)])
-        targets = rules.where(content, state, sid, actor)
+        found = reading.where(campaign_path(campaign), sticker, by)
+    if isinstance(found, list):
+        refuse(found)
     if fmt is TextOrJson.json:
-        echo(json.dumps({"sticker": sid, "by": actor or None, "targets": targets,
-                         "offered_by": content.declared_places(content.stickers[sid])}))
-    elif targets:
-        echo("\n".join(targets))
+        echo(json.dumps({"sticker": found.sticker, "by": found.actor or None, "targets": found.targets,
+                         "offered_by": found.offered_by}))
+    elif found.targets:
+        echo("\n".join(found.targets))
     else:
-        echo(f"{sid} cannot go anywhere now"
-                   + (f" for {actor}" if actor else "") + f" (try 'scarbook campaign place {sid} TARGET --dry-run' "
-                   "to see why)", err=True)
+        echo(f"{found.sticker} cannot go anywhere now" + (f" for {found.actor}" if found.actor else "")
+             + f" (try 'scarbook campaign place {found.sticker} TARGET --dry-run' to see why)", err=True)

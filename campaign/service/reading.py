@@ -1,0 +1,164 @@
+"""Reading a campaign file: its state, its events, the whole re-check, and the game as it stands.
+
+Nothing here writes the campaign file; the ledger cache may be updated with a verdict (`replaycache`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from scarbook.campaign import replaycache, rules
+from scarbook.campaign.effective import applied
+from scarbook.campaign.engine import Campaign, Replay
+from scarbook.campaign.events import GameStarted, PackAdded
+from scarbook.campaign.ids import normalize
+from scarbook.campaign.ledger.cache import read
+from scarbook.campaign.ledger.file import Ledger
+from scarbook.campaign.report import describe, status_data
+from scarbook.compiler.model import Game
+from scarbook.kernel.diagnostics import Diagnostic, Span, warning
+
+
+def events(path: Path) -> Ledger:
+    """The parsed ledger (`log`): its events with their lines, and what could not be read."""
+    return read(path)
+
+
+def state(path: Path) -> tuple[Campaign, Replay]:
+    """The campaign and the state it stands in now (`status`, `where`, `sheet`): from the cache when it
+    vouches for these very bytes under the same content, else replayed with every event checked."""
+    campaign = Campaign(read(path))
+    return campaign, replaycache.for_state(campaign)
+
+
+def checked(path: Path) -> tuple[Campaign, Replay]:
+    """The campaign replayed with every event checked again."""
+    campaign = Campaign(read(path))
+    return campaign, replaycache.checked(campaign)
+
+
+def check(path: Path) -> tuple[Ledger, list[Diagnostic]]:
+    """Every problem of the campaign file (`check`): unreadable events, the first illegal one at its line,
+    packs with errors, and warnings where the game's content or an added pack changed since."""
+    campaign, replay = checked(path)
+    ledger = campaign.ledger
+    found = list(ledger.problems) + list(replay.pack_problems)
+    first = replay.first_problem
+    if first is not None:
+        ev = first[0]
+        found += [problem.at(ev.span, f"/events/{ev.index}") for e, problem in replay.problems if e is ev]
+    now = campaign.game(()).fingerprint
+    if ledger.fingerprint and now and ledger.fingerprint != now:
+        affected = sorted({e.span.line for e, _ in replay.problems})
+        which = (f"events now refused at lines {', '.join(map(str, affected))}" if affected
+                 else "every recorded event is still legal")
+        found.append(warning(Span(ledger.display, 1, 1), "L004", f"the {ledger.game} content changed since "
+                             f"this campaign began (fingerprint {ledger.fingerprint[:12]}, now {now[:12]}); "
+                             f"{which}"))
+    return ledger, found + changed_packs(campaign, replay)
+
+
+def changed_packs(campaign: Campaign, replay: Replay) -> list[Diagnostic]:
+    """L013 for every added pack whose files changed since it was added, naming the events now refused."""
+    out = []
+    for ev in campaign.ledger.events:
+        if not isinstance(ev, PackAdded) or not ev.fingerprint:
+            continue
+        where = campaign.pack_path(ev.pack)
+        now = pack_fingerprint(where) if where.exists() else "missing"
+        if now != ev.fingerprint:
+            later = sorted({e.span.line for e, _ in replay.problems if e.span.line > ev.span.line})
+            which = (f"events now refused at lines {', '.join(map(str, later))}" if later
+                     else "every recorded event is still legal")
+            out.append(warning(ev.span, "L013", f"the pack {ev.pack} changed since it was added (fingerprint "
+                               f"{ev.fingerprint[:12]}, now {now[:12]}); {which}"))
+    return out
+
+
+def pack_fingerprint(pack: Path) -> str:
+    """A fingerprint of a pack's files (as `campaign add-pack` records it)."""
+    from scarbook.compiler.load import fingerprint, pack_paths
+
+    files, _ = pack_paths(pack)
+    return fingerprint(files, pack.resolve() if pack.is_dir() else None)
+
+
+def campaign_game(path: Path, packs: list[Path]) -> Game:
+    """The game as it stands in the campaign in `path` (with extra `packs` merged), for `show`, `tables`
+    and `build --campaign`: opened packets visible, nothing sealed, the board and cards as changed."""
+    campaign = Campaign(read(Path(path)), list(packs))
+    return applied(campaign.replay(check=False))
+
+
+@dataclass(frozen=True)
+class Status:
+    """Where the campaign stands (`status_data`'s dict), and a warning when the file has a bad event."""
+
+    data: dict[str, Any]
+    warning: str = ""
+
+
+def status(path: Path) -> Status:
+    """The campaign's state as `status` shows it (text or JSON), with a warning for an unreadable or
+    illegal event (the state then stops before it)."""
+    campaign, replay = state(path)
+    data = status_data(campaign.ledger, replay)
+    bad = replay.first_problem
+    if campaign.ledger.problems:
+        return Status(data, f"the campaign file has an unreadable event ({campaign.ledger.problems[0].render()}); "
+                            "run 'scarbook campaign check'")
+    if bad is not None:
+        return Status(data, f"the campaign file has an illegal event at line {bad[0].span.line}; "
+                            "run 'scarbook campaign check'")
+    return Status(data)
+
+
+def log(path: Path) -> tuple[Ledger, list[tuple[int, str]]]:
+    """The recorded events in order, each with its line and as a group would say it (`log`); the ledger's
+    own problems are in the returned ledger."""
+    ledger = read(path)
+    lines, game = [], 0
+    for ev in ledger.events:
+        if isinstance(ev, GameStarted):
+            game += 1
+            lines.append((ev.span.line, f"game {game} " + describe(ev).removeprefix("game ")))
+        else:
+            lines.append((ev.span.line, describe(ev)))
+    return ledger, lines
+
+
+@dataclass(frozen=True)
+class Where:
+    """Every target where a sticker could legally go now, for a player (or anyone)."""
+
+    sticker: str
+    actor: str
+    targets: list[str]
+    offered_by: Any
+
+
+def where(path: Path, sticker: str, by: str = "") -> Where | list[Diagnostic]:
+    """Where `sticker` could legally go now (for the player `by`), or why the question is wrong."""
+    _, replay = state(path)
+    content, now = replay.content, replay.state
+    sid = normalize(sticker)
+    actor = ""
+    if by:
+        actor = rules.player_name(now, by) or ""
+        if not actor:
+            return [rules.unknown_player(content, now, by)]
+    if sid not in content.stickers:
+        first = next(iter(content.territories), "x")
+        problem = rules.resolve(content, now, sid, first, by)
+        return [problem] if isinstance(problem, Diagnostic) else [rules.unknown_sticker(content, sticker)]
+    return Where(sid, actor, rules.where(content, now, sid, actor), content.declared_places(content.stickers[sid]))
+
+
+def sheet(path: Path, target: Path, fmt: str) -> Path:
+    """Write the campaign sheet (pdf, html or svg) to `target`; ValueError when it cannot be made."""
+    from scarbook.campaign.sheet import write_sheet
+
+    campaign, replay = state(path)
+    return write_sheet(campaign.ledger, replay, target, fmt)

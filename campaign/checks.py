@@ -403,8 +403,12 @@ def limit(p: Placement, params: dict[str, Any]) -> Failure:
         return "say who places it with --by NAME", rule
     state, content = p.state, p.content
     now = window(state)
-    if "draft" in per and not as_dict(content.model.schedule.get(now[1])).get("draft"):
-        return f"game {now[1]} has no draft", rule
+    if "draft" in per:
+        draft = as_dict(as_dict(content.model.schedule.get(now[1])).get("draft"))
+        if now[0] != "during":
+            return "no game is in progress: a draft is part of a game", rule
+        if p.sticker_id not in as_list(draft.get("of")):
+            return f"game {now[1]} has no draft of {p.label}", rule
     ids = selected(content, list(params.get("of") or [p.sticker_id]))
     piece = content.piece_of(p.sticker_id, p.target) if "piece" in per else None
     gtype = _type_of(state, now[1])
@@ -603,6 +607,20 @@ def target_card_value(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
+def game_type(p: Placement, params: dict[str, Any]) -> Failure:
+    """The game in progress (between games: the last one) is of one of `types` (scar cards in global games)."""
+    game = p.state.in_progress or p.state.last_ended
+    types = [str(t) for t in as_list(params.get("types"))]
+    names = " or ".join(p.content.model.types[t].name if t in p.content.model.types else t for t in types)
+    if game is None:
+        return "no game has started", f"{a(p.label)} is used in {names} games"
+    if game.type not in types:
+        gtype = p.content.model.types.get(game.type)
+        return (f"game {game.number} is {a(gtype.name if gtype else game.type)} game",
+                f"{a(p.label)} is used only in {names} games")
+    return None
+
+
 def target_is(p: Placement, params: dict[str, Any]) -> Failure:
     """The target is one of `ids` (a rules sticker goes in its own place)."""
     ids = [str(i) for i in params["ids"]]
@@ -623,6 +641,7 @@ CHECKS: dict[str, Callable[[Placement, dict[str, Any]], Failure]] = {
     "covers-existing": covers_existing,
     "during-a-game": during_a_game,
     "game-number": game_number,
+    "game-type": game_type,
     "keeps-board-connected": keeps_board_connected,
     "limit": limit,
     "max-value": max_value,
@@ -657,7 +676,8 @@ CODES: dict[str, str] = {
     "required-before-first-game": "R221", "choice-of": "R222", "start-for-founder": "R223",
     "during-a-game": "R230", "target-has-own": "R231", "spread-over-regions": "R232", "steps-value": "R233",
     "target-card-value": "R234", "target-is": "R235", "placed-once-opened": "R221",
-    "target-tagged": "R236", "card-territory-has": "R237", "limit": "R238", "next-to": "R250", "min-value": "R251",
+    "target-tagged": "R236", "card-territory-has": "R237", "limit": "R238", "game-type": "R239", "next-to": "R250",
+    "min-value": "R251",
 }
 
 

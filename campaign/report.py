@@ -28,6 +28,7 @@ from scarbook.campaign.links import cuts
 from scarbook.campaign.rules import blocking as rules_blocking
 from scarbook.campaign.rules import legal_now, legal_starts, owed_rewards, to_put_in_place, where
 from scarbook.campaign.state import pool_for
+from scarbook.compiler.model import as_dict
 from scarbook.compiler.words import group_of, mark_groups, words
 
 
@@ -93,7 +94,7 @@ def step_data(replay: Replay) -> list[dict[str, Any]]:
         return []
     blocking = {o.key for o in rules_blocking(content, state)}
     out = []
-    for o in steps.entitled(content, game):
+    for o in steps.entitled(content, game, state):
         done = state.steps.get(o.key)
         out.append({"game": o.game, "step": o.step.id, "name": o.step.name, "player": o.who,
                     "for": o.piece or None, "done": done,
@@ -119,9 +120,12 @@ def piece_stats(replay: Replay) -> list[dict[str, Any]]:
                 continue
             current = {key: state.stat(content, pid, base, key) for key, base in stats.items()}
             printed = {key: base if isinstance(base, int) else None for key, base in stats.items()}
+            raised = {key: sum(int(as_dict(content.stickers.get(m.sticker, {}).get("adds")).get(key) or 0)
+                               for m in state.active_marks(pid)) for key in stats}
             out.append({"piece": pid, "name": item.get("name", pid), "given_name": given_name(replay, pid),
-                        "owner": state.claimed_by(content, pid),
-                        "stats": current, "printed": printed, "lost": any(pid in g.lost for g in state.games)})
+                        "owner": state.claimed_by(content, pid), "stats": current, "printed": printed,
+                        "raised": {k: n for k, n in raised.items() if n},
+                        "lost": any(pid in g.lost for g in state.games)})
     return out
 
 
@@ -215,7 +219,7 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
                          "history": history})
     games = [{"game": g.number, "type": g.type, "plays": g.plays, "pieces": g.pieces, "ended": g.ended,
               "winner": g.winner or None, "held_on": g.held_on, "eliminated": g.eliminated, "lost": g.lost,
-              "signed": g.signed, "date": g.date or None, "team": g.team or None,
+              "returned": g.returned, "signed": g.signed, "date": g.date or None, "team": g.team or None,
               "chapter": shape.chapter_label(content, g) or None} for g in state.games]
     marks = [{"target": target, "sticker": m.sticker, "kind": m.kind, "slot": m.slot, "name": m.name or None,
               "by": m.by or None, "game": m.after_game, "during_game": m.during_game or None, "active": m.active,
@@ -288,8 +292,9 @@ def status_text(data: dict[str, Any]) -> str:
     live = data["game_in_progress"]
     length = data.get("campaign_games")
     played = data["games_played"]
-    out.append(f"{title} ({data['game']}): {played}{f' of {length}' if length else ''} game"
-               f"{'' if played == 1 and not length else 's'} played"
+    count = f"{played} games played ({length} in the campaign)" if length and played > length else \
+        f"{played}{f' of {length}' if length else ''} game{'' if played == 1 and not length else 's'} played"
+    out.append(f"{title} ({data['game']}): {count}"
                + (f", game {live} in progress" if live else "")
                + ("; the campaign is over (later games give no rewards)" if length and played >= length else ""))
     out.extend(shape.status_lines(data))
@@ -379,7 +384,9 @@ def status_text(data: dict[str, Any]) -> str:
         out.append("")
         out.append("Stats:")
         for p in stats:
-            values = ", ".join(f"{k} {'?' if v is None else v}" for k, v in p["stats"].items())
+            raised = p.get("raised") or {}  # a printed value unknown, raised by stickers: "? +1"
+            values = ", ".join(f"{k} {v if v is not None else '? ' + format(raised[k], '+d') if k in raised else '?'}"
+                               for k, v in p["stats"].items())
             owner = f" ({p['owner']})" if p["owner"] else " (unclaimed)"
             alias = f" '{p['given_name']}'" if p.get("given_name") else ""
             out.append(f"  {p['name']}{alias}{owner}{' [lost]' if p['lost'] else ''}: {values}")

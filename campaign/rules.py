@@ -29,7 +29,7 @@ from scarbook.campaign.events import (
 )
 from scarbook.campaign.ids import normalize
 from scarbook.campaign.links import lines_of, link_problem, owed_lines
-from scarbook.campaign.model import Step
+from scarbook.campaign.model import Step, cite_of
 from scarbook.campaign.starts import START_CHECKS
 from scarbook.campaign.state import CampaignState, GameRecord, pool_for
 from scarbook.compiler.model import as_dict, as_list
@@ -228,7 +228,7 @@ def _rule_of_step(step: Step) -> tuple[str, str]:
 def step_problems(content: Content, state: CampaignState, r: Resolved, in_order: bool = True) -> list[Diagnostic]:
     """A placement that takes an end-of-game step: the right player, one each, in order, fallbacks last."""
     if not steps.offered_now(content, state, r.sticker_id):
-        return []
+        return _no_step_offers(content, state, r)
     game = state.last_ended
     assert game is not None
     label = r.sticker.get("name", r.sticker_id)
@@ -238,7 +238,7 @@ def step_problems(content: Content, state: CampaignState, r: Resolved, in_order:
     if not r.actor:
         return [refusal("R205", f"say who takes the {label} with --by NAME", "each step is taken by a player")]
     open_now = steps.open_entries(content, state)
-    offering = [o for o in steps.entitled(content, game) if o.step.offers(r.sticker_id)]
+    offering = [o for o in steps.entitled(content, game, state) if o.step.offers(r.sticker_id)]
     mine = [o for o in offering if o.takes(r.actor)]
     owed = steps.assign(content, state, r.sticker_id, r.target, r.actor)
     if owed is None:
@@ -285,6 +285,32 @@ def _unowed_rule(content: Content, game: GameRecord, sticker: str) -> tuple[str,
         return "", ""
     rule, cite = _rule_of_step(step)
     return (rule + (f", only after a {step.result} game" if step.result else "")), cite
+
+
+def _no_step_offers(content: Content, state: CampaignState, r: Resolved) -> list[Diagnostic]:
+    """R239: a sticker only end-of-game steps offer, placed when no step of the last game offers it (after a game
+    of another type, or during a game); before game 1 setup decides, and a game's schedule entry may place it
+    besides the steps (`places`)."""
+    if r.sticker_id not in content.model.step_stickers:
+        return []
+    game = state.last_ended
+    if game is None and state.in_progress is None:
+        return []
+    if game is not None and state.in_progress is None and \
+            r.sticker_id in as_list(as_dict(content.model.schedule.get(game.number)).get("places")):
+        return []
+    offering = [(t, s) for t in content.model.types.values() for s in t.steps if s.offers(r.sticker_id)]
+    kinds = sorted({t.name for t, _ in offering})
+    label = r.sticker.get("name", r.sticker_id)
+    step = offering[0][1]
+    if state.in_progress is not None:
+        return [refusal("R239", f"game {state.in_progress.number} is in progress; {a(label)} is placed at the end of "
+                        f"{a(' or '.join(kinds))} game ('{step.name}')", *_rule_of_step(step))]
+    assert game is not None
+    gtype = content.model.types.get(game.type)
+    return [refusal("R239", f"game {game.number} was {a(gtype.name if gtype else game.type)} game, and no step after "
+                    f"it places {a(label)} (it is '{step.name}', after {a(' or '.join(kinds))} game)",
+                    *_rule_of_step(step))]
 
 
 def _players_text(players: dict[str, Any]) -> str:
@@ -519,6 +545,14 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
             if pid in seen_pieces:
                 out.append(refusal("R303", f"{pid} is played twice ({seen_pieces[pid]} and {player})", *rule))
             seen_pieces[pid] = player
+            lost_in = next((g.number for g in reversed(state.games) if pid in g.lost), 0)
+            if pid in steps.gone_pieces(state, number):
+                back = as_dict(as_dict(content.model.schedule.get(number)).get("returns"))
+                if back.get("lost_in") != lost_in:
+                    out.append(refusal("R303", f"{pid} was lost for good in game {lost_in} and cannot be played in "
+                                       f"game {number}", "a piece lost for good comes back only where a game says so",
+                                       cite_of(as_dict(content.model.schedule.get(lost_in)))
+                                       or _model_cite(content)))
             owner = state.claimed_by(content, pid)
             pk = content.model.pieces[kind]
             if owner and owner != player:
@@ -745,11 +779,30 @@ def link_problems(content: Content, state: CampaignState, ev: Linked) -> list[Di
     if ev.by and player_name(state, ev.by) is None:
         return [unknown_player(content, state, ev.by)]
     carriers = [t for t, marks in state.marks.items() if any(m.sticker == sid and not m.covered_by for m in marks)]
+    placer = _placer_problem(content, state, sid, ev.by)
+    if placer is not None:
+        return [placer]
     found = link_problem(content.game, sid, a, b, state.placed, state.links, carriers,
                          frozenset(impassable(content, state)))
     if found is None:
         return []
     return [line_refusal(content.stickers.get(sid, {}), found)]
+
+
+def _placer_problem(content: Content, state: CampaignState, sid: str, by: str) -> Diagnostic | None:
+    """R345: a sticker whose lines its placer draws (`links.by: placer`): the line is drawn by that player."""
+    st = content.stickers.get(sid, {})
+    links = as_dict(st.get("links"))
+    if links.get("by") != "placer":
+        return None
+    placers = {m.by for ms in state.marks.values() for m in ms if m.sticker == sid and m.by}
+    who = player_name(state, by) if by else ""
+    rule = (str(links.get("text") or "").strip() or "the player who placed it draws its lines",
+            cite_text(links.get("cite") or as_dict(st.get("source")).get("cite")))
+    if placers and who not in placers:
+        return refusal("R345", f"{', '.join(sorted(placers))} placed the {sid} and draws its lines"
+                       f"{', not ' + who if who else ': say so with --by NAME'}", *rule)
+    return None
 
 
 def tick_problems(content: Content, state: CampaignState, ev: Ticked) -> list[Diagnostic]:

@@ -81,6 +81,7 @@ class GameRecord:
     team: str = ""  # a co-operative game's result (won, lost)
     chapter: int = 0  # the chapter it plays (0: the campaign has no chapters)
     attempt: int = 0  # which try of that chapter
+    returned: dict[str, str] = field(default_factory=dict)  # piece lost for good earlier, played again -> its price
 
     def with_role(self, role: str) -> list[str]:
         if role == "winner":
@@ -271,6 +272,10 @@ def apply(state: CampaignState, content: Content, event: Event) -> None:
         if content.model.chapters is not None:
             record.chapter, record.attempt = next_chapter(content, state)
         state.games.append(record)
+        back = as_dict(as_dict(content.model.schedule.get(number)).get("returns"))
+        gone = steps.gone_pieces(state, number) if back else set()
+        for piece in (p for ids in pieces.values() for p in ids.values() if p in gone):
+            state.games[-1].returned[piece] = str(back.get("price") or "")
     elif isinstance(event, GameEnded):
         game = state.in_progress
         if game is None:

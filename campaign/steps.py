@@ -49,13 +49,16 @@ class Owed:
         return f"{self.step.name} ({self.who}{piece})"
 
 
-def entitled(content: Content, game: GameRecord) -> list[Owed]:
-    """Every placing step the end of `game` asks for, in step order (nothing when it gives no rewards)."""
+def entitled(content: Content, game: GameRecord, state: CampaignState | None = None) -> list[Owed]:
+    """Every placing step the end of `game` asks for, in step order (nothing when it gives no rewards). With the
+    state: a piece nobody played is its owner's to act for when they played in this game
+    (another piece), else the winner's; a piece lost for good in an earlier game, and not played since, is left out."""
     model = content.model
     gtype = model.types.get(game.type)
     if gtype is None or not game.ended or not model.rewarded(game.number):
         return []
     played = {p for pieces in game.pieces.values() for p in pieces.values()}
+    gone = gone_pieces(state, game.number) if state is not None else set()
     out: list[Owed] = []
     for index, step in enumerate(gtype.steps):
         if step.does != "place" or (step.result and step.result != game.team):
@@ -70,8 +73,11 @@ def entitled(content: Content, game: GameRecord) -> list[Owed]:
                 out.append(Owed(game.number, step, index, piece or player, player, piece))
         elif step.who == "winner-for-unassigned":
             for piece in game.pieces_at_end.get(step.piece or "", []):
-                if piece not in played and piece not in game.lost and piece not in step.skip and game.winner:
-                    out.append(Owed(game.number, step, index, piece, game.winner, piece))
+                if piece not in played and piece not in game.lost and piece not in step.skip and piece not in gone \
+                        and game.winner:
+                    owner = state.claimed_by(content, piece) if state is not None else None
+                    actor = owner if owner is not None and owner in game.plays else game.winner
+                    out.append(Owed(game.number, step, index, piece, actor, piece))
         else:
             for player in game.with_role(step.who):
                 piece = game.pieces.get(player, {}).get(step.piece, "") if step.piece else ""
@@ -79,12 +85,21 @@ def entitled(content: Content, game: GameRecord) -> list[Owed]:
     return out
 
 
+def gone_pieces(state: CampaignState, number: int) -> set[str]:
+    """Pieces lost for good before game `number` and not played again since (a return, where a game allows it)."""
+    gone: set[str] = set()
+    for g in state.games[:number - 1]:
+        gone -= {p for ps in g.pieces.values() for p in ps.values()}
+        gone |= set(g.lost)
+    return gone
+
+
 def open_entries(content: Content, state: CampaignState) -> list[Owed]:
     """Entries of the last ended game not taken or passed yet (none while a game is in progress)."""
     game = state.last_ended
     if game is None or state.in_progress is not None:
         return []
-    return [o for o in entitled(content, game) if o.key not in state.steps]
+    return [o for o in entitled(content, game, state) if o.key not in state.steps]
 
 
 def assign(content: Content, state: CampaignState, sticker: str, target: Target, actor: str) -> Owed | None:

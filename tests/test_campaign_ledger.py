@@ -169,7 +169,7 @@ def test_log_lists_events_with_lines(setup_file: Path) -> None:
 def test_campaign_game_applies_the_campaign(tmp_path: Path) -> None:
     file = tmp_path / "c.yaml"
     assert not run_script(SETUP + START + """
-place bunker greenland
+place bunker greenland --by Ann
 game end --winner Ann --eliminated Cat
 place continent-name south-america --by Ann --name Awesometonia
 place minor-city ontario --by Bob --name Toronto

@@ -173,11 +173,12 @@ place coin greenland --by Bob
 place coin greenland --by Cat
 """,
     "scars: one per territory, on the defending territory only, never on a faction card": START + """
-place bunker peru
-!R202 place ammo-shortage peru
+place bunker peru --by Ann
+!R238 place ammo-shortage brazil --by Ann
+!R202 place ammo-shortage peru --by Bob
 !R102 place ammo-shortage die-mechaniker
 !R102 place bunker die-mechaniker
-place ammo-shortage brazil
+place ammo-shortage brazil --by Bob
 !R310 place mercenary brazil
 game end --winner Ann --eliminated Cat
 place scar-cancel peru --by Ann
@@ -186,7 +187,7 @@ place coin peru --by Bob
 open faction-eliminated
 place rules-addition-e rules-addition-e
 """ + START + """
-place mercenary peru
+place mercenary peru --by Cat
 """,
     "game start and end bookkeeping": """
 !R302 game end --winner Ann

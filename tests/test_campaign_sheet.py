@@ -24,7 +24,7 @@ def _no_env_campaign(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_sheet_with_an_active_scar_does_not_crash(tmp_path: Path) -> None:
     file = tmp_path / "c.yaml"
-    assert not run_script(SETUP + START + "\nplace bunker greenland\n", file)
+    assert not run_script(SETUP + START + "\nplace bunker greenland --by Ann\n", file)
     out = tmp_path / "sheet.pdf"
     result = invoke(["sheet", "--out", str(out)], file)
     assert result.exit_code == 0, result.output
@@ -35,15 +35,15 @@ def test_sheet_says_when_each_mark_was_placed_before_during_or_after_a_game(tmp_
     """A scar placed while game 1 is played was not there 'before game 1' (issue 10): during game N, after game N
     (between games), before game 1 (setup)."""
     file = tmp_path / "c.yaml"
-    assert not run_script(SETUP + START + "\nplace bunker greenland\ngame end --winner Ann\n"
+    assert not run_script(SETUP + START + "\nplace bunker greenland --by Ann\ngame end --winner Ann\n"
                           "place major-city peru --by Ann --name Lima\nplace coin brazil --by Bob\n"
-                          "place coin egypt --by Cat\n" + START + "\nplace ammo-shortage iceland\n", file)
+                          "place coin egypt --by Cat\n" + START + "\nplace ammo-shortage iceland --by Bob\n", file)
     out = tmp_path / "sheet.pdf"
     result = invoke(["sheet", "--out", str(out)], file)
     assert result.exit_code == 0, result.output
     flat = " ".join(pdftotext(out).split())
-    assert "Greenland Bunker in play during game 1" in flat, flat
-    assert "Iceland Ammo Shortage in play during game 2" in flat
+    assert "Greenland Bunker in play Ann, during game 1" in flat, flat
+    assert "Iceland Ammo Shortage in play Bob, during game 2" in flat
     assert "Peru Lima Major City size 2 Ann, after game 1" in flat
     assert "before game 1" not in flat.split("Scars", 1)[-1].split("Stickers left", 1)[0]
     status = invoke(["status"], file).output
@@ -286,7 +286,7 @@ def test_the_sheet_carries_the_board_picture_with_the_campaign_marks(tmp_path: P
     import re
 
     file = tmp_path / "c.yaml"
-    assert not run_script(SETUP + START + "\nplace bunker greenland\n", file)
+    assert not run_script(SETUP + START + "\nplace bunker greenland --by Ann\n", file)
     svg_out, html_out = tmp_path / "board.svg", tmp_path / "sheet.html"
     assert invoke(["sheet", "--format", "svg", "--out", str(svg_out)], file).exit_code == 0
     result = invoke(["sheet", "--format", "html", "--out", str(html_out)], file)

@@ -46,8 +46,8 @@ def playing(tmp_path: Path) -> Path:
 def test_bunker_and_ammo_shortage_go_on_the_defending_territory_never_a_faction_card(playing: Path) -> None:
     for sticker in ("bunker", "ammo-shortage"):
         refused(playing, ["place", sticker, "die-mechaniker"], "R102", "goes on a territory", SCANS)
-    ok(playing, "place bunker peru\nplace ammo-shortage brazil\n")
-    refused(playing, ["place", "ammo-shortage", "peru"], "R202", "Risk Legacy rulebook § Gameboard")
+    ok(playing, "place bunker peru --by Ann\nplace ammo-shortage brazil --by Bob\n")
+    refused(playing, ["place", "ammo-shortage", "peru", "--by", "Cat"], "R202", "Risk Legacy rulebook § Gameboard")
 
 
 # --- issue 9 item 4: sealed stickers, every refusal cites a rule, grammar ------------------------------------
@@ -58,7 +58,7 @@ def test_a_sealed_sticker_is_refused_as_sealed_naming_its_packet(playing: Path) 
     refused(playing, ["place", "no-such-sticker", "brazil"], "R101", "unknown sticker")
     ok(playing, "game end --winner Ann --eliminated Cat\nplace continent-plus-one asia --by Ann\n"
        "place coin peru --by Bob\nopen faction-eliminated\nplace rules-addition-e rules-addition-e\n" + START
-       + "\nplace mercenary brazil\n")
+       + "\nplace mercenary brazil --by Ann\n")
 
 
 def test_game_bookkeeping_refusals_cite_a_rule(tmp_path: Path) -> None:
@@ -309,7 +309,7 @@ def test_thirty_troops_pocket_adds_the_alien_island_its_card_its_sea_lines_and_t
     refused(file, ["link", "alien-island-sea-lines", "peru", "egypt"], "R342", "starts at alien-island")
     assert "to put in place" not in invoke(["status"], file).output
     # a scar may go on the island, like on any territory
-    ok(file, "place bunker alien-island\n")
+    ok(file, "place bunker alien-island --by Ann\n")
     # the weakness scars go on a faction card's yellow slot (declared by the sealed sticker), one per faction
     # card, never on the board
     refused(file, ["place", "weakness-scar-sticker", "peru"], "R102", "goes on a faction card")
@@ -358,7 +358,7 @@ def cards_shown(file: Path) -> list[dict]:
 def test_fallout_zone_covers_the_city_and_scar_and_destroys_the_card(second_signature: Path) -> None:
     file = second_signature
     ok(file, "open second-signature\nplace rules-addition-f rules-addition-f\n" + START
-       + "\nplace bunker alaska\nopen three-missiles\n")
+       + "\nplace bunker alaska --by Ann\nopen three-missiles\n")
     ok(file, "place fallout-zone alaska\n")
     assert [c for c in cities(file) if c["territory"] == "alaska"] == []
     scars = next(g for g in status_json(file)["mark_groups"] if g["id"] == "scars")["marks"]

@@ -195,9 +195,9 @@ def test_where_waits_for_the_earlier_steps_and_lines_owed_are_counted(tmp_path: 
     assert not run_script("".join(steps), file)
     play_transcript(file, [
         ("where continent-name --by Ann", "north-america\nsouth-america\neurope\nafrica\nasia\naustralia"),
-        ("place kai-weller-warlord-sticker na-05 --by Ann", "error R207: Ann already took 'Place a warlord sticker' "
-         "after game 1 for kai-weller (kai-weller-warlord-sticker on na-01 (line 32)) (Place a warlord sticker: every "
-         "player; Risk: Shadow Forces rulebook § End of the Global Game)"),
+        ("place kai-weller-warlord-sticker na-05 --by Ann", "error R238: kai-weller-warlord-sticker on na-01 (line 32) "
+         "is already placed after game 1 (at most 1 warlord sticker per warlord per game; Risk: Shadow Forces "
+         "rulebook § End of the Global Game)"),
     ])
 
     file = tmp_path / "lines.yaml"  # game 2's new continent TS: one of ts-01's two lines drawn, none of ts-02's
@@ -221,8 +221,8 @@ def test_a_lost_warlord_owes_no_stat_upgrade(tmp_path: Path, monkeypatch: pytest
     set_cache(monkeypatch, tmp_path_factory)
     file = tmp_path / "lost.yaml"
     lines = script("risk-shadow-forces-15.txt").splitlines(keepends=True)
-    assert lines[262].startswith("game end --winner Bob --lost angus-smith")  # game 13, a skirmish
-    assert not run_script("".join(lines[:263]), file)
+    assert lines[265].startswith("game end --winner Bob --lost angus-smith")  # game 13, a skirmish
+    assert not run_script("".join(lines[:266]), file)
     play_transcript(file, [
         ("place warlord-stat-upgrade angus-smith --by Cat --name melee_dice --value 3", "error R205: Cat has no step "
          "after game 13 that places a Warlord stat upgrade sticker (Upgrade a stat on the main warlord card: every "

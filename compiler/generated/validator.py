@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
 from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = '54b9a42b74fe323510fdbba6'
+SCHEMAS_DIGEST = '9117231b420ba38ac27ae7c1'
 VERSION = "2.22.3"
 class Decimal:  # see compiled._generated_code
     pass
@@ -470,6 +470,70 @@ def validate____defs_rulebook_schema_json__defs_scheduled_game(data, custom_form
                 data__starts_len = len(data__starts)
                 for data__starts_x, data__starts_item in enumerate(data__starts):
                     validate____defs_game_schema_json__defs_game_properties_campaign_properties_starts_items(data__starts_item, custom_formats, None)
+        if "draft" in data_keys:
+            data_keys.remove("draft")
+            data__draft = data["draft"]
+            if not isinstance(data__draft, (dict)):
+                raise JsonSchemaValueException
+            data__draft_is_dict = isinstance(data__draft, dict)
+            if data__draft_is_dict:
+                data__draft__missing_keys = set(['of']) - data__draft.keys()
+                if data__draft__missing_keys:
+                    raise JsonSchemaValueException
+                data__draft_keys = set(data__draft.keys())
+                if "of" in data__draft_keys:
+                    data__draft_keys.remove("of")
+                    data__draft__of = data__draft["of"]
+                    validate____defs_defs_schema_json__defs_ids(data__draft__of, custom_formats, None)
+                if "text" in data__draft_keys:
+                    data__draft_keys.remove("text")
+                    data__draft__text = data__draft["text"]
+                    validate____defs_defs_schema_json__defs_text(data__draft__text, custom_formats, None)
+                if "cite" in data__draft_keys:
+                    data__draft_keys.remove("cite")
+                    data__draft__cite = data__draft["cite"]
+                    validate____defs_defs_schema_json__defs_cite(data__draft__cite, custom_formats, None)
+                if data__draft_keys:
+                    raise JsonSchemaValueException
+        if "places" in data_keys:
+            data_keys.remove("places")
+            data__places = data["places"]
+            if not isinstance(data__places, (list, tuple)):
+                raise JsonSchemaValueException
+            data__places_is_list = isinstance(data__places, (list, tuple))
+            if data__places_is_list:
+                data__places_len = len(data__places)
+                for data__places_x, data__places_item in enumerate(data__places):
+                    validate____defs_defs_schema_json__defs_id(data__places_item, custom_formats, None)
+        if "returns" in data_keys:
+            data_keys.remove("returns")
+            data__returns = data["returns"]
+            if not isinstance(data__returns, (dict)):
+                raise JsonSchemaValueException
+            data__returns_is_dict = isinstance(data__returns, dict)
+            if data__returns_is_dict:
+                data__returns__missing_keys = set(['lost_in', 'price']) - data__returns.keys()
+                if data__returns__missing_keys:
+                    raise JsonSchemaValueException
+                data__returns_keys = set(data__returns.keys())
+                if "lost_in" in data__returns_keys:
+                    data__returns_keys.remove("lost_in")
+                    data__returns__lostin = data__returns["lost_in"]
+                    if not isinstance(data__returns__lostin, (int)) and not (isinstance(data__returns__lostin, float) and data__returns__lostin.is_integer()) or isinstance(data__returns__lostin, bool):
+                        raise JsonSchemaValueException
+                    if isinstance(data__returns__lostin, (int, float, Decimal)) and not isinstance(data__returns__lostin, bool):
+                        if data__returns__lostin < 1:
+                            raise JsonSchemaValueException
+                if "price" in data__returns_keys:
+                    data__returns_keys.remove("price")
+                    data__returns__price = data__returns["price"]
+                    validate____defs_defs_schema_json__defs_text(data__returns__price, custom_formats, None)
+                if "cite" in data__returns_keys:
+                    data__returns_keys.remove("cite")
+                    data__returns__cite = data__returns["cite"]
+                    validate____defs_defs_schema_json__defs_cite(data__returns__cite, custom_formats, None)
+                if data__returns_keys:
+                    raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     try:
@@ -1945,6 +2009,11 @@ def validate____defs_stickers_schema_json__defs_sticker(data, custom_formats={},
                     data__links__cuts = data__links["cuts"]
                     if not isinstance(data__links__cuts, (bool)):
                         raise JsonSchemaValueException
+                if "by" in data__links_keys:
+                    data__links_keys.remove("by")
+                    data__links__by = data__links["by"]
+                    if not (isinstance(data__links__by, str) and data__links__by == 'placer'):
+                        raise JsonSchemaValueException
                 if data__links_keys:
                     raise JsonSchemaValueException
         if "checks" in data_keys:
@@ -2096,7 +2165,7 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'card-territory-has' or isinstance(data__check, str) and data__check == 'choice-of' or isinstance(data__check, str) and data__check == 'covers-existing' or isinstance(data__check, str) and data__check == 'during-a-game' or isinstance(data__check, str) and data__check == 'game-number' or isinstance(data__check, str) and data__check == 'keeps-board-connected'):
+                    if not (isinstance(data__check, str) and data__check == 'card-territory-has' or isinstance(data__check, str) and data__check == 'choice-of' or isinstance(data__check, str) and data__check == 'covers-existing' or isinstance(data__check, str) and data__check == 'during-a-game' or isinstance(data__check, str) and data__check == 'game-number' or isinstance(data__check, str) and data__check == 'game-type'):
                         raise JsonSchemaValueException
             data_any_of_count10 = 0
             if not data_any_of_count10:
@@ -2172,9 +2241,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                         if "check" in data_keys:
                             data_keys.remove("check")
                             data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'keeps-board-connected'):
+                            if not (isinstance(data__check, str) and data__check == 'game-type'):
                                 raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_keeps_board_connected(data, custom_formats, None)
+                    validate____defs_checks_schema_json__defs_params_game_type(data, custom_formats, None)
                     data_any_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count10:
@@ -2192,9 +2261,22 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'limit' or isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'min-value' or isinstance(data__check, str) and data__check == 'next-to' or isinstance(data__check, str) and data__check == 'opened' or isinstance(data__check, str) and data__check == 'placed-once-opened'):
+                    if not (isinstance(data__check, str) and data__check == 'keeps-board-connected' or isinstance(data__check, str) and data__check == 'limit' or isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'min-value' or isinstance(data__check, str) and data__check == 'next-to' or isinstance(data__check, str) and data__check == 'opened'):
                         raise JsonSchemaValueException
             data_any_of_count11 = 0
+            if not data_any_of_count11:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'keeps-board-connected'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_keeps_board_connected(data, custom_formats, None)
+                    data_any_of_count11 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count11:
                 try:
                     data_is_dict = isinstance(data, dict)
@@ -2261,19 +2343,6 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                     data_any_of_count11 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count11:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'placed-once-opened'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_placed_once_opened(data, custom_formats, None)
-                    data_any_of_count11 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count11:
                 raise JsonSchemaValueException
             data_any_of_count8 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
@@ -2288,9 +2357,22 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder' or isinstance(data__check, str) and data__check == 'steps-value'):
+                    if not (isinstance(data__check, str) and data__check == 'placed-once-opened' or isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder'):
                         raise JsonSchemaValueException
             data_any_of_count12 = 0
+            if not data_any_of_count12:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'placed-once-opened'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_placed_once_opened(data, custom_formats, None)
+                    data_any_of_count12 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count12:
                 try:
                     data_is_dict = isinstance(data, dict)
@@ -2357,19 +2439,6 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                     data_any_of_count12 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count12:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'steps-value'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_steps_value(data, custom_formats, None)
-                    data_any_of_count12 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count12:
                 raise JsonSchemaValueException
             data_any_of_count8 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
@@ -2384,9 +2453,22 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck' or isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own' or isinstance(data__check, str) and data__check == 'target-is'):
+                    if not (isinstance(data__check, str) and data__check == 'steps-value' or isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck' or isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own'):
                         raise JsonSchemaValueException
             data_any_of_count13 = 0
+            if not data_any_of_count13:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'steps-value'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_steps_value(data, custom_formats, None)
+                    data_any_of_count13 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count13:
                 try:
                     data_is_dict = isinstance(data, dict)
@@ -2453,19 +2535,6 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                     data_any_of_count13 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count13:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'target-is'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_target_is(data, custom_formats, None)
-                    data_any_of_count13 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count13:
                 raise JsonSchemaValueException
             data_any_of_count8 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
@@ -2480,9 +2549,22 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed'):
+                    if not (isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed'):
                         raise JsonSchemaValueException
             data_any_of_count14 = 0
+            if not data_any_of_count14:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'target-is'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_target_is(data, custom_formats, None)
+                    data_any_of_count14 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count14:
                 try:
                     data_is_dict = isinstance(data, dict)
@@ -2537,7 +2619,7 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
         if "check" in data_keys:
             data_keys.remove("check")
             data__check = data["check"]
-            if not (isinstance(data__check, str) and data__check == 'actor-controlled-target' or isinstance(data__check, str) and data__check == 'actor-is' or isinstance(data__check, str) and data__check == 'actor-not-eliminated' or isinstance(data__check, str) and data__check == 'after-a-game' or isinstance(data__check, str) and data__check == 'before-first-game' or isinstance(data__check, str) and data__check == 'card-not-destroyed' or isinstance(data__check, str) and data__check == 'card-territory-has' or isinstance(data__check, str) and data__check == 'choice-of' or isinstance(data__check, str) and data__check == 'covers-existing' or isinstance(data__check, str) and data__check == 'during-a-game' or isinstance(data__check, str) and data__check == 'game-number' or isinstance(data__check, str) and data__check == 'keeps-board-connected' or isinstance(data__check, str) and data__check == 'limit' or isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'min-value' or isinstance(data__check, str) and data__check == 'next-to' or isinstance(data__check, str) and data__check == 'opened' or isinstance(data__check, str) and data__check == 'placed-once-opened' or isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder' or isinstance(data__check, str) and data__check == 'steps-value' or isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck' or isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own' or isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed'):
+            if not (isinstance(data__check, str) and data__check == 'actor-controlled-target' or isinstance(data__check, str) and data__check == 'actor-is' or isinstance(data__check, str) and data__check == 'actor-not-eliminated' or isinstance(data__check, str) and data__check == 'after-a-game' or isinstance(data__check, str) and data__check == 'before-first-game' or isinstance(data__check, str) and data__check == 'card-not-destroyed' or isinstance(data__check, str) and data__check == 'card-territory-has' or isinstance(data__check, str) and data__check == 'choice-of' or isinstance(data__check, str) and data__check == 'covers-existing' or isinstance(data__check, str) and data__check == 'during-a-game' or isinstance(data__check, str) and data__check == 'game-number' or isinstance(data__check, str) and data__check == 'game-type' or isinstance(data__check, str) and data__check == 'keeps-board-connected' or isinstance(data__check, str) and data__check == 'limit' or isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'min-value' or isinstance(data__check, str) and data__check == 'next-to' or isinstance(data__check, str) and data__check == 'opened' or isinstance(data__check, str) and data__check == 'placed-once-opened' or isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder' or isinstance(data__check, str) and data__check == 'steps-value' or isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck' or isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own' or isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed'):
                 raise JsonSchemaValueException
         if "cite" in data_keys:
             data_keys.remove("cite")
@@ -3393,6 +3475,37 @@ def validate____defs_checks_schema_json__defs_params_keeps_board_connected(data,
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
+        if data_keys:
+            raise JsonSchemaValueException
+    return data
+
+def validate____defs_checks_schema_json__defs_params_game_type(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['types']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException
+        data_keys = set(data.keys())
+        if "check" in data_keys:
+            data_keys.remove("check")
+            data__check = data["check"]
+            if not (isinstance(data__check, str) and data__check == 'game-type'):
+                raise JsonSchemaValueException
+        if "cite" in data_keys:
+            data_keys.remove("cite")
+            data__cite = data["cite"]
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "types" in data_keys:
+            data_keys.remove("types")
+            data__types = data["types"]
+            validate____defs_defs_schema_json__defs_ids(data__types, custom_formats, None)
         if "only" in data_keys:
             data_keys.remove("only")
             data__only = data["only"]

@@ -32,6 +32,9 @@ CONTINENTS = {  # packet -> (continent sticker, its continent, lines: two per ne
                                                              ("ol-02", "oc-02"), ("ol-02", "ol-01")])],
 }
 DRAFTS = {5: "extra-tactic", 11: "energy-tactic", 14: "cyber-operations-tactic"}
+OWED = {  # packet -> what it adds that goes in place before the next game (its rules stickers)
+    "envelope-c": ["rules-sticker-c-1", "rules-sticker-c-2"], "envelope-e": ["rules-sticker-e"],
+    "envelope-f": ["rules-sticker-f"]}
 STATS = ["melee_dice", "range_dice", "shield_dice", "melee_to_hit", "range_to_hit", "shield_to_block"]
 
 
@@ -110,6 +113,8 @@ def main() -> None:
             if number in PACKETS:
                 run(f"open {PACKETS[number]}")
                 opened.add(PACKETS[number])
+                for sticker in OWED.get(PACKETS[number], []):
+                    run(f"place {sticker} {where(sticker, winner)[0]}")
                 for sticker, continent, drawn in CONTINENTS.get(PACKETS[number], []):
                     run(f"place {sticker} {continent} --by {winner} --name \"{winner}'s {continent}\"")
                     for a, b in drawn:

@@ -1,0 +1,162 @@
+"""The permanent-change rules of issue 23, each tried legal and illegal (docs/rules-coverage.md names these tests).
+
+Each test replays the scripted campaign (tests/campaigns/) up to the moment a rule bites, then runs a short
+script: `!CODE` lines must be refused with that code and leave the ledger byte-identical (run_script checks
+both), the others must be recorded. The rules are all content (the scoped `limit`, `game-type`, steps bound to
+their game type, schedule `draft` / `places` / `returns`, `links.by: placer`, `owed_when_opened`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from campaigns.helpers import SETUP, START, invoke, run_script, script, set_cache
+
+
+@pytest.fixture(autouse=True)
+def _cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    set_cache(monkeypatch, tmp_path_factory)
+
+
+def sf_until(file: Path, stop: str, occurrence: int = 1) -> None:
+    """The scripted Shadow Forces campaign, up to (not including) the `occurrence`-th line starting with `stop`."""
+    lines = script("risk-shadow-forces-15.txt").splitlines(keepends=True)
+    seen = 0
+    for i, line in enumerate(lines):
+        if line.startswith(stop):
+            seen += 1
+            if seen == occurrence:
+                assert not run_script("".join(lines[:i]), file)
+                return
+    raise AssertionError(f"no line {stop!r}")
+
+
+def first_error(file: Path, line: str) -> str:
+    import shlex
+
+    return str(invoke(shlex.split(line), file).output.splitlines()[0])
+
+
+# --- 1. a step belongs to the game type that offers it ---------------------------------------------------------
+def test_a_skirmish_stat_upgrade_after_a_global_game_and_a_global_sticker_after_a_skirmish(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    sf_until(file, "# --- game 2")  # game 1 (global) ended, its steps taken
+    assert not run_script("!R239 place warlord-stat-upgrade kai-weller --by Ann --name melee_dice --value 4\n"
+                          "game start --play Ann=kai-weller --play Bob=jett-st-clair --play Cat=angus-smith\n"
+                          "game end --winner Bob --eliminated Cat\n"
+                          "!R239 place kai-weller-warlord-sticker na-05 --by Ann\n"  # a global game's sticker
+                          "!R239 place raaz-garcia-warlord-sticker na-05 --by Ann\n"  # and another player's warlord
+                          "place warlord-stat-upgrade kai-weller --by Ann --name shield_dice --value 3\n", file)
+    out = first_error(file, "place kai-weller-warlord-sticker na-06 --by Ann")
+    assert out.startswith("error R239: game 2 was a skirmish game, and no step after it places a Kai Weller warlord "
+                          "sticker (it is 'Place a warlord sticker', after a global game)"), out
+    assert "Risk: Shadow Forces rulebook § End of the Global Game" in out
+
+
+def test_scar_cards_only_in_global_games(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    sf_until(file, "game end --winner Bob --eliminated Cat")  # game 2, a skirmish, in progress
+    assert not run_script("!R239 place bunker na-05 --by Ann\n", file)
+    assert "§ Setup Before Every Global Game" in first_error(file, "place bunker na-05 --by Ann")
+
+
+def test_another_players_warlord_sticker_is_refused_after_a_global_game(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    sf_until(file, "!R205 place kai-weller-warlord-sticker na-01 --by Bob")
+    assert not run_script("!R205 place kai-weller-warlord-sticker na-01 --by Bob\n"
+                          "place kai-weller-warlord-sticker na-01 --by Ann\n", file)
+
+
+# --- 2. the scoped limit ----------------------------------------------------------------------------------------
+def test_risk_legacy_one_scar_card_per_player_per_game(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    assert not run_script(SETUP + START + "\n!R238 place bunker peru\nplace bunker peru --by Ann\n"
+                          "!R238 place ammo-shortage brazil --by Ann\nplace ammo-shortage brazil --by Bob\n"
+                          "game end --winner Ann\nplace major-city egypt --by Ann --name Cairo\n"
+                          "place coin china --by Bob\nplace coin india --by Cat\n" + START
+                          + "\nplace bunker alaska --by Ann\n", file)  # a new game: a new scar card
+    out = first_error(file, "place ammo-shortage japan --by Ann")
+    assert out == ("error R238: Ann already placed bunker on alaska (line 34) in game 2 (at most 1 scar card per "
+                   "player per game; Risk Legacy rulebook § Scars Cards)"), out
+
+
+def test_tactic_drafts_three_a_draft_one_a_faction_and_the_supply_never_negative(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    sf_until(file, "place extra-tactic green-faction")  # game 5 in progress, its draft
+    assert not run_script("place extra-tactic green-faction\n"
+                          "!R238 place extra-tactic green-faction\n"  # one per faction
+                          "place extra-tactic white-faction\nplace extra-tactic blue-faction\n"
+                          "!R201 place extra-tactic red-faction\n", file)  # three a draft: none left
+    data = json.loads(invoke(["status", "--format", "json"], file).stdout)
+    left = next(s for s in data["stickers"] if s["sticker"] == "extra-tactic")
+    assert left["placed"] == 3 and left["left"] == 0
+
+
+def test_a_draft_only_in_the_game_that_has_one(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    sf_until(file, "# --- game 12")
+    assert not run_script("game start --play Ann=green-faction,kai-weller --play Bob=white-faction,raaz-garcia "
+                          "--play Cat=blue-faction,angus-smith\n!R238 place energy-tactic red-faction\n", file)
+    assert "game 12 has no draft of Energy tactic sticker" in first_error(file, "place energy-tactic red-faction")
+
+
+def test_one_eco_station_fortification_after_game_4_never_after_game_1(tmp_path: Path) -> None:
+    early = tmp_path / "early.yaml"
+    sf_until(early, "# --- game 2")
+    assert not run_script("!R220 place fortification eu-05 --by Bob\n", early)
+    file = tmp_path / "c.yaml"
+    sf_until(file, "open envelope-c")  # game 4's steps taken
+    assert not run_script("place fortification eu-05 --by Bob\n!R238 place fortification eu-06 --by Bob\n", file)
+
+
+def test_one_xenia_sticker_after_game_2_and_owed_before_game_3(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    sf_until(file, "place xenia-jones-warlord-sticker as-02")
+    start3 = ("game start --play Ann=green-faction,kai-weller --play Bob=white-faction,raaz-garcia "
+              "--play Cat=blue-faction,angus-smith")
+    assert not run_script(f"!R221 {start3}\nplace xenia-jones-warlord-sticker as-02\n"
+                          "!R238 place xenia-jones-warlord-sticker as-03\n", file)
+
+
+# --- 4. owners ----------------------------------------------------------------------------------------------------
+def test_only_the_placer_of_a_new_continent_draws_its_lines(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    sf_until(file, "link continent-sticker-nb nb-01 eu-01 --by Bob")
+    assert not run_script("!R345 link continent-sticker-nb nb-01 eu-01 --by Ann\n"
+                          "!R345 link continent-sticker-nb nb-01 eu-01\n"
+                          "link continent-sticker-nb nb-01 eu-01 --by Bob\n", file)
+
+
+def test_a_warlord_lost_in_game_13_returns_in_game_14_for_a_price(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    sf_until(file, "# --- game 15")
+    data = json.loads(invoke(["status", "--format", "json"], file).stdout)
+    game14 = data["games"][13]
+    assert game14["returned"] == {"angus-smith": "the player starts with no warlord cards and 2 energy instead of "
+                                                 "5, for this game only"}
+    assert data["games"][14:] == [] and not data["games"][12]["returned"]
+
+
+# --- 5. what an opened envelope adds goes in place before the next game ------------------------------------------
+def test_shadow_forces_rules_stickers_go_in_place_before_the_next_game(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    sf_until(file, "place rules-sticker-c-1 rules-addition-a")
+    start5 = ("game start --play Ann=green-faction,kai-weller --play Bob=white-faction,raaz-garcia "
+              "--play Cat=blue-faction,angus-smith")
+    out = first_error(file, start5)
+    assert out.startswith("error R315: Rules sticker 1 of envelope C from the opened packet 'envelope-c' is not in "
+                          "place yet"), out
+    assert "Risk: Shadow Forces rulebook § Game 4 (Skirmish)" in out
+    assert not run_script(f"!R315 {start5}\nplace rules-sticker-c-1 rules-addition-a\n"
+                          "!R238 place rules-sticker-c-2 rules-addition-a\n"  # one rules sticker a bracket
+                          "place rules-sticker-c-2 rules-addition-b\n", file)
+
+
+# --- 6. records -----------------------------------------------------------------------------------------------------
+def test_status_shows_a_raised_unknown_stat_as_raised(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    sf_until(file, "open envelope-c")  # Bob raised Raaz Garcia's Cyber-Tech after game 4
+    text = invoke(["status"], file).output
+    assert "cyber_tech ? +1" in text and "cyber_tech ?," not in text.split("raaz-garcia", 1)[-1].split("\n")[0]

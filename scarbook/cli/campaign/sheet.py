@@ -77,6 +77,10 @@ def sheet(
             written = (reading.sheet(path, target, fmt.value, paper.value) if after is None
                        else history.sheet_after(path, after, target, fmt.value, paper.value))
         except ValueError as exc:
+            from scarbook.campaign.service.history import NoSuchPoint
+
+            if isinstance(exc, NoSuchPoint):
+                raise  # a game number the campaign has no end for: exit 2 (game_numbers)
             echo(f"error: {exc}; nothing was written", err=True)
             raise typer.Exit(1) from None
     echo(f"wrote {written}")

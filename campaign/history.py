@@ -194,7 +194,7 @@ def story(events: list[Event], start: int, stop: int, words: Words) -> list[Told
 
 # --- what changed between two points ---------------------------------------------------------------
 def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
-    """What differs between two `status_data`: continents, cities, scars, cards, signatures, packets."""
+    """What differs between two `status_data`: continents, cities, marks (by mark group), cards, signatures, packets."""
     def keyed(data: dict[str, Any], section: str, *keys: str) -> dict[tuple[Any, ...], dict[str, Any]]:
         return {tuple(row.get(k) for k in keys): row for row in data.get(section, [])}
 
@@ -208,18 +208,27 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
              for c in after["resources"] if old_cards.get(c["card"], c["printed"]) != c["resources"]]
     old_cities = keyed(before, "cities", "territory", "name", "sticker")
     new_cities = keyed(after, "cities", "territory", "name", "sticker")
-    old_scars = keyed(before, "scars", "territory", "scar", "cancelled")
-    new_scars = keyed(after, "scars", "territory", "scar", "cancelled")
+    old_marks, new_marks = _plain_marks(before), _plain_marks(after)
     return {
         "continents": continents, "cards": cards,
         "cities_founded": [c for k, c in new_cities.items() if k not in old_cities],
         "cities_gone": [c for k, c in old_cities.items() if k not in new_cities],
-        "scars_placed": [s for k, s in new_scars.items() if k not in old_scars and not s["cancelled"]],
-        "scars_cancelled": [s for k, s in new_scars.items() if k not in old_scars and s["cancelled"]],
+        "marks_placed": [m for k, m in new_marks.items() if k not in old_marks and not m["cancelled"]],
+        "marks_cancelled": [m for k, m in new_marks.items()
+                            if m["cancelled"] and not old_marks.get(k, {"cancelled": False})["cancelled"]],
         "destroyed_cards": [c for c in after["destroyed_cards"] if c not in before["destroyed_cards"]],
         "signatures": [s for s in after["signatures"] if s not in before["signatures"]],
         "opened_packets": [e for e in after["opened_packets"] if e not in before["opened_packets"]],
     }
+
+
+def _plain_marks(data: dict[str, Any]) -> dict[tuple[Any, ...], dict[str, Any]]:
+    """The marks of every mark group that no other line of the diff tells (a founded place is a city, a value a
+    card's change, a name a continent's), keyed by where and when they were placed, each with its group's title."""
+    return {(m["target"], m["sticker"], m["game"], m["during_game"], m["name"]):
+            {**m, "group": group["title"]}
+            for group in data.get("mark_groups", []) for m in group["marks"]
+            if m["population"] is None and m["shown_as"] is None}
 
 
 def diff_data(campaign: Campaign, first: int, last: int | None = None) -> dict[str, Any]:
@@ -301,8 +310,8 @@ def change_lines(ch: dict[str, Any], names: dict[str, str]) -> list[str]:
     out += [f"city {c['name']!r} founded in {n(c['territory'])} ({n(c['sticker'])}, {c['by'] or 'the group'})"
             for c in ch["cities_founded"]]
     out += [f"city {c['name']!r} in {n(c['territory'])} is gone" for c in ch["cities_gone"]]
-    out += [f"{n(s['scar'])} placed in {n(s['territory'])}" for s in ch["scars_placed"]]
-    out += [f"{n(s['scar'])} in {n(s['territory'])} cancelled" for s in ch["scars_cancelled"]]
+    out += [f"{m['group']}: {n(m['sticker'])} placed on {n(m['target'])}" for m in ch["marks_placed"]]
+    out += [f"{m['group']}: {n(m['sticker'])} on {n(m['target'])} cancelled" for m in ch["marks_cancelled"]]
     out += [f"{n(c['card'])}: resources {c['resources'][0]} -> {c['resources'][1]}" for c in ch["cards"]]
     out += [f"{n(c)} destroyed" for c in ch["destroyed_cards"]]
     out += [f"{s['player']} signs after game {s['game']}" for s in ch["signatures"]]

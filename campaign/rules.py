@@ -790,7 +790,7 @@ def link_problems(content: Content, state: CampaignState, ev: Linked) -> list[Di
 
 
 def _placer_problem(content: Content, state: CampaignState, sid: str, by: str) -> Diagnostic | None:
-    """R345: a sticker whose lines its placer draws (`links.by: placer`): the line is drawn by that player."""
+    """R346: a sticker whose lines its placer draws (`links.by: placer`): the line is drawn by that player."""
     st = content.stickers.get(sid, {})
     links = as_dict(st.get("links"))
     if links.get("by") != "placer":
@@ -800,7 +800,7 @@ def _placer_problem(content: Content, state: CampaignState, sid: str, by: str) -
     rule = (str(links.get("text") or "").strip() or "the player who placed it draws its lines",
             cite_text(links.get("cite") or as_dict(st.get("source")).get("cite")))
     if placers and who not in placers:
-        return refusal("R345", f"{', '.join(sorted(placers))} placed the {sid} and draws its lines"
+        return refusal("R346", f"{', '.join(sorted(placers))} placed the {sid} and draws its lines"
                        f"{', not ' + who if who else ': say so with --by NAME'}", *rule)
     return None
 

@@ -124,8 +124,8 @@ def test_one_xenia_sticker_after_game_2_and_owed_before_game_3(tmp_path: Path) -
 def test_only_the_placer_of_a_new_continent_draws_its_lines(tmp_path: Path) -> None:
     file = tmp_path / "c.yaml"
     sf_until(file, "link continent-sticker-nb nb-01 eu-01 --by Bob")
-    assert not run_script("!R345 link continent-sticker-nb nb-01 eu-01 --by Ann\n"
-                          "!R345 link continent-sticker-nb nb-01 eu-01\n"
+    assert not run_script("!R346 link continent-sticker-nb nb-01 eu-01 --by Ann\n"
+                          "!R346 link continent-sticker-nb nb-01 eu-01\n"
                           "link continent-sticker-nb nb-01 eu-01 --by Bob\n", file)
 
 

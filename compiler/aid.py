@@ -104,10 +104,10 @@ def _after_each_game(game: Game) -> list[dict[str, Any]]:
 
 
 def _rule_stickers(game: Game) -> list[dict[str, str]]:
-    """The rule stickers players see now (a sticker of kind `rule`), and the rulebook places a campaign filled."""
+    """The rule stickers players see now (stickers that go on a rulebook place), and the places a campaign filled."""
     out = []
     for sid, st in game.section("stickers").items():
-        if st.get("kind") == "rule":
+        if "rulebook-slot" in as_list(st.get("targets")):
             out.append({"name": str(st.get("name", sid)), "text": _text(st.get("effect") or st.get("text"))})
     for sid, sec in game.section("rulebook").items():
         for slot in as_list(sec.get("slots")):
@@ -151,31 +151,35 @@ def world(game: Game) -> dict[str, list[str]]:
 
 
 def map_marks(game: Game) -> dict[str, list[Any]]:
-    """Territory id -> the marks to draw on the aid's board (from the campaign's `marks` and `city`)."""
-    from scarbook.compiler.boardmap import MapMark
+    """Territory id -> the marks to draw on the aid's board (from the campaign's `marks`), each in its mark group
+    (`game: marks:`, compiler.words) with the group's icon and colour, as the campaign sheet draws them."""
+    from scarbook.compiler.boardmap import DESTROYED, MapMark, short_label
+    from scarbook.compiler.words import group_of, mark_groups
 
+    groups = mark_groups(game)
     out: dict[str, list[Any]] = {}
     stickers = game.section("stickers")
     for tid, t in game.section("territories").items():
         for m in as_list(t.get("marks")):
             if not isinstance(m, dict):
                 continue
-            st = as_dict(stickers.get(m.get("sticker")))
-            label = str(st.get("name") or m.get("sticker"))
-            founds = as_dict(st.get("founds"))
-            if founds:
-                size = founds.get("population")
-                out.setdefault(tid, []).append(MapMark("city", str(m.get("name") or label),
-                                                       size if isinstance(size, int) else 1))
-            elif m.get("boxes"):
-                out.setdefault(tid, []).append(MapMark("fortification", "", m.get("boxes_left"), m.get("boxes")))
-            elif st.get("kind") == "scar" or m.get("kind") == "scar":
-                out.setdefault(tid, []).append(MapMark("scar", label))
+            sid = str(m.get("sticker"))
+            st = as_dict(stickers.get(sid))
+            group = group_of(groups, sid, st, m.get("slot"))
+            if not group.board:
+                continue
+            label = short_label(str(st.get("name") or sid), group.word.one)
+            size = as_dict(st.get("founds")).get("population")
+            if m.get("boxes"):
+                mark = MapMark(group.id, "", m.get("boxes_left"), m.get("boxes"), group.icon, group.color,
+                               group.legend_text)
             else:
-                out.setdefault(tid, []).append(MapMark("mark", re.sub(r"\s+sticker$", "", label, flags=re.I)))
+                mark = MapMark(group.id, str(m.get("name") or label), size if isinstance(size, int) else None, None,
+                               group.icon, group.color, group.legend_text)
+            out.setdefault(tid, []).append(mark)
     for card in game.section("cards").values():
         if card.get("destroyed") and isinstance(card.get("territory"), str):
-            out.setdefault(card["territory"], []).append(MapMark("destroyed", ""))
+            out.setdefault(card["territory"], []).append(DESTROYED)
     return out
 
 

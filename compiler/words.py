@@ -35,7 +35,7 @@ _AN_SILENT_H = ("hour", "honest", "honou", "heir")
 
 
 def article(noun: str) -> str:
-    """'a' or 'an' for the noun as it is written: 'an Upgrade', 'an Extra tactic', 'a Funded event', 'a unit'."""
+    """'a' or 'an' for the noun as it is written: 'an Upgrade', 'an Extra tactic', 'a Major City', 'a unit'."""
     low = noun.strip().lower()
     if not low:
         return "a"

@@ -468,7 +468,7 @@ def test_outputs_a_game_has_nothing_for(tmp_path: Path) -> None:
 
 def test_a_sticker_without_a_size_still_gets_a_sticker_sheet(tmp_path: Path) -> None:
     game = tiny_game(tmp_path, cards=[], stickers=[{"id": "s", "name": "S"}])
-    assert list(plan(game)) == ["reference", "tables", "stickers"]
+    assert list(plan(game)) == ["reference", "digest", "tables", "stickers"]
     (item,) = plan(game)["stickers"].job["stickers"]
     assert (item["w"], item["h"], item["sized"]) == (42.0, 26.0, False)
 

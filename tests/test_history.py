@@ -234,14 +234,14 @@ def test_a_game_in_progress_has_no_end_yet(tmp_path: Path) -> None:
     from campaigns.helpers import SETUP, START
 
     file = tmp_path / "c.yaml"
-    assert not run_script(SETUP + START + "\nplace bunker greenland\n", file)
+    assert not run_script(SETUP + START + "\nplace bunker greenland --by Ann\n", file)
     result = invoke(["status", "--after", "1"], file)
     assert result.exit_code == 2 and "game 1 has not ended" in result.output
     setup_only = cut(file, 0, tmp_path)
     assert invoke(["status", "--after", "0"], file).stdout == invoke(["status"], setup_only).stdout
     told = json.loads(invoke(["diff", "0", "--format", "json"], file).stdout)["events"]
     assert [(e["when"], e["event"]["event"]) for e in told] == [("start", "game-start"), ("during", "place")]
-    assert told[1]["text"] == "the group places Bunker on Greenland"
+    assert told[1]["text"] == "Ann places Bunker on Greenland"
 
 
 def test_a_chronicle_before_the_first_game_has_its_title_and_its_end(tmp_path: Path) -> None:

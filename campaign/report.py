@@ -227,7 +227,8 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
                          "marks": [m.sticker for m in state.active_marks(fid) if not m.cancels
                                    and not _is_choice(content.stickers.get(m.sticker, {}))],
                          "history": history})
-    games = [{"game": g.number, "type": g.type, "plays": g.plays, "pieces": g.pieces, "ended": g.ended,
+    games = [{"game": g.number, "type": g.type, "plays": g.plays, "pieces": g.pieces, "starts": g.starts,
+              "seating": list(g.seating), "ended": g.ended,
               "winner": g.winner or None, "held_on": g.held_on, "eliminated": g.eliminated, "lost": g.lost,
               "returned": g.returned, "signed": g.signed, "date": g.date or None, "team": g.team or None,
               "chapter": shape.chapter_label(content, g) or None} for g in state.games]

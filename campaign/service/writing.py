@@ -14,13 +14,14 @@ from pathlib import Path
 
 from scarbook.campaign import replaycache
 from scarbook.campaign.engine import Campaign, Replay
-from scarbook.campaign.events import Event, Opened, PackAdded
+from scarbook.campaign.events import Event, GameStarted, Opened, PackAdded
 from scarbook.campaign.ledger.cache import placed_at, raw_sha256, read, remember_appended, remember_undone
 from scarbook.campaign.ledger.file import recorded_path
 from scarbook.campaign.ledger.text import render, with_event, without_last
 from scarbook.campaign.ledger.write import locked, write_atomic
 from scarbook.campaign.links import cuts
 from scarbook.campaign.report import describe
+from scarbook.campaign.rules import starts_asked
 from scarbook.campaign.service.reading import pack_fingerprint
 from scarbook.kernel.diagnostics import Diagnostic, refusal
 
@@ -87,6 +88,7 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False) -> Recorded:
         if problems or fixed is None:
             return Recorded(problems or [refusal("L003", "this event cannot be recorded")])
         cutting = frozenset(sid for sid, st in replay.content.stickers.items() if cuts(st))
+        asked = starts_asked(replay.content, replay.state, fixed) if isinstance(fixed, GameStarted) else ""
         if dry_run:
             return Recorded(event=fixed, said=describe(fixed, cutting), dry_run=True)
         text = with_event(campaign.ledger, fixed)
@@ -100,7 +102,8 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False) -> Recorded:
     for env in triggered:
         info = replay.content.envelopes.get(env, {})
         packets.append(Packet(env, info.get("name", env), (info.get("trigger") or {}).get("text", "")))
-    return Recorded(event=fixed, said=describe(fixed, cutting), note=note or "", to_open=packets)
+    return Recorded(event=fixed, said=describe(fixed, cutting), note="\n".join(filter(None, [note, asked])),
+                    to_open=packets)
 
 
 def undo(path: Path) -> Undone:

@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
 from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = '73555bfeaca6906bce3444fc'
+SCHEMAS_DIGEST = '984f00cd10f1be2bb1931d97'
 VERSION = "2.22.3"
 class Decimal:  # see compiled._generated_code
     pass
@@ -260,6 +260,25 @@ def validate____defs_game_schema_json__defs_step_patch(data, custom_formats={}, 
             data_keys.remove("pass_if")
             data__passif = data["pass_if"]
             validate____defs_defs_schema_json__defs_text(data__passif, custom_formats, None)
+        if "order" in data_keys:
+            data_keys.remove("order")
+            data__order = data["order"]
+            if not (isinstance(data__order, str) and data__order == 'clockwise-from-winner'):
+                raise JsonSchemaValueException
+        if "records" in data_keys:
+            data_keys.remove("records")
+            data__records = data["records"]
+            if not isinstance(data__records, (list, tuple)):
+                raise JsonSchemaValueException
+            data__records_is_list = isinstance(data__records, (list, tuple))
+            if data__records_is_list:
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                data__records_len = len(data__records)
+                if data__records_len > len(set(fn(data__records_x) for data__records_x in data__records)):
+                    raise JsonSchemaValueException
+                for data__records_x, data__records_item in enumerate(data__records):
+                    if not (isinstance(data__records_item, str) and data__records_item == 'start'):
+                        raise JsonSchemaValueException
         if "skip" in data_keys:
             data_keys.remove("skip")
             data__skip = data["skip"]
@@ -6126,6 +6145,25 @@ def validate____defs_game_schema_json__defs_step(data, custom_formats={}, name_p
             data_keys.remove("pass_if")
             data__passif = data["pass_if"]
             validate____defs_defs_schema_json__defs_text(data__passif, custom_formats, None)
+        if "order" in data_keys:
+            data_keys.remove("order")
+            data__order = data["order"]
+            if not (isinstance(data__order, str) and data__order == 'clockwise-from-winner'):
+                raise JsonSchemaValueException
+        if "records" in data_keys:
+            data_keys.remove("records")
+            data__records = data["records"]
+            if not isinstance(data__records, (list, tuple)):
+                raise JsonSchemaValueException
+            data__records_is_list = isinstance(data__records, (list, tuple))
+            if data__records_is_list:
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                data__records_len = len(data__records)
+                if data__records_len > len(set(fn(data__records_x) for data__records_x in data__records)):
+                    raise JsonSchemaValueException
+                for data__records_x, data__records_item in enumerate(data__records):
+                    if not (isinstance(data__records_item, str) and data__records_item == 'start'):
+                        raise JsonSchemaValueException
         if "skip" in data_keys:
             data_keys.remove("skip")
             data__skip = data["skip"]

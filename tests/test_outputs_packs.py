@@ -123,6 +123,9 @@ def test_no_write_onto_a_ledger_whose_recorded_pack_is_not_one(ledger: Path, tmp
     before = ledger.read_bytes()
     check = sb("campaign", "check", "-c", str(ledger))
     assert check.returncode == 1 and f"c.yaml:{line}:3: error L010" in check.stdout, check.stdout
+    status = sb("campaign", "status", "-c", str(ledger))  # status still shows the campaign, and says so
+    assert status.returncode == 0 and f"warning: the campaign file records a pack with errors at line {line}; run " \
+        "'scarbook campaign check'" in status.stderr, status.stderr
     for command in (["campaign", "game", "start", "--play", "Ann=die-mechaniker", "--play", "Bob=khan-industries",
                      "--play", "Cat=saharan-republic"], ["campaign", "place", "bunker", "peru"]):
         write = sb(*command, "-c", str(ledger))

@@ -76,8 +76,13 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False) -> Recorded:
         campaign = Campaign(read(path))
         replay = replaycache.for_state(campaign)
         bad = replay.first_problem
-        if bad is not None or campaign.ledger.problems:
-            where = f"line {bad[0].span.line}" if bad else f"{campaign.ledger.problems[0].span}"
+        # a recorded pack that is not one, or has errors (L010 in `check`) is as bad as an illegal event: the
+        # campaign cannot be replayed as recorded, so nothing more is written onto it
+        broken = min((p.span.line for p in replay.pack_problems), default=0)
+        if bad is not None or campaign.ledger.problems or broken:
+            where = (f"{campaign.ledger.problems[0].span}" if campaign.ledger.problems
+                     else f"line {min(bad[0].span.line, broken or bad[0].span.line)}" if bad
+                     else f"line {broken}: a pack with errors")
             return Recorded([refusal("L007", f"the campaign file already has an illegal or unreadable event "
                                      f"({where}); see 'scarbook campaign check', then fix it by hand or "
                                      "'scarbook campaign undo'")])

@@ -248,7 +248,10 @@ def read_board(svg: str) -> Board:
                     continue
                 if tag == "path" and legend_icon and legend_icon[-1].startswith("hatched"):
                     continue
-                name, color, _box, _dots = _icon([el] if tag == "path" else [el, el])
+                if tag == "rect" and el.get("fill") == "white":
+                    legend_icon.append(f"hatched {el.get('stroke')}")
+                    continue
+                name, color, _box, _dots = _icon([el])
                 legend_icon.append(f"{name} {color}")
             continue
         if tag == "line":

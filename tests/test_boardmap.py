@@ -8,15 +8,14 @@ Golden files `tests/golden/*.board.txt`: written only by
 
 from __future__ import annotations
 
-import base64
 import math
 import xml.etree.ElementTree as ET
 from typing import Any
 
 import pytest
-from boardread import board_text, read_board
+from boardread import board_text
 
-from conftest import EXAMPLES, check_golden
+from conftest import check_golden
 from scarbook.compiler import boardmap as bm
 from scarbook.compiler.boardmap import DESTROYED, Box, Label, MapMark, board_svg
 from scarbook.compiler.model import ITEM_SECTIONS, Game
@@ -236,3 +235,174 @@ def test_circles_that_would_overlap_are_moved_apart_the_later_one_or_the_drawn_o
         assert math.dist(crowd.pos[a], crowd.pos[b]) >= gap - 0.01, (a, b)
     for x, y in crowd.pos.values():
         assert crowd.radius + 2 <= x <= 1000 - crowd.radius - 2 and crowd.radius + 2 <= y <= 600 - crowd.radius - 2
+
+
+def test_edges_are_drawn_once_wrapping_round_the_board_or_as_stubs_when_long_and_crossing() -> None:
+    size = {"layout": {"width": 1000, "height": 600}, "edge_kind": "sea"}
+    game = made([at("w", 50, 100, code="W-1"), at("e", 950, 300), at("m", 500, 300), at("n", 300, 300),
+                 at("far", 780, 300, code="F-9"), at("r", 950, 500, layout={"drawing_choice": True}),
+                 {"id": "ring", "name": "Ring"}, {"id": "solo", "name": "Solo", "neighbors": ["m", "solo"]}],
+                edges=[("w", "e", "land"), ("e", "w", "land"), ("n", "far", "sea"), ("m", "m", "land"),
+                       ("m", "ghost", "land"), ("w", "ring", "unknown")], board=size)
+    lay = bm.BoardLayout(game)
+    segs = {(k, a, b): s for k, a, b, s in lay.segments}
+    wraps = [(a, b, s) for (k, a, b), s in segs.items() if k == "wrap"]
+    assert sorted(wraps) == [((50.0, 100.0), (0.0, 200.0), "land"), ((950.0, 300.0), (1000.0, 200.0), "land")]
+    stubs = sorted((k, a, b) for k, a, b, _s in lay.segments if k.startswith("stub:"))
+    reach = lay.radius + bm.STUB * 0.5
+    assert stubs == [("stub:far", (300.0, 300.0), (300 + reach, 300.0)),
+                     ("stub:n", (780.0, 300.0), (780 - reach, 300.0))]
+    assert lay.labels["n"].far == "to F-9" and lay.labels["far"].far == "to N"
+    plain = [(a, b, s) for k, a, b, s in lay.segments if k == "edge"]
+    solo = lay.pos["solo"]
+    assert {((500.0, 300.0), solo, "sea"), (solo, (500.0, 300.0), "sea")} & set(plain)  # a `neighbors:` list
+    assert any(s == "unknown" for *_, s in plain)  # the ring territory is not "placed far apart by the board"
+    assert len(lay.segments) == 2 + 2 + 2  # each edge once; no self-edge, none to a missing territory
+    svg = board_svg(game)
+    assert svg.count('stroke-dasharray="6 4"') == 3 and svg.count('stroke-dasharray="2 3"') == 1
+    assert svg.count('fill="#777"') == 2  # an arrowhead where each half of the wrapped edge leaves the board
+    root = ET.fromstring(svg)
+    assert [p.get("d") for p in root.iter(f"{SVG}path") if p.get("fill") == "#777"] == [
+        "M1.0,200.0L9.0,196.0L9.0,204.0Z", "M999.0,200.0L991.0,196.0L991.0,204.0Z"]
+    shorter = bm.BoardLayout(made([at("a", 100, 300), at("b", 350, 300), at("c", 225, 300)], edges=[("a", "b", "land")],
+                                  board=size))
+    assert [k for k, *_ in shorter.segments] == ["edge"]  # crosses a circle but shorter than LONG_EDGE
+    clear = bm.BoardLayout(made([at("a", 250, 300), at("b", 700, 300), at("c", 475, 100)], edges=[("a", "b", "land")],
+                                board=size))
+    assert [k for k, *_ in clear.segments] == ["edge"]  # long, but clear of every circle
+    two = bm.BoardLayout(made([at("a", 250, 300, code="A"), at("b", 700, 300, code="B"), at("c", 475, 300, code="C"),
+                               at("d", 250, 500, code="D"), at("e", 700, 500, code="E"), at("f", 475, 500),
+                               at("g", 475, 400)],
+                              edges=[("a", "b", "land"), ("a", "e", "land"), ("d", "e", "land")], board=size))
+    assert two.labels["a"].far == "to B, E" and two.labels["e"].far == "to A, D"
+
+
+def test_region_titles_say_the_bonus_and_keep_clear() -> None:
+    regions = [{"id": "up", "name": "Up", "bonus": 2}, {"id": "minus", "name": "Minus", "bonus": -1},
+               {"id": "zero", "name": "Zero", "bonus": 0}, {"id": "unk", "bonus": {"unknown": "not printed"}},
+               {"id": "set", "name": "Set", "layout": {"x": 50, "y": 50}}, {"id": "empty", "name": "Empty"}]
+    game = made([at("a", 200, 300, regions=["up"]), at("b", 400, 300, regions=["up"]),
+                 at("c", 600, 300, regions=["minus"]),
+                 at("d", 800, 20, regions=["zero"]), at("e", 800, 450, regions=["unk"])], regions,
+                board={"layout": {"width": 1000, "height": 600}})
+    lay = bm.BoardLayout(game)
+    titles = {t: (x, y) for t, x, y, _box in lay.titles}
+    assert list(titles) == ["Up +2", "Minus -1", "Zero +0", "unk +?", "Set +?"]  # a region with no place: no title
+    assert titles["Up +2"] == (300.0, 300 - lay.radius - 8)  # above its territories, centred
+    assert titles["Zero +0"][1] >= 14.0  # never above the board's top
+    assert titles["Set +?"] == (50.0, 50.0)
+    for _t, _x, _y, box in lay.titles:
+        for x, y in lay.pos.values():
+            assert not box.hits_circle(x, y, lay.radius)
+    boxes = [b for *_, b in lay.titles]
+    assert not any(a.hits(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    w = bm.text_width("Up +2", 15, True)
+    up = next(b for t, _x, _y, b in lay.titles if t == "Up +2")
+    assert (up.x0, up.y0, up.x1, up.y1) == pytest.approx((300 - w / 2, 300 - lay.radius - 8 - 12, 300 + w / 2,
+                                                          300 - lay.radius - 8 + 4))
+    crowded = bm.BoardLayout(made([at("a", 500, 300, regions=["r"]), at("b", 500, 268)],
+                                  [{"id": "r", "name": "Crowded"}], board={"layout": {"width": 1000, "height": 600}}))
+    (_text, x, y, box), = crowded.titles
+    assert (x, y) != (500.0, 300 - crowded.radius - 8) and not box.hits_circle(500, 268, crowded.radius)
+
+
+def test_title_and_label_collision_costs() -> None:
+    lay = bm.BoardLayout(made([at("a", 500, 300)], edges=[], board={"layout": {"width": 1000, "height": 600}}))
+    for box in (Box(0.5, 10, 20, 20), Box(10, 0.5, 20, 20), Box(980, 10, 999.5, 20), Box(10, 580, 20, 599.5)):
+        assert lay._title_collisions(box, []) == 100.0 and lay._collisions(box, "a", []) == 100.0
+    inside = Box(1, 1, 999, 599)
+    assert lay._title_collisions(Box(1, 1, 20, 20), []) == 0.0 and lay._collisions(Box(1, 1, 20, 20), "a", []) == 0
+    assert lay._title_collisions(inside, []) == 10.0 and lay._collisions(inside, "a", []) == 10
+    assert lay._title_collisions(Box(1, 1, 20, 20), [Box(21, 1, 30, 20)]) == 10.0  # within 2 of a title
+    assert lay._title_collisions(Box(1, 1, 20, 20), [Box(23, 1, 30, 20)]) == 0.0
+    near = Box(500 + 16 + 2.5, 290, 530, 310)  # 2.5 from its own circle: clear; 3 of the title margin: not
+    assert lay._collisions(near, "a", []) == 0 and lay._collisions(near, "b", []) == 0
+    assert lay._title_collisions(near, []) == 10.0
+    own = Box(500 + 16 - 0.5, 290, 530, 310)
+    assert lay._collisions(own, "a", []) == 10
+    other = Box(500 + 16 + 1.5, 290, 530, 310)  # clear of its own circle, too near another's
+    assert lay._collisions(other, "a", []) == 0 and lay._collisions(other, "x", []) == 10
+    assert lay._collisions(Box(1, 1, 20, 20), "a", [Box(21, 1, 30, 20)]) == 10
+    assert lay._collisions(Box(1, 1, 20, 20), "a", [Box(22, 1, 30, 20)]) == 0
+    edged = bm.BoardLayout(made([at("a", 100, 300), at("b", 300, 300)], edges=[("a", "b", "land")],
+                                board={"layout": {"width": 1000, "height": 600}}))
+    across = Box(190, 290, 210, 310)
+    assert edged._collisions(across, "a", []) == 3 and edged._title_collisions(across, []) == 1.0
+    titled = bm.BoardLayout(made([at("a", 500, 300, regions=["r"])], [{"id": "r", "name": "R"}],
+                                 board={"layout": {"width": 1000, "height": 600}}))
+    title = titled.titles[0][3]
+    assert titled._collisions(Box(title.x0, title.y0, title.x0 + 5, title.y0 + 5), "x", []) == 12
+
+
+def test_a_label_sits_under_its_circle_when_clear_else_the_next_clear_place() -> None:
+    size = {"layout": {"width": 1000, "height": 600}}
+    alone = bm.BoardLayout(made([at("a", 500, 300, name="Abc")], board=size))
+    label = alone.labels["a"]
+    box = label.box
+    r = alone.radius
+    d = r + 1.5  # the nearest ring of places; of those, a corner is nearest the circle
+    assert (box.x0, box.y0) == pytest.approx((500 + d * 0.7, 300 + d * 0.7))
+    assert (box.x1 - box.x0, box.y1 - box.y0) == pytest.approx((label.width, label.height))
+    assert alone.leader("a") is None and alone.label_boxes() == {"a": box}
+    blocked = bm.BoardLayout(made([at("a", 500, 300, name="Abc"), at("b", 530, 330, name="", code="B"),
+                                   at("c", 470, 330, name="", code="C"), at("e", 530, 270, name="", code="E")],
+                                  board=size))
+    b = blocked.labels["a"].box  # three corners taken: the fourth
+    assert (b.x1, b.y1) == pytest.approx((500 - d * 0.7, 300 - d * 0.7))
+    assert "b" in blocked.labels and "b" not in blocked.label_boxes()  # nothing to print
+    for lay in (alone, blocked):
+        chosen = lay.labels["a"].box
+        clear = [c for c in lay._candidates("a", lay.labels["a"]) if lay._collisions(c, "a", []) == 0]
+        assert lay._collisions(chosen, "a", []) == 0
+        assert lay._far("a", chosen) == min(lay._far("a", c) for c in clear)
+    candidates = alone._candidates("a", label)
+    assert len(candidates) == 40 and candidates[4] == box
+    w, h = label.width, label.height
+    assert candidates[0] == Box(500 - w / 2, 300 + r + 1.5, 500 + w / 2, 300 + r + 1.5 + h)
+    assert candidates[1] == Box(500 - w / 2, 300 - r - 1.5 - h, 500 + w / 2, 300 - r - 1.5)
+    assert candidates[2] == Box(500 + r + 1.5, 300 - h / 2, 500 + r + 1.5 + w, 300 + h / 2)
+    assert candidates[3] == Box(500 - r - 1.5 - w, 300 - h / 2, 500 - r - 1.5, 300 + h / 2)
+    d = r + 45.0
+    assert candidates[-1] == Box(500 - d * 0.7 - w, 300 - d * 0.7 - h, 500 - d * 0.7, 300 - d * 0.7)
+    assert candidates[-4] == Box(500 + d * 0.7, 300 + d * 0.7, 500 + d * 0.7 + w, 300 + d * 0.7 + h)
+    assert alone._far("a", candidates[0]) == pytest.approx(1.5 / 200)
+    assert alone._far("a", Box(490, 290, 510, 310)) == 0.0
+    assert alone._far("a", Box(500, 300 + r + 100, 510, 500)) == pytest.approx(100 / 200)
+
+
+def test_labels_never_overlap_and_leaders_reach_the_ones_set_apart() -> None:
+    size = {"layout": {"width": 300, "height": 180}}
+    names = ["Alpha Territory", "Beta", "Gamma Long Name", "Delta", "Epsilon", "Zeta Island", "Eta", "Theta Point"]
+    spots = [(100, 90), (112, 90), (124, 90), (100, 102), (112, 102), (124, 102), (106, 78), (118, 78)]
+    game = made([at(f"t{i}", x, y, name=n) for i, ((x, y), n) in enumerate(zip(spots, names, strict=True))], board=size)
+    marks = {"t0": [MapMark("c", "A city of note", 2, icon="house")], "t4": [MapMark("s", "Scar"), MapMark("s", "Two")]}
+    lay = bm.BoardLayout(game, marks)  # type: ignore[arg-type]
+    boxes = list(lay.label_boxes().items())
+    assert len(boxes) == 8
+    for i, (a, box_a) in enumerate(boxes):
+        for b, box_b in boxes[i + 1:]:
+            assert not box_a.hits(box_b), (a, b)
+        for tid, (cx, cy) in lay.pos.items():
+            assert not box_a.hits_circle(cx, cy, lay.radius), (a, tid)
+        assert box_a.x0 >= 1 and box_a.x1 <= 999 and box_a.y0 >= 1 and box_a.y1 <= lay.view_h - 1
+    led = [t for t in lay.labels if lay.leader(t)]
+    assert led
+    for tid in led:
+        (x1, y1), (x2, y2) = lay.leader(tid)  # type: ignore[misc]
+        cx, cy = lay.pos[tid]
+        assert math.dist((x1, y1), (cx, cy)) == pytest.approx(lay.radius)
+        box = lay.labels[tid].box
+        assert (x2, y2) == (min(max(cx, box.x0), box.x1), min(max(cy, box.y0), box.y1))
+        assert math.dist((cx, cy), (x2, y2)) > lay.radius + 10
+
+
+def test_leader_only_beyond_ten_units_from_the_circle() -> None:
+    lay = bm.BoardLayout(made([at("a", 500, 300, name="A")], board={"layout": {"width": 1000, "height": 600}}))
+    r = lay.radius
+    lay.labels["a"].box = Box(490, 300 + r + 10, 510, 330 + r)
+    assert lay.leader("a") is None
+    lay.labels["a"].box = Box(490, 300 + r + 10.5, 510, 330 + r)
+    assert lay.leader("a") == ((500.0, 300 + r), (500.0, 300 + r + 10.5))
+    lay.labels["a"].box = Box(500 + r + 30, 200, 600, 250)  # up and to the right: to its nearest corner
+    (sx, sy), (ex, ey) = lay.leader("a")  # type: ignore[misc]
+    assert (ex, ey) == (500 + r + 30, 250) and math.dist((sx, sy), (500, 300)) == pytest.approx(r)

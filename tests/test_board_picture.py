@@ -8,7 +8,8 @@ there that the picture does not draw (cancelled, covered, or of a group kept off
 json`). The boards `scarbook build --campaign` prints (reference sheet and play aid) must draw the same.
 
 Golden files `tests/golden/*.board.txt`: written only by
-`SCARBOOK_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_board_picture.py tests/test_boardmap.py`; review the diff.
+`SCARBOOK_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_board_picture.py tests/test_board_printed.py`; review
+the diff.
 """
 
 from __future__ import annotations

@@ -609,3 +609,91 @@ def test_the_locator_map_is_dots_and_hairlines_without_wrapping_edges() -> None:
     lots = made([{"id": f"t{i}"} for i in range(2000)])
     assert {c.get("r") for c in ET.fromstring(bm.locator_svg(lots)).iter(f"{SVG}circle")} == {"1.6"}
     assert "<path" not in bm.locator_svg(made([at("a", 1, 1)]))
+
+
+# --- slips the first mutation run let through (docs/mutation/2026-12-02-boardmap.md) ------------------------------
+def test_a_size_that_is_not_a_number_is_ignored_and_a_segment_touching_a_corner_hits() -> None:
+    points = [at("a", 100, 50)]
+    assert bm._board_size(made(points, board={"layout": {"width": 200, "height": "tall"}})) == (106.0, 53.5)
+    assert Box(0, 0, 10, 10).hits_segment((5, 15), (15, 5))  # touches the corner (10, 10) only
+    assert not Box(0, 0, 10, 10).hits_segment((5.1, 15), (15, 5.1))
+
+
+def test_a_territory_without_name_or_code_is_labelled_by_its_id() -> None:
+    lay = bm.BoardLayout(made([at("t-7", 500, 300, name="")], board={"layout": {"width": 1000, "height": 600}}))
+    assert lay.labels["t-7"].name == "t-7" and "t-7" in lay.label_boxes()
+    coded = bm.BoardLayout(made([at("t-7", 500, 300, name="", code="T7")], board={"layout": {"width": 1000,
+                                                                                           "height": 600}}))
+    assert coded.labels["t-7"].name == ""
+
+
+def test_a_circle_pushed_to_the_bottom_stays_on_the_board() -> None:
+    low = bm.BoardLayout(made([at("a", 500, 560), at("b", 500, 590)], board={"layout": {"width": 1000, "height": 600}}))
+    assert low.pos["b"] == (500.0, 600 - low.radius - 2)  # held at the edge: the board's edge wins over the gap
+
+
+def test_slanted_stubs_point_at_each_other() -> None:
+    game = made([at("a", 250, 100), at("b", 650, 400), at("c", 450, 250)], edges=[("a", "b", "land")],
+                board={"layout": {"width": 1000, "height": 600}})
+    lay = bm.BoardLayout(game)
+    reach = lay.radius + bm.STUB * 0.5
+    stubs = {k: (s, e) for k, s, e, _ in lay.segments}
+    assert stubs["stub:b"][1] == pytest.approx((250 + 0.8 * reach, 100 + 0.6 * reach))
+    assert stubs["stub:a"][1] == pytest.approx((650 - 0.8 * reach, 400 - 0.6 * reach))
+
+
+def test_a_region_title_placed_by_the_content_is_scaled_with_the_board() -> None:
+    lay = bm.BoardLayout(made([at("a", 100, 250, regions=["r"])], [{"id": "r", "name": "R", "layout": {"x": 200,
+                                                                                                        "y": 20}}],
+                              board={"layout": {"width": 500, "height": 300}}))
+    assert [(t, x, y) for t, x, y, _b in lay.titles] == [("R +?", 400.0, 40.0)]
+
+
+def test_a_label_may_touch_the_margin_of_its_own_circle_and_each_candidate_is_where_it_should_be() -> None:
+    lay = bm.BoardLayout(made([at("a", 500, 300, name="Abc")], board={"layout": {"width": 1000, "height": 600}}))
+    r = lay.radius
+    assert lay._collisions(Box(500 + r + 0.5, 290, 530, 310), "a", []) == 0
+    assert lay._collisions(Box(500 + r - 0.1, 290, 530, 310), "a", []) == 10
+    label = lay.labels["a"]
+    w, h = label.width, label.height
+    d = r + 1.5
+    c = lay._candidates("a", label)
+    assert c[5] == Box(500 - d * 0.7 - w, 300 + d * 0.7, 500 - d * 0.7, 300 + d * 0.7 + h)
+    assert c[6] == Box(500 + d * 0.7, 300 - d * 0.7 - h, 500 + d * 0.7 + w, 300 - d * 0.7)
+    assert c[8].y0 == pytest.approx(300 + r + 8.0) and c[16].y0 == pytest.approx(300 + r + 18.0)
+
+
+def test_hatching_lines_cross_the_whole_circle() -> None:
+    d = ET.fromstring(bm._hatch(100, 50, 16)).get("d", "")
+    lines = [tuple(float(n) for n in part.replace("L", ",").split(",")) for part in d.split("M")[1:]]
+    lengths = sorted(round(math.dist((x1, y1), (x2, y2))) for x1, y1, x2, y2 in lines)
+    assert lengths[-1] == 32 and lengths[0] > 10  # the middle one is a diameter
+
+
+def test_odd_input_is_drawn_plainly_not_crashed_on() -> None:
+    game = made([], stickers=[{"id": "kai", "name": "Kai"}])
+    assert [s["id"] for s in bm.card_stickers(game, {"stickers": [["kai"], "kai"]})] == ["kai"]
+    marks = bm.effective_marks(made([{"id": "a", "marks": [{"sticker": "gone"}]}]))
+    assert marks == {"a": [MapMark("marks", "gone", None, None, "diamond", "#5b2a86", "other mark")]}
+    regions = [{"id": "r1", "name": "One"}]
+    svg = board_svg(made([at("a", 100, 100, regions=["ghost"]), at("b", 300, 100, regions=["r1", "ghost"]),
+                          {"id": "c", "layout": {"x": 500, "y": 100, "drawing_choice": True}}], regions,
+                         board={"layout": {"width": 1000, "height": 600}}), {}, legend_kinds=True)
+    circles = [c for c in ET.fromstring(svg).iter(f"{SVG}circle")]
+    assert [(c.get("fill"), c.get("stroke")) for c in circles[:3]] == [(bm.NO_REGION, "#444"), (bm.PALETTE[0], "#444"),
+                                                                       (bm.NO_REGION, "#444")]
+    assert "c: no source gives its place" in svg  # no name: its id
+
+
+def test_leaders_and_the_legends_house_are_drawn() -> None:
+    size = {"layout": {"width": 300, "height": 180}}
+    names = ["Alpha Territory", "Beta", "Gamma Long Name", "Delta", "Epsilon", "Zeta Island", "Eta", "Theta Point"]
+    spots = [(100, 90), (112, 90), (124, 90), (100, 102), (112, 102), (124, 102), (106, 78), (118, 78)]
+    game = made([at(f"t{i}", x, y, name=n) for i, ((x, y), n) in enumerate(zip(spots, names, strict=True))],
+                board=size)
+    marks = {"t0": [MapMark("c", "A city of note", 2, icon="house", legend="town")]}
+    lay = bm.BoardLayout(game, marks)  # type: ignore[arg-type]
+    board = read_board(board_svg(game, marks, legend_kinds=True))  # type: ignore[arg-type]
+    led = {names[int(t[1:])] for t in lay.labels if lay.leader(t)}
+    assert led and led == {t.title for t in board.territories if t.leader is not None}
+    assert board.legend[0].startswith('house #5b2a86 with 2 dots "town"')

@@ -313,10 +313,9 @@ def board_text(svg: str, notes: dict[str, list[str]] | None = None) -> str:
     `notes` adds lines under a territory (by its printed name or code), such as the marks not drawn."""
     board = read_board(svg)
     notes = dict(notes or {})
+    styles = ", ".join(f"{n} {k if k == 'solid' else 'dashed ' + k}" for k, n in sorted(board.dashed_lines.items()))
     out = [f"picture {board.width}x{board.height}, board {board.width}x{board.board_height}",
-           f"edges: {board.lines} lines ("
-           + ", ".join(f"{n} {k}" for k, n in sorted(board.dashed_lines.items())) + f"), {board.arrows} arrowheads",
-           ""]
+           f"edges: {board.lines} lines ({styles}), {board.arrows} arrowheads", ""]
     for terr in board.territories:
         out += terr.lines()
         out += [f"  {line}" for line in notes.pop(terr.title, [])]

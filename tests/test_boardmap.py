@@ -697,3 +697,19 @@ def test_leaders_and_the_legends_house_are_drawn() -> None:
     led = {names[int(t[1:])] for t in lay.labels if lay.leader(t)}
     assert led and led == {t.title for t in board.territories if t.leader is not None}
     assert board.legend[0].startswith('house #5b2a86 with 2 dots "town"')
+
+
+def test_after_placing_no_label_could_move_to_a_place_with_fewer_collisions() -> None:
+    """A crowded corner (found by a random search where skipping name-only labels in the second pass changed the
+    picture): once the greedy first pass and the second pass are done, every label is where it collides least."""
+    crowd = [(162, 67, 19), (251, 82, 12), (209, 137, 23), (243, 141, 17), (115, 105, 18), (205, 128, 7),
+             (237, 114, 30), (117, 151, 9), (256, 152, 25)]
+    game = made([at(f"t{i}", x, y, name="N" * n) for i, (x, y, n) in enumerate(crowd)],
+                board={"layout": {"width": 1000, "height": 600}})
+    lay = bm.BoardLayout(game)
+    boxes = lay.label_boxes()
+    assert len(boxes) == len(crowd)
+    for tid, box in boxes.items():
+        others = [b for t, b in boxes.items() if t != tid]
+        now = lay._collisions(box, tid, others)
+        assert now == 0 or now <= min(lay._collisions(c, tid, others) for c in lay._candidates(tid, lay.labels[tid]))

@@ -1,0 +1,343 @@
+"""Options of the content schema that only homebrew content reaches, each used both ways (issue 29).
+
+One small homebrew game (`opt-isles`: three isles, three heroes, a crown reward) is written by each test with
+one option set one way, then the other, and the same CLI commands are played on both: the difference is a
+refusal (its code and words) or an acceptance. The shipped games never set these options, so without these
+tests a slip in the tracker's handling of them would go unseen. The table in docs/development/options.md
+names the test of every option (tests/test_options_table.py keeps it complete).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+from typer.testing import CliRunner
+
+from conftest import refused, snapshot
+from scarbook.cli.main import app
+
+CITE = "opt-isles § Rules"
+
+
+def _sticker(sid: str, kind: str, targets: list[str], supply: int = 6, **more: Any) -> dict[str, Any]:
+    return {"id": sid, "name": sid.replace("-", " ").title(), "kind": kind, "targets": targets, "supply": supply,
+            "effect": f"{sid} effect.", "checks": [{"check": "supply-left", "cite": CITE}], **more}
+
+
+BASE: dict[str, Any] = {
+    "source": {"cite": "test game: homebrew options"},
+    "game": {
+        "id": "opt-isles", "title": "Option Isles", "legacy": True, "players": {"min": 2, "max": 3},
+        "campaign": {
+            "games": 6,
+            "pieces": [{"id": "hero", "name": "hero", "section": "cards", "deck": "heroes", "claim": "oath"}],
+            "game_types": [{"id": "raid", "name": "raid", "plays": ["hero"], "steps": [
+                {"id": "sign", "name": "Sign the board", "who": "winner", "does": "sign", "cite": CITE},
+                {"id": "crown", "name": "Crown an isle", "who": "winner", "choose": ["crown"], "cite": CITE},
+            ]}],
+        },
+    },
+    "board": {"default_slots": {"scar": 2, "city": 1}},
+    "regions": [{"id": "north", "name": "North", "bonus": 2}],
+    "territories": [
+        {"id": "a-isle", "name": "A Isle", "regions": ["north"], "neighbors": ["b-isle"]},
+        {"id": "b-isle", "name": "B Isle", "regions": ["north"], "neighbors": ["a-isle", "c-isle"]},
+        {"id": "c-isle", "name": "C Isle", "regions": ["north"], "neighbors": ["b-isle"]},
+    ],
+    "decks": [{"id": "heroes", "name": "Heroes", "card_type": "hero", "count": 3}],
+    "cards": [{"id": h, "deck": "heroes", "name": h.title()} for h in ("kai", "raaz", "mira")],
+    "stickers": [
+        _sticker("crown", "city", ["territory"], slot="city"),
+        _sticker("coin", "coin", ["territory"], slot="scar"),
+        _sticker("ruin", "ruin", ["territory"], slot="scar", covers=["city"], cancels=True),
+        _sticker("oath", "claim", ["hero-card"]),
+        _sticker("badge", "badge", ["hero-card"]),
+    ],
+}
+
+PLAY = "game start --play Ann=kai --play Bob=raaz"
+
+
+def write_game(tmp_path: Path, edit: Any = None, name: str = "game") -> Path:
+    """The game, changed by `edit(data)`, in a folder of its own."""
+    data = copy.deepcopy(BASE)
+    if edit is not None:
+        edit(data)
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "game.yaml").write_text(yaml.safe_dump(data, sort_keys=False), "utf-8")
+    return folder
+
+
+def campaign(tmp_path: Path, edit: Any = None, name: str = "game", players: tuple[str, ...] = ("Ann", "Bob")) -> Path:
+    folder = write_game(tmp_path, edit, name)
+    file = tmp_path / f"{name}.yaml"
+    args = ["campaign", "new", str(file), "--game", str(folder)]
+    for p in players:
+        args += ["--player", p]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    return file
+
+
+def run(file: Path, line: str) -> Any:
+    import shlex
+
+    return CliRunner().invoke(app, ["campaign", *shlex.split(line), "-c", str(file)])
+
+
+def do(file: Path, *lines: str) -> None:
+    for line in lines:
+        result = run(file, line)
+        assert result.exit_code == 0, (line, result.output)
+
+
+def no(file: Path, line: str, code: str, words: str = "") -> None:
+    """`line` is refused with `code` (and these words), and the ledger is left as it was."""
+    before = snapshot(file)
+    result = run(file, line)
+    refused(result, code, before)
+    assert words in result.output, result.output
+
+
+def status(file: Path) -> dict[str, Any]:
+    result = run(file, "status --format json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)  # type: ignore[no-any-return]
+
+
+def steps_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+    return data["game"]["campaign"]["game_types"][0]["steps"]  # type: ignore[no-any-return]
+
+
+def set_step(key: str, value: Any, step: str = "crown") -> Any:
+    def edit(data: dict[str, Any]) -> None:
+        next(s for s in steps_of(data) if s["id"] == step)[key] = value
+    return edit
+
+
+def add_step(step: dict[str, Any]) -> Any:
+    def edit(data: dict[str, Any]) -> None:
+        steps_of(data).append({"cite": CITE, **step})
+    return edit
+
+
+def both(*edits: Any) -> Any:
+    def edit(data: dict[str, Any]) -> None:
+        for e in edits:
+            e(data)
+    return edit
+
+
+# --- steps ------------------------------------------------------------------------------------
+
+
+class TestMandatory:
+    def test_a_mandatory_step_blocks_the_next_game(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path)  # mandatory by default
+        do(file, PLAY, "game end --winner Ann")
+        no(file, PLAY, "R304", "Crown an isle (Ann)")
+        no(file, "pass crown --by Ann", "R332")  # something can still be placed
+        do(file, "place crown a-isle --by Ann", PLAY)
+
+    def test_mandatory_false_lets_the_next_game_start_and_is_passed_freely(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, set_step("mandatory", False))
+        do(file, PLAY, "game end --winner Ann", "pass crown --by Ann", PLAY)
+        file = campaign(tmp_path, set_step("mandatory", False), name="again")
+        do(file, PLAY, "game end --winner Ann", PLAY)  # not taken, not passed: the game starts all the same
+
+
+class TestPassIf:
+    def test_pass_if_lets_players_pass_an_owed_step_with_a_reason(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, set_step("pass_if", "the winner has no isle they like"))
+        do(file, PLAY, "game end --winner Ann")
+        no(file, "pass crown --by Ann", "R332", "--why")
+        do(file, "pass crown --by Ann --why 'no isle I like'", PLAY)
+
+    def test_without_pass_if_a_reason_does_not_help(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path)
+        do(file, PLAY, "game end --winner Ann")
+        no(file, "pass crown --by Ann --why 'no isle I like'", "R332")
+
+
+class TestFallback:
+    def test_a_fallback_only_once_nothing_of_choose_can_go(self, tmp_path: Path) -> None:
+        def one_crown(data: dict[str, Any]) -> None:
+            next(s for s in data["stickers"] if s["id"] == "crown")["supply"] = 1
+
+        file = campaign(tmp_path, both(set_step("fallback", ["coin"]), one_crown))
+        do(file, PLAY, "game end --winner Ann")
+        no(file, "place coin a-isle --by Ann", "R226", "a crown can still be placed")
+        do(file, "place crown a-isle --by Ann", PLAY, "game end --winner Ann")
+        do(file, "place coin a-isle --by Ann", PLAY)  # no crown is left: the fallback takes the step
+
+    def test_without_a_fallback_the_other_sticker_is_no_step(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path)
+        do(file, PLAY, "game end --winner Ann", "place coin a-isle --by Ann")  # placed, but it takes no step
+        no(file, PLAY, "R304")
+
+
+class TestWho:
+    def test_each_role_owes_its_own_step(self, tmp_path: Path) -> None:
+        edit = both(add_step({"id": "held", "name": "Held on", "who": "held-on", "choose": ["coin"]}),
+                    add_step({"id": "out", "name": "Knocked out", "who": "eliminated", "choose": ["badge"]}))
+        file = campaign(tmp_path, edit, players=("Ann", "Bob", "Cat"))
+        do(file, "game start --play Ann=kai --play Bob=raaz --play Cat=mira",
+           "game end --winner Ann --held-on Bob --eliminated Cat")
+        no(file, "place coin a-isle --by Ann", "R205")
+        no(file, "place badge kai --by Bob", "R205")
+        do(file, "place crown a-isle --by Ann", "place coin a-isle --by Bob", "place badge mira --by Cat")
+
+    def test_everyone_owes_a_step_per_player(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, add_step({"id": "mark", "name": "Badge", "who": "everyone", "choose": ["badge"],
+                                            "piece": "hero"}))
+        do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann", "place badge kai --by Ann")
+        no(file, PLAY, "R304", "Badge (Bob")
+        no(file, "place badge kai --by Bob", "R225")  # Bob's step is for raaz
+        do(file, "place badge raaz --by Bob", PLAY)
+
+
+class TestSkip:
+    SPARE = {"id": "spare", "name": "Spare heroes", "who": "winner-for-unassigned", "piece": "hero",
+             "choose": ["badge"]}
+
+    def test_a_skipped_piece_owes_nothing(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, add_step({**self.SPARE, "skip": ["mira"]}))
+        do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann", PLAY)
+
+    def test_without_skip_the_unplayed_piece_is_owed(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, add_step(self.SPARE))
+        do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann")
+        no(file, PLAY, "R304", "Spare heroes (Ann for mira)")
+        do(file, "place badge mira --by Ann", PLAY)
+
+
+class TestOwnerActs:
+    """`pieces[].claim`: the owner of a claimed piece nobody played acts for it when they played, not the winner."""
+
+    SPARE = TestSkip.SPARE
+
+    def test_the_owner_places_for_their_piece(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, add_step(self.SPARE))
+        do(file, "place oath mira --by Bob", PLAY, "game end --winner Ann", "place crown a-isle --by Ann")
+        no(file, PLAY, "R304", "Spare heroes (Bob for mira)")
+        no(file, "place badge mira --by Ann", "R205")
+        do(file, "place badge mira --by Bob", PLAY)
+
+    def test_an_unclaimed_piece_is_the_winners(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, add_step(self.SPARE))
+        do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann")
+        no(file, "place badge mira --by Bob", "R205")
+        do(file, "place badge mira --by Ann", PLAY)
+
+
+class TestInOrder:
+    EXTRA = {"id": "coin", "name": "Take a coin", "who": "winner", "choose": ["coin"]}
+
+    def test_in_order_makes_a_later_step_wait(self, tmp_path: Path) -> None:
+        def in_order(data: dict[str, Any]) -> None:
+            data["game"]["campaign"]["game_types"][0]["in_order"] = True
+
+        file = campaign(tmp_path, both(add_step(self.EXTRA), in_order))
+        do(file, PLAY, "game end --winner Ann")
+        no(file, "place coin a-isle --by Ann", "R227")
+        do(file, "place crown a-isle --by Ann", "place coin a-isle --by Ann")
+
+    def test_without_in_order_any_step_first(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, add_step(self.EXTRA))
+        do(file, PLAY, "game end --winner Ann", "place coin a-isle --by Ann", "place crown a-isle --by Ann", PLAY)
+
+
+# --- the overall winner's tie bonus -------------------------------------------------------------
+
+
+def overall(data: dict[str, Any]) -> None:
+    data["game"]["campaign"]["overall_winner"] = {
+        "after_game": 2, "most": "signatures", "tie_bonus": {"per": "crown", "text": "+1 per crown"}, "cite": CITE}
+
+
+class TestTieBonus:
+    def test_the_bonus_counts_only_active_marks_of_its_sticker_by_each_leader(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, overall)
+        do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann", PLAY, "game end --winner Bob",
+           "place crown b-isle --by Bob")
+        won = status(file)["overall_winner"]
+        assert (won["players"], won["tie"], won["roll_off_bonus"]) == (["Ann", "Bob"], True, {"Ann": 1, "Bob": 1})
+        do(file, "place ruin a-isle --by Bob")  # cancels Ann's crown: it no longer counts
+        assert status(file)["overall_winner"]["roll_off_bonus"] == {"Ann": 0, "Bob": 1}
+        result = run(file, "status")
+        assert "a tie between Ann and Bob" in result.output, result.output
+
+    def test_without_a_tie_bonus_there_is_no_roll_off_bonus(self, tmp_path: Path) -> None:
+        def plain(data: dict[str, Any]) -> None:
+            overall(data)
+            del data["game"]["campaign"]["overall_winner"]["tie_bonus"]
+
+        file = campaign(tmp_path, plain)
+        do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann", PLAY, "game end --winner Bob",
+           "place crown b-isle --by Bob")
+        won = status(file)["overall_winner"]
+        assert won["tie"] is True and "roll_off_bonus" not in won
+
+    def test_no_tie_no_bonus_and_nothing_before_after_game(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, overall)
+        do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann")
+        assert status(file)["overall_winner"] is None
+        do(file, PLAY, "game end --winner Ann", "place crown b-isle --by Ann")
+        won = status(file)["overall_winner"]
+        assert (won["players"], won["tie"], "roll_off_bonus" in won) == (["Ann"], False, False)
+
+
+# --- limits: each scope of `per`, each form of `of`, `only` --------------------------------------
+
+
+def limited(sticker: str, **check: Any) -> Any:
+    def edit(data: dict[str, Any]) -> None:
+        st = next(s for s in data["stickers"] if s["id"] == sticker)
+        st["checks"].append({"check": "limit", "cite": CITE, **check})
+    return edit
+
+
+class TestLimit:
+    def test_per_target(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, limited("coin", max=1, per=["target"]))
+        do(file, "place coin a-isle --by Ann")
+        no(file, "place coin a-isle --by Bob", "R238", "at most 1")
+        do(file, "place coin b-isle --by Bob")
+
+    def test_per_player(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, limited("coin", max=1, per=["player"]))
+        do(file, "place coin a-isle --by Ann")
+        no(file, "place coin b-isle --by Ann", "R238")
+        do(file, "place coin b-isle --by Bob")
+
+    def test_per_game(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, limited("coin", max=1, per=["game"]))
+        do(file, PLAY, "place coin a-isle --by Ann")
+        no(file, "place coin b-isle --by Bob", "R238")
+        do(file, "game end --winner Ann", "place crown a-isle --by Ann", PLAY, "place coin b-isle --by Bob")
+
+    def test_per_campaign_is_the_default(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, limited("coin", max=1))
+        do(file, PLAY, "place coin a-isle --by Ann", "game end --winner Ann", "place crown a-isle --by Ann", PLAY)
+        no(file, "place coin b-isle --by Bob", "R238")
+
+    def test_of_a_kind_counts_other_stickers_of_it(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, limited("coin", max=1, of=["ruin"], per=["target"], name="ruins"))
+        do(file, "place coin a-isle --by Ann", "place coin a-isle --by Ann", "place ruin b-isle --by Ann")
+        no(file, "place coin b-isle --by Ann", "R238", "ruins")
+
+    def test_only_during_a_game(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, limited("coin", max=0, only="during-a-game"))
+        do(file, "place coin a-isle --by Ann")  # between games: the limit does not apply
+        do(file, PLAY)
+        no(file, "place coin b-isle --by Ann", "R238")
+
+    def test_only_between_games(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, limited("coin", max=0, only="between-games"))
+        no(file, "place coin a-isle --by Ann", "R238")
+        do(file, PLAY, "place coin a-isle --by Ann")

@@ -209,6 +209,14 @@ class TestSkip:
         file = campaign(tmp_path, add_step({**self.SPARE, "skip": ["mira"]}))
         do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann", PLAY)
 
+    def test_skip_on_a_step_everyone_takes(self, tmp_path: Path) -> None:
+        step = {"id": "mark", "name": "Badge", "who": "everyone", "choose": ["badge"], "piece": "hero"}
+        file = campaign(tmp_path, add_step({**step, "skip": ["raaz"]}))
+        do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann", "place badge kai --by Ann", PLAY)
+        file = campaign(tmp_path, add_step(step), name="unskipped")
+        do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann", "place badge kai --by Ann")
+        no(file, PLAY, "R304", "Badge (Bob")
+
     def test_without_skip_the_unplayed_piece_is_owed(self, tmp_path: Path) -> None:
         file = campaign(tmp_path, add_step(self.SPARE))
         do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann")

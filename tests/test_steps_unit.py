@@ -263,3 +263,44 @@ def test_owed_takes() -> None:
     team = Owed(1, TEAM, 0, "team", "", players=("Ann", "Bob"))
     assert team.takes("Bob") and not team.takes("Cat") and not team.takes("")
     assert Owed(1, TEAM, 0, "team", "").takes("Ann") is False
+
+
+# --- what the first mutation run of steps.py left alive -------------------------------------------
+
+
+def test_every_entry_carries_its_game_and_step_index() -> None:
+    team = entitled(World(SIGN, TEAM), game(4, team="won"))  # type: ignore[arg-type]
+    assert [(o.game, o.index) for o in team] == [(4, 1)]
+    spare = entitled(World(SIGN, WINNER, UNASSIGNED), game(3, winner="Ann"))  # type: ignore[arg-type]
+    assert [(o.game, o.index, o.step.id) for o in spare] == [(3, 1, "reward"), (3, 2, "spare")]
+
+
+def test_a_player_without_the_piece_is_passed_over_not_the_end_of_the_list() -> None:
+    pieces = {"Dan": {}, "Bob": {"hero": "ghost"}, "Ann": {"hero": "kai"}}
+    g = game(plays={"Dan": "", "Bob": "ghost", "Ann": "kai"}, pieces=pieces)
+    assert rows(entitled(World(PER_HERO), g)) == [("hero-mark", "kai", "Ann", "kai")]  # type: ignore[arg-type]
+
+
+def test_a_role_step_per_piece_when_the_player_has_none_of_that_kind() -> None:
+    crowned = Step("crowned", "Crown", "winner", stickers=("crown",), piece="hero")
+    g = game(winner="Ann", pieces={"Bob": {"hero": "raaz"}})  # Ann's pieces are not recorded
+    assert rows(entitled(World(crowned), g)) == [("crowned", "Ann", "Ann", "")]  # type: ignore[arg-type]
+    g = game(winner="Ann", pieces={"Ann": {}, "Bob": {"hero": "raaz"}})
+    assert rows(entitled(World(crowned), g)) == [("crowned", "Ann", "Ann", "")]  # type: ignore[arg-type]
+
+
+def test_open_entries_know_who_owns_a_claimed_piece() -> None:
+    s = state(game(winner="Ann", plays={"Ann": "kai", "Bob": "raaz"}))
+    s.marks["mira"] = [Mark("oath", "claim", "mira", by="Bob")]
+    s.marks["ghost"] = [Mark("oath", "claim", "ghost", by="Bob")]
+    assert rows(open_entries(World(UNASSIGNED), s)) == [("spare", "mira", "Bob", "mira")]  # type: ignore[arg-type]
+
+
+def test_a_sticker_of_its_own_piece_takes_only_that_pieces_entry() -> None:
+    step = Step("spare", "Spare", "winner-for-unassigned", stickers=("hero-mark", "hero-mark-of-kai"), piece="hero")
+    s = state(game(winner="Ann", plays={"Ann": "raaz", "Bob": "pia"}))  # kai, mira and ghost unplayed
+    north = Target("territory", "north", {})
+    entry = assign(World(step), s, "hero-mark-of-kai", north, "Ann")  # type: ignore[arg-type]
+    assert entry is not None and entry.piece == "kai"
+    entry = assign(World(step), s, "hero-mark", north, "Ann")  # type: ignore[arg-type]
+    assert entry is not None and entry.piece == "kai"  # no piece of its own: the first open entry

@@ -100,6 +100,73 @@ def check_references(ctx: Ctx) -> Iterator[Diagnostic]:
             yield from _ref(ctx, gid, f"/opens/{i}", e, "envelopes", "envelope")
 
 
+def _game_doc(ctx: Ctx) -> Document | None:
+    return next((d for d in ctx.loaded.docs if isinstance(d.data, dict) and isinstance(d.data.get("game"), dict)),
+                None)
+
+
+def check_campaign_references(ctx: Ctx) -> Iterator[Diagnostic]:
+    """The ids the campaign model names (`game.campaign`: steps, setup, claims, obligations, the tie bonus, starts;
+    a schedule entry's type, draft and places; a limit's track) resolve: the tracker would otherwise offer, owe or
+    count a sticker that does not exist, and say nothing."""
+    doc = _game_doc(ctx)
+    stickers = ctx.game.section("stickers")
+    campaign = as_dict(ctx.game.meta.get("campaign"))
+    pieces = [as_dict(p) for p in as_list(campaign.get("pieces"))]
+    piece_ids = {str(p.get("id")) for p in pieces if p.get("id")}
+    types = [as_dict(t) for t in as_list(campaign.get("game_types"))]
+    type_ids = {str(t.get("id")) for t in types if t.get("id")}
+    tracks = {str(as_dict(t).get("id")) for t in as_list(campaign.get("tracks")) if as_dict(t).get("id")}
+    rewards = ctx.game.section("rewards")
+
+    def missing(pointer: str, value: Any, pool: Any, noun: str, where: str) -> Iterator[Diagnostic]:
+        if doc is not None and isinstance(value, str) and value not in pool:
+            yield error(doc.span(pointer), "X102", f"no {noun} '{value}'{did_you_mean(value, pool)}; "
+                        f"define it under '{where}:' or fix the id", pointer)
+
+    base = "/game/campaign"
+    for i, p in enumerate(pieces):
+        yield from missing(f"{base}/pieces/{i}/claim", p.get("claim"), stickers, "sticker", "stickers")
+        yield from missing(f"{base}/pieces/{i}/deck", p.get("deck"), ctx.game.section("decks"), "deck", "decks")
+    offered = {**stickers, **rewards}
+    for i, t in enumerate(types):
+        for j, kind in enumerate(as_list(t.get("plays"))):
+            yield from missing(f"{base}/game_types/{i}/plays/{j}", kind, piece_ids, "piece kind",
+                               "game: campaign: pieces")
+        for j, step in enumerate(as_dict(s) for s in as_list(t.get("steps"))):
+            at = f"{base}/game_types/{i}/steps/{j}"
+            for key in ("choose", "fallback"):
+                for k, sid in enumerate(as_list(step.get(key))):
+                    yield from missing(f"{at}/{key}/{k}", sid, offered, "sticker or reward", "stickers")
+            yield from missing(f"{at}/piece", step.get("piece"), piece_ids, "piece kind", "game: campaign: pieces")
+    yield from missing(f"{base}/default_type", campaign.get("default_type"), type_ids, "game type",
+                       "game: campaign: game_types")
+    for i, entry in enumerate(as_dict(e) for e in as_list(campaign.get("setup"))):
+        yield from missing(f"{base}/setup/{i}/place", entry.get("place"), stickers, "sticker", "stickers")
+    for i, entry in enumerate(as_dict(e) for e in as_list(campaign.get("owed_when"))):
+        yield from missing(f"{base}/owed_when/{i}/place", entry.get("place"), stickers, "sticker", "stickers")
+    bonus = as_dict(as_dict(campaign.get("overall_winner")).get("tie_bonus"))
+    yield from missing(f"{base}/overall_winner/tie_bonus/per", bonus.get("per"), stickers, "sticker", "stickers")
+    for i, start in enumerate(as_dict(c) for c in as_list(campaign.get("starts"))):
+        for j, sid in enumerate(as_list(start.get("unless_own"))):
+            yield from missing(f"{base}/starts/{i}/unless_own/{j}", sid, stickers, "sticker", "stickers")
+    for gid, entry in ctx.items("schedule"):
+        if type_ids and isinstance(entry.get("type"), str) and entry["type"] not in type_ids:
+            yield error(ctx.at(gid, "/type"), "X102", f"no game type '{entry['type']}'"
+                        f"{did_you_mean(entry['type'], type_ids)}; define it under 'game: campaign: game_types:' "
+                        "or fix the id")
+        for i, sid in enumerate(as_list(as_dict(entry.get("draft")).get("of"))):
+            yield from _ref(ctx, gid, f"/draft/of/{i}", sid, "stickers", "sticker")
+        for i, sid in enumerate(as_list(entry.get("places"))):
+            yield from _ref(ctx, gid, f"/places/{i}", sid, "stickers", "sticker")
+    for sid, st in ctx.items("stickers"):
+        for i, chk in enumerate(as_list(st.get("checks"))):
+            track = as_dict(as_dict(chk).get("max")).get("track")
+            if isinstance(track, str) and track not in tracks:
+                yield error(ctx.at(sid, f"/checks/{i}/max/track"), "X102", f"no track '{track}'"
+                            f"{did_you_mean(track, tracks)}; define it under 'game: campaign: tracks:' or fix the id")
+
+
 def check_sealed_once(ctx: Ctx) -> Iterator[Diagnostic]:
     seen: dict[str, str] = {}
     for eid, env in ctx.items("envelopes"):
@@ -488,7 +555,7 @@ def _gaps_in(doc: Document, meta: dict[str, Any]) -> Iterator[Diagnostic]:
 
 
 CHECKS: list[Callable[[Ctx], Iterable[Diagnostic]]] = [
-    check_references, check_sealed_once, check_sealed_names, check_edges, check_neighbor_symmetry, check_connected,
+    check_references, check_campaign_references, check_sealed_once, check_sealed_names, check_edges, check_neighbor_symmetry, check_connected,
     check_regions, check_deck_counts, check_table_rows, check_stickers, check_game_meta, check_gaps, check_citations,
 ]
 

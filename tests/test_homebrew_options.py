@@ -349,3 +349,157 @@ class TestLimit:
         file = campaign(tmp_path, limited("coin", max=0, only="between-games"))
         no(file, "place coin a-isle --by Ann", "R238")
         do(file, PLAY, "place coin a-isle --by Ann")
+
+
+# --- pieces' claim, setup ------------------------------------------------------------------------
+
+
+class TestClaim:
+    def test_a_claimed_piece_is_its_owners_alone(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path)
+        do(file, "place oath kai --by Ann")
+        no(file, "game start --play Ann=raaz --play Bob=kai", "R303", "kai")
+        do(file, PLAY)
+
+    def test_without_a_claim_sticker_the_oath_claims_nothing(self, tmp_path: Path) -> None:
+        def no_claim(data: dict[str, Any]) -> None:
+            del data["game"]["campaign"]["pieces"][0]["claim"]
+
+        file = campaign(tmp_path, no_claim)
+        do(file, "place oath kai --by Ann", "game start --play Ann=raaz --play Bob=kai")
+
+
+class TestSetup:
+    def test_setup_blocks_its_game_until_placed(self, tmp_path: Path) -> None:
+        def setup(data: dict[str, Any]) -> None:
+            data["game"]["campaign"]["setup"] = [{"id": "coins", "place": "coin", "count": 2, "before_game": 1,
+                                                  "text": "two coins before the first raid", "cite": CITE}]
+
+        file = campaign(tmp_path, setup)
+        do(file, "place coin a-isle")
+        no(file, PLAY, "R221", "two coins before the first raid")
+        do(file, "place coin b-isle", PLAY)
+
+    def test_each_player_places_one(self, tmp_path: Path) -> None:
+        def setup(data: dict[str, Any]) -> None:
+            data["game"]["campaign"]["setup"] = [{"id": "coins", "place": "coin", "each": "player", "before_game": 1,
+                                                  "text": "a coin from every player", "cite": CITE}]
+
+        file = campaign(tmp_path, setup)
+        do(file, "place coin a-isle --by Ann", "place coin b-isle --by Ann")
+        no(file, PLAY, "R221", "a coin from every player")
+        do(file, "place coin b-isle --by Bob", PLAY)
+
+    def test_without_setup_the_first_game_starts_at_once(self, tmp_path: Path) -> None:
+        do(campaign(tmp_path), PLAY)
+
+
+# --- game types: the default type, a step that records, a limit per game type ----------------------
+
+
+def two_types(default: str | None = None) -> Any:
+    def edit(data: dict[str, Any]) -> None:
+        camp = data["game"]["campaign"]
+        camp["game_types"].append({"id": "feast", "name": "feast", "plays": ["hero"], "steps": [
+            {"id": "gift", "name": "Give a coin", "who": "winner", "choose": ["coin"], "cite": CITE}]})
+        if default:
+            camp["default_type"] = default
+    return edit
+
+
+class TestDefaultType:
+    def test_default_type_names_the_type_of_an_unscheduled_game(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, two_types("feast"))
+        do(file, PLAY, "game end --winner Ann")
+        no(file, PLAY, "R304", "Give a coin (Ann)")
+        do(file, "place coin a-isle --by Ann", PLAY)
+
+    def test_without_default_type_the_first_type(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, two_types())
+        do(file, PLAY, "game end --winner Ann")
+        no(file, PLAY, "R304", "Crown an isle (Ann)")
+        do(file, "place crown a-isle --by Ann", PLAY)
+
+
+class TestRecord:
+    def test_a_step_that_records_owes_no_placement(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, set_step("does", "record"))
+        do(file, PLAY, "game end --winner Ann", PLAY)
+
+    def test_the_same_step_placing_is_owed(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, set_step("does", "place"))
+        do(file, PLAY, "game end --winner Ann")
+        no(file, PLAY, "R304")
+
+
+class TestLimitPerGameType:
+    def test_per_game_type_counts_only_games_of_the_same_type(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, both(two_types(), limited("ruin", max=1, per=["game-type"])))
+        do(file, PLAY, "place ruin a-isle --by Ann")
+        no(file, "place ruin b-isle --by Ann", "R238")
+        do(file, "game end --winner Ann", "place crown a-isle --by Ann", PLAY)
+        no(file, "place ruin b-isle --by Ann", "R238")  # game 2 is a raid again
+
+    def test_a_game_of_another_type_starts_the_count_again(self, tmp_path: Path) -> None:
+        def scheduled(data: dict[str, Any]) -> None:
+            data["schedule"] = [{"id": "game-2", "game": 2, "type": "feast", "title": "A feast"}]
+
+        file = campaign(tmp_path, both(two_types(), scheduled, limited("ruin", max=1, per=["game-type"])))
+        do(file, PLAY, "place ruin a-isle --by Ann", "game end --winner Ann", "place crown a-isle --by Ann", PLAY)
+        do(file, "place ruin b-isle --by Ann")
+        file = campaign(tmp_path, both(two_types(), scheduled, limited("ruin", max=1)), name="campaign-wide")
+        do(file, PLAY, "place ruin a-isle --by Ann", "game end --winner Ann", "place crown a-isle --by Ann", PLAY)
+        no(file, "place ruin b-isle --by Ann", "R238")
+
+
+class TestLimitByStat:
+    def test_max_from_the_targets_stat(self, tmp_path: Path) -> None:
+        def ranks(data: dict[str, Any]) -> None:
+            for card, rank in zip(data["cards"], (1, 2, 0), strict=True):
+                card["stats"] = {"rank": rank}
+
+        file = campaign(tmp_path, both(ranks, limited("badge", max={"stat": "rank"}, per=["target"])))
+        do(file, "place badge kai --by Ann", "place badge raaz --by Ann", "place badge raaz --by Ann")
+        no(file, "place badge kai --by Ann", "R238")
+        no(file, "place badge mira --by Ann", "R238")
+
+    def test_a_number_is_the_same_for_every_target(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, limited("badge", max=1, per=["target"]))
+        do(file, "place badge kai --by Ann", "place badge mira --by Ann")
+        no(file, "place badge kai --by Ann", "R238")
+
+
+# --- packet triggers: placed with a count, never --------------------------------------------------
+
+
+def packet(when: Any) -> Any:
+    def edit(data: dict[str, Any]) -> None:
+        data["envelopes"] = [{"id": "vault", "name": "Vault", "trigger": {"text": "When it says.", "when": when},
+                              "contents": []}]
+    return edit
+
+
+class TestTrigger:
+    def test_placed_waits_for_the_nth_sticker(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, packet({"placed": "coin", "count": 2}))
+        do(file, "place coin a-isle")
+        no(file, "open vault", "R313")
+        do(file, "place coin b-isle", "open vault")
+
+    def test_placed_once_opens_at_the_first(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, packet({"placed": "coin", "count": 1}))
+        no(file, "open vault", "R313")
+        do(file, "place coin a-isle", "open vault")
+
+    def test_never_is_never_announced_and_the_players_decide(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, packet("never"))
+        do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann")
+        assert status(file)["pending_packets"] == []
+        do(file, "open vault")  # the tracker cannot tell: opening is the players' call
+        file = campaign(tmp_path, packet({"after_game": 2}), name="after")
+        do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann")
+        assert status(file)["pending_packets"] == []
+        no(file, "open vault", "R313", "When it says.")
+        do(file, PLAY, "game end --winner Ann", "place crown b-isle --by Ann")
+        assert status(file)["pending_packets"] == ["vault"]
+        do(file, "open vault")

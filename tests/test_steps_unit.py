@@ -298,9 +298,10 @@ def test_open_entries_know_who_owns_a_claimed_piece() -> None:
 
 def test_a_sticker_of_its_own_piece_takes_only_that_pieces_entry() -> None:
     step = Step("spare", "Spare", "winner-for-unassigned", stickers=("hero-mark", "hero-mark-of-kai"), piece="hero")
-    s = state(game(winner="Ann", plays={"Ann": "raaz", "Bob": "pia"}))  # kai, mira and ghost unplayed
+    s = state(game(winner="Ann", plays={"Ann": "raaz", "Bob": "pia"},
+                   pieces_at_end={"hero": ["mira", "kai", "raaz", "pia"]}))  # mira, then kai unplayed
     north = Target("territory", "north", {})
     entry = assign(World(step), s, "hero-mark-of-kai", north, "Ann")  # type: ignore[arg-type]
     assert entry is not None and entry.piece == "kai"
     entry = assign(World(step), s, "hero-mark", north, "Ann")  # type: ignore[arg-type]
-    assert entry is not None and entry.piece == "kai"  # no piece of its own: the first open entry
+    assert entry is not None and entry.piece == "mira"  # no piece of its own: the first open entry

@@ -424,11 +424,14 @@ class TestDefaultType:
 class TestRecord:
     def test_a_step_that_records_owes_no_placement(self, tmp_path: Path) -> None:
         file = campaign(tmp_path, set_step("does", "record"))
-        do(file, PLAY, "game end --winner Ann", PLAY)
+        do(file, PLAY, "game end --winner Ann")
+        assert [s["step"] for s in status(file)["steps"]] == []  # the game's end did it: nothing to take
+        do(file, PLAY)
 
     def test_the_same_step_placing_is_owed(self, tmp_path: Path) -> None:
         file = campaign(tmp_path, set_step("does", "place"))
         do(file, PLAY, "game end --winner Ann")
+        assert [(s["step"], s["owed"]) for s in status(file)["steps"]] == [("crown", True)]
         no(file, PLAY, "R304")
 
 

@@ -555,7 +555,8 @@ def _gaps_in(doc: Document, meta: dict[str, Any]) -> Iterator[Diagnostic]:
 
 
 CHECKS: list[Callable[[Ctx], Iterable[Diagnostic]]] = [
-    check_references, check_campaign_references, check_sealed_once, check_sealed_names, check_edges, check_neighbor_symmetry, check_connected,
+    check_references, check_campaign_references, check_sealed_once, check_sealed_names, check_edges,
+    check_neighbor_symmetry, check_connected,
     check_regions, check_deck_counts, check_table_rows, check_stickers, check_game_meta, check_gaps, check_citations,
 ]
 

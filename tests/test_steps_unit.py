@@ -8,7 +8,6 @@ results, steps that place nothing, and the matching of a placement to the first 
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 from scarbook.campaign.content import Content, Target

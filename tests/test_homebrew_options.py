@@ -506,3 +506,90 @@ class TestTrigger:
         do(file, PLAY, "game end --winner Ann", "place crown b-isle --by Ann")
         assert status(file)["pending_packets"] == ["vault"]
         do(file, "open vault")
+
+
+# --- starting territories: a mark's owner is its piece's claimer, not its placer -----------------
+
+
+def banner(data: dict[str, Any]) -> None:
+    """kai's banner: a sticker that belongs to the hero kai, so its owner is whoever claimed kai."""
+    data["stickers"].append(_sticker("kai-banner", "banner", ["territory"], slot="scar", belongs_to="kai"))
+
+
+def starts(*checks: dict[str, Any]) -> Any:
+    def edit(data: dict[str, Any]) -> None:
+        banner(data)
+        data["game"]["campaign"]["starts"] = [{"text": "where a raider may start", "cite": CITE, **c} for c in checks]
+    return edit
+
+
+def legal_starts(file: Path) -> dict[str, list[str]]:
+    return {p["name"]: p["legal_starts"] for p in status(file)["players"]}
+
+
+class TestStarts:
+    def test_no_marks_unless_own_counts_the_owner_not_the_placer(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, starts({"check": "no-marks", "unless_own": ["kai-banner"]}))
+        do(file, "place oath kai --by Ann", "place kai-banner a-isle --by Bob")  # Bob places Ann's banner
+        assert legal_starts(file) == {"Ann": ["a-isle", "b-isle", "c-isle"], "Bob": ["b-isle", "c-isle"]}
+        no(file, "game start --play Ann=kai --play Bob=raaz --start Bob=a-isle", "R305", "a-isle")
+        do(file, "game start --play Ann=kai --play Bob=raaz --start Ann=a-isle")
+
+    def test_no_marks_without_unless_own_keeps_everyone_out(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, starts({"check": "no-marks"}))
+        do(file, "place oath kai --by Ann", "place kai-banner a-isle --by Bob")
+        assert legal_starts(file) == {"Ann": ["b-isle", "c-isle"], "Bob": ["b-isle", "c-isle"]}
+
+    def test_not_near_own_follows_the_owner(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, starts({"check": "not-near-own", "kind": "banner"}))
+        do(file, "place oath kai --by Ann", "place kai-banner a-isle --by Bob")
+        assert legal_starts(file) == {"Ann": ["c-isle"], "Bob": ["a-isle", "b-isle", "c-isle"]}
+
+    def test_lacks_keeps_everyone_off_the_kind(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, starts({"check": "lacks", "kind": "banner"}))
+        do(file, "place kai-banner a-isle --by Bob")
+        assert legal_starts(file) == {"Ann": ["b-isle", "c-isle"], "Bob": ["b-isle", "c-isle"]}
+
+    def test_without_start_checks_every_territory(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, banner)
+        do(file, "place oath kai --by Ann", "place kai-banner a-isle --by Bob")
+        assert legal_starts(file) == {"Ann": ["a-isle", "b-isle", "c-isle"], "Bob": ["a-isle", "b-isle", "c-isle"]}
+
+
+# --- tokens, rewards in the first games ----------------------------------------------------------
+
+
+def tokens(when: list[str]) -> Any:
+    def edit(data: dict[str, Any]) -> None:
+        data["game"]["campaign"]["tokens"] = [{"id": "gem", "name": "gem", "plural": "gems", "base": 1,
+                                               "per_signature": 2, "when": when, "cite": CITE}]
+    return edit
+
+
+class TestTokens:
+    def test_unsigned_and_signed(self, tmp_path: Path) -> None:
+        for when, ann, bob in ((["unsigned"], 0, 1), (["signed"], 3, 0), (["always"], 3, 1), (["all-signed"], 0, 0)):
+            file = campaign(tmp_path, tokens(when), name=when[0])
+            do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann")
+            got = {p["name"]: p["tokens"]["gem"] for p in status(file)["players"]}
+            assert got == {"Ann": ann, "Bob": bob}, when
+        file = campaign(tmp_path, tokens(["all-signed"]), name="both-signed")
+        do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann", PLAY, "game end --winner Bob",
+           "place crown b-isle --by Bob")
+        assert {p["name"]: p["tokens"]["gem"] for p in status(file)["players"]} == {"Ann": 3, "Bob": 3}
+
+
+class TestRewardsInFirstGames:
+    def test_a_game_past_the_rewarded_ones_owes_no_step(self, tmp_path: Path) -> None:
+        def one(data: dict[str, Any]) -> None:
+            data["game"]["campaign"]["rewards_in_first_games"] = 1
+
+        file = campaign(tmp_path, one)
+        do(file, PLAY, "game end --winner Ann")
+        no(file, PLAY, "R304")
+        do(file, "place crown a-isle --by Ann", PLAY, "game end --winner Ann", PLAY)  # game 2 gives nothing
+
+    def test_without_it_every_game_of_the_campaign_owes_its_steps(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path)
+        do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann", PLAY, "game end --winner Ann")
+        no(file, PLAY, "R304")

@@ -593,3 +593,34 @@ class TestRewardsInFirstGames:
         file = campaign(tmp_path)
         do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann", PLAY, "game end --winner Ann")
         no(file, PLAY, "R304")
+
+
+# --- schedule entries' places, the signatures trigger ---------------------------------------------
+
+
+class TestSchedulePlaces:
+    def scheduled(self, places: list[str]) -> Any:
+        def edit(data: dict[str, Any]) -> None:
+            data["schedule"] = [{"id": "game-1", "game": 1, "type": "raid", "title": "The first raid",
+                                 **({"places": places} if places else {})}]
+        return both(two_types(), edit)
+
+    def test_places_lets_another_types_sticker_go_after_the_game(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, self.scheduled(["coin"]))
+        do(file, PLAY, "game end --winner Ann", "place coin a-isle --by Bob", "place crown a-isle --by Ann")
+
+    def test_without_places_it_is_the_other_types_alone(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, self.scheduled([]))
+        do(file, PLAY, "game end --winner Ann")
+        no(file, "place coin a-isle --by Bob", "R239", "game 1 was a raid game, and no step after it places a Coin")
+
+
+class TestSignaturesTrigger:
+    def test_the_packet_waits_for_one_player_with_enough_signatures(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, packet({"signatures_by_one_player": 2}))
+        do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann", PLAY, "game end --winner Bob",
+           "place crown b-isle --by Bob")
+        no(file, "open vault", "R313")  # two signatures, but one each
+        do(file, PLAY, "game end --winner Ann", "place crown c-isle --by Ann")
+        assert status(file)["pending_packets"] == ["vault"]
+        do(file, "open vault")

@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from typer.testing import CliRunner
 
@@ -624,3 +625,60 @@ class TestSignaturesTrigger:
         do(file, PLAY, "game end --winner Ann", "place crown c-isle --by Ann")
         assert status(file)["pending_packets"] == ["vault"]
         do(file, "open vault")
+
+
+# --- each check on its own: with it the placement is refused, without it the same placement goes ------------
+
+
+def check_on(sticker: str, check: dict[str, Any], *more: Any) -> Any:
+    def edit(data: dict[str, Any]) -> None:
+        next(s for s in data["stickers"] if s["id"] == sticker)["checks"].append({**check, "cite": CITE})
+        for e in more:
+            e(data)
+    return edit
+
+
+def relics(data: dict[str, Any]) -> None:
+    data["decks"].append({"id": "relics", "name": "Relics", "card_type": "relic", "count": 1})
+    data["cards"].append({"id": "horn", "deck": "relics", "name": "Horn"})
+
+
+ENDED = (PLAY, "game end --winner Ann --eliminated Bob", "place crown a-isle --by Ann")
+
+CHECKS = [  # id, sticker, check, more content, before, the placement, its code
+    ("target-has", "coin", {"check": "target-has", "kind": "city"}, None, (), "place coin a-isle", "R203"),
+    ("target-lacks", "coin", {"check": "target-lacks", "kind": "city"}, None, ("place crown a-isle",),
+     "place coin a-isle", "R210"),
+    ("covers-existing", "ruin", {"check": "covers-existing"}, None, (), "place ruin a-isle", "R204"),
+    ("before-first-game", "coin", {"check": "before-first-game"}, None, (PLAY,), "place coin a-isle", "R209"),
+    ("after-a-game", "coin", {"check": "after-a-game"}, None, (), "place coin a-isle", "R211"),
+    ("during-a-game", "coin", {"check": "during-a-game"}, None, (), "place coin a-isle", "R230"),
+    ("target-deck", "badge", {"check": "target-deck", "decks": ["relics"]}, relics, (), "place badge kai", "R214"),
+    ("target-is", "coin", {"check": "target-is", "ids": ["b-isle"]}, None, (), "place coin a-isle", "R235"),
+    ("actor-is", "coin", {"check": "actor-is", "role": "winner"}, None, ENDED, "place coin a-isle --by Bob", "R205"),
+    ("actor-not-eliminated", "coin", {"check": "actor-not-eliminated"}, None, ENDED, "place coin a-isle --by Bob",
+     "R206"),
+    ("rewards-in-first-games", "coin", {"check": "rewards-in-first-games", "games": 1}, None,
+     (*ENDED, PLAY, "game end --winner Ann", "place crown b-isle --by Ann"), "place coin a-isle --by Ann", "R208"),
+    ("game-number", "coin", {"check": "game-number", "min": 2}, None, (PLAY,), "place coin a-isle", "R220"),
+    ("game-type", "badge", {"check": "game-type", "types": ["feast"]}, two_types(), (PLAY,), "place badge kai",
+     "R239"),
+    ("opened", "coin", {"check": "opened", "envelope": "vault"}, packet({"after_game": 1}), (),
+     "place coin a-isle", "R219"),
+    ("target-has-own", "coin", {"check": "target-has-own", "kind": "city"}, None, ("place crown a-isle --by Ann",),
+     "place coin a-isle --by Bob", "R231"),
+    ("slot-free", "coin", {"check": "slot-free"}, None, ("place coin a-isle", "place coin a-isle"),
+     "place coin a-isle", "R202"),
+]
+
+
+@pytest.mark.parametrize(("sticker", "check", "more", "before", "attempt", "code"),
+                         [c[1:] for c in CHECKS], ids=[c[0] for c in CHECKS])
+def test_each_check_refuses_and_without_it_the_same_placement_goes(
+        tmp_path: Path, sticker: str, check: dict[str, Any], more: Any, before: tuple[str, ...], attempt: str,
+        code: str) -> None:
+    file = campaign(tmp_path, check_on(sticker, check, *([more] if more else [])), name="with")
+    do(file, *before)
+    no(file, attempt, code)
+    file = campaign(tmp_path, more, name="without")
+    do(file, *before, attempt)

@@ -632,15 +632,34 @@ class TestSignaturesTrigger:
 
 def check_on(sticker: str, check: dict[str, Any], *more: Any) -> Any:
     def edit(data: dict[str, Any]) -> None:
-        next(s for s in data["stickers"] if s["id"] == sticker)["checks"].append({**check, "cite": CITE})
         for e in more:
             e(data)
+        next(s for s in data["stickers"] if s["id"] == sticker)["checks"].append({**check, "cite": CITE})
     return edit
 
 
 def relics(data: dict[str, Any]) -> None:
     data["decks"].append({"id": "relics", "name": "Relics", "card_type": "relic", "count": 1})
     data["cards"].append({"id": "horn", "deck": "relics", "name": "Horn"})
+
+
+def gold(data: dict[str, Any]) -> None:
+    next(s for s in data["stickers"] if s["id"] == "coin")["adds"] = {"gold": 1}
+
+
+def named_banner(data: dict[str, Any]) -> None:
+    data["stickers"].append(_sticker("banner", "banner", ["territory"], slot="scar", named=True))
+
+
+def isle_cards(data: dict[str, Any]) -> None:
+    data["decks"].append({"id": "isle-cards", "name": "Isle cards", "card_type": "isle", "count": 3})
+    data["cards"] += [{"id": f"{t}-card", "deck": "isle-cards", "name": t.title(), "territory": t}
+                      for t in ("a-isle", "b-isle", "c-isle")]
+    data["stickers"].append(_sticker("seal", "seal", ["isle-card"]))
+
+
+def coastal(data: dict[str, Any]) -> None:
+    data["territories"][1]["tags"] = ["coastal"]
 
 
 ENDED = (PLAY, "game end --winner Ann --eliminated Bob", "place crown a-isle --by Ann")
@@ -669,6 +688,19 @@ CHECKS = [  # id, sticker, check, more content, before, the placement, its code
      "place coin a-isle --by Bob", "R231"),
     ("slot-free", "coin", {"check": "slot-free"}, None, ("place coin a-isle", "place coin a-isle"),
      "place coin a-isle", "R202"),
+    ("max-value", "coin", {"check": "max-value", "field": "gold", "max": 1}, gold, ("place coin a-isle",),
+     "place coin a-isle", "R212"),
+    ("min-value", "coin", {"check": "min-value", "field": "rank", "min": 1}, None, (), "place coin a-isle", "R251"),
+    ("target-unnamed", "banner", {"check": "target-unnamed"}, named_banner, ("place banner a-isle --name Up",),
+     "place banner a-isle --name Down", "R218"),
+    ("actor-controlled-target", "coin", {"check": "actor-controlled-target"}, None,
+     (PLAY, "game end --winner Ann --controlled Ann=b-isle", "place crown b-isle --by Ann"),
+     "place coin a-isle --by Ann", "R216"),
+    ("card-territory-has", "seal", {"check": "card-territory-has", "kind": "city"}, isle_cards, (),
+     "place seal a-isle-card", "R237"),
+    ("target-tagged", "coin", {"check": "target-tagged", "tag": "coastal"}, coastal, (), "place coin a-isle", "R236"),
+    ("next-to", "coin", {"check": "next-to", "kind": "city"}, None, ("place crown a-isle",), "place coin c-isle",
+     "R250"),
 ]
 
 

@@ -714,3 +714,105 @@ def test_each_check_refuses_and_without_it_the_same_placement_goes(
     no(file, attempt, code)
     file = campaign(tmp_path, more, name="without")
     do(file, *before, attempt)
+
+
+# --- the campaign's length, obligations on a condition -------------------------------------------------
+
+
+class TestGames:
+    def test_a_game_past_the_campaign_is_recorded_but_owes_nothing(self, tmp_path: Path) -> None:
+        def short(data: dict[str, Any]) -> None:
+            data["game"]["campaign"]["games"] = 1
+
+        file = campaign(tmp_path, short)
+        do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann", PLAY, "game end --winner Ann", PLAY)
+
+    def test_within_the_campaign_the_same_game_owes_its_step(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path)
+        do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann", PLAY, "game end --winner Ann")
+        no(file, PLAY, "R304")
+
+
+class TestOwedWhen:
+    def rich(self, data: dict[str, Any]) -> None:
+        gold(data)
+        data["game"]["campaign"]["owed_when"] = [{"id": "rich", "targets": "territory", "field": "gold",
+                                                  "at_least": 2, "place": "ruin", "text": "a rich isle is ruined",
+                                                  "cite": CITE}]
+
+    def test_a_value_at_its_threshold_owes_the_sticker_before_the_next_game(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, self.rich)
+        do(file, "place coin a-isle", "place coin a-isle", "place coin b-isle", "place crown a-isle")
+        assert [(o["target"]) for o in status(file)["owed"]] == ["a-isle"]
+        no(file, PLAY, "R316", "a rich isle is ruined")
+        do(file, "place ruin a-isle", PLAY)
+
+    def test_without_owed_when_nothing_is_owed(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, gold)
+        do(file, "place coin a-isle", "place coin a-isle", PLAY)
+
+
+# --- a co-operative campaign: chapters with tries, tracks, a limit from a track, after_chapter --------------
+
+
+def team(chapters: dict[str, Any] | None = None, tracks: bool = False) -> Any:
+    def edit(data: dict[str, Any]) -> None:
+        camp = data["game"]["campaign"]
+        camp["team"] = True
+        camp["game_types"][0]["steps"] = [{"id": "crown", "name": "Crown an isle", "who": "team", "mandatory": False,
+                                           "choose": ["crown"], "cite": CITE}]
+        if chapters is not None:
+            camp["chapters"] = {"name": "voyage", "plural": "voyages", "count": 2, "cite": CITE, **chapters}
+        if tracks:
+            camp["tracks"] = [{"id": "fame", "name": "fame", "start": 1, "min": 0, "max": 2,
+                               "after": {"won": 1, "lost": -1}, "cite": CITE}]
+    return edit
+
+
+class TestChapters:
+    def test_tries_play_a_lost_chapter_again(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, team({"tries": 2}))
+        do(file, PLAY, "game end --team lost")
+        chapter = status(file)["chapter"]
+        assert (chapter["now"], chapter["try"]) == (1, 2)
+        do(file, PLAY, "game end --team lost", PLAY, "game end --team won")
+        assert status(file)["chapter"]["results"] == {"1": "lost", "2": "won"}
+        no(file, PLAY, "R351")
+
+    def test_one_try_by_default(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, team({}))
+        do(file, PLAY, "game end --team lost")
+        chapter = status(file)["chapter"]
+        assert (chapter["now"], chapter["try"]) == (2, 1)
+
+    def test_after_chapter_waits_for_the_chapter_to_be_over(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, both(team({"tries": 2}), packet({"after_chapter": 1})))
+        do(file, PLAY, "game end --team lost")
+        no(file, "open vault", "R313")
+        do(file, PLAY, "game end --team lost", "open vault")
+
+    def test_without_chapters_games_go_on(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, team())
+        do(file, PLAY, "game end --team lost", PLAY, "game end --team won", PLAY)
+        assert "chapter" not in status(file)
+
+
+class TestTracks:
+    def test_a_track_moves_with_each_result_within_its_bounds(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, team(tracks=True))
+        values = []
+        for result in ("won", "won", "lost", "lost", "lost"):
+            do(file, PLAY, f"game end --team {result}")
+            values.append(status(file)["tracks"][0]["value"])
+        assert values == [2, 2, 1, 0, 0]
+
+    def test_a_limit_takes_its_number_from_the_track_now(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, both(team(tracks=True), limited("coin", max={"track": "fame"})))
+        do(file, "place coin a-isle")
+        no(file, "place coin b-isle", "R238")
+        do(file, PLAY, "game end --team won", "place coin b-isle")  # fame 2 now
+
+    def test_without_tracks_none_is_shown(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, team())
+        do(file, PLAY, "game end --team won")
+        assert status(file)["tracks"] == []

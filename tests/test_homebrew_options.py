@@ -816,3 +816,96 @@ class TestTracks:
         file = campaign(tmp_path, team())
         do(file, PLAY, "game end --team won")
         assert status(file)["tracks"] == []
+
+
+# --- lines a sticker draws (links), a limit per piece, a game that lifts a start check ---------------------
+
+
+def bridge(**links: Any) -> Any:
+    def edit(data: dict[str, Any]) -> None:
+        data["territories"].append({"id": "d-isle", "name": "D Isle", "regions": ["north"], "neighbors": ["c-isle"]})
+        data["territories"][2]["neighbors"].append("d-isle")
+        st = _sticker("bridge", "bridge", ["territory"], slot="scar")
+        if links:
+            st["links"] = {"text": "lines of the bridge", "cite": CITE, **links}
+        data["stickers"].append(st)
+    return edit
+
+
+class TestLinks:
+    def test_each_line_is_owed_before_the_next_game(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, bridge(each=1))
+        do(file, "place bridge a-isle --by Ann")
+        no(file, PLAY, "R344")
+        do(file, "link bridge a-isle c-isle --by Ann", PLAY)
+
+    def test_a_sticker_without_links_draws_none(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, bridge())
+        do(file, "place bridge a-isle --by Ann", PLAY)
+        no(file, "link bridge a-isle c-isle --by Ann", "R340")
+
+    def test_optional_lines_may_be_drawn_up_to_their_number(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, bridge(each=0, optional=1))
+        do(file, "place bridge a-isle --by Ann", PLAY, "link bridge a-isle c-isle --by Ann")
+        no(file, "link bridge a-isle d-isle --by Ann", "R343")
+        file = campaign(tmp_path, bridge(each=0, optional=2), name="two")
+        do(file, "place bridge a-isle --by Ann", "link bridge a-isle c-isle --by Ann",
+           "link bridge a-isle d-isle --by Ann")
+
+    def test_by_placer_keeps_the_others_from_drawing(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, bridge(each=1, by="placer"))
+        do(file, "place bridge a-isle --by Ann")
+        no(file, "link bridge a-isle c-isle --by Bob", "R346")
+        do(file, "link bridge a-isle c-isle --by Ann")
+        file = campaign(tmp_path, bridge(each=1), name="anyone")
+        do(file, "place bridge a-isle --by Ann", "link bridge a-isle c-isle --by Bob")
+
+    def test_cuts_removes_an_edge_instead_of_drawing_one(self, tmp_path: Path) -> None:
+        def ring(data: dict[str, Any]) -> None:
+            data["edges"] = [["a-isle", "d-isle"]]
+
+        file = campaign(tmp_path, both(bridge(each=1, cuts=True), ring))
+        do(file, "place bridge c-isle --by Ann")
+        no(file, "link bridge c-isle a-isle --by Ann", "R341")  # not neighbours: nothing to cut
+        do(file, "link bridge c-isle b-isle --by Ann")
+        assert status(file)["cuts"], status(file)
+        file = campaign(tmp_path, bridge(each=1), name="draws")
+        do(file, "place bridge c-isle --by Ann")
+        no(file, "link bridge c-isle b-isle --by Ann", "R341")  # neighbours already: nothing to draw
+
+
+class TestLimitPerPiece:
+    def test_per_piece_counts_the_pieces_marks_wherever_they_are(self, tmp_path: Path) -> None:
+        def raaz_banner(data: dict[str, Any]) -> None:
+            data["stickers"].append(_sticker("raaz-banner", "banner", ["territory"], slot="scar", belongs_to="raaz"))
+
+        file = campaign(tmp_path, both(banner, raaz_banner, limited("raaz-banner", max=1, of=["banner"],
+                                                                    per=["piece"])))
+        do(file, "place kai-banner a-isle --by Ann", "place raaz-banner b-isle --by Bob")  # kai's is not raaz's
+        no(file, "place raaz-banner c-isle --by Bob", "R238")
+        file = campaign(tmp_path, both(banner, limited("kai-banner", max=1, per=["piece"])), name="kai")
+        do(file, "place kai-banner a-isle --by Ann")
+        no(file, "place kai-banner b-isle --by Ann", "R238")
+
+    def test_per_target_the_same_marks_elsewhere_go(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, both(banner, limited("kai-banner", max=1, per=["target"])))
+        do(file, "place kai-banner a-isle --by Ann", "place kai-banner b-isle --by Ann")
+
+
+class TestIgnoreStarts:
+    def scheduled(self, ignore: list[str]) -> Any:
+        def edit(data: dict[str, Any]) -> None:
+            data["schedule"] = [{"id": "game-1", "game": 1, "title": "The first raid", "ignore_starts": ignore}]
+        return both(starts({"check": "no-marks"}), edit)
+
+    def test_a_game_may_lift_a_start_check(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, self.scheduled(["no-marks"]))
+        do(file, "place coin a-isle --by Ann")
+        assert legal_starts(file)["Bob"] == ["a-isle", "b-isle", "c-isle"]
+        do(file, "game start --play Ann=kai --play Bob=raaz --start Bob=a-isle")
+
+    def test_without_it_the_check_holds(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, self.scheduled([]))
+        do(file, "place coin a-isle --by Ann")
+        assert legal_starts(file)["Bob"] == ["b-isle", "c-isle"]
+        no(file, "game start --play Ann=kai --play Bob=raaz --start Bob=a-isle", "R305")

@@ -909,3 +909,48 @@ class TestIgnoreStarts:
         do(file, "place coin a-isle --by Ann")
         assert legal_starts(file)["Bob"] == ["b-isle", "c-isle"]
         no(file, "game start --play Ann=kai --play Bob=raaz --start Bob=a-isle", "R305")
+
+
+# --- what a packet owes once opened (owed_when_opened), setup by a check (required-before-first-game) -------
+
+
+def sealed_rule(kinds: list[str] | None) -> Any:
+    def edit(data: dict[str, Any]) -> None:
+        data["rulebook"] = [{"id": "raids", "title": "Raids", "text": "How a raid goes.",
+                             "slots": [{"id": "rules-box", "label": "Rules box", "text": "A house rule goes here."}]}]
+        st = _sticker("tide-rule", "rule", ["rulebook-slot"], supply=1)
+        st["checks"] += [{"check": "target-is", "ids": ["rules-box"], "cite": CITE},
+                         {"check": "placed-once-opened", "envelope": "vault", "cite": CITE}]
+        data["stickers"].append(st)
+        data["envelopes"] = [{"id": "vault", "name": "Vault", "trigger": {"text": "After the first raid.",
+                                                                         "when": {"after_game": 1}},
+                              "contents": ["tide-rule"]}]
+        if kinds is not None:
+            data["game"]["campaign"]["owed_when_opened"] = [{"kinds": kinds, "text": "a house rule goes in first",
+                                                             "cite": CITE}]
+    return edit
+
+
+class TestOwedWhenOpened:
+    def test_an_opened_packets_rule_blocks_the_next_game(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, sealed_rule(["rule"]))
+        do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann", "open vault")
+        no(file, PLAY, "R315")
+        do(file, "place tide-rule rules-box", PLAY)
+
+    def test_another_kind_or_none_blocks_nothing(self, tmp_path: Path) -> None:
+        for name, kinds in (("other", ["scar"]), ("none", None)):
+            file = campaign(tmp_path, sealed_rule(kinds), name=name)
+            do(file, PLAY, "game end --winner Ann", "place crown a-isle --by Ann", "open vault", PLAY)
+
+
+class TestRequiredBeforeFirstGame:
+    def test_one_on_every_target_before_game_one(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, check_on("coin", {"check": "required-before-first-game"}))
+        do(file, "place coin a-isle", "place coin b-isle")
+        no(file, PLAY, "R221", "c-isle")
+        do(file, "place coin c-isle", PLAY)
+
+    def test_without_it_game_one_starts_at_once(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path)
+        do(file, "place coin a-isle", PLAY)

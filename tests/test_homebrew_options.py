@@ -954,3 +954,20 @@ class TestRequiredBeforeFirstGame:
     def test_without_it_game_one_starts_at_once(self, tmp_path: Path) -> None:
         file = campaign(tmp_path)
         do(file, "place coin a-isle", PLAY)
+
+
+class TestLimitOfDeck:
+    def scar_cards(self, data: dict[str, Any]) -> None:
+        data["decks"].append({"id": "scar-cards", "name": "Scar cards", "card_type": "scar", "count": 2})
+        data["cards"] += [{"id": "coin-card", "deck": "scar-cards", "name": "Coin card", "stickers": ["coin"]},
+                          {"id": "ruin-card", "deck": "scar-cards", "name": "Ruin card", "stickers": ["ruin"]}]
+
+    def test_of_a_deck_counts_every_sticker_its_cards_carry(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, both(self.scar_cards, limited("ruin", max=1, of=[{"deck": "scar-cards"}],
+                                                                per=["player"], name="scar cards")))
+        do(file, "place coin a-isle --by Ann", "place ruin b-isle --by Bob")
+        no(file, "place ruin c-isle --by Ann", "R238", "scar cards")
+
+    def test_of_the_sticker_itself_counts_only_it(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, both(self.scar_cards, limited("ruin", max=1, per=["player"])))
+        do(file, "place coin a-isle --by Ann", "place ruin c-isle --by Ann")

@@ -971,3 +971,22 @@ class TestLimitOfDeck:
     def test_of_the_sticker_itself_counts_only_it(self, tmp_path: Path) -> None:
         file = campaign(tmp_path, both(self.scar_cards, limited("ruin", max=1, per=["player"])))
         do(file, "place coin a-isle --by Ann", "place ruin c-isle --by Ann")
+
+
+class TestLinksKind:
+    """`links.kind`: the kind of edge a drawn line is on the board as played (what the board picture draws)."""
+
+    def drawn(self, tmp_path: Path, **links: Any) -> list[tuple[str, str, str]]:
+        from scarbook.campaign.links import as_played
+        from scarbook.compiler.load import load_game_folder
+
+        game = load_game_folder(write_game(tmp_path, bridge(each=1, **links), name=str(len(links)))).game
+        assert game is not None
+        played = as_played(game, {"bridge": 1}, [("bridge", "a-isle", "c-isle")])
+        return [e for e in played.edges if e[:2] == ("a-isle", "c-isle")]
+
+    def test_the_kind_given(self, tmp_path: Path) -> None:
+        assert self.drawn(tmp_path, kind="sea") == [("a-isle", "c-isle", "sea")]
+
+    def test_unknown_without_it(self, tmp_path: Path) -> None:
+        assert self.drawn(tmp_path) == [("a-isle", "c-isle", "unknown")]

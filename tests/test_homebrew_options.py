@@ -658,6 +658,20 @@ def isle_cards(data: dict[str, Any]) -> None:
     data["stickers"].append(_sticker("seal", "seal", ["isle-card"]))
 
 
+def faction(data: dict[str, Any]) -> None:
+    data["factions"] = [{"id": "red", "name": "Red", "powers": [{"id": "fury", "name": "Fury", "text": "Roll again."},
+                                                                {"id": "calm", "name": "Calm", "text": "Wait."}]}]
+    data["stickers"].append(_sticker("gift", "power", ["faction-card"]))
+
+
+def wreckage(data: dict[str, Any]) -> None:
+    """A reward that destroys a hero card: the winner's step offers it beside the crown."""
+    data["rewards"] = [{"id": "wreck-hero", "name": "Wreck a hero", "for": "winner", "destroy": {"deck": "heroes"},
+                        "place": ["wreck"], "text": "Destroy a hero card."}]
+    data["stickers"].append({**_sticker("wreck", "destroyed", ["hero-card"]), "checks": []})
+    steps_of(data)[1]["choose"] = ["crown", "wreck-hero"]
+
+
 def coastal(data: dict[str, Any]) -> None:
     data["territories"][1]["tags"] = ["coastal"]
 
@@ -701,6 +715,10 @@ CHECKS = [  # id, sticker, check, more content, before, the placement, its code
     ("target-tagged", "coin", {"check": "target-tagged", "tag": "coastal"}, coastal, (), "place coin a-isle", "R236"),
     ("next-to", "coin", {"check": "next-to", "kind": "city"}, None, ("place crown a-isle",), "place coin c-isle",
      "R250"),
+    ("card-not-destroyed", "badge", {"check": "card-not-destroyed"}, wreckage,
+     (PLAY, "game end --winner Ann", "destroy kai --by Ann"), "place badge kai", "R215"),
+    ("choice-of", "gift", {"check": "choice-of", "field": "powers"}, faction, (), "place gift red --name nope",
+     "R222"),
 ]
 
 

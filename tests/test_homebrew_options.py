@@ -1008,3 +1008,24 @@ class TestLinksKind:
 
     def test_unknown_without_it(self, tmp_path: Path) -> None:
         assert self.drawn(tmp_path) == [("a-isle", "c-isle", "unknown")]
+
+
+class TestReturns:
+    def scheduled(self, returns: bool) -> Any:
+        def edit(data: dict[str, Any]) -> None:
+            data["schedule"] = [{"id": "game-1", "game": 1, "title": "The first raid", "may_lose": True},
+                                {"id": "game-2", "game": 2, "title": "The second raid",
+                                 **({"returns": {"lost_in": 1, "price": "kai starts with one army", "cite": CITE}}
+                                    if returns else {})}]
+        return edit
+
+    def test_a_piece_lost_for_good_returns_where_a_game_says_so(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, self.scheduled(True))
+        do(file, PLAY, "game end --winner Bob --lost kai", "place crown a-isle --by Bob", PLAY)
+        assert status(file)["games"][1]["returned"] == {"kai": "kai starts with one army"}
+
+    def test_without_returns_it_stays_lost(self, tmp_path: Path) -> None:
+        file = campaign(tmp_path, self.scheduled(False))
+        do(file, PLAY, "game end --winner Bob --lost kai", "place crown a-isle --by Bob")
+        no(file, PLAY, "R303", "kai")
+        do(file, "game start --play Ann=mira --play Bob=raaz")

@@ -111,34 +111,42 @@ def check_campaign_references(ctx: Ctx) -> Iterator[Diagnostic]:
     count a sticker that does not exist, and say nothing."""
     doc = _game_doc(ctx)
     stickers = ctx.game.section("stickers")
-    campaign = as_dict(ctx.game.meta.get("campaign"))
-    pieces = [as_dict(p) for p in as_list(campaign.get("pieces"))]
-    piece_ids = {str(p.get("id")) for p in pieces if p.get("id")}
-    types = [as_dict(t) for t in as_list(campaign.get("game_types"))]
-    type_ids = {str(t.get("id")) for t in types if t.get("id")}
-    tracks = {str(as_dict(t).get("id")) for t in as_list(campaign.get("tracks")) if as_dict(t).get("id")}
-    rewards = ctx.game.section("rewards")
+    merged = as_dict(ctx.game.meta.get("campaign"))  # what the ids may name: the game's, with its packs' steps
+    piece_ids = {str(as_dict(p).get("id")) for p in as_list(merged.get("pieces")) if as_dict(p).get("id")}
+    type_ids = {str(as_dict(t).get("id")) for t in as_list(merged.get("game_types")) if as_dict(t).get("id")}
+    tracks = {str(as_dict(t).get("id")) for t in as_list(merged.get("tracks")) if as_dict(t).get("id")}
+    offered = {**stickers, **ctx.game.section("rewards")}
+    # what is checked: the campaign block as its file says it (a pack's step is checked at its own line below)
+    campaign = as_dict(as_dict(doc.data.get("game")).get("campaign")) if doc is not None else {}
 
-    def missing(pointer: str, value: Any, pool: Any, noun: str, where: str) -> Iterator[Diagnostic]:
-        if doc is not None and isinstance(value, str) and value not in pool:
-            yield error(doc.span(pointer), "X102", f"no {noun} '{value}'{did_you_mean(value, pool)}; "
+    def missing(pointer: str, value: Any, pool: Any, noun: str, where: str,
+                at: Document | None = doc) -> Iterator[Diagnostic]:
+        if at is not None and isinstance(value, str) and value not in pool:
+            yield error(at.span(pointer), "X102", f"no {noun} '{value}'{did_you_mean(value, pool)}; "
                         f"define it under '{where}:' or fix the id", pointer)
 
+    def step_refs(at: Document | None, pointer: str, step: dict[str, Any]) -> Iterator[Diagnostic]:
+        for key in ("choose", "fallback"):
+            for k, sid in enumerate(as_list(step.get(key))):
+                yield from missing(f"{pointer}/{key}/{k}", sid, offered, "sticker or reward", "stickers", at)
+        yield from missing(f"{pointer}/piece", step.get("piece"), piece_ids, "piece kind", "game: campaign: pieces",
+                           at)
+
     base = "/game/campaign"
-    for i, p in enumerate(pieces):
+    for i, p in enumerate(as_dict(p) for p in as_list(campaign.get("pieces"))):
         yield from missing(f"{base}/pieces/{i}/claim", p.get("claim"), stickers, "sticker", "stickers")
         yield from missing(f"{base}/pieces/{i}/deck", p.get("deck"), ctx.game.section("decks"), "deck", "decks")
-    offered = {**stickers, **rewards}
-    for i, t in enumerate(types):
+    for i, t in enumerate(as_dict(t) for t in as_list(campaign.get("game_types"))):
         for j, kind in enumerate(as_list(t.get("plays"))):
             yield from missing(f"{base}/game_types/{i}/plays/{j}", kind, piece_ids, "piece kind",
                                "game: campaign: pieces")
         for j, step in enumerate(as_dict(s) for s in as_list(t.get("steps"))):
-            at = f"{base}/game_types/{i}/steps/{j}"
-            for key in ("choose", "fallback"):
-                for k, sid in enumerate(as_list(step.get(key))):
-                    yield from missing(f"{at}/{key}/{k}", sid, offered, "sticker or reward", "stickers")
-            yield from missing(f"{at}/piece", step.get("piece"), piece_ids, "piece kind", "game: campaign: pieces")
+            yield from step_refs(doc, f"{base}/game_types/{i}/steps/{j}", step)
+    for pack_doc in ctx.loaded.docs:  # a pack's `steps` (added or patched), at the pack's own line
+        if isinstance(pack_doc.data, dict) and "game" not in pack_doc.data:
+            for i, step in enumerate(as_list(pack_doc.data.get("steps"))):
+                if isinstance(step, dict):
+                    yield from step_refs(pack_doc, f"/steps/{i}", step)
     yield from missing(f"{base}/default_type", campaign.get("default_type"), type_ids, "game type",
                        "game: campaign: game_types")
     for i, entry in enumerate(as_dict(e) for e in as_list(campaign.get("setup"))):

@@ -99,3 +99,17 @@ def test_x512_remove_edges_in_a_game(tmp_path: Path) -> None:
     rc, out = validate(tiny(tmp_path / "g", text))
     assert rc == 1 and out[0].endswith("game.yaml:11:5: error X512: 'remove_edges' is for packs: a game simply does "
                                        "not list the edge"), out
+
+
+def test_x102_a_packs_step_naming_an_unknown_reward_is_reported_at_the_packs_line(tmp_path: Path) -> None:
+    """A step a pack adds or patches is checked where the pack says it, not in the base game's file."""
+    pack = tmp_path / "p"
+    shutil.copytree(EXAMPLES / "shadow-forces-house-reward", pack)
+    text = (pack / "pack.yaml").read_text("utf-8")
+    (pack / "pack.yaml").write_text(text.replace("global-cancel-sticker, global-victory-banner]",
+                                                 "global-cancel-sticker, global-victory-baner]"), "utf-8")
+    rc, out = validate(pack)
+    assert rc == 1 and out[0].endswith("pack.yaml:38:37: error X102: no sticker or reward 'global-victory-baner' "
+                                       "(did you mean 'global-victory-banner'?); define it under 'stickers:' or fix "
+                                       "the id"), out
+    assert len(out) == 2, out

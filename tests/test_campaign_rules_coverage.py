@@ -120,6 +120,19 @@ def test_one_xenia_sticker_after_game_2_and_owed_before_game_3(tmp_path: Path) -
                           "!R238 place xenia-jones-warlord-sticker as-03\n", file)
 
 
+# --- 3. timing windows ------------------------------------------------------------------------------------------
+def test_risk_legacy_scars_are_played_during_a_game_not_between_games(tmp_path: Path) -> None:
+    """§ Playing a Scar Card: a scar card is played at the start of a turn (or before an attack roll), so during a
+    game; before game 1 and between games it is refused."""
+    file = tmp_path / "c.yaml"
+    assert not run_script(SETUP + "!R230 place bunker peru --by Ann\n" + START + "\nplace bunker peru --by Ann\n"
+                          "game end --winner Ann --held-on Bob --held-on Cat\n"
+                          "!R230 place ammo-shortage brazil --by Bob\n", file)
+    out = first_error(file, "place ammo-shortage brazil --by Bob")
+    assert out == ("error R230: no game is in progress (an Ammo Shortage is placed during a game; Risk Legacy "
+                   "rulebook § Playing a Scar Card)"), out
+
+
 # --- 4. owners ----------------------------------------------------------------------------------------------------
 def test_only_the_placer_of_a_new_continent_draws_its_lines(tmp_path: Path) -> None:
     file = tmp_path / "c.yaml"

@@ -157,7 +157,7 @@ def check_campaign_references(ctx: Ctx) -> Iterator[Diagnostic]:
     per = bonus.get("per")
     marks = {*stickers, *(s.get("kind") for s in stickers.values()), *(as_dict(s.get("founds")).get("kind")
                                                                       for s in stickers.values())}
-    for i, sid in enumerate(as_list(per)):  # a sticker id or kind, or a list of them
+    for i, sid in enumerate(per if isinstance(per, list) else [per]):  # a sticker id or kind, or a list of them
         yield from missing(f"{base}/overall_winner/tie_bonus/per" + (f"/{i}" if isinstance(per, list) else ""), sid,
                            {m for m in marks if isinstance(m, str)}, "sticker or sticker kind", "stickers")
     for i, start in enumerate(as_dict(c) for c in as_list(campaign.get("starts"))):

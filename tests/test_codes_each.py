@@ -113,3 +113,17 @@ def test_x102_a_packs_step_naming_an_unknown_reward_is_reported_at_the_packs_lin
                                        "(did you mean 'global-victory-banner'?); define it under 'stickers:' or fix "
                                        "the id"), out
     assert len(out) == 2, out
+
+
+def test_x102_a_tie_bonus_names_stickers_or_kinds_one_or_a_list(tmp_path: Path) -> None:
+    def with_bonus(per: str) -> str:
+        return TINY.replace("campaign: {games: 3, rewards_in_first_games: 3}",
+                            "campaign: {games: 3, rewards_in_first_games: 3, overall_winner: {after_game: 3, most: "
+                            f"signatures, tie_bonus: {{per: {per}, text: roll off}}, cite: t § end}}}}")
+
+    assert validate(tiny(tmp_path / "one", with_bonus("kraken")))[0] == 0
+    assert validate(tiny(tmp_path / "kinds", with_bonus("[scar, kraken]")))[0] == 0
+    rc, out = validate(tiny(tmp_path / "bad", with_bonus("[scar, krakn]")))
+    assert rc == 1 and "error X102: no sticker or sticker kind 'krakn' (did you mean 'kraken'?)" in out[0], out
+    rc, out = validate(tiny(tmp_path / "bad-one", with_bonus("krakn")))
+    assert rc == 1 and "error X102: no sticker or sticker kind 'krakn'" in out[0], out

@@ -127,3 +127,28 @@ def test_x102_a_tie_bonus_names_stickers_or_kinds_one_or_a_list(tmp_path: Path) 
     assert rc == 1 and "error X102: no sticker or sticker kind 'krakn' (did you mean 'kraken'?)" in out[0], out
     rc, out = validate(tiny(tmp_path / "bad-one", with_bonus("krakn")))
     assert rc == 1 and "error X102: no sticker or sticker kind 'krakn'" in out[0], out
+
+
+def test_x102_in_the_file_that_holds_the_game_block(tmp_path: Path) -> None:
+    """A game in several files: the campaign block's mistake is reported in the file that holds `game:`."""
+    game = tmp_path / "g"
+    game.mkdir()
+    head, _, rest = TINY.partition("board:")
+    (game / "a-board.yaml").write_text("source: {cite: \"homebrew: tiny board\"}\nboard:" + rest, "utf-8")
+    (game / "game.yaml").write_text(head.replace("campaign: {games: 3, rewards_in_first_games: 3}",
+                                                 "campaign: {games: 3, setup: [{id: s, place: krakn, count: 1, "
+                                                 "text: one kraken first, cite: t § setup}]}"), "utf-8")
+    rc, out = validate(game)
+    assert rc == 1 and "game.yaml:" in out[0] and "error X102: no sticker 'krakn'" in out[0], out
+
+
+def test_x102_a_packs_step_naming_an_unknown_piece_kind_at_the_packs_line(tmp_path: Path) -> None:
+    pack = tmp_path / "p"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(
+        "pack: {id: p, title: P, extends: risk-shadow-forces}\nsteps:\n"
+        "  - {game_type: global, id: extra, name: Extra, who: winner, piece: warlrd, choose: [global-warlord-sticker],"
+        " cite: \"house rule § Extra\"}\n", "utf-8")
+    rc, out = validate(pack)
+    assert rc == 1 and out[0].endswith("pack.yaml:3:69: error X102: no piece kind 'warlrd' (did you mean 'warlord'?);"
+                                       " define it under 'game: campaign: pieces:' or fix the id"), out

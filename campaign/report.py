@@ -56,7 +56,7 @@ def overall_winner(replay: Replay) -> dict[str, Any] | None:
                            "text": rule.get("text", ""), "cite": rule.get("cite", "")}
     bonus = rule.get("tie_bonus")
     if len(leaders) > 1 and isinstance(bonus, dict):
-        per = as_list(bonus.get("per"))
+        per = [bonus["per"]] if isinstance(bonus.get("per"), str) else as_list(bonus.get("per"))  # an id, or a list
         stickers = replay.content.stickers
 
         def earns(m: Any, player: str) -> bool:

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from campaigns.helpers import setup_bytes
 from campaigns.procs import sb
 
 
@@ -114,6 +115,7 @@ def test_open_refuses_a_pack_that_is_not_one(ledger: Path, tmp_path: Path) -> No
 def test_no_write_onto_a_ledger_whose_recorded_pack_is_not_one(ledger: Path, tmp_path: Path, which: str) -> None:
     """The audit's mutants: a recorded pack edited by hand into `/etc` (or an empty folder). `check` rejects that
     line (L010/X508); every write refuses too (before, `game start` was recorded onto it), until it is undone."""
+    ledger.write_bytes(setup_bytes())  # between games (before game 1): a pack may be added
     assert sb("examples", "copy", "new-scar", str(tmp_path / "ns")).returncode == 0
     assert sb("campaign", "add-pack", str(tmp_path / "ns"), "-c", str(ledger)).returncode == 0
     line = ledger.read_bytes().count(b"\n")

@@ -227,3 +227,13 @@ def test_a_game_start_asks_for_the_starting_territories_the_faction_cards_record
     assert given.exit_code == 0 and "note:" not in given.output, given.output
     game = json.loads(invoke(["status", "--format", "json"], file).stdout)["games"][0]
     assert game["starts"] == {"Ann": "peru", "Bob": "egypt", "Cat": "china"} and game["seating"] == [], game
+    # the option off: a house rule's pack patches the record step to write no starting territory down
+    pack = tmp_path / "no-starts"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("source: {cite: \"homebrew: no starts\"}\n"
+                                    "pack: {id: no-starts, title: No starts, extends: risk-legacy}\n"
+                                    "steps:\n  - {game_type: game, id: record, patch: true, records: []}\n", "utf-8")
+    other = tmp_path / "d.yaml"
+    assert not run_script(SETUP.replace("--player Cat", f"--player Cat --pack {pack}"), other)
+    quiet = invoke(START.split(), other)
+    assert quiet.exit_code == 0 and "note:" not in quiet.output, quiet.output

@@ -418,8 +418,11 @@ def status_text(data: dict[str, Any]) -> str:
 def describe(ev: Event, cutting: frozenset[str] = frozenset()) -> str:
     """One line for an event; `cutting`: the stickers whose lines cut edges (when the content is at hand)."""
     if isinstance(ev, GameStarted):
-        plays = ", ".join(f"{p} as {' and '.join(f)}" if f else p for p, f in ev.plays)
-        return f"game starts: {plays}" + (f" ({ev.type})" if ev.type else "")
+        starts = dict(ev.starts)
+        plays = ", ".join((f"{p} as {' and '.join(f)}" if f else p) + (f" from {starts[p]}" if p in starts else "")
+                          for p, f in ev.plays)
+        return (f"game starts: {plays}" + (f" ({ev.type})" if ev.type else "")
+                + (f"; seated clockwise: {', '.join(ev.seating)}" if ev.seating else ""))
     if isinstance(ev, GameEnded):
         parts = [f"the team {ev.team}" if ev.team else f"{ev.winner} wins"]
         if ev.held_on:

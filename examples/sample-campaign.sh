@@ -20,14 +20,18 @@ for card in alaska alaska brazil brazil japan japan egypt egypt iceland peru ind
 done
 
 echo "== game 1"
-scarbook campaign game start --play Ann=die-mechaniker --play Bob=khan-industries --play Cat=saharan-republic
+# where each started (the faction cards record it) and how the players sit, clockwise (kept for later games)
+scarbook campaign game start --play Ann=die-mechaniker --play Bob=khan-industries --play Cat=saharan-republic \
+  --start Ann=peru --start Bob=egypt --start Cat=china --seating Ann,Bob,Cat
+scarbook campaign place bunker russia --by Cat   # a scar card, played during the game
 scarbook campaign game end --winner Ann --held-on Bob --held-on Cat
 scarbook campaign place major-city great-britain --by Ann --name "Sunny Glasgow"
 scarbook campaign place minor-city brazil --by Bob --name Bahia
 scarbook campaign place coin japan --by Cat
 
 echo "== game 2"
-scarbook campaign game start --play Ann=die-mechaniker --play Bob=enclave-of-the-bear --play Cat=imperial-balkania
+scarbook campaign game start --play Ann=die-mechaniker --play Bob=enclave-of-the-bear --play Cat=imperial-balkania \
+  --start Ann=great-britain --start Bob=egypt --start Cat=china
 scarbook campaign game end --winner Bob --held-on Ann --eliminated Cat
 scarbook campaign place continent-name south-america --by Bob --name "Spread it Wide"
 echo "-- a refused move (a territory holds one city):"

@@ -42,7 +42,8 @@ GAME_RULES = [  # checks-isles: 2 to 3 players, one type of game, nothing lost f
      "error R305: Ann and Bob cannot both start in a-isle (a starting territory holds one player's HQ)"),
     ("game start --play Ann --play Bob --start Ann=zz-isle", "error R305: unknown territory 'zz-isle' (did you mean "
      "'c-isle'?) (each player of the game starts in one territory)"),
-    ("game start --play Ann --play Bob --start Ann=a-isle --start Bob=c-isle", "recorded: game starts: Ann, Bob"),
+    ("game start --play Ann --play Bob --start Ann=a-isle --start Bob=c-isle",
+     "recorded: game starts: Ann from a-isle, Bob from c-isle"),
     ("game end --winner ' '", "error R307: say who won with --winner NAME " + ENDS),
     ("game end --winner Cy", "error R307: 'Cy' did not play game 1; players: Ann, Bob " + ENDS),
     ("game end --winner Ann --eliminated Ann", "error R307: a player is listed twice among winner, held on and "

@@ -327,7 +327,8 @@ class BoardLayout:
             text = _label(region, rid) + (f" +{bonus}" if isinstance(bonus, int) and bonus >= 0 else
                                           f" {bonus}" if isinstance(bonus, int) else " +?")
             w = text_width(text, 15, True)
-            best = min(((rx + dx, max(14.0, ry + dy)) for dy in (0, -14, 14, -28, 28, -42, 42, -56, 56, -70, 70, -84, 84)
+            best = min(((rx + dx, max(14.0, ry + dy)) for dy in (0, -14, 14, -28, 28, -42, 42, -56, 56, -70, 70, -84,
+                                                                    84)
                         for dx in (0, -30, 30, -60, 60, -90, 90, -120, 120)),
                        key=lambda p: self._title_collisions(Box(p[0] - w / 2, p[1] - 12, p[0] + w / 2, p[1] + 4),
                                                             [t[3] for t in out]) + abs(p[0] - rx) / 1000)

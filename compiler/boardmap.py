@@ -343,19 +343,42 @@ class BoardLayout:
         hits += sum(1.0 for _kind, a, b, _style in self.segments if box.hits_segment(a, b))
         return hits + sum(10.0 for other in placed if box.hits(other, 2))
 
-    def _collisions(self, box: Box, own: str, placed: list[Box]) -> float:
+    def _collisions(self, box: Box, own: str, placed: list[Box], bound: float = math.inf) -> float:
+        """What `box` runs into, weighted (0: nothing); counting stops once it reaches `bound`."""
         if box.x0 < 1 or box.y0 < 1 or box.x1 > self.width - 1 or box.y1 > self.view_h - 1:
             return 1000.0
         hits = 0.0
+        for other in placed:
+            if box.hits(other, 1.5):
+                hits += 50  # overprinted text is worst
+        for *_, title in self.titles:
+            if box.hits(title, 1.5):
+                hits += 50
+        if hits >= bound:
+            return hits
         for tid, (cx, cy) in self.pos.items():
             if box.hits_circle(cx, cy, self.radius + (0 if tid == own else 2)):
                 hits += 10 if tid == own else 20  # text over another territory's circle reads as its label
+        if hits >= bound:
+            return hits
         for _kind, a, b, _style in self.segments:
             if box.hits_segment(a, b):
                 hits += 3
-        hits += sum(50 for other in placed if box.hits(other, 1.5))  # overprinted text is worst
-        hits += sum(50 for *_, title in self.titles if box.hits(title, 1.5))
         return hits
+
+    def _best(self, label: Label, placed: list[Box]) -> Box:
+        """The first of the label's candidates with the least collisions plus distance from its circle (what
+        min() over every candidate gives, without counting past the best so far)."""
+        best, best_cost = None, math.inf
+        for box in self._candidates(label.tid, label):
+            far = self._far(label.tid, box)
+            if far >= best_cost:
+                continue
+            cost = self._collisions(box, label.tid, placed, best_cost - far) + far
+            if cost < best_cost:
+                best, best_cost = box, cost
+        assert best is not None
+        return best
 
     def _candidates(self, tid: str, label: Label) -> list[Box]:
         x, y = self.pos[tid]
@@ -379,8 +402,7 @@ class BoardLayout:
         for label in order:
             if not label.name and not label.marks and not label.far:
                 continue
-            best = min(self._candidates(label.tid, label),
-                       key=lambda box: self._collisions(box, label.tid, placed) + self._far(label.tid, box))
+            best = self._best(label, placed)
             label.box = best
             placed.append(best)
         for _ in range(6):  # then each label again, the others standing: clears what the greedy order left
@@ -392,8 +414,7 @@ class BoardLayout:
                 now = self._collisions(label.box, label.tid, others)
                 if now == 0:
                     continue
-                best = min(self._candidates(label.tid, label),
-                           key=lambda box: self._collisions(box, label.tid, others) + self._far(label.tid, box))
+                best = self._best(label, others)
                 if self._collisions(best, label.tid, others) < now:
                     label.box, changed = best, True
             if not changed:

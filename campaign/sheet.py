@@ -210,6 +210,10 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         "stickers": stickers, "factions": factions, "games": games,
         "pending_packets": [packet(e) for e in data.get("pending_packets", [])],
         "opened_packets": [packet(e) for e in data.get("opened_packets", [])],
+        # still sealed: what is printed on the outside (name, trigger) is no secret
+        "sealed_packets": [packet(e) for e, env in {**game.section("envelopes"), **content.envelopes}.items()
+                           if e not in data.get("opened_packets", []) and e not in data.get("pending_packets", [])
+                           and not (isinstance(env, dict) and env.get("opened_at_start"))],
         "owed": [f"{o['player']}: {o['role']}" for o in data.get("owed_rewards", [])],
         "overall_winner": winner, "data": data,
     }

@@ -174,16 +174,19 @@ class Label:
     marks: list[MapMark]
     box: Box = Box(0, 0, 0, 0)
     far: str = ""  # the neighbours its long edges lead to ('to SA-02, TS-01'): the edges are drawn as stubs
+    compact: bool = False  # the marks as one row of icons, without their texts (the player aid's board)
 
     @property
     def width(self) -> float:
-        rows = [text_width(self.name, LABEL_SIZE)] + [_mark_width(m) for m in self.marks]
+        rows = [text_width(self.name, LABEL_SIZE)]
+        rows += [len(self.marks) * (ICON + 1)] if self.compact else [_mark_width(m) for m in self.marks]
         rows += [text_width(self.far, MARK_SIZE)] if self.far else []
         return max(rows) + 2
 
     @property
     def height(self) -> float:
-        return ((LABEL_SIZE + 2 if self.name else 0) + len(self.marks) * (ICON + 2) + 1
+        rows = min(1, len(self.marks)) if self.compact else len(self.marks)
+        return ((LABEL_SIZE + 2 if self.name else 0) + rows * (ICON + 2) + 1
                 + (MARK_SIZE + 2 if self.far else 0))
 
 
@@ -201,14 +204,18 @@ class BoardLayout:
     placed; when no candidate is clear, the one with the fewest collisions is taken.
     """
 
-    def __init__(self, game: Game, marks: dict[str, list[str | MapMark]] | None = None) -> None:
+    def __init__(self, game: Game, marks: dict[str, list[str | MapMark]] | None = None,
+                 view_width: float = VIEW_WIDTH, compact: bool = False) -> None:
         self.game = game
+        self.width = view_width
         width, height = _board_size(game)
-        self.scale = VIEW_WIDTH / width
+        self.scale = view_width / width
         self.view_h = height * self.scale
         self.pos = {tid: (x * self.scale, y * self.scale) for tid, (x, y) in positions(game).items()}
         territories = game.section("territories")
         self.radius = max(7.0, min(16.0, 380.0 / max(1, math.sqrt(len(territories) or 1))))
+        if not any(t.get("code") for t in territories.values()):  # nothing printed inside: smaller on a narrow view
+            self.radius = max(7.0, self.radius * view_width / VIEW_WIDTH)
         self._separate()
         self.segments = self._segments()
         self.titles = self._titles()
@@ -220,7 +227,7 @@ class BoardLayout:
             name = known(terr.get("name"))
             code = terr.get("code")
             text = str(name) if name else ("" if code else tid)
-            self.labels[tid] = Label(tid, text, [_as_mark(m) for m in marks.get(tid, [])])
+            self.labels[tid] = Label(tid, text, [_as_mark(m) for m in marks.get(tid, [])], compact=compact)
         for kind, (x1, y1), _end, _style in self.segments:  # each stub's far end, named in its label
             if kind.startswith("stub:"):
                 start = next(t for t, p in self.pos.items() if p == (x1, y1))
@@ -265,7 +272,7 @@ class BoardLayout:
                     (mx, my), (ox, oy) = self.pos[mover], self.pos[other]
                     ux, uy = ((mx - ox) / d, (my - oy) / d) if d > 0.01 else (0.0, 1.0)
                     push = gap - d + 0.5
-                    nx = min(max(mx + ux * push, self.radius + 2), VIEW_WIDTH - self.radius - 2)
+                    nx = min(max(mx + ux * push, self.radius + 2), self.width - self.radius - 2)
                     ny = min(max(my + uy * push, self.radius + 2), self.view_h - self.radius - 2)
                     self.pos[mover] = (nx, ny)
                     moved = True
@@ -287,13 +294,13 @@ class BoardLayout:
             seen.add(key)
             (x1, y1), (x2, y2) = self.pos[a], self.pos[b]
             drawn = all(isinstance(territories[t].get("layout"), dict) for t in (a, b))
-            if drawn and abs(x1 - x2) > VIEW_WIDTH / 2:  # placed far apart by the board itself: it wraps
+            if drawn and abs(x1 - x2) > self.width / 2:  # placed far apart by the board itself: it wraps
                 (lx, ly), (rx, ry) = ((x1, y1), (x2, y2)) if x1 < x2 else ((x2, y2), (x1, y1))
-                span = lx + (VIEW_WIDTH - rx)  # the wrapped line's horizontal length
+                span = lx + (self.width - rx)  # the wrapped line's horizontal length
                 cross_y = ly + (ry - ly) * (lx / span if span else 0.5)  # where it crosses the side
                 out.append(("wrap", (lx, ly), (0.0, cross_y), kind))
-                out.append(("wrap", (rx, ry), (VIEW_WIDTH, cross_y), kind))
-            elif math.dist((x1, y1), (x2, y2)) > LONG_EDGE * VIEW_WIDTH and self._crosses(a, b):  # two stubs
+                out.append(("wrap", (rx, ry), (self.width, cross_y), kind))
+            elif math.dist((x1, y1), (x2, y2)) > LONG_EDGE * self.width and self._crosses(a, b):  # two stubs
                 length = math.dist((x1, y1), (x2, y2))
                 ux, uy = (x2 - x1) / length, (y2 - y1) / length
                 reach = self.radius + STUB * 0.5
@@ -320,8 +327,9 @@ class BoardLayout:
             text = _label(region, rid) + (f" +{bonus}" if isinstance(bonus, int) and bonus >= 0 else
                                           f" {bonus}" if isinstance(bonus, int) else " +?")
             w = text_width(text, 15, True)
-            best = min(((rx + dx, max(14.0, ry + dy)) for dy in (0, -14, 14, -28, 28, -42, 42, -56, 56)
-                        for dx in (0, -30, 30, -60, 60)),
+            best = min(((rx + dx, max(14.0, ry + dy)) for dy in (0, -14, 14, -28, 28, -42, 42, -56, 56, -70, 70, -84,
+                                                                    84)
+                        for dx in (0, -30, 30, -60, 60, -90, 90, -120, 120)),
                        key=lambda p: self._title_collisions(Box(p[0] - w / 2, p[1] - 12, p[0] + w / 2, p[1] + 4),
                                                             [t[3] for t in out]) + abs(p[0] - rx) / 1000)
             bx, by = best
@@ -329,35 +337,62 @@ class BoardLayout:
         return out
 
     def _title_collisions(self, box: Box, placed: list[Box]) -> float:
-        if box.x0 < 1 or box.y0 < 1 or box.x1 > VIEW_WIDTH - 1 or box.y1 > self.view_h - 1:
+        if box.x0 < 1 or box.y0 < 1 or box.x1 > self.width - 1 or box.y1 > self.view_h - 1:
             return 100.0
         hits = sum(10.0 for cx, cy in self.pos.values() if box.hits_circle(cx, cy, self.radius + 3))
         hits += sum(1.0 for _kind, a, b, _style in self.segments if box.hits_segment(a, b))
         return hits + sum(10.0 for other in placed if box.hits(other, 2))
 
-    def _collisions(self, box: Box, own: str, placed: list[Box]) -> float:
-        if box.x0 < 1 or box.y0 < 1 or box.x1 > VIEW_WIDTH - 1 or box.y1 > self.view_h - 1:
-            return 100.0
+    def _collisions(self, box: Box, own: str, placed: list[Box], bound: float = math.inf) -> float:
+        """What `box` runs into, weighted (0: nothing); counting stops once it reaches `bound`."""
+        if box.x0 < 1 or box.y0 < 1 or box.x1 > self.width - 1 or box.y1 > self.view_h - 1:
+            return 1000.0
         hits = 0.0
+        for other in placed:
+            if box.hits(other, 1.5):
+                hits += 50  # overprinted text is worst
+        for *_, title in self.titles:
+            if box.hits(title, 1.5):
+                hits += 50
+        if hits >= bound:
+            return hits
         for tid, (cx, cy) in self.pos.items():
             if box.hits_circle(cx, cy, self.radius + (0 if tid == own else 2)):
-                hits += 10
+                hits += 10 if tid == own else 20  # text over another territory's circle reads as its label
+        if hits >= bound:
+            return hits
         for _kind, a, b, _style in self.segments:
             if box.hits_segment(a, b):
                 hits += 3
-        hits += sum(10 for other in placed if box.hits(other, 1.5))
-        hits += sum(12 for *_, title in self.titles if box.hits(title, 1.5))  # overprinted text is worst
         return hits
+
+    def _best(self, label: Label, placed: list[Box]) -> Box:
+        """The first of the label's candidates with the least collisions plus distance from its circle (what
+        min() over every candidate gives, without counting past the best so far)."""
+        best, best_cost = None, math.inf
+        for box in self._candidates(label.tid, label):
+            far = self._far(label.tid, box)
+            if far >= best_cost:
+                continue
+            cost = self._collisions(box, label.tid, placed, best_cost - far) + far
+            if cost < best_cost:
+                best, best_cost = box, cost
+        assert best is not None
+        return best
 
     def _candidates(self, tid: str, label: Label) -> list[Box]:
         x, y = self.pos[tid]
         w, h, r = label.width, label.height, self.radius
         out = []
-        for gap in (1.5, 8.0, 18.0, 30.0, 45.0):
+        for gap in (1.5, 8.0, 18.0, 30.0, 45.0, 62.0, 80.0):
             d = r + gap
             for bx, by in ((x - w / 2, y + d), (x - w / 2, y - d - h), (x + d, y - h / 2), (x - d - w, y - h / 2),
                            (x + d * 0.7, y + d * 0.7), (x - d * 0.7 - w, y + d * 0.7),
-                           (x + d * 0.7, y - d * 0.7 - h), (x - d * 0.7 - w, y - d * 0.7 - h)):
+                           (x + d * 0.7, y - d * 0.7 - h), (x - d * 0.7 - w, y - d * 0.7 - h),
+                           # beside the circle but shifted along it: room between two neighbours
+                           (x - w * 0.15, y + d), (x - w * 0.85, y + d), (x - w * 0.15, y - d - h),
+                           (x - w * 0.85, y - d - h), (x + d, y - h * 0.9), (x + d, y - h * 0.1),
+                           (x - d - w, y - h * 0.9), (x - d - w, y - h * 0.1)):
                 out.append(Box(bx, by, bx + w, by + h))
         return out
 
@@ -367,11 +402,10 @@ class BoardLayout:
         for label in order:
             if not label.name and not label.marks and not label.far:
                 continue
-            best = min(self._candidates(label.tid, label),
-                       key=lambda box: self._collisions(box, label.tid, placed) + self._far(label.tid, box))
+            best = self._best(label, placed)
             label.box = best
             placed.append(best)
-        for _ in range(3):  # then each label again, the others standing: clears what the greedy order left
+        for _ in range(6):  # then each label again, the others standing: clears what the greedy order left
             changed = False
             for label in order:
                 if not label.name and not label.marks and not label.far:
@@ -380,8 +414,7 @@ class BoardLayout:
                 now = self._collisions(label.box, label.tid, others)
                 if now == 0:
                     continue
-                best = min(self._candidates(label.tid, label),
-                           key=lambda box: self._collisions(box, label.tid, others) + self._far(label.tid, box))
+                best = self._best(label, others)
                 if self._collisions(best, label.tid, others) < now:
                     label.box, changed = best, True
             if not changed:
@@ -496,13 +529,30 @@ def card_stickers(game: Game, card: dict) -> list[dict[str, str]]:
     return out
 
 
-def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, legend_kinds: bool = False) -> str:
+#: The smallest text of the picture (codes, marks) in view units, and the size it must print at: 6 pt at 100 %.
+SMALLEST_TEXT = 8.5
+MIN_PRINTED_PT = 6.2
+
+
+def view_width_for(game: Game, width_mm: float, max_height_mm: float | None = None) -> float:
+    """The view width that prints the board's smallest text at MIN_PRINTED_PT or more when the picture is
+    printed `width_mm` wide (narrower when its height is capped at `max_height_mm`): a narrow page gets a
+    narrower view, so the text keeps its printed size and the territories stand closer together."""
+    board_w, board_h = _board_size(game)
+    printed = width_mm if max_height_mm is None else min(width_mm, max_height_mm * board_w / board_h)
+    return min(VIEW_WIDTH, printed * SMALLEST_TEXT / (MIN_PRINTED_PT * 25.4 / 72))
+
+
+def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, legend_kinds: bool = False,
+              view_width: float = VIEW_WIDTH, compact: bool = False) -> str:
     """The board as a standalone SVG document (a string).
 
     `marks` maps a territory id to what to draw in it (plain strings are generic badges);
-    `legend_kinds` adds a strip under the board explaining the mark icons used and the regions.
+    `legend_kinds` adds a strip under the board explaining the mark icons used and the regions;
+    `view_width` (view_width_for) keeps the text readable where the picture prints narrow; `compact` draws a
+    territory's marks as one row of icons without their texts (a legend beside the picture keys the icons).
     """
-    lay = BoardLayout(game, effective_marks(game) if marks is None else marks)
+    lay = BoardLayout(game, effective_marks(game) if marks is None else marks, view_width, compact)
     colors = region_colors(game)
     territories = game.section("territories")
     used: dict[str, MapMark] = {}  # group id -> a mark of it (its icon, colour, legend), in order of first use
@@ -514,9 +564,9 @@ def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, l
     strip = (8.0 + 14.0 * len(keys) + (14.0 if chosen else 0.0)) if legend_kinds else 0.0
     total_h = lay.view_h + strip
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {VIEW_WIDTH:.0f} {total_h:.0f}" '
-        f'width="{VIEW_WIDTH:.0f}" height="{total_h:.0f}" font-family="Sheet Sans, DejaVu Sans, sans-serif">',
-        f'<rect x="0" y="0" width="{VIEW_WIDTH:.0f}" height="{lay.view_h:.0f}" fill="#fbfaf6" stroke="#888"/>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {lay.width:.0f} {total_h:.0f}" '
+        f'width="{lay.width:.0f}" height="{total_h:.0f}" font-family="Sheet Sans, DejaVu Sans, sans-serif">',
+        f'<rect x="0" y="0" width="{lay.width:.0f}" height="{lay.view_h:.0f}" fill="#fbfaf6" stroke="#888"/>',
     ]
     for kind, (x1, y1), (x2, y2), style in lay.segments:
         out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#777" '
@@ -543,7 +593,8 @@ def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, l
             out.append(_hatch(x, y, r))
         code = terr.get("code")
         if code:
-            size = CODE_SIZE if label.name else min(9.0, 2 * r * 0.9 / max(1, len(str(code)) * 0.62))
+            size = CODE_SIZE if label.name else max(SMALLEST_TEXT,
+                                                    min(9.0, 2 * r * 0.9 / max(1, len(str(code)) * 0.62)))
             if any(m.icon == "hatched" for m in label.marks):  # keep the code readable over the hatching
                 w = text_width(str(code), size, True)
                 out.append(f'<rect x="{x - w / 2:.1f}" y="{y - size * 0.6:.1f}" width="{w:.1f}" '
@@ -560,7 +611,12 @@ def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, l
             out.append(f'<text x="{(box.x0 + box.x1) / 2:.1f}" y="{row + LABEL_SIZE * 0.9:.1f}" '
                        f'font-size="{LABEL_SIZE:.0f}" text-anchor="middle" fill="#222">{escape(label.name)}</text>')
             row += LABEL_SIZE + 2
-        for mark in label.marks:
+        if compact and label.marks:
+            left = (box.x0 + box.x1) / 2 - len(label.marks) * (ICON + 1) / 2
+            for i, mark in enumerate(label.marks):
+                out.append(mark_icon(mark.icon, left + i * (ICON + 1), row + 0.5, mark.value, mark.color))
+            row += ICON + 2
+        for mark in [] if compact else label.marks:
             left = (box.x0 + box.x1) / 2 - _mark_width(mark) / 2
             out.append(mark_icon(mark.icon, left, row + 0.5, mark.value, mark.color))
             text = _mark_text(mark)
@@ -616,7 +672,7 @@ def _legend_rows(game: Game, lay: BoardLayout, used: list[MapMark]) -> list[list
     x = 6.0
     for entry in entries:
         width = ICON + 14 + text_width(entry[2], LEGEND_SIZE)
-        if rows[-1] and x + width > VIEW_WIDTH - 6:
+        if rows[-1] and x + width > lay.width - 6:
             rows.append([])
             x = 6.0
         rows[-1].append(entry)
@@ -668,6 +724,16 @@ def drawing_choices(game: Game) -> list[str]:
     """Territories whose position no source gives: the drawing placed them (`layout.drawing_choice`)."""
     return [tid for tid, terr in game.section("territories").items()
             if isinstance(terr.get("layout"), dict) and terr["layout"].get("drawing_choice")]
+
+
+def mark_legend(marks: dict[str, list[MapMark]]) -> list[tuple[str, str]]:
+    """(icon as a data: URL, what it means) of each mark group drawn, in order of first use: the key of a
+    compact board (board_svg(compact=True))."""
+    seen: dict[tuple[str, str, str], None] = {}
+    for tid in sorted(marks):
+        for m in marks[tid]:
+            seen.setdefault((m.icon, m.color, m.legend), None)
+    return [(badge_url(icon, color), text) for icon, color, text in seen]
 
 
 def legend(game: Game) -> list[tuple[str, str]]:

@@ -33,6 +33,7 @@ from scarbook.compiler import sheets as sheetmod
 from scarbook.compiler import tables as tablemod
 from scarbook.compiler.model import Game, singular
 from scarbook.compiler.printable import check_content, image_path
+from scarbook.compiler.sizes import PAPER_MM
 from scarbook.kernel.diagnostics import Diagnostic, Span, error
 
 #: Bump when the manifest's format changes. Changes to the templates or to the rendering code
@@ -333,19 +334,23 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
         pages: list[int] | None = None  # every laid-out page once, in order
         if kind == "aid":
             from scarbook.compiler.aid import LEVELS, MAX_PAGES, map_marks
-            from scarbook.compiler.boardmap import board_svg, legend, map_withheld
+            from scarbook.compiler.boardmap import board_svg, legend, map_withheld, mark_legend, view_width_for
             from scarbook.compiler.render.pdf import render_fitting
             from scarbook.templates import TEMPLATE_DIR
 
             withheld = map_withheld(game)
-            svg = None if withheld else board_svg(game, map_marks(game))  # type: ignore[arg-type]
+            # the picture's printed box in aid.css: the page less 11 mm each side, at most 112 mm tall
+            view = view_width_for(game, PAPER_MM[paper][0] - 22, 112)
+            marks = map_marks(game)
+            svg = None if withheld else board_svg(game, marks, view_width=view, compact=True)  # type: ignore[arg-type]
             keys = [] if withheld else legend(game)
+            icons = [] if withheld else mark_legend(marks)
             made: list[str] = []
 
             def versions() -> Any:
                 for level in range(LEVELS):
                     made[:] = [htmlmod.aid_html(game, paper, svg, keys, job.get("campaign"), level,
-                                                withheld if game.section("territories") else None)]
+                                                withheld if game.section("territories") else None, icons)]
                     yield made[0]
 
             data, _pages = render_fitting(versions(), [Path(r) for r in roots_for(game)], TEMPLATE_DIR, MAX_PAGES)
@@ -353,10 +358,12 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
             replace_file(_safe_out(out, files[0]), data)
             return [], time.perf_counter() - started, None
         if kind == "reference":
-            from scarbook.compiler.boardmap import board_svg, legend, map_withheld
+            from scarbook.compiler.boardmap import board_svg, legend, map_withheld, view_width_for
 
             withheld = map_withheld(game)
-            html = htmlmod.reference_html(game, job["tables"], paper, None if withheld else board_svg(game),
+            view = view_width_for(game, PAPER_MM[paper][0] - 26)  # reference.css: 13 mm margins
+            html = htmlmod.reference_html(game, job["tables"], paper,
+                                          None if withheld else board_svg(game, view_width=view),
                                           [] if withheld else legend(game), job.get("campaign"),
                                           withheld if game.section("territories") else None)
             replace_file(_safe_out(out, files[1]), html.encode())

@@ -3,7 +3,8 @@ scripted campaigns of Risk Legacy and Risk: Shadow Forces, on A4 and on Letter.
 
 From the SVG: no two territory circles overlap, every circle, label and legend lies inside the picture.
 From the PDF (poppler's word boxes): no two words of the board overprint, none is smaller than 6 pt at 100 %,
-none lies outside the page; the legend keys every region colour; the names the players gave are on the sheet.
+none lies outside the page; no ink on any page of the sheet within 5 mm of the paper's edge (pixels); the
+legend keys every region colour; the names the players gave are on the sheet.
 """
 
 from __future__ import annotations
@@ -91,6 +92,9 @@ def test_the_sheet_board_is_readable_at_100_percent(ended: dict[str, Path], name
     smallest = min(w[3] - w[1] for w in board) / EM_BOX
     assert smallest >= 5.95, smallest  # 6 pt, with poppler's rounding
     assert all(w[0] >= 0 and w[2] <= pw and w[1] >= 0 and w[3] <= ph for w in found)
+    from test_printed_sheets import assert_ink_inside
+
+    assert_ink_inside(pdf, tmp_path)  # every page, the landscape board and the portrait tables: 5 mm of white
 
 
 def test_the_legend_keys_every_region_colour_and_the_sheet_keeps_given_names(ended: dict[str, Path],

@@ -160,6 +160,9 @@ def test_risk_legacy_sheet_after_fifteen_games(risk_legacy_sheet: Path) -> None:
     assert "Greenland Bunker cancelled (Scar Cancel (white sticker))" in flat
     assert "Japan" in flat and "destroyed" in flat
     assert "Packet for an eliminated faction opened" in flat and "Packet for the 9th minor city opened" in flat
+    # the packets still sealed, with the trigger printed on them (issue 25, review D17)
+    assert "Pocket for three missiles sealed Open when three missiles are used on one combat roll." in flat
+    assert "Packet for the World Capital sealed" in flat
     assert "overall winner" not in flat.lower()  # Risk Legacy's sources give no overall-winner rule
 
 
@@ -236,16 +239,21 @@ def test_homebrew_sheet_and_its_formats(tmp_path: Path, monkeypatch: pytest.Monk
 
 
 # --- the board picture: labels that read -----------------------------------------------------------
+@pytest.mark.parametrize("aid", [False, True], ids=["sheet", "aid"])
 @pytest.mark.parametrize("game_ref", ["risk-legacy", "risk-shadow-forces", "tiny-game"])
-def test_board_labels_never_overlap_each_other_or_circles(game_ref: str) -> None:
+def test_board_labels_never_overlap_each_other_or_circles(game_ref: str, aid: bool) -> None:
+    """On the campaign sheet's wide view, and on the player aid's narrower one (A4 portrait, at most 112 mm
+    tall, with the marks as rows of icons): the same text size in a smaller picture."""
     from conftest import EXAMPLES
-    from scarbook.compiler.boardmap import BoardLayout, MapMark
+    from scarbook.compiler.boardmap import VIEW_WIDTH, BoardLayout, MapMark, view_width_for
     from scarbook.compiler.validate import cached_game
 
     game = cached_game(str(EXAMPLES / "tiny-game") if game_ref == "tiny-game" else game_ref)
     marks: dict[str, list] = {tid: [MapMark("city", "Newtown", 2)] for tid in list(game.section("territories"))[::5]}
+    view = view_width_for(game, 188, 112) if aid else VIEW_WIDTH
+    assert view < VIEW_WIDTH or not aid
     for marked in (None, marks):
-        lay = BoardLayout(game, marked)
+        lay = BoardLayout(game, marked, view, compact=aid)
         boxes = lay.label_boxes()
         assert boxes or (marked is None and game_ref == "risk-shadow-forces"), game_ref  # codes sit in circles
         items = list(boxes.items())

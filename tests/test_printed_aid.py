@@ -7,6 +7,8 @@ end states of the scripted 15-game campaigns (tests/campaigns/) and a campaign i
 - the player aid (`reference.pdf`) of each game takes at most two pages;
 - no word of any page lies outside its page box, and the last column of every table the digest prints as
   a table is on the page (a table too wide is printed as records: every column name is there);
+- the aid's words (its board's labels among them) are 6 pt or more at 100 % and never overprint one another;
+- no ink lies outside the page box or within 5 mm of any edge of the aid or the digest (pixels, at 72 dpi);
 - no output names anything a still-sealed packet holds, nor prints the schedule of a game the campaign
   has not reached (without a campaign: after game 1). The sealed names are computed here from the
   content, independently of `compiler.spoilers`.
@@ -18,6 +20,7 @@ import json
 import re
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -155,14 +158,39 @@ def assert_tables_fit(folder: Path) -> None:
             assert _norm(column) in text, f"{folder.name}/digest.pdf: column '{column}' of a record is missing"
 
 
-def check_printed(folder: Path, game_ids: tuple[str, ...]) -> None:
+#: DejaVu Sans: poppler's word box is the ascent plus the descent, 1.164 em.
+EM_BOX = 1.164
+
+
+def overprints(words: list[tuple[float, float, float, float, str]]) -> list[tuple[str, str]]:
+    """Pairs of words whose boxes overlap by more than a hairline each way."""
+    return [(a[4], b[4]) for i, a in enumerate(words) for b in words[i + 1:]
+            if min(a[2], b[2]) - max(a[0], b[0]) > 0.3 and min(a[3], b[3]) - max(a[1], b[1]) > 0.3]
+
+
+def assert_aid_readable(aid: Path) -> None:
+    """Every word of the aid (the board's labels, codes and region titles with the rest) is 6 pt or more at
+    100 % and overprints no other word."""
+    for number, (_w, _h, words) in enumerate(pages_of(aid), 1):
+        crossed = overprints(words)
+        assert not crossed, f"{aid.parent.name}/{aid.name} p. {number}: words overprint: {crossed[:6]}"
+        small = sorted({(round((y1 - y0) / EM_BOX, 1), t) for _x0, y0, _x1, y1, t in words
+                        if (y1 - y0) / EM_BOX < 5.95})  # 6 pt, with poppler's rounding
+        assert not small, f"{aid.parent.name}/{aid.name} p. {number}: words under 6 pt: {small[:6]}"
+
+
+def check_printed(folder: Path, game_ids: tuple[str, ...], tmp: Path) -> None:
+    from test_printed_sheets import assert_ink_inside
+
     for gid in game_ids:
         aid = folder / gid / "reference.pdf"
         pages = pages_of(aid)
         if gid in LEGACY:
             assert 1 <= len(pages) <= 2, f"{gid}: the player aid takes {len(pages)} pages"
+        assert_aid_readable(aid)
         for pdf in (aid, folder / gid / "digest.pdf"):
             assert_inside(pdf)
+            assert_ink_inside(pdf, Path(tempfile.mkdtemp(dir=tmp)))
         assert_tables_fit(folder / gid)
 
 
@@ -200,9 +228,10 @@ def _status(file: Path) -> dict:
     return json.loads(result.output)
 
 
-def test_each_game_prints_a_player_aid_and_a_digest_inside_the_page(plain_builds: dict[str, Path]) -> None:
+def test_each_game_prints_a_player_aid_and_a_digest_inside_the_page(plain_builds: dict[str, Path],
+                                                                    tmp_path: Path) -> None:
     for paper, folder in plain_builds.items():
-        check_printed(folder, tuple(shipped_games()))
+        check_printed(folder, tuple(shipped_games()), tmp_path)
         w, h, _ = pages_of(folder / "risk-legacy" / "reference.pdf")[0]
         assert (round(w * MM_PER_PT), round(h * MM_PER_PT)) == ((210, 297) if paper == "a4" else (216, 279))
 
@@ -243,7 +272,7 @@ def test_a_campaign_build_shows_only_what_the_campaign_opened(name: str, campaig
     for paper in ("a4", "letter"):
         folder = tmp_path / paper
         _build(folder, game_id, "--campaign", str(file), "--paper", paper)
-        check_printed(folder, (game_id,))
+        check_printed(folder, (game_id,), tmp_path)
         game = cached_game(game_id, [])
         texts = output_text(folder / game_id)
         assert not leaks(texts, sealed_names(game, opened)), leaks(texts, sealed_names(game, opened))[:10]

@@ -85,13 +85,15 @@ def px(mm: float) -> int:
     return round(mm / 25.4 * DPI)
 
 
-def ink_near_edges(image: Any, paper: str, grow: float = GROW_MM) -> list[tuple[int, int]]:
-    """Pixels with ink outside the page inset by the ink margin (the page box grown by `grow` around it)."""
-    pw, ph = PAPER_MM[paper]
+def ink_near_edges(image: Any, paper: str | None, grow: float = GROW_MM) -> list[tuple[int, int]]:
+    """Pixels with ink outside the page inset by the ink margin (the page box grown by `grow` around it).
+    `paper` None: any page size or orientation (a campaign sheet's landscape board page, say)."""
     # the pixels wholly outside the allowed box: from the grown edge to 5 mm inside the page's edge
     left, top = px(grow + INK_MARGIN_MM) - 1, px(grow + INK_MARGIN_MM) - 1
     right, bottom = image.width - left, image.height - top
-    assert abs(image.width - px(pw + 2 * grow)) <= 1 and abs(image.height - px(ph + 2 * grow)) <= 1
+    if paper is not None:
+        pw, ph = PAPER_MM[paper]
+        assert abs(image.width - px(pw + 2 * grow)) <= 1 and abs(image.height - px(ph + 2 * grow)) <= 1
     grey = image.convert("L")
     bad = []
     for box in ((0, 0, grey.width, top), (0, bottom, grey.width, grey.height),  # above, below
@@ -101,6 +103,15 @@ def ink_near_edges(image: Any, paper: str, grow: float = GROW_MM) -> list[tuple[
             data = band.load()
             bad += [(box[0] + x, box[1] + y) for y in range(band.height) for x in range(band.width) if data[x, y] < 245]
     return bad
+
+
+def assert_ink_inside(pdf: Path, tmp: Path, paper: str | None = None) -> None:
+    """No ink outside the page box and none within 5 mm of any of its edges, on every page of `pdf`."""
+    _need_poppler()
+    for n, image in enumerate(pixels(pdf, tmp), 1):
+        bad = ink_near_edges(image, paper)
+        where = [(round(x * 25.4 / DPI - GROW_MM, 1), round(y * 25.4 / DPI - GROW_MM, 1)) for x, y in bad[:3]]
+        assert not bad, f"{pdf.name} p. {n}: {len(bad)} pixels of ink within 5 mm of the edge, e.g. at {where} mm"
 
 
 @pytest.mark.parametrize("paper", PAPERS)

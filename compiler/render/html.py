@@ -198,13 +198,15 @@ def reference_html(game: Game, tables: list[Table], paper: str, map_svg: str | N
 
 
 def aid_html(game: Game, paper: str, map_svg: str | None, legend: list[tuple[str, str]],
-             campaign: str | None = None, level: int = 0, map_note: str | None = None) -> str:
-    """The player aid (`compiler.aid`) at shortening `level`; `map_note` says why a board has no map."""
+             campaign: str | None = None, level: int = 0, map_note: str | None = None,
+             mark_keys: list[tuple[str, str]] | None = None) -> str:
+    """The player aid (`compiler.aid`) at shortening `level`; `map_note` says why a board has no map;
+    `mark_keys` (icon URL, meaning) key the marks drawn on the board."""
     from scarbook.compiler.aid import aid_view
 
     view = aid_view(game, campaign, game.reached, level)
     return str(environment().get_template("aid.html.j2").render(
-        **view, map_svg=map_svg, legend=legend, paper=PAPER_CSS[paper], map_note=map_note))
+        **view, map_svg=map_svg, legend=legend, paper=PAPER_CSS[paper], map_note=map_note, mark_keys=mark_keys or []))
 
 
 def sheets_html(template: str, title: str, sheets: list[Sheet], paper: str) -> str:

@@ -65,54 +65,41 @@ def play_transcript(file: Path, transcript: list[tuple[str, str]]) -> None:
         assert result.output.splitlines()[:len(wanted)] == wanted, (line, result.output)
 
 
-_SETUP_DONE: dict[str, bytes] = {}  # SETUP's ledger, replayed once per test process
+_SETUP_DONE: dict[str, bytes] = {}  # SETUP's and PLAYING's ledgers, replayed once per test process
 
 
-def playing_bytes() -> bytes:
-    """PLAYING's ledger (SETUP's, then game 1 started), made once per test process."""
-    if "playing" not in _SETUP_DONE:
+def _template(key: str, script: str, start: bytes = b"") -> bytes:
+    """The ledger `script` leaves (run after the ledger `start`, when given), made once per test process with a
+    cache folder of its own, so the template leaves nothing in a test's cache."""
+    if key not in _SETUP_DONE:
         import tempfile
 
-        with tempfile.TemporaryDirectory(prefix="scarbook-playing-") as folder:
+        with tempfile.TemporaryDirectory(prefix=f"scarbook-{key}-") as folder:
             template = Path(folder) / "c.yaml"
-            template.write_bytes(setup_bytes())
+            if start:
+                template.write_bytes(start)
             cache = os.environ.get("SCARBOOK_CACHE")
             os.environ["SCARBOOK_CACHE"] = str(Path(folder) / "cache")
             try:
-                failures = run_script(START, template, _copy=False)
+                failures = run_script(script, template, _copy=False)
             finally:
                 if cache is None:
                     os.environ.pop("SCARBOOK_CACHE", None)
                 else:
                     os.environ["SCARBOOK_CACHE"] = cache
             assert not failures, failures
-            _SETUP_DONE["playing"] = template.read_bytes()
-    return _SETUP_DONE["playing"]
+            _SETUP_DONE[key] = template.read_bytes()
+    return _SETUP_DONE[key]
 
 
 def setup_bytes() -> bytes:
-    """SETUP's ledger, replayed once per test process (with a cache folder of its own, so the
-    template leaves nothing in a test's cache)."""
-    if "ledger" not in _SETUP_DONE:
-        import atexit
-        import shutil
-        import tempfile
+    """SETUP's ledger, replayed once per test process."""
+    return _template("setup", SETUP)
 
-        folder = Path(tempfile.mkdtemp(prefix="scarbook-setup-"))
-        atexit.register(shutil.rmtree, folder, True)  # the template is kept in memory; the folder is not left behind
-        template = folder / "c.yaml"
-        cache = os.environ.get("SCARBOOK_CACHE")
-        os.environ["SCARBOOK_CACHE"] = str(folder / "cache")
-        try:
-            failures = run_script(SETUP, template, _copy=False)
-        finally:
-            if cache is None:
-                os.environ.pop("SCARBOOK_CACHE", None)
-            else:
-                os.environ["SCARBOOK_CACHE"] = cache
-        assert not failures, failures
-        _SETUP_DONE["ledger"] = template.read_bytes()
-    return _SETUP_DONE["ledger"]
+
+def playing_bytes() -> bytes:
+    """PLAYING's ledger (SETUP's, then game 1 started), made once per test process."""
+    return _template("playing", START, setup_bytes())
 
 
 def _set_up(file: Path) -> list[str]:

@@ -7,6 +7,7 @@ not yet cancelled, a game in progress), three files under tests/golden/:
 
 - `STATE.status.txt`: `scarbook campaign status`, as printed;
 - `STATE.status.json`: `scarbook campaign status --format json`, as printed;
+- `STATE.log.txt` (the whole campaigns only): `scarbook campaign log`, every event as a group would say it;
 - `STATE.sheet.txt`: the campaign sheet (`campaign sheet --format html`) reduced to its visible text
   (one line per heading, paragraph or table row, cells joined by ` | `; struck-through text as
   `~~text~~`, a winner's cell as `**text**`, an eliminated one's as `!!text!!`), followed by the
@@ -58,6 +59,8 @@ STATES = {
     # after game 3: Ann signed twice, Bob once, Cat never; Ann took her reward, Bob and Cat not yet; the
     # second-signature packet to open; the bunker scar of game 3 still in play (game 4 cancels it)
     "risk-legacy-after-game-3": Cut("risk-legacy-15.txt", "place fortification great-britain --by Ann"),
+    # game 1's packet just opened: its rules sticker still to put in place before game 2; Cat eliminated
+    "risk-legacy-packet-opened": Cut("risk-legacy-15.txt", "open faction-eliminated"),
     # game 8 started and not ended: a game in progress, every reward of game 7 taken
     "risk-legacy-game-8-playing": Cut("risk-legacy-15.txt", "# --- game 8", 1),
     # after game 1 of Shadow Forces: some warlord stickers placed, others and the upgrades still owed
@@ -129,6 +132,18 @@ def test_status_json(state: tuple[str, Path]) -> None:
     assert result.exit_code == 0, result.output
     json.loads(result.stdout)
     check_golden(f"{name}.status.json", normalised(result.stdout, ledger))
+
+
+@pytest.mark.parametrize("name", [name for name, cut in STATES.items() if cut.until is None])
+def test_log(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`campaign log` of each whole campaign: every event as a group would say it (the mid-campaign states are
+    beginnings of these)."""
+    ledger, cache = played(name)
+    monkeypatch.setenv("SCARBOOK_CACHE", str(cache))
+    monkeypatch.delenv("SCARBOOK_CAMPAIGN", raising=False)
+    result = invoke(["log"], ledger)
+    assert result.exit_code == 0, result.output
+    check_golden(f"{name}.log.txt", normalised(result.stdout, ledger))
 
 
 # --- the sheet's visible text -------------------------------------------------------------------------

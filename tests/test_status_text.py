@@ -1,0 +1,121 @@
+"""`status_text` on what no shipped campaign reaches: a real state's data (a golden of
+tests/test_golden_outputs.py) changed one field at a time, each change with the line it must print.
+
+The shipped games give no single overall winner, no cut edge, no house-rule pack; homebrew games do.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from conftest import GOLDEN
+from scarbook.campaign.report import mark_line, status_text, when_placed
+
+_BASE: dict[str, dict[str, Any]] = {}
+
+
+def data(state: str = "risk-legacy-15") -> dict[str, Any]:
+    """A fresh copy of the status data of a golden state."""
+    if state not in _BASE:
+        _BASE[state] = json.loads((GOLDEN / f"{state}.status.json").read_text("utf-8"))
+    return copy.deepcopy(_BASE[state])
+
+
+def lines(d: dict[str, Any]) -> list[str]:
+    return status_text(d).splitlines()
+
+
+def test_the_golden_data_prints_the_golden_text() -> None:
+    """The JSON golden and the text golden of one state agree: status_text reads only what the JSON holds."""
+    for state in ("risk-legacy-15", "risk-legacy-after-game-3", "risk-shadow-forces-15", "harbor-watch-12"):
+        assert status_text(data(state)) + "\n" == (GOLDEN / f"{state}.status.txt").read_text("utf-8"), state
+
+
+class TestOverallWinner:
+    def test_one_winner_with_their_signatures(self) -> None:
+        d = data()
+        d["overall_winner"] = {"players": ["Ann"], "signatures": 6, "tie": False, "text": "", "cite": ""}
+        assert lines(d)[-1] == "Overall winner: Ann with 6 signatures"
+        d["overall_winner"]["signatures"] = 1
+        assert lines(d)[-1] == "Overall winner: Ann with 1 signature"
+
+    def test_a_tie_without_a_bonus_is_a_plain_roll_off(self) -> None:
+        d = data()
+        d["overall_winner"] = {"players": ["Ann", "Bob"], "signatures": 5, "tie": True, "text": "", "cite": ""}
+        assert lines(d)[-1] == "Overall winner: a tie between Ann and Bob (5 signatures each): roll off"
+        d["overall_winner"]["roll_off_bonus"] = {"Ann": 2, "Bob": 0}
+        assert lines(d)[-1] == ("Overall winner: a tie between Ann and Bob (5 signatures each): roll off, "
+                                "adding Ann +2, Bob +0")
+
+    def test_no_winner_no_line(self) -> None:
+        d = data()
+        d["overall_winner"] = None
+        assert not any(line.startswith("Overall winner") for line in lines(d))
+
+
+class TestHomebrewSections:
+    def test_lines_cuts_and_packs(self) -> None:
+        d = data()
+        d["lines"] = [{"sticker": "road", "between": ["alaska", "peru"]},
+                      {"sticker": "road", "between": ["iceland", "ural"]}]
+        d["cuts"] = [{"sticker": "wall", "between": ["china", "india"]}]
+        d["packs"] = ["house-a", "house-b"]
+        out = lines(d)
+        assert "Lines drawn: alaska - peru (road), iceland - ural (road)" in out
+        assert "Edges cut: china - india (wall)" in out
+        assert "House-rule packs: house-a, house-b" in out
+        assert out.index("Lines drawn: alaska - peru (road), iceland - ural (road)") < out.index(
+            "Edges cut: china - india (wall)") < out.index("House-rule packs: house-a, house-b")
+
+    def test_none_of_them_no_line(self) -> None:
+        out = status_text(data())
+        assert "Lines drawn" not in out and "Edges cut" not in out and "House-rule packs" not in out
+
+    def test_a_packet_sticker_wanted_later_says_no_deadline(self) -> None:
+        d = data("risk-legacy-packet-opened")
+        d["to_put_in_place"][0]["before_next_game"] = False
+        assert "From opened packets, to put in place: rules-addition-e -> rules-addition-e (faction-eliminated)" \
+            in lines(d)
+
+
+class TestHeader:
+    @pytest.mark.parametrize(("played", "length", "live", "expected"), [
+        (0, None, None, "W (risk-legacy): 0 games played"),
+        (1, None, None, "W (risk-legacy): 1 game played"),
+        (2, None, 3, "W (risk-legacy): 2 games played, game 3 in progress"),
+        (1, 15, None, "W (risk-legacy): 1 of 15 games played"),
+        (14, 15, 15, "W (risk-legacy): 14 of 15 games played, game 15 in progress"),
+        (15, 15, None, "W (risk-legacy): 15 of 15 games played; the campaign is over (later games give no rewards)"),
+        (16, 15, None, "W (risk-legacy): 16 games played (15 in the campaign); the campaign is over (later games "
+                       "give no rewards)"),
+    ])
+    def test_games_played(self, played: int, length: int | None, live: int | None, expected: str) -> None:
+        d = data()
+        d.update(campaign="W", games_played=played, campaign_games=length, game_in_progress=live)
+        assert lines(d)[0] == expected
+
+    def test_an_unnamed_campaign(self) -> None:
+        d = data()
+        d["campaign"] = None
+        assert lines(d)[0].startswith("campaign (risk-legacy): ")
+
+
+class TestMarks:
+    def test_when_placed(self) -> None:
+        assert when_placed(0) == "before game 1"
+        assert when_placed(2) == "after game 2"
+        assert when_placed(2, 3) == "during game 3"
+        assert when_placed(0, None) == "before game 1"
+
+    def test_a_mark_line_names_everything_it_knows(self) -> None:
+        m = {"target": "peru", "sticker": "fort", "name": None, "by": None, "game": 0, "during_game": None,
+             "boxes": 1, "left": 0, "cancelled": False, "covered_by": None}
+        assert mark_line(m) == "  peru: fort (setup, before game 1, 0 of 1 box left)"
+        m.update(boxes=3, left=2, by="Ann", game=4, name="Keep", cancelled=True, covered_by="scar-cancel")
+        assert mark_line(m) == "  peru: fort 'Keep' (cancelled by scar-cancel) (Ann, after game 4, 2 of 3 boxes left)"
+        m.update(boxes=None, population=3, during_game=5)
+        assert mark_line(m) == "  peru: fort 'Keep' (cancelled by scar-cancel) (Ann, during game 5, population 3)"

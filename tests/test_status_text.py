@@ -119,3 +119,75 @@ class TestMarks:
         assert mark_line(m) == "  peru: fort 'Keep' (cancelled by scar-cancel) (Ann, after game 4, 2 of 3 boxes left)"
         m.update(boxes=None, population=3, during_game=5)
         assert mark_line(m) == "  peru: fort 'Keep' (cancelled by scar-cancel) (Ann, during game 5, population 3)"
+
+
+class TestDescribe:
+    """`log`'s sentence for each kind of event, with and without its optional parts."""
+
+    def test_every_event(self) -> None:
+        from scarbook.campaign.events import (
+            Destroyed,
+            GameEnded,
+            GameStarted,
+            Linked,
+            Opened,
+            PackAdded,
+            Passed,
+            Placed,
+            Ticked,
+        )
+        from scarbook.campaign.report import describe
+
+        said = {
+            GameStarted((("Ann", ("red", "kai")), ("Bob", ())), type="global"):
+                "game starts: Ann as red and kai, Bob (global)",
+            GameStarted((("Ann", ("red",)),)): "game starts: Ann as red",
+            GameEnded("Ann", ("Bob", "Cat"), ("Dan", "Eve")):
+                "game ends: Ann wins; held on: Bob, Cat; eliminated: Dan, Eve",
+            GameEnded("", team="won"): "game ends: the team won",
+            Placed("bridge", "peru", "Ann", "Long One", to="brazil"):
+                "bridge 'Long One' on peru, joined to brazil by Ann",
+            Placed("scar", "peru"): "scar on peru",
+            Destroyed("japan-card", "Bob"): "japan-card destroyed by Bob",
+            Destroyed("japan-card"): "japan-card destroyed",
+            Opened("chest", "my-pack"): "packet chest opened (pack my-pack)",
+            Opened("chest"): "packet chest opened",
+            PackAdded("house"): "pack house added",
+            Linked("road", "peru", "brazil", "Ann"): "line peru - brazil drawn (road) by Ann",
+            Linked("road", "peru", "brazil"): "line peru - brazil drawn (road)",
+            Ticked("peru", 1): "1 box ticked on peru",
+            Ticked("peru", 3): "3 boxes ticked on peru",
+            Passed("upgrade", "Ann", "kai", "none left"): "Ann passes upgrade for kai (none left)",
+            Passed("upgrade", "Ann"): "Ann passes upgrade",
+        }
+        assert {ev: describe(ev) for ev in said} == said
+        cutting = frozenset({"wall"})
+        assert describe(Linked("wall", "peru", "brazil"), cutting) == "line peru - brazil cut (wall)"
+        assert describe(Placed("wall", "peru", to="brazil"), cutting) == "wall on peru, cut from brazil"
+        assert describe(Linked("road", "peru", "brazil"), cutting) == "line peru - brazil drawn (road)"
+
+
+class TestTokens:
+    """What a player starts with, for each `when` of a token formula."""
+
+    @staticmethod
+    def replay(signatures: dict[str, int], *formulas: Any) -> Any:
+        from types import SimpleNamespace
+
+        state = SimpleNamespace(players=list(signatures), signature_count=lambda p: signatures[p])
+        return SimpleNamespace(state=state, content=SimpleNamespace(model=SimpleNamespace(tokens=list(formulas))))
+
+    def test_each_when(self) -> None:
+        from scarbook.campaign.model import Token
+        from scarbook.campaign.report import tokens
+
+        formulas = (Token("a", "a", "as", base=1), Token("s", "s", "ss", base=1, per_signature=2, when=("signed",)),
+                    Token("u", "u", "us", base=1, when=("unsigned",)),
+                    Token("all", "x", "xs", base=3, per_signature=1, when=("all-signed",)),
+                    Token("either", "e", "es", base=5, when=("unsigned", "all-signed")))
+        some = self.replay({"Ann": 2, "Bob": 0}, *formulas)
+        assert tokens(some, "Ann") == {"a": 1, "s": 5, "u": 0, "all": 0, "either": 0}
+        assert tokens(some, "Bob") == {"a": 1, "s": 0, "u": 1, "all": 0, "either": 5}
+        every = self.replay({"Ann": 2, "Bob": 1}, *formulas)
+        assert tokens(every, "Bob") == {"a": 1, "s": 3, "u": 0, "all": 4, "either": 5}
+        assert tokens(self.replay({"Ann": 1}, Token("n", "n", "ns", base=1, when=("never",))), "Ann") == {"n": 0}

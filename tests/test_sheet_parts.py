@@ -156,3 +156,102 @@ def test_the_html_sheet_is_self_contained(tmp_path: Path, monkeypatch: pytest.Mo
     assert "url(fonts/" not in page and page.count("data:font/ttf;base64,") >= 2
     assert page == sheet._inline_fonts(sheet.sheet_html(campaign.ledger, replay, paper="letter"))
     assert "size: letter" in page and "size: A4" not in page
+
+
+class TestViewReadsOnlyWhatItKnows:
+    """`view` reads only the keys it knows, each with a default, so a status without them (a newer or older one)
+    still makes a sheet; and what the shipped campaigns never hold: a cancelled city, one upgrade placed by two
+    players, a destroyed card with no resources."""
+
+    @pytest.fixture
+    def replay(self, monkeypatch: pytest.MonkeyPatch) -> Any:
+        from scarbook.campaign.service import reading
+
+        ledger, cache = played("risk-legacy-after-game-3")
+        monkeypatch.setenv("SCARBOOK_CACHE", str(cache))
+        return reading.state(ledger)[1]
+
+    @staticmethod
+    def view_of(data: dict[str, Any], replay: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+        import scarbook.campaign.sheet as sheet
+
+        monkeypatch.setattr(sheet, "status_data", lambda ledger, r: data)
+        return sheet.view(SimpleNamespace(name="W"), replay)  # type: ignore[arg-type]
+
+    def test_a_status_with_only_names(self, replay: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        v = self.view_of({"players": [{"name": "Ann"}], "factions": [{"id": "khan-industries",
+                                                                       "history": [{"game": 1}]}],
+                          "games": [{"game": 1}], "continents": [{"id": "europe"}], "stickers": [{"sticker": "coin"}],
+                          "resources": [], "words": {}}, replay, monkeypatch)
+        assert v["players"] == [{"name": "Ann", "signatures": 0, "signed": [], "starts_with": "nothing", "starts": 0,
+                                 "may_take": []}]
+        assert v["continents"] == [{"printed": "Europe", "name": None, "named_by": None, "printed_bonus": None,
+                                    "bonus": None, "changes": []}]
+        assert v["factions"] == [{"name": "Khan Industries", "given_name": "", "power": "", "marks": [],
+                                  "history": {1: {"player": None, "start": "", "result": ""}}}]
+        assert v["games"] == [{"game": 1, "type": "", "title": "", "plays": {}, "ended": False, "winner": None,
+                               "held_on": [], "eliminated": []}]
+        assert v["stickers"] == [{"name": "Coin (+1 resource)", "placed": 0, "left": None, "pool": None}]
+        assert (v["games_played"], v["game_in_progress"], v["signs"], v["regions_named"]) == (0, None, True, True)
+        assert (v["mark_groups"], v["cards"], v["pending_packets"], v["opened_packets"], v["owed"], v["pieces"]) \
+            == ([], [], [], [], [], [])
+        assert v["overall_winner"] is None and v["shape_lines"] == [] and v["words"] == {}
+
+    def test_no_players_no_words(self, replay: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        v = self.view_of({"factions": [{"id": "khan-industries", "power": "khan-industries-home-draft"}]}, replay,
+                         monkeypatch)
+        assert v["players"] == [] and v["continents"] == [] and v["games"] == [] and v["stickers"] == []
+        assert v["factions"][0]["power"] == "Home draft" and v["factions"][0]["history"] == {}
+
+    def test_marks_no_shipped_campaign_holds(self, replay: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        def mark(target: str, sticker: str, **fields: Any) -> dict[str, Any]:
+            return {"target": target, "sticker": sticker, "game": 2, "by": "Ann", "active": True, "cancelled": False,
+                    **fields}
+
+        v = self.view_of({"mark_groups": [
+            {"id": "cities", "plural": "cities", "marks": [
+                mark("peru", "minor-city", name="Lima", population=1, cancelled=True, covered_by="scar-cancel"),
+                mark("brazil", "minor-city", name="Rio_de_Janeiro", population=1)]},
+            {"id": "upgrades", "plural": "upgrades", "marks": [
+                mark("peru-card", "coin"), mark("peru-card", "coin", by="Bob"), mark("peru-card", "coin", by="Bob"),
+                mark("iceland-card", "coin"), mark("iceland-card", "coin")]},
+            {"id": "scars", "plural": "scars", "marks": [
+                mark("china", "bunker", cancelled=True, covered_by="scar-cancel", boxes=2, left=1)]},
+        ], "destroyed_cards": ["japan-card"], "resources": [{"card": "peru-card", "resources": 3, "printed": 1}]},
+            replay, monkeypatch)
+        cities, upgrades, scars = v["mark_groups"]
+        assert cities == {"title": "Cities", "counted": False, "rows": [
+            {"where": "Brazil", "mark": "Minor City", "name": "Rio de Janeiro", "state": "size 1",
+             "by": "Ann, after game 2", "active": True, "count": 1}]}  # a cancelled city is no city
+        assert upgrades["counted"] is True
+        assert [(r["where"], r["count"], r["by"]) for r in upgrades["rows"]] == [("Peru", 3, "several"),
+                                                                                ("Iceland", 2, "Ann, after game 2")]
+        assert scars["rows"][0]["state"] == "cancelled (Scar Cancel (white sticker)), 1 of 2 boxes left"
+        assert v["cards"] == [{"name": "Peru", "printed": 1, "now": 3, "destroyed": False},
+                              {"name": "Japan", "printed": None, "now": None, "destroyed": True}]
+
+
+def test_no_board_picture_where_the_board_is_withheld(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No shipped campaign's board is withheld (Warhammer's is, and it has no campaign): stand one in."""
+    import scarbook.campaign.sheet as sheet
+    import scarbook.compiler.boardmap as boardmap
+    from scarbook.campaign.effective import applied
+    from scarbook.campaign.service import reading
+
+    ledger, cache = played("risk-legacy-after-game-3")
+    monkeypatch.setenv("SCARBOOK_CACHE", str(cache))
+    campaign, replay = reading.state(ledger)
+    asked: list[object] = []
+
+    def map_withheld(game: object) -> str:
+        asked.append(game)
+        return "the board is not legible"
+
+    monkeypatch.setattr(boardmap, "map_withheld", map_withheld)
+    monkeypatch.setattr(boardmap, "board_svg", lambda *args, **kwargs: pytest.fail("drew a withheld board"))
+    assert sheet.sheet_svg(campaign.ledger, replay) is None
+    with pytest.raises(ValueError) as refused:
+        sheet.write_sheet(campaign.ledger, replay, tmp_path / "b.svg", "svg")
+    assert str(refused.value) == "no board picture: the board is not legible" and not (tmp_path / "b.svg").exists()
+    assert "No board picture: the board is not legible." in sheet.sheet_html(campaign.ledger, replay)
+    assert all(getattr(g, "title", None) == applied(replay).title for g in asked)

@@ -78,8 +78,26 @@ class TestHomebrewSections:
     def test_a_packet_sticker_wanted_later_says_no_deadline(self) -> None:
         d = data("risk-legacy-packet-opened")
         d["to_put_in_place"][0]["before_next_game"] = False
-        assert "From opened packets, to put in place: rules-addition-e -> rules-addition-e (faction-eliminated)" \
-            in lines(d)
+        d["to_put_in_place"].append({"sticker": "tower", "target": "peru", "packet": "chest", "before_next_game": True})
+        assert ("From opened packets, to put in place: rules-addition-e -> rules-addition-e (faction-eliminated), "
+                "tower -> peru (chest) before the next game") in lines(d)
+
+    def test_passes_of_the_last_game_with_and_without_a_piece(self) -> None:
+        d = data("risk-legacy-after-game-3")
+        d["passes"] = [{"game": 3, "step": "held-on-reward", "by": "Bob", "for": None, "why": None},
+                       {"game": 3, "step": "upgrade", "by": "Cat", "for": "kai", "why": "none left"},
+                       {"game": 2, "step": "upgrade", "by": "Ann", "for": None, "why": None}]
+        assert "Passed after game 3: held-on-reward by Bob; upgrade by Cat for kai (none left)" in lines(d)
+
+    def test_many_plain_marks_are_counted_per_target(self) -> None:
+        d = data("risk-legacy-after-game-3")
+        plain = {"name": None, "boxes": None, "cancelled": False, "shown_as": None, "by": "Ann", "game": 1}
+        targets = ["peru-card", "peru-card", "iceland-card", "iceland-card", "iceland-card", "ural-card", "chad-card"]
+        d["mark_groups"] = [{"id": "upgrades", "plural": "upgrades", "marks": [
+            {**plain, "target": t, "sticker": "coin"} for t in targets]}]
+        assert "Upgrades (7): peru-card coin x2; iceland-card coin x3; ural-card coin; chad-card coin" in lines(d)
+        d["mark_groups"][0]["marks"] = d["mark_groups"][0]["marks"][:6]  # six or fewer: one line each
+        assert lines(d)[lines(d).index("Upgrades (6):") + 1] == "  peru-card: coin (Ann, after game 1)"
 
 
 class TestHeader:

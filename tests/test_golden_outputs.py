@@ -40,6 +40,8 @@ from campaigns.helpers import invoke, run_script, script
 
 from conftest import EXAMPLES, check_golden
 
+pytestmark = pytest.mark.slow  # plays whole campaigns (once per process)
+
 
 @dataclass(frozen=True)
 class Cut:

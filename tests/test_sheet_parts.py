@@ -57,6 +57,7 @@ class TestNames:
         assert self.names("nowhere") == "nowhere" and self.names("odd") == "odd"
 
 
+@pytest.mark.slow  # plays a campaign to game 3 (once per process)
 class TestMapMarks:
     """Every mark of a board group drawn in its territory with its group's look; cancelled marks, marks off the
     territories and groups not on the board are not drawn; a destroyed territory card is a cross."""
@@ -144,6 +145,7 @@ def test_the_fonts_are_inlined_as_the_files_they_name() -> None:
         'p { background: url(picture.png) }</style>')
 
 
+@pytest.mark.slow
 def test_the_html_sheet_is_self_contained(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import scarbook.campaign.sheet as sheet
     from scarbook.campaign.service import reading
@@ -158,6 +160,7 @@ def test_the_html_sheet_is_self_contained(tmp_path: Path, monkeypatch: pytest.Mo
     assert "size: letter" in page and "size: A4" not in page
 
 
+@pytest.mark.slow
 class TestViewReadsOnlyWhatItKnows:
     """`view` reads only the keys it knows, each with a default, so a status without them (a newer or older one)
     still makes a sheet; and what the shipped campaigns never hold: a cancelled city, one upgrade placed by two
@@ -231,6 +234,7 @@ class TestViewReadsOnlyWhatItKnows:
                               {"name": "Japan", "printed": None, "now": None, "destroyed": True}]
 
 
+@pytest.mark.slow
 def test_no_board_picture_where_the_board_is_withheld(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No shipped campaign's board is withheld (Warhammer's is, and it has no campaign): stand one in."""
     import scarbook.campaign.sheet as sheet

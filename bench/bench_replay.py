@@ -9,15 +9,19 @@ cache): every event is parsed and checked. Three ledgers per size:
 - `stacked-legal`: a homebrew game (tiny-game with a `marker` sticker that has no checks) plus N legal
   `place marker north-isle` lines: N marks on one territory;
 - `spread-legal`: the same, over the game's three territories.
-Prints wall seconds per command and the ratio of each size to the smallest: a linear replay gives
-about `size / smallest` (2.0 for 20,000 against 10,000), a quadratic one its square (4.0). `--scarbook` times
-another install (main's, for a before/after). The machine is shared: read ratios within one run.
+Prints wall and CPU seconds per command and the CPU ratio of each size to the smallest: a linear replay gives
+about `size / smallest` (2.0 for 20,000 against 10,000), a quadratic one its square (4.0). The benchmark fails
+(exit 1, after the table) when a ratio is over 1.5 x linear (3.0 for 20,000) or a command is still running at
+`--timeout`; it stops at once when a command exits otherwise than it must (`check` 1 on the illegal ledger, 0
+everywhere else) or prints a traceback. `--scarbook` times another install (an older one, for a before/after).
+The machine is shared: read ratios within one run; CPU moves less than wall.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -29,6 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "examples" / "tiny-game" / "game.yaml"
 MARKER = "  - {id: marker, name: Marker, kind: marker, targets: [territory], effect: A mark.}\n"
 TERRITORIES = ["north-isle", "east-isle", "south-isle"]
+#: A size may cost at most this times its share of the smallest size's CPU (a quadratic replay: its square).
+LINEAR_SLACK = 1.5
 
 
 def setup_ledger() -> str:
@@ -69,9 +75,17 @@ def ledgers(folder: Path, scarbook: str, size: int) -> dict[str, Path]:
     return out
 
 
-def cold(scarbook: str, command: str, ledger: Path, cache: Path, timeout: float) -> float | None:
-    """Wall seconds of one cold run (None: still running at `timeout`); stops on a traceback or a bad exit."""
+#: The exit code each command must give on each ledger: `check` rejects the illegal events, `status` only warns.
+EXPECTED_EXIT = {("stacked-illegal", "check"): 1}
+
+
+def cold(scarbook: str, command: str, kind: str, ledger: Path, cache: Path,
+         timeout: float) -> tuple[float, float] | None:
+    """(wall, CPU) seconds of one cold run (None: still running at `timeout`); stops the benchmark on a traceback
+    or an exit code other than the one expected (EXPECTED_EXIT, else 0): a figure is never taken from a command
+    that failed."""
     shutil.rmtree(cache, ignore_errors=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     try:
         done = subprocess.run([scarbook, "campaign", command, "-c", str(ledger)], capture_output=True, text=True,
@@ -79,10 +93,12 @@ def cold(scarbook: str, command: str, ledger: Path, cache: Path, timeout: float)
     except subprocess.TimeoutExpired:
         return None
     wall = time.perf_counter() - started
-    if done.returncode not in (0, 1) or "Traceback" in done.stderr:
-        raise SystemExit(f"benchmark stopped: {command} on {ledger.name} exited {done.returncode}:\n"
-                         f"{done.stderr[-2000:]}")
-    return wall
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    expected = EXPECTED_EXIT.get((kind, command), 0)
+    if done.returncode != expected or "Traceback" in done.stderr:
+        raise SystemExit(f"benchmark stopped: {command} on {ledger.name} exited {done.returncode} (expected "
+                         f"{expected}):\n{done.stdout[-1000:]}\n{done.stderr[-2000:]}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main() -> None:
@@ -94,28 +110,45 @@ def main() -> None:
     ap.add_argument("--commands", nargs="+", default=["status", "check"])
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="scarbook-replay-"))
+    failed: list[str] = []
     try:
-        rows: dict[tuple[str, str], dict[int, float | None]] = {}
+        rows: dict[tuple[str, str], dict[int, tuple[float, float] | None]] = {}
         for size in args.sizes:
             for kind, ledger in ledgers(work, args.scarbook, size).items():
                 for command in args.commands:
-                    times = [cold(args.scarbook, command, ledger, work / "cache", args.timeout)
+                    times = [cold(args.scarbook, command, kind, ledger, work / "cache", args.timeout)
                              for _ in range(args.runs)]
                     known = sorted(t for t in times if t is not None)
                     rows.setdefault((kind, command), {})[size] = known[len(known) // 2] if known else None
-                    shown = f"{known[len(known) // 2]:.2f} s" if known else f"> {args.timeout:.0f} s"
+                    if len(known) < len(times):
+                        failed.append(f"{kind} {command} at {size:,} events: still running at {args.timeout:.0f} s")
+                    shown = (f"{known[len(known) // 2][0]:.2f} s wall, {known[len(known) // 2][1]:.2f} s CPU"
+                             if known else f"> {args.timeout:.0f} s")
                     print(f"  {kind:16} {command:7} {size:>7,} events: {shown}", flush=True)
         smallest = min(args.sizes)
-        print(f"\n{'ledger':16} {'command':7} " + " ".join(f"{s:>10,}" for s in args.sizes) + "   ratio to "
+        print(f"\n{'ledger':16} {'command':7} " + " ".join(f"{s:>15,}" for s in args.sizes) + "   CPU ratio to "
               f"{smallest:,} (linear: " + ", ".join(f"{s / smallest:.1f}" for s in args.sizes) + ")")
         for (kind, command), by_size in rows.items():
-            cells = " ".join(f"{by_size[s]:>9.2f}s" if by_size[s] is not None else f"{'timeout':>10}"
+            cells = " ".join(f"{t[0]:>6.2f}s/{t[1]:>5.2f}s" if (t := by_size[s]) is not None else f"{'timeout':>15}"
                              for s in args.sizes)
             base = by_size.get(smallest)
-            ratios = ", ".join(f"{t / base:.2f}" if base and (t := by_size[s]) else "?" for s in args.sizes)
-            print(f"{kind:16} {command:7} {cells}   {ratios}")
+            ratios = []
+            for s in args.sizes:
+                now = by_size[s]
+                if base is None or now is None or not base[1]:
+                    ratios.append("?")
+                    continue
+                ratio = now[1] / base[1]
+                ratios.append(f"{ratio:.2f}")
+                if ratio > LINEAR_SLACK * s / smallest:
+                    failed.append(f"{kind} {command}: {s:,} events take {ratio:.2f} x the CPU of {smallest:,} (linear: "
+                                  f"{s / smallest:.1f}, at most {LINEAR_SLACK * s / smallest:.1f})")
+            print(f"{kind:16} {command:7} {cells}   {', '.join(ratios)}")
+        print("(each cell: wall / CPU seconds, median of --runs)")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    if failed:
+        raise SystemExit("FAILED:\n" + "\n".join(failed))
 
 
 if __name__ == "__main__":

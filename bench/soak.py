@@ -1,6 +1,6 @@
 """Soak test of the ledger's write path: many writers, SIGKILLs at any moment, hand edits racing.
 
-    python bench/soak.py [--kills 500] [--writers 4] [--seed 1]
+    python bench/soak.py [--kills 500] [--writers 4] [--seed 1] [--interval 0.25]
 
 `--writers` processes append events to one ledger in a loop through the real write path (lock, read,
 append as text, `write_atomic` with the bytes read, which refuses when the file changed). Each
@@ -60,6 +60,9 @@ def main() -> None:
     ap.add_argument("--kills", type=int, default=500)
     ap.add_argument("--writers", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--interval", type=float, default=0.25,
+                    help="the killer waits up to this many seconds between kills (default 0.25); raise it on a "
+                    "loaded machine, where a writer needs longer to start, so that writes land between kills")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     work = Path(tempfile.mkdtemp(prefix="scarbook-soak-"))
@@ -146,7 +149,7 @@ def main() -> None:
         procs.append(start(launched))
         launched += 1
     while counts["kills"] < args.kills:
-        time.sleep(rng.uniform(0.0, 0.25))
+        time.sleep(rng.uniform(0.0, args.interval))
         for i, proc in enumerate(procs):
             if proc.poll() is not None:  # died at its fault point
                 counts["kills"] += 1

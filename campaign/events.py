@@ -40,6 +40,7 @@ class GameStarted(Event):
     plays: tuple[tuple[str, tuple[str, ...]], ...]  # (player, (piece, ...))
     starts: tuple[tuple[str, str], ...] = ()  # (player, territory)
     type: str = ""
+    seating: tuple[str, ...] = ()  # the players clockwise around the table ('': the last game's seating)
 
     kind = "game-start"
 
@@ -50,6 +51,8 @@ class GameStarted(Event):
             out["start"] = dict(self.starts)
         if self.type:
             out["type"] = self.type
+        if self.seating:
+            out["seating"] = list(self.seating)
         return out
 
 
@@ -235,7 +238,7 @@ def _pairs(value: Any) -> tuple[tuple[str, str], ...] | None:
 
 
 _FIELDS: dict[str, dict[str, bool]] = {  # event -> field -> required
-    "game-start": {"play": True, "start": False, "type": False},
+    "game-start": {"play": True, "start": False, "type": False, "seating": False},
     "game-end": {"winner": False, "team": False, "held_on": False, "eliminated": False, "controlled": False,
                  "date": False, "lost": False},
     "place": {"sticker": True, "target": True, "by": False, "name": False, "value": False, "to": False},
@@ -267,9 +270,10 @@ def parse_event(data: Any, span: Span, index: int) -> Event | ParseProblem:
     if kind == "game-start":
         plays, starts = _plays(data.get("play")), _pairs(data.get("start"))
         gtype = _text(data.get("type")) if data.get("type") is not None else ""
-        if plays is None or starts is None or gtype is None:
+        seating = _names(data.get("seating"))
+        if plays is None or starts is None or gtype is None or seating is None:
             return bad
-        return GameStarted(plays, starts, gtype, **where)
+        return GameStarted(plays, starts, gtype, seating, **where)
     if kind == "game-end":
         if data.get("winner") in (None, "") and data.get("team") in (None, ""):
             return ParseProblem(span, "a 'game-end' event needs 'winner' (or 'team' in a co-operative "

@@ -69,6 +69,8 @@ class Step:
     skip: tuple[str, ...] = ()  # pieces the step never applies to
     cite: str = ""
     result: str = ""  # owed only after this team result (won, lost); '' after any
+    order: str = ""  # 'clockwise-from-winner': the owing players take it in seating order ('' any order)
+    records: tuple[str, ...] = ()  # a record step: what the game start should give ('start')
 
     def offers(self, sticker: str) -> bool:
         return sticker in self.stickers or sticker in self.fallback
@@ -313,7 +315,8 @@ def _step(s: dict[str, Any], rewards: dict[str, dict[str, Any]]) -> Step:
                 _stickers_of(as_list(s.get("choose")) + as_list(s.get("place")), rewards),
                 _stickers_of(as_list(s.get("fallback")), rewards), s.get("piece"),
                 bool(s.get("mandatory", does == "place")), str(s.get("pass_if") or ""),
-                tuple(str(x) for x in as_list(s.get("skip"))), cite_of(s), str(s.get("result") or ""))
+                tuple(str(x) for x in as_list(s.get("skip"))), cite_of(s), str(s.get("result") or ""),
+                str(s.get("order") or ""), tuple(str(x) for x in as_list(s.get("records"))))
 
 
 def _default_steps(rewards: dict[str, dict[str, Any]]) -> tuple[Step, ...]:

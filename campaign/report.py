@@ -28,7 +28,7 @@ from scarbook.campaign.links import cuts
 from scarbook.campaign.rules import blocking as rules_blocking
 from scarbook.campaign.rules import legal_now, legal_starts, owed_rewards, to_put_in_place, where
 from scarbook.campaign.state import pool_for
-from scarbook.compiler.model import as_dict
+from scarbook.compiler.model import as_dict, as_list
 from scarbook.compiler.words import group_of, mark_groups, words
 
 
@@ -56,9 +56,19 @@ def overall_winner(replay: Replay) -> dict[str, Any] | None:
                            "text": rule.get("text", ""), "cite": rule.get("cite", "")}
     bonus = rule.get("tie_bonus")
     if len(leaders) > 1 and isinstance(bonus, dict):
-        per = bonus.get("per")
-        out["roll_off_bonus"] = {p: sum(1 for ms in state.marks.values() for m in ms
-                                        if m.active and m.sticker == per and m.by == p) for p in leaders}
+        per = [bonus["per"]] if isinstance(bonus.get("per"), str) else as_list(bonus.get("per"))  # an id, or a list
+        stickers = replay.content.stickers
+
+        def earns(m: Any, player: str) -> bool:
+            """An active mark of `per` the player placed (with `named`: one whose sticker names what it marks, and
+            that they named)."""
+            if not (m.active and m.by == player and any(m.is_a(x) for x in per)):
+                return False
+            sticker = stickers.get(m.sticker) or {}
+            return not bonus.get("named") or bool(m.name and (sticker.get("named")
+                                                                or as_dict(sticker.get("founds")).get("named")))
+
+        out["roll_off_bonus"] = {p: sum(1 for ms in state.marks.values() for m in ms if earns(m, p)) for p in leaders}
         out["roll_off"] = bonus.get("text", "")
     return out
 
@@ -217,7 +227,8 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
                          "marks": [m.sticker for m in state.active_marks(fid) if not m.cancels
                                    and not _is_choice(content.stickers.get(m.sticker, {}))],
                          "history": history})
-    games = [{"game": g.number, "type": g.type, "plays": g.plays, "pieces": g.pieces, "ended": g.ended,
+    games = [{"game": g.number, "type": g.type, "plays": g.plays, "pieces": g.pieces, "starts": g.starts,
+              "seating": list(g.seating), "ended": g.ended,
               "winner": g.winner or None, "held_on": g.held_on, "eliminated": g.eliminated, "lost": g.lost,
               "returned": g.returned, "signed": g.signed, "date": g.date or None, "team": g.team or None,
               "chapter": shape.chapter_label(content, g) or None} for g in state.games]

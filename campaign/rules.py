@@ -33,6 +33,7 @@ from scarbook.campaign.model import Step, cite_of
 from scarbook.campaign.starts import START_CHECKS
 from scarbook.campaign.state import CampaignState, GameRecord, pool_for
 from scarbook.compiler.model import as_dict, as_list
+from scarbook.compiler.words import words
 from scarbook.kernel.diagnostics import Diagnostic, did_you_mean, refusal
 
 
@@ -267,6 +268,15 @@ def step_problems(content: Content, state: CampaignState, r: Resolved, in_order:
             if sid in content.stickers and where(content, state, sid, r.actor, in_order=False):
                 return [refusal("R226", f"{a(label)} is a fallback of '{owed.step.name}', and {a(sid)} can still be "
                                 f"placed (see 'scarbook campaign where {sid} --by {r.actor}')", *_step_rule(owed))]
+    if owed.step.order == "clockwise-from-winner" and in_order and game.seating:
+        before = _seated_before(game, owed, open_now)
+        if before:
+            o = before[0]
+            may_pass = not o.step.mandatory or o.step.pass_if
+            return [refusal("R240", f"{o.actor} chooses '{o.step.name}' before {r.actor} (clockwise from the "
+                            f"winner, {game.winner}: {', '.join(_clockwise(game))}); wait for {o.actor}'s choice"
+                            + (f" or pass ('scarbook campaign pass {o.step.id} --by {o.actor}')" if may_pass else ""),
+                            f"{owed.step.name}: in turn, clockwise from the winner", owed.step.cite)]
     gtype = content.model.types[game.type]
     if gtype.in_order and in_order:
         earlier = [o for o in open_now if o.index < owed.index and o.step.mandatory]
@@ -274,6 +284,25 @@ def step_problems(content: Content, state: CampaignState, r: Resolved, in_order:
             return [refusal("R227", f"first: {earlier[0].text()}; then {owed.step.name}",
                             f"the end of {a(gtype.name)} game goes step by step", gtype.cite or earlier[0].step.cite)]
     return []
+
+
+def _clockwise(game: GameRecord) -> list[str]:
+    """The players of the game in seating order, starting with the one left of the winner."""
+    seats = [p for p in game.seating if p in game.plays]
+    if game.winner not in seats:
+        return seats
+    at = seats.index(game.winner)
+    return seats[at + 1:] + seats[:at]
+
+
+def _seated_before(game: GameRecord, owed: steps.Owed, open_now: list[steps.Owed]) -> list[steps.Owed]:
+    """Open entries of the same step whose player sits before `owed`'s, clockwise from the winner."""
+    order = _clockwise(game)
+    if owed.actor not in order:
+        return []
+    mine = order.index(owed.actor)
+    return sorted((o for o in open_now if o.step.id == owed.step.id and o.actor in order
+                   and order.index(o.actor) < mine), key=lambda o: order.index(o.actor))
 
 
 def _unowed_rule(content: Content, game: GameRecord, sticker: str) -> tuple[str, str]:
@@ -476,6 +505,7 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
                            f"{content.game.title} is for {_players_text(players)}",
                            cite_text(as_dict(content.game.meta.get("source")).get("cite")) or _model_cite(content)))
     played = {player_name(state, p) for p, _ in ev.plays}
+    out.extend(_seating_problems(content, state, ev, played))
     seen_starts: dict[str, str] = {}
     start_rule = next(((c.text, c.cite) for c in model.starts), ("each player of the game starts in one territory",
                                                                   _model_cite(content)))
@@ -500,6 +530,43 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
         if starter and terr:
             seen_starts.setdefault(terr, starter)
     return out
+
+
+def _seating_problems(content: Content, state: CampaignState, ev: GameStarted,
+                      played: set[str | None]) -> list[Diagnostic]:
+    """R309: a seating names every player of the game once, and only players of the campaign."""
+    if not ev.seating:
+        return []
+    rule = ("--seating lists the players of the game clockwise around the table, each once",
+            next((st.cite for t in content.model.types.values() for st in t.steps if st.order), "")
+            or _model_cite(content))
+    seated = [player_name(state, p) for p in ev.seating]
+    unknown = [raw for raw, p in zip(ev.seating, seated, strict=True) if p is None]
+    if unknown:
+        return [refusal("R309", f"{unknown[0]} is not a player of this campaign ({', '.join(state.players)})",
+                        *rule)]
+    twice = sorted({p for p in seated if seated.count(p) > 1}, key=str)
+    if twice:
+        return [refusal("R309", f"{twice[0]} is seated twice", *rule)]
+    missing = [p for p in played if p and p not in seated]
+    if missing:
+        return [refusal("R309", f"the seating leaves out {', '.join(sorted(missing))}, who plays this game", *rule)]
+    return []
+
+
+def starts_asked(content: Content, state: CampaignState, ev: GameStarted) -> str:
+    """A note for a game start that leaves out where players started, when the game type's record step writes the
+    starting territory down ('' nothing to ask)."""
+    number = state.started + 1
+    gtype = content.model.types.get(content.model.type_of(number, ev.type))
+    step = next((st for st in gtype.steps if "start" in st.records), None) if gtype else None
+    given = {player_name(state, p) for p, _ in ev.starts}
+    missing = [p for p, _ in ev.plays if player_name(state, p) not in given]
+    if step is None or not missing:
+        return ""
+    word = words(content.game)["start"].one
+    return (f"note: '{step.name}' writes down each player's {word}; not recorded for {', '.join(missing)}. "
+            f"Undo and start again with --start NAME=TERRITORY to keep it ({step.cite})")
 
 
 def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kinds: tuple[str, ...],
@@ -934,7 +1001,8 @@ def canonical(content: Content, state: CampaignState, ev: Event) -> Event | None
         return None if isinstance(r, Diagnostic) else _placed(ev, r)
     if isinstance(ev, GameStarted):
         return GameStarted(tuple((who(p), tuple(normalize(f) for f in fs)) for p, fs in ev.plays),
-                           tuple((who(p), normalize(t)) for p, t in ev.starts), ev.type, **where)
+                           tuple((who(p), normalize(t)) for p, t in ev.starts), ev.type,
+                           tuple(who(p) for p in ev.seating), **where)
     if isinstance(ev, GameEnded):
         game = state.in_progress
         listed = [who(ev.winner), *(who(p) for p in ev.held_on), *(who(p) for p in ev.eliminated)]

@@ -82,6 +82,7 @@ class GameRecord:
     chapter: int = 0  # the chapter it plays (0: the campaign has no chapters)
     attempt: int = 0  # which try of that chapter
     returned: dict[str, str] = field(default_factory=dict)  # piece lost for good earlier, played again -> its price
+    seating: tuple[str, ...] = ()  # the players clockwise around the table (the last recorded seating)
 
     def with_role(self, role: str) -> list[str]:
         if role == "winner":
@@ -268,7 +269,8 @@ def apply(state: CampaignState, content: Content, event: Event) -> None:
         number = state.started + 1
         pieces = {p: {content.piece_kind_of(i) or "": i for i in ids} for p, ids in event.plays}
         record = GameRecord(number, {p: ids[0] if ids else "" for p, ids in event.plays}, dict(event.starts),
-                            line=event.span.line, type=content.model.type_of(number, event.type), pieces=pieces)
+                            line=event.span.line, type=content.model.type_of(number, event.type), pieces=pieces,
+                            seating=event.seating or (state.games[-1].seating if state.games else ()))
         if content.model.chapters is not None:
             record.chapter, record.attempt = next_chapter(content, state)
         state.games.append(record)

@@ -100,6 +100,86 @@ def check_references(ctx: Ctx) -> Iterator[Diagnostic]:
             yield from _ref(ctx, gid, f"/opens/{i}", e, "envelopes", "envelope")
 
 
+def _game_doc(ctx: Ctx) -> Document | None:
+    return next((d for d in ctx.loaded.docs if isinstance(d.data, dict) and isinstance(d.data.get("game"), dict)),
+                None)
+
+
+def check_campaign_references(ctx: Ctx) -> Iterator[Diagnostic]:
+    """The ids the campaign model names (`game.campaign`: steps, setup, claims, obligations, the tie bonus, starts;
+    a schedule entry's type, draft and places; a limit's track) resolve: the tracker would otherwise offer, owe or
+    count a sticker that does not exist, and say nothing."""
+    doc = _game_doc(ctx)
+    stickers = ctx.game.section("stickers")
+    merged = as_dict(ctx.game.meta.get("campaign"))  # what the ids may name: the game's, with its packs' steps
+    piece_ids = {str(as_dict(p).get("id")) for p in as_list(merged.get("pieces")) if as_dict(p).get("id")}
+    type_ids = {str(as_dict(t).get("id")) for t in as_list(merged.get("game_types")) if as_dict(t).get("id")}
+    tracks = {str(as_dict(t).get("id")) for t in as_list(merged.get("tracks")) if as_dict(t).get("id")}
+    offered = {**stickers, **ctx.game.section("rewards")}
+    # what is checked: the campaign block as its file says it (a pack's step is checked at its own line below)
+    campaign = as_dict(as_dict(doc.data.get("game")).get("campaign")) if doc is not None else {}
+
+    def missing(pointer: str, value: Any, pool: Any, noun: str, where: str,
+                at: Document | None = doc) -> Iterator[Diagnostic]:
+        if at is not None and isinstance(value, str) and value not in pool:
+            yield error(at.span(pointer), "X102", f"no {noun} '{value}'{did_you_mean(value, pool)}; "
+                        f"define it under '{where}:' or fix the id", pointer)
+
+    def step_refs(at: Document | None, pointer: str, step: dict[str, Any]) -> Iterator[Diagnostic]:
+        for key in ("choose", "fallback"):
+            for k, sid in enumerate(as_list(step.get(key))):
+                yield from missing(f"{pointer}/{key}/{k}", sid, offered, "sticker or reward", "stickers", at)
+        yield from missing(f"{pointer}/piece", step.get("piece"), piece_ids, "piece kind", "game: campaign: pieces",
+                           at)
+
+    base = "/game/campaign"
+    for i, p in enumerate(as_dict(p) for p in as_list(campaign.get("pieces"))):
+        yield from missing(f"{base}/pieces/{i}/claim", p.get("claim"), stickers, "sticker", "stickers")
+        yield from missing(f"{base}/pieces/{i}/deck", p.get("deck"), ctx.game.section("decks"), "deck", "decks")
+    for i, t in enumerate(as_dict(t) for t in as_list(campaign.get("game_types"))):
+        for j, kind in enumerate(as_list(t.get("plays"))):
+            yield from missing(f"{base}/game_types/{i}/plays/{j}", kind, piece_ids, "piece kind",
+                               "game: campaign: pieces")
+        for j, step in enumerate(as_dict(s) for s in as_list(t.get("steps"))):
+            yield from step_refs(doc, f"{base}/game_types/{i}/steps/{j}", step)
+    for pack_doc in ctx.loaded.docs:  # a pack's `steps` (added or patched), at the pack's own line
+        if isinstance(pack_doc.data, dict) and "game" not in pack_doc.data:
+            for i, step in enumerate(as_list(pack_doc.data.get("steps"))):
+                if isinstance(step, dict):
+                    yield from step_refs(pack_doc, f"/steps/{i}", step)
+    yield from missing(f"{base}/default_type", campaign.get("default_type"), type_ids, "game type",
+                       "game: campaign: game_types")
+    for i, entry in enumerate(as_dict(e) for e in as_list(campaign.get("setup"))):
+        yield from missing(f"{base}/setup/{i}/place", entry.get("place"), stickers, "sticker", "stickers")
+    for i, entry in enumerate(as_dict(e) for e in as_list(campaign.get("owed_when"))):
+        yield from missing(f"{base}/owed_when/{i}/place", entry.get("place"), stickers, "sticker", "stickers")
+    bonus = as_dict(as_dict(campaign.get("overall_winner")).get("tie_bonus"))
+    per = bonus.get("per")
+    marks = {*stickers, *(s.get("kind") for s in stickers.values()), *(as_dict(s.get("founds")).get("kind")
+                                                                      for s in stickers.values())}
+    for i, sid in enumerate(per if isinstance(per, list) else [per]):  # a sticker id or kind, or a list of them
+        yield from missing(f"{base}/overall_winner/tie_bonus/per" + (f"/{i}" if isinstance(per, list) else ""), sid,
+                           {m for m in marks if isinstance(m, str)}, "sticker or sticker kind", "stickers")
+    for i, start in enumerate(as_dict(c) for c in as_list(campaign.get("starts"))):
+        for j, sid in enumerate(as_list(start.get("unless_own"))):
+            yield from missing(f"{base}/starts/{i}/unless_own/{j}", sid, stickers, "sticker", "stickers")
+    for gid, entry in ctx.items("schedule"):
+        if type_ids and isinstance(entry.get("type"), str) and entry["type"] not in type_ids:
+            yield error(ctx.at(gid, "/type"), "X102", f"no game type '{entry['type']}'"
+                        f"{did_you_mean(entry['type'], type_ids)}; define it under 'game: campaign: game_types:' "
+                        "or fix the id")
+        for i, sid in enumerate(as_list(as_dict(entry.get("draft")).get("of"))):
+            yield from _ref(ctx, gid, f"/draft/of/{i}", sid, "stickers", "sticker")
+        for i, sid in enumerate(as_list(entry.get("places"))):
+            yield from _ref(ctx, gid, f"/places/{i}", sid, "stickers", "sticker")
+    for sid, st in ctx.items("stickers"):
+        for i, chk in enumerate(as_list(st.get("checks"))):
+            track = as_dict(as_dict(chk).get("max")).get("track")
+            if isinstance(track, str) and track not in tracks:
+                yield error(ctx.at(sid, f"/checks/{i}/max/track"), "X102", f"no track '{track}'"
+                            f"{did_you_mean(track, tracks)}; define it under 'game: campaign: tracks:' or fix the id")
+
+
 def check_sealed_once(ctx: Ctx) -> Iterator[Diagnostic]:
     seen: dict[str, str] = {}
     for eid, env in ctx.items("envelopes"):
@@ -488,7 +568,8 @@ def _gaps_in(doc: Document, meta: dict[str, Any]) -> Iterator[Diagnostic]:
 
 
 CHECKS: list[Callable[[Ctx], Iterable[Diagnostic]]] = [
-    check_references, check_sealed_once, check_sealed_names, check_edges, check_neighbor_symmetry, check_connected,
+    check_references, check_campaign_references, check_sealed_once, check_sealed_names, check_edges,
+    check_neighbor_symmetry, check_connected,
     check_regions, check_deck_counts, check_table_rows, check_stickers, check_game_meta, check_gaps, check_citations,
 ]
 

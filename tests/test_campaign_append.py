@@ -51,9 +51,9 @@ def setup_file(tmp_path: Path) -> Path:
 
 def test_an_append_checks_only_the_new_event(setup_file: Path, checks: list[int]) -> None:
     assert read(setup_file).verified  # the last write vouched for the file it wrote
-    assert invoke(["place", "bunker", "peru"], setup_file).exit_code == 0
-    assert checks == [1]
     assert invoke(START.split(), setup_file).exit_code == 0
+    assert checks == [1]
+    assert invoke(["place", "bunker", "peru", "--by", "Ann"], setup_file).exit_code == 0
     assert checks == [2]
 
 
@@ -61,9 +61,9 @@ def test_without_a_verdict_every_event_is_checked(setup_file: Path, checks: list
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SCARBOOK_CACHE", str(tmp_path / "empty-cache"))
     events = len(read(setup_file).events)
-    assert invoke(["place", "bunker", "peru"], setup_file).exit_code == 0
+    assert invoke(START.split(), setup_file).exit_code == 0
     assert checks == [events + 1]
-    assert invoke(["place", "bunker", "brazil"], setup_file).exit_code == 0
+    assert invoke(["place", "bunker", "brazil", "--by", "Ann"], setup_file).exit_code == 0
     assert checks == [events + 2]  # and the next one is fast again
 
 
@@ -77,7 +77,7 @@ def test_check_always_rechecks_every_event(setup_file: Path, checks: list[int]) 
 
 def test_a_hand_edited_illegal_event_is_caught_by_the_next_append(setup_file: Path, tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    assert not run_script("place bunker peru\n" + START + "\ngame end --winner Ann --held-on Bob --held-on Cat\n",
+    assert not run_script(START + "\nplace bunker peru --by Ann\ngame end --winner Ann --held-on Bob --held-on Cat\n",
                           setup_file)
     assert read(setup_file).verified
     lines = setup_file.read_text().splitlines(keepends=True)
@@ -128,8 +128,9 @@ def test_undo_cuts_the_last_line_without_parsing_the_ledger_again(setup_file: Pa
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     from scarbook.campaign.ledger import cache as ledger_module  # where `read` parses a ledger
 
+    assert invoke(START.split(), setup_file).exit_code == 0
     before = setup_file.read_bytes()
-    assert invoke(["place", "bunker", "peru"], setup_file).exit_code == 0
+    assert invoke(["place", "bunker", "peru", "--by", "Ann"], setup_file).exit_code == 0
 
     def no_parsing(*args: object) -> object:
         raise AssertionError("the ledger was parsed again")
@@ -139,7 +140,7 @@ def test_undo_cuts_the_last_line_without_parsing_the_ledger_again(setup_file: Pa
         assert invoke(["undo"], setup_file).exit_code == 0
     assert setup_file.read_bytes() == before
     checks[0] = 0
-    assert invoke(["place", "bunker", "peru"], setup_file).exit_code == 0
+    assert invoke(["place", "bunker", "peru", "--by", "Ann"], setup_file).exit_code == 0
     assert checks[0] == 1  # the verdict on the shorter file still holds: only the new event is checked
 
 

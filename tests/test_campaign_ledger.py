@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from campaigns.helpers import SETUP, START, invoke, run_script
+from campaigns.helpers import PLAYING, SETUP, START, invoke, run_script
 
 from conftest import refused, snapshot
 from scarbook.campaign.checks import CHECKS
@@ -26,6 +26,14 @@ def _no_env_campaign(monkeypatch: pytest.MonkeyPatch) -> None:
 def setup_file(tmp_path: Path) -> Path:
     file = tmp_path / "c.yaml"
     assert not run_script(SETUP, file)
+    return file
+
+
+@pytest.fixture
+def playing_file(tmp_path: Path) -> Path:
+    """Game 1 in progress: `place bunker peru --by Ann` (a scar card) is legal."""
+    file = tmp_path / "c.yaml"
+    assert not run_script(PLAYING, file)
     return file
 
 
@@ -50,10 +58,10 @@ def test_ledger_is_plain_yaml_with_header_and_one_line_per_event(setup_file: Pat
     assert text.count("\n- {event:") == 17
 
 
-def test_write_keeps_a_backup(setup_file: Path) -> None:
-    before = setup_file.read_bytes()
-    assert invoke(["place", "bunker", "peru"], setup_file).exit_code == 0
-    assert (setup_file.parent / "c.yaml.bak").read_bytes() == before
+def test_write_keeps_a_backup(playing_file: Path) -> None:
+    before = playing_file.read_bytes()
+    assert invoke(["place", "bunker", "peru", "--by", "Ann"], playing_file).exit_code == 0
+    assert (playing_file.parent / "c.yaml.bak").read_bytes() == before
 
 
 def test_refused_and_failed_commands_change_nothing(setup_file: Path) -> None:
@@ -67,12 +75,12 @@ def test_refused_and_failed_commands_change_nothing(setup_file: Path) -> None:
         assert setup_file.read_bytes() == before
 
 
-def test_undo_removes_the_last_event(setup_file: Path) -> None:
-    before = setup_file.read_bytes()
-    assert invoke(["place", "bunker", "peru"], setup_file).exit_code == 0
-    result = invoke(["undo"], setup_file)
+def test_undo_removes_the_last_event(playing_file: Path) -> None:
+    before = playing_file.read_bytes()
+    assert invoke(["place", "bunker", "peru", "--by", "Ann"], playing_file).exit_code == 0
+    result = invoke(["undo"], playing_file)
     assert result.exit_code == 0 and "bunker on peru" in result.output
-    assert setup_file.read_bytes() == before
+    assert playing_file.read_bytes() == before
 
 
 def test_undo_on_empty_ledger(tmp_path: Path) -> None:
@@ -100,15 +108,15 @@ def test_hand_edit_is_reported_at_its_line(setup_file: Path) -> None:
     assert invoke(["check"], setup_file).exit_code == 0
 
 
-def test_hand_edit_in_another_layout_still_appends(setup_file: Path) -> None:
-    text = setup_file.read_text().replace("events:\n", "events:\n  # setup\n", 1)
+def test_hand_edit_in_another_layout_still_appends(playing_file: Path) -> None:
+    text = playing_file.read_text().replace("events:\n", "events:\n  # setup\n", 1)
     lines = text.split("\n")
     lines = [("  " + ln if ln.startswith("- ") else ln) for ln in lines]
-    setup_file.write_text("\n".join(lines))
-    assert invoke(["place", "bunker", "peru"], setup_file).exit_code == 0
-    assert setup_file.read_text().endswith("  - {event: place, sticker: bunker, target: peru}\n")
-    assert invoke(["undo"], setup_file).exit_code == 0
-    assert invoke(["check"], setup_file).exit_code == 0
+    playing_file.write_text("\n".join(lines))
+    assert invoke(["place", "bunker", "peru", "--by", "Ann"], playing_file).exit_code == 0
+    assert playing_file.read_text().endswith("  - {event: place, sticker: bunker, target: peru, by: Ann}\n")
+    assert invoke(["undo"], playing_file).exit_code == 0
+    assert invoke(["check"], playing_file).exit_code == 0
 
 
 def test_flow_style_events_are_rewritten_canonically(tmp_path: Path) -> None:
@@ -229,10 +237,10 @@ def test_sheet_writes_a_pdf(setup_file: Path) -> None:
     assert out.read_bytes().startswith(b"%PDF")
 
 
-def test_parsed_ledger_cache_matches_a_fresh_parse(setup_file: Path) -> None:
-    assert invoke(["place", "bunker", "peru"], setup_file).exit_code == 0  # cached without re-parsing
-    fresh = ledger_mod.parse(setup_file.read_text(), setup_file, "c.yaml")
-    cached = ledgercache.read(setup_file, "c.yaml")
+def test_parsed_ledger_cache_matches_a_fresh_parse(playing_file: Path) -> None:
+    assert invoke(["place", "bunker", "peru", "--by", "Ann"], playing_file).exit_code == 0  # cached without re-parsing
+    fresh = ledger_mod.parse(playing_file.read_text(), playing_file, "c.yaml")
+    cached = ledgercache.read(playing_file, "c.yaml")
     assert [(e.to_dict(), e.span) for e in cached.events] == [(e.to_dict(), e.span) for e in fresh.events]
 
 

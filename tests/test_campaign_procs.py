@@ -79,14 +79,14 @@ def test_killed_cli_writes_never_corrupt(setup_file: Path, point: str) -> None:
     before = setup_file.read_bytes()
     count = len(parse(before.decode(), setup_file).events)
     env = {**_env(setup_file.parent), "SCARBOOK_FAULT": f"{point}:kill"}
-    killed = subprocess.run([SCARBOOK, "campaign", "place", "bunker", "peru", "-c", str(setup_file)], env=env,
+    killed = subprocess.run([SCARBOOK, "campaign", "place", "coin", "japan", "-c", str(setup_file)], env=env,
                             capture_output=True, text=True)
     assert killed.returncode == -signal.SIGKILL, killed.stdout + killed.stderr  # the kill landed in the write
     assert setup_file.read_bytes() == before  # every point is before the rename
     bak = setup_file.with_name(setup_file.name + ".bak")
     if bak.exists():
         parse(bak.read_text(), bak)  # whole too
-    again = subprocess.run([SCARBOOK, "campaign", "place", "bunker", "peru", "-c", str(setup_file)],
+    again = subprocess.run([SCARBOOK, "campaign", "place", "coin", "japan", "-c", str(setup_file)],
                            env=_env(setup_file.parent), capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
     assert len(parse(setup_file.read_text(), setup_file).events) == count + 1

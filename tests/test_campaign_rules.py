@@ -290,9 +290,9 @@ def test_where_lists_legal_targets(tmp_path: Path) -> None:
 
 def test_dry_run_writes_nothing(tmp_path: Path) -> None:
     file = tmp_path / "c.yaml"
-    assert not run_script(SETUP, file)
+    assert not run_script(SETUP + START, file)
     before = file.read_bytes()
-    result = invoke(["place", "bunker", "AlAsKa", "--dry-run"], file)
+    result = invoke(["place", "bunker", "AlAsKa", "--by", "Ann", "--dry-run"], file)
     assert result.exit_code == 0 and "legal" in result.output
     assert file.read_bytes() == before
 

@@ -120,6 +120,19 @@ def test_one_xenia_sticker_after_game_2_and_owed_before_game_3(tmp_path: Path) -
                           "!R238 place xenia-jones-warlord-sticker as-03\n", file)
 
 
+# --- 3. timing windows ------------------------------------------------------------------------------------------
+def test_risk_legacy_scars_are_played_during_a_game_not_between_games(tmp_path: Path) -> None:
+    """§ Playing a Scar Card: a scar card is played at the start of a turn (or before an attack roll), so during a
+    game; before game 1 and between games it is refused."""
+    file = tmp_path / "c.yaml"
+    assert not run_script(SETUP + "!R230 place bunker peru --by Ann\n" + START + "\nplace bunker peru --by Ann\n"
+                          "game end --winner Ann --held-on Bob --held-on Cat\n"
+                          "!R230 place ammo-shortage brazil --by Bob\n", file)
+    out = first_error(file, "place ammo-shortage brazil --by Bob")
+    assert out == ("error R230: no game is in progress (an Ammo Shortage is placed during a game; Risk Legacy "
+                   "rulebook § Playing a Scar Card)"), out
+
+
 # --- 4. owners ----------------------------------------------------------------------------------------------------
 def test_only_the_placer_of_a_new_continent_draws_its_lines(tmp_path: Path) -> None:
     file = tmp_path / "c.yaml"
@@ -160,3 +173,67 @@ def test_status_shows_a_raised_unknown_stat_as_raised(tmp_path: Path) -> None:
     sf_until(file, "open envelope-c")  # Bob raised Raaz Garcia's Cyber-Tech after game 4
     text = invoke(["status"], file).output
     assert "cyber_tech ? +1" in text and "cyber_tech ?," not in text.split("raaz-garcia", 1)[-1].split("\n")[0]
+
+
+SEATED = START + " --seating Ann,Cat,Bob"  # clockwise from Ann: Cat, then Bob
+
+
+def test_held_on_players_choose_clockwise_from_the_winner(tmp_path: Path) -> None:
+    """§ If you held on but did not win: "Proceeding clockwise from the winner, each player who Held On chooses"."""
+    file = tmp_path / "c.yaml"
+    assert not run_script(SETUP + SEATED + "\ngame end --winner Ann --held-on Bob --held-on Cat\n"
+                          "place major-city egypt --by Ann --name Cairo\n"
+                          "!R240 place coin china --by Bob\n"  # Cat sits first after Ann
+                          "place coin india --by Cat\nplace coin china --by Bob\n"
+                          # the seating is kept: game 2, Bob wins, clockwise from Bob: Ann, then Cat
+                          + START + "\ngame end --winner Bob --held-on Ann --held-on Cat\n"
+                          "place major-city peru --by Bob --name Lima\n"
+                          "!R240 place coin japan --by Cat\nplace coin japan --by Ann\nplace coin brazil --by Cat\n",
+                          file)
+    assert not run_script("!R309 " + START + " --seating Ann,Bob\n!R309 " + START + " --seating Ann,Bob,Cat,Ann\n"
+                          "!R309 " + START + " --seating Ann,Bob,Zed\n", file)
+    assert json.loads(invoke(["status", "--format", "json"], file).stdout)["games"][1]["seating"] == ["Ann", "Cat",
+                                                                                                      "Bob"]
+    out = first_error(file, START + " --seating Ann,Bob")
+    assert out == ("error R309: the seating leaves out Cat, who plays this game (--seating lists the players of "
+                   "the game clockwise around the table, each once; Risk Legacy rulebook § If you held on but did "
+                   "not win)"), out
+
+
+def test_without_a_seating_the_order_is_the_players_word(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    assert not run_script(SETUP + START + "\ngame end --winner Ann --held-on Bob --held-on Cat\n"
+                          "place coin china --by Bob\nplace coin india --by Cat\n", file)
+    refusal = SETUP + SEATED + "\ngame end --winner Ann --held-on Bob --held-on Cat\n"
+    assert not run_script(refusal, other := tmp_path / "d.yaml")
+    out = first_error(other, "place coin china --by Bob")
+    assert out == ("error R240: Cat chooses 'A held-on player's reward' before Bob (clockwise from the winner, Ann: "
+                   "Cat, Bob); wait for Cat's choice (A held-on player's reward: in turn, clockwise from the winner; "
+                   "Risk Legacy rulebook § If you held on but did not win)"), out
+
+
+def test_a_game_start_asks_for_the_starting_territories_the_faction_cards_record(tmp_path: Path) -> None:
+    """§ Before the first turn: players write their starting territory on their faction card. A game start
+    without them is recorded with a note that asks for them; with every start given, no note."""
+    file = tmp_path / "c.yaml"
+    assert not run_script(SETUP, file)
+    asked = invoke([*START.split(), "--start", "Ann=peru"], file)
+    assert asked.exit_code == 0, asked.output
+    assert ("note: 'Record the game on the faction cards' writes down each player's starting territory; not "
+            "recorded for Bob, Cat. Undo and start again with --start NAME=TERRITORY to keep it (Risk Legacy "
+            "rulebook § Before the first turn)") in asked.output
+    assert invoke(["undo"], file).exit_code == 0
+    given = invoke([*START.split(), "--start", "Ann=peru", "--start", "Bob=egypt", "--start", "cat=china"], file)
+    assert given.exit_code == 0 and "note:" not in given.output, given.output
+    game = json.loads(invoke(["status", "--format", "json"], file).stdout)["games"][0]
+    assert game["starts"] == {"Ann": "peru", "Bob": "egypt", "Cat": "china"} and game["seating"] == [], game
+    # the option off: a house rule's pack patches the record step to write no starting territory down
+    pack = tmp_path / "no-starts"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("source: {cite: \"homebrew: no starts\"}\n"
+                                    "pack: {id: no-starts, title: No starts, extends: risk-legacy}\n"
+                                    "steps:\n  - {game_type: game, id: record, patch: true, records: []}\n", "utf-8")
+    other = tmp_path / "d.yaml"
+    assert not run_script(SETUP.replace("--player Cat", f"--player Cat --pack {pack}"), other)
+    quiet = invoke(START.split(), other)
+    assert quiet.exit_code == 0 and "note:" not in quiet.output, quiet.output

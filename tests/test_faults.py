@@ -39,7 +39,7 @@ def test_symlinked_ledger_is_written_through_not_forked(tmp_path: Path, ledger: 
     result = sb(*PLACE, "-c", str(link))
     assert result.returncode == 0, result.stderr
     assert link.is_symlink() and os.readlink(link) == str(target)
-    assert events_of(target)[-1] == {"event": "place", "sticker": "bunker", "target": "peru"}
+    assert events_of(target)[-1] == {"event": "place", "sticker": "bunker", "target": "peru", "by": "Ann"}
     assert (real / "ours.yaml.bak").is_file() and (real / "ours.yaml.lock").exists()
     assert not (tmp_path / "link.yaml.bak").exists() and not (tmp_path / "link.yaml.lock").exists()
     undo = sb("campaign", "undo", "-c", str(link))
@@ -157,7 +157,7 @@ LAYOUTS = {
     + "]\nnotes: x\n",
     "blank-lines-and-comments": lambda t: t.replace("\n- {event: place, sticker: coin, target: egypt",
                                                    "\n\n# egypt\n\n- {event: place, sticker: coin, target: egypt"),
-    "block-events": lambda t: t + "- event: place\n  sticker: ammo-shortage\n  # why\n  target: brazil\n",
+    "block-events": lambda t: t + "- event: place\n  sticker: ammo-shortage\n  # why\n  target: brazil\n  by: Bob\n",
     "empty-events-then-key": lambda t: t.split("events:")[0] + "events:\nextra: {a: 1}\n",
     "null-events": lambda t: t.split("events:")[0] + "events: ~  # nothing yet\nextra: 1\n",
     "no-events": lambda t: t.split("events:")[0] + "# the end\n",
@@ -170,11 +170,15 @@ def test_write_keeps_comments_unknown_keys_and_layout(ledger: Path, layout: str)
     ledger.write_text(original)
     old = events_of(ledger)
     comments = [ln.split("#", 1)[1] for ln in original.splitlines() if "#" in ln]
-    result = sb(*PLACE, "-c", str(ledger))
+    # with the events gone no game is in progress: a setup coin is what is legal then
+    coin = {"event": "place", "sticker": "coin", "target": "peru-card"}
+    place, placed = ((PLACE, {"event": "place", "sticker": "bunker", "target": "peru", "by": "Ann"}) if old else
+                     (["campaign", "place", "coin", "peru"], coin))
+    result = sb(*place, "-c", str(ledger))
     assert result.returncode == 0, (original, result.stderr)
     text = ledger.read_text()
     assert all(c in text for c in comments)
-    assert events_of(ledger) == [*old, {"event": "place", "sticker": "bunker", "target": "peru"}]
+    assert events_of(ledger) == [*old, placed]
     for key in ("notes:", "extra:"):
         assert (key in text) == (key in original)
     assert sb("campaign", "undo", "-c", str(ledger)).returncode == 0

@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from campaigns.helpers import setup_bytes
 from campaigns.procs import PLACE, events_of, sb
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -17,6 +18,13 @@ START = ["campaign", "game", "start", "--play", "Ann=die-mechaniker", "--play", 
          "--play", "Cat=saharan-republic"]
 OTHER_START = ["campaign", "game", "start", "--play", "Ann=khan-industries", "--play", "Bob=die-mechaniker",
                "--play", "Cat=saharan-republic"]  # the same game recorded on another table: another line
+
+
+@pytest.fixture
+def before_game_1(ledger: Path) -> Path:
+    """SETUP's ledger (the `ledger` fixture's is game 1 in progress): a game start is legal."""
+    ledger.write_bytes(setup_bytes())
+    return ledger
 
 
 def git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -44,8 +52,8 @@ def two_branches(ledger: Path, ann: list[str], bob: list[str], union: bool = Fal
     return ledger
 
 
-def test_a_conflicted_merge_is_named_at_the_marker(ledger: Path) -> None:
-    two_branches(ledger, START, PLACE)
+def test_a_conflicted_merge_is_named_at_the_marker(before_game_1: Path) -> None:
+    ledger = two_branches(before_game_1, START, OTHER_START)
     text = ledger.read_text("utf-8")
     assert "<<<<<<< HEAD" in text, text[-400:]
     marker = text.splitlines().index("<<<<<<< HEAD") + 1
@@ -55,16 +63,17 @@ def test_a_conflicted_merge_is_named_at_the_marker(ledger: Path) -> None:
         assert result.returncode == 1, (command, result.stdout, result.stderr)
         out = result.stdout + result.stderr
         assert f"c.yaml:{marker}:1: error L015: unresolved git merge conflict (lines {marker}-{marker + 4}): HEAD " \
-               f"holds 1 event (game-start) at line {marker + 1}; bob holds 1 event (place) at line {marker + 3}. " \
+               f"holds 1 event (game-start) at line {marker + 1}; bob holds 1 event (game-start) at line " \
+               f"{marker + 3}. " \
                "Resolve it by keeping both sides' events, in the order they were played" in out, out
         assert "campaign check" in out and "Y001" not in out
     assert ledger.read_bytes() == before  # nothing written
 
 
-def test_resolving_by_keeping_both_sides_then_check(ledger: Path) -> None:
+def test_resolving_by_keeping_both_sides_then_check(before_game_1: Path) -> None:
     """Keeping both sides (markers deleted) in the wrong order: `check` names the first illegal event; in the
     order they were played, it is legal."""
-    two_branches(ledger, START, OTHER_START)
+    ledger = two_branches(before_game_1, START, OTHER_START)
     lines = ledger.read_text("utf-8").splitlines(keepends=True)
     kept = [ln for ln in lines if not ln.startswith(("<<<<<<<", "=======", ">>>>>>>"))]
     ledger.write_text("".join(kept), "utf-8")
@@ -75,8 +84,8 @@ def test_resolving_by_keeping_both_sides_then_check(ledger: Path) -> None:
     assert sb("campaign", "check", "-c", str(ledger)).returncode == 0
 
 
-def test_merge_union_interleaves_and_check_names_the_first_illegal_event(ledger: Path) -> None:
-    two_branches(ledger, START, OTHER_START, union=True)
+def test_merge_union_interleaves_and_check_names_the_first_illegal_event(before_game_1: Path) -> None:
+    ledger = two_branches(before_game_1, START, OTHER_START, union=True)
     text = ledger.read_text("utf-8")
     assert "<<<<<<<" not in text and text.count("event: game-start") == 2  # merged without a word from git
     check = sb("campaign", "check", "-c", str(ledger))

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from conftest import proc_refused
 from scarbook.campaign.ledger.file import parse
 
-NEW_LINE = "- {event: place, sticker: bunker, target: peru}\n"
+NEW_LINE = "- {event: place, sticker: bunker, target: peru, by: Ann}\n"
 
 
 
@@ -107,7 +107,7 @@ def test_a_file_without_a_final_newline_gets_its_own_line_break_first(ledger: Pa
     assert sb(*PLACE, "-c", str(ledger)).returncode == 0
     assert ledger.stat().st_ino == ino
     assert ledger.read_bytes() == crlf + b"\r\n" + NEW_LINE.replace("\n", "\r\n").encode()
-    assert events_of(ledger)[-1] == {"event": "place", "sticker": "bunker", "target": "peru"}
+    assert events_of(ledger)[-1] == {"event": "place", "sticker": "bunker", "target": "peru", "by": "Ann"}
 
 
 def test_flow_style_empty_events_still_work_through_the_replace_path(ledger: Path) -> None:
@@ -187,7 +187,7 @@ def test_hand_appends_racing_many_writes_are_never_lost(ledger: Path) -> None:
     text = ledger.read_text()
     lost = [n for n in notes if n not in text]
     assert not lost, f"{len(lost)} of {len(notes)} hand lines lost: {lost[:5]}"
-    targets = [e["target"] for e in events_of(ledger)]
+    targets = [e.get("target", "") for e in events_of(ledger)]
     assert [t for t in targets if t.startswith("t")] == [f"t{n}" for n in range(count)]
     assert _side_files(ledger.parent) == []
 
@@ -207,7 +207,7 @@ def test_a_line_without_newline_appended_between_check_and_write_is_not_glued_to
     assert "line break" in out + err  # it says what it repaired
     text = ledger.read_text()
     assert text.endswith("# typed without a newline\n" + NEW_LINE)
-    assert events_of(ledger)[-1] == {"event": "place", "sticker": "bunker", "target": "peru"}
+    assert events_of(ledger)[-1] == {"event": "place", "sticker": "bunker", "target": "peru", "by": "Ann"}
     assert _side_files(ledger.parent) == []
 
 
@@ -217,7 +217,7 @@ def test_an_append_after_the_last_comparison_is_kept_with_the_event(ledger: Path
 
 
 def test_an_event_typed_by_hand_at_the_same_moment_is_kept_and_reported(ledger: Path) -> None:
-    typed = "- {event: place, sticker: bunker, target: egypt}\n"
+    typed = "- {event: place, sticker: bunker, target: egypt, by: Bob}\n"
     out, err = place_while_appending(ledger, typed)
     assert "scarbook campaign check" in err
     assert ledger.read_text().endswith(typed + NEW_LINE)
@@ -242,10 +242,10 @@ def test_a_torn_append_is_never_read_as_an_event_and_is_removed_by_the_next_writ
     assert log.returncode == 0 and "peru" not in log.stdout, log.stdout + log.stderr
     # a hand edit after the crash is kept; the next write removes exactly the half event
     append(ledger, "# a note after the crash\n")
-    assert sb("campaign", "place", "bunker", "egypt", "-c", str(ledger)).returncode == 0
-    egypt = b"- {event: place, sticker: bunker, target: egypt}\n"
+    assert sb("campaign", "place", "bunker", "egypt", "--by", "Bob", "-c", str(ledger)).returncode == 0
+    egypt = b"- {event: place, sticker: bunker, target: egypt, by: Bob}\n"
     assert ledger.read_bytes() == before + b"# a note after the crash\n" + egypt
-    assert events_of(ledger) == [*old, {"event": "place", "sticker": "bunker", "target": "egypt"}]
+    assert events_of(ledger) == [*old, {"event": "place", "sticker": "bunker", "target": "egypt", "by": "Bob"}]
     assert _side_files(ledger.parent) == []
 
 
@@ -262,8 +262,9 @@ def test_killed_after_the_append_keeps_the_whole_event(ledger: Path) -> None:
     before = ledger.read_bytes()
     assert sb(*PLACE, "-c", str(ledger), SCARBOOK_FAULT="ledger-after-append:kill").returncode == -9
     assert ledger.read_bytes() == before + NEW_LINE.encode()
-    assert sb("campaign", "place", "bunker", "egypt", "-c", str(ledger)).returncode == 0
-    assert ledger.read_bytes() == before + NEW_LINE.encode() + b"- {event: place, sticker: bunker, target: egypt}\n"
+    assert sb("campaign", "place", "bunker", "egypt", "--by", "Bob", "-c", str(ledger)).returncode == 0
+    egypt = b"- {event: place, sticker: bunker, target: egypt, by: Bob}\n"
+    assert ledger.read_bytes() == before + NEW_LINE.encode() + egypt
     assert _side_files(ledger.parent) == []
 
 
@@ -274,7 +275,7 @@ def test_an_ambiguous_torn_append_is_refused_not_guessed(ledger: Path) -> None:
     assert sb(*PLACE, "-c", str(ledger), SCARBOOK_FAULT="ledger-append:torn").returncode == -9
     half = ledger.read_bytes()[len(before):]
     ledger.write_bytes(before + half + b"xx: 1}\n")
-    result = sb("campaign", "place", "bunker", "egypt", "-c", str(ledger))
+    result = sb("campaign", "place", "bunker", "egypt", "--by", "Bob", "-c", str(ledger))
     proc_refused(result, "L014")
     assert ledger.read_bytes() == before + half + b"xx: 1}\n"
     # once fixed by hand (the half line deleted) and the journal removed as the message says, writes go on
@@ -359,7 +360,7 @@ def test_replace_path_merges_a_late_append_with_appends_to_the_new_file(ledger: 
     ledger.write_text(head + FLOW)
     held = os.open(ledger, os.O_WRONLY | os.O_APPEND)
     try:
-        proc = paused(*PLACE, "-c", str(ledger), point="ledger-after-rename")
+        proc = paused("campaign", "place", "coin", "peru", "-c", str(ledger), point="ledger-after-rename")  # legal here
         assert proc.stdin is not None
         os.write(held, b"# late, into the old file\n")
         append(ledger, "# early, into the new file\n")

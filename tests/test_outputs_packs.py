@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from campaigns.helpers import setup_bytes
 from campaigns.procs import sb
 
 
@@ -108,3 +109,31 @@ def test_open_refuses_a_pack_that_is_not_one(ledger: Path, tmp_path: Path) -> No
     result = sb("campaign", "open", "faction-eliminated", "--pack", _non_pack(tmp_path, "empty"), "-c", str(ledger))
     assert result.returncode == 1 and "X508" in result.stderr, result.stderr
     assert ledger.read_bytes() == before
+
+
+@pytest.mark.parametrize("which", ["/etc", "empty"])
+def test_no_write_onto_a_ledger_whose_recorded_pack_is_not_one(ledger: Path, tmp_path: Path, which: str) -> None:
+    """The audit's mutants: a recorded pack edited by hand into `/etc` (or an empty folder). `check` rejects that
+    line (L010/X508); every write refuses too (before, `game start` was recorded onto it), until it is undone."""
+    ledger.write_bytes(setup_bytes())  # between games (before game 1): a pack may be added
+    assert sb("examples", "copy", "new-scar", str(tmp_path / "ns")).returncode == 0
+    assert sb("campaign", "add-pack", str(tmp_path / "ns"), "-c", str(ledger)).returncode == 0
+    line = ledger.read_bytes().count(b"\n")
+    text = ledger.read_text("utf-8")
+    assert text.endswith("- {event: add-pack, pack: ns, fingerprint: " + text[-18:]), text[-200:]
+    ledger.write_text(text.replace("pack: ns,", f"pack: {_non_pack(tmp_path, which)},"), "utf-8")
+    before = ledger.read_bytes()
+    check = sb("campaign", "check", "-c", str(ledger))
+    assert check.returncode == 1 and f"c.yaml:{line}:3: error L010" in check.stdout, check.stdout
+    status = sb("campaign", "status", "-c", str(ledger))  # status still shows the campaign, and says so
+    assert status.returncode == 0 and f"warning: the campaign file records a pack with errors at line {line}; run " \
+        "'scarbook campaign check'" in status.stderr, status.stderr
+    for command in (["campaign", "game", "start", "--play", "Ann=die-mechaniker", "--play", "Bob=khan-industries",
+                     "--play", "Cat=saharan-republic"], ["campaign", "place", "bunker", "peru"]):
+        write = sb(*command, "-c", str(ledger))
+        assert write.returncode == 1, write.stdout + write.stderr
+        assert f"error L007: the campaign file already has an illegal or unreadable event (line {line}: a pack " \
+            "with errors)" in write.stderr, write.stderr
+        assert ledger.read_bytes() == before
+    assert sb("campaign", "undo", "-c", str(ledger)).returncode == 0  # the way out
+    assert sb("campaign", "check", "-c", str(ledger)).returncode == 0

@@ -56,12 +56,13 @@ def test_overall_winner_tie_names_players_and_bonus(world: Path) -> None:
     assert data["games_played"] == 15 and [g["type"] for g in data["games"]][:3] == ["global", "skirmish", "global"]
     win = data["overall_winner"]
     assert win["players"] == ["Ann", "Bob", "Cat"] and win["signatures"] == 5 and win["tie"]
-    named = {}
-    for r in data["continents"]:
-        if r["named_by"] and r["named_with"] == "continent-name":  # the tie rule's `per` (not a new continent's name)
+    named: dict[str, int] = {}
+    for r in data["continents"]:  # every continent a player named: written on the board or on a new continent
+        if r["named_by"]:
             named[r["named_by"]] = named.get(r["named_by"], 0) + 1
+    assert named["Bob"] == 1  # Bob named continent NB-01 with its sticker (game 4) and no continent of the board
     assert win["roll_off_bonus"] == {p: named.get(p, 0) for p in ("Ann", "Bob", "Cat")}
-    assert "roll off, adding Ann +5, Bob +0, Cat +4" in invoke(["status"], world).stdout
+    assert "roll off, adding Ann +5, Bob +1, Cat +4" in invoke(["status"], world).stdout
 
 
 def test_tokens_by_the_content_formulas(world: Path) -> None:

@@ -9,6 +9,7 @@ import os
 import subprocess
 from pathlib import Path
 
+from campaigns.helpers import setup_bytes
 from campaigns.procs import PLACE, SCARBOOK, events_of, proc_env, sb
 
 START = ["campaign", "game", "start", "--play", "<i>Ann</i>=die-mechaniker", "--play", "Bob=khan-industries",
@@ -16,7 +17,7 @@ START = ["campaign", "game", "start", "--play", "<i>Ann</i>=die-mechaniker", "--
 
 
 def test_build_campaign_blames_the_ledger_for_markup_in_a_players_name(ledger: Path, tmp_path: Path) -> None:
-    ledger.write_bytes(ledger.read_bytes().replace(b"Ann", b"<i>Ann</i>"))
+    ledger.write_bytes(setup_bytes().replace(b"Ann", b"<i>Ann</i>"))  # before game 1
     assert sb(*START, "-c", str(ledger)).returncode == 0
     line = len(ledger.read_text("utf-8").splitlines())  # the game start that recorded the name
     result = sb("build", "risk-legacy", "--campaign", str(ledger), "--out", str(tmp_path / "out"), timeout=300)
@@ -63,4 +64,4 @@ def test_a_rewrite_in_place_during_a_write_is_named_at_its_line(ledger: Path) ->
     assert proc.returncode == 0, out + err
     assert "note: the file was changed by hand at line 2 while this event was being written" in out + err, out + err
     assert ledger.read_bytes().startswith(edited)
-    assert events_of(ledger)[-1] == {"event": "place", "sticker": "bunker", "target": "peru"}
+    assert events_of(ledger)[-1] == {"event": "place", "sticker": "bunker", "target": "peru", "by": "Ann"}

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from campaigns.helpers import SETUP, run_script
+from campaigns.helpers import PLAYING, run_script
 
 PY = sys.executable
 HEAVY = ("weasyprint", "jinja2", "jsonschema", "rich", "markdown_it", "pydantic", "pypdf")
@@ -48,7 +48,7 @@ def roots(modules: set[str]) -> set[str]:
 def campaign_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
     folder = tmp_path_factory.mktemp("startup")
     file = folder / "c.yaml"
-    assert not run_script(SETUP, file)
+    assert not run_script(PLAYING, file)  # game 1 in progress: a scar card may be played
     env = dict(os.environ, SCARBOOK_CACHE=str(folder / "cache"))
     env.pop("SCARBOOK_CAMPAIGN", None)
     return file, env

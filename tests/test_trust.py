@@ -205,6 +205,24 @@ def test_a_fifo_in_the_ledger_cache_never_hangs(ledger: Path, tmp_path: Path, pa
     assert sb("campaign", "check", "-c", str(ledger), SCARBOOK_CACHE=str(cache), timeout=30).returncode == 0
 
 
+def test_a_fifo_at_every_cache_file_never_hangs(ledger: Path, tmp_path: Path) -> None:
+    """Every file of the cache folder (cached games, compiled templates, the compiled-code file, the ledger's
+    parts) replaced by a FIFO: every command still answers (a cache miss), none blocks opening one."""
+    cache = tmp_path / "cache"
+    sheet = ["campaign", "sheet", "--format", "html", "--out", str(tmp_path / "s.html")]
+    for command in (sheet, ["campaign", "check"]):
+        assert sb(*command, "-c", str(ledger), SCARBOOK_CACHE=str(cache)).returncode == 0
+    planted = [p for p in cache.rglob("*") if p.is_file()]
+    assert {p.parent.name for p in planted} >= {"cache", "templates", "ledgers"}, planted
+    assert any(p.name.endswith(".json") for p in planted) and any(p.name.endswith(".bin") for p in planted)
+    for path in planted:
+        path.unlink()
+        os.mkfifo(path)
+    for command in (sheet, ["campaign", "status"], ["campaign", "check"], ["campaign", "log"], PLACE):
+        result = sb(*command, "-c", str(ledger), SCARBOOK_CACHE=str(cache), timeout=60)
+        assert result.returncode == 0, (command, result.stderr)
+
+
 def test_a_symlink_in_the_ledger_cache_is_never_written_through(ledger: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     assert sb("campaign", "check", "-c", str(ledger), SCARBOOK_CACHE=str(cache)).returncode == 0

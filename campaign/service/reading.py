@@ -121,8 +121,12 @@ def status(path: Path) -> Status:
     if campaign.ledger.problems:
         return Status(data, f"the campaign file has an unreadable event ({campaign.ledger.problems[0].render()}); "
                             "run 'scarbook campaign check'")
-    if bad is not None:
+    broken = min((p.span.line for p in replay.pack_problems), default=0)
+    if bad is not None and not (broken and broken < bad[0].span.line):
         return Status(data, f"the campaign file has an illegal event at line {bad[0].span.line}; "
+                            "run 'scarbook campaign check'")
+    if broken:
+        return Status(data, f"the campaign file records a pack with errors at line {broken}; "
                             "run 'scarbook campaign check'")
     return Status(data)
 

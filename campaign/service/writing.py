@@ -14,13 +14,14 @@ from pathlib import Path
 
 from scarbook.campaign import replaycache
 from scarbook.campaign.engine import Campaign, Replay
-from scarbook.campaign.events import Event, Opened, PackAdded
+from scarbook.campaign.events import Event, GameStarted, Opened, PackAdded
 from scarbook.campaign.ledger.cache import placed_at, raw_sha256, read, remember_appended, remember_undone
 from scarbook.campaign.ledger.file import recorded_path
 from scarbook.campaign.ledger.text import render, with_event, without_last
 from scarbook.campaign.ledger.write import locked, write_atomic
 from scarbook.campaign.links import cuts
 from scarbook.campaign.report import describe
+from scarbook.campaign.rules import starts_asked
 from scarbook.campaign.service.reading import pack_fingerprint
 from scarbook.kernel.diagnostics import Diagnostic, refusal
 
@@ -75,8 +76,13 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False) -> Recorded:
         campaign = Campaign(read(path))
         replay = replaycache.for_state(campaign)
         bad = replay.first_problem
-        if bad is not None or campaign.ledger.problems:
-            where = f"line {bad[0].span.line}" if bad else f"{campaign.ledger.problems[0].span}"
+        # a recorded pack that is not one, or has errors (L010 in `check`) is as bad as an illegal event: the
+        # campaign cannot be replayed as recorded, so nothing more is written onto it
+        broken = min((p.span.line for p in replay.pack_problems), default=0)
+        if bad is not None or campaign.ledger.problems or broken:
+            where = (f"{campaign.ledger.problems[0].span}" if campaign.ledger.problems
+                     else f"line {min(bad[0].span.line, broken or bad[0].span.line)}" if bad
+                     else f"line {broken}: a pack with errors")
             return Recorded([refusal("L007", f"the campaign file already has an illegal or unreadable event "
                                      f"({where}); see 'scarbook campaign check', then fix it by hand or "
                                      "'scarbook campaign undo'")])
@@ -87,6 +93,7 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False) -> Recorded:
         if problems or fixed is None:
             return Recorded(problems or [refusal("L003", "this event cannot be recorded")])
         cutting = frozenset(sid for sid, st in replay.content.stickers.items() if cuts(st))
+        asked = starts_asked(replay.content, replay.state, fixed) if isinstance(fixed, GameStarted) else ""
         if dry_run:
             return Recorded(event=fixed, said=describe(fixed, cutting), dry_run=True)
         text = with_event(campaign.ledger, fixed)
@@ -100,7 +107,8 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False) -> Recorded:
     for env in triggered:
         info = replay.content.envelopes.get(env, {})
         packets.append(Packet(env, info.get("name", env), (info.get("trigger") or {}).get("text", "")))
-    return Recorded(event=fixed, said=describe(fixed, cutting), note=note or "", to_open=packets)
+    return Recorded(event=fixed, said=describe(fixed, cutting), note="\n".join(filter(None, [note, asked])),
+                    to_open=packets)
 
 
 def undo(path: Path) -> Undone:

@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
 from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = '9117231b420ba38ac27ae7c1'
+SCHEMAS_DIGEST = '984f00cd10f1be2bb1931d97'
 VERSION = "2.22.3"
 class Decimal:  # see compiled._generated_code
     pass
@@ -260,6 +260,25 @@ def validate____defs_game_schema_json__defs_step_patch(data, custom_formats={}, 
             data_keys.remove("pass_if")
             data__passif = data["pass_if"]
             validate____defs_defs_schema_json__defs_text(data__passif, custom_formats, None)
+        if "order" in data_keys:
+            data_keys.remove("order")
+            data__order = data["order"]
+            if not (isinstance(data__order, str) and data__order == 'clockwise-from-winner'):
+                raise JsonSchemaValueException
+        if "records" in data_keys:
+            data_keys.remove("records")
+            data__records = data["records"]
+            if not isinstance(data__records, (list, tuple)):
+                raise JsonSchemaValueException
+            data__records_is_list = isinstance(data__records, (list, tuple))
+            if data__records_is_list:
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                data__records_len = len(data__records)
+                if data__records_len > len(set(fn(data__records_x) for data__records_x in data__records)):
+                    raise JsonSchemaValueException
+                for data__records_x, data__records_item in enumerate(data__records):
+                    if not (isinstance(data__records_item, str) and data__records_item == 'start'):
+                        raise JsonSchemaValueException
         if "skip" in data_keys:
             data_keys.remove("skip")
             data__skip = data["skip"]
@@ -5185,7 +5204,24 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                         if "per" in data__campaign__overallwinner__tiebonus_keys:
                                             data__campaign__overallwinner__tiebonus_keys.remove("per")
                                             data__campaign__overallwinner__tiebonus__per = data__campaign__overallwinner__tiebonus["per"]
-                                            validate____defs_defs_schema_json__defs_id(data__campaign__overallwinner__tiebonus__per, custom_formats, None)
+                                            data__campaign__overallwinner__tiebonus__per_any_of_count23 = 0
+                                            if not data__campaign__overallwinner__tiebonus__per_any_of_count23:
+                                                try:
+                                                    validate____defs_defs_schema_json__defs_id(data__campaign__overallwinner__tiebonus__per, custom_formats, None)
+                                                    data__campaign__overallwinner__tiebonus__per_any_of_count23 += 1
+                                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                            if not data__campaign__overallwinner__tiebonus__per_any_of_count23:
+                                                try:
+                                                    validate____defs_defs_schema_json__defs_ids(data__campaign__overallwinner__tiebonus__per, custom_formats, None)
+                                                    data__campaign__overallwinner__tiebonus__per_any_of_count23 += 1
+                                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                            if not data__campaign__overallwinner__tiebonus__per_any_of_count23:
+                                                raise JsonSchemaValueException
+                                        if "named" in data__campaign__overallwinner__tiebonus_keys:
+                                            data__campaign__overallwinner__tiebonus_keys.remove("named")
+                                            data__campaign__overallwinner__tiebonus__named = data__campaign__overallwinner__tiebonus["named"]
+                                            if not isinstance(data__campaign__overallwinner__tiebonus__named, (bool)):
+                                                raise JsonSchemaValueException
                                         if "text" in data__campaign__overallwinner__tiebonus_keys:
                                             data__campaign__overallwinner__tiebonus_keys.remove("text")
                                             data__campaign__overallwinner__tiebonus__text = data__campaign__overallwinner__tiebonus["text"]
@@ -5257,8 +5293,8 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                     if data__campaign__starts_is_list:
                         data__campaign__starts_len = len(data__campaign__starts)
                         for data__campaign__starts_x, data__campaign__starts_item in enumerate(data__campaign__starts):
-                            data__campaign__starts_item_any_of_count23 = 0
-                            if not data__campaign__starts_item_any_of_count23:
+                            data__campaign__starts_item_any_of_count24 = 0
+                            if not data__campaign__starts_item_any_of_count24:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -5287,9 +5323,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count23 += 1
+                                    data__campaign__starts_item_any_of_count24 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count23:
+                            if not data__campaign__starts_item_any_of_count24:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -5318,9 +5354,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count23 += 1
+                                    data__campaign__starts_item_any_of_count24 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count23:
+                            if not data__campaign__starts_item_any_of_count24:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -5353,9 +5389,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count23 += 1
+                                    data__campaign__starts_item_any_of_count24 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count23:
+                            if not data__campaign__starts_item_any_of_count24:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -5384,9 +5420,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count23 += 1
+                                    data__campaign__starts_item_any_of_count24 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count23:
+                            if not data__campaign__starts_item_any_of_count24:
                                 raise JsonSchemaValueException
                 if "team" in data__campaign_keys:
                     data__campaign_keys.remove("team")
@@ -5610,13 +5646,13 @@ def validate____defs_game_schema_json__defs_mark_groups(data, custom_formats={},
                 if "title" in data_item_keys:
                     data_item_keys.remove("title")
                     data_item__title = data_item["title"]
-                    data_item__title_any_of_count24 = 0
-                    if not data_item__title_any_of_count24:
+                    data_item__title_any_of_count25 = 0
+                    if not data_item__title_any_of_count25:
                         try:
                             validate____defs_defs_schema_json__defs_text(data_item__title, custom_formats, None)
-                            data_item__title_any_of_count24 += 1
+                            data_item__title_any_of_count25 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__title_any_of_count24:
+                    if not data_item__title_any_of_count25:
                         try:
                             if not isinstance(data_item__title, (dict)):
                                 raise JsonSchemaValueException
@@ -5641,9 +5677,9 @@ def validate____defs_game_schema_json__defs_mark_groups(data, custom_formats={},
                                         raise JsonSchemaValueException
                                 if data_item__title_keys:
                                     raise JsonSchemaValueException
-                            data_item__title_any_of_count24 += 1
+                            data_item__title_any_of_count25 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__title_any_of_count24:
+                    if not data_item__title_any_of_count25:
                         raise JsonSchemaValueException
                 if "kinds" in data_item_keys:
                     data_item_keys.remove("kinds")
@@ -5718,13 +5754,13 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
         if "signature" in data_keys:
             data_keys.remove("signature")
             data__signature = data["signature"]
-            data__signature_any_of_count25 = 0
-            if not data__signature_any_of_count25:
+            data__signature_any_of_count26 = 0
+            if not data__signature_any_of_count26:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__signature, custom_formats, None)
-                    data__signature_any_of_count25 += 1
+                    data__signature_any_of_count26 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__signature_any_of_count25:
+            if not data__signature_any_of_count26:
                 try:
                     if not isinstance(data__signature, (dict)):
                         raise JsonSchemaValueException
@@ -5749,20 +5785,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__signature_keys:
                             raise JsonSchemaValueException
-                    data__signature_any_of_count25 += 1
+                    data__signature_any_of_count26 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__signature_any_of_count25:
+            if not data__signature_any_of_count26:
                 raise JsonSchemaValueException
         if "region" in data_keys:
             data_keys.remove("region")
             data__region = data["region"]
-            data__region_any_of_count26 = 0
-            if not data__region_any_of_count26:
+            data__region_any_of_count27 = 0
+            if not data__region_any_of_count27:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__region, custom_formats, None)
-                    data__region_any_of_count26 += 1
+                    data__region_any_of_count27 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__region_any_of_count26:
+            if not data__region_any_of_count27:
                 try:
                     if not isinstance(data__region, (dict)):
                         raise JsonSchemaValueException
@@ -5787,20 +5823,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__region_keys:
                             raise JsonSchemaValueException
-                    data__region_any_of_count26 += 1
+                    data__region_any_of_count27 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__region_any_of_count26:
+            if not data__region_any_of_count27:
                 raise JsonSchemaValueException
         if "territory" in data_keys:
             data_keys.remove("territory")
             data__territory = data["territory"]
-            data__territory_any_of_count27 = 0
-            if not data__territory_any_of_count27:
+            data__territory_any_of_count28 = 0
+            if not data__territory_any_of_count28:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__territory, custom_formats, None)
-                    data__territory_any_of_count27 += 1
+                    data__territory_any_of_count28 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__territory_any_of_count27:
+            if not data__territory_any_of_count28:
                 try:
                     if not isinstance(data__territory, (dict)):
                         raise JsonSchemaValueException
@@ -5825,20 +5861,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__territory_keys:
                             raise JsonSchemaValueException
-                    data__territory_any_of_count27 += 1
+                    data__territory_any_of_count28 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__territory_any_of_count27:
+            if not data__territory_any_of_count28:
                 raise JsonSchemaValueException
         if "start" in data_keys:
             data_keys.remove("start")
             data__start = data["start"]
-            data__start_any_of_count28 = 0
-            if not data__start_any_of_count28:
+            data__start_any_of_count29 = 0
+            if not data__start_any_of_count29:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__start, custom_formats, None)
-                    data__start_any_of_count28 += 1
+                    data__start_any_of_count29 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__start_any_of_count28:
+            if not data__start_any_of_count29:
                 try:
                     if not isinstance(data__start, (dict)):
                         raise JsonSchemaValueException
@@ -5863,20 +5899,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__start_keys:
                             raise JsonSchemaValueException
-                    data__start_any_of_count28 += 1
+                    data__start_any_of_count29 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__start_any_of_count28:
+            if not data__start_any_of_count29:
                 raise JsonSchemaValueException
         if "game" in data_keys:
             data_keys.remove("game")
             data__game = data["game"]
-            data__game_any_of_count29 = 0
-            if not data__game_any_of_count29:
+            data__game_any_of_count30 = 0
+            if not data__game_any_of_count30:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__game, custom_formats, None)
-                    data__game_any_of_count29 += 1
+                    data__game_any_of_count30 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__game_any_of_count29:
+            if not data__game_any_of_count30:
                 try:
                     if not isinstance(data__game, (dict)):
                         raise JsonSchemaValueException
@@ -5901,20 +5937,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__game_keys:
                             raise JsonSchemaValueException
-                    data__game_any_of_count29 += 1
+                    data__game_any_of_count30 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__game_any_of_count29:
+            if not data__game_any_of_count30:
                 raise JsonSchemaValueException
         if "faction" in data_keys:
             data_keys.remove("faction")
             data__faction = data["faction"]
-            data__faction_any_of_count30 = 0
-            if not data__faction_any_of_count30:
+            data__faction_any_of_count31 = 0
+            if not data__faction_any_of_count31:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__faction, custom_formats, None)
-                    data__faction_any_of_count30 += 1
+                    data__faction_any_of_count31 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__faction_any_of_count30:
+            if not data__faction_any_of_count31:
                 try:
                     if not isinstance(data__faction, (dict)):
                         raise JsonSchemaValueException
@@ -5939,20 +5975,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__faction_keys:
                             raise JsonSchemaValueException
-                    data__faction_any_of_count30 += 1
+                    data__faction_any_of_count31 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__faction_any_of_count30:
+            if not data__faction_any_of_count31:
                 raise JsonSchemaValueException
         if "packet" in data_keys:
             data_keys.remove("packet")
             data__packet = data["packet"]
-            data__packet_any_of_count31 = 0
-            if not data__packet_any_of_count31:
+            data__packet_any_of_count32 = 0
+            if not data__packet_any_of_count32:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__packet, custom_formats, None)
-                    data__packet_any_of_count31 += 1
+                    data__packet_any_of_count32 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__packet_any_of_count31:
+            if not data__packet_any_of_count32:
                 try:
                     if not isinstance(data__packet, (dict)):
                         raise JsonSchemaValueException
@@ -5977,20 +6013,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__packet_keys:
                             raise JsonSchemaValueException
-                    data__packet_any_of_count31 += 1
+                    data__packet_any_of_count32 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__packet_any_of_count31:
+            if not data__packet_any_of_count32:
                 raise JsonSchemaValueException
         if "bonus" in data_keys:
             data_keys.remove("bonus")
             data__bonus = data["bonus"]
-            data__bonus_any_of_count32 = 0
-            if not data__bonus_any_of_count32:
+            data__bonus_any_of_count33 = 0
+            if not data__bonus_any_of_count33:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__bonus, custom_formats, None)
-                    data__bonus_any_of_count32 += 1
+                    data__bonus_any_of_count33 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__bonus_any_of_count32:
+            if not data__bonus_any_of_count33:
                 try:
                     if not isinstance(data__bonus, (dict)):
                         raise JsonSchemaValueException
@@ -6015,20 +6051,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__bonus_keys:
                             raise JsonSchemaValueException
-                    data__bonus_any_of_count32 += 1
+                    data__bonus_any_of_count33 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__bonus_any_of_count32:
+            if not data__bonus_any_of_count33:
                 raise JsonSchemaValueException
         if "power" in data_keys:
             data_keys.remove("power")
             data__power = data["power"]
-            data__power_any_of_count33 = 0
-            if not data__power_any_of_count33:
+            data__power_any_of_count34 = 0
+            if not data__power_any_of_count34:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__power, custom_formats, None)
-                    data__power_any_of_count33 += 1
+                    data__power_any_of_count34 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__power_any_of_count33:
+            if not data__power_any_of_count34:
                 try:
                     if not isinstance(data__power, (dict)):
                         raise JsonSchemaValueException
@@ -6053,9 +6089,9 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__power_keys:
                             raise JsonSchemaValueException
-                    data__power_any_of_count33 += 1
+                    data__power_any_of_count34 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__power_any_of_count33:
+            if not data__power_any_of_count34:
                 raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
@@ -6109,6 +6145,25 @@ def validate____defs_game_schema_json__defs_step(data, custom_formats={}, name_p
             data_keys.remove("pass_if")
             data__passif = data["pass_if"]
             validate____defs_defs_schema_json__defs_text(data__passif, custom_formats, None)
+        if "order" in data_keys:
+            data_keys.remove("order")
+            data__order = data["order"]
+            if not (isinstance(data__order, str) and data__order == 'clockwise-from-winner'):
+                raise JsonSchemaValueException
+        if "records" in data_keys:
+            data_keys.remove("records")
+            data__records = data["records"]
+            if not isinstance(data__records, (list, tuple)):
+                raise JsonSchemaValueException
+            data__records_is_list = isinstance(data__records, (list, tuple))
+            if data__records_is_list:
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                data__records_len = len(data__records)
+                if data__records_len > len(set(fn(data__records_x) for data__records_x in data__records)):
+                    raise JsonSchemaValueException
+                for data__records_x, data__records_item in enumerate(data__records):
+                    if not (isinstance(data__records_item, str) and data__records_item == 'start'):
+                        raise JsonSchemaValueException
         if "skip" in data_keys:
             data_keys.remove("skip")
             data__skip = data["skip"]

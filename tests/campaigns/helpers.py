@@ -37,6 +37,8 @@ place khan-industries-home-draft khan-industries
 place saharan-republic-long-maneuver saharan-republic
 """
 START = "game start --play Ann=khan-industries --play Bob=saharan-republic --play Cat=die-mechaniker"
+PLAYING = SETUP + START + "\n"  # game 1 in progress: scar cards are played during a game
+SCAR = "place bunker peru --by Ann"  # a legal placement on PLAYING's ledger (one scar card per player per game)
 
 
 def invoke(args: list[str], file: Path | None = None):  # type: ignore[no-untyped-def]
@@ -64,6 +66,28 @@ def play_transcript(file: Path, transcript: list[tuple[str, str]]) -> None:
 
 
 _SETUP_DONE: dict[str, bytes] = {}  # SETUP's ledger, replayed once per test process
+
+
+def playing_bytes() -> bytes:
+    """PLAYING's ledger (SETUP's, then game 1 started), made once per test process."""
+    if "playing" not in _SETUP_DONE:
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="scarbook-playing-") as folder:
+            template = Path(folder) / "c.yaml"
+            template.write_bytes(setup_bytes())
+            cache = os.environ.get("SCARBOOK_CACHE")
+            os.environ["SCARBOOK_CACHE"] = str(Path(folder) / "cache")
+            try:
+                failures = run_script(START, template, _copy=False)
+            finally:
+                if cache is None:
+                    os.environ.pop("SCARBOOK_CACHE", None)
+                else:
+                    os.environ["SCARBOOK_CACHE"] = cache
+            assert not failures, failures
+            _SETUP_DONE["playing"] = template.read_bytes()
+    return _SETUP_DONE["playing"]
 
 
 def setup_bytes() -> bytes:

@@ -3,7 +3,8 @@
 `sb(...)` runs the console script beside this Python with the environment of `proc_env` (no campaign
 from the caller's environment, no fault left set, a patient lock); extra keyword arguments become
 environment variables (`SCARBOOK_FAULT="ledger-append:torn"`). The `ledger` fixture (registered for
-every test by `pytest_plugins` in conftest) is a copy of SETUP's ledger, replayed once per process.
+every test by `pytest_plugins` in conftest) is a copy of PLAYING's ledger (SETUP's, then game 1 started),
+replayed once per process.
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ import pytest
 
 from scarbook.campaign.ledger.file import parse
 
-from .helpers import setup_bytes
+from .helpers import playing_bytes
 
 SCARBOOK = str(Path(sys.executable).parent / "scarbook")
-PLACE = ["campaign", "place", "bunker", "peru"]  # a legal placement on SETUP's ledger
+PLACE = ["campaign", "place", "bunker", "peru", "--by", "Ann"]  # a legal placement on PLAYING's ledger
 
 
 def proc_env(**extra: str) -> dict[str, str]:
@@ -44,7 +45,7 @@ def events_of(path: Path) -> list[dict]:
 
 @pytest.fixture
 def ledger(tmp_path: Path) -> Path:
-    """SETUP's ledger copied byte for byte (no verdict in the cache for it yet)."""
+    """PLAYING's ledger (SETUP's, game 1 in progress) copied byte for byte (no verdict in the cache for it yet)."""
     file = tmp_path / "c.yaml"
-    file.write_bytes(setup_bytes())
+    file.write_bytes(playing_bytes())
     return file

@@ -41,9 +41,12 @@ def start(
     = None,
     game_type: Annotated[str, typer.Option("--type", help="The type of game, for a game the campaign's "
                                            "schedule does not list (a replay after the campaign).")] = "",
+    seating: Annotated[str, typer.Option("--seating", help="NAME,NAME,...: the players clockwise around the "
+                                         "table, where the game takes steps in turn from the winner (kept for "
+                                         "later games until given again).", metavar="NAME,...")] = "",
     campaign: CampaignFile = None,
 ) -> None:
-    """Start the next game: what each player plays (and, optionally, where each starts).
+    """Start the next game: what each player plays (and, optionally, where each starts and how they sit).
 
     Refused while a step of the last game is still owed, a sealed packet waits to be opened, or
     (before a game that needs it) setup is left to do; `scarbook campaign status` says what.
@@ -56,7 +59,8 @@ def start(
     pairs = _pairs(play, "--play", bare=True)
     plays = tuple((p, tuple(x.strip() for x in v.split(",") if x.strip())) for p, v in pairs)
     starts = tuple(_pairs(list(start_at or []), "--start"))
-    record(campaign_path(campaign), lambda c, r: GameStarted(plays, starts, game_type.strip()))
+    seats = tuple(name.strip() for name in seating.split(",") if name.strip())
+    record(campaign_path(campaign), lambda c, r: GameStarted(plays, starts, game_type.strip(), seats))
 
 
 @app.command("end")

@@ -209,3 +209,54 @@ class TestTokens:
         every = self.replay({"Ann": 2, "Bob": 1}, *formulas)
         assert tokens(every, "Bob") == {"a": 1, "s": 3, "u": 0, "all": 4, "either": 5}
         assert tokens(self.replay({"Ann": 1}, Token("n", "n", "ns", base=1, when=("never",))), "Ann") == {"n": 0}
+
+
+class TestOverallWinnerRule:
+    """`overall_winner` by the content's rule: not before its game, one leader or a tie, and the tie bonus counting
+    the active marks of its stickers (an id or a list) each player placed (with `named`: only those they named)."""
+
+    @staticmethod
+    def replay(signatures: dict[str, int], rule: dict[str, Any], marks: list[Any], last: int = 15) -> Any:
+        from types import SimpleNamespace
+
+        stickers = {"city": {"founds": {"named": True}}, "label": {"named": True}, "scar": {}}
+        state = SimpleNamespace(players=list(signatures), signature_count=lambda p: signatures[p],
+                                last_ended=SimpleNamespace(number=last), marks={"t": marks})
+        return SimpleNamespace(state=state, content=SimpleNamespace(model=SimpleNamespace(overall=rule),
+                                                                    stickers=stickers))
+
+    @staticmethod
+    def mark(sticker: str, by: str, name: str = "", active: bool = True) -> Any:
+        from types import SimpleNamespace
+
+        return SimpleNamespace(sticker=sticker, by=by, name=name, active=active,
+                               is_a=lambda kind: kind in (sticker, "mark"))
+
+    def test_one_leader_or_none_yet(self) -> None:
+        from scarbook.campaign.report import overall_winner
+
+        rule = {"after_game": 15, "text": "most signatures", "cite": "rulebook"}
+        one = self.replay({"Ann": 3, "Bob": 2}, {**rule, "tie_bonus": {"per": "scar"}}, [self.mark("scar", "Ann")])
+        assert overall_winner(one) == {"players": ["Ann"], "signatures": 3, "tie": False, "text": "most signatures",
+                                       "cite": "rulebook"}
+        assert overall_winner(self.replay({"Ann": 3}, rule, [], last=14)) is None
+        assert overall_winner(self.replay({"Ann": 3}, {"text": "no game given"}, [])) is None
+        assert overall_winner(self.replay({"Ann": 1}, {"after_game": 1}, []))["text"] == ""
+
+    def test_a_tie_and_its_bonus(self) -> None:
+        from scarbook.campaign.report import overall_winner
+
+        marks = [self.mark("scar", "Ann"), self.mark("scar", "Ann", active=False), self.mark("scar", "Cat"),
+                 self.mark("city", "Bob", name="Lima"), self.mark("city", "Bob"), self.mark("label", "Ann", "Ho")]
+        tie = {"Ann": 2, "Bob": 2, "Cat": 1}
+        by_id = overall_winner(self.replay(tie, {"after_game": 15, "tie_bonus": {"per": "scar", "text": "roll"}},
+                                           marks))
+        assert by_id is not None and by_id["tie"] is True and by_id["players"] == ["Ann", "Bob"]
+        assert by_id["roll_off_bonus"] == {"Ann": 1, "Bob": 0} and by_id["roll_off"] == "roll"
+        listed = overall_winner(self.replay(tie, {"after_game": 15, "tie_bonus": {"per": ["scar", "city"]}}, marks))
+        assert listed is not None and listed["roll_off_bonus"] == {"Ann": 1, "Bob": 2} and listed["roll_off"] == ""
+        named = overall_winner(self.replay(tie, {"after_game": 15, "tie_bonus": {"per": ["city", "label"],
+                                                                                "named": True}}, marks))
+        assert named is not None and named["roll_off_bonus"] == {"Ann": 1, "Bob": 1}
+        no_bonus = overall_winner(self.replay(tie, {"after_game": 15}, marks))
+        assert no_bonus is not None and "roll_off_bonus" not in no_bonus and "roll_off" not in no_bonus

@@ -43,6 +43,13 @@ def test_non_editable_install_ships_content_schemas_and_templates(tmp_path: Path
                             "--target", str(target), str(clean)], capture_output=True, text=True)
     assert build.returncode == 0, build.stderr
     assert not (target / "compiler").exists() and (target / "scarbook" / "compiler").is_dir()
+    # every package of the checkout is installed (an editable install in the test's own environment can import a
+    # package the wheel leaves out, so the commands below cannot tell)
+    for folder in ("campaign", "compiler", "scarbook"):
+        for init in (ROOT / folder).rglob("__init__.py"):
+            relative = init.relative_to(ROOT)
+            installed = target / (relative if folder == "scarbook" else Path("scarbook") / relative)
+            assert installed.is_file(), f"{relative.parent} is not installed: add it to [tool.setuptools] packages"
     assert list((target / "scarbook" / "content" / "risk-legacy").glob("*.yaml"))
     assert list((target / "scarbook" / "schemas").glob("*.schema.json"))
     assert list((target / "scarbook" / "examples" / "tiny-game").glob("*.yaml"))  # `scarbook examples`

@@ -36,7 +36,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from campaigns.helpers import invoke, run_script, script
+from campaigns.helpers import cache_folder, invoke, run_script, script
 
 from conftest import EXAMPLES, check_golden
 
@@ -91,16 +91,9 @@ def played(name: str) -> tuple[Path, Path]:
     if name not in _PLAYED:
         folder = Path(tempfile.mkdtemp(prefix=f"scarbook-golden-{name}-"))
         atexit.register(shutil.rmtree, folder, True)
-        cache, before = folder / "cache", os.environ.get("SCARBOOK_CACHE")
-        os.environ["SCARBOOK_CACHE"] = str(cache)
-        try:
-            ledger = folder / "campaign.yaml"
+        cache, ledger = folder / "cache", folder / "campaign.yaml"
+        with cache_folder(cache):
             failures = run_script(_script_text(STATES[name], folder), ledger)
-        finally:
-            if before is None:
-                os.environ.pop("SCARBOOK_CACHE", None)
-            else:
-                os.environ["SCARBOOK_CACHE"] = before
         assert not failures, failures
         _PLAYED[name] = (ledger, cache)
     return _PLAYED[name]

@@ -6,8 +6,10 @@ starting with `!CODE` must be refused with that code and leave the file byte-for
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
+from collections.abc import Iterator
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -68,6 +70,20 @@ def play_transcript(file: Path, transcript: list[tuple[str, str]]) -> None:
 _SETUP_DONE: dict[str, bytes] = {}  # SETUP's and PLAYING's ledgers, replayed once per test process
 
 
+@contextlib.contextmanager
+def cache_folder(folder: Path) -> Iterator[None]:
+    """Run the block with SCARBOOK_CACHE set to `folder`, then put back what was set before."""
+    before = os.environ.get("SCARBOOK_CACHE")
+    os.environ["SCARBOOK_CACHE"] = str(folder)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("SCARBOOK_CACHE", None)
+        else:
+            os.environ["SCARBOOK_CACHE"] = before
+
+
 def _template(key: str, script: str, start: bytes = b"") -> bytes:
     """The ledger `script` leaves (run after the ledger `start`, when given), made once per test process with a
     cache folder of its own, so the template leaves nothing in a test's cache."""
@@ -78,15 +94,8 @@ def _template(key: str, script: str, start: bytes = b"") -> bytes:
             template = Path(folder) / "c.yaml"
             if start:
                 template.write_bytes(start)
-            cache = os.environ.get("SCARBOOK_CACHE")
-            os.environ["SCARBOOK_CACHE"] = str(Path(folder) / "cache")
-            try:
+            with cache_folder(Path(folder) / "cache"):
                 failures = run_script(script, template, _copy=False)
-            finally:
-                if cache is None:
-                    os.environ.pop("SCARBOOK_CACHE", None)
-                else:
-                    os.environ["SCARBOOK_CACHE"] = cache
             assert not failures, failures
             _SETUP_DONE[key] = template.read_bytes()
     return _SETUP_DONE[key]

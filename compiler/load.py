@@ -198,6 +198,9 @@ def load_document(path: Path) -> tuple[Document, list[Diagnostic]]:
     if key is not None and key in _loaded:
         return _loaded[key]
     doc = load_file(path, display)
+    from scarbook.compiler.editions import upgrade
+
+    doc.diagnostics.extend(upgrade(doc))  # old constructs read the old way (X600), before the schema looks
     schema_problems = validate_document(doc)
     for d in schema_problems:  # an item with a wrong-shaped value is reported, then kept out of the game
         parts = d.path.split("/")

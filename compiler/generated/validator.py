@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
 from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = '984f00cd10f1be2bb1931d97'
+SCHEMAS_DIGEST = '6732465c49281f9f3f75c5a2'
 VERSION = "2.22.3"
 class Decimal:  # see compiled._generated_code
     pass
@@ -32,6 +32,14 @@ def validate(data, custom_formats={}, name_prefix=None):
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_keys = set(data.keys())
+        if "edition" in data_keys:
+            data_keys.remove("edition")
+            data__edition = data["edition"]
+            if not isinstance(data__edition, (int)) and not (isinstance(data__edition, float) and data__edition.is_integer()) or isinstance(data__edition, bool):
+                raise JsonSchemaValueException
+            if isinstance(data__edition, (int, float, Decimal)) and not isinstance(data__edition, bool):
+                if data__edition < 1:
+                    raise JsonSchemaValueException
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]

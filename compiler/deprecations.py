@@ -1,0 +1,127 @@
+"""The table of content constructs a later edition replaced: one row each, read by `compiler.editions`.
+
+Each row says what the old form looks like, what it becomes (with the same meaning), the edition that
+replaced it, and how to name the replacement in a warning. `validate`, `build` and the tracker read the
+old form through the row (with a warning X600); `scarbook migrate` writes the new form into the file.
+A change that removes or renames a construct adds its row here, a case to tests/compat/ and a line to
+CHANGELOG.md.
+
+Edition 2 (release 0.2.0) replaced:
+- the count checks `once-per-target`, `one-per-player`, `one-per-game` and `one-reward-per-game` by the
+  scoped `limit` (`{check: limit, max: 1, of: [...], per: [...]}`);
+- cites naming a shipped game's transcription file (`001_e430d55b72a215e6.txt § If you won`) by cites
+  naming the source the game declares (`rulebook § If you won`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from scarbook.compiler.editions import Deprecation
+from scarbook.compiler.sources import SECTION_MARK
+
+# --- the count checks (edition 2: the scoped limit) ------------------------------------------------------
+
+#: Old check name -> the scope of the `limit` that says the same, and when it applies (`only`).
+COUNT_CHECKS: dict[str, tuple[list[str], str]] = {
+    "once-per-target": (["target"], ""),
+    "one-per-player": (["player"], ""),
+    "one-per-game": (["player", "game"], "during-a-game"),
+    "one-reward-per-game": (["player", "game"], "between-games"),
+}
+
+
+def _reward_stickers(data: Any) -> list[str]:
+    """The stickers of a document that carry `one-reward-per-game`: together, one of them per player per game."""
+    out = []
+    for st in data.get("stickers") or [] if isinstance(data, dict) else []:
+        if isinstance(st, dict) and isinstance(st.get("id"), str) and any(
+                isinstance(c, dict) and c.get("check") == "one-reward-per-game" for c in st.get("checks") or []):
+            out.append(st["id"])
+    return out
+
+
+def count_check_as_limit(old: dict[str, Any], data: Any) -> dict[str, Any]:
+    """An old count check as the scoped limit: `check: limit`, `max: 1`, then `of` (the old `group`), `per` and
+    `only`, then the other keys in their old order; a reward check's `pool` cannot be said by a limit: dropped."""
+    name = str(old["check"])
+    per, only = COUNT_CHECKS[name]
+    group = _reward_stickers(data) if name == "one-reward-per-game" else old.get("group")
+    new: dict[str, Any] = {"check": "limit", "max": 1}
+    if group:
+        new["of"] = list(group)
+    new["per"] = list(per)
+    if only:
+        new["only"] = only
+    for key, value in old.items():
+        if key not in ("check", "group") and not (key == "pool" and name == "one-reward-per-game"):
+            new[key] = value
+    return new
+
+
+def _check_named(name: str) -> Callable[[str, Any], bool]:
+    return lambda pointer, value: isinstance(value, dict) and value.get("check") == name
+
+
+def _limit_words(old: Any, new: Any) -> str:
+    parts = [f"{k}: {_flow(v)}" for k, v in new.items() if k != "cite"]
+    dropped = " (its pool is dropped: a limit counts every pool)" if "pool" in old and "pool" not in new else ""
+    return "{" + ", ".join(parts) + "}" + dropped
+
+
+def _flow(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    return str(value)
+
+
+# --- cites naming a transcription file (edition 2: declared sources) -----------------------------------
+
+#: A shipped game's transcription file, as cites named it before edition 2 -> (the game, its source id now).
+TRANSCRIPTIONS: dict[str, tuple[str, str]] = {
+    "001_e430d55b72a215e6.txt": ("risk-legacy", "rulebook"),
+    "reference/risk-legacy.md": ("risk-legacy", "component-scans"),
+    "000_abea47e8b6bf01a9.txt": ("risk-shadow-forces", "rulebook"),
+    "002_51be650b083078b8.txt": ("shadow-blades", "rulebook"),
+    "004_b8ada0d1ef488161.txt": ("risk-warhammer-40k", "rulebook"),
+    "reference/risk-warhammer-40k.md": ("risk-warhammer-40k", "community-board"),
+    "reference/classic-map.md": ("risk-legacy", "classic-map"),  # Shadow Forces declares the same id
+}
+
+
+def _file_of(cite: str) -> str | None:
+    head = cite.split(SECTION_MARK, 1)[0].strip()
+    if head in TRANSCRIPTIONS:
+        return head
+    tail = head.rsplit("/", 1)[-1]
+    return tail if tail.endswith(".txt") and tail in TRANSCRIPTIONS else None
+
+
+def _cite_matches(pointer: str, value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    parts = pointer.rsplit("/", 2)
+    in_cite = parts[-1] == "cite" or (len(parts) == 3 and parts[-2] == "cite" and parts[-1].isdigit())
+    return in_cite and _file_of(value) is not None
+
+
+def cite_by_source(old: str, data: Any) -> str:
+    """'001_e430d55b72a215e6.txt § If you won' -> 'rulebook § If you won'."""
+    head, sep, rest = old.partition(SECTION_MARK)
+    name = _file_of(old)
+    assert name is not None
+    return f"{TRANSCRIPTIONS[name][1]}{SECTION_MARK}{rest}" if sep else TRANSCRIPTIONS[name][1]
+
+
+def _cite_words(old: Any, new: Any) -> str:
+    name = _file_of(old) or old
+    game, source = TRANSCRIPTIONS.get(name, ("", ""))
+    return f"'{new}' (the source '{source}' {game} declares, not its transcription file '{name}')"
+
+
+DEPRECATIONS: tuple[Deprecation, ...] = (
+    *(Deprecation(f"the check '{name}'", 2, _check_named(name), count_check_as_limit, _limit_words, at="check")
+      for name in COUNT_CHECKS),
+    Deprecation("a cite naming a transcription file", 2, _cite_matches, cite_by_source, _cite_words),
+)

@@ -1,0 +1,136 @@
+"""Editions of the content format: which edition a file declares, and old constructs read the old way.
+
+A content file may say `edition: N` at its top; none means the first edition. A construct that a later
+edition replaced (a row of `compiler.deprecations.DEPRECATIONS`) is rewritten in memory into what
+replaced it, before the schema sees the file, with a warning X600 at its line naming the replacement;
+in a file that declares that later edition (or a newer one) the old form is an error X600 instead.
+`scarbook migrate` (`compiler.migrate`) makes the same rewrites in the file's text.
+
+Adding a replaced construct is one `Deprecation` row: what it matches, what it becomes, the edition
+that replaced it. Nothing here knows any game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from scarbook.kernel.diagnostics import Diagnostic, error, warning
+from scarbook.kernel.yamldoc import Document, escape
+
+#: The edition a file that declares none is read as: the content format of the first release.
+FIRST_EDITION = 1
+#: The edition `scarbook new` and `scarbook migrate` write, and the newest this scarbook reads.
+CURRENT_EDITION = 2
+
+
+@dataclass(frozen=True)
+class Deprecation:
+    """One construct a later edition replaced: how to find it, what it becomes, and in words for people.
+
+    `matches(pointer, value)` says whether the node at `pointer` is the old form; `rewrite(value, doc_data)`
+    gives the node in the new form (the same meaning); `replacement(value, new)` names it for the warning.
+    """
+
+    name: str  # the old form in a few words ("check 'one-per-game'")
+    edition: int  # the first edition in which the old form is gone
+    matches: Callable[[str, Any], bool]
+    rewrite: Callable[[Any, Any], Any]
+    replacement: Callable[[Any, Any], str]
+    at: str = ""  # a key of the node whose value the warning points at ('' : the node itself)
+
+
+@dataclass(frozen=True)
+class Found:
+    """An old construct found in a document: where, which row, the node as it was and as it becomes."""
+
+    pointer: str
+    row: Deprecation
+    old: Any
+    new: Any
+
+
+def declared_edition(data: Any) -> int:
+    """The edition a file's data declares (`edition: N` at its top), else the first."""
+    if isinstance(data, dict):
+        value = data.get("edition")
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+            return value
+    return FIRST_EDITION
+
+
+def _rows() -> tuple[Deprecation, ...]:
+    from scarbook.compiler.deprecations import DEPRECATIONS
+
+    return DEPRECATIONS
+
+
+def find(data: Any) -> list[Found]:
+    """Every old construct in a document's data, outermost first, in document order (nothing is changed)."""
+    rows = _rows()
+    out: list[Found] = []
+    for pointer, value in _walk(data, ""):
+        for row in rows:
+            if row.matches(pointer, value):
+                out.append(Found(pointer, row, value, row.rewrite(value, data)))
+                break
+    return out
+
+
+def _walk(value: Any, pointer: str) -> Iterator[tuple[str, Any]]:
+    stack: list[tuple[str, Any]] = [(pointer, value)]
+    while stack:
+        where, node = stack.pop()
+        if isinstance(node, dict):
+            yield where, node
+            stack.extend((f"{where}/{escape(k)}", v) for k, v in reversed(list(node.items()))
+                         if isinstance(v, (dict, list, str)))
+        elif isinstance(node, list):
+            stack.extend((f"{where}/{i}", v) for i, v in reversed(list(enumerate(node)))
+                         if isinstance(v, (dict, list, str)))
+        else:
+            yield where, node
+
+
+def _parent(data: Any, pointer: str) -> tuple[Any, str | int] | None:
+    parts = pointer.split("/")[1:]
+    if not parts:
+        return None
+    node = data
+    for part in parts[:-1]:
+        key = part.replace("~1", "/").replace("~0", "~")
+        node = node[int(key)] if isinstance(node, list) else node[key]
+    last = parts[-1].replace("~1", "/").replace("~0", "~")
+    return node, (int(last) if isinstance(node, list) else last)
+
+
+def upgrade(doc: Document) -> list[Diagnostic]:
+    """Read a loaded file's old constructs with their old meaning: each is replaced in `doc.data` by what
+    replaced it, and reported (a warning, or an error when the file declares an edition without it)."""
+    data = doc.data
+    if not isinstance(data, dict):
+        return []
+    out: list[Diagnostic] = []
+    edition = declared_edition(data)
+    raw = data.get("edition")
+    if raw is not None and isinstance(raw, int) and not isinstance(raw, bool) and raw > CURRENT_EDITION:
+        out.append(error(doc.span("/edition"), "X601", f"this file is written for edition {raw} of the content "
+                         f"format; this scarbook reads editions {FIRST_EDITION} to {CURRENT_EDITION}: upgrade "
+                         "scarbook (pip install -U scarbook)", "/edition"))
+    for found in find(data):
+        where = f"{found.pointer}/{found.row.at}" if found.row.at else found.pointer
+        told = found.row.replacement(found.old, found.new)
+        if edition >= found.row.edition:
+            out.append(error(doc.span(where), "X600", f"{found.row.name} is not in edition {edition} of the content "
+                             f"format (gone since edition {found.row.edition}); write {told}", where))
+        else:
+            out.append(warning(doc.span(where), "X600", f"{found.row.name} was replaced in edition {found.row.edition} "
+                               f"of the content format; read as {told} (this file declares edition {edition}): "
+                               f"'scarbook migrate {doc.file}' rewrites it", where))
+        spot = _parent(data, found.pointer)
+        if spot is None:
+            doc.data = data = found.new
+        else:
+            spot[0][spot[1]] = found.new
+    return out

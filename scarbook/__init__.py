@@ -6,4 +6,14 @@ and the data folders `scarbook.content`, `scarbook.schemas`, `scarbook.templates
 This module must stay import-light: the tracker's start-up path goes through it.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.3.0"  # the release; pyproject.toml reads it from here (CHANGELOG.md says what changed)
+
+
+def installed_version() -> str:
+    """The version in the installed package's metadata (what pip installed), else this source's."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("scarbook")
+    except PackageNotFoundError:
+        return __version__

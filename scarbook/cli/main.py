@@ -19,10 +19,10 @@ SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
 
 def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     if value and not ctx.resilient_parsing:
-        from scarbook import __version__
+        from scarbook import installed_version
         from scarbook.cli.terminal import echo
 
-        echo(f"scarbook {__version__}")
+        echo(f"scarbook {installed_version()}")
         ctx.exit(0)
 
 
@@ -80,6 +80,8 @@ class ScarbookGroup(LazyGroup):
                 "and builds, with comments that teach the content model, an editor modeline and a pre-commit "
                 "config."),
         "examples": ("scarbook.cli.examples:app", "The example packs and games shipped with scarbook."),
+        "migrate": ("scarbook.cli.migrate:migrate", "Rewrite old content in place to the current edition of the "
+                    "content format (comments and layout kept)."),
     }
 
 

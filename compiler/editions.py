@@ -122,8 +122,9 @@ def upgrade(doc: Document) -> list[Diagnostic]:
         where = f"{found.pointer}/{found.row.at}" if found.row.at else found.pointer
         told = found.row.replacement(found.old, found.new)
         if edition >= found.row.edition:
-            out.append(error(doc.span(where), "X600", f"{found.row.name} is not in edition {edition} of the content "
-                             f"format (gone since edition {found.row.edition}); write {told}", where))
+            out.append(error(doc.span(where), "X600", f"{found.row.name} was replaced in edition {found.row.edition} "
+                             f"of the content format, and this file declares edition {edition}: write {told} "
+                             f"(or declare edition {found.row.edition - 1} and run 'scarbook migrate')", where))
         else:
             out.append(warning(doc.span(where), "X600", f"{found.row.name} was replaced in edition {found.row.edition} "
                                f"of the content format; read as {told} (this file declares edition {edition}): "

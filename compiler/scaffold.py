@@ -45,6 +45,16 @@ def with_modeline(text: str, folder: Path) -> str:
     return line + text
 
 
+def with_edition(text: str) -> str:
+    """`text` declaring the current edition of the content format, on the line before its first key."""
+    from scarbook.compiler.editions import CURRENT_EDITION
+
+    lines = text.splitlines(keepends=True)
+    at = next((i for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")), len(lines))
+    line = f"edition: {CURRENT_EDITION}  # the content format this file is written in (scarbook migrate)\n"
+    return "".join(lines[:at] + [line] + lines[at:])
+
+
 def kebab(name: str) -> str:
     return "-".join("".join(c if c.isalnum() else " " for c in name.lower()).split()) or "my-pack"
 
@@ -204,7 +214,7 @@ def _write(folder: Path, files: dict[str, str]) -> list[Path]:
         for name, text in files.items():
             path = folder / name
             replace_file(path, (text if not name.endswith(".yaml") or name.startswith(".") else
-                                with_modeline(text, path.parent)).encode("utf-8"))
+                                with_modeline(with_edition(text), path.parent)).encode("utf-8"))
             written.append(path)
     except OSError as exc:
         raise ScaffoldError(f"cannot write into {folder}: {exc.strerror}") from None

@@ -129,8 +129,8 @@ def _describe(err: Any, doc: Document) -> Iterator[Diagnostic]:
     lp = pointer_of(leaf.absolute_path)
     message = leaf.message
     if leaf.validator == "enum" and isinstance(leaf.instance, str):
-        message = (f"'{leaf.instance}' is not one of {', '.join(map(str, leaf.validator_value))}"
-                   f"{did_you_mean(leaf.instance, map(str, leaf.validator_value))}")
+        message = f"'{leaf.instance}' is not one of {choices(list(map(str, leaf.validator_value)))}" + (
+            close_enough(leaf.instance, list(map(str, leaf.validator_value))))
     elif leaf.validator == "pattern" and lp.endswith("/id") or leaf.validator == "pattern" and isinstance(
             leaf.instance, str) and "a-z0-9" in leaf.validator_value:
         suggestion = "-".join("".join(c if c.isalnum() else " " for c in leaf.instance.lower()).split())
@@ -203,6 +203,29 @@ def _expected(err: Any) -> str:
 def _show(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else f"'{value}'"
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def choices(values: list[str], room: int = 160) -> str:
+    """The allowed values in whole words: as many as fit in `room` characters, then how many more and where
+    to read them all (never a value cut in the middle)."""
+    shown: list[str] = []
+    used = 0
+    for value in values:
+        if shown and used + len(value) + 2 > room:
+            rest = len(values) - len(shown)
+            return f"{', '.join(shown)} … and {rest} more (all in 'scarbook schema --path')"
+        shown.append(value)
+        used += len(value) + 2
+    return ", ".join(shown)
+
+
+def close_enough(word: str, values: list[str]) -> str:
+    """' (did you mean 'x'?)' for a likely slip of the pen only (a close match sharing the word's start or end):
+    a removed name such as 'one-reward-per-game' is not offered an unrelated 'rewards-in-first-games'."""
+    import difflib
+
+    close = difflib.get_close_matches(word, values, n=1, cutoff=0.75)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def validate_document(doc: Document) -> list[Diagnostic]:

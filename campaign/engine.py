@@ -35,6 +35,9 @@ class Replay:
     checked: int = 0  # how many events were checked (the others were only folded)
     verified: str = ""  # the content key under which every event is known legal ('' when not known)
     before_last: tuple[CampaignState, tuple[str, ...]] | None = None  # (state, packs) before the last event
+    #: Events scarbook recorded under earlier content that today's rules refuse: kept, folded, warned (L016).
+    earlier: list[tuple[Event, Diagnostic]] = field(default_factory=list)
+    notes: list[Diagnostic] = field(default_factory=list)  # about the stretches themselves (L018)
 
     @property
     def first_problem(self) -> tuple[Event, Diagnostic] | None:
@@ -97,11 +100,18 @@ class Campaign:
         content = self.content_for(packs, [])
         state = new_state(self.ledger.players)
         result = Replay(state, content, checked=len(events) if check else 0)
+        kept: frozenset[int] = frozenset()
+        if check:
+            kept, result.notes = self.recorded_earlier()
         last = len(events) - 1
         for n, ev in enumerate(events):
             if check:
                 problems, fixed = admit(content, state, ev)
-                result.problems.extend((ev, problem) for problem in problems)
+                if problems and ev.index in kept:  # on the board since an earlier release: it stays
+                    result.earlier.extend((ev, problem) for problem in problems)
+                    fixed = fixed if fixed is not None else canonical(content, state, ev)
+                else:
+                    result.problems.extend((ev, problem) for problem in problems)
             else:
                 fixed = canonical(content, state, ev)
             if n == last and copy_before_last is not None:
@@ -125,6 +135,17 @@ class Campaign:
                 content = self.content_for(packs, list(state.opened), state)
         result.content, result.packs = content, packs
         return result
+
+    def recorded_earlier(self) -> tuple[frozenset[int], list[Diagnostic]]:
+        """The events scarbook recorded under content other than today's (`ledger.stretches.earlier`)."""
+        from scarbook.campaign.ledger.stretches import earlier
+        from scarbook.compiler.validate import ContentError
+
+        try:
+            now = self.game(()).fingerprint
+        except (ContentError, LedgerError):
+            return frozenset(), []
+        return earlier(self.ledger, now)
 
     def check_event(self, replay: Replay, event: Event) -> tuple[list[Diagnostic], Event | None]:
         """Problems with appending `event` now, and its canonical form (nothing is folded)."""

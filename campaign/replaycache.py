@@ -53,7 +53,7 @@ def for_state(campaign: Campaign) -> Replay:
 
 def _vouch(campaign: Campaign, result: Replay) -> None:
     ledger = campaign.ledger
-    if not (result.problems or result.pack_problems or ledger.problems):
+    if not (result.problems or result.pack_problems or ledger.problems or result.earlier):
         result.verified = content_key(campaign, result.packs)
         if result.verified and not holds_state(ledger, result.verified):
             remember_state(ledger, result.verified, result.state, result.packs, result.before_last)

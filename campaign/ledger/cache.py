@@ -51,7 +51,9 @@ from scarbook.kernel.yamlload import decode
 # regular files of the user running scarbook that nobody else may write (`_own_bytes`), and only
 # unpickled after their CRC matched. The cache folder as a whole is capped, least recently used
 # entries first (`compiler.cachedir`).
-LEDGER_CACHE_VERSION = "8"  # 7: `events: []` followed by a comment is no longer appendable; 8: the state's mark index
+# 7: `events: []` followed by a comment is no longer appendable; 8: the state's mark index; 9: the header's format
+# and recorded_under (the ledger's stretches)
+LEDGER_CACHE_VERSION = "9"
 UNDO_DEPTH = 8  # consecutive undos served from stored states; more fold the events again (unchecked)
 RECENT_GAMES = 2  # games kept in the cached state itself; no event changes older ones (see `state.apply`)
 
@@ -189,9 +191,11 @@ def _recall(raw: bytes, path: Path, shown: str) -> Ledger | None:
             raise ValueError("bad header")
         text = raw.decode("utf-8-sig")
         last = [] if head["last"] is None else [_event_of(head["last"], shown, entries - 1, lines)]
+        if not (type(head["ledger_format"]) is int and isinstance(head["recorded_under"], list)):
+            raise ValueError("bad header")
         ledger = Ledger(path, shown, text, head["name"], head["game"], head["fingerprint"], players,
                         appendable=head["appendable"], indent=head["indent"], verified=head["verified"], raw=raw,
-                        entries=entries)
+                        entries=entries, format=head["ledger_format"], recorded_under=head["recorded_under"])
         ledger.events = LazyList(last, entries - len(last), functools.partial(_cached_events, ledger, head))
         ledger.cache = {"head": head, "tail": tail, "hasher": hasher}
         from scarbook.kernel.cachedir import cache_used
@@ -250,7 +254,8 @@ def _header(ledger: Ledger, digest: str, lines: int, entries: int, last: Event |
 
     return {"format": LEDGER_CACHE_VERSION, "sha256": digest, "lines": lines, "name": ledger.name, "game": ledger.game,
             "fingerprint": ledger.fingerprint, "players": ledger.players, "appendable": ledger.appendable,
-            "indent": ledger.indent, "verified": verified, "entries": entries,
+            "indent": ledger.indent, "verified": verified, "entries": entries, "ledger_format": ledger.format,
+            "recorded_under": ledger.recorded_under,
             "last": None if last is None else json.loads(_event_line(last)), "events": events}
 
 
@@ -528,7 +533,8 @@ def remember_undone(ledger: Ledger, text: str) -> None:
             events = ledger.events[:-1]
             shorter = Ledger(ledger.path, ledger.display, text, ledger.name, ledger.game, ledger.fingerprint,
                              ledger.players, list(events), appendable=True, indent=ledger.indent,
-                             verified=ledger.verified, raw=as_written(text, ledger.raw), entries=len(events))
+                             verified=ledger.verified, raw=as_written(text, ledger.raw), entries=len(events),
+                             format=ledger.format, recorded_under=ledger.recorded_under)
             remember(shorter)
             return
         previous = ledger.events[-2] if ledger.entries > 1 else None

@@ -26,6 +26,10 @@ HEADER_COMMENT = (
     "# the players, then every permanent change in order, one event per line. You may edit it by\n"
     "# hand; `scarbook campaign check` re-checks every event against the rules.\n"
 )
+#: The format of the campaign file this scarbook writes: 1 (no `format:` key) the first releases', 2 adds `format`
+#: and `recorded_under` (which stretch of events was recorded under which content) to the header. Every later
+#: release reads every earlier format; a file of a newer format is refused (L017) rather than misread.
+LEDGER_FORMAT = 2
 MAX_LEDGER_BYTES = 64 * 1024 * 1024
 #: No campaign needs more in one field of an event or of the header: ids, names, notes and dates are words or a
 #: sentence (the longest shipped id is 40 characters); lists name players, pieces or territories (a board has
@@ -66,6 +70,10 @@ class Ledger:
     cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # the cache entry as read
     raw: bytes = field(default=b"", repr=False, compare=False)  # the bytes read (a write checks they are still there)
     entries: int = 0  # entries in the events list, readable or not
+    format: int = 1  # the file's format (`format:` in the header; none: 1)
+    #: Where the content changed under the campaign: from the event numbered `from` (1-based) on, events were
+    #: recorded under content `fingerprint`; the events before it hash to `digest` (`campaign.ledger.stretches`).
+    recorded_under: list[dict[str, Any]] = field(default_factory=list)
 
     def player(self, name: str) -> str | None:
         """The recorded spelling of a player's name, matched case-insensitively."""
@@ -125,6 +133,7 @@ def parse(text: str, path: Path, display: str | None = None) -> Ledger:
         raise LedgerError([error(doc.span("/events"), "L002", "'events' must be a list of events")])
     ledger = Ledger(path, shown, text, str(head.get("name") or ""), game, str(head.get("fingerprint") or ""),
                     names)
+    ledger.format, ledger.recorded_under = header_format(head, doc.span)
     ledger.problems.extend(d for d in doc.diagnostics)
     ledger.entries = len(raw_events)
     ledger.raw = text.encode("utf-8")
@@ -142,6 +151,26 @@ def parse(text: str, path: Path, display: str | None = None) -> Ledger:
             ledger.events.append(ev)
     ledger.appendable, ledger.indent = _layout(text, doc.key_spans, raw_events, spans)
     return ledger
+
+
+def header_format(head: dict[str, Any], span: Any) -> tuple[int, list[dict[str, Any]]]:
+    """The header's `format` (none: 1) and `recorded_under` entries; LedgerError for a newer format (L017) or
+    an entry that is not `{from: N, fingerprint: F, digest: D}`."""
+    version = head.get("format", 1)
+    if type(version) is not int or version < 1:
+        raise LedgerError([error(span("/campaign/format"), "L002", "'format' must be a whole number (1, 2 ...)")])
+    if version > LEDGER_FORMAT:
+        raise LedgerError([error(span("/campaign/format"), "L017", f"this campaign file is in format {version}, "
+                                 f"written by a newer scarbook; this one reads formats 1 to {LEDGER_FORMAT}: "
+                                 "upgrade scarbook (pip install -U scarbook)")])
+    stretches = head.get("recorded_under") or []
+    ok = isinstance(stretches, list) and all(
+        isinstance(s, dict) and type(s.get("from")) is int and s["from"] >= 1
+        and isinstance(s.get("fingerprint"), str) and isinstance(s.get("digest"), str) for s in stretches)
+    if not ok:
+        raise LedgerError([error(span("/campaign/recorded_under"), "L002", "'recorded_under' must list "
+                                 "{from: EVENT_NUMBER, fingerprint: F, digest: D} as scarbook wrote them")])
+    return version, [dict(s) for s in stretches]
 
 
 _MARKER = re.compile(r"^(<{7}|\|{7}|={7}|>{7})(?:[ \t](.*))?$")

@@ -14,6 +14,7 @@ from typing import Any
 from scarbook.campaign.events import Event
 from scarbook.campaign.ledger.file import (
     HEADER_COMMENT,
+    LEDGER_FORMAT,
     LINE_BREAK,
     Ledger,
     LedgerError,
@@ -96,7 +97,8 @@ def render(name: str, game: str, fingerprint: str, players: list[str], events: l
     """A whole campaign file in the canonical layout."""
     import yaml
 
-    head = {"name": name, "game": game, "fingerprint": fingerprint, "players": players}
+    head: dict[str, Any] = {"name": name, "game": game, "fingerprint": fingerprint, "players": players,
+                            "format": LEDGER_FORMAT}
     if not name:
         del head["name"]
     text = HEADER_COMMENT + yaml.safe_dump({"campaign": head}, sort_keys=False, allow_unicode=True,
@@ -104,6 +106,35 @@ def render(name: str, game: str, fingerprint: str, players: list[str], events: l
     if not events:
         return text + "events:\n"
     return text + "events:\n" + "".join(f"- {dump_event(e)}\n" for e in events)
+
+
+def with_stretch(text: str, entry: dict[str, Any]) -> str:
+    """`text` whose header records one more stretch (`recorded_under`, and `format` when missing), edited in
+    place: the `recorded_under` list rewritten on its line, or new lines after the header's last key. A header
+    the edit cannot find (not a block mapping) is left as it is: the events are still written."""
+    import yaml
+
+    try:
+        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError:
+        return text
+    head = next((v for k, v in getattr(root, "value", []) if getattr(k, "value", None) == "campaign"), None)
+    if not isinstance(head, yaml.MappingNode) or head.flow_style or not head.value:
+        return text
+    pairs = {str(k.value): (k, v) for k, v in head.value}
+    data = yaml.safe_load(text)["campaign"]
+    entries = [*(data.get("recorded_under") or []), entry]
+    listed = "[" + ", ".join(dump_event(e) for e in entries) + "]"
+    line_break = newline_of(text)
+    indent = " " * head.value[0][0].start_mark.column
+    if "recorded_under" in pairs:
+        key, value = pairs["recorded_under"]
+        return text[:key.end_mark.index] + ": " + listed + text[value.end_mark.index:]
+    last = head.value[-1][1].end_mark.index
+    at = text.find(line_break, last)
+    at = len(text) if at < 0 else at + len(line_break)
+    more = "" if "format" in pairs else f"{indent}format: {LEDGER_FORMAT}{line_break}"
+    return text[:at] + more + f"{indent}recorded_under: {listed}{line_break}" + text[at:]
 
 
 class _EventsNode:

@@ -16,6 +16,7 @@ from scarbook.campaign.events import GameStarted, PackAdded
 from scarbook.campaign.ids import normalize
 from scarbook.campaign.ledger.cache import read
 from scarbook.campaign.ledger.file import Ledger
+from scarbook.campaign.ledger.stretches import recording
 from scarbook.campaign.report import describe, status_data
 from scarbook.compiler.model import Game
 from scarbook.kernel.diagnostics import Diagnostic, Span, warning
@@ -49,15 +50,29 @@ def check(path: Path) -> tuple[Ledger, list[Diagnostic]]:
     if first is not None:
         ev = first[0]
         found += [problem.at(ev.span, f"/events/{ev.index}") for e, problem in replay.problems if e is ev]
+    found += earlier_warnings(replay)
     now = campaign.game(()).fingerprint
-    if ledger.fingerprint and now and ledger.fingerprint != now:
-        affected = sorted({e.span.line for e, _ in replay.problems})
+    latest = recording(ledger)
+    if latest and now and latest != now:
+        affected = sorted({e.span.line for e, _ in replay.problems} | {e.span.line for e, _ in replay.earlier})
         which = (f"events now refused at lines {', '.join(map(str, affected))}" if affected
                  else "every recorded event is still legal")
+        since = "this campaign began" if latest == ledger.fingerprint else "its latest events were recorded"
         found.append(warning(Span(ledger.display, 1, 1), "L004", f"the {ledger.game} content changed since "
-                             f"this campaign began (fingerprint {ledger.fingerprint[:12]}, now {now[:12]}); "
-                             f"{which}"))
+                             f"{since} (fingerprint {latest[:12]}, now {now[:12]}); {which}; the next event "
+                             "recorded starts a stretch under today's content"))
     return ledger, found + changed_packs(campaign, replay)
+
+
+def earlier_warnings(replay: Replay) -> list[Diagnostic]:
+    """L016 at each event scarbook recorded under earlier content that today's rules refuse (it stays: it is
+    on the board), naming the rule; and L018 for a stretch changed by hand since it was recorded."""
+    out = list(replay.notes)
+    for ev, problem in replay.earlier:
+        out.append(warning(ev.span, "L016", f"recorded under an earlier release; today's rules would refuse it: "
+                           f"{problem.code} {problem.explained}. It stays (it is on the board) and later events "
+                           "are recorded with it in place", f"/events/{ev.index}"))
+    return out
 
 
 def changed_packs(campaign: Campaign, replay: Replay) -> list[Diagnostic]:
@@ -128,7 +143,18 @@ def status(path: Path) -> Status:
     if broken:
         return Status(data, f"the campaign file records a pack with errors at line {broken}; "
                             "run 'scarbook campaign check'")
-    return Status(data)
+    return Status(data, earlier_summary(replay))
+
+
+def earlier_summary(replay: Replay) -> str:
+    """One line on the events recorded under an earlier release that today's rules refuse ('' when none)."""
+    if not replay.earlier:
+        return ""
+    ev, problem = replay.earlier[0]
+    lines = sorted({e.span.line for e, _ in replay.earlier})
+    more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
+    return (f"line {ev.span.line}{more} was recorded under an earlier release; today's rules would refuse it: "
+            f"{problem.code} {problem.message}. It stays; run 'scarbook campaign check' for the list")
 
 
 def log(path: Path) -> tuple[Ledger, list[tuple[int, str]]]:
@@ -175,7 +201,12 @@ def where(path: Path, sticker: str, by: str = "") -> Where | list[Diagnostic]:
 def sheet(path: Path, target: Path, fmt: str, paper: str = "a4") -> Path:
     """Write the campaign sheet (pdf, html or svg) to `target` on `paper` (a4, letter); ValueError when it
     cannot be made."""
+    return sheet_noted(path, target, fmt, paper)[0]
+
+
+def sheet_noted(path: Path, target: Path, fmt: str, paper: str = "a4") -> tuple[Path, str]:
+    """`sheet`, and a warning for events recorded under an earlier release that today's rules refuse."""
     from scarbook.campaign.sheet import write_sheet
 
     campaign, replay = state(path)
-    return write_sheet(campaign.ledger, replay, target, fmt, paper)
+    return write_sheet(campaign.ledger, replay, target, fmt, paper), earlier_summary(replay)

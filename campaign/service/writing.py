@@ -12,12 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scarbook import __version__
 from scarbook.campaign import replaycache
 from scarbook.campaign.engine import Campaign, Replay
 from scarbook.campaign.events import Event, GameStarted, Opened, PackAdded
 from scarbook.campaign.ledger.cache import placed_at, raw_sha256, read, remember_appended, remember_undone
 from scarbook.campaign.ledger.file import recorded_path
-from scarbook.campaign.ledger.text import render, with_event, without_last
+from scarbook.campaign.ledger.stretches import new_stretch
+from scarbook.campaign.ledger.text import render, with_event, with_stretch, without_last
 from scarbook.campaign.ledger.write import locked, write_atomic
 from scarbook.campaign.links import cuts
 from scarbook.campaign.report import describe
@@ -97,12 +99,16 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False) -> Recorded:
         if dry_run:
             return Recorded(event=fixed, said=describe(fixed, cutting), dry_run=True)
         text = with_event(campaign.ledger, fixed)
+        stretch = new_stretch(campaign.ledger, campaign.game(()).fingerprint, __version__)
+        if stretch is not None:  # the first event under other content: the header says from where (once)
+            text = with_stretch(text, stretch)
         fixed = placed_at(campaign.ledger, text, fixed)  # the state keeps each mark's line
         triggered = campaign.fold_new(replay, fixed)
         note = write_atomic(path, text, expected=campaign.ledger.raw, expected_sha256=raw_sha256(campaign.ledger))
         keeps = not isinstance(fixed, (Opened, PackAdded)) or not fixed.pack  # a new pack: a new content key
-        remember_appended(campaign.ledger, text, fixed, replay.verified, replay.state if keeps else None,
-                          replay.packs)
+        if stretch is None:  # a changed header: the next read parses the file and caches it again
+            remember_appended(campaign.ledger, text, fixed, replay.verified, replay.state if keeps else None,
+                              replay.packs)
     packets = []
     for env in triggered:
         info = replay.content.envelopes.get(env, {})

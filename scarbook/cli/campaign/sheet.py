@@ -74,8 +74,8 @@ def sheet(
         raise typer.Exit(2 if out else 1)
     with campaign_errors(writing=False), game_numbers():
         try:
-            written = (reading.sheet(path, target, fmt.value, paper.value) if after is None
-                       else history.sheet_after(path, after, target, fmt.value, paper.value))
+            written, note = (reading.sheet_noted(path, target, fmt.value, paper.value) if after is None
+                             else (history.sheet_after(path, after, target, fmt.value, paper.value), ""))
         except ValueError as exc:
             from scarbook.campaign.service.history import NoSuchPoint
 
@@ -84,3 +84,5 @@ def sheet(
             echo(f"error: {exc}; nothing was written", err=True)
             raise typer.Exit(1) from None
     echo(f"wrote {written}")
+    if note:
+        echo(f"warning: {note}", err=True)

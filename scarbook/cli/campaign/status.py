@@ -67,7 +67,10 @@ def check(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None) ->
     elif diags:
         echo(render_text(diags, 1))
     errors = [d for d in diags if d.is_error]
+    kept = len({d.span.line for d in diags if d.code == "L016"})
     if fmt is TextOrJson.text and not errors:
-        echo(f"{ledger.display}: {len(ledger.events)} events, all legal")
+        echo(f"{ledger.display}: {len(ledger.events)} events, all legal" if not kept else
+             f"{ledger.display}: {len(ledger.events)} events, all legal but {kept} recorded under an earlier "
+             "release (kept: see the warnings)")
     if errors:
         raise typer.Exit(1)

@@ -123,7 +123,7 @@ def test_validating_one_file_of_a_pack_checks_it_with_its_pack(tmp_path: Path,
     cards.write_text(cards.read_text().replace("territory: east-vale", "territory: east-vail"))
     result = runner.invoke(app, ["validate", "g/board.yaml", "g/cards.yaml"])
     refused(result, "X102")
-    assert result.output.splitlines()[0].startswith("g/cards.yaml:11:77: error X102")
+    assert result.output.splitlines()[0].startswith("g/cards.yaml:12:77: error X102")  # line 3: edition
     assert "no territory 'east-vail' (did you mean 'east-vale'?)" in result.output
     assert result.output.splitlines()[-1] == "1 error, 0 warnings in 4 files"
 

@@ -591,10 +591,11 @@ def test_render_wraps_the_players_at_100_columns() -> None:
 
 def test_render_writes_the_canonical_layout() -> None:
     assert render("", "risk-legacy", "abc", ["Ann", "Bob"], []) == (
-        HEADER_COMMENT + "campaign:\n  game: risk-legacy\n  fingerprint: abc\n  players: [Ann, Bob]\nevents:\n")
+        HEADER_COMMENT + "campaign:\n  format: 2\n  game: risk-legacy\n  fingerprint: abc\n  players: [Ann, Bob]\n"
+        "events:\n")
     events = [{"event": "place", "sticker": "coin", "target": "peru-card", "name": "a\nb"}, {"event": "pass"}]
     assert render("Our war", "risk-legacy", "abc", ["Ann", "Zoë"], events) == (
-        HEADER_COMMENT + "campaign:\n  name: Our war\n  game: risk-legacy\n  fingerprint: abc\n  players: [Ann, Zoë]\n"
+        HEADER_COMMENT + "campaign:\n  format: 2\n  name: Our war\n  game: risk-legacy\n  fingerprint: abc\n  players: [Ann, Zoë]\n"
         'events:\n- {event: place, sticker: coin, target: peru-card, name: "a\\nb"}\n- {event: pass}\n')
 
 

@@ -595,7 +595,8 @@ def test_render_writes_the_canonical_layout() -> None:
         "events:\n")
     events = [{"event": "place", "sticker": "coin", "target": "peru-card", "name": "a\nb"}, {"event": "pass"}]
     assert render("Our war", "risk-legacy", "abc", ["Ann", "Zoë"], events) == (
-        HEADER_COMMENT + "campaign:\n  format: 2\n  name: Our war\n  game: risk-legacy\n  fingerprint: abc\n  players: [Ann, Zoë]\n"
+        HEADER_COMMENT + "campaign:\n  format: 2\n  name: Our war\n  game: risk-legacy\n  fingerprint: abc\n"
+        "  players: [Ann, Zoë]\n"
         'events:\n- {event: place, sticker: coin, target: peru-card, name: "a\\nb"}\n- {event: pass}\n')
 
 

@@ -97,8 +97,8 @@ def render(name: str, game: str, fingerprint: str, players: list[str], events: l
     """A whole campaign file in the canonical layout."""
     import yaml
 
-    head: dict[str, Any] = {"name": name, "game": game, "fingerprint": fingerprint, "players": players,
-                            "format": LEDGER_FORMAT}
+    head: dict[str, Any] = {"format": LEDGER_FORMAT, "name": name, "game": game, "fingerprint": fingerprint,
+                            "players": players}
     if not name:
         del head["name"]
     text = HEADER_COMMENT + yaml.safe_dump({"campaign": head}, sort_keys=False, allow_unicode=True,

@@ -46,12 +46,12 @@ def test_migrated_content_validates_without_edition_warnings_and_keeps_its_comme
                                                                                    tmp_path: Path) -> None:
     folder = tmp_path / Path(name).name
     shutil.copytree(CORPUS / name, folder)
-    before = {p.name: p.read_text() for p in folder.glob("*.yaml")}
+    before = {p.name: p.read_text() for p in folder.glob("[!.]*.yaml")}
     result = runner.invoke(app, ["migrate", str(folder)])
     assert result.exit_code == 0, result.output
     report = validate_paths([folder])
     assert report.ok and "X600" not in [d.code for d in report.diagnostics]
-    for path in folder.glob("*.yaml"):
+    for path in folder.glob("[!.]*.yaml"):
         text = path.read_text()
         assert yaml.safe_load(text)["edition"] == 2
         comments = [ln.strip() for ln in before[path.name].splitlines() if ln.strip().startswith("#")]
@@ -60,7 +60,7 @@ def test_migrated_content_validates_without_edition_warnings_and_keeps_its_comme
         assert list(yaml.safe_load(text)) == ["edition", *[k for k in yaml.safe_load(before[path.name])]]
     again = runner.invoke(app, ["migrate", str(folder)])
     assert again.exit_code == 0 and again.output.strip() == "0 files changed"
-    assert {p.name: p.read_text() for p in folder.glob("*.yaml")} != before
+    assert {p.name: p.read_text() for p in folder.glob("[!.]*.yaml")} != before
 
 
 def test_migrate_dry_run_shows_a_diff_and_writes_nothing(tmp_path: Path) -> None:
@@ -80,7 +80,7 @@ def test_migration_means_what_the_old_form_meant(tmp_path: Path) -> None:
     from scarbook.compiler.load import load_document
 
     for name in CONTENT:
-        for path in sorted((CORPUS / name).glob("*.yaml")):
+        for path in sorted((CORPUS / name).glob("[!.]*.yaml")):
             old, _ = load_document(path)
             migrated = tmp_path / f"{Path(name).name}-{path.name}"
             migrated.write_text(migrate_file(path, path.name).new)

@@ -106,6 +106,12 @@ def _cite_matches(pointer: str, value: Any) -> bool:
     return in_cite and _file_of(value) is not None
 
 
+def _names_a_file(value: Any) -> bool:
+    """A `cite` value (one cite or a list) of which one names a shipped game's transcription file."""
+    cites = value if isinstance(value, list) else [value]
+    return any(isinstance(c, str) and (".txt" in c or "reference/" in c) and _file_of(c) is not None for c in cites)
+
+
 def cite_by_source(old: str, data: Any) -> str:
     """'001_e430d55b72a215e6.txt § If you won' -> 'rulebook § If you won'."""
     head, sep, rest = old.partition(SECTION_MARK)
@@ -121,7 +127,9 @@ def _cite_words(old: Any, new: Any) -> str:
 
 
 DEPRECATIONS: tuple[Deprecation, ...] = (
-    *(Deprecation(f"the check '{name}'", 2, _check_named(name), count_check_as_limit, _limit_words, at="check")
+    *(Deprecation(f"the check '{name}'", 2, _check_named(name), count_check_as_limit, _limit_words, at="check",
+                  probe_key="check", probe=name.__eq__)
       for name in COUNT_CHECKS),
-    Deprecation("a cite naming a transcription file", 2, _cite_matches, cite_by_source, _cite_words),
+    Deprecation("a cite naming a transcription file", 2, _cite_matches, cite_by_source, _cite_words,
+                probe_key="cite", probe=_names_a_file),
 )

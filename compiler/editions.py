@@ -39,6 +39,10 @@ class Deprecation:
     rewrite: Callable[[Any, Any], Any]
     replacement: Callable[[Any, Any], str]
     at: str = ""  # a key of the node whose value the warning points at ('' : the node itself)
+    #: The quick test every mapping of a file goes through first: the old form can be there only when the mapping
+    #: has the key `probe_key` and `probe` says yes to its value (most files have no old form: one cheap pass).
+    probe_key: str = ""
+    probe: Callable[[Any], bool] = lambda value: True
 
 
 @dataclass(frozen=True)
@@ -66,9 +70,27 @@ def _rows() -> tuple[Deprecation, ...]:
     return DEPRECATIONS
 
 
+def _may_hold(data: Any, rows: tuple[Deprecation, ...]) -> bool:
+    """Whether any mapping in `data` passes a row's probe (no pointers built: the pass every file takes)."""
+    probes = [(row.probe_key, row.probe) for row in rows]
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if type(node) is dict:
+            for key, probe in probes:
+                if key in node and probe(node[key]):
+                    return True
+            stack.extend(v for v in node.values() if type(v) in (dict, list))
+        elif type(node) is list:
+            stack.extend(v for v in node if type(v) in (dict, list))
+    return False
+
+
 def find(data: Any) -> list[Found]:
     """Every old construct in a document's data, outermost first, in document order (nothing is changed)."""
     rows = _rows()
+    if not _may_hold(data, rows):
+        return []
     out: list[Found] = []
     for pointer, value in _walk(data, ""):
         for row in rows:

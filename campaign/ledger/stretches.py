@@ -52,13 +52,12 @@ def new_stretch(ledger: Ledger, now: str, release: str) -> dict[str, Any] | None
 def earlier(ledger: Ledger, now: str) -> tuple[frozenset[int], list[Diagnostic]]:
     """The entry indexes of events recorded under content other than `now` by scarbook (kept when today's rules
     refuse them), and a warning L018 for each stretch whose events changed by hand since."""
-    if not now:
-        return frozenset(), []
+    if not now or (not ledger.recorded_under and ledger.fingerprint == now):
+        return frozenset(), []  # the usual case: one stretch, today's content (the events are not even listed)
     bounds = [0] + [int(e["from"]) - 1 for e in ledger.recorded_under]
     prints = [ledger.fingerprint] + [str(e["fingerprint"]) for e in ledger.recorded_under]
     kept: set[int] = set()
     notes: list[Diagnostic] = []
-    indexes = [ev.index for ev in ledger.events]
     for k, (start, fingerprint) in enumerate(zip(bounds, prints, strict=True)):
         end = bounds[k + 1] if k + 1 < len(bounds) else None
         if fingerprint == now:
@@ -70,5 +69,5 @@ def earlier(ledger: Ledger, now: str) -> tuple[frozenset[int], list[Diagnostic]]
                                      f"scarbook recorded them (their digest was {wanted}); they are checked by "
                                      "today's rules like an event added by hand", "/campaign/recorded_under"))
                 continue
-        kept.update(i for i in indexes if i >= start and (end is None or i < end))
+        kept.update(ev.index for ev in ledger.events if ev.index >= start and (end is None or ev.index < end))
     return frozenset(kept), notes

@@ -81,7 +81,7 @@ class ScarbookGroup(LazyGroup):
                 "config."),
         "examples": ("scarbook.cli.examples:app", "The example packs and games shipped with scarbook."),
         "migrate": ("scarbook.cli.migrate:migrate", "Rewrite old content in place to the current edition of the "
-                    "content format (comments and layout kept)."),
+                    "content format."),
     }
 
 

@@ -80,6 +80,9 @@ class ScarbookGroup(LazyGroup):
                 "and builds, with comments that teach the content model, an editor modeline and a pre-commit "
                 "config."),
         "examples": ("scarbook.cli.examples:app", "The example packs and games shipped with scarbook."),
+        "serve": ("scarbook.cli.serve:serve", "Serve a campaign to the browsers at the table: the board, what each "
+                  "player owes now with one-tap actions, game start and end, packets, undo and the history; pages "
+                  "follow the file live."),
     }
 
 

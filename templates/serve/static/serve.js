@@ -1,0 +1,23 @@
+// scarbook serve: keep this page in step with the campaign file. Every second, ask the server for the
+// file's sha256; when it differs from the one this page was built from, reload (another phone or the
+// command line wrote). Plain JavaScript, nothing fetched from outside this server.
+(function () {
+  "use strict";
+  var built = document.body.getAttribute("data-sha256");
+  var live = document.getElementById("live");
+  if (!built) { return; }
+  function check() {
+    fetch("/api/fingerprint", {cache: "no-store", credentials: "same-origin"})
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) {
+        if (live) { live.className = data ? "live on" : "live off"; }
+        if (data && data.sha256 && data.sha256 !== built) {
+          built = data.sha256;
+          window.location.reload();
+        }
+      })
+      .catch(function () { if (live) { live.className = "live off"; } });
+  }
+  window.setInterval(check, 1000);
+  check();
+}());

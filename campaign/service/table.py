@@ -46,6 +46,7 @@ class Action:
     packet: str = ""
     step: str = ""
     can_pass: bool = False
+    stickers: tuple[str, ...] = ()  # every sticker the step offers that can go somewhere (the player picks one)
     ready: bool = True  # False: it waits for an earlier step in the order the rules require
     rule: str = ""
     cite: str = ""
@@ -142,7 +143,8 @@ def _steps(replay: Replay) -> list[Action]:
         out.append(Action("step" if mandatory else "may", o.text(), o.who, command, sid,
                           targets[0] if len(targets) == 1 else "", targets, o.actor,
                           o.piece if o.piece != o.actor else "", step=o.step.id, can_pass=can_pass,
-                          ready=bool(targets), rule=o.step.name, cite=o.step.cite))
+                          stickers=tuple(usable), ready=any(now[s] for s in usable), rule=o.step.name,
+                          cite=o.step.cite))
     return out
 
 
@@ -188,7 +190,7 @@ def table(path: Path) -> Table:
     stickers = [Choice(sid, str(st.get("name") or sid)) for sid, st in content.stickers.items()
                 if left.get(sid) is None or left[sid] > 0]
     names = {**{tid: str(t.get("name") or tid) for tid, t in content.territories.items()},
-             **{c.id: c.name for c in stickers}}
+             **{sid: str(st.get("name") or sid) for sid, st in content.stickers.items()}}
     return Table(ledger_sha256(campaign.ledger), campaign.ledger.name or campaign.ledger.path.stem,
                  content.game.title, list(state.players), number, live.number if live else None,
                  actions(replay), plays, model.team, shape.campaign_over(content, state), found.warning,
@@ -225,12 +227,24 @@ def legal_here(path: Path, target: str) -> tuple[str, list[Legal]]:
     return _name(content, target), out
 
 
-def sticker_name(path: Path, sticker: str) -> str:
-    """How the game names a sticker ('' when the campaign has no such sticker)."""
+def sticker_info(path: Path, sticker: str) -> tuple[str, bool]:
+    """How the game names a sticker ('' when the campaign has no such sticker), and whether placing it asks
+    for a name (it founds or names something)."""
     campaign = Campaign(read(path))
     content = replaycache.for_state(campaign).content
     st = content.stickers.get(sticker)
-    return str(st.get("name") or sticker) if st else ""
+    if st is None:
+        return "", False
+    founds = st.get("founds")
+    return str(st.get("name") or sticker), bool(st.get("named") or (isinstance(founds, dict) and founds.get("named")))
+
+
+def packet_contents(path: Path, packet: str) -> list[str]:
+    """What an opened packet holds, as the game names it (for the page that opened it)."""
+    campaign = Campaign(read(path))
+    content = replaycache.for_state(campaign).content
+    info = content.envelopes.get(packet) or {}
+    return [_name(content, str(item)) for item in info.get("contents") or []]
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ the page as it is now. A refusal is shown with its rule and citation; nothing is
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -50,9 +51,34 @@ class Outcome:
         self.notes = notes or []
 
 
+class Boards:
+    """The board picture of each ledger version asked for (the page and its picture ask for the same one; it
+    takes a second or two to draw): a few kept, keyed by the ledger's sha256 and the game it stands after.
+    One lock: two pages that reload at once draw it once."""
+
+    def __init__(self, path: Path, keep: int = 8) -> None:
+        self.path, self.keep = path, keep
+        self.drawn: dict[tuple[str, int | None], table.Board | None] = {}
+        self.lock = threading.Lock()
+
+    def get(self, after: int | None = None) -> tuple[str, table.Board | None]:
+        with self.lock:
+            sha = table.fingerprint(self.path)
+            key = (sha, after)
+            if key not in self.drawn:
+                board = table.board(self.path, after)
+                if table.fingerprint(self.path) != sha:  # written meanwhile: draw it again next time
+                    return sha, board
+                while len(self.drawn) >= self.keep:
+                    self.drawn.pop(next(iter(self.drawn)))
+                self.drawn[key] = board
+            return sha, self.drawn[key]
+
+
 def create_app(path: Path, guard: Guard) -> Starlette:
     """The app over the campaign file `path`, with `guard`'s access rules."""
     env = environment()
+    boards = Boards(path)
 
     def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
@@ -85,7 +111,9 @@ def create_app(path: Path, guard: Guard) -> Starlette:
 
     def home_page(request: Request, outcome: Outcome | None = None, status: int = 200) -> HTMLResponse:
         t = table.table(path)
-        board = table.board(path)
+        drawn_on, board = boards.get()
+        if drawn_on != t.sha256:  # written between the two reads: the picture of the page's own version
+            board = table.board(path)
         return render(request, "home.html.j2", status, t=t, board=board, outcome=outcome, sha=t.sha256)
 
     async def home(request: Request) -> Response:
@@ -111,11 +139,12 @@ def create_app(path: Path, guard: Guard) -> Starlette:
             for player in players:
                 where = reading.where(path, sticker, player)
                 if isinstance(where, list):
-                    return render(request, "sticker.html.j2", 404, sticker=sticker, name=sticker, found=[],
+                    return render(request, "sticker.html.j2", 404, sticker=sticker, name=sticker, named=False, found=[],
                                   problems=where, sha=t.sha256, piece="")
                 found.append((player, where.targets))
-            return render(request, "sticker.html.j2", sticker=sticker, name=table.sticker_name(path, sticker),
-                          found=found, problems=[], sha=t.sha256, piece=request.query_params.get("for", ""))
+            name, named = table.sticker_info(path, sticker)
+            return render(request, "sticker.html.j2", sticker=sticker, name=name, named=named, found=found,
+                          problems=[], sha=t.sha256, piece=request.query_params.get("for", ""))
         return await run_in_threadpool(build)
 
     async def undo_page(request: Request) -> Response:
@@ -152,7 +181,7 @@ def create_app(path: Path, guard: Guard) -> Starlette:
 
         def build() -> Response:
             try:
-                board = table.board(path, after)
+                _, board = boards.get(after)
             except history.NoSuchPoint:
                 board = None
             if board is None:
@@ -202,6 +231,9 @@ def create_app(path: Path, guard: Guard) -> Starlette:
         if result.problems:
             return _problems(result.problems, command)
         notes = [n for n in result.note.splitlines() if n]
+        if action == "open":
+            held = table.packet_contents(path, forms.one(fields, "packet"))
+            notes.append(f"the packet holds: {', '.join(held)}" if held else "the packet lists no contents")
         notes += [f"open the sealed packet now: {p.name} ({p.trigger})" for p in result.to_open]
         return Outcome("recorded", result.said, command, notes=notes)
 

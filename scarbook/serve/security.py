@@ -23,7 +23,7 @@ HEADERS = {
                                "img-src 'self' data:; connect-src 'self'; form-action 'self'; "
                                "frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
     "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
+    "referrer-policy": "same-origin",  # (no-referrer would make the browser send Origin: null)
     "x-frame-options": "DENY",
     "cache-control": "no-store",
 }

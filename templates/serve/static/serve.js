@@ -5,13 +5,17 @@
   "use strict";
   var built = document.body.getAttribute("data-sha256");
   var live = document.getElementById("live");
+  var leaving = false;  // a form was sent: its answer is the new page (a reload now would cancel it)
   if (!built) { return; }
+  document.addEventListener("submit", function () { leaving = true; });
+  window.addEventListener("pagehide", function () { leaving = true; });
   function check() {
+    if (leaving) { return; }
     fetch("/api/fingerprint", {cache: "no-store", credentials: "same-origin"})
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) {
         if (live) { live.className = data ? "live on" : "live off"; }
-        if (data && data.sha256 && data.sha256 !== built) {
+        if (!leaving && data && data.sha256 && data.sha256 !== built) {
           built = data.sha256;
           window.location.reload();
         }

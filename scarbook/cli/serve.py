@@ -6,7 +6,6 @@ from typing import Annotated
 
 import typer
 
-from scarbook.cli.campaign._shared import campaign_errors, campaign_path
 from scarbook.cli.terminal import echo
 
 
@@ -28,6 +27,8 @@ def serve(
 
     Example: scarbook serve our-world.yaml --host 0.0.0.0 --port 8080
     """
+    from scarbook.cli.campaign._shared import campaign_errors, campaign_path
+
     try:
         from scarbook.serve.run import serve as run
     except ImportError as exc:

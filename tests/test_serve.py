@@ -212,3 +212,17 @@ def test_hostile_names_are_text_on_every_page(tmp_path: Path) -> None:
     assert "&lt;img src=x onerror=window.pwned=5&gt;" in pages[0]
     assert "Sink&#34; autofocus onfocus=&#34;window.pwned=1&#34; &amp; x" in pages[0]  # the stickers to tap
     assert "<h1>Sink&#34; autofocus onfocus=&#34;window.pwned=1&#34; &amp; x</h1>" in pages[1]
+
+
+def test_a_sticker_that_picks_an_option_offers_the_targets_options(tmp_path: Path) -> None:
+    """A starting power (`choice-of`): the page offers each faction's powers by name; the pick is recorded
+    as `place STICKER TARGET --name OPTION` would record it."""
+    file = tmp_path / "c.yaml"
+    assert invoke(["new", str(file), "--game", "risk-legacy", "--player", "Ann", "--player", "Bob"]).exit_code == 0
+    c, _ = client(file)
+    page = c.get("/sticker/first-game-power", params={"by": ""})
+    assert '<option value="die-mechaniker-fortified-hq">Fortified HQ</option>' in page.text
+    done = c.post("/do/place", data={**hidden(page.text), "sticker": "first-game-power", "target": "die-mechaniker",
+                                     "by": "", "option": "die-mechaniker-fortified-hq"})
+    assert done.status_code == 200 and "Recorded:" in done.text, done.text
+    assert "fortified-hq" in invoke(["log"], file).output.splitlines()[-1]

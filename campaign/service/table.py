@@ -17,6 +17,7 @@ from scarbook.campaign import replaycache, rules, shape, steps
 from scarbook.campaign.engine import Campaign, Replay
 from scarbook.campaign.ledger.cache import read
 from scarbook.campaign.ledger.file import Ledger
+from scarbook.campaign.rules import _choices as placement_choices  # the options `where` tries for a target
 
 
 def ledger_sha256(ledger: Ledger) -> str:
@@ -237,6 +238,35 @@ def sticker_info(path: Path, sticker: str) -> tuple[str, bool]:
         return "", False
     founds = st.get("founds")
     return str(st.get("name") or sticker), bool(st.get("named") or (isinstance(founds, dict) and founds.get("named")))
+
+
+def options(path: Path, sticker: str, targets: list[str]) -> dict[str, list[Choice]]:
+    """For a sticker that picks one of a target's options (a starting power: `choice-of`) or sets a value one
+    step on (a stat: `steps-value`): each target's options, as `place --name [--value]` takes them (id
+    `name` or `name=value`). Empty for any other sticker."""
+    campaign = Campaign(read(path))
+    replay = replaycache.for_state(campaign)
+    content, state = replay.content, replay.state
+    st = content.stickers.get(sticker) or {}
+    if not any(isinstance(c, dict) and c.get("check") in ("choice-of", "steps-value") for c in st.get("checks") or []):
+        return {}
+    out = {}
+    for tid in targets:
+        target = content.target(st, tid)
+        powers = {str(o.get("id")): str(o.get("name") or o.get("id")) for c in st.get("checks") or []
+                  if isinstance(c, dict) and c.get("check") == "choice-of"
+                  for o in target.item.get(str(c.get("field") or "powers"), []) or [] if isinstance(o, dict)}
+        out[tid] = [Choice(name if value is None else f"{name}={value}",
+                           powers.get(name, name) if value is None else f"{name} to {value}")
+                    for name, value in placement_choices(content, state, st, target) if name]
+    return out
+
+
+def labels(path: Path, ids: list[str]) -> dict[str, str]:
+    """How the game names each of these items (a territory, a card, a faction ...; the id when it has no name)."""
+    campaign = Campaign(read(path))
+    content = replaycache.for_state(campaign).content
+    return {i: _name(content, i) for i in ids}
 
 
 def packet_contents(path: Path, packet: str) -> list[str]:

@@ -140,11 +140,15 @@ def create_app(path: Path, guard: Guard) -> Starlette:
                 where = reading.where(path, sticker, player)
                 if isinstance(where, list):
                     return render(request, "sticker.html.j2", 404, sticker=sticker, name=sticker, named=False, found=[],
-                                  problems=where, sha=t.sha256, piece="")
+                                  problems=where, sha=t.sha256, piece="", names={}, options={})
                 found.append((player, where.targets))
             name, named = table.sticker_info(path, sticker)
+            every = sorted({tid for _, targets in found for tid in targets})
+            names = table.labels(path, every)
+            options = table.options(path, sticker, every)
             return render(request, "sticker.html.j2", sticker=sticker, name=name, named=named, found=found,
-                          problems=[], sha=t.sha256, piece=request.query_params.get("for", ""))
+                          problems=[], sha=t.sha256, piece=request.query_params.get("for", ""), names=names,
+                          options=options)
         return await run_in_threadpool(build)
 
     async def undo_page(request: Request) -> Response:

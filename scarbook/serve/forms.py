@@ -27,7 +27,9 @@ def _q(value: str) -> str:
 
 def place(fields: Fields) -> tuple[Event, str]:
     sticker, target, by, name = one(fields, "sticker"), one(fields, "target"), one(fields, "by"), one(fields, "name")
-    raw = one(fields, "value")
+    picked, _, stepped = one(fields, "option").partition("=")  # an option of the target: NAME or NAME=VALUE
+    name = name or picked
+    raw = one(fields, "value") or stepped
     value = int(raw) if raw.lstrip("-").isdigit() else None
     to = one(fields, "to")
     command = f"scarbook campaign place {_q(sticker)} {_q(target)}" + (f" --by {_q(by)}" if by else "") + (

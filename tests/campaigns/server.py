@@ -7,6 +7,7 @@ import json
 import socket
 import subprocess
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,6 +35,8 @@ def served(file: Path, *args: str, cache: Path | None = None) -> Iterator[tuple[
             try:
                 with urllib.request.urlopen(f"{base}/api/fingerprint", timeout=5) as answer:
                     json.load(answer)
+                break
+            except urllib.error.HTTPError:  # it answers (shared: 403 without the join token)
                 break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:

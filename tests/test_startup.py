@@ -17,7 +17,8 @@ import pytest
 from campaigns.helpers import PLAYING, run_script
 
 PY = sys.executable
-HEAVY = ("weasyprint", "jinja2", "jsonschema", "rich", "markdown_it", "pydantic", "pypdf")
+HEAVY = ("weasyprint", "jinja2", "jsonschema", "rich", "markdown_it", "pydantic", "pypdf", "starlette", "uvicorn",
+         "anyio")  # the web stack: only `scarbook serve` imports it
 PROBE = """
 import json, sys
 sys.argv = ['scarbook', *json.loads(sys.argv[1])]
@@ -65,7 +66,8 @@ READS = [  # (what follows `scarbook campaign`, the command module it may load);
     (["place", "fortification", "alaska", "--dry-run", "--by", "Ann"], "place"),
 ]
 HELPS = [["--help"], ["campaign", "--help"], ["campaign", "status", "--help"], ["campaign", "place", "--help"],
-         ["campaign", "game", "--help"], ["campaign", "game", "start", "--help"], ["campaign", "sheet", "--help"]]
+         ["campaign", "game", "--help"], ["campaign", "game", "start", "--help"], ["campaign", "sheet", "--help"],
+         ["serve", "--help"]]
 
 
 @pytest.mark.parametrize(("args", "own"), READS, ids=[" ".join(a) for a, _ in READS])

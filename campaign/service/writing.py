@@ -8,6 +8,7 @@ leaves the file byte for byte as it was. Results are values; nothing here prints
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +18,7 @@ from scarbook.campaign import replaycache
 from scarbook.campaign.engine import Campaign, Replay
 from scarbook.campaign.events import Event, GameStarted, Opened, PackAdded
 from scarbook.campaign.ledger.cache import placed_at, raw_sha256, read, remember_appended, remember_undone
-from scarbook.campaign.ledger.file import recorded_path
+from scarbook.campaign.ledger.file import LedgerError, recorded_path
 from scarbook.campaign.ledger.stretches import new_stretch
 from scarbook.campaign.ledger.text import render, with_event, with_stretch, without_last
 from scarbook.campaign.ledger.write import locked, write_atomic
@@ -25,10 +26,26 @@ from scarbook.campaign.links import cuts
 from scarbook.campaign.report import describe
 from scarbook.campaign.rules import starts_asked
 from scarbook.campaign.service.reading import pack_fingerprint
-from scarbook.kernel.diagnostics import Diagnostic, refusal
+from scarbook.kernel.diagnostics import Diagnostic, Span, error, refusal
+
+#: Why a write from a page built on other bytes of the campaign file is refused (L012).
+STALE_PAGE = ("the campaign changed since you opened this page (another device or the command line wrote to it); "
+              "nothing was written: look at it again and redo what you meant")
 
 #: What a command turns its options into, given the campaign as it stands: the event, or why not.
 MakeEvent = Callable[[Campaign, Replay], "Event | list[Diagnostic]"]
+
+
+def from_page(expected_sha256: str, make: MakeEvent) -> MakeEvent:
+    """`make` for a write from a page built on the file's bytes with this sha256: refused (L012, nothing
+    written) when the file, read under the lock by `record`, holds other bytes (fava's check on every save)."""
+
+    def checked(campaign: Campaign, replay: Replay) -> Event | list[Diagnostic]:
+        if hashlib.sha256(campaign.ledger.raw).hexdigest() != expected_sha256:
+            return [error(Span(campaign.ledger.display, 1, 1), "L012", STALE_PAGE)]
+        return make(campaign, replay)
+
+    return checked
 
 
 @dataclass(frozen=True)
@@ -117,10 +134,13 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False) -> Recorded:
                     to_open=packets)
 
 
-def undo(path: Path) -> Undone:
-    """Remove the last event from the campaign file (the previous file is kept as .bak)."""
+def undo(path: Path, expected_sha256: str = "") -> Undone:
+    """Remove the last event from the campaign file (the previous file is kept as .bak). With `expected_sha256`
+    (a page built on those bytes), refused with L012 when the file holds other bytes now."""
     with locked(path):
         ledger = read(path)
+        if expected_sha256 and hashlib.sha256(ledger.raw).hexdigest() != expected_sha256:
+            raise LedgerError([error(Span(ledger.display, 1, 1), "L012", STALE_PAGE)])
         text, last = without_last(ledger)
         write_atomic(path, text, expected=ledger.raw)
         remember_undone(ledger, text)

@@ -82,6 +82,9 @@ class ScarbookGroup(LazyGroup):
         "examples": ("scarbook.cli.examples:app", "The example packs and games shipped with scarbook."),
         "migrate": ("scarbook.cli.migrate:migrate", "Rewrite old content in place to the current edition of the "
                     "content format."),
+        "serve": ("scarbook.cli.serve:serve", "Serve a campaign to the browsers at the table: the board, what each "
+                  "player owes now with one-tap actions, game start and end, packets, undo and the history; pages "
+                  "follow the file live."),
     }
 
 

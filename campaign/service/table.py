@@ -1,0 +1,310 @@
+"""The campaign at the table (`scarbook serve`): what is to do now, in order, each with the command it stands
+for; what may go on one place; the shape of the game start and end forms; the board; the ledger's hash.
+
+Reads only, through the same cache and replay as `status` and `where`. The words come from the content
+(step, sticker, piece and packet names); nothing here names a game. Writes go through `writing`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from scarbook.campaign import replaycache, rules, shape, steps
+from scarbook.campaign.engine import Campaign, Replay
+from scarbook.campaign.ledger.cache import read
+from scarbook.campaign.ledger.file import Ledger
+from scarbook.campaign.rules import _choices as placement_choices  # the options `where` tries for a target
+
+
+def ledger_sha256(ledger: Ledger) -> str:
+    """The sha256 of the ledger's bytes: every page carries it, every write from a page compares it."""
+    return hashlib.sha256(ledger.raw).hexdigest()
+
+
+def fingerprint(path: Path) -> str:
+    """The sha256 of the campaign file as it is now (a page polls it to see another device's write)."""
+    return ledger_sha256(read(path))
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing to do now: what (in the game's words), who, the rule, the CLI command it stands for, and
+    what one tap needs (`sticker` on `target` by `by`; `packet` to open; `step` to pass)."""
+
+    kind: str  # setup | open | put | step | may | owed
+    text: str
+    who: str = ""
+    command: str = ""
+    sticker: str = ""
+    target: str = ""  # set when exactly one target is legal: one tap records it
+    targets: tuple[str, ...] = ()
+    by: str = ""
+    piece: str = ""
+    packet: str = ""
+    step: str = ""
+    can_pass: bool = False
+    stickers: tuple[str, ...] = ()  # every sticker the step offers that can go somewhere (the player picks one)
+    ready: bool = True  # False: it waits for an earlier step in the order the rules require
+    rule: str = ""
+    cite: str = ""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option of a select in a form: its id and how the game names it."""
+
+    id: str
+    name: str
+
+
+@dataclass
+class Table:
+    """Everything the table page shows: where the campaign stands and what to do now."""
+
+    sha256: str
+    title: str
+    game: str
+    players: list[str]
+    next_game: int
+    in_progress: int | None
+    actions: list[Action]
+    play_kinds: list[tuple[str, list[Choice]]] = field(default_factory=list)  # (piece kind name, its pieces)
+    team: bool = False
+    over: bool = False
+    warning: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+    stickers: list[Choice] = field(default_factory=list)  # stickers with some left, to ask where they may go
+    names: dict[str, str] = field(default_factory=dict)  # territory and sticker ids -> the game's names
+
+
+def _name(content: Any, item_id: str) -> str:
+    label = content.label(item_id)
+    return str(label) if label else item_id
+
+
+def _place(sid: str, target: str, by: str, piece: str = "") -> str:
+    by_part = f" --by {by}" if by else ""
+    return f"scarbook campaign place {sid} {target or 'TARGET'}{by_part}" + (f"  # for {piece}" if piece else "")
+
+
+def _setup(replay: Replay, number: int) -> list[Action]:
+    """The setup obligations left before game `number` (as `game start` would refuse them, R221), one
+    action per player who still owes one."""
+    content, state = replay.content, replay.state
+    problems = rules.setup_problems(content, state, number)
+    out = []
+    for ob in content.model.setup:
+        st = content.stickers.get(ob.sticker)
+        if st is None or ob.before_game > number:
+            continue
+        what = ob.text or f"place {st.get('name', ob.sticker)}"
+        found = [p for p in problems if p.rule == what and p.cite == ob.cite]
+        if not found:
+            continue
+        if ob.each == "player":
+            missing = [p for p in state.players
+                       if not any(m.sticker == ob.sticker and m.by == p for ms in state.marks.values() for m in ms)]
+            for player in missing:
+                targets = rules.where(content, state, ob.sticker, player, in_order=False)
+                out.append(Action("setup", f"{what}: {_name(content, ob.sticker)}", player,
+                                  _place(ob.sticker, "", player), ob.sticker,
+                                  targets[0] if len(targets) == 1 else "", tuple(targets), player,
+                                  rule=what, cite=ob.cite))
+        else:
+            targets = rules.where(content, state, ob.sticker, in_order=False)
+            out.append(Action("setup", found[0].message.split(" (scarbook")[0], "", _place(ob.sticker, "", ""),
+                              ob.sticker, targets[0] if len(targets) == 1 else "", tuple(targets),
+                              rule=what, cite=ob.cite))
+    return out
+
+
+def _steps(replay: Replay) -> list[Action]:
+    """The end-of-game steps still open, in the order the rules give them: owed ones first (what keeps the
+    next game from starting), then those a player may still take."""
+    content, state = replay.content, replay.state
+    blocking = rules.blocking(content, state)
+    owed = {o.key for o in blocking}
+    out = []
+    for o in [*blocking, *(o for o in steps.open_entries(content, state) if o.key not in owed)]:
+        actor = o.actor or next(iter(o.players), "")
+        offered = [s for s in (*o.step.stickers, *o.step.fallback) if s in content.stickers]
+        now = {s: rules.where(content, state, s, actor, o.piece) for s in offered}
+        later = {s: rules.where(content, state, s, actor, o.piece, in_order=False) for s in offered}
+        usable = [s for s in offered if now[s]] or [s for s in offered if later[s]]
+        sid = usable[0] if usable else (offered[0] if offered else "")
+        targets = tuple(now.get(sid, [])) if sid else ()
+        mandatory = o.key in owed
+        can_pass = not o.step.mandatory or bool(o.step.pass_if)
+        command = _place(sid, "", o.actor, o.piece if o.piece != o.actor else "") if sid else (
+            f"scarbook campaign pass {o.step.id} --by {actor}")
+        out.append(Action("step" if mandatory else "may", o.text(), o.who, command, sid,
+                          targets[0] if len(targets) == 1 else "", targets, o.actor,
+                          o.piece if o.piece != o.actor else "", step=o.step.id, can_pass=can_pass,
+                          stickers=tuple(usable), ready=any(now[s] for s in usable), rule=o.step.name,
+                          cite=o.step.cite))
+    return out
+
+
+def actions(replay: Replay) -> list[Action]:
+    """Everything to do now, in order: setup before the next game, packets to open, an opened packet's
+    stickers to put in place, stickers a condition owes, then the last game's steps."""
+    content, state = replay.content, replay.state
+    out: list[Action] = []
+    if state.in_progress is None:
+        out += _setup(replay, state.started + 1)
+    for env in replay.pending:
+        info = content.envelopes.get(env) or {}
+        trigger = (info.get("trigger") or {}).get("text", "") if isinstance(info.get("trigger"), dict) else ""
+        out.append(Action("open", f"open the sealed packet {info.get('name', env)}" + (f" ({trigger})" if trigger
+                          else ""), command=f"scarbook campaign open {env}", packet=env))
+    for sid, target, env in rules.to_put_in_place(content, state):
+        out.append(Action("put", f"put {_name(content, sid)} from the packet {_name(content, env)} on "
+                          f"{_name(content, target)}", command=_place(sid, target, ""), sticker=sid, target=target,
+                          targets=(target,)))
+    for owed in shape.owed_now(content, state, lambda sid, t: rules.legal_now(content, state, sid, t)):
+        out.append(Action("owed", f"{owed.rule.text or 'place ' + _name(content, owed.rule.place)} on "
+                          f"{_name(content, owed.target)}", command=_place(owed.rule.place, owed.target, ""),
+                          sticker=owed.rule.place, target=owed.target, targets=(owed.target,),
+                          cite=owed.rule.cite))
+    return out + _steps(replay)
+
+
+def table(path: Path) -> Table:
+    """The campaign as the table page shows it (status data, what to do now, the forms' shape)."""
+    from scarbook.campaign.service.reading import status
+
+    campaign = Campaign(read(path))
+    replay = replaycache.for_state(campaign)
+    content, state = replay.content, replay.state
+    found = status(path)
+    live = state.in_progress
+    number = live.number if live else state.started + 1
+    model = content.model
+    kinds = [model.pieces[k] for k in model.types[model.type_of(number)].plays if k in model.pieces]
+    plays = [(k.name, [Choice(pid, str(item.get("name") or pid)) for pid, item in content.pieces_of(k.id).items()])
+             for k in kinds]
+    left = {s["sticker"]: s["left"] for s in found.data.get("stickers", [])}
+    stickers = [Choice(sid, str(st.get("name") or sid)) for sid, st in content.stickers.items()
+                if left.get(sid) is None or left[sid] > 0]
+    names = {**{tid: str(t.get("name") or tid) for tid, t in content.territories.items()},
+             **{sid: str(st.get("name") or sid) for sid, st in content.stickers.items()}}
+    return Table(ledger_sha256(campaign.ledger), campaign.ledger.name or campaign.ledger.path.stem,
+                 content.game.title, list(state.players), number, live.number if live else None,
+                 actions(replay), plays, model.team, shape.campaign_over(content, state), found.warning,
+                 found.data, stickers, names)
+
+
+@dataclass(frozen=True)
+class Legal:
+    """A sticker that may go on one place now, who may place it, and what else it asks for."""
+
+    sticker: str
+    name: str
+    players: list[str]
+    named: bool  # it founds or names something: a name is asked for
+
+
+def legal_here(path: Path, target: str) -> tuple[str, list[Legal]]:
+    """The place's name and every sticker that may legally go there now, with the players who may place it
+    (the same check as `where` and `place`)."""
+    campaign = Campaign(read(path))
+    replay = replaycache.for_state(campaign)
+    content, state = replay.content, replay.state
+    out = []
+    for sid, st in content.stickers.items():
+        if not any(target in content.target_ids(kind, st) for kind in st.get("targets", [])):
+            continue
+        players = [p for p in state.players if target in rules.where(content, state, sid, p)]
+        if not players and target in rules.where(content, state, sid):
+            players = [""]
+        if players:
+            founds = st.get("founds")
+            named = bool(st.get("named") or (isinstance(founds, dict) and founds.get("named")))
+            out.append(Legal(sid, str(st.get("name") or sid), players, named))
+    return _name(content, target), out
+
+
+def sticker_info(path: Path, sticker: str) -> tuple[str, bool]:
+    """How the game names a sticker ('' when the campaign has no such sticker), and whether placing it asks
+    for a name (it founds or names something)."""
+    campaign = Campaign(read(path))
+    content = replaycache.for_state(campaign).content
+    st = content.stickers.get(sticker)
+    if st is None:
+        return "", False
+    founds = st.get("founds")
+    return str(st.get("name") or sticker), bool(st.get("named") or (isinstance(founds, dict) and founds.get("named")))
+
+
+def options(path: Path, sticker: str, targets: list[str]) -> dict[str, list[Choice]]:
+    """For a sticker that picks one of a target's options (a starting power: `choice-of`) or sets a value one
+    step on (a stat: `steps-value`): each target's options, as `place --name [--value]` takes them (id
+    `name` or `name=value`). Empty for any other sticker."""
+    campaign = Campaign(read(path))
+    replay = replaycache.for_state(campaign)
+    content, state = replay.content, replay.state
+    st = content.stickers.get(sticker) or {}
+    if not any(isinstance(c, dict) and c.get("check") in ("choice-of", "steps-value") for c in st.get("checks") or []):
+        return {}
+    out = {}
+    for tid in targets:
+        target = content.target(st, tid)
+        powers = {str(o.get("id")): str(o.get("name") or o.get("id")) for c in st.get("checks") or []
+                  if isinstance(c, dict) and c.get("check") == "choice-of"
+                  for o in target.item.get(str(c.get("field") or "powers"), []) or [] if isinstance(o, dict)}
+        out[tid] = [Choice(name if value is None else f"{name}={value}",
+                           powers.get(name, name) if value is None else f"{name} to {value}")
+                    for name, value in placement_choices(content, state, st, target) if name]
+    return out
+
+
+def labels(path: Path, ids: list[str]) -> dict[str, str]:
+    """How the game names each of these items (a territory, a card, a faction ...; the id when it has no name)."""
+    campaign = Campaign(read(path))
+    content = replaycache.for_state(campaign).content
+    return {i: _name(content, i) for i in ids}
+
+
+def packet_contents(path: Path, packet: str) -> list[str]:
+    """What an opened packet holds, as the game names it (for the page that opened it)."""
+    campaign = Campaign(read(path))
+    content = replaycache.for_state(campaign).content
+    info = content.envelopes.get(packet) or {}
+    return [_name(content, str(item)) for item in info.get("contents") or []]
+
+
+@dataclass(frozen=True)
+class Board:
+    """The board picture with the campaign's marks, and where each place is on it (fractions of its size)."""
+
+    svg: str
+    places: list[tuple[str, str, float, float, float]]  # (id, name, x, y, radius) as fractions of the picture
+
+
+def board(path: Path, after: int | None = None) -> Board | None:
+    """The board as `campaign sheet` draws it (now, or as it stood after game `after`); None when the game
+    draws no board."""
+    from scarbook.campaign.effective import applied
+    from scarbook.campaign.history import replay_after
+    from scarbook.campaign.sheet import sheet_svg
+    from scarbook.compiler.boardmap import BoardLayout
+
+    campaign = Campaign(read(path))
+    replay = replaycache.for_state(campaign) if after is None else replay_after(campaign, after)
+    svg = sheet_svg(campaign.ledger, replay)
+    if svg is None:
+        return None
+    size = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg)
+    if size is None:
+        return Board(svg, [])
+    width, height = float(size.group(1)), float(size.group(2))
+    game = applied(replay)
+    layout = BoardLayout(game)
+    names = game.section("territories")
+    places = [(tid, str((names.get(tid) or {}).get("name") or tid), x / width, y / height, layout.radius / width)
+              for tid, (x, y) in layout.pos.items()]
+    return Board(svg, places)

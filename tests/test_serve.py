@@ -1,0 +1,228 @@
+"""`scarbook serve` through Starlette's test client: writes go through the service (the ledger changes as the
+CLI would change it), refusals leave the file byte-identical, a page built on an older ledger is refused,
+the join token and the CSRF check guard every write, and content text is escaped everywhere."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+from campaigns.helpers import invoke, playing_bytes, setup_bytes
+
+pytest.importorskip("starlette")
+warnings.filterwarnings("ignore", message=".*httpx.*")  # starlette's test client names its successor
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from scarbook.serve.app import create_app, join_link  # noqa: E402
+from scarbook.serve.security import Guard  # noqa: E402
+
+BASE = "http://127.0.0.1:8000"
+
+
+def client(file: Path, host: str = "127.0.0.1", read_only: bool = False) -> tuple[TestClient, Guard]:
+    guard = Guard.for_host(host, 8000, read_only)
+    return TestClient(create_app(file, guard), base_url=BASE), guard
+
+
+def hidden(html: str) -> dict[str, str]:
+    """The csrf and sha256 hidden fields of the page's first form."""
+    return {name: value for name, value in re.findall(r'name="(csrf|sha256)" value="([^"]*)"', html)[:2]}
+
+
+@pytest.fixture
+def ready(tmp_path: Path) -> Path:
+    """A Risk Legacy campaign set up for game 1."""
+    file = tmp_path / "c.yaml"
+    file.write_bytes(setup_bytes())
+    return file
+
+
+@pytest.fixture
+def playing(tmp_path: Path) -> Path:
+    """Game 1 in progress."""
+    file = tmp_path / "c.yaml"
+    file.write_bytes(playing_bytes())
+    return file
+
+
+def test_the_table_page_carries_the_ledger_hash_and_the_forms_the_game_declares(ready: Path) -> None:
+    import hashlib
+
+    c, _ = client(ready)
+    page = c.get("/")
+    assert page.status_code == 200
+    sha = hashlib.sha256(ready.read_bytes()).hexdigest()
+    assert f'data-sha256="{sha}"' in page.text
+    assert c.get("/api/fingerprint").json() == {"sha256": sha}
+    assert "Start game 1" in page.text and 'name="play-0-0"' in page.text  # one faction select per player
+    assert '<option value="khan-industries">Khan Industries</option>' in page.text
+    assert "Nothing is owed now." in page.text
+    assert 'name="viewport"' in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+
+
+def test_a_write_records_the_event_the_cli_would_and_says_it(ready: Path) -> None:
+    c, _ = client(ready)
+    form = hidden(c.get("/").text)
+    done = c.post("/do/start", data={**form, "play-0-0": "khan-industries", "play-1-0": "saharan-republic",
+                                     "play-2-0": "die-mechaniker"})
+    assert done.status_code == 200, done.text
+    assert "Recorded:" in done.text and "End game 1" in done.text
+    assert "scarbook campaign game start --play Ann=khan-industries" in done.text
+    last = invoke(["log"], ready).output.splitlines()[-1]
+    assert "game 1" in last and "khan-industries" in last, last
+
+
+def test_a_refusal_shows_the_rule_and_writes_nothing(playing: Path) -> None:
+    c, _ = client(playing)
+    form = hidden(c.get("/").text)
+    before = playing.read_bytes()
+    refused = c.post("/do/place", data={**form, "sticker": "major-city", "target": "alaska", "by": "Ann",
+                                        "name": "Nome"})
+    assert refused.status_code == 422
+    assert "Refused; nothing was written." in refused.text
+    assert re.search(r'<span class="code">R\d+</span>', refused.text), refused.text
+    assert 'class="cite"' in refused.text or 'class="rule"' in refused.text
+    assert playing.read_bytes() == before
+
+
+def test_a_page_built_on_an_older_ledger_is_refused_and_refreshed(playing: Path) -> None:
+    c, _ = client(playing)
+    form = hidden(c.get("/").text)
+    assert invoke(["place", "bunker", "peru", "--by", "Ann"], playing).exit_code == 0  # another device: the CLI
+    after_cli = playing.read_bytes()
+    stale = c.post("/do/place", data={**form, "sticker": "bunker", "target": "peru", "by": "Bob"})
+    assert stale.status_code == 409
+    assert "the campaign changed since you opened this page" in stale.text
+    assert playing.read_bytes() == after_cli
+    fresh = hidden(stale.text)
+    import hashlib
+
+    assert fresh["sha256"] == hashlib.sha256(after_cli).hexdigest()  # the answer is the page as it is now
+    undo_stale = c.post("/do/undo", data=form)
+    assert undo_stale.status_code == 409 and playing.read_bytes() == after_cli
+
+
+def test_undo_asks_first_then_removes_the_last_event(playing: Path) -> None:
+    c, _ = client(playing)
+    before = playing.read_bytes()
+    assert invoke(["place", "bunker", "peru", "--by", "Ann"], playing).exit_code == 0
+    confirm = c.get("/undo")
+    assert "Undo the last event?" in confirm.text and "bunker" in confirm.text and "There is no redo" in confirm.text
+    assert playing.read_bytes() != before
+    done = c.post("/do/undo", data=hidden(confirm.text))
+    assert done.status_code == 200 and "Undone:" in done.text
+    assert playing.read_bytes() == before
+
+
+@pytest.mark.parametrize("change", ["no-csrf", "wrong-csrf", "foreign-origin"])
+def test_a_write_without_the_csrf_token_is_refused(playing: Path, change: str) -> None:
+    c, _ = client(playing)
+    form = hidden(c.get("/").text)
+    before = playing.read_bytes()
+    data = {**form, "sticker": "bunker", "target": "peru", "by": "Ann"}
+    headers = {}
+    if change == "no-csrf":
+        data.pop("csrf")
+    elif change == "wrong-csrf":
+        data["csrf"] = "x" * 32
+    else:
+        headers["origin"] = "http://evil.example"
+    refused = c.post("/do/place", data=data, headers=headers)
+    assert refused.status_code == 403 and "CSRF" in refused.text
+    assert playing.read_bytes() == before
+
+
+def test_shared_on_the_network_every_request_needs_the_join_token(playing: Path) -> None:
+    c, guard = client(playing, host="0.0.0.0")
+    assert guard.token and len(guard.token) >= 32
+    assert join_link("192.168.1.5", 8000, guard.token) == f"http://192.168.1.5:8000/join?token={guard.token}"
+    before = playing.read_bytes()
+    assert c.get("/").status_code == 403
+    sha = c.get("/api/fingerprint")
+    assert sha.status_code == 403 and "\"sha256\":" not in sha.text
+    refused = c.post("/do/place", data={"sticker": "bunker", "target": "peru", "by": "Ann"})
+    assert refused.status_code == 403 and playing.read_bytes() == before
+    assert c.get("/join", params={"token": "wrong"}).status_code == 403
+    joined = c.get("/join", params={"token": guard.token})
+    assert joined.status_code == 200 and "To do now" in joined.text  # followed the redirect with the cookie
+    done = c.post("/do/place", data={**hidden(joined.text), "sticker": "bunker", "target": "peru", "by": "Ann"})
+    assert done.status_code == 200 and "Recorded:" in done.text and playing.read_bytes() != before
+
+
+def test_on_loopback_a_foreign_host_name_is_refused(playing: Path) -> None:
+    c, _ = client(playing)
+    assert c.get("/", headers={"host": "evil.example:8000"}).status_code == 421
+    assert c.get("/", headers={"host": "localhost:8000"}).status_code == 200
+
+
+def test_read_only_writes_nothing_and_shows_no_forms(playing: Path) -> None:
+    c, _ = client(playing, read_only=True)
+    page = c.get("/")
+    assert "End game 1" not in page.text and 'action="/do/' not in page.text
+    before = playing.read_bytes()
+    form = hidden(c.get("/history").text) or {}
+    assert c.post("/do/undo", data=form).status_code == 403 and playing.read_bytes() == before
+
+
+def test_place_and_sticker_pages_answer_as_where_does(playing: Path) -> None:
+    c, _ = client(playing)
+    place = c.get("/place/peru")
+    assert place.status_code == 200 and "Peru" in place.text
+    assert 'value="bunker"' in place.text  # a scar may go on Peru during the game
+    where = invoke(["where", "bunker", "--by", "Ann"], playing).output.split()
+    sticker = c.get("/sticker/bunker", params={"by": "Ann"})
+    shown = re.findall(r'name="target" value="([^"]+)"', sticker.text)
+    assert shown == where
+    assert c.get("/sticker/no-such-sticker").status_code == 404
+
+
+def test_history_shows_the_world_after_a_game_and_what_it_changed(playing: Path) -> None:
+    for line in (["game", "end", "--winner", "Ann"],):
+        assert invoke(line, playing).exit_code == 0
+    c, _ = client(playing)
+    page = c.get("/history/1")
+    assert page.status_code == 200 and "After game 1" in page.text and "/board.svg?after=1" in page.text
+    assert "Ann" in page.text
+    assert c.get("/board.svg", params={"after": "1"}).headers["content-type"].startswith("image/svg+xml")
+    assert c.get("/history/9").status_code == 404
+
+
+def test_hostile_names_are_text_on_every_page(tmp_path: Path) -> None:
+    """A pack's names (quotes: tags are refused by validation, B301) and the players' and campaign's names
+    (the ledger takes anything) never become markup."""
+    pack = tmp_path / "hostile" / "pack.yaml"
+    pack.parent.mkdir()
+    source = (Path(__file__).resolve().parents[1] / "examples" / "new-scar" / "pack.yaml").read_text("utf-8")
+    hostile = source.replace("name: Sinkhole\n", 'name: "Sink\\" autofocus onfocus=\\"window.pwned=1\\" & x"\n')
+    pack.write_text(hostile.split("envelopes:")[0], "utf-8")  # no envelope: not sealed, shown from game 1
+    file = tmp_path / "h.yaml"
+    made = invoke(["new", str(file), "--game", "risk-legacy", "--player", "<script>window.pwned=4</script>",
+                   "--player", 'Bob "the" <i>', "--pack", str(pack), "--name", "<img src=x onerror=window.pwned=5>"])
+    assert made.exit_code == 0, made.output
+    c, _ = client(file)
+    pages = [c.get(u).text for u in ("/", "/sticker/sinkhole", "/place/alaska", "/history", "/undo")]
+    for page in pages:
+        assert "<script>window" not in page and "<img src=x" not in page and "<i>" not in page
+        assert 'onfocus="window' not in page
+    assert "&lt;script&gt;window.pwned=4&lt;/script&gt;" in pages[0]
+    assert "&lt;img src=x onerror=window.pwned=5&gt;" in pages[0]
+    assert "Sink&#34; autofocus onfocus=&#34;window.pwned=1&#34; &amp; x" in pages[0]  # the stickers to tap
+    assert "<h1>Sink&#34; autofocus onfocus=&#34;window.pwned=1&#34; &amp; x</h1>" in pages[1]
+
+
+def test_a_sticker_that_picks_an_option_offers_the_targets_options(tmp_path: Path) -> None:
+    """A starting power (`choice-of`): the page offers each faction's powers by name; the pick is recorded
+    as `place STICKER TARGET --name OPTION` would record it."""
+    file = tmp_path / "c.yaml"
+    assert invoke(["new", str(file), "--game", "risk-legacy", "--player", "Ann", "--player", "Bob"]).exit_code == 0
+    c, _ = client(file)
+    page = c.get("/sticker/first-game-power", params={"by": ""})
+    assert '<option value="die-mechaniker-fortified-hq">Fortified HQ</option>' in page.text
+    done = c.post("/do/place", data={**hidden(page.text), "sticker": "first-game-power", "target": "die-mechaniker",
+                                     "by": "", "option": "die-mechaniker-fortified-hq"})
+    assert done.status_code == 200 and "Recorded:" in done.text, done.text
+    assert "fortified-hq" in invoke(["log"], file).output.splitlines()[-1]

@@ -173,7 +173,7 @@ def main() -> None:
     time.sleep(0.2)  # let the pumps drain
     left_by_kills = len([p for p in work.iterdir() if p.name.endswith(".tmp")])
     journals_by_kills = len([p for p in work.iterdir() if p.name.endswith(".append")])
-    from scarbook.campaign.events import parse_event
+    from scarbook.campaign.events import ParseProblem, parse_event
     from scarbook.campaign.ledger.text import with_event
     from scarbook.campaign.ledger.write import locked, write_atomic
     from scarbook.kernel.diagnostics import Span
@@ -181,6 +181,7 @@ def main() -> None:
     with locked(ledger):  # one more write: it removes the temporary files and journals of the killed writers
         last = read(ledger)
         event = parse_event({"event": "place", "sticker": "coin", "target": "final"}, Span("x"), 0)
+        assert not isinstance(event, ParseProblem), event
         write_atomic(ledger, with_event(last, event), expected=last.raw)
     acked.add("final")
     final = ledger.read_text("utf-8")

@@ -382,7 +382,8 @@ def _of_text(p: Placement, params: dict[str, Any]) -> str:
     names = []
     for entry in params.get("of") or [p.sticker_id]:
         if isinstance(entry, dict):
-            deck = as_dict(p.content.game.section("decks").get(entry.get("deck")))
+            did = entry.get("deck")
+            deck = as_dict(p.content.game.section("decks").get(did) if isinstance(did, str) else None)
             names.append(str(deck.get("name") or f"cards of deck {entry.get('deck')}"))
         else:
             names.append(str(entry))

@@ -991,7 +991,7 @@ def resolve_destroy(content: Content, state: CampaignState, card: str, by: str =
 
 def canonical(content: Content, state: CampaignState, ev: Event) -> Event | None:
     """The event with ids and names as the content and the ledger spell them (None: unreadable)."""
-    where = {"span": ev.span, "index": ev.index}
+    span, index = ev.span, ev.index  # the canonical event keeps where the ledger wrote it
 
     def who(raw: str) -> str:
         return player_name(state, raw) or raw
@@ -1002,7 +1002,7 @@ def canonical(content: Content, state: CampaignState, ev: Event) -> Event | None
     if isinstance(ev, GameStarted):
         return GameStarted(tuple((who(p), tuple(normalize(f) for f in fs)) for p, fs in ev.plays),
                            tuple((who(p), normalize(t)) for p, t in ev.starts), ev.type,
-                           tuple(who(p) for p in ev.seating), **where)
+                           tuple(who(p) for p in ev.seating), span=span, index=index)
     if isinstance(ev, GameEnded):
         game = state.in_progress
         listed = [who(ev.winner), *(who(p) for p in ev.held_on), *(who(p) for p in ev.eliminated)]
@@ -1011,18 +1011,18 @@ def canonical(content: Content, state: CampaignState, ev: Event) -> Event | None
             held += [p for p in game.plays if p not in listed]  # unlisted players held on
         return GameEnded(who(ev.winner), tuple(held), tuple(who(p) for p in ev.eliminated),
                          tuple((who(p), tuple(normalize(t) for t in ts)) for p, ts in ev.controlled), ev.date,
-                         tuple(normalize(p) for p in ev.lost), ev.team.strip().lower(), **where)
+                         tuple(normalize(p) for p in ev.lost), ev.team.strip().lower(), span=span, index=index)
     if isinstance(ev, Opened):
-        return Opened(normalize(ev.envelope), ev.pack, **where)
+        return Opened(normalize(ev.envelope), ev.pack, span=span, index=index)
     if isinstance(ev, Ticked):
-        return Ticked(normalize(ev.target), ev.boxes, **where)
+        return Ticked(normalize(ev.target), ev.boxes, span=span, index=index)
     if isinstance(ev, Linked):
         return Linked(normalize(ev.sticker), normalize(ev.a), normalize(ev.b), who(ev.by) if ev.by else "",
-                      **where)
+                      span=span, index=index)
     if isinstance(ev, Passed):
         step, by, piece = normalize(ev.step), who(ev.by), normalize(ev.piece) if ev.piece else ""
         if not piece:  # the one piece this player takes the step for, when the step is per piece
             pieces = {o.piece for o in steps.open_entries(content, state) if o.step.id == step and o.takes(by)}
             piece = pieces.pop() if len(pieces) == 1 else ""
-        return Passed(step, by, piece, ev.why, **where)
+        return Passed(step, by, piece, ev.why, span=span, index=index)
     return ev

@@ -143,7 +143,8 @@ def world(game: Game) -> dict[str, list[str]]:
         place = str(known(t.get("name"), tid))
         for m in as_list(t.get("marks")):
             if isinstance(m, dict):
-                label = str(as_dict(stickers.get(m.get("sticker"))).get("name") or m.get("sticker"))
+                sid = m.get("sticker")
+                label = str(as_dict(stickers.get(sid) if isinstance(sid, str) else None).get("name") or sid)
                 where.setdefault(f"{label} {m['name']}" if m.get("name") else label, []).append(place)
     territories = [f"{label}: {', '.join(places)}" for label, places in where.items()]
     destroyed = [str(known(c.get("name"), cid)) for cid, c in game.section("cards").items() if c.get("destroyed")]

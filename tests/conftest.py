@@ -22,6 +22,30 @@ settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.load_profile(os.environ.get("SCARBOOK_HYPOTHESIS_PROFILE", "default"))
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """One folder for what the run's processes share (campaigns/shared.py), made by the controlling process."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        import tempfile
+
+        from campaigns.shared import ENV
+
+        config.stash[_SHARED] = os.environ[ENV] = tempfile.mkdtemp(prefix="scarbook-tests-")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(_SHARED, None)
+    if folder is not None:
+        import shutil
+
+        from campaigns.shared import ENV
+
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.pop(ENV, None)
+
+
+_SHARED = pytest.StashKey[str]()
+
+
 @pytest.fixture(autouse=True)
 def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Never read or write the user's real cache from a test."""

@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from campaigns.helpers import invoke, run_script, script
+from campaigns.helpers import invoke, play_once, script
 
 pytestmark = pytest.mark.slow
 
@@ -34,7 +34,7 @@ def ended(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = {}
     for name in GAMES:
         file = tmp_path_factory.mktemp(name) / "world.yaml"
-        failures = run_script(script(f"{name}.txt"), file)
+        failures = play_once(script(f"{name}.txt"), file)
         assert not failures, "\n".join(failures)
         out[name] = file
     mp.undo()

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from boardread import board_text, read_board
-from campaigns.helpers import invoke, run_script, script
+from campaigns.helpers import invoke, play_once, script
 from typer.testing import CliRunner
 
 from conftest import ROOT, check_golden
@@ -70,7 +70,7 @@ def ended(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = {}
     for name in ("risk-legacy-15", "risk-shadow-forces-15"):
         file = tmp_path_factory.mktemp(name) / "world.yaml"
-        failures = run_script(script(f"{name}.txt"), file)
+        failures = play_once(script(f"{name}.txt"), file)
         assert not failures, "\n".join(failures)
         out[name] = file
     out["harbor-watch-12"] = _play_harbor_watch(tmp_path_factory.mktemp("harbor-watch"))

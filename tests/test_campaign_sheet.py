@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from campaigns.helpers import SETUP, START, invoke, run_script
+from campaigns.helpers import SETUP, START, invoke, play_once, run_script
 
 from conftest import pdftotext
 
@@ -113,7 +113,7 @@ def risk_legacy_sheet(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from campaigns.helpers import script
 
     file = tmp_path_factory.mktemp("rl") / "world.yaml"
-    assert not run_script(script("risk-legacy-15.txt") + "\ngame start --play Ann=khan-industries --play "
+    assert not play_once(script("risk-legacy-15.txt") + "\ngame start --play Ann=khan-industries --play "
                           "Bob=saharan-republic --play Cat=die-mechaniker\ntick argentina --boxes 4\n"
                           "game end --winner Ann\n", file)
     out = file.with_suffix(".pdf")

@@ -9,7 +9,8 @@ import re
 from pathlib import Path
 
 import pytest
-from campaigns.helpers import SETUP, START, run_script
+from campaigns.helpers import SETUP, START, play_once, run_script
+from campaigns.shared import shipped_build
 from typer.testing import CliRunner
 
 from conftest import pdftotext
@@ -55,11 +56,10 @@ def test_faction_cards_show_powers_and_a_record_grid() -> None:
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     out = {}
     tmp = tmp_path_factory.mktemp("cards")
-    result = CliRunner().invoke(app, ["build", "risk-legacy", "--only", "cards", "--out", str(tmp / "plain")])
-    assert result.exit_code == 0, result.output
-    out["plain"] = pdftotext(tmp / "plain" / "risk-legacy" / "cards.pdf")
+    # `scarbook build` of the shipped games (A4, the default paper), made once per run (campaigns/shared.py)
+    out["plain"] = pdftotext(shipped_build("a4") / "risk-legacy" / "cards.pdf")
     file = tmp / "world.yaml"
-    failures = run_script(SETUP + START + "\ngame end --winner Ann --held-on Bob --eliminated Cat\n"
+    failures = play_once(SETUP + START + "\ngame end --winner Ann --held-on Bob --eliminated Cat\n"
                           "destroy japan --by Ann\n", file)
     assert not failures, failures
     result = CliRunner().invoke(app, ["build", "--campaign", str(file), "--only", "cards", "--out", str(tmp / "c")])

@@ -18,9 +18,10 @@ writes them (conftest.check_golden):
 
     SCARBOOK_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_golden_outputs.py
 
-Each state is played once per test process (a script through the CLI, in a folder and cache of its
-own) and kept; under mutmut the children forked for each mutant inherit it, so a mutant of
-`report.py` or `sheet.py` costs a replay from the warm cache, not a whole campaign.
+Each state is played once per test run (a script through the CLI, in a folder and cache of its own,
+shared by the xdist workers: campaigns/shared.py) and kept; under mutmut the children forked for each
+mutant inherit it, so a mutant of `report.py` or `sheet.py` costs a replay from the warm cache, not a
+whole campaign.
 """
 
 from __future__ import annotations
@@ -37,10 +38,11 @@ from pathlib import Path
 
 import pytest
 from campaigns.helpers import cache_folder, invoke, run_script, script
+from campaigns.shared import once_per_run
 
 from conftest import EXAMPLES, check_golden
 
-pytestmark = pytest.mark.slow  # plays whole campaigns (once per process)
+pytestmark = pytest.mark.slow  # plays whole campaigns (once per run)
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,7 @@ STATES = {
                                            "place raaz-garcia-warlord-sticker na-01 --by Bob"),
 }
 
-_PLAYED: dict[str, tuple[Path, Path]] = {}  # state -> (ledger, its cache folder), once per process
+_PLAYED: dict[str, tuple[Path, Path]] = {}  # state -> (ledger, its cache folder), kept in each process
 
 
 def _script_text(cut: Cut, folder: Path) -> str:
@@ -87,15 +89,23 @@ def _script_text(cut: Cut, folder: Path) -> str:
 
 
 def played(name: str) -> tuple[Path, Path]:
-    """The ledger of the state `name` and its cache folder, played once per process."""
+    """The ledger of the state `name` and its cache folder, played once per run (campaigns/shared.py: the
+    first test process to ask plays it, the others wait and read it; each golden test runs in one process,
+    so no two write the same file there). A mutant (mutmut) plays it with its own code, once per process."""
     if name not in _PLAYED:
-        folder = Path(tempfile.mkdtemp(prefix=f"scarbook-golden-{name}-"))
-        atexit.register(shutil.rmtree, folder, True)
-        cache, ledger = folder / "cache", folder / "campaign.yaml"
-        with cache_folder(cache):
-            failures = run_script(_script_text(STATES[name], folder), ledger)
-        assert not failures, failures
-        _PLAYED[name] = (ledger, cache)
+
+        def make(folder: Path) -> None:
+            with cache_folder(folder / "cache"):
+                failures = run_script(_script_text(STATES[name], folder), folder / "campaign.yaml")
+            assert not failures, failures
+
+        if "MUTANT_UNDER_TEST" in os.environ:
+            folder = Path(tempfile.mkdtemp(prefix=f"scarbook-golden-{name}-"))
+            atexit.register(shutil.rmtree, folder, True)
+            make(folder)
+        else:
+            folder = once_per_run(f"golden state\0{name}\0{STATES[name]}", make)
+        _PLAYED[name] = (folder / "campaign.yaml", folder / "cache")
     return _PLAYED[name]
 
 

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from campaigns.helpers import invoke, run_script, script
+from campaigns.helpers import invoke, play_once, run_script, script
 
 from scarbook.campaign.ledger.file import parse
 
@@ -29,7 +29,7 @@ def _no_env_campaign(monkeypatch: pytest.MonkeyPatch) -> None:
 def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The scripted campaign, played through the CLI."""
     file = tmp_path_factory.mktemp(request.param) / "world.yaml"
-    assert not run_script(script(GAMES[request.param]), file)
+    assert not play_once(script(GAMES[request.param]), file)
     return file
 
 

@@ -24,7 +24,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from campaigns.helpers import run_script, script
+from campaigns.helpers import play_once, script
+from campaigns.shared import shipped_build
 from typer.testing import CliRunner
 
 from conftest import pdftotext
@@ -198,17 +199,12 @@ def check_printed(folder: Path, game_ids: tuple[str, ...], tmp: Path) -> None:
 @pytest.fixture(scope="module")
 def plain_builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The four shipped games without a campaign, on A4 and on Letter."""
-    out = {}
-    for paper in ("a4", "letter"):
-        folder = tmp_path_factory.mktemp(f"plain-{paper}")
-        _build(folder, "--paper", paper)
-        out[paper] = folder
-    return out
+    return {paper: shipped_build(paper) for paper in ("a4", "letter")}  # `_build` of each paper, once per run
 
 
 def _campaign(tmp_path_factory: pytest.TempPathFactory, name: str, text: str) -> Path:
     file = tmp_path_factory.mktemp(name) / f"{name}.yaml"
-    assert not run_script(text, file)
+    assert not play_once(text, file)
     return file
 
 

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from campaigns.helpers import invoke, play_transcript, run_script, script, set_cache
+from campaigns.helpers import invoke, play_once, play_transcript, run_script, script, set_cache
 
 from conftest import check_golden, snapshot
 from conftest import refused as refuses
@@ -30,7 +30,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
     set_cache(mp, tmp_path_factory)
     file = tmp_path_factory.mktemp("sf") / "shadow.yaml"
     REFUSALS.clear()  # a second pytest run in the same process (mutmut) fills it anew
-    failures = run_script(script("risk-shadow-forces-15.txt"), file, refusals=REFUSALS)
+    failures = play_once(script("risk-shadow-forces-15.txt"), file, refusals=REFUSALS)
     assert not failures, "\n".join(failures)
     yield file
     mp.undo()

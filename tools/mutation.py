@@ -10,7 +10,7 @@ full run would take hours on this machine: the score is then an estimate, printe
 
 mutmut (configured under [tool.mutmut] in pyproject.toml) names a mutant after the module's path,
 so it must see the package laid out as it is installed (`scarbook/compiler/...`), not as this
-checkout keeps it (`compiler/...` mapped by package-dir). This script copies the tracked tree
+checkout keeps it (`compiler/...`, reached from scarbook/ through a symlink). This script copies the tracked tree
 to a scratch folder (SCARBOOK_MUTATION_DIR, default a temporary one) in that layout, runs
 mutmut there, and prints the score and the surviving mutants. The checkout is never modified.
 Slow (minutes per module on 2 cores): not part of .ci/run.

@@ -37,7 +37,7 @@ from scarbook.kernel.yamlload import decode
 # appended to by each write, never accumulated), valid only for the bytes whose sha256 it records:
 # - `KEY.head`: the CRC-32 of the JSON header that follows on the same line (the ledger's sha256
 #   and line count, the event count, the last event, and the verdict: the content key under which
-#   every event was found legal, see `engine.Campaign.checked_replay`), then, once a verdict is
+#   every event was found legal, see `replaycache.checked` and `replaycache.content_key`), then, once a verdict is
 #   recorded, a pickle of the folded state with the packs it ends with, and up to `UNDO_DEPTH`
 #   earlier states, one per event back, for `undo`;
 # - `KEY.events`: the events, one JSON line each (`[line, column, *event_fields(event)]`), appended

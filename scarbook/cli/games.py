@@ -30,7 +30,7 @@ def games(fmt: FormatOption = TextOrJson.text) -> None:
     if fmt is TextOrJson.json:
         echo(json.dumps(rows, indent=2))
         return
-    width = max((len(r["id"]) for r in rows), default=0)
+    width = max((len(str(r["id"])) for r in rows), default=0)
     for r in rows:
         p = r["players"] if isinstance(r["players"], dict) else {}
         players = f"{p.get('min')}-{p.get('max')} players" if p else ""

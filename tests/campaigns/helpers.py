@@ -7,8 +7,10 @@ starting with `!CODE` must be refused with that code and leave the file byte-for
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shlex
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +18,8 @@ from typer.testing import CliRunner
 
 from conftest import INTERNAL_ERROR_CODES
 from scarbook.cli.main import app
+
+from .shared import once_per_run
 
 HERE = Path(__file__).resolve().parent
 SETUP = """
@@ -85,19 +89,21 @@ def cache_folder(folder: Path) -> Iterator[None]:
 
 
 def _template(key: str, script: str, start: bytes = b"") -> bytes:
-    """The ledger `script` leaves (run after the ledger `start`, when given), made once per test process with a
-    cache folder of its own, so the template leaves nothing in a test's cache."""
+    """The ledger `script` leaves (run after the ledger `start`, when given), made once per test run (shared by
+    the xdist workers: campaigns/shared.py) with a cache folder of its own, so the template leaves nothing in a
+    test's cache; then kept in this process."""
     if key not in _SETUP_DONE:
-        import tempfile
 
-        with tempfile.TemporaryDirectory(prefix=f"scarbook-{key}-") as folder:
-            template = Path(folder) / "c.yaml"
+        def make(folder: Path) -> None:
+            template = folder / "c.yaml"
             if start:
                 template.write_bytes(start)
-            with cache_folder(Path(folder) / "cache"):
+            with cache_folder(folder / "cache"):
                 failures = run_script(script, template, _copy=False)
+            shutil.rmtree(folder / "cache", ignore_errors=True)
             assert not failures, failures
-            _SETUP_DONE[key] = template.read_bytes()
+
+        _SETUP_DONE[key] = (once_per_run(f"template\0{script}\0{start.hex()}", make) / "c.yaml").read_bytes()
     return _SETUP_DONE[key]
 
 
@@ -161,6 +167,36 @@ def run_script(text: str, file: Path, _copy: bool = True, refusals: list[str] | 
         elif result.exit_code != 0:
             failures.append(f"{number}: {line}: exit {result.exit_code}: {result.output.strip()}")
     return failures
+
+
+def play_once(text: str, file: Path, refusals: list[str] | None = None) -> list[str]:
+    """`run_script(text, file, refusals=refusals)` for a new `file`, with the script played once per test run:
+    the first process to ask plays it (every line checked as `run_script` checks it) in a shared folder of its
+    own (campaigns/shared.py); every caller gets the same failures and refusals, and on success a copy of the
+    ledger, `check`ed with the caller's cache (which then holds the verdict, as after the last write).
+
+    A 15-game script is about 300 commands; several modules play the same two scripts, once per xdist worker
+    each. Not for a test of what the writes leave in the cache append by append (tests/test_campaign_rules.py
+    plays its campaign itself): the caller's cache holds what `check` of the whole file left."""
+    if file.exists() or "MUTANT_UNDER_TEST" in os.environ:  # a mutant plays the script with its own code
+        return run_script(text, file, refusals=refusals)
+
+    def make(folder: Path) -> None:
+        said: list[str] = []
+        with cache_folder(folder / "cache"):
+            failures = run_script(text, folder / "c.yaml", refusals=said)
+        shutil.rmtree(folder / "cache", ignore_errors=True)
+        (folder / "result.json").write_text(json.dumps({"failures": failures, "refusals": said}), "utf-8")
+
+    folder = once_per_run(f"played\0{text}", make)
+    result = json.loads((folder / "result.json").read_text("utf-8"))
+    if refusals is not None:
+        refusals.extend(result["refusals"])
+    if result["failures"]:
+        return list(result["failures"])
+    file.write_bytes((folder / "c.yaml").read_bytes())
+    checked = invoke(["check"], file)
+    return [] if checked.exit_code == 0 else [f"check of the copied ledger: {checked.output.strip()}"]
 
 
 def script(name: str) -> str:

@@ -95,9 +95,24 @@ def create_app(path: Path, guard: Guard) -> Starlette:
         if request.url.path != "/join" and not guard.joined(request.cookies.get(JOIN_COOKIE)):
             response: Response = render(request, "join.html.j2", 403)
         else:
-            response = await call_next(request)
+            try:
+                response = await call_next(request)
+            except (LedgerError, LedgerBusy, OSError) as exc:
+                response = broken(request, exc)
+            except Exception as exc:  # content errors from the compiler (a pack with errors) carry diagnostics
+                if getattr(exc, "diagnostics", None) is None:
+                    raise
+                response = broken(request, exc)
         response.headers.update(HEADERS)
         return response
+
+    def broken(request: Request, exc: Exception) -> Response:
+        """A campaign file that cannot be read now (deleted, busy, a pack with errors): why, not a trace."""
+        found = getattr(exc, "diagnostics", None)
+        text = "; ".join(d.render() for d in found) if found else f"{exc}"
+        status = 503 if isinstance(exc, LedgerBusy) else 500
+        return render(request, "message.html.j2", status, title="the campaign cannot be shown",
+                      text=f"{text}; fix it (see 'scarbook campaign check'), then reload this page")
 
     async def join(request: Request) -> Response:
         given = request.query_params.get("token", "")

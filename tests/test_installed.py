@@ -61,6 +61,9 @@ def test_non_editable_install_ships_content_schemas_and_templates(tmp_path: Path
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 errors" in done.stdout
     assert list((target / "scarbook" / "templates" / "fonts").glob("*.ttf"))
+    served = target / "scarbook" / "templates" / "serve"  # `scarbook serve`: its pages, style and script
+    assert (served / "home.html.j2").is_file() and (served / "static" / "serve.js").is_file()
+    assert (served / "static" / "serve.css").is_file()
     for argv in (["tables", "risk-legacy", "--format", "json"], ["campaign", "new", "c.yaml", "--game", "risk-legacy",
                                                                   "--player", "Ann", "--player", "Bob"],
                  ["examples", "copy", "tiny-game", "tiny"], ["validate", "tiny"], ["new", "pack", "p", "--extends",

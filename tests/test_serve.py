@@ -226,3 +226,39 @@ def test_a_sticker_that_picks_an_option_offers_the_targets_options(tmp_path: Pat
                                      "by": "", "option": "die-mechaniker-fortified-hq"})
     assert done.status_code == 200 and "Recorded:" in done.text, done.text
     assert "fortified-hq" in invoke(["log"], file).output.splitlines()[-1]
+
+
+@pytest.mark.parametrize("game", ["risk-legacy", "risk-shadow-forces", "risk-warhammer-40k", "shadow-blades",
+                                  "harbor-watch", "bridge-isles", "tiny-game"])
+def test_every_page_of_a_new_campaign_of_each_game_answers(tmp_path: Path, game: str) -> None:
+    """Each shipped game and each example game (co-operative, characters, chapters ...): the table, a place,
+    a sticker, the history and undo answer, in the game's words, with the forms its shape asks for."""
+    from scarbook.campaign.service import table
+
+    source = game
+    if game in ("harbor-watch", "bridge-isles", "tiny-game"):
+        source = str(Path(__file__).resolve().parents[1] / "examples" / game)
+    file = tmp_path / "c.yaml"
+    made = invoke(["new", str(file), "--game", source, "--player", "Ann", "--player", "Bob", "--player", "Cat"])
+    assert made.exit_code == 0, made.output
+    c, _ = client(file)
+    home = c.get("/")
+    assert home.status_code == 200, home.text
+    t = table.table(file)
+    assert "Start game 1" in home.text
+    for kind, choices in t.play_kinds:
+        assert f"{kind} <select" in home.text and all(ch.name.replace("'", "&#39;") in home.text for ch in choices)
+    board = table.board(file)
+    urls = ["/history", "/undo", *(f"/sticker/{s.id}" for s in t.stickers[:3]),
+            *(f"/place/{tid}" for tid, *_ in (board.places[:2] if board else []))]
+    for url in urls:
+        answer = c.get(url)
+        assert answer.status_code in (200, 404), (url, answer.text)
+        assert "Traceback" not in answer.text
+
+
+def test_a_campaign_file_gone_is_a_diagnostic_page(playing: Path) -> None:
+    c, _ = client(playing)
+    playing.unlink()
+    page = c.get("/")
+    assert page.status_code == 500 and "L001" in page.text and "Traceback" not in page.text

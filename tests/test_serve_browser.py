@@ -204,9 +204,20 @@ def test_a_game_night_in_a_phone_browser(browser: Any, tmp_path: Path) -> None:
         assert "Bob</strong>: A held-on" not in browser.page_source  # the step is gone there too
         browser.switch_to.window(table)
 
-        # undo, after a confirmation: the file as it was before the reward
+        # the winner's reward: Ann founds a major city (Cat was eliminated: none for her); then nothing is owed
+        step = next(li for li in browser.find_elements(By.CSS_SELECTOR, "#todo li.step") if "Ann" in li.text)
+        night.follow(step.find_element(By.PARTIAL_LINK_TEXT, "Major City"))
+        form = browser.find_element(By.CSS_SELECTOR, "ul.legal form")
+        form.find_element(By.NAME, "name").send_keys("Annapolis")
+        before_reward = file.read_bytes()
+        night.submit(form.find_element(By.TAG_NAME, "button"))
+        assert "Recorded:" in night.banner() and "Annapolis" in night.banner()
+        assert not browser.find_elements(By.CSS_SELECTOR, "#todo li.step")
+        night.shot("rewards-done")
+
+        # undo, after a confirmation: the file as it was before the last reward
         night.follow(browser.find_element(By.LINK_TEXT, "Undo"))
-        assert "Bobville" in browser.page_source
+        assert "Annapolis" in browser.page_source
         night.shot("undo-confirm")
         night.submit(browser.find_element(By.ID, "confirm-undo"))
         assert "Undone:" in night.banner()

@@ -95,9 +95,24 @@ def create_app(path: Path, guard: Guard) -> Starlette:
         if request.url.path != "/join" and not guard.joined(request.cookies.get(JOIN_COOKIE)):
             response: Response = render(request, "join.html.j2", 403)
         else:
-            response = await call_next(request)
+            try:
+                response = await call_next(request)
+            except (LedgerError, LedgerBusy, OSError) as exc:
+                response = broken(request, exc)
+            except Exception as exc:  # content errors from the compiler (a pack with errors) carry diagnostics
+                if getattr(exc, "diagnostics", None) is None:
+                    raise
+                response = broken(request, exc)
         response.headers.update(HEADERS)
         return response
+
+    def broken(request: Request, exc: Exception) -> Response:
+        """A campaign file that cannot be read now (deleted, busy, a pack with errors): why, not a trace."""
+        found = getattr(exc, "diagnostics", None)
+        text = "; ".join(d.render() for d in found) if found else f"{exc}"
+        status = 503 if isinstance(exc, LedgerBusy) else 500
+        return render(request, "message.html.j2", status, title="the campaign cannot be shown",
+                      text=f"{text}; fix it (see 'scarbook campaign check'), then reload this page")
 
     async def join(request: Request) -> Response:
         given = request.query_params.get("token", "")
@@ -133,21 +148,22 @@ def create_app(path: Path, guard: Guard) -> Starlette:
         by = request.query_params.get("by", "")
 
         def build() -> HTMLResponse:
-            t = table.table(path)
-            players = [by] if "by" in request.query_params else t.players  # ?by= : whoever may place it
+            ledger = reading.events(path)
+            sha = table.ledger_sha256(ledger)
+            players = [by] if "by" in request.query_params else list(ledger.players)  # ?by= : whoever may
             found = []
             for player in players:
                 where = reading.where(path, sticker, player)
                 if isinstance(where, list):
                     return render(request, "sticker.html.j2", 404, sticker=sticker, name=sticker, named=False, found=[],
-                                  problems=where, sha=t.sha256, piece="", names={}, options={})
+                                  problems=where, sha=sha, piece="", names={}, options={})
                 found.append((player, where.targets))
             name, named = table.sticker_info(path, sticker)
             every = sorted({tid for _, targets in found for tid in targets})
             names = table.labels(path, every)
             options = table.options(path, sticker, every)
             return render(request, "sticker.html.j2", sticker=sticker, name=name, named=named, found=found,
-                          problems=[], sha=t.sha256, piece=request.query_params.get("for", ""), names=names,
+                          problems=[], sha=sha, piece=request.query_params.get("for", ""), names=names,
                           options=options)
         return await run_in_threadpool(build)
 
@@ -163,19 +179,19 @@ def create_app(path: Path, guard: Guard) -> Starlette:
 
         def build() -> HTMLResponse:
             ledger, lines = reading.log(path)
-            t = table.table(path)
-            ended = [g for g in t.data.get("games", []) if g.get("ended")]
+            sha = table.ledger_sha256(ledger)
+            ended = [g for g in reading.status(path).data.get("games", []) if g.get("ended")]
             if raw is None:
-                return render(request, "history.html.j2", t=t, ended=ended, lines=lines, game=None, sha=t.sha256,
+                return render(request, "history.html.j2", ended=ended, lines=lines, game=None, sha=sha,
                               changes="", after=None, display=ledger.display)
             number = int(raw)
             try:
                 after = history.status_after(path, number)
                 changes = history.diff_text(history.diff(path, max(0, number - 1), number))
             except history.NoSuchPoint as exc:
-                return render(request, "history.html.j2", 404, t=t, ended=ended, lines=lines, game=number,
-                              sha=t.sha256, changes=str(exc), after=None, display=ledger.display)
-            return render(request, "history.html.j2", t=t, ended=ended, lines=lines, game=number, sha=t.sha256,
+                return render(request, "history.html.j2", 404, ended=ended, lines=lines, game=number,
+                              sha=sha, changes=str(exc), after=None, display=ledger.display)
+            return render(request, "history.html.j2", ended=ended, lines=lines, game=number, sha=sha,
                           changes=changes, after=after.data, display=ledger.display)
         return await run_in_threadpool(build)
 

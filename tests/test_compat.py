@@ -103,6 +103,10 @@ def test_a_ledger_of_an_earlier_release_with_an_event_refused_today_checks_with_
            "it: R230 no game is in progress" in result.output
     status = runner.invoke(app, ["campaign", "status", "-c", str(ledger)])
     assert status.exit_code == 0 and "warning: line 27 was recorded under an earlier release" in status.output
+    sheet = runner.invoke(app, ["campaign", "sheet", "--format", "svg", "--out", str(ledger.with_suffix(".svg")),
+                                "-c", str(ledger)])
+    assert sheet.exit_code == 0 and "warning: line 27 was recorded under an earlier release; today's rules would " \
+        "refuse it: R230" in sheet.output
 
 
 def test_the_next_game_is_recorded_and_starts_a_stretch(tmp_path: Path) -> None:

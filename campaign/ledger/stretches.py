@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from scarbook.campaign.events import Event
 from scarbook.campaign.ledger.file import Ledger
 from scarbook.kernel.diagnostics import Diagnostic, Span, warning
+
+#: A content fingerprint as scarbook writes it (`compiler.load.fingerprint`: 16 hex digits).
+FINGERPRINT = re.compile(r"[0-9a-f]{16}")
 
 
 def digest(events: Sequence[Event], before: int | None = None) -> str:
@@ -60,8 +64,8 @@ def earlier(ledger: Ledger, now: str) -> tuple[frozenset[int], list[Diagnostic]]
     notes: list[Diagnostic] = []
     for k, (start, fingerprint) in enumerate(zip(bounds, prints, strict=True)):
         end = bounds[k + 1] if k + 1 < len(bounds) else None
-        if fingerprint == now:
-            continue
+        if fingerprint == now or not FINGERPRINT.fullmatch(fingerprint):
+            continue  # today's content, or no fingerprint scarbook wrote (a header made by hand): checked as new
         if end is not None:
             wanted = str(ledger.recorded_under[k]["digest"])
             if digest(ledger.events, end) != wanted:

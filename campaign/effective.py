@@ -14,7 +14,7 @@ import copy
 from typing import Any
 
 from scarbook.campaign.engine import Replay
-from scarbook.campaign.report import when_placed
+from scarbook.campaign.views.status import when_placed
 from scarbook.compiler.model import Game
 from scarbook.kernel.diagnostics import Span
 

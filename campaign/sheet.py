@@ -20,7 +20,8 @@ from scarbook.campaign import shape
 from scarbook.campaign.effective import applied
 from scarbook.campaign.engine import Replay
 from scarbook.campaign.ledger.file import Ledger
-from scarbook.campaign.report import status_data, when_placed
+from scarbook.campaign.report import status_data
+from scarbook.campaign.views.status import when_placed
 from scarbook.compiler.model import known
 
 if TYPE_CHECKING:

@@ -92,7 +92,7 @@ def sheet_svg(file: Path, after: int | None) -> str:
 def not_drawn(file: Path, after: int | None) -> dict[str, list[str]]:
     """Printed territory name (or code) -> a line for each mark the campaign holds there that the board must
     not draw: cancelled, covered, or in a group kept off the board (`status --format json`)."""
-    from scarbook.campaign.report import when_placed
+    from scarbook.campaign.views.status import when_placed
     from scarbook.compiler.model import known
     from scarbook.compiler.validate import cached_game
 

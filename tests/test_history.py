@@ -8,12 +8,14 @@ last game), then the ordinary `status` of that file.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
 
 import pytest
 from campaigns.helpers import invoke, play_once, run_script, script
+from campaigns.shared import once_per_run
 
 from scarbook.campaign.ledger.file import parse
 
@@ -167,11 +169,18 @@ def test_build_after_n_builds_the_game_as_it_stood_then(played: Path, tmp_path: 
 # --- the chronicle ---------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def chronicles(played: Path) -> tuple[Path, Path]:
-    pdf, html = played.with_suffix(".chronicle.pdf"), played.with_suffix(".chronicle.html")
-    for args in (["chronicle"], ["chronicle", "--format", "html"]):
-        result = invoke(args, played)
-        assert result.exit_code == 0, result.output
-    return pdf, html
+    """`chronicle` and `chronicle --format html` of the played campaign (a board drawn per game: seconds each),
+    written once per run beside a copy of its ledger (campaigns/shared.py), read by the tests below."""
+
+    def make(folder: Path) -> None:
+        file = folder / played.name
+        file.write_bytes(played.read_bytes())
+        for args in (["chronicle"], ["chronicle", "--format", "html"]):
+            result = invoke(args, file)
+            assert result.exit_code == 0, result.output
+
+    file = once_per_run(f"chronicles\0{hashlib.sha256(played.read_bytes()).hexdigest()}", make) / played.name
+    return file.with_suffix(".chronicle.pdf"), file.with_suffix(".chronicle.html")
 
 
 def test_the_chronicle_has_a_title_page_a_page_per_game_with_its_board_and_an_end(

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from conftest import GOLDEN
-from scarbook.campaign.report import mark_line, status_text, when_placed
+from scarbook.campaign.views.status import mark_line, status_text, when_placed
 
 _BASE: dict[str, dict[str, Any]] = {}
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
@@ -30,8 +29,8 @@ def diff(
     Example: scarbook campaign diff 0 --format json
     """
     from scarbook.campaign.service import history
-    from scarbook.campaign.service.history import diff_text
+    from scarbook.cli.reporters import render
 
     with campaign_errors(writing=False), game_numbers():
         data = history.diff(campaign_path(campaign), first, last)
-    echo(json.dumps(data, indent=2, ensure_ascii=False) if fmt is TextOrJson.json else diff_text(data))
+    echo(render(fmt, "diff", data))

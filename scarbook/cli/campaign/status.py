@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import typer
 
 from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path
@@ -19,16 +17,13 @@ def status(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None, a
     Example: scarbook campaign status --format json
     Example: scarbook campaign status --after 3
     """
-    from scarbook.campaign.report import status_text
     from scarbook.campaign.service import history, reading
+    from scarbook.cli.reporters import render
 
     with campaign_errors(writing=False), game_numbers():
         path = campaign_path(campaign)
         found = reading.status(path) if after is None else history.status_after(path, after)
-    if fmt is TextOrJson.json:
-        echo(json.dumps(found.data, indent=2, ensure_ascii=False))
-    else:
-        echo(status_text(found.data))
+    echo(render(fmt, "status", found.data))
     if found.warning:
         echo(f"warning: {found.warning}", err=True)
 

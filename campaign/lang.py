@@ -652,7 +652,9 @@ class Check(Condition):
             return Verdict(False, f"the check '{self.name}' is asked only of a placement", self.cite)
         failure = CHECKS[self.name](scope.placement, self.params)
         if failure is None:
-            return Verdict(True, self.text or f"{self.name} holds", self.cite)
+            said = ", ".join(f"{k} {' or '.join(map(str, v)) if isinstance(v, list) else v}"
+                             for k, v in self.params.items())
+            return Verdict(True, self.text or f"{self.name}{' (' + said + ')' if said else ''} holds", self.cite)
         why = f"{failure[0]} ({failure[1]})"
         return Verdict(False, f"{self.text} ({why})" if self.text else why, self.cite)
 

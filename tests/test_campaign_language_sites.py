@@ -55,7 +55,7 @@ def test_not_negates_a_named_check(tmp_path: Path) -> None:
     apart = {"check": "when", "cite": CITE, "when": {"not": {"check": "next-to", "kind": "hut", "cite": CITE}}}
     file = campaign(tmp_path, with_(sticker("camp", ["territory"], checks=[apart])))
     do(file, "place hut a-isle --by Ann")
-    no(file, "place camp b-isle --by Ann", "R241", "not so: next-to holds")
+    no(file, "place camp b-isle --by Ann", "R241", "not so: next-to (kind hut) holds")
     do(file, "place camp c-isle --by Ann")
 
 
@@ -185,3 +185,21 @@ def test_a_score_for_a_player_who_did_not_play_is_refused(tmp_path: Path) -> Non
     do(file, START)
     no(file, "game end --winner Ann --score Cat=4", "R307", "'Cat' did not play game 1, so has no score in it")
     do(file, "game end --winner Ann --score Ann=4 --score Bob=2")
+
+
+def test_campaign_new_checks_the_player_count(tmp_path: Path) -> None:
+    """Option Isles is for 2 to 3 players (issue 38 item 11)."""
+    from typer.testing import CliRunner
+
+    from scarbook.cli.main import app
+    from test_homebrew_options import write_game
+
+    folder = write_game(tmp_path)
+    for n, code in ((1, "R306"), (4, "R306"), (2, "")):
+        args = ["campaign", "new", str(tmp_path / f"c{n}.yaml"), "--game", str(folder)]
+        for p in ("Ann", "Bob", "Cat", "Dee")[:n]:
+            args += ["--player", p]
+        result = CliRunner().invoke(app, args)
+        assert (result.exit_code != 0) == bool(code), result.output
+        assert code in result.output
+        assert (tmp_path / f"c{n}.yaml").exists() is not bool(code)

@@ -189,10 +189,10 @@ def test_a_score_for_a_player_who_did_not_play_is_refused(tmp_path: Path) -> Non
 
 def test_campaign_new_checks_the_player_count(tmp_path: Path) -> None:
     """Option Isles is for 2 to 3 players (issue 38 item 11)."""
+    from test_homebrew_options import write_game
     from typer.testing import CliRunner
 
     from scarbook.cli.main import app
-    from test_homebrew_options import write_game
 
     folder = write_game(tmp_path)
     for n, code in ((1, "R306"), (4, "R306"), (2, "")):

@@ -11,11 +11,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from test_homebrew_options import do, no, run, status
 from typer.testing import CliRunner
 
 from conftest import EXAMPLES
 from scarbook.cli.main import app
-from test_homebrew_options import do, no, run, status
 
 START = "game start --play Ann --play Bob"
 

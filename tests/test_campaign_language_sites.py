@@ -186,20 +186,3 @@ def test_a_score_for_a_player_who_did_not_play_is_refused(tmp_path: Path) -> Non
     no(file, "game end --winner Ann --score Cat=4", "R307", "'Cat' did not play game 1, so has no score in it")
     do(file, "game end --winner Ann --score Ann=4 --score Bob=2")
 
-
-def test_campaign_new_checks_the_player_count(tmp_path: Path) -> None:
-    """Option Isles is for 2 to 3 players (issue 38 item 11)."""
-    from test_homebrew_options import write_game
-    from typer.testing import CliRunner
-
-    from scarbook.cli.main import app
-
-    folder = write_game(tmp_path)
-    for n, code in ((1, "R306"), (4, "R306"), (2, "")):
-        args = ["campaign", "new", str(tmp_path / f"c{n}.yaml"), "--game", str(folder)]
-        for p in ("Ann", "Bob", "Cat", "Dee")[:n]:
-            args += ["--player", p]
-        result = CliRunner().invoke(app, args)
-        assert (result.exit_code != 0) == bool(code), result.output
-        assert code in result.output
-        assert (tmp_path / f"c{n}.yaml").exists() is not bool(code)

@@ -285,8 +285,9 @@ class GameFact(Query):
         game = _game_now(state)
         if game is None:
             return 0 if self.fact == "number" else ""
-        return {"number": game.number, "type": game.type, "scenario": game.scenario,
-                "result": game.team or ("won" if game.winner else ""), "winner": game.winner}[self.fact]
+        facts: dict[str, Value] = {"number": game.number, "type": game.type, "scenario": game.scenario,
+                                   "result": game.team or ("won" if game.winner else ""), "winner": game.winner}
+        return facts[self.fact]
 
     def words(self, scope: Scope) -> str:
         said = {"played": "games played", "players": "players in the campaign"}

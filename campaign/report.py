@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scarbook.campaign import shape, steps
+from scarbook.campaign import shape, steps, todo
 from scarbook.campaign.engine import Replay
 from scarbook.campaign.events import (
     Destroyed,
@@ -26,7 +26,7 @@ from scarbook.campaign.events import (
 from scarbook.campaign.ledger.file import Ledger
 from scarbook.campaign.links import cuts
 from scarbook.campaign.rules import blocking as rules_blocking
-from scarbook.campaign.rules import legal_now, legal_starts, owed_rewards, to_put_in_place, where
+from scarbook.campaign.rules import legal_now, legal_starts, to_put_in_place, where
 from scarbook.campaign.state import pool_for
 from scarbook.compiler.model import as_dict, as_list
 from scarbook.compiler.words import group_of, mark_groups, words
@@ -238,6 +238,7 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
               "cancels": m.cancels, "boxes": m.boxes, "left": (m.boxes - m.ticked) if m.boxes else None}
              for target, placed in state.marks.items() for m in placed]
     live = state.in_progress
+    owed = todo.todo(content, state)
     return {
         "campaign": ledger.name or None, "game": game.id, "players": players,
         "games_played": sum(1 for g in state.games if g.ended), "game_in_progress": live.number if live else None,
@@ -256,7 +257,8 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         "lines": [{"sticker": s, "between": [a, b]} for s, a, b in state.links
                   if not cuts(content.stickers.get(s, {}))],
         "cuts": [{"sticker": s, "between": [a, b]} for s, a, b in state.links if cuts(content.stickers.get(s, {}))],
-        "owed_rewards": [{"player": p, "role": r} for p, r in owed_rewards(content, state)],
+        "owed_rewards": [{"player": t.who, "role": t.what} for t in owed if t.kind == "step"],
+        "todo": [t.as_dict() for t in owed],
         "steps": step_data(replay),
         "passes": [{"game": g, "step": st, "by": by, "for": piece or None, "why": why or None}
                    for g, st, by, piece, why in state.passes],
@@ -321,7 +323,9 @@ def status_text(data: dict[str, Any]) -> str:
         starts = len(p["legal_starts"])
         head = f"{signed}{token}{owns}".lstrip(", ").lstrip("; ")
         out.append(f"  {p['name']}: {head + '; ' if head else ''}{starts} legal {_word(data, 'start', starts)}{extra}")
-    if data["owed_rewards"]:
+    if data.get("todo"):
+        out.extend(todo.todo_lines(data["todo"], data["next_game"]["number"]))
+    elif data["owed_rewards"]:
         out.append("Still to do before the next game: " + "; ".join(f"{o['player']}: {o['role']}"
                                                                     for o in data["owed_rewards"]))
     last = max((g["game"] for g in data["games"] if g["ended"]), default=0)

@@ -130,7 +130,7 @@ def add_pack(path: Path, pack: Path) -> Recorded:
     return record(path, lambda c, r: PackAdded(stored, pack_fingerprint(pack)))
 
 
-def open_packet(path: Path, envelope: str, pack: Path | None = None) -> Recorded:
+def open_packet(path: Path, envelope: str, pack: Path | None = None, dry_run: bool = False) -> Recorded:
     """Record that a sealed packet was opened, with the pack where the players transcribed what it holds."""
     stored = ""
     if pack is not None:
@@ -138,7 +138,7 @@ def open_packet(path: Path, envelope: str, pack: Path | None = None) -> Recorded
 
         cached_game(Campaign(read(path)).game_ref, [pack])  # a pack with errors: ContentError
         stored = recorded_path(path, pack)
-    return record(path, lambda c, r: Opened(envelope, stored))
+    return record(path, lambda c, r: Opened(envelope, stored), dry_run)
 
 
 def create(file: Path, game: str, players: list[str], packs: list[Path], name: str = "") -> Created | Diagnostic:

@@ -107,3 +107,18 @@ def report_recorded(result: Recorded) -> None:
     for packet in result.to_open:
         echo(f"open the sealed packet now: {packet.id} ({packet.name}: {packet.trigger}) -> "
              f"scarbook campaign open {packet.id} [--pack DIR]")
+
+
+def report_owed(path: Path, none_text: str = "") -> None:
+    """After a write that changes what is owed (a game's end, an opened packet): everything owed before the next
+    game, in order, each with its command (as `status` lists it); `none_text` when nothing is."""
+    from scarbook.campaign.service import reading
+    from scarbook.campaign.todo import todo_lines
+
+    with campaign_errors(writing=False):
+        found = reading.owed(path)
+    lines = todo_lines(found.items, found.next_game)
+    for line in lines:
+        echo(line)
+    if not lines and none_text:
+        echo(none_text)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from scarbook.cli.campaign._shared import CampaignFile, campaign_path, record
+from scarbook.cli.campaign._shared import CampaignFile, campaign_path, record, report_owed
 from scarbook.cli.common import fail_usage
 
 app = typer.Typer(help="Record the start and the end of a game.\n\nExample: scarbook campaign game start "
@@ -77,10 +77,11 @@ def end(
                                                          "to those).")] = None,
     lost: Annotated[list[str] | None, typer.Option("--lost", help="A piece lost for good in this game, where "
                                                    "the game's rules say so (it takes no more steps).")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
     campaign: CampaignFile = None,
 ) -> None:
     """End the game in progress; then every step the game's end asks for is taken with `place`/`destroy`
-    (or `pass`), in the order the rules give; `scarbook campaign status` lists them.
+    (or `pass`), in the order the rules give; it lists them with the command for each, as `status` does.
 
     Example: scarbook campaign game end --winner Ann --held-on Bob --eliminated Cat
     (a co-operative game: scarbook campaign game end --team lost)
@@ -93,4 +94,7 @@ def end(
                  for p, ts in _pairs(list(controlled or []), "--controlled"))
     event = GameEnded(winner.strip(), tuple(held_on or ()), tuple(eliminated or ()), ctrl,
                       datetime.date.today().isoformat(), tuple(lost or ()), team.strip())
-    record(campaign_path(campaign), lambda c, r: event)
+    path = campaign_path(campaign)
+    record(path, lambda c, r: event, dry_run)
+    if not dry_run:
+        report_owed(path, "nothing is owed before the next game")

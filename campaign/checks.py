@@ -457,7 +457,8 @@ def enough_for_each(p: Placement, params: dict[str, Any]) -> Failure:
         supply = st.get("supply")
         if not isinstance(supply, int) or isinstance(supply, bool):
             return None
-        before = sum(1 for ms in p.state.marks.values() for m in ms if m.sticker == sid and m.during_game != live.number)
+        before = sum(1 for ms in p.state.marks.values() for m in ms
+                     if m.sticker == sid and m.during_game != live.number)
         left += max(supply - before, 0)
     players = len(live.plays)
     if left >= players:

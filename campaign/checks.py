@@ -508,8 +508,9 @@ def target_unnamed(p: Placement, params: dict[str, Any]) -> Failure:
     named = [m for m in p.state.active_marks(p.target.id)
              if p.content.stickers.get(m.sticker, {}).get("named") and m.name]
     if named:
-        return (f"{p.where} was already named {named[0].name!r} by {named[0].by or 'someone'} "
-                f"(line {named[0].line})", f"{a(p.target.kind)} is named once")
+        by = f" by {named[0].by}" if named[0].by else ""
+        return (f"{p.where} was already named {named[0].name!r}{by} (line {named[0].line})",
+                f"{a(p.target.kind)} is named once")
     return None
 
 

@@ -52,8 +52,11 @@ def overall_winner(replay: Replay) -> dict[str, Any] | None:
     counts = {p: state.signature_count(p) for p in state.players}
     best = max(counts.values())
     leaders = [p for p, n in counts.items() if n == best]
+    still = [o for o in steps.open_entries(replay.content, state) if o.game == last.number]
     out: dict[str, Any] = {"players": leaders, "signatures": best, "tie": len(leaders) > 1,
-                           "text": rule.get("text", ""), "cite": rule.get("cite", "")}
+                           "text": rule.get("text", ""), "cite": rule.get("cite", ""),
+                           "provisional": bool(still),  # game N's steps still to take can change it
+                           "after_game": last.number}
     bonus = rule.get("tie_bonus")
     if len(leaders) > 1 and isinstance(bonus, dict):
         per = [bonus["per"]] if isinstance(bonus.get("per"), str) else as_list(bonus.get("per"))  # an id, or a list
@@ -324,10 +327,14 @@ def status_text(data: dict[str, Any]) -> str:
         head = f"{signed}{token}{owns}".lstrip(", ").lstrip("; ")
         out.append(f"  {p['name']}: {head + '; ' if head else ''}{starts} legal {_word(data, 'start', starts)}{extra}")
     if data.get("todo"):
-        out.extend(todo.todo_lines(data["todo"], data["next_game"]["number"]))
+        out.extend(todo.todo_lines(data["todo"], data["next_game"]["number"], bool(data["game_in_progress"])))
     elif data["owed_rewards"]:
         out.append("Still to do before the next game: " + "; ".join(f"{o['player']}: {o['role']}"
                                                                     for o in data["owed_rewards"]))
+    returned = [f"game {g['game']}: {piece} ({price})" for g in data["games"]
+                for piece, price in (g.get("returned") or {}).items()]
+    if returned:
+        out.append("Played again after being lost, at a price: " + "; ".join(returned))
     last = max((g["game"] for g in data["games"] if g["ended"]), default=0)
     recent = [p for p in data["passes"] if p["game"] == last]  # older passes: 'status --format json', 'log'
     if recent:
@@ -410,12 +417,14 @@ def status_text(data: dict[str, Any]) -> str:
     elif data["overall_winner"]:
         w = data["overall_winner"]
         sig = _count(data, "signature", w["signatures"])
+        head = (f"Overall winner, provisional until game {w['after_game']}'s steps are all taken"
+                if w.get("provisional") else "Overall winner")
         if w["tie"]:
             bonus = ", ".join(f"{p} +{n}" for p, n in (w.get("roll_off_bonus") or {}).items())
-            out.append(f"Overall winner: a tie between {' and '.join(w['players'])} ({sig} each): roll off"
+            out.append(f"{head}: a tie between {' and '.join(w['players'])} ({sig} each): roll off"
                        + (f", adding {bonus}" if bonus else ""))
         else:
-            out.append(f"Overall winner: {w['players'][0]} with {sig}")
+            out.append(f"{head}: {w['players'][0]} with {sig}")
     return "\n".join(out)
 
 

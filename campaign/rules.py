@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from scarbook.campaign import shape, steps
+from scarbook.campaign import drafts, shape, steps
 from scarbook.campaign.checks import CHECKS, CODES, Placement, a, cite_text, impassable, phase_applies, plural
 from scarbook.campaign.content import Content, Target
 from scarbook.campaign.events import (
@@ -277,6 +277,13 @@ def step_problems(content: Content, state: CampaignState, r: Resolved, in_order:
                             f"winner, {game.winner}: {', '.join(_clockwise(game))}); wait for {o.actor}'s choice"
                             + (f" or pass ('scarbook campaign pass {o.step.id} --by {o.actor}')" if may_pass else ""),
                             f"{owed.step.name}: in turn, clockwise from the winner", owed.step.cite)]
+    if owed.step.order == "winner-first" and in_order and r.actor != game.winner:
+        first = [o for o in open_now if o.step.id == owed.step.id and o.actor == game.winner]
+        if first:
+            own = f" for {first[0].piece}" if first[0].piece else ""
+            return [refusal("R240", f"the winner, {game.winner}, takes '{owed.step.name}' first{own}, then says in "
+                            f"which order the others take it; wait for {game.winner}",
+                            f"{owed.step.name}: the winner first, choosing the order", owed.step.cite)]
     gtype = content.model.types[game.type]
     if gtype.in_order and in_order:
         earlier = [o for o in open_now if o.index < owed.index and o.step.mandatory]
@@ -745,6 +752,7 @@ def game_end_problems(content: Content, state: CampaignState, ev: GameEnded) -> 
             if normalize(t) not in content.territories:
                 out.append(refusal("R307", f"unknown territory '{t}'{did_you_mean(normalize(t), content.territories)}",
                                    *rule))
+    out += [refusal("R317", f"{d.what} first ('{d.command}')", d.rule, d.cite) for d in drafts.owed(content, state)]
     played = {p for ps in game.pieces.values() for p in ps.values()}
     lost_allowed = as_dict(content.model.schedule.get(game.number)).get("may_lose")
     for raw in ev.lost:  # whether anything may be lost comes first: a piece name is only worth checking then

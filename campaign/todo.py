@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from scarbook.campaign import steps
+from scarbook.campaign import drafts, steps
 from scarbook.campaign.rules import _choices, blocking, pending, setup_problems, to_put_in_place, where
 
 if TYPE_CHECKING:
@@ -111,8 +111,8 @@ def _step_command(content: Content, state: CampaignState, o: steps.Owed) -> tupl
     legal = [s for s in offered if where(content, state, s, actor, o.piece, in_order=False)]
     passing = (f"scarbook campaign pass {o.step.id} --by {actor}" + (f" --for {o.piece}" if o.piece else "")
                + " --why TEXT")
-    if not legal and o.step.pass_if:
-        return passing, f"only if {o.step.pass_if}"
+    if not legal:
+        return passing, "nothing it offers can go anywhere now, so it is passed"
     if len(legal) == 1:
         cmd, hint = place_command(content, state, legal[0], actor, o.piece)
     else:
@@ -154,9 +154,10 @@ def _setup(content: Content, state: CampaignState, number: int) -> list[Todo]:
 
 
 def todo(content: Content, state: CampaignState) -> list[Todo]:
-    """Everything owed before the next game may start, in order (nothing while a game is in progress)."""
+    """Everything owed before the next game may start, in order; while a game is in progress, what it owes before
+    it may end (its draft)."""
     if state.in_progress is not None:
-        return []
+        return [Todo(d.who, d.what, d.command, "", d.rule, d.cite, "draft") for d in drafts.owed(content, state)]
     number = state.started + 1
     out = [Todo("", f"open the sealed packet {env}", f"scarbook campaign open {env}", kind="packet")
            for env in pending(content, state)]
@@ -179,11 +180,13 @@ def todo(content: Content, state: CampaignState) -> list[Todo]:
     return out
 
 
-def todo_lines(items: list[dict[str, Any]], number: int) -> list[str]:
-    """The list as status and game end print it: a heading, then one numbered entry with its command each."""
+def todo_lines(items: list[dict[str, Any]], number: int, playing: bool = False) -> list[str]:
+    """The list as status and game end print it: a heading, then one numbered entry with its command each
+    (`playing`: the game `number` is in progress, and this is what it owes before it ends)."""
     if not items:
         return []
-    out = [f"Still to do before game {number}, in this order:"]
+    head = f"before game {number} ends" if playing else f"before game {number}, in this order"
+    out = [f"Still to do {head}:"]
     for i, t in enumerate(items, 1):
         who = f"{t['who']}: " if t.get("who") else ""
         out.append(f"  {i}. {who}{t['what']}")

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scarbook.campaign import replaycache
+from scarbook.campaign import replaycache, unknowns
 from scarbook.campaign.engine import Campaign, Replay
 from scarbook.campaign.events import Event, GameStarted, Opened, PackAdded
 from scarbook.campaign.ledger.cache import placed_at, raw_sha256, read, remember_appended, remember_undone
@@ -94,8 +94,9 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False) -> Recorded:
             return Recorded(problems or [refusal("L003", "this event cannot be recorded")])
         cutting = frozenset(sid for sid, st in replay.content.stickers.items() if cuts(st))
         asked = starts_asked(replay.content, replay.state, fixed) if isinstance(fixed, GameStarted) else ""
+        unknown = unknowns.note(replay.content, replay.state, fixed)
         if dry_run:
-            return Recorded(event=fixed, said=describe(fixed, cutting), dry_run=True)
+            return Recorded(event=fixed, said=describe(fixed, cutting), dry_run=True, note=unknown)
         text = with_event(campaign.ledger, fixed)
         fixed = placed_at(campaign.ledger, text, fixed)  # the state keeps each mark's line
         triggered = campaign.fold_new(replay, fixed)
@@ -107,7 +108,7 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False) -> Recorded:
     for env in triggered:
         info = replay.content.envelopes.get(env, {})
         packets.append(Packet(env, info.get("name", env), (info.get("trigger") or {}).get("text", "")))
-    return Recorded(event=fixed, said=describe(fixed, cutting), note="\n".join(filter(None, [note, asked])),
+    return Recorded(event=fixed, said=describe(fixed, cutting), note="\n".join(filter(None, [note, asked, unknown])),
                     to_open=packets)
 
 

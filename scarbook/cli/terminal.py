@@ -27,3 +27,38 @@ def echo(message: Any = None, err: bool = False, nl: bool = True, **kwargs: Any)
     if isinstance(message, str):
         message = terminal_safe(message)
     typer.echo(message, err=err, nl=nl, **kwargs)
+
+
+def width() -> int | None:
+    """The width to wrap prose to: the terminal's, or $COLUMNS; None when output goes to a pipe or a file and
+    COLUMNS is not set (then lines stay whole, for scripts and diffs)."""
+    import os
+    import shutil
+    import sys
+
+    if os.environ.get("COLUMNS", "").isdigit() or sys.stdout.isatty():
+        return max(shutil.get_terminal_size().columns, 40)
+    return None
+
+
+def wrapped(text: str, columns: int | None) -> str:
+    """Each line of `text` wrapped to `columns`, continuation lines indented two more than the line (a line
+    that is a command to type, `$ ...`, is continued with a backslash, so it can still be copied to a shell)."""
+    if not columns:
+        return text
+    import textwrap
+
+    out = []
+    for line in text.splitlines():
+        indent = line[:len(line) - len(line.lstrip())]
+        if len(line) <= columns:
+            out.append(line)
+            continue
+        if line.lstrip().startswith("$ "):
+            parts = textwrap.wrap(line, columns - 2, subsequent_indent=indent + "    ", break_on_hyphens=False,
+                                  break_long_words=False)
+            out.extend(f"{p} \\" if i < len(parts) - 1 else p for i, p in enumerate(parts))
+            continue
+        out.extend(textwrap.wrap(line, columns, subsequent_indent=indent + "  ", break_on_hyphens=False,
+                                 break_long_words=False))
+    return "\n".join(out)

@@ -8,7 +8,7 @@ import typer
 
 from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path
 from scarbook.cli.common import AfterOption, FormatOption, TextOrJson, game_numbers
-from scarbook.cli.terminal import echo
+from scarbook.cli.terminal import echo, width, wrapped
 
 
 def status(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None, after: AfterOption = None) -> None:
@@ -28,7 +28,7 @@ def status(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None, a
     if fmt is TextOrJson.json:
         echo(json.dumps(found.data, indent=2, ensure_ascii=False))
     else:
-        echo(status_text(found.data))
+        echo(wrapped(status_text(found.data), width()))
     if found.warning:
         echo(f"warning: {found.warning}", err=True)
 

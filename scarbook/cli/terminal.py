@@ -30,13 +30,12 @@ def echo(message: Any = None, err: bool = False, nl: bool = True, **kwargs: Any)
 
 
 def width() -> int | None:
-    """The width to wrap prose to: the terminal's, or $COLUMNS; None when output goes to a pipe or a file and
-    COLUMNS is not set (then lines stay whole, for scripts and diffs)."""
-    import os
+    """The width to wrap prose to on a terminal (its width, or $COLUMNS); None when output goes to a pipe or a file
+    (then lines stay whole, for scripts, greps and diffs)."""
     import shutil
     import sys
 
-    if os.environ.get("COLUMNS", "").isdigit() or sys.stdout.isatty():
+    if sys.stdout.isatty():
         return max(shutil.get_terminal_size().columns, 40)
     return None
 

@@ -93,7 +93,7 @@ def _about_to_place(content: Content, state: CampaignState, sticker_id: str) -> 
         if isinstance(when, dict) and when.get("about_to_place") == sticker_id and eid not in state.opened:
             return refusal("R310", f"open the sealed packet '{eid}' first: {env.get('name', eid)}",
                            str((env.get("trigger") or {}).get("text", "")),
-                           cite_text((env.get("source") or {}).get("cite")))
+                           cite_text(as_dict(env.get("trigger")).get("cite") or (env.get("source") or {}).get("cite")))
     return None
 
 
@@ -106,7 +106,7 @@ def _sealed_in(content: Content, state: CampaignState, item_id: str) -> Diagnost
             return refusal("R310", f"'{item_id}' is sealed in the packet '{eid}' ({env.get('name', eid)}): open "
                            f"packet {eid} first ('scarbook campaign open {eid}')",
                            str(trigger.get("text") or "a sealed packet's contents are used once it is opened"),
-                           cite_text(as_dict(env.get("source")).get("cite")))
+                           cite_text(trigger.get("cite") or as_dict(env.get("source")).get("cite")))
     return None
 
 
@@ -480,7 +480,7 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
         env = content.envelopes[eid]
         out.append(refusal("R310", f"open the sealed packet '{eid}' first: {env.get('name', eid)} "
                            f"('scarbook campaign open {eid}')", str((env.get("trigger") or {}).get("text", "")),
-                           cite_text((env.get("source") or {}).get("cite"))))
+                           cite_text(as_dict(env.get("trigger")).get("cite") or (env.get("source") or {}).get("cite"))))
     out.extend(setup_problems(content, state, number))
     out.extend(owed_once_opened(content, state))
     out.extend(shape.owed_problems(content, state, lambda sid, t: legal_now(content, state, sid, t)))

@@ -152,3 +152,54 @@ def test_log_as_json(tmp_path: Path) -> None:
     assert len(data) == len(text) and text[-1].endswith(f":{data[-1]['line']}: {data[-1]['said']}")
     assert data[-1]["event"]["event"] == "game-end" and data[-1]["event"]["winner"] == "Ann"
     assert data[0]["event"] == {"event": "place", "sticker": "coin", "target": "alaska-card"}
+
+
+def test_undo_dry_run_and_redo(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    assert not run_script(SETUP + START + "\ngame end --winner Ann\n", file)
+    before = snapshot(file)
+    looked = invoke(["undo", "--dry-run"], file)
+    assert looked.exit_code == 0 and looked.stdout.startswith("would undo: line ") and "game ends: Ann wins" in \
+        looked.stdout and snapshot(file) == before
+    refused = invoke(["place", "coin", "nowhere", "--by", "Bob"], file)  # a refusal changes nothing undo takes
+    assert refused.exit_code == 1 and invoke(["undo", "--dry-run"], file).stdout == looked.stdout
+    assert invoke(["undo"], file).stdout.startswith("undone: line ")
+    assert snapshot(file) != before
+    assert invoke(["redo", "--dry-run"], file).stdout.startswith("legal: game ends: Ann wins")
+    redone = invoke(["redo"], file)
+    assert redone.exit_code == 0 and redone.stdout.startswith("recorded: game ends: Ann wins"), redone.output
+    assert snapshot(file) == before
+    again = invoke(["redo"], file)
+    assert again.exit_code == 1 and "error L016: there is nothing to redo" in again.output
+    assert snapshot(file) == before
+
+
+def test_progress_is_shown_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import sys
+
+    from scarbook.cli.terminal import progress
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    assert progress("chronicle") is None
+    tty = Tty()
+    monkeypatch.setattr(sys, "stderr", tty)
+    show = progress("chronicle")
+    assert show is not None
+    show("game 2 of 16")
+    show("")
+    assert tty.getvalue() == "\r\x1b[Kchronicle: game 2 of 16 ...\r\x1b[K"
+
+
+def test_chronicle_reports_each_game_to_progress(tmp_path: Path) -> None:
+    from scarbook.campaign.service import history
+
+    file = tmp_path / "c.yaml"
+    assert not run_script(SETUP + START + "\ngame end --winner Ann\n", file)
+    heard: list[str] = []
+    history.chronicle(file, tmp_path / "c.html", "html", heard.append)
+    assert heard == ["game 1 of 1"]

@@ -112,14 +112,41 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False) -> Recorded:
                     to_open=packets)
 
 
-def undo(path: Path) -> Undone:
-    """Remove the last event from the campaign file (the previous file is kept as .bak)."""
+def undo(path: Path, dry_run: bool = False) -> Undone:
+    """Remove the last event from the campaign file (the previous file is kept as .bak); with `dry_run`, only
+    say which event that would be."""
     with locked(path):
         ledger = read(path)
         text, last = without_last(ledger)
+        if dry_run:
+            return Undone(last.span.line, describe(last))
         write_atomic(path, text, expected=ledger.raw)
         remember_undone(ledger, text)
     return Undone(last.span.line, describe(last))
+
+
+def redo(path: Path, dry_run: bool = False) -> Recorded:
+    """Record again the event the last `undo` removed, checked like any new event: the kept .bak must be this
+    file plus that one event (nothing recorded since the undo); else L016, nothing written."""
+    from scarbook.campaign.ledger.file import LedgerError
+    from scarbook.kernel.diagnostics import Span, error
+
+    backup = path.with_name(path.name + ".bak")
+    nothing = LedgerError([error(Span(str(path), 1, 1), "L016", "there is nothing to redo: the last change was not "
+                                 "an undo (or something was recorded since); nothing was written")])
+    if not backup.is_file() or not path.is_file():
+        raise nothing
+    text, event = without_last(read(backup))
+    now = path.read_bytes()
+    if text.encode("utf-8") != now:
+        raise nothing
+
+    def again(campaign: Campaign, replay: Replay) -> Event | list[Diagnostic]:
+        if campaign.ledger.raw != now:  # changed between the look and the lock
+            raise nothing
+        return event
+
+    return record(path, again, dry_run)
 
 
 def add_pack(path: Path, pack: Path) -> Recorded:

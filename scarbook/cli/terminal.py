@@ -9,6 +9,7 @@ escape, which is also a valid escape inside a JSON string, so `--format json` st
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import typer
@@ -61,3 +62,18 @@ def wrapped(text: str, columns: int | None) -> str:
         out.extend(textwrap.wrap(line, columns, subsequent_indent=indent + "  ", break_on_hyphens=False,
                                  break_long_words=False))
     return "\n".join(out)
+
+
+def progress(task: str) -> Callable[[str], None] | None:
+    """On a terminal, a callback that shows each stage of a long `task` on stderr ('chronicle: game 3 of 16 ...',
+    one line redrawn); None elsewhere (pipes, files and tests see only the result)."""
+    import sys
+
+    if not sys.stderr.isatty():
+        return None
+
+    def show(stage: str) -> None:  # '' ends it: the line is cleared
+        sys.stderr.write(f"\r\x1b[K{task}: {stage} ..." if stage else "\r\x1b[K")
+        sys.stderr.flush()
+
+    return show

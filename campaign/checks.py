@@ -707,7 +707,7 @@ CODES: dict[str, str] = {
     "during-a-game": "R230", "target-has-own": "R231", "spread-over-regions": "R232", "steps-value": "R233",
     "target-card-value": "R234", "target-is": "R235", "placed-once-opened": "R221",
     "target-tagged": "R236", "card-territory-has": "R237", "limit": "R238", "game-type": "R239", "next-to": "R250",
-    "min-value": "R251", "enough-for-each": "R241",
+    "min-value": "R251", "enough-for-each": "R242",
 }
 
 

@@ -3,7 +3,7 @@
 Each player selects one of the drafted stickers for the piece they play (their faction), and the ones nobody
 selected go on the pieces nobody chose, all during the game. `owed` lists what is missing, one entry per player
 without one and one for the stickers still unplaced, each with the command that records it. `rules` refuses a
-game's end while anything is owed (R317); `todo` lists it while the game is in progress.
+game's end while anything is owed (R318); `todo` lists it while the game is in progress.
 """
 
 from __future__ import annotations

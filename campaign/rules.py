@@ -752,7 +752,7 @@ def game_end_problems(content: Content, state: CampaignState, ev: GameEnded) -> 
             if normalize(t) not in content.territories:
                 out.append(refusal("R307", f"unknown territory '{t}'{did_you_mean(normalize(t), content.territories)}",
                                    *rule))
-    out += [refusal("R317", f"{d.what} first ('{d.command}')", d.rule, d.cite) for d in drafts.owed(content, state)]
+    out += [refusal("R318", f"{d.what} first ('{d.command}')", d.rule, d.cite) for d in drafts.owed(content, state)]
     played = {p for ps in game.pieces.values() for p in ps.values()}
     lost_allowed = as_dict(content.model.schedule.get(game.number)).get("may_lose")
     for raw in ev.lost:  # whether anything may be lost comes first: a piece name is only worth checking then

@@ -41,10 +41,10 @@ def test_risk_legacy_scar_cards_scarcer_than_players_go_to_nobody(tmp_path: Path
     file = tmp_path / "c.yaml"
     assert not run_script(FOUR + START4 + "\nplace bunker peru --by Dan\nplace bunker alaska --by Ann\n"
                           "place bunker brazil --by Bob\n" + REWARDS4 + START4
-                          + "\n!R241 place ammo-shortage ural --by Dan\n!R241 place ammo-shortage ural --by Ann\n",
+                          + "\n!R242 place ammo-shortage ural --by Dan\n!R242 place ammo-shortage ural --by Ann\n",
                           file)
     out = first_error(file, "place ammo-shortage ural --by Dan --dry-run")
-    assert out.startswith("error R241: only 3 scar cards were left at the start of game 2 for 4 players, so nobody "
+    assert out.startswith("error R242: only 3 scar cards were left at the start of game 2 for 4 players, so nobody "
                           "gets one in this game"), out
     assert "Risk Legacy rulebook § Scars Cards" in out
     assert invoke(["where", "ammo-shortage", "--by", "Dan"], file).output.startswith("ammo-shortage cannot go")
@@ -159,8 +159,8 @@ def test_a_draft_must_be_done_before_its_game_ends(tmp_path: Path, game: int, st
     assert [t["kind"] for t in todo] == ["draft"] * 3 and todo[0]["command"].startswith(f"scarbook campaign place "
                                                                                         f"{sticker} "), todo
     lost = " --lost angus-smith" if game == 13 else ""
-    assert not run_script(f"!R317 game end --winner {winner}{lost}\nplace {sticker} green-faction\n"
-                          f"place {sticker} white-faction\n!R317 game end --winner {winner}\n"
+    assert not run_script(f"!R318 game end --winner {winner}{lost}\nplace {sticker} green-faction\n"
+                          f"place {sticker} white-faction\n!R318 game end --winner {winner}\n"
                           f"place {sticker} blue-faction\n", file)
     out = invoke(["status"], file).output
     assert f"Still to do before game {game} ends" not in out
@@ -172,7 +172,7 @@ def test_a_draft_refusal_names_who_and_the_rule(tmp_path: Path) -> None:
     sf_until(file, "place extra-tactic green-faction")
     assert not run_script("place extra-tactic green-faction\nplace extra-tactic white-faction\n", file)
     out = first_error(file, "game end --winner Cat")
-    assert out.startswith("error R317: Cat selects an Extra tactic sticker for blue-faction in game 5's draft first "
+    assert out.startswith("error R318: Cat selects an Extra tactic sticker for blue-faction in game 5's draft first "
                           "('scarbook campaign place extra-tactic blue-faction --by Cat')"), out
     assert "Risk: Shadow Forces rulebook § Game 5 (Global): Communications Compromised" in out
 

@@ -170,7 +170,7 @@ def test_undo_dry_run_and_redo(tmp_path: Path) -> None:
     assert redone.exit_code == 0 and redone.stdout.startswith("recorded: game ends: Ann wins"), redone.output
     assert snapshot(file) == before
     again = invoke(["redo"], file)
-    assert again.exit_code == 1 and "error L016: there is nothing to redo" in again.output
+    assert again.exit_code == 1 and "error L019: there is nothing to redo" in again.output
     assert snapshot(file) == before
 
 

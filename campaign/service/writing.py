@@ -127,12 +127,12 @@ def undo(path: Path, dry_run: bool = False) -> Undone:
 
 def redo(path: Path, dry_run: bool = False) -> Recorded:
     """Record again the event the last `undo` removed, checked like any new event: the kept .bak must be this
-    file plus that one event (nothing recorded since the undo); else L016, nothing written."""
+    file plus that one event (nothing recorded since the undo); else L019, nothing written."""
     from scarbook.campaign.ledger.file import LedgerError
     from scarbook.kernel.diagnostics import Span, error
 
     backup = path.with_name(path.name + ".bak")
-    nothing = LedgerError([error(Span(str(path), 1, 1), "L016", "there is nothing to redo: the last change was not "
+    nothing = LedgerError([error(Span(str(path), 1, 1), "L019", "there is nothing to redo: the last change was not "
                                  "an undo (or something was recorded since); nothing was written")])
     if not backup.is_file() or not path.is_file():
         raise nothing

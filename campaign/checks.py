@@ -445,6 +445,34 @@ def limit(p: Placement, params: dict[str, Any]) -> Failure:
     return f"{listed} {'is' if len(found) == 1 else 'are'} already placed{when}", rule
 
 
+def enough_for_each(p: Placement, params: dict[str, Any]) -> Failure:
+    """Scarcity: during a game, `of` is placed only if at the game's start at least as many were left as the game
+    has players (dealt one each, or to nobody). Left: each sticker's supply (not a sealed one's), less what was
+    placed before the game; an unknown supply holds nothing back."""
+    live = p.state.in_progress
+    if live is None:
+        return None
+    left = 0
+    for sid in sorted(selected(p.content, list(params.get("of") or [p.sticker_id]))):
+        st = p.content.stickers.get(sid)
+        if st is None or any(c.get("check") == "opened" and c.get("envelope") not in p.state.opened
+                             for c in st.get("checks", []) or [] if isinstance(c, dict)):
+            continue
+        supply = st.get("supply")
+        if not isinstance(supply, int) or isinstance(supply, bool):
+            return None
+        before = sum(1 for ms in p.state.marks.values() for m in ms
+                     if m.sticker == sid and m.during_game != live.number)
+        left += max(supply - before, 0)
+    players = len(live.plays)
+    if left >= players:
+        return None
+    what = _of_text(p, params)
+    return (f"only {plural(left, what)} {'was' if left == 1 else 'were'} left at the start of game {live.number} for "
+            f"{players} players, so nobody gets one in this game",
+            f"{plural(2, what).split(' ', 1)[1]} are dealt one to each player, or to nobody if there are not enough")
+
+
 def _type_of(state: CampaignState, number: int) -> str:
     return state.games[number - 1].type if 0 < number <= len(state.games) else ""
 
@@ -484,8 +512,9 @@ def target_unnamed(p: Placement, params: dict[str, Any]) -> Failure:
     named = [m for m in p.state.active_marks(p.target.id)
              if p.content.stickers.get(m.sticker, {}).get("named") and m.name]
     if named:
-        return (f"{p.where} was already named {named[0].name!r} by {named[0].by or 'someone'} "
-                f"(line {named[0].line})", f"{a(p.target.kind)} is named once")
+        by = f" by {named[0].by}" if named[0].by else ""
+        return (f"{p.where} was already named {named[0].name!r}{by} (line {named[0].line})",
+                f"{a(p.target.kind)} is named once")
     return None
 
 
@@ -656,6 +685,7 @@ CHECKS: dict[str, Callable[[Placement, dict[str, Any]], Failure]] = {
     "choice-of": choice_of,
     "covers-existing": covers_existing,
     "during-a-game": during_a_game,
+    "enough-for-each": enough_for_each,
     "game-number": game_number,
     "game-type": game_type,
     "keeps-board-connected": keeps_board_connected,
@@ -694,7 +724,7 @@ CODES: dict[str, str] = {
     "during-a-game": "R230", "target-has-own": "R231", "spread-over-regions": "R232", "steps-value": "R233",
     "target-card-value": "R234", "target-is": "R235", "placed-once-opened": "R221",
     "target-tagged": "R236", "card-territory-has": "R237", "limit": "R238", "game-type": "R239", "next-to": "R250",
-    "min-value": "R251", "when": "R241",
+    "min-value": "R251", "when": "R241", "enough-for-each": "R242",
 }
 
 

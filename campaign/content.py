@@ -27,11 +27,16 @@ TARGET_SECTIONS = {
 #: The target kind that names the sticker places (`slots`) of the rulebook's sections.
 RULEBOOK_SLOT = "rulebook-slot"
 
+#: The target kind (and its one id) that names the gameboard as a whole (a sticker for the board's legend).
+BOARD = "board"
+
 
 def section_of(kind: str) -> str | None:
     """The content section a target kind names (None: not a kind the tracker can resolve)."""
     if kind == RULEBOOK_SLOT:
         return "rulebook"
+    if kind == BOARD:
+        return "board"
     if kind in TARGET_SECTIONS:
         return TARGET_SECTIONS[kind]
     return "cards" if kind.endswith("-card") else None
@@ -161,6 +166,8 @@ class Content:
         """The items a target kind names (a section's items, or the rulebook's sticker places)."""
         if kind == RULEBOOK_SLOT:
             return self.rulebook_slots
+        if kind == BOARD:  # the gameboard itself, one target (a sticker for its printed legend)
+            return {BOARD: {"name": "the gameboard"}}
         section = section_of(kind)
         return self.game.section(section) if section else {}
 

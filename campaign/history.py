@@ -16,6 +16,7 @@ Nothing here writes a file but `write_chronicle`, the one output it is asked for
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -320,7 +321,7 @@ def change_lines(ch: dict[str, Any], names: dict[str, str]) -> list[str]:
 
 
 # --- the chronicle ---------------------------------------------------------------------------------
-def chronicle(campaign: Campaign) -> dict[str, Any]:
+def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Everything the printable chronicle shows: a title page, one page per game (who played what, from
     where, how it ended, every event of that game told, the board after it), and the end of the campaign.
     Each page is told from the fold that ends with it: nothing from a packet opened later."""
@@ -333,6 +334,8 @@ def chronicle(campaign: Campaign) -> dict[str, Any]:
     starts = [i for i, ev in enumerate(events) if isinstance(ev, GameStarted)]
     pages = []
     for number, begin in enumerate(starts, 1):
+        if progress is not None:
+            progress(f"game {number} of {len(starts)}")
         stop = ends[number] if number < len(ends) else len(events)
         replay = campaign.replay(events[:stop], check=False)
         words = Words(replay)
@@ -379,25 +382,31 @@ def _grouped(lines: list[str]) -> list[str]:
     return [f"{line} (x{n})" if n > 1 else line for line, n in out]
 
 
-def chronicle_html(campaign: Campaign, inline_fonts: bool = False) -> str:
+def chronicle_html(campaign: Campaign, inline_fonts: bool = False,
+                   progress: Callable[[str], None] | None = None) -> str:
     """The chronicle as HTML (`templates/chronicle.html.j2`, the compiler's environment: autoescape,
     StrictUndefined); with `inline_fonts`, one self-contained file."""
     from scarbook.campaign.sheet import _inline_fonts
     from scarbook.compiler.render.html import environment
 
-    html = str(environment().get_template("chronicle.html.j2").render(c=chronicle(campaign)))
+    html = str(environment().get_template("chronicle.html.j2").render(c=chronicle(campaign, progress)))
     return _inline_fonts(html) if inline_fonts else html
 
 
-def write_chronicle(campaign: Campaign, out: Path, fmt: str = "pdf") -> Path:
-    """Write the chronicle as `fmt` (pdf, or html: one self-contained file) to `out`."""
+def write_chronicle(campaign: Campaign, out: Path, fmt: str = "pdf",
+                    progress: Callable[[str], None] | None = None) -> Path:
+    """Write the chronicle as `fmt` (pdf, or html: one self-contained file) to `out`; `progress` hears each
+    stage (a game's page, the layout)."""
     from scarbook.kernel.atomic import replace_file
 
     if fmt == "html":
-        replace_file(out, chronicle_html(campaign, inline_fonts=True).encode("utf-8"))
+        replace_file(out, chronicle_html(campaign, inline_fonts=True, progress=progress).encode("utf-8"))
         return out
     from scarbook.compiler.render.pdf import write_pdf
     from scarbook.templates import TEMPLATE_DIR
 
-    write_pdf(chronicle_html(campaign), out, [TEMPLATE_DIR])
+    html = chronicle_html(campaign, progress=progress)
+    if progress is not None:
+        progress("laying out the PDF")
+    write_pdf(html, out, [TEMPLATE_DIR])
     return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scarbook.campaign import shape, steps
+from scarbook.campaign import shape, steps, todo
 from scarbook.campaign.engine import Replay
 from scarbook.campaign.events import (
     Destroyed,
@@ -26,7 +26,7 @@ from scarbook.campaign.events import (
 from scarbook.campaign.ledger.file import Ledger
 from scarbook.campaign.links import cuts
 from scarbook.campaign.rules import blocking as rules_blocking
-from scarbook.campaign.rules import legal_now, legal_starts, owed_rewards, to_put_in_place, where
+from scarbook.campaign.rules import legal_now, legal_starts, to_put_in_place, where
 from scarbook.campaign.state import pool_for
 
 # moved to the status view; still importable from here (code written against the old place keeps working)
@@ -50,8 +50,11 @@ def overall_winner(replay: Replay) -> dict[str, Any] | None:
     counts = {p: state.signature_count(p) for p in state.players}
     best = max(counts.values())
     leaders = [p for p, n in counts.items() if n == best]
+    still = [o for o in steps.open_entries(replay.content, state) if o.game == last.number]
     out: dict[str, Any] = {"players": leaders, "signatures": best, "tie": len(leaders) > 1,
-                           "text": rule.get("text", ""), "cite": rule.get("cite", "")}
+                           "text": rule.get("text", ""), "cite": rule.get("cite", ""),
+                           "provisional": bool(still),  # game N's steps still to take can change it
+                           "after_game": last.number}
     bonus = rule.get("tie_bonus")
     if len(leaders) > 1 and isinstance(bonus, dict):
         per = [bonus["per"]] if isinstance(bonus.get("per"), str) else as_list(bonus.get("per"))  # an id, or a list
@@ -236,6 +239,7 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
               "cancels": m.cancels, "boxes": m.boxes, "left": (m.boxes - m.ticked) if m.boxes else None}
              for target, placed in state.marks.items() for m in placed]
     live = state.in_progress
+    owed = todo.todo(content, state)
     return {
         "campaign": ledger.name or None, "game": game.id, "players": players,
         "games_played": sum(1 for g in state.games if g.ended), "game_in_progress": live.number if live else None,
@@ -254,7 +258,8 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         "lines": [{"sticker": s, "between": [a, b]} for s, a, b in state.links
                   if not cuts(content.stickers.get(s, {}))],
         "cuts": [{"sticker": s, "between": [a, b]} for s, a, b in state.links if cuts(content.stickers.get(s, {}))],
-        "owed_rewards": [{"player": p, "role": r} for p, r in owed_rewards(content, state)],
+        "owed_rewards": [{"player": t.who, "role": t.what} for t in owed if t.kind == "step"],
+        "todo": [t.as_dict() for t in owed],
         "steps": step_data(replay),
         "passes": [{"game": g, "step": st, "by": by, "for": piece or None, "why": why or None}
                    for g, st, by, piece, why in state.passes],

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from scarbook.campaign import shape, steps
+from scarbook.campaign import drafts, shape, steps
 from scarbook.campaign.checks import CHECKS, CODES, Placement, a, cite_text, impassable, phase_applies, plural
 from scarbook.campaign.content import Content, Target
 from scarbook.campaign.events import (
@@ -93,7 +93,7 @@ def _about_to_place(content: Content, state: CampaignState, sticker_id: str) -> 
         if isinstance(when, dict) and when.get("about_to_place") == sticker_id and eid not in state.opened:
             return refusal("R310", f"open the sealed packet '{eid}' first: {env.get('name', eid)}",
                            str((env.get("trigger") or {}).get("text", "")),
-                           cite_text((env.get("source") or {}).get("cite")))
+                           cite_text(as_dict(env.get("trigger")).get("cite") or (env.get("source") or {}).get("cite")))
     return None
 
 
@@ -106,7 +106,7 @@ def _sealed_in(content: Content, state: CampaignState, item_id: str) -> Diagnost
             return refusal("R310", f"'{item_id}' is sealed in the packet '{eid}' ({env.get('name', eid)}): open "
                            f"packet {eid} first ('scarbook campaign open {eid}')",
                            str(trigger.get("text") or "a sealed packet's contents are used once it is opened"),
-                           cite_text(as_dict(env.get("source")).get("cite")))
+                           cite_text(trigger.get("cite") or as_dict(env.get("source")).get("cite")))
     return None
 
 
@@ -293,6 +293,13 @@ def step_problems(content: Content, state: CampaignState, r: Resolved, in_order:
                             f"winner, {game.winner}: {', '.join(_clockwise(game))}); wait for {o.actor}'s choice"
                             + (f" or pass ('scarbook campaign pass {o.step.id} --by {o.actor}')" if may_pass else ""),
                             f"{owed.step.name}: in turn, clockwise from the winner", owed.step.cite)]
+    if owed.step.order == "winner-first" and in_order and r.actor != game.winner:
+        first = [o for o in open_now if o.step.id == owed.step.id and o.actor == game.winner]
+        if first:
+            own = f" for {first[0].piece}" if first[0].piece else ""
+            return [refusal("R240", f"the winner, {game.winner}, takes '{owed.step.name}' first{own}, then says in "
+                            f"which order the others take it; wait for {game.winner}",
+                            f"{owed.step.name}: the winner first, choosing the order", owed.step.cite)]
     gtype = content.model.types[game.type]
     if gtype.in_order and in_order:
         earlier = [o for o in open_now if o.index < owed.index and o.step.mandatory]
@@ -489,7 +496,7 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
         env = content.envelopes[eid]
         out.append(refusal("R310", f"open the sealed packet '{eid}' first: {env.get('name', eid)} "
                            f"('scarbook campaign open {eid}')", str((env.get("trigger") or {}).get("text", "")),
-                           cite_text((env.get("source") or {}).get("cite"))))
+                           cite_text(as_dict(env.get("trigger")).get("cite") or (env.get("source") or {}).get("cite"))))
     out.extend(setup_problems(content, state, number))
     out.extend(owed_once_opened(content, state))
     out.extend(shape.owed_problems(content, state, lambda sid, t: legal_now(content, state, sid, t)))
@@ -808,6 +815,7 @@ def game_end_problems(content: Content, state: CampaignState, ev: GameEnded) -> 
                                f"{', '.join(game.plays)}", *rule))
     if len({player_name(state, p) for p, _ in ev.scores}) != len(ev.scores):
         out.append(refusal("R307", "a player is given two scores", *rule))
+    out += [refusal("R318", f"{d.what} first ('{d.command}')", d.rule, d.cite) for d in drafts.owed(content, state)]
     played = {p for ps in game.pieces.values() for p in ps.values()}
     lost_allowed = as_dict(content.model.schedule.get(game.number)).get("may_lose")
     for raw in ev.lost:  # whether anything may be lost comes first: a piece name is only worth checking then

@@ -48,6 +48,7 @@ def test_a_skirmish_stat_upgrade_after_a_global_game_and_a_global_sticker_after_
                           "game end --winner Bob --eliminated Cat\n"
                           "!R239 place kai-weller-warlord-sticker na-05 --by Ann\n"  # a global game's sticker
                           "!R239 place raaz-garcia-warlord-sticker na-05 --by Ann\n"  # and another player's warlord
+                          "place warlord-stat-upgrade jett-st-clair --by Bob --name range_to_hit --value 4\n"
                           "place warlord-stat-upgrade kai-weller --by Ann --name shield_dice --value 3\n", file)
     out = first_error(file, "place kai-weller-warlord-sticker na-06 --by Ann")
     assert out.startswith("error R239: game 2 was a skirmish game, and no step after it places a Kai Weller warlord "

@@ -78,4 +78,4 @@ def test_the_console_scripts_fast_path_says_what_the_app_says(tmp_path: Path, mo
     code, out, _ = fast("-c", str(file))
     assert code == 0 and out == invoke(["status"], file).stdout
     code, out, err = fast("-c", str(tmp_path / "missing.yaml"))
-    assert code == 1 and "error L001" in out + err
+    assert code == 2 and "error L001" in out + err

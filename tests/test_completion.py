@@ -150,3 +150,14 @@ def test_a_command_that_is_not_completing_loads_no_completion(world: Path) -> No
     asked = modules([], _SCARBOOK_COMPLETE="complete_bash", COMP_WORDS="scarbook campaign place ", COMP_CWORD="3",
                     SCARBOOK_CAMPAIGN=str(world))
     assert "scarbook.cli.completion" in asked
+
+
+def test_bash_completes_game_ids() -> None:
+    from scarbook.compiler.load import shipped_games
+
+    every = sorted(shipped_games())
+    assert "risk-legacy" in every
+    assert sorted(bash("scarbook show ", None)) == every
+    assert bash("scarbook tables ri", None) == [g for g in every if g.startswith("ri")]
+    assert sorted(bash("scarbook build ", None)) == every
+    assert bash("scarbook campaign new x.yaml --game risk-l", None) == ["risk-legacy"]

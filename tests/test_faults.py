@@ -300,10 +300,10 @@ def test_forged_cache_entry_is_not_trusted(ledger: Path, tmp_path: Path) -> None
 # --- 11. smaller ones -----------------------------------------------------------------------------------
 def test_no_lock_file_beside_a_missing_ledger(tmp_path: Path) -> None:
     result = sb(*PLACE, "-c", str(tmp_path / "missing.yaml"))
-    assert result.returncode == 1 and "L001" in result.stderr
+    assert result.returncode == 2 and "L001" in result.stderr  # a missing file: the command line is wrong
     assert list(tmp_path.iterdir()) == []
     undo = sb("campaign", "undo", "-c", str(tmp_path / "missing.yaml"))
-    assert undo.returncode == 1 and list(tmp_path.iterdir()) == []
+    assert undo.returncode == 2 and list(tmp_path.iterdir()) == []
 
 
 def test_read_only_status_never_says_cannot_write(ledger: Path, tmp_path: Path,

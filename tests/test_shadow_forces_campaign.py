@@ -110,15 +110,17 @@ game start --play A=green-faction,angus-smith --play B=white-faction,cassandra-e
 game end --winner C --eliminated A
 !R205 place continent-name asia --by B --name Nope
 !R227 place continent-name asia --by C --name Skyreach
+!R240 place angus-smith-warlord-sticker na-01 --by A
+place jett-st-clair-warlord-sticker na-02 --by C
 place angus-smith-warlord-sticker na-01 --by A
 place cassandra-evans-warlord-sticker na-01 --by B
-!R202 place jett-st-clair-warlord-sticker na-01 --by C
-place jett-st-clair-warlord-sticker na-02 --by C
+!R202 place kai-weller-warlord-sticker na-01 --by D
 place kai-weller-warlord-sticker na-02 --by D
 place raaz-garcia-warlord-sticker na-03 --by E
+!R240 place warlord-upgrade-tactic angus-smith-warlord-deck --by A
+place warlord-upgrade-tactic jett-st-clair-warlord-deck --by C
 place warlord-upgrade-tactic angus-smith-warlord-deck --by A
 place warlord-upgrade-tactic cassandra-evans-warlord-deck --by B
-place warlord-upgrade-tactic jett-st-clair-warlord-deck --by C
 place warlord-upgrade-tactic kai-weller-warlord-deck --by D
 place warlord-upgrade-tactic raaz-garcia-warlord-deck --by E
 !R304 game start --play A=kai-weller --play B=cassandra-evans --play C=jett-st-clair --play D=angus-smith --play E=raaz-garcia
@@ -203,8 +205,8 @@ def test_where_waits_for_the_earlier_steps_and_lines_owed_are_counted(tmp_path: 
 
     file = tmp_path / "lines.yaml"  # game 2's new continent TS: one of ts-01's two lines drawn, none of ts-02's
     lines = script("risk-shadow-forces-15.txt").splitlines(keepends=True)
-    assert lines[94].startswith("link continent-sticker-ts ts-01 sa-04")
-    assert not run_script("".join(lines[:95]), file)
+    at = next(i for i, line in enumerate(lines) if line.startswith("link continent-sticker-ts ts-01 sa-04"))
+    assert not run_script("".join(lines[:at + 1]), file)
     why = ("(After applying the sticker the player connects each new territory to two different territories with "
            "lines, then may draw one more line.; Risk: Shadow Forces rulebook § Game 2 (Skirmish): In Search of Answers)")
     play_transcript(file, [(
@@ -222,8 +224,8 @@ def test_a_lost_warlord_owes_no_stat_upgrade(tmp_path: Path, monkeypatch: pytest
     set_cache(monkeypatch, tmp_path_factory)
     file = tmp_path / "lost.yaml"
     lines = script("risk-shadow-forces-15.txt").splitlines(keepends=True)
-    assert lines[265].startswith("game end --winner Bob --lost angus-smith")  # game 13, a skirmish
-    assert not run_script("".join(lines[:266]), file)
+    at = next(i for i, line in enumerate(lines) if line.startswith("game end --winner Bob --lost angus-smith"))
+    assert not run_script("".join(lines[:at + 1]), file)  # game 13, a skirmish
     play_transcript(file, [
         ("place warlord-stat-upgrade angus-smith --by Cat --name melee_dice --value 3", "error R205: Cat has no step "
          "after game 13 that places a Warlord stat upgrade sticker (Upgrade a stat on the main warlord card: every "

@@ -221,8 +221,9 @@ class TestOverallWinnerRule:
 
         stickers = {"city": {"founds": {"named": True}}, "label": {"named": True}, "scar": {}}
         state = SimpleNamespace(players=list(signatures), signature_count=lambda p: signatures[p],
-                                last_ended=SimpleNamespace(number=last), marks={"t": marks})
-        return SimpleNamespace(state=state, content=SimpleNamespace(model=SimpleNamespace(overall=rule),
+                                last_ended=SimpleNamespace(number=last, type=""), marks={"t": marks},
+                                in_progress=None)  # no step of the last game left: not provisional
+        return SimpleNamespace(state=state, content=SimpleNamespace(model=SimpleNamespace(overall=rule, types={}),
                                                                     stickers=stickers))
 
     @staticmethod
@@ -238,7 +239,7 @@ class TestOverallWinnerRule:
         rule = {"after_game": 15, "text": "most signatures", "cite": "rulebook"}
         one = self.replay({"Ann": 3, "Bob": 2}, {**rule, "tie_bonus": {"per": "scar"}}, [self.mark("scar", "Ann")])
         assert overall_winner(one) == {"players": ["Ann"], "signatures": 3, "tie": False, "text": "most signatures",
-                                       "cite": "rulebook"}
+                                       "cite": "rulebook", "provisional": False, "after_game": 15}
         assert overall_winner(self.replay({"Ann": 3}, rule, [], last=14)) is None
         assert overall_winner(self.replay({"Ann": 3}, {"text": "no game given"}, [])) is None
         assert overall_winner(self.replay({"Ann": 1}, {"after_game": 1}, []))["text"] == ""

@@ -6,6 +6,7 @@ Nothing here writes the campaign file.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,9 +55,9 @@ def diff(path: Path, first: int, last: int | None) -> dict[str, Any]:
     return history.diff_data(Campaign(read(path)), first, last)
 
 
-def chronicle(path: Path, target: Path, fmt: str) -> Path:
-    """Write the campaign's chronicle (pdf or html) to `target`."""
-    return history.write_chronicle(Campaign(read(path)), target, fmt)
+def chronicle(path: Path, target: Path, fmt: str, progress: Callable[[str], None] | None = None) -> Path:
+    """Write the campaign's chronicle (pdf or html) to `target`; `progress` hears each stage."""
+    return history.write_chronicle(Campaign(read(path)), target, fmt, progress)
 
 
 def completions(path: Path, source: str, incomplete: str) -> list[tuple[str, str]]:

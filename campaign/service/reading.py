@@ -210,3 +210,41 @@ def sheet_noted(path: Path, target: Path, fmt: str, paper: str = "a4") -> tuple[
 
     campaign, replay = state(path)
     return write_sheet(campaign.ledger, replay, target, fmt, paper), earlier_summary(replay)
+
+
+@dataclass(frozen=True)
+class Owed:
+    """What is owed before the next game (`todo`'s entries as dicts), and that game's number."""
+
+    items: list[dict[str, Any]]
+    next_game: int
+
+
+def owed(path: Path) -> Owed:
+    """Everything owed before the next game, in order, each with its command (`game end`, `open`, `status`)."""
+    from scarbook.campaign.todo import todo
+
+    _, replay = state(path)
+    return Owed([t.as_dict() for t in todo(replay.content, replay.state)], replay.state.started + 1)
+
+
+@dataclass(frozen=True)
+class Added:
+    """What an opened packet added, as players see it: its name, the notes on it and each item's name."""
+
+    name: str
+    notes: str
+    items: list[str]
+
+
+def packet_added(path: Path, envelope: str) -> Added:
+    """What the (opened) packet `envelope` holds, by the campaign's content now."""
+    _, replay = state(path)
+    content = replay.content
+    env = content.envelopes.get(normalize(envelope), {})
+    names = []
+    for item in env.get("contents", []) or []:
+        found = (content.stickers.get(item) or content.cards.get(item) or content.regions.get(item)
+                 or content.territories.get(item) or {})
+        names.append(str(found.get("name") or item) if isinstance(found, dict) else str(item))
+    return Added(str(env.get("name") or envelope), str(env.get("notes") or ""), names)

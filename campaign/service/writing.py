@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scarbook import __version__
-from scarbook.campaign import replaycache
+from scarbook.campaign import replaycache, unknowns
 from scarbook.campaign.engine import Campaign, Replay
 from scarbook.campaign.events import Event, GameStarted, Opened, PackAdded
 from scarbook.campaign.ledger.cache import placed_at, raw_sha256, read, remember_appended, remember_undone
@@ -113,8 +113,9 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False) -> Recorded:
             return Recorded(problems or [refusal("L003", "this event cannot be recorded")])
         cutting = frozenset(sid for sid, st in replay.content.stickers.items() if cuts(st))
         asked = starts_asked(replay.content, replay.state, fixed) if isinstance(fixed, GameStarted) else ""
+        unknown = unknowns.note(replay.content, replay.state, fixed)
         if dry_run:
-            return Recorded(event=fixed, said=describe(fixed, cutting), dry_run=True)
+            return Recorded(event=fixed, said=describe(fixed, cutting), dry_run=True, note=unknown)
         text = with_event(campaign.ledger, fixed)
         stretch = new_stretch(campaign.ledger, campaign.game(()).fingerprint, __version__)
         if stretch is not None:  # the first event under other content: the header says from where (once)
@@ -130,21 +131,48 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False) -> Recorded:
     for env in triggered:
         info = replay.content.envelopes.get(env, {})
         packets.append(Packet(env, info.get("name", env), (info.get("trigger") or {}).get("text", "")))
-    return Recorded(event=fixed, said=describe(fixed, cutting), note="\n".join(filter(None, [note, asked])),
+    return Recorded(event=fixed, said=describe(fixed, cutting), note="\n".join(filter(None, [note, asked, unknown])),
                     to_open=packets)
 
 
-def undo(path: Path, expected_sha256: str = "") -> Undone:
-    """Remove the last event from the campaign file (the previous file is kept as .bak). With `expected_sha256`
-    (a page built on those bytes), refused with L012 when the file holds other bytes now."""
+def undo(path: Path, dry_run: bool = False, expected_sha256: str = "") -> Undone:
+    """Remove the last event from the campaign file (the previous file is kept as .bak); with `dry_run`, only
+    say which event that would be. With `expected_sha256` (a page built on those bytes), refused with L012 when
+    the file holds other bytes now."""
     with locked(path):
         ledger = read(path)
         if expected_sha256 and hashlib.sha256(ledger.raw).hexdigest() != expected_sha256:
             raise LedgerError([error(Span(ledger.display, 1, 1), "L012", STALE_PAGE)])
         text, last = without_last(ledger)
+        if dry_run:
+            return Undone(last.span.line, describe(last))
         write_atomic(path, text, expected=ledger.raw)
         remember_undone(ledger, text)
     return Undone(last.span.line, describe(last))
+
+
+def redo(path: Path, dry_run: bool = False) -> Recorded:
+    """Record again the event the last `undo` removed, checked like any new event: the kept .bak must be this
+    file plus that one event (nothing recorded since the undo); else L019, nothing written."""
+    from scarbook.campaign.ledger.file import LedgerError
+    from scarbook.kernel.diagnostics import Span, error
+
+    backup = path.with_name(path.name + ".bak")
+    nothing = LedgerError([error(Span(str(path), 1, 1), "L019", "there is nothing to redo: the last change was not "
+                                 "an undo (or something was recorded since); nothing was written")])
+    if not backup.is_file() or not path.is_file():
+        raise nothing
+    text, event = without_last(read(backup))
+    now = path.read_bytes()
+    if text.encode("utf-8") != now:
+        raise nothing
+
+    def again(campaign: Campaign, replay: Replay) -> Event | list[Diagnostic]:
+        if campaign.ledger.raw != now:  # changed between the look and the lock
+            raise nothing
+        return event
+
+    return record(path, again, dry_run)
 
 
 def add_pack(path: Path, pack: Path) -> Recorded:
@@ -156,7 +184,7 @@ def add_pack(path: Path, pack: Path) -> Recorded:
     return record(path, lambda c, r: PackAdded(stored, pack_fingerprint(pack)))
 
 
-def open_packet(path: Path, envelope: str, pack: Path | None = None) -> Recorded:
+def open_packet(path: Path, envelope: str, pack: Path | None = None, dry_run: bool = False) -> Recorded:
     """Record that a sealed packet was opened, with the pack where the players transcribed what it holds."""
     stored = ""
     if pack is not None:
@@ -164,7 +192,7 @@ def open_packet(path: Path, envelope: str, pack: Path | None = None) -> Recorded
 
         cached_game(Campaign(read(path)).game_ref, [pack])  # a pack with errors: ContentError
         stored = recorded_path(path, pack)
-    return record(path, lambda c, r: Opened(envelope, stored))
+    return record(path, lambda c, r: Opened(envelope, stored), dry_run)
 
 
 def create(file: Path, game: str, players: list[str], packs: list[Path], name: str = "") -> Created | Diagnostic:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scarbook.campaign import shape
+from scarbook.campaign import shape, todo
 
 
 def when_placed(after_game: int, during_game: int | None = None) -> str:
@@ -66,9 +66,15 @@ def status_text(data: dict[str, Any]) -> str:
         starts = len(p["legal_starts"])
         head = f"{signed}{token}{owns}".lstrip(", ").lstrip("; ")
         out.append(f"  {p['name']}: {head + '; ' if head else ''}{starts} legal {_word(data, 'start', starts)}{extra}")
-    if data["owed_rewards"]:
+    if data.get("todo"):
+        out.extend(todo.todo_lines(data["todo"], data["next_game"]["number"], bool(data["game_in_progress"])))
+    elif data["owed_rewards"]:
         out.append("Still to do before the next game: " + "; ".join(f"{o['player']}: {o['role']}"
                                                                     for o in data["owed_rewards"]))
+    returned = [f"game {g['game']}: {piece} ({price})" for g in data["games"]
+                for piece, price in (g.get("returned") or {}).items()]
+    if returned:
+        out.append("Played again after being lost, at a price: " + "; ".join(returned))
     last = max((g["game"] for g in data["games"] if g["ended"]), default=0)
     recent = [p for p in data["passes"] if p["game"] == last]  # older passes: 'status --format json', 'log'
     if recent:
@@ -151,10 +157,12 @@ def status_text(data: dict[str, Any]) -> str:
     elif data["overall_winner"]:
         w = data["overall_winner"]
         sig = _count(data, "signature", w["signatures"])
+        head = (f"Overall winner, provisional until game {w['after_game']}'s steps are all taken"
+                if w.get("provisional") else "Overall winner")
         if w["tie"]:
             bonus = ", ".join(f"{p} +{n}" for p, n in (w.get("roll_off_bonus") or {}).items())
-            out.append(f"Overall winner: a tie between {' and '.join(w['players'])} ({sig} each): roll off"
+            out.append(f"{head}: a tie between {' and '.join(w['players'])} ({sig} each): roll off"
                        + (f", adding {bonus}" if bonus else ""))
         else:
-            out.append(f"Overall winner: {w['players'][0]} with {sig}")
+            out.append(f"{head}: {w['players'][0]} with {sig}")
     return "\n".join(out)

@@ -6,7 +6,7 @@ scripts speak to; `prepare`) and sets `LazyGroup.completing`, so the one command
 completer on each parameter this table names. A command that is not completing imports nothing of this.
 
 Values come from the campaign's content and ledger as the tracker reads them (the caches, warm after
-the last command): sticker, territory, card, packet (still sealed ones: their names are on the
+the last command): the shipped game ids, sticker, territory, card, packet (still sealed ones: their names are on the
 outside), player, piece and step ids, each with its printed name as help. The campaign is the one
 given with --campaign/-c before the word being completed, else $SCARBOOK_CAMPAIGN, else campaign.yaml.
 Nothing from a sealed packet is offered but its id; a campaign that cannot be read completes nothing.
@@ -25,7 +25,7 @@ SOURCES: dict[str, str] = {
     "sticker": "stickers", "target": "targets", "card": "cards", "envelope": "packets", "a": "territories",
     "b": "territories", "to": "territories", "by": "players", "winner": "players", "held_on": "players",
     "eliminated": "players", "play": "player=piece", "start_at": "player=territory", "step": "steps",
-    "piece": "pieces", "lost": "pieces",
+    "piece": "pieces", "lost": "pieces", "game": "games", "games": "games",
 }
 
 
@@ -63,7 +63,12 @@ def completer(source: str) -> Callable[[click.Context, click.Parameter, str], li
 
 
 def names(ctx: click.Context, source: str, incomplete: str) -> list[tuple[str, str]]:
-    """(value, printed name) for a source, from the campaign given before the word (else the default one)."""
+    """(value, printed name) for a source, from the campaign given before the word (else the default one); the
+    shipped game ids (`show`, `tables`, `build`, `campaign new --game`) need no campaign."""
+    if source == "games":
+        from scarbook.compiler.load import shipped_games
+
+        return [(gid, "") for gid in shipped_games()]
     from scarbook.campaign.service.history import completions
     from scarbook.cli.campaign._shared import campaign_path
 

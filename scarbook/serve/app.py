@@ -231,7 +231,7 @@ def create_app(path: Path, guard: Guard) -> Starlette:
     def write(action: str, fields: forms.Fields, sha: str) -> Outcome:
         try:
             if action == "undo":
-                undone = writing.undo(path, sha or "-")
+                undone = writing.undo(path, expected_sha256=sha or "-")
                 return Outcome("undone", f"line {undone.line}: {undone.said}", "scarbook campaign undo")
             if action == "start":
                 t = table.table(path)

@@ -32,8 +32,9 @@ CONTINENTS = {  # packet -> (continent sticker, its continent, lines: two per ne
                                                              ("ol-02", "oc-02"), ("ol-02", "ol-01")])],
 }
 DRAFTS = {5: "extra-tactic", 11: "energy-tactic", 14: "cyber-operations-tactic"}
-OWED = {  # packet -> what it adds that goes in place before the next game (its rules stickers)
-    "envelope-c": ["rules-sticker-c-1", "rules-sticker-c-2"], "envelope-e": ["rules-sticker-e"],
+OWED = {  # packet -> what it adds that goes in place before the next game (rules and scar card stickers)
+    "envelope-c": ["rules-sticker-c-1", "rules-sticker-c-2", "scar-card-sticker-c-1", "scar-card-sticker-c-2"],
+    "envelope-d": ["scar-card-sticker-d-1", "scar-card-sticker-d-2"], "envelope-e": ["rules-sticker-e"],
     "envelope-f": ["rules-sticker-f"]}
 STATS = ["melee_dice", "range_dice", "shield_dice", "melee_to_hit", "range_to_hit", "shield_to_block"]
 
@@ -71,17 +72,20 @@ def main() -> None:
                 for faction in ("green-faction", "white-faction", "blue-faction"):
                     run(f"place {DRAFTS[number]} {faction}")
             lost = " --lost angus-smith" if number == 13 else ""
+            if number == 13:  # refused: a piece not in play is not lost
+                lines.append(f"!R307 game end --winner {winner} --lost xenia-jones")
             run(f"game end --winner {winner}{lost}")
             played = {w for _, w in PLAYERS.values()}
+            order = [winner] + [p for p in PLAYERS if p != winner]  # the winner first, choosing the order
             extra = [w for w in WARLORDS if w not in played] + (["xenia-jones"] if "container-b" in opened else [])
             if number in SKIRMISH:
-                for player, (_, w) in PLAYERS.items():
+                for player in order:
+                    w = PLAYERS[player][1]
                     if w == "angus-smith" and number == 13:
                         continue
                     _stat(run, stat_values, player, w, number, file)
-                for w in extra:
-                    if w != "xenia-jones":
-                        _stat(run, stat_values, winner, w, number, file)
+                for w in extra:  # Xenia too: only game 2's end leaves her card alone
+                    _stat(run, stat_values, winner, w, number, file)
                 own = PLAYERS[winner][1]
                 skirmish_wins[winner] = skirmish_wins.get(winner, 0) + 1
                 done = [s for s in ("cyber-tech-upgrade", "influence-upgrade") if where(s, winner)]
@@ -92,16 +96,22 @@ def main() -> None:
                         if where("continent-minus-one", winner) else
                         f"place cancel-square {where('cancel-square', winner)[0]} --by {winner}")
             else:
-                for player, (_, w) in PLAYERS.items():
+                for player in order:
+                    w = PLAYERS[player][1]
                     run(f"place {w}-warlord-sticker {where(f'{w}-warlord-sticker', player)[0]} --by {player}")
                 for w in extra:
                     run(f"place {w}-warlord-sticker {where(f'{w}-warlord-sticker', winner)[0]} --by {winner}")
-                for player, (_, w) in PLAYERS.items():
-                    run(f"place warlord-upgrade-tactic {w}-warlord-deck --by {player}")
+                for player in order:
+                    run(f"place warlord-upgrade-tactic {PLAYERS[player][1]}-warlord-deck --by {player}")
+                if number == 15:  # refused: a pass of a step taken per piece names the piece, one nobody played
+                    lines.append(f"!R331 pass warlord-upgrade-unassigned --by {winner} --why \"the winner leaves the "
+                                 "last stickers\"")
+                    lines.append(f"!R331 pass warlord-upgrade-unassigned --by {winner} --for kai-weller --why \"not "
+                                 "owed for a played warlord\"")
                 for w in extra:
-                    if w != "xenia-jones":
-                        run(f"pass warlord-upgrade-unassigned --by {winner} --for {w} --why \"the winner leaves "
-                            "the last stickers\"")
+                    why = ("her warlord cards are not known" if w == "xenia-jones"
+                           else "the winner leaves the last stickers")
+                    run(f"pass warlord-upgrade-unassigned --by {winner} --for {w} --why \"{why}\"")
                 names = where("continent-name", winner)
                 if names:
                     run(f"place continent-name {names[0]} --by {winner} --name \"{winner}land {number}\"")
@@ -129,7 +139,7 @@ def _stat(run, values, player: str, warlord: str, number: int, file: Path) -> No
     field = STATS[(number + len(warlord)) % len(STATS)]
     step = -1 if field.endswith(("to_hit", "to_block")) else 1
     pieces = json.loads(invoke(["status", "--format", "json"], file).stdout)["pieces"]
-    known = next(p["stats"].get(field) for p in pieces if p["piece"] == warlord)
+    known = next((p["stats"].get(field) for p in pieces if p["piece"] == warlord), None)
     value = (known if known is not None else values.get((warlord, field), 5 if step < 0 else 1)) + step
     values[(warlord, field)] = value
     run(f"place warlord-stat-upgrade {warlord} --by {player} --name {field} --value {value}")

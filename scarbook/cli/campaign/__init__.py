@@ -32,6 +32,7 @@ class CampaignGroup(LazyGroup):
         "add-pack": (f"{_HERE}.opening:add_pack", "Add a house-rule pack to the campaign between games: its "
                      "stickers, rules and packets apply from now on."),
         "undo": (f"{_HERE}.undo:undo", "Remove the last event from the campaign file."),
+        "redo": (f"{_HERE}.undo:redo", "Record again the event the last undo removed (checked like any new event)."),
         "status": (f"{_HERE}.status:status", "Show where the campaign stands: games, signatures, continents, "
                    "cities, scars, cards, packets."),
         "log": (f"{_HERE}.status:log", "List the recorded events in order, with their line in the campaign file."),

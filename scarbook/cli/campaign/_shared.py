@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
-from scarbook.cli.terminal import echo
+from scarbook.cli.terminal import echo, width, wrapped
 from scarbook.kernel.diagnostics import render_text
 
 if TYPE_CHECKING:
@@ -57,7 +57,8 @@ def campaign_errors(writing: bool = True) -> Iterator[None]:
         yield
     except LedgerError as exc:
         echo(render_text(exc.diagnostics), err=True)
-        raise typer.Exit(1) from None
+        missing = any(d.code == "L001" and d.message.startswith("no campaign file here") for d in exc.diagnostics)
+        raise typer.Exit(2 if missing else 1) from None  # a missing file: the command line is wrong (exit 2)
     except LedgerBusy as exc:
         echo(f"error L005: {exc}", err=True)
         raise typer.Exit(1) from None
@@ -100,6 +101,8 @@ def report_recorded(result: Recorded) -> None:
         refuse(result.problems)
     if result.dry_run:
         echo(f"legal: {result.said}")
+        if result.note:
+            echo(result.note, err=True)
         return
     echo(f"recorded: {result.said}")
     if result.note:
@@ -107,3 +110,18 @@ def report_recorded(result: Recorded) -> None:
     for packet in result.to_open:
         echo(f"open the sealed packet now: {packet.id} ({packet.name}: {packet.trigger}) -> "
              f"scarbook campaign open {packet.id} [--pack DIR]")
+
+
+def report_owed(path: Path, none_text: str = "") -> None:
+    """After a write that changes what is owed (a game's end, an opened packet): everything owed before the next
+    game, in order, each with its command (as `status` lists it); `none_text` when nothing is."""
+    from scarbook.campaign.service import reading
+    from scarbook.campaign.todo import todo_lines
+
+    with campaign_errors(writing=False):
+        found = reading.owed(path)
+    lines = todo_lines(found.items, found.next_game)
+    if lines:
+        echo(wrapped("\n".join(lines), width()))
+    if not lines and none_text:
+        echo(none_text)

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path
-from scarbook.cli.terminal import echo
+from scarbook.cli.terminal import echo, progress
 
 
 class ChronicleFormat(str, Enum):
@@ -45,6 +45,9 @@ def chronicle(
         how = "choose another --out FILE" if out else "rename the campaign file, or give --out FILE"
         echo(f"error: {target} is the campaign file{clash}; nothing was written ({how})", err=True)
         raise typer.Exit(2 if out else 1)
+    show = progress("chronicle")
     with campaign_errors(writing=False):
-        written = history.chronicle(path, target, fmt.value)
+        written = history.chronicle(path, target, fmt.value, show)
+    if show is not None:
+        show("")
     echo(f"wrote {written}")

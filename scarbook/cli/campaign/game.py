@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from scarbook.cli.campaign._shared import CampaignFile, campaign_path, record
+from scarbook.cli.campaign._shared import CampaignFile, campaign_path, record, report_owed
 from scarbook.cli.common import fail_usage
 
 app = typer.Typer(help="Record the start and the end of a game.\n\nExample: scarbook campaign game start "
@@ -83,10 +83,11 @@ def end(
     score: Annotated[list[str] | None, typer.Option("--score", help="NAME=N: a player's score in this game "
                                                     "(where the game keeps scores; ranks follow from them).")]
     = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
     campaign: CampaignFile = None,
 ) -> None:
     """End the game in progress; then every step the game's end asks for is taken with `place`/`destroy`
-    (or `pass`), in the order the rules give; `scarbook campaign status` lists them.
+    (or `pass`), in the order the rules give; it lists them with the command for each, as `status` does.
 
     Example: scarbook campaign game end --winner Ann --held-on Bob --eliminated Cat
     (a co-operative game: scarbook campaign game end --team lost)
@@ -105,4 +106,7 @@ def end(
             fail_usage(f"--score takes NAME=NUMBER, not {name}={n}")
     event = GameEnded(winner.strip(), tuple(held_on or ()), tuple(eliminated or ()), ctrl,
                       datetime.date.today().isoformat(), tuple(lost or ()), team.strip(), tuple(scores))
-    record(campaign_path(campaign), lambda c, r: event)
+    path = campaign_path(campaign)
+    record(path, lambda c, r: event, dry_run)
+    if not dry_run:
+        report_owed(path, "nothing is owed before the next game")

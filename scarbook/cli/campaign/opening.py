@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path, report_recorded
+from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path, report_owed, report_recorded
+from scarbook.cli.terminal import echo
 
 
 def open_packet(
@@ -15,17 +16,33 @@ def open_packet(
     pack: Annotated[Path | None, typer.Option("--pack", help="A pack folder where you transcribed what the "
                                               "packet holds; validated like any pack and merged.",
                                               exists=True)] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
     campaign: CampaignFile = None,
 ) -> None:
     """Open a sealed packet: its contents become usable, with the stickers and rules of --pack.
+
+    Then it says what the packet added and lists what is owed before the next game (what to place), as
+    `status` does.
 
     Example: scarbook campaign open nine-minor-cities --pack packs/nine-minor-cities
     """
     from scarbook.campaign.service import writing
 
+    path = campaign_path(campaign)
     with campaign_errors():
-        result = writing.open_packet(campaign_path(campaign), envelope, pack)
+        result = writing.open_packet(path, envelope, pack, dry_run)
     report_recorded(result)
+    if dry_run:
+        return
+    from scarbook.campaign.service import reading
+
+    with campaign_errors(writing=False):
+        added = reading.packet_added(path, envelope)
+    if added.items:
+        echo(f"{added.name} added: {', '.join(added.items)}")
+    if added.notes:
+        echo(f"  ({added.notes})")
+    report_owed(path, "nothing from it is owed before the next game")
 
 
 def add_pack(

@@ -11,7 +11,7 @@ import typer
 
 from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path
 from scarbook.cli.common import AfterOption, game_numbers
-from scarbook.cli.terminal import echo
+from scarbook.cli.terminal import echo, progress
 
 
 class SheetFormat(str, Enum):
@@ -72,6 +72,9 @@ def sheet(
         how = "choose another --out FILE" if out else "rename the campaign file, or give --out FILE"
         echo(f"error: {target} is the campaign file{clash}; nothing was written ({how})", err=True)
         raise typer.Exit(2 if out else 1)
+    show = progress("sheet")
+    if show is not None:
+        show(f"reading the campaign and drawing the {fmt.value.upper()}")
     with campaign_errors(writing=False), game_numbers():
         try:
             written, note = (reading.sheet_noted(path, target, fmt.value, paper.value) if after is None
@@ -83,6 +86,9 @@ def sheet(
                 raise  # a game number the campaign has no end for: exit 2 (game_numbers)
             echo(f"error: {exc}; nothing was written", err=True)
             raise typer.Exit(1) from None
+        finally:
+            if show is not None:
+                show("")
     echo(f"wrote {written}")
     if note:
         echo(f"warning: {note}", err=True)

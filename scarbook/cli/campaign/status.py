@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import typer
 
 from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path
 from scarbook.cli.common import AfterOption, FormatOption, TextOrJson, game_numbers
-from scarbook.cli.terminal import echo
+from scarbook.cli.terminal import echo, width, wrapped
 
 
 def status(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None, after: AfterOption = None) -> None:
@@ -23,22 +25,30 @@ def status(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None, a
     with campaign_errors(writing=False), game_numbers():
         path = campaign_path(campaign)
         found = reading.status(path) if after is None else history.status_after(path, after)
-    echo(render(fmt, "status", found.data))
+    text = render(fmt, "status", found.data)
+    echo(text if fmt is TextOrJson.json else wrapped(text, width()))
     if found.warning:
         echo(f"warning: {found.warning}", err=True)
 
 
-def log(campaign: CampaignFile = None) -> None:
+def log(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None) -> None:
     """List the recorded events in order, with their line in the campaign file.
 
+    With --format json: a list of {line, said, event} (the event as the campaign file records it).
+
     Example: scarbook campaign log
+    Example: scarbook campaign log --format json
     """
     from scarbook.campaign.service import reading
 
     with campaign_errors(writing=False):
         ledger, lines = reading.log(campaign_path(campaign))
-    for line, said in lines:
-        echo(f"{ledger.display}:{line}: {said}")
+    if fmt is TextOrJson.json:
+        echo(json.dumps([{"line": line, "said": said, "event": ev.to_dict()}
+                         for (line, said), ev in zip(lines, ledger.events, strict=True)], indent=2, ensure_ascii=False))
+    else:
+        for line, said in lines:
+            echo(f"{ledger.display}:{line}: {said}")
     for d in ledger.problems:
         echo(d.render(), err=True)
     if ledger.problems:

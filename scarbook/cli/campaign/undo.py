@@ -1,18 +1,42 @@
-"""`scarbook campaign undo`: remove the last recorded event (the previous file is kept as .bak)."""
+"""`scarbook campaign undo|redo`: remove the last recorded event (the previous file is kept as .bak), or record
+again the event the last undo removed."""
 
 from __future__ import annotations
 
-from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path
+from typing import Annotated
+
+import typer
+
+from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path, report_recorded
 from scarbook.cli.terminal import echo
 
 
-def undo(campaign: CampaignFile = None) -> None:
+def undo(dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say which event it would remove.")] = False,
+         campaign: CampaignFile = None) -> None:
     """Remove the last event from the campaign file.
 
-    Example: scarbook campaign undo
+    A refused command records nothing, so undo after it removes the event before it: check with --dry-run.
+    'scarbook campaign redo' records the removed event again.
+
+    Example: scarbook campaign undo --dry-run
     """
     from scarbook.campaign.service import writing
 
     with campaign_errors():
-        undone = writing.undo(campaign_path(campaign))
-    echo(f"undone: line {undone.line}: {undone.said}")
+        undone = writing.undo(campaign_path(campaign), dry_run)
+    echo(f"{'would undo' if dry_run else 'undone'}: line {undone.line}: {undone.said}")
+    if not dry_run:
+        echo("(to put it back: scarbook campaign redo)", err=True)
+
+
+def redo(dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")]
+         = False, campaign: CampaignFile = None) -> None:
+    """Record again the event the last undo removed (checked like any new event).
+
+    Example: scarbook campaign redo
+    """
+    from scarbook.campaign.service import writing
+
+    with campaign_errors():
+        result = writing.redo(campaign_path(campaign), dry_run)
+    report_recorded(result)

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from scarbook.campaign.content import Content, Target
-from scarbook.campaign.state import CampaignState, GameRecord, Mark, track_value
+from scarbook.campaign import lang
+from scarbook.campaign.tracks import track_value
 from scarbook.compiler.model import Game, as_dict, as_list, components
 from scarbook.compiler.words import a, kind_name, plural, words
+
+if TYPE_CHECKING:  # annotations only: the state and the content import the language, which names these checks
+    from scarbook.campaign.content import Content, Target
+    from scarbook.campaign.state import CampaignState, GameRecord, Mark
 
 Failure = tuple[str, str] | None
 
@@ -665,9 +669,7 @@ def target_is(p: Placement, params: dict[str, Any]) -> Failure:
 def when(p: Placement, params: dict[str, Any]) -> Failure:
     """Any condition of the campaign language (campaign/lang.py) over the target, the player placing and the
     campaign: refused with the condition's `text` and the part that failed, with the values read."""
-    from scarbook.campaign.lang import Scope
-
-    verdict = p.content.conditions.holds(params["when"], Scope(p.content, p.state, p.actor, p.target, p))
+    verdict = p.content.conditions.holds(params["when"], lang.Scope(p.content, p.state, p.actor, p.target, p))
     if verdict.ok:
         return None
     text = str(params.get("text") or "")
@@ -712,6 +714,7 @@ CHECKS: dict[str, Callable[[Placement, dict[str, Any]], Failure]] = {
     "target-unnamed": target_unnamed,
     "when": when,
 }
+lang.register_checks(CHECKS)  # the language names, negates and combines every check
 
 #: The diagnostic code each check's refusals carry.
 CODES: dict[str, str] = {

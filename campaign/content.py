@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from scarbook.campaign import checks as checks  # registers the named checks with the language
 from scarbook.campaign.ids import normalize, pick
 from scarbook.campaign.lang import Library
 from scarbook.campaign.model import CampaignModel

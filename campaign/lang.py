@@ -17,9 +17,11 @@ Nothing here names a game.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from scarbook.compiler.conditions import QUERY_KEYS
 from scarbook.compiler.model import as_dict, as_list
 
 if TYPE_CHECKING:
@@ -30,8 +32,18 @@ if TYPE_CHECKING:
 Value = int | str | bool | None
 
 #: The keys that make a mapping a query (each reads one value).
-QUERY_KEYS = ("count", "track", "stat", "level", "game", "games", "scenario", "score", "rank", "wins", "owner",
-              "who", "opened", "held", "destroyed")
+#: The named placement checks (`checks.CHECKS`), registered by `campaign/checks.py` when it is imported (the
+#: content imports it before compiling a condition): the language names them without importing the checks,
+#: which evaluate conditions themselves (`check: when`).
+CHECKS: dict[str, Callable[..., Any]] = {}
+
+
+def register_checks(table: dict[str, Callable[..., Any]]) -> None:
+    """Make the named checks `table` available to conditions (`check: NAME`)."""
+    CHECKS.update(table)
+
+
+
 #: Queries whose value is a yes/no: alone, they are a condition that holds when the answer is yes.
 BOOL_QUERIES = ("opened", "held", "destroyed")
 #: The comparisons of a query with a value.
@@ -221,7 +233,7 @@ class Track(Query):
     id: str
 
     def read(self, scope: Scope) -> Value:
-        from scarbook.campaign.state import track_value
+        from scarbook.campaign.tracks import track_value
 
         return track_value(scope.content, scope.state, self.id)
 
@@ -647,8 +659,6 @@ class Check(Condition):
     cite: str = ""
 
     def holds(self, scope: Scope) -> Verdict:
-        from scarbook.campaign.checks import CHECKS
-
         if scope.placement is None:
             return Verdict(False, f"the check '{self.name}' is asked only of a placement", self.cite)
         failure = CHECKS[self.name](scope.placement, self.params)
@@ -720,8 +730,6 @@ def compile_condition(raw: Any, library: Library) -> Condition:
     if "condition" in raw:
         return Named(str(raw["condition"]), library, text, cite)
     if "check" in raw:
-        from scarbook.campaign.checks import CHECKS
-
         name = str(raw["check"])
         if name not in CHECKS:
             raise LanguageError(f"no check '{name}'")

@@ -26,6 +26,7 @@ from scarbook.campaign.events import (
     Placed,
     Ticked,
 )
+from scarbook.campaign.tracks import track_value as track_value
 from scarbook.compiler.model import as_dict
 
 
@@ -332,21 +333,6 @@ def apply(state: CampaignState, content: Content, event: Event) -> None:
             forts[-1].ticked = min(forts[-1].boxes or 0, forts[-1].ticked + event.boxes)
 
 
-def track_value(content: Content, state: CampaignState, track_id: str) -> int | None:
-    """A campaign track's value now (`game.campaign.tracks`): its start moved by every ended game's result, kept
-    within its bounds (None: no such track)."""
-    track = content.model.tracks.get(track_id)
-    if track is None:
-        return None
-    value = track.start
-    for g in state.games:
-        if g.ended:
-            value += track.after.get(g.team, 0)
-            if track.low is not None:
-                value = max(track.low, value)
-            if track.high is not None:
-                value = min(track.high, value)
-    return value
 
 
 def next_chapter(content: Content, state: CampaignState) -> tuple[int, int]:

@@ -16,6 +16,10 @@ from scarbook.compiler.model import Game, as_dict, as_list
 from scarbook.kernel.diagnostics import Diagnostic, did_you_mean, error
 from scarbook.kernel.yamlload import Document
 
+#: The keys that make a mapping a query of the campaign language (campaign/lang.py compiles them).
+QUERY_KEYS = ("count", "track", "stat", "level", "game", "games", "scenario", "score", "rank", "wins", "owner",
+              "who", "opened", "held", "destroyed")
+
 #: Queries whose value is a name (compared with `equals`/`in`, never with `at_least`/`at_most`).
 NAME_QUERIES = ("owner", "who", "scenario")
 NAME_FACTS = ("type", "scenario", "result", "winner")
@@ -156,8 +160,6 @@ def condition_problems(doc: Document, pointer: str, cond: Any, names: Names) -> 
 
 
 def _key(cond: dict[str, Any]) -> str:
-    from scarbook.campaign.lang import QUERY_KEYS
-
     key = next((k for k in cond if k in QUERY_KEYS), "the query")
     return f"'{key}'"
 

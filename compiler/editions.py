@@ -12,10 +12,11 @@ that replaced it. Nothing here knows any game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from scarbook.compiler.deprecations import DEPRECATIONS, Deprecation
 from scarbook.kernel.diagnostics import Diagnostic, error, warning
 from scarbook.kernel.yamldoc import Document, escape
 
@@ -23,26 +24,6 @@ from scarbook.kernel.yamldoc import Document, escape
 FIRST_EDITION = 1
 #: The edition `scarbook new` and `scarbook migrate` write, and the newest this scarbook reads.
 CURRENT_EDITION = 2
-
-
-@dataclass(frozen=True)
-class Deprecation:
-    """One construct a later edition replaced: how to find it, what it becomes, and in words for people.
-
-    `matches(pointer, value)` says whether the node at `pointer` is the old form; `rewrite(value, doc_data)`
-    gives the node in the new form (the same meaning); `replacement(value, new)` names it for the warning.
-    """
-
-    name: str  # the old form in a few words ("check 'one-per-game'")
-    edition: int  # the first edition in which the old form is gone
-    matches: Callable[[str, Any], bool]
-    rewrite: Callable[[Any, Any], Any]
-    replacement: Callable[[Any, Any], str]
-    at: str = ""  # a key of the node whose value the warning points at ('' : the node itself)
-    #: The quick test every mapping of a file goes through first: the old form can be there only when the mapping
-    #: has the key `probe_key` and `probe` says yes to its value (most files have no old form: one cheap pass).
-    probe_key: str = ""
-    probe: Callable[[Any], bool] = lambda value: True
 
 
 @dataclass(frozen=True)
@@ -65,7 +46,6 @@ def declared_edition(data: Any) -> int:
 
 
 def _rows() -> tuple[Deprecation, ...]:
-    from scarbook.compiler.deprecations import DEPRECATIONS
 
     return DEPRECATIONS
 

@@ -7,7 +7,7 @@ import re
 from conftest import ROOT
 
 DOC = ROOT / "docs" / "development" / "architecture.md"
-CODE = ("scarbook/kernel", "scarbook/cli", "compiler", "campaign")
+CODE = ("scarbook/kernel", "scarbook/cli", "scarbook/serve", "compiler", "campaign")
 
 
 def listed_modules(text: str) -> set[str]:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from scarbook.campaign import shape, todo
+from scarbook.campaign import shape
+from scarbook.campaign.views.todo import todo_lines
 
 
 def when_placed(after_game: int, during_game: int | None = None) -> str:
@@ -67,7 +68,7 @@ def status_text(data: dict[str, Any]) -> str:
         head = f"{signed}{token}{owns}".lstrip(", ").lstrip("; ")
         out.append(f"  {p['name']}: {head + '; ' if head else ''}{starts} legal {_word(data, 'start', starts)}{extra}")
     if data.get("todo"):
-        out.extend(todo.todo_lines(data["todo"], data["next_game"]["number"], bool(data["game_in_progress"])))
+        out.extend(todo_lines(data["todo"], data["next_game"]["number"], bool(data["game_in_progress"])))
     elif data["owed_rewards"]:
         out.append("Still to do before the next game: " + "; ".join(f"{o['player']}: {o['role']}"
                                                                     for o in data["owed_rewards"]))

@@ -116,7 +116,7 @@ def report_owed(path: Path, none_text: str = "") -> None:
     """After a write that changes what is owed (a game's end, an opened packet): everything owed before the next
     game, in order, each with its command (as `status` lists it); `none_text` when nothing is."""
     from scarbook.campaign.service import reading
-    from scarbook.campaign.todo import todo_lines
+    from scarbook.campaign.views.todo import todo_lines
 
     with campaign_errors(writing=False):
         found = reading.owed(path)

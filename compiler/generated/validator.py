@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
 from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = '984f00cd10f1be2bb1931d97'
+SCHEMAS_DIGEST = '95108feaba83c72fd1c7ceb1'
 VERSION = "2.22.3"
 class Decimal:  # see compiled._generated_code
     pass

@@ -75,7 +75,8 @@ def test_each_kind_of_mismatch_is_reported_at_its_line(tmp_path: Path) -> None:
     assert out[0].startswith(f"{file}:5:10: step 1 `status`: expected the output to show 'Month 9'; got campaign "
                              "(harbor-watch): 0 games played | Month 1, try 1 of 2 (next) | Funding level: 5 (0 to "
                              "6) | "), out[0]
-    assert out[1] == f"{file}:6:10: step 1 `status`: expected the output without 'Month 1'; got 'Month 1, try 1 of 2 (next)'"
+    assert out[1] == (f"{file}:6:10: step 1 `status`: expected the output without 'Month 1'; got 'Month 1, try 1 "
+                      "of 2 (next)'")
     assert out[2].startswith(f"{file}:8:12: step 2 `game start --play Ann=ada --play Bob=ada`: expected refused "
                              "R999; got refused R303: \"error R303: ada is played twice"), out[2]
     assert out[3] == (f"{file}:10:12: step 3 `game start --play Ann=ada --play Bob=bram`: expected refused R303; "

@@ -68,7 +68,7 @@ def _problem(span: Span, message: str, pointer: str) -> Diagnostic:
 
 
 def _step(number: int, raw: Any, pointer: str, doc: Any) -> tuple[Step | None, list[Diagnostic]]:
-    item = {"run": raw} if isinstance(raw, str) else raw
+    item: dict[str, Any] = {"run": raw} if isinstance(raw, str) else raw
     here = f"{pointer}/run" if not isinstance(raw, str) else pointer
     span = doc.span(here)
     try:

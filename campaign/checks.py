@@ -209,7 +209,10 @@ def before_first_game(p: Placement, params: dict[str, Any]) -> Failure:
     if not _applies(p, params):
         return None
     if p.state.started:
-        return (f"game {p.state.started} has already started", f"{a(p.label)} is placed only before the first game")
+        live, n = p.state.in_progress, p.state.started
+        said = f"game {live.number} is in progress" if live is not None else (
+            "game 1 has been played" if n == 1 else f"{n} games have been played")
+        return said, f"{a(p.label)} is placed only before the first game"
     return None
 
 
@@ -629,6 +632,18 @@ def target_is(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
+def when(p: Placement, params: dict[str, Any]) -> Failure:
+    """Any condition of the campaign language (campaign/lang.py) over the target, the player placing and the
+    campaign: refused with the condition's `text` and the part that failed, with the values read."""
+    from scarbook.campaign.lang import Scope
+
+    verdict = p.content.conditions.holds(params["when"], Scope(p.content, p.state, p.actor, p.target, p))
+    if verdict.ok:
+        return None
+    text = str(params.get("text") or "")
+    return verdict.why, text or f"{a(p.label)} goes only where its condition holds"
+
+
 CHECKS: dict[str, Callable[[Placement, dict[str, Any]], Failure]] = {
     "actor-controlled-target": actor_controlled_target,
     "actor-is": actor_is,
@@ -664,6 +679,7 @@ CHECKS: dict[str, Callable[[Placement, dict[str, Any]], Failure]] = {
     "target-lacks": target_lacks,
     "target-tagged": target_tagged,
     "target-unnamed": target_unnamed,
+    "when": when,
 }
 
 #: The diagnostic code each check's refusals carry.
@@ -677,7 +693,7 @@ CODES: dict[str, str] = {
     "during-a-game": "R230", "target-has-own": "R231", "spread-over-regions": "R232", "steps-value": "R233",
     "target-card-value": "R234", "target-is": "R235", "placed-once-opened": "R221",
     "target-tagged": "R236", "card-territory-has": "R237", "limit": "R238", "game-type": "R239", "next-to": "R250",
-    "min-value": "R251",
+    "min-value": "R251", "when": "R241",
 }
 
 

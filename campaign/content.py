@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from scarbook.campaign.ids import normalize
+from scarbook.campaign.ids import normalize, pick
+from scarbook.campaign.lang import Library
 from scarbook.campaign.model import CampaignModel
 from scarbook.compiler.model import Game
 
@@ -66,6 +67,11 @@ class Content:
     @cached_property
     def model(self) -> CampaignModel:
         return CampaignModel.of(self.game)
+
+    @cached_property
+    def conditions(self) -> Library:
+        """The content's conditions and queries, compiled once (campaign/lang.py)."""
+        return Library(self.model.conditions)
 
     def pieces_of(self, kind: str) -> dict[str, dict[str, Any]]:
         """The items a player may play as this piece kind (a section, or one deck of cards); do not change it."""
@@ -191,12 +197,12 @@ class Content:
     def resolve(self, sticker: dict[str, Any], raw: str) -> Target | None:
         """The target a person means by `raw` for this sticker (a territory's id names its territory card
         for a sticker that goes on territory cards)."""
-        wanted = normalize(raw)
         for kind in sticker.get("targets", []):
             section = section_of(kind)
             if section is None:
                 continue
             items = self.items_of(kind)
+            wanted = pick(raw, items)  # `s02` as typed when there is such an id, else `AS12` -> `as-12`
             added = self.added_regions(sticker) if section == "regions" else None
             if added is not None:
                 items = {r: v for r, v in items.items() if r in added}

@@ -41,6 +41,7 @@ class GameStarted(Event):
     starts: tuple[tuple[str, str], ...] = ()  # (player, territory)
     type: str = ""
     seating: tuple[str, ...] = ()  # the players clockwise around the table ('': the last game's seating)
+    scenario: str = ""  # the scenario chosen (a scenario graph, `game.campaign.scenarios`)
 
     kind = "game-start"
 
@@ -53,6 +54,8 @@ class GameStarted(Event):
             out["type"] = self.type
         if self.seating:
             out["seating"] = list(self.seating)
+        if self.scenario:
+            out["scenario"] = self.scenario
         return out
 
 
@@ -68,6 +71,7 @@ class GameEnded(Event):
     date: str = ""
     lost: tuple[str, ...] = ()  # pieces lost for good in this game (a character killed …)
     team: str = ""  # a co-operative game's result: won, lost
+    scores: tuple[tuple[str, int], ...] = ()  # (player, score) in this game (`--score NAME=N`)
 
     kind = "game-end"
 
@@ -84,6 +88,8 @@ class GameEnded(Event):
             out["lost"] = list(self.lost)
         if self.date:
             out["date"] = self.date
+        if self.scores:
+            out["scores"] = dict(self.scores)
         return out
 
 
@@ -237,10 +243,19 @@ def _pairs(value: Any) -> tuple[tuple[str, str], ...] | None:
     return None
 
 
+def _scores(value: Any) -> tuple[tuple[str, int], ...] | None:
+    """`{player: number}`."""
+    if value is None:
+        return ()
+    if isinstance(value, dict) and all(isinstance(v, int) and not isinstance(v, bool) for v in value.values()):
+        return tuple((str(k), int(v)) for k, v in value.items())
+    return None
+
+
 _FIELDS: dict[str, dict[str, bool]] = {  # event -> field -> required
-    "game-start": {"play": True, "start": False, "type": False, "seating": False},
+    "game-start": {"play": True, "start": False, "type": False, "seating": False, "scenario": False},
     "game-end": {"winner": False, "team": False, "held_on": False, "eliminated": False, "controlled": False,
-                 "date": False, "lost": False},
+                 "date": False, "lost": False, "scores": False},
     "place": {"sticker": True, "target": True, "by": False, "name": False, "value": False, "to": False},
     "destroy": {"card": True, "by": False},
     "open": {"envelope": True, "pack": False},
@@ -271,9 +286,10 @@ def parse_event(data: Any, span: Span, index: int) -> Event | ParseProblem:
         plays, starts = _plays(data.get("play")), _pairs(data.get("start"))
         gtype = _text(data.get("type")) if data.get("type") is not None else ""
         seating = _names(data.get("seating"))
-        if plays is None or starts is None or gtype is None or seating is None:
+        scenario = _text(data.get("scenario")) if data.get("scenario") is not None else ""
+        if plays is None or starts is None or gtype is None or seating is None or scenario is None:
             return bad
-        return GameStarted(plays, starts, gtype, seating, **where)
+        return GameStarted(plays, starts, gtype, seating, scenario, **where)
     if kind == "game-end":
         if data.get("winner") in (None, "") and data.get("team") in (None, ""):
             return ParseProblem(span, "a 'game-end' event needs 'winner' (or 'team' in a co-operative "
@@ -291,9 +307,11 @@ def parse_event(data: Any, span: Span, index: int) -> Event | ParseProblem:
                 controlled.append((str(p), names))
         elif ctrl_raw is not None:
             return bad
-        if winner is None or team is None or held is None or elim is None or lost is None:
+        scores = _scores(data.get("scores"))
+        if winner is None or team is None or held is None or elim is None or lost is None or scores is None:
             return bad
-        return GameEnded(winner, held, elim, tuple(controlled), _text(data.get("date")) or "", lost, team, **where)
+        return GameEnded(winner, held, elim, tuple(controlled), _text(data.get("date")) or "", lost, team, scores,
+                         **where)
     number = data.get("value") if kind == "place" else None
     if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
         return bad

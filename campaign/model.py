@@ -71,6 +71,7 @@ class Step:
     result: str = ""  # owed only after this team result (won, lost); '' after any
     order: str = ""  # 'clockwise-from-winner': the owing players take it in seating order ('' any order)
     records: tuple[str, ...] = ()  # a record step: what the game start should give ('start')
+    when: Any = None  # a condition (campaign/lang.py): owed only by the players for whom it holds
 
     def offers(self, sticker: str) -> bool:
         return sticker in self.stickers or sticker in self.fallback
@@ -174,6 +175,34 @@ class OwedWhen:
     place: str
     text: str
     cite: str
+    when: Any = None  # instead of field/at_least: a condition (campaign/lang.py) per target or per player
+    each: str = "target"
+    at_once: bool = False  # owed before the next placement, not only before the next game
+
+
+@dataclass(frozen=True)
+class Level:
+    """A derived value shown in status (`game.campaign.levels`): a level from a query by thresholds; per
+    player when `per: player` (the query's `actor` is each player in turn)."""
+
+    id: str
+    name: str
+    of: Any  # the query (a mapping of the campaign language, campaign/lang.py)
+    at: tuple[int, ...]  # the level is how many of these the query's value has reached
+    per_player: bool = False
+    cite: str = ""
+
+
+@dataclass(frozen=True)
+class ScenarioNode:
+    """A scenario of a scenario graph (`game.campaign.scenarios`): open to play while its `open` condition
+    holds (always, when it has none); chosen at `game start --scenario ID`."""
+
+    id: str
+    name: str
+    open: Any = None
+    again: bool = False  # may be played again once won
+    cite: str = ""
 
 
 @dataclass
@@ -196,6 +225,12 @@ class CampaignModel:
     chapters: Chapters | None = None
     tracks: dict[str, Track] = field(default_factory=dict)
     owed_when: list[OwedWhen] = field(default_factory=list)
+    conditions: dict[str, Any] = field(default_factory=dict)  # named conditions (`game.campaign.conditions`)
+    claims: tuple[str, ...] = ()  # stickers whose mark makes its owner the owner of the place (and its region)
+    levels: dict[str, Level] = field(default_factory=dict)
+    scenarios: dict[str, ScenarioNode] = field(default_factory=dict)
+    end: dict[str, Any] = field(default_factory=dict)  # `game.campaign.end`: {when: COND, text, cite}
+    outcome: dict[str, Any] = field(default_factory=dict)  # `game.campaign.outcome`: rank_by / won_when
 
     @classmethod
     def of(cls, game: Game) -> CampaignModel:
@@ -239,8 +274,21 @@ class CampaignModel:
         model.tracks = {str(t["id"]): _track(t) for t in as_list(camp.get("tracks"))
                         if isinstance(t, dict) and t.get("id")}
         model.owed_when = [OwedWhen(str(o.get("id") or o["place"]), str(o.get("targets") or ""), str(o.get("field")),
-                                    int(o.get("at_least", 1)), str(o["place"]), str(o.get("text") or ""), cite_of(o))
+                                    int(o.get("at_least", 1)), str(o["place"]), str(o.get("text") or ""), cite_of(o),
+                                    o.get("when"), str(o.get("each") or "target"), bool(o.get("at_once")))
                            for o in as_list(camp.get("owed_when")) if isinstance(o, dict) and o.get("place")]
+        model.conditions = {str(c["id"]): c.get("when") for c in as_list(camp.get("conditions"))
+                            if isinstance(c, dict) and c.get("id")}
+        model.claims = tuple(str(c) for c in as_list(camp.get("claims")))
+        model.levels = {str(lv["id"]): Level(str(lv["id"]), str(lv.get("name") or lv["id"]), lv.get("of"),
+                                             tuple(int(t) for t in as_list(lv.get("at")) if isinstance(t, int)),
+                                             lv.get("per") == "player", cite_of(lv))
+                        for lv in as_list(camp.get("levels")) if isinstance(lv, dict) and lv.get("id")}
+        model.scenarios = {str(sc["id"]): ScenarioNode(str(sc["id"]), str(sc.get("name") or sc["id"]), sc.get("open"),
+                                                       bool(sc.get("again")), cite_of(sc))
+                           for sc in as_list(camp.get("scenarios")) if isinstance(sc, dict) and sc.get("id")}
+        model.end = as_dict(camp.get("end"))
+        model.outcome = as_dict(camp.get("outcome"))
         return model
 
     # --- lookups -------------------------------------------------------------------------
@@ -316,7 +364,7 @@ def _step(s: dict[str, Any], rewards: dict[str, dict[str, Any]]) -> Step:
                 _stickers_of(as_list(s.get("fallback")), rewards), s.get("piece"),
                 bool(s.get("mandatory", does == "place")), str(s.get("pass_if") or ""),
                 tuple(str(x) for x in as_list(s.get("skip"))), cite_of(s), str(s.get("result") or ""),
-                str(s.get("order") or ""), tuple(str(x) for x in as_list(s.get("records"))))
+                str(s.get("order") or ""), tuple(str(x) for x in as_list(s.get("records"))), s.get("when"))
 
 
 def _default_steps(rewards: dict[str, dict[str, Any]]) -> tuple[Step, ...]:

@@ -27,7 +27,7 @@ from scarbook.campaign.events import (
     Placed,
     Ticked,
 )
-from scarbook.campaign.ids import normalize
+from scarbook.campaign.ids import normalize, pick
 from scarbook.campaign.links import lines_of, link_problem, owed_lines
 from scarbook.campaign.model import Step, cite_of
 from scarbook.campaign.starts import START_CHECKS
@@ -126,7 +126,7 @@ def _choice_sticker(content: Content, option: str) -> tuple[str, str] | None:
 
 def resolve(content: Content, state: CampaignState, sticker_raw: str, target_raw: str, by: str = "",
             name: str = "", value: int | None = None) -> Resolved | Diagnostic:
-    sid = normalize(sticker_raw)
+    sid = pick(sticker_raw, content.stickers)
     if sid not in content.stickers:
         choice = _choice_sticker(content, sid)
         if choice is not None:
@@ -209,7 +209,23 @@ def placement_problems(content: Content, state: CampaignState, r: Resolved, in_o
         out.append(refusal("R224", f"give the {r.sticker.get('name', r.sticker_id)} its name with --name TEXT",
                            "the player names it", cite_text((r.sticker.get("source") or {}).get("cite"))))
     if not out:
+        out.extend(at_once_problems(content, state, r.sticker_id))
+    if not out:
         out.extend(step_problems(content, state, r, in_order))
+    return out
+
+
+def at_once_problems(content: Content, state: CampaignState, sticker_id: str) -> list[Diagnostic]:
+    """R317: an `owed_when` obligation marked `at_once` is owed now; nothing else may be placed until it is
+    (whether the owed sticker could go there is not asked: an obligation at once is met first)."""
+    if not any(o.at_once for o in content.model.owed_when):
+        return []
+    out = []
+    for o in shape.owed_now(content, state, lambda _sid, _t: True):
+        if o.rule.at_once and o.rule.place != sticker_id:
+            out.append(refusal("R317", f"first {o.said} ('scarbook campaign place {o.rule.place} "
+                               f"{o.target or 'TARGET --by ' + o.player}'): it is owed at once",
+                               o.rule.text or "an obligation at once comes before any other placement", o.rule.cite))
     return out
 
 
@@ -493,6 +509,11 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
     if ev.type and ev.type not in model.types:
         out.append(refusal("R308", f"unknown type of game '{ev.type}'{did_you_mean(ev.type, model.types)}; "
                            f"types: {', '.join(model.types)}"))
+    elif not ev.type and ev.index < 0 and _must_ask_type(content, number):  # a new entry: old ledgers still read
+        out.append(refusal("R308", f"say which type of game {number} is with --type "
+                           f"({' or '.join(model.types)})", f"{content.game.title} has several types of game",
+                           _type_cite(content)))
+    out.extend(_scenario_problems(content, state, ev))
     gtype = model.types[model.type_of(number, ev.type)]
     out.extend(_plays_problems(content, state, ev, gtype.plays, number))
     players = content.game.meta.get("players")
@@ -530,6 +551,41 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
         if starter and terr:
             seen_starts.setdefault(terr, starter)
     return out
+
+
+def _must_ask_type(content: Content, number: int) -> bool:
+    """Whether game `number`'s type must be said: several types, none scheduled for it, no declared default."""
+    model = content.model
+    entry = model.schedule.get(number)
+    scheduled = entry is not None and entry.get("type") in model.types
+    declared = bool(as_dict(content.game.meta.get("campaign")).get("default_type"))
+    return len(model.types) > 1 and not scheduled and not declared
+
+
+def _scenario_problems(content: Content, state: CampaignState, ev: GameStarted) -> list[Diagnostic]:
+    """R352: in a campaign played as a graph of scenarios, the game names one that is open now."""
+    scenarios = content.model.scenarios
+    cite = _model_cite(content)
+    if not scenarios:
+        if ev.scenario:
+            return [refusal("R352", f"{content.game.title} has no scenarios to choose; leave out --scenario",
+                            "only a campaign played as a graph of scenarios names one", cite)]
+        return []
+    open_now = [s for s in scenarios if shape.scenario_locked(content, state, s) is None]
+    listing = ", ".join(open_now) or "none"
+    if not ev.scenario:
+        return [refusal("R352", f"say which scenario this game plays with --scenario ID (open now: {listing})",
+                        "each game plays one open scenario", cite)]
+    sid = pick(ev.scenario, scenarios)
+    if sid not in scenarios:
+        return [refusal("R352", f"unknown scenario '{ev.scenario}'{did_you_mean(sid, scenarios)}; open now: "
+                        f"{listing}", "each game plays one open scenario", cite)]
+    why = shape.scenario_locked(content, state, sid)
+    if why is not None:
+        sc = scenarios[sid]
+        return [refusal("R352", f"{sc.name} is not open: {why} (open now: {listing})",
+                        f"{sc.name} is played only once it is open", sc.cite or cite)]
+    return []
 
 
 def _seating_problems(content: Content, state: CampaignState, ev: GameStarted,
@@ -745,6 +801,13 @@ def game_end_problems(content: Content, state: CampaignState, ev: GameEnded) -> 
             if normalize(t) not in content.territories:
                 out.append(refusal("R307", f"unknown territory '{t}'{did_you_mean(normalize(t), content.territories)}",
                                    *rule))
+    for raw, _n in ev.scores:
+        player = player_name(state, raw)
+        if player is None or player not in game.plays:
+            out.append(refusal("R307", f"'{raw}' did not play game {game.number}, so has no score in it; players: "
+                               f"{', '.join(game.plays)}", *rule))
+    if len({player_name(state, p) for p, _ in ev.scores}) != len(ev.scores):
+        out.append(refusal("R307", "a player is given two scores", *rule))
     played = {p for ps in game.pieces.values() for p in ps.values()}
     lost_allowed = as_dict(content.model.schedule.get(game.number)).get("may_lose")
     for raw in ev.lost:  # whether anything may be lost comes first: a piece name is only worth checking then
@@ -783,7 +846,9 @@ def trigger_met(content: Content, state: CampaignState, env: dict[str, Any]) -> 
         return when["opened"] in state.opened
     if "after_chapter" in when:
         return shape.chapters_over(content, state) >= int(when["after_chapter"])
-    return None  # about_to_place: answered when someone tries to place it
+    if "about_to_place" in when:
+        return None  # answered when someone tries to place it
+    return shape.holds(content, state, when).ok  # any condition of the campaign language
 
 
 def pending(content: Content, state: CampaignState) -> list[str]:
@@ -1002,7 +1067,9 @@ def canonical(content: Content, state: CampaignState, ev: Event) -> Event | None
     if isinstance(ev, GameStarted):
         return GameStarted(tuple((who(p), tuple(normalize(f) for f in fs)) for p, fs in ev.plays),
                            tuple((who(p), normalize(t)) for p, t in ev.starts), ev.type,
-                           tuple(who(p) for p in ev.seating), **where)
+                           tuple(who(p) for p in ev.seating),
+                           pick(ev.scenario, content.model.scenarios) if ev.scenario else "",
+                           **where)
     if isinstance(ev, GameEnded):
         game = state.in_progress
         listed = [who(ev.winner), *(who(p) for p in ev.held_on), *(who(p) for p in ev.eliminated)]
@@ -1011,7 +1078,8 @@ def canonical(content: Content, state: CampaignState, ev: Event) -> Event | None
             held += [p for p in game.plays if p not in listed]  # unlisted players held on
         return GameEnded(who(ev.winner), tuple(held), tuple(who(p) for p in ev.eliminated),
                          tuple((who(p), tuple(normalize(t) for t in ts)) for p, ts in ev.controlled), ev.date,
-                         tuple(normalize(p) for p in ev.lost), ev.team.strip().lower(), **where)
+                         tuple(normalize(p) for p in ev.lost), ev.team.strip().lower(),
+                         tuple((who(p), n) for p, n in ev.scores), **where)
     if isinstance(ev, Opened):
         return Opened(normalize(ev.envelope), ev.pack, **where)
     if isinstance(ev, Ticked):

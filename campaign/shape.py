@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scarbook.campaign.checks import a, plural
+from scarbook.campaign.lang import Scope, Verdict
 from scarbook.campaign.model import TEAM_RESULTS, OwedWhen
 from scarbook.campaign.state import track_value
+from scarbook.compiler.model import as_list
 from scarbook.kernel.diagnostics import Diagnostic, refusal
 
 __all__ = ["track_value"]
@@ -96,8 +98,23 @@ def campaign_over(content: Content, state: CampaignState) -> bool:
     return next_chapter(content, state)[0] > chapters.count
 
 
+def end_verdict(content: Content, state: CampaignState) -> Verdict | None:
+    """The campaign's end (`game.campaign.end`): the verdict when its condition holds between games, else None."""
+    end = content.model.end
+    if not end or state.in_progress is not None:
+        return None
+    verdict = holds(content, state, end.get("when"))
+    return verdict if verdict.ok else None
+
+
 def start_problems(content: Content, state: CampaignState) -> list[Diagnostic]:
-    """A game may not start once every chapter has been played."""
+    """A game may not start once every chapter has been played, nor once the campaign's end condition holds."""
+    ended = end_verdict(content, state)
+    if ended is not None:
+        end = content.model.end
+        return [refusal("R351", f"the campaign is over ({ended.why}): no game starts after its end",
+                        str(end.get("text") or "the campaign ends when its end condition holds"),
+                        str(end.get("cite") or "") or ended.cite)]
     chapters = content.model.chapters
     if chapters is None or not campaign_over(content, state):
         return []
@@ -115,24 +132,56 @@ class Owed:
     rule: OwedWhen
     target: str
     value: int
+    player: str = ""  # `each: player`: the player who owes it (any target)
+
+    @property
+    def said(self) -> str:
+        """Where (or by whom) it is owed, and why, in words."""
+        if self.player:
+            return f"{self.player} owes {self.rule.place}"
+        why = f" ({self.rule.field} {self.value})" if self.rule.when is None else ""
+        return f"{self.rule.place} on {self.target}{why}"
+
+
+def holds(content: Content, state: CampaignState, condition: Any, actor: str = "",
+          target: Target | None = None) -> Verdict:
+    """Whether a condition of the campaign language holds now (compiled once per content)."""
+    return content.conditions.holds(condition, Scope(content, state, actor, target))
 
 
 def owed_now(content: Content, state: CampaignState, legal: Legal) -> list[Owed]:
-    """Every sticker `owed_when` asks for now: targets of its kind whose value reached the threshold, where the
-    sticker is not placed yet and could legally go now (`legal`, from the rules: a sticker that cannot go there
-    owes nothing)."""
+    """Every sticker `owed_when` asks for now: targets of its kind whose value reached the threshold (or where its
+    `when` condition holds), where the sticker is not placed yet and could legally go now (`legal`, from the
+    rules: a sticker that cannot go there owes nothing); with `each: player`, every player for whom `when` holds
+    and who has no active mark of that sticker yet."""
     out: list[Owed] = []
     for rule in content.model.owed_when:
         sticker = content.stickers.get(rule.place)
         if sticker is None:
             continue
-        for tid in content.target_ids(rule.targets, sticker):
-            target = content.target_of_kind(rule.targets, tid)
-            value = state.value(content, tid, as_stats(target.item), rule.field)
-            if value < rule.at_least or any(m.sticker == rule.place for m in state.active_marks(tid)):
-                continue
-            if legal(rule.place, target):
-                out.append(Owed(rule, tid, value))
+        if rule.when is not None and rule.each == "player":
+            for player in state.players:
+                if holds(content, state, rule.when, player).ok and not any(
+                        m.sticker == rule.place and m.active and m.by == player for ms in state.marks.values()
+                        for m in ms):
+                    out.append(Owed(rule, "", 0, player))
+            continue
+        kinds = [rule.targets] if rule.targets else [str(k) for k in sticker.get("targets", []) or []]
+        for kind in kinds:
+            for tid in content.target_ids(kind, sticker):
+                target = content.target_of_kind(kind, tid)
+                if any(m.sticker == rule.place for m in state.active_marks(tid)):
+                    continue
+                if rule.when is not None:
+                    value = 0
+                    if not holds(content, state, rule.when, "", target).ok:
+                        continue
+                else:
+                    value = state.value(content, tid, as_stats(target.item), rule.field)
+                    if value < rule.at_least:
+                        continue
+                if legal(rule.place, target):
+                    out.append(Owed(rule, tid, value))
     return out
 
 
@@ -147,6 +196,12 @@ def owed_problems(content: Content, state: CampaignState, legal: Legal) -> list[
     out = []
     for o in owed_now(content, state, legal):
         label = content.stickers[o.rule.place].get("name", o.rule.place)
+        if o.player or o.rule.when is not None:
+            how = f"--by {o.player}" if o.player else o.target
+            out.append(refusal("R316", f"{a(label)} is owed{' by ' + o.player if o.player else ' on ' + o.target} "
+                               f"before the next game ('scarbook campaign place {o.rule.place} "
+                               f"{'TARGET ' + how if o.player else how}')", o.rule.text, o.rule.cite))
+            continue
         out.append(refusal("R316", f"{o.target} has {o.value} {o.rule.field}: {a(label)} is owed there before the "
                            f"next game ('scarbook campaign place {o.rule.place} {o.target}')",
                            o.rule.text, o.rule.cite))
@@ -202,9 +257,89 @@ def status_data(content: Content, state: CampaignState, legal: Legal) -> dict[st
         for cid, card in content.cards.items() if isinstance(card.get("stats"), dict) and cid not in pieces]
     out["tracks"] = [{"id": t.id, "name": t.name, "value": track_value(content, state, t.id), "min": t.low,
                       "max": t.high} for t in content.model.tracks.values()]
+    if content.model.levels:
+        out["levels"] = levels_data(content, state)
+    if content.model.scenarios:
+        out["scenarios"] = scenarios_data(content, state)
+    if content.model.outcome:
+        out["outcome"] = outcome(content, state)
     out["owed"] = [{"sticker": o.rule.place, "target": o.target, "field": o.rule.field, "value": o.value,
-                    "text": o.rule.text} for o in owed_now(content, state, legal)] if state.in_progress is None else []
+                    "text": o.rule.text, **({"player": o.player} if o.player else {}), "said": o.said}
+                   for o in owed_now(content, state, legal)] if state.in_progress is None else []
     return out
+
+
+def outcome(content: Content, state: CampaignState) -> dict[str, Any] | None:
+    """The campaign's outcome by `game.campaign.outcome`: the standings (every player's values of `rank_by`,
+    ranked, ties sharing a rank) or the team's result by `won_when`; `over` once the end condition holds."""
+    rule = content.model.outcome
+    if not rule:
+        return None
+    over = end_verdict(content, state) is not None
+    out: dict[str, Any] = {"over": over, "text": str(rule.get("text") or ""), "cite": str(rule.get("cite") or "")}
+    if rule.get("rank_by"):
+        library = content.conditions
+        queries = [library.query(q) for q in as_list(rule["rank_by"])]
+        rows = []
+        for player in state.players:
+            scope = Scope(content, state, player)
+            rows.append((player, [q.read(scope) for q in queries]))
+
+        def key(row: tuple[str, list[Any]]) -> list[int]:
+            return [-(v if isinstance(v, int) else 0) for v in row[1]]
+
+        rows.sort(key=key)
+        standings: list[dict[str, Any]] = []
+        for i, (player, values) in enumerate(rows):
+            rank = i + 1 if i == 0 or key(rows[i - 1]) != key((player, values)) else standings[-1]["rank"]
+            standings.append({"player": player, "rank": rank, "values": values})
+        nobody = Scope(content, state, "")
+        out["by"] = [q.words(nobody) for q in queries]
+        out["standings"] = standings
+        out["winners"] = [r["player"] for r in standings if r["rank"] == 1] if over else []
+    if rule.get("won_when") is not None:
+        verdict = holds(content, state, rule["won_when"])
+        out["team"] = ("won" if verdict.ok else "lost") if over else None
+        out["why"] = verdict.why
+    return out
+
+
+def levels_data(content: Content, state: CampaignState) -> list[dict[str, Any]]:
+    """Every derived value now (`game.campaign.levels`): its level and the value read, per player when it is one."""
+    from scarbook.campaign.lang import level_of
+
+    out = []
+    for lv in content.model.levels.values():
+        who = state.players if lv.per_player else [""]
+        values = {p: dict(zip(("level", "value"), level_of(content, state, lv.id, p), strict=True)) for p in who}
+        out.append({"id": lv.id, "name": lv.name, "per_player": lv.per_player, "at": list(lv.at), "values": values})
+    return out
+
+
+def scenarios_data(content: Content, state: CampaignState) -> list[dict[str, Any]]:
+    """Every scenario of the graph: its result so far and whether it may be played next (and why not)."""
+    from scarbook.campaign.lang import scenario_result
+
+    out = []
+    for sc in content.model.scenarios.values():
+        result = scenario_result(state, sc.id)
+        why = scenario_locked(content, state, sc.id)
+        out.append({"id": sc.id, "name": sc.name, "result": result, "open": why is None, "why": why or ""})
+    return out
+
+
+def scenario_locked(content: Content, state: CampaignState, sid: str) -> str | None:
+    """Why a scenario may not be played next (None: it may): won already, or its `open` condition fails."""
+    from scarbook.campaign.lang import scenario_result
+
+    sc = content.model.scenarios[sid]
+    if scenario_result(state, sid) == "won" and not sc.again:
+        return f"{sc.name} is already won"
+    if sc.open is not None:
+        verdict = holds(content, state, sc.open)
+        if not verdict.ok:
+            return verdict.why
+    return None
 
 
 def status_lines(data: dict[str, Any]) -> list[str]:
@@ -229,7 +364,42 @@ def status_lines(data: dict[str, Any]) -> list[str]:
             f"{c['name']}: " + ", ".join([f"{k} {'?' if v is None else v}" for k, v in c["values"].items()]
                                          + c["marks"]) for c in cards))
     for o in data.get("owed") or []:
-        out.append(f"Owed before the next game: {o['sticker']} on {o['target']} ({o['field']} {o['value']})")
+        out.append(f"Owed before the next game: {o['said']}")
+    for lv in data.get("levels") or []:
+        if lv["per_player"]:
+            out.append(f"{lv['name'].capitalize()}: " + ", ".join(
+                f"{p} {v['level']} ({v['value']})" for p, v in lv["values"].items()))
+        else:
+            v = lv["values"][""]
+            out.append(f"{lv['name'].capitalize()}: {v['level']} ({v['value']})")
+    scenarios = data.get("scenarios") or []
+    if scenarios:
+        done = [f"{s['name']} {s['result']}" for s in scenarios if s["result"] != "unplayed"]
+        if done:
+            out.append("Played: " + ", ".join(done))
+        open_now = [s["name"] for s in scenarios if s["open"]]
+        out.append("Open to play: " + (", ".join(open_now) or "none"))
+    res = data.get("outcome")
+    if res:
+        out.extend(outcome_lines(res))
+    return out
+
+
+def outcome_lines(res: dict[str, Any]) -> list[str]:
+    """The campaign's outcome (from `outcome`), in words."""
+    out = []
+    if res.get("standings"):
+        head = "Final standings" if res["over"] else "Standings"
+        by = ", then ".join(res["by"])
+        out.append(f"{head} (by {by}): " + "; ".join(
+            f"{r['rank']}. {r['player']} " + "/".join(str(v) for v in r["values"]) for r in res["standings"]))
+        if res["winners"]:
+            out.append(f"The campaign is won by {' and '.join(res['winners'])}")
+    if "team" in res:
+        if res["team"] is None:
+            out.append(f"The campaign is still open ({res['why']})")
+        else:
+            out.append(f"The campaign is {res['team']} ({res['why']})")
     return out
 
 

@@ -83,6 +83,8 @@ class GameRecord:
     attempt: int = 0  # which try of that chapter
     returned: dict[str, str] = field(default_factory=dict)  # piece lost for good earlier, played again -> its price
     seating: tuple[str, ...] = ()  # the players clockwise around the table (the last recorded seating)
+    scenario: str = ""  # the scenario played (`game start --scenario`, a scenario graph)
+    scores: dict[str, int] = field(default_factory=dict)  # player -> score in this game (`game end --score`)
 
     def with_role(self, role: str) -> list[str]:
         if role == "winner":
@@ -161,6 +163,9 @@ class CampaignState:
     # active ones in order, how many of each sticker are active, and the active ones by what they are
     # (`Mark.is_a`: sticker, kind, what it founds). Marks added another way (a test's state) re-index it.
     index: dict[str, _Index] = field(default_factory=dict, repr=False, compare=False)
+    # How many active marks there are of each sticker, kind and founded kind, board-wide: kept by `add_mark` and
+    # `cover` so a count the campaign language asks for costs nothing per event (campaign/lang.py).
+    live: Counter[str] = field(default_factory=Counter, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.by_lower = {p.lower(): p for p in self.players}
@@ -203,10 +208,16 @@ class CampaignState:
             entry = self.index[mark.target] = _Index(0)
         self.marks.setdefault(mark.target, []).append(mark)
         entry.add(mark)
+        if mark.active:
+            for key in {mark.sticker, mark.kind, mark.founds} - {None}:
+                self.live[str(key)] += 1
 
     def cover(self, mark: Mark, by: str) -> None:
         """`by` goes over the active `mark` (one of its target's): it is no longer active."""
         entry = self._indexed(mark.target)
+        if mark.active:
+            for key in {mark.sticker, mark.kind, mark.founds} - {None}:
+                self.live[str(key)] -= 1
         mark.covered_by = by
         entry.drop(mark)
 
@@ -273,6 +284,7 @@ def apply(state: CampaignState, content: Content, event: Event) -> None:
                             seating=event.seating or (state.games[-1].seating if state.games else ()))
         if content.model.chapters is not None:
             record.chapter, record.attempt = next_chapter(content, state)
+        record.scenario = event.scenario
         state.games.append(record)
         back = as_dict(as_dict(content.model.schedule.get(number)).get("returns"))
         gone = steps.gone_pieces(state, number) if back else set()
@@ -287,6 +299,7 @@ def apply(state: CampaignState, content: Content, event: Event) -> None:
         game.controlled = {p: set(ts) for p, ts in event.controlled}
         game.lost = list(event.lost)
         game.team = event.team
+        game.scores = {state.by_lower.get(p.lower(), p): n for p, n in event.scores}
         game.pieces_at_end = {k: list(content.pieces_of(k)) for k in content.model.pieces}
         state.eliminations += len(event.eliminated)
         game.date = event.date

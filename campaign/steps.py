@@ -82,6 +82,11 @@ def entitled(content: Content, game: GameRecord, state: CampaignState | None = N
             for player in game.with_role(step.who):
                 piece = game.pieces.get(player, {}).get(step.piece, "") if step.piece else ""
                 out.append(Owed(game.number, step, index, player, player, piece))
+    if state is not None and any(o.step.when is not None for o in out):
+        from scarbook.campaign.lang import Scope
+
+        out = [o for o in out if o.step.when is None
+               or content.conditions.holds(o.step.when, Scope(content, state, o.actor)).ok]
     return out
 
 

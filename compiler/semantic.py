@@ -180,6 +180,14 @@ def check_campaign_references(ctx: Ctx) -> Iterator[Diagnostic]:
                             f"{did_you_mean(track, tracks)}; define it under 'game: campaign: tracks:' or fix the id")
 
 
+def check_conditions(ctx: Ctx) -> Iterator[Diagnostic]:
+    """The campaign language's conditions and queries name things that exist, compare like with like, and can
+    hold (compiler/conditions.py)."""
+    from scarbook.compiler.conditions import content_conditions
+
+    yield from content_conditions(ctx.loaded.docs, ctx.game)
+
+
 def check_sealed_once(ctx: Ctx) -> Iterator[Diagnostic]:
     seen: dict[str, str] = {}
     for eid, env in ctx.items("envelopes"):
@@ -568,7 +576,7 @@ def _gaps_in(doc: Document, meta: dict[str, Any]) -> Iterator[Diagnostic]:
 
 
 CHECKS: list[Callable[[Ctx], Iterable[Diagnostic]]] = [
-    check_references, check_campaign_references, check_sealed_once, check_sealed_names, check_edges,
+    check_references, check_campaign_references, check_conditions, check_sealed_once, check_sealed_names, check_edges,
     check_neighbor_symmetry, check_connected,
     check_regions, check_deck_counts, check_table_rows, check_stickers, check_game_meta, check_gaps, check_citations,
 ]

@@ -398,7 +398,7 @@ class TestSetup:
 # --- game types: the default type, a step that records, a limit per game type ----------------------
 
 
-def two_types(default: str | None = None) -> Any:
+def two_types(default: str | None = "raid") -> Any:
     def edit(data: dict[str, Any]) -> None:
         camp = data["game"]["campaign"]
         camp["game_types"].append({"id": "feast", "name": "feast", "plays": ["hero"], "steps": [
@@ -415,11 +415,14 @@ class TestDefaultType:
         no(file, PLAY, "R304", "Give a coin (Ann)")
         do(file, "place coin a-isle --by Ann", PLAY)
 
-    def test_without_default_type_the_first_type(self, tmp_path: Path) -> None:
-        file = campaign(tmp_path, two_types())
-        do(file, PLAY, "game end --winner Ann")
-        no(file, PLAY, "R304", "Crown an isle (Ann)")
-        do(file, "place crown a-isle --by Ann", PLAY)
+    def test_without_default_type_the_type_is_asked(self, tmp_path: Path) -> None:
+        """Several types, none scheduled and no `default_type`: the game start asks which (issue 38 item 12),
+        rather than taking the first type silently."""
+        file = campaign(tmp_path, two_types(None))
+        no(file, PLAY, "R308", "say which type of game 1 is with --type (raid or feast)")
+        do(file, PLAY + " --type raid", "game end --winner Ann")
+        no(file, PLAY + " --type raid", "R304", "Crown an isle (Ann)")
+        do(file, "place crown a-isle --by Ann", PLAY + " --type feast")
 
 
 class TestRecord:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from scarbook.campaign import replaycache
 from scarbook.campaign.engine import Campaign, Replay
@@ -141,6 +142,24 @@ def open_packet(path: Path, envelope: str, pack: Path | None = None) -> Recorded
     return record(path, lambda c, r: Opened(envelope, stored))
 
 
+def _player_count(content: Any, players: list[str]) -> Diagnostic | None:
+    """R306: a campaign of fewer players than the game's least, or more than its most, is refused at creation
+    (issue 38 item 11): no game of it could start with everyone."""
+    from scarbook.compiler.model import as_dict
+
+    declared = as_dict(content.meta.get("players"))
+    low, high = declared.get("min"), declared.get("max")
+    cite = str(as_dict(content.meta.get("source")).get("cite") or "")
+    said = f"{content.title} is for {low} to {high} players" if isinstance(low, int) and isinstance(high, int) \
+        else f"{content.title}'s player count"
+    if isinstance(low, int) and len(players) < low:
+        return refusal("R306", f"{len(players)} player{'' if len(players) == 1 else 's'}; {content.title} needs at "
+                       f"least {low} (give each with --player NAME)", said, cite)
+    if isinstance(high, int) and len(players) > high:
+        return refusal("R306", f"{len(players)} players; {content.title} takes at most {high}", said, cite)
+    return None
+
+
 def create(file: Path, game: str, players: list[str], packs: list[Path], name: str = "") -> Created | Diagnostic:
     """Create a campaign file: the game, a fingerprint of its content, the players and the packs played from
     game 1 (a homebrew game and the packs recorded relative to the file). A file that exists is refused."""
@@ -152,6 +171,9 @@ def create(file: Path, game: str, players: list[str], packs: list[Path], name: s
     content = cached_game(game)  # UnknownGame: the command line is wrong
     if packs:
         cached_game(game, packs)  # a pack with errors (or for another game): ContentError
+    wrong = _player_count(content, players)
+    if wrong is not None:
+        return wrong
     if str(file.parent):
         file.parent.mkdir(parents=True, exist_ok=True)
     recorded = content.id

@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
 from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = '95108feaba83c72fd1c7ceb1'
+SCHEMAS_DIGEST = '1cbcfe61506af60edfa5bbbc'
 VERSION = "2.22.3"
 class Decimal:  # see compiled._generated_code
     pass
@@ -1179,24 +1179,36 @@ def validate____defs_envelopes_schema_json__defs_envelope(data, custom_formats={
                 if "when" in data__trigger_keys:
                     data__trigger_keys.remove("when")
                     data__trigger__when = data__trigger["when"]
-                    validate____defs_envelopes_schema_json__defs_condition(data__trigger__when, custom_formats, None)
+                    data__trigger__when_any_of_count5 = 0
+                    if not data__trigger__when_any_of_count5:
+                        try:
+                            validate____defs_envelopes_schema_json__defs_condition(data__trigger__when, custom_formats, None)
+                            data__trigger__when_any_of_count5 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__trigger__when_any_of_count5:
+                        try:
+                            validate____defs_conditions_schema_json__defs_condition(data__trigger__when, custom_formats, None)
+                            data__trigger__when_any_of_count5 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__trigger__when_any_of_count5:
+                        raise JsonSchemaValueException
                 if data__trigger_keys:
                     raise JsonSchemaValueException
         if "contents" in data_keys:
             data_keys.remove("contents")
             data__contents = data["contents"]
-            data__contents_any_of_count5 = 0
-            if not data__contents_any_of_count5:
+            data__contents_any_of_count6 = 0
+            if not data__contents_any_of_count6:
                 try:
                     validate____defs_defs_schema_json__defs_ids(data__contents, custom_formats, None)
-                    data__contents_any_of_count5 += 1
+                    data__contents_any_of_count6 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__contents_any_of_count5:
+            if not data__contents_any_of_count6:
                 try:
                     validate____defs_defs_schema_json__defs_unknown(data__contents, custom_formats, None)
-                    data__contents_any_of_count5 += 1
+                    data__contents_any_of_count6 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__contents_any_of_count5:
+            if not data__contents_any_of_count6:
                 raise JsonSchemaValueException
         if "opened_at_start" in data_keys:
             data_keys.remove("opened_at_start")
@@ -1227,857 +1239,26 @@ def validate____defs_envelopes_schema_json__defs_envelope(data, custom_formats={
                 raise JsonSchemaValueException
     return data
 
-def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats={}, name_prefix=None):
-    data_any_of_count6 = 0
-    if not data_any_of_count6:
-        try:
-            if not isinstance(data, (dict)):
-                raise JsonSchemaValueException
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['placed', 'count']) - data.keys()
-                if data__missing_keys:
-                    raise JsonSchemaValueException
-                data_keys = set(data.keys())
-                if "placed" in data_keys:
-                    data_keys.remove("placed")
-                    data__placed = data["placed"]
-                    validate____defs_defs_schema_json__defs_id(data__placed, custom_formats, None)
-                if "count" in data_keys:
-                    data_keys.remove("count")
-                    data__count = data["count"]
-                    if not isinstance(data__count, (int)) and not (isinstance(data__count, float) and data__count.is_integer()) or isinstance(data__count, bool):
-                        raise JsonSchemaValueException
-                    if isinstance(data__count, (int, float, Decimal)) and not isinstance(data__count, bool):
-                        if data__count < 1:
-                            raise JsonSchemaValueException
-                if data_keys:
-                    raise JsonSchemaValueException
-            data_any_of_count6 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count6:
-        try:
-            if not isinstance(data, (dict)):
-                raise JsonSchemaValueException
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['about_to_place']) - data.keys()
-                if data__missing_keys:
-                    raise JsonSchemaValueException
-                data_keys = set(data.keys())
-                if "about_to_place" in data_keys:
-                    data_keys.remove("about_to_place")
-                    data__abouttoplace = data["about_to_place"]
-                    validate____defs_defs_schema_json__defs_id(data__abouttoplace, custom_formats, None)
-                if data_keys:
-                    raise JsonSchemaValueException
-            data_any_of_count6 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count6:
-        try:
-            if not isinstance(data, (dict)):
-                raise JsonSchemaValueException
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['event']) - data.keys()
-                if data__missing_keys:
-                    raise JsonSchemaValueException
-                data_keys = set(data.keys())
-                if "event" in data_keys:
-                    data_keys.remove("event")
-                    data__event = data["event"]
-                    if not (isinstance(data__event, str) and data__event == 'faction-eliminated' or isinstance(data__event, str) and data__event == 'player-eliminated' or isinstance(data__event, str) and data__event == 'game-ended' or isinstance(data__event, str) and data__event == 'game-started'):
-                        raise JsonSchemaValueException
-                if data_keys:
-                    raise JsonSchemaValueException
-            data_any_of_count6 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count6:
-        try:
-            if not isinstance(data, (dict)):
-                raise JsonSchemaValueException
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['signatures_by_one_player']) - data.keys()
-                if data__missing_keys:
-                    raise JsonSchemaValueException
-                data_keys = set(data.keys())
-                if "signatures_by_one_player" in data_keys:
-                    data_keys.remove("signatures_by_one_player")
-                    data__signaturesbyoneplayer = data["signatures_by_one_player"]
-                    if not isinstance(data__signaturesbyoneplayer, (int)) and not (isinstance(data__signaturesbyoneplayer, float) and data__signaturesbyoneplayer.is_integer()) or isinstance(data__signaturesbyoneplayer, bool):
-                        raise JsonSchemaValueException
-                    if isinstance(data__signaturesbyoneplayer, (int, float, Decimal)) and not isinstance(data__signaturesbyoneplayer, bool):
-                        if data__signaturesbyoneplayer < 1:
-                            raise JsonSchemaValueException
-                if data_keys:
-                    raise JsonSchemaValueException
-            data_any_of_count6 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count6:
-        try:
-            if not isinstance(data, (dict)):
-                raise JsonSchemaValueException
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['after_game']) - data.keys()
-                if data__missing_keys:
-                    raise JsonSchemaValueException
-                data_keys = set(data.keys())
-                if "after_game" in data_keys:
-                    data_keys.remove("after_game")
-                    data__aftergame = data["after_game"]
-                    if not isinstance(data__aftergame, (int)) and not (isinstance(data__aftergame, float) and data__aftergame.is_integer()) or isinstance(data__aftergame, bool):
-                        raise JsonSchemaValueException
-                    if isinstance(data__aftergame, (int, float, Decimal)) and not isinstance(data__aftergame, bool):
-                        if data__aftergame < 0:
-                            raise JsonSchemaValueException
-                if data_keys:
-                    raise JsonSchemaValueException
-            data_any_of_count6 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count6:
-        try:
-            if not isinstance(data, (dict)):
-                raise JsonSchemaValueException
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['after_chapter']) - data.keys()
-                if data__missing_keys:
-                    raise JsonSchemaValueException
-                data_keys = set(data.keys())
-                if "after_chapter" in data_keys:
-                    data_keys.remove("after_chapter")
-                    data__afterchapter = data["after_chapter"]
-                    if not isinstance(data__afterchapter, (int)) and not (isinstance(data__afterchapter, float) and data__afterchapter.is_integer()) or isinstance(data__afterchapter, bool):
-                        raise JsonSchemaValueException
-                    if isinstance(data__afterchapter, (int, float, Decimal)) and not isinstance(data__afterchapter, bool):
-                        if data__afterchapter < 1:
-                            raise JsonSchemaValueException
-                if data_keys:
-                    raise JsonSchemaValueException
-            data_any_of_count6 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count6:
-        try:
-            if not isinstance(data, (dict)):
-                raise JsonSchemaValueException
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['opened']) - data.keys()
-                if data__missing_keys:
-                    raise JsonSchemaValueException
-                data_keys = set(data.keys())
-                if "opened" in data_keys:
-                    data_keys.remove("opened")
-                    data__opened = data["opened"]
-                    validate____defs_defs_schema_json__defs_id(data__opened, custom_formats, None)
-                if data_keys:
-                    raise JsonSchemaValueException
-            data_any_of_count6 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count6:
-        try:
-            if not (isinstance(data, str) and data == 'never'):
-                raise JsonSchemaValueException
-            data_any_of_count6 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count6:
-        raise JsonSchemaValueException
-    return data
-
-def validate____defs_factions_schema_json__defs_reward(data, custom_formats={}, name_prefix=None):
+def validate____defs_conditions_schema_json__defs_condition(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException
-    data_is_dict = isinstance(data, dict)
-    if data_is_dict:
-        data__missing_keys = set(['id']) - data.keys()
-        if data__missing_keys:
-            raise JsonSchemaValueException
-        data_keys = set(data.keys())
-        if "id" in data_keys:
-            data_keys.remove("id")
-            data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
-        if "name" in data_keys:
-            data_keys.remove("name")
-            data__name = data["name"]
-            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
-        if "source" in data_keys:
-            data_keys.remove("source")
-            data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
-        if "replace" in data_keys:
-            data_keys.remove("replace")
-            data__replace = data["replace"]
-            if not isinstance(data__replace, (bool)):
-                raise JsonSchemaValueException
-        if "patch" in data_keys:
-            data_keys.remove("patch")
-            data__patch = data["patch"]
-            if not isinstance(data__patch, (bool)):
-                raise JsonSchemaValueException
-        if "notes" in data_keys:
-            data_keys.remove("notes")
-            data__notes = data["notes"]
-            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
-        if "for" in data_keys:
-            data_keys.remove("for")
-            data__for = data["for"]
-            if not (isinstance(data__for, str) and data__for == 'winner' or isinstance(data__for, str) and data__for == 'held-on' or isinstance(data__for, str) and data__for == 'everyone' or isinstance(data__for, str) and data__for == 'eliminated'):
-                raise JsonSchemaValueException
-        if "text" in data_keys:
-            data_keys.remove("text")
-            data__text = data["text"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, None)
-        if "place" in data_keys:
-            data_keys.remove("place")
-            data__place = data["place"]
-            validate____defs_defs_schema_json__defs_ids(data__place, custom_formats, None)
-        if "destroy" in data_keys:
-            data_keys.remove("destroy")
-            data__destroy = data["destroy"]
-            if not isinstance(data__destroy, (dict)):
-                raise JsonSchemaValueException
-            data__destroy_is_dict = isinstance(data__destroy, dict)
-            if data__destroy_is_dict:
-                data__destroy__missing_keys = set(['deck']) - data__destroy.keys()
-                if data__destroy__missing_keys:
-                    raise JsonSchemaValueException
-                data__destroy_keys = set(data__destroy.keys())
-                if "deck" in data__destroy_keys:
-                    data__destroy_keys.remove("deck")
-                    data__destroy__deck = data__destroy["deck"]
-                    validate____defs_defs_schema_json__defs_id(data__destroy__deck, custom_formats, None)
-                if data__destroy_keys:
-                    raise JsonSchemaValueException
-        if "game_type" in data_keys:
-            data_keys.remove("game_type")
-            data__gametype = data["game_type"]
-            if not isinstance(data__gametype, (str)):
-                raise JsonSchemaValueException
-        if data_keys:
-            raise JsonSchemaValueException
     try:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
-            data__missing_keys = set(['patch']) - data.keys()
+            data__missing_keys = set(['check']) - data.keys()
             if data__missing_keys:
                 raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "patch" in data_keys:
-                data_keys.remove("patch")
-                data__patch = data["patch"]
-                if not isinstance(data__patch, (bool)):
-                    raise JsonSchemaValueException
-                if not (isinstance(data__patch, bool) and data__patch is True):
-                    raise JsonSchemaValueException
     except (JsonSchemaValueException, JsonSchemaValuesException):
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['id', 'name', 'for']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-    return data
-
-def validate____defs_factions_schema_json__defs_faction(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise JsonSchemaValueException
-    data_is_dict = isinstance(data, dict)
-    if data_is_dict:
-        data__missing_keys = set(['id']) - data.keys()
-        if data__missing_keys:
-            raise JsonSchemaValueException
-        data_keys = set(data.keys())
-        if "id" in data_keys:
-            data_keys.remove("id")
-            data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
-        if "name" in data_keys:
-            data_keys.remove("name")
-            data__name = data["name"]
-            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
-        if "source" in data_keys:
-            data_keys.remove("source")
-            data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
-        if "replace" in data_keys:
-            data_keys.remove("replace")
-            data__replace = data["replace"]
-            if not isinstance(data__replace, (bool)):
-                raise JsonSchemaValueException
-        if "patch" in data_keys:
-            data_keys.remove("patch")
-            data__patch = data["patch"]
-            if not isinstance(data__patch, (bool)):
-                raise JsonSchemaValueException
-        if "notes" in data_keys:
-            data_keys.remove("notes")
-            data__notes = data["notes"]
-            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
-        if "color" in data_keys:
-            data_keys.remove("color")
-            data__color = data["color"]
-            if not isinstance(data__color, (str)):
-                raise JsonSchemaValueException
-        if "powers" in data_keys:
-            data_keys.remove("powers")
-            data__powers = data["powers"]
-            if not isinstance(data__powers, (list, tuple)):
-                raise JsonSchemaValueException
-            data__powers_is_list = isinstance(data__powers, (list, tuple))
-            if data__powers_is_list:
-                data__powers_len = len(data__powers)
-                for data__powers_x, data__powers_item in enumerate(data__powers):
-                    validate____defs_factions_schema_json__defs_power(data__powers_item, custom_formats, None)
-        if "choose_powers" in data_keys:
-            data_keys.remove("choose_powers")
-            data__choosepowers = data["choose_powers"]
-            if not isinstance(data__choosepowers, (int)) and not (isinstance(data__choosepowers, float) and data__choosepowers.is_integer()) or isinstance(data__choosepowers, bool):
-                raise JsonSchemaValueException
-            if isinstance(data__choosepowers, (int, float, Decimal)) and not isinstance(data__choosepowers, bool):
-                if data__choosepowers < 0:
-                    raise JsonSchemaValueException
-        if "slots" in data_keys:
-            data_keys.remove("slots")
-            data__slots = data["slots"]
-            if not isinstance(data__slots, (dict)):
-                raise JsonSchemaValueException
-            data__slots_is_dict = isinstance(data__slots, dict)
-            if data__slots_is_dict:
-                data__slots_keys = set(data__slots.keys())
-                for data__slots_key in data__slots_keys:
-                    if data__slots_key not in []:
-                        data__slots_value = data__slots.get(data__slots_key)
-                        if not isinstance(data__slots_value, (int)) and not (isinstance(data__slots_value, float) and data__slots_value.is_integer()) or isinstance(data__slots_value, bool):
-                            raise JsonSchemaValueException
-                        if isinstance(data__slots_value, (int, float, Decimal)) and not isinstance(data__slots_value, bool):
-                            if data__slots_value < 0:
-                                raise JsonSchemaValueException
-                data__slots_len = len(data__slots)
-                if data__slots_len != 0:
-                    data__slots_property_names = True
-                    for data__slots_key in data__slots:
-                        try:
-                            validate____defs_defs_schema_json__defs_id(data__slots_key, custom_formats, None)
-                        except (JsonSchemaValueException, JsonSchemaValuesException):
-                            data__slots_property_names = False
-                    if not data__slots_property_names:
-                        raise JsonSchemaValueException
-        if "sealed_slots" in data_keys:
-            data_keys.remove("sealed_slots")
-            data__sealedslots = data["sealed_slots"]
-            validate____defs_defs_schema_json__defs_sealed_slots(data__sealedslots, custom_formats, None)
-        if "leader" in data_keys:
-            data_keys.remove("leader")
-            data__leader = data["leader"]
-            if not isinstance(data__leader, (dict)):
-                raise JsonSchemaValueException
-            data__leader_is_dict = isinstance(data__leader, dict)
-            if data__leader_is_dict:
-                data__leader_keys = set(data__leader.keys())
-                if "name" in data__leader_keys:
-                    data__leader_keys.remove("name")
-                    data__leader__name = data__leader["name"]
-                    validate____defs_defs_schema_json__defs_maybe_text(data__leader__name, custom_formats, None)
-                if "ability" in data__leader_keys:
-                    data__leader_keys.remove("ability")
-                    data__leader__ability = data__leader["ability"]
-                    validate____defs_defs_schema_json__defs_maybe_text(data__leader__ability, custom_formats, None)
-                if data__leader_keys:
-                    raise JsonSchemaValueException
-        if "units" in data_keys:
-            data_keys.remove("units")
-            data__units = data["units"]
-            if not isinstance(data__units, (list, tuple)):
-                raise JsonSchemaValueException
-            data__units_is_list = isinstance(data__units, (list, tuple))
-            if data__units_is_list:
-                data__units_len = len(data__units)
-                for data__units_x, data__units_item in enumerate(data__units):
-                    validate____defs_factions_schema_json__defs_unit(data__units_item, custom_formats, None)
-        if "text" in data_keys:
-            data_keys.remove("text")
-            data__text = data["text"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, None)
-        if data_keys:
-            raise JsonSchemaValueException
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['patch']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "patch" in data_keys:
-                data_keys.remove("patch")
-                data__patch = data["patch"]
-                if not isinstance(data__patch, (bool)):
-                    raise JsonSchemaValueException
-                if not (isinstance(data__patch, bool) and data__patch is True):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['id', 'name']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-    return data
-
-def validate____defs_factions_schema_json__defs_unit(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise JsonSchemaValueException
-    data_is_dict = isinstance(data, dict)
-    if data_is_dict:
-        data__missing_keys = set(['name']) - data.keys()
-        if data__missing_keys:
-            raise JsonSchemaValueException
-        data_keys = set(data.keys())
-        if "name" in data_keys:
-            data_keys.remove("name")
-            data__name = data["name"]
-            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
-        if "value" in data_keys:
-            data_keys.remove("value")
-            data__value = data["value"]
-            validate____defs_defs_schema_json__defs_scalar(data__value, custom_formats, None)
-        if "text" in data_keys:
-            data_keys.remove("text")
-            data__text = data["text"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, None)
-        if "source" in data_keys:
-            data_keys.remove("source")
-            data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
-        if data_keys:
-            raise JsonSchemaValueException
-    return data
-
-def validate____defs_defs_schema_json__defs_sealed_slots(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise JsonSchemaValueException
-    data_is_dict = isinstance(data, dict)
-    if data_is_dict:
-        data_keys = set(data.keys())
-        for data_key in data_keys:
-            if data_key not in []:
-                data_value = data.get(data_key)
-                if not isinstance(data_value, (dict)):
-                    raise JsonSchemaValueException
-                data_value_is_dict = isinstance(data_value, dict)
-                if data_value_is_dict:
-                    data_value__missing_keys = set(['envelope']) - data_value.keys()
-                    if data_value__missing_keys:
-                        raise JsonSchemaValueException
-                    data_value_keys = set(data_value.keys())
-                    if "envelope" in data_value_keys:
-                        data_value_keys.remove("envelope")
-                        data_value__envelope = data_value["envelope"]
-                        validate____defs_defs_schema_json__defs_id(data_value__envelope, custom_formats, None)
-                    if "count" in data_value_keys:
-                        data_value_keys.remove("count")
-                        data_value__count = data_value["count"]
-                        if not isinstance(data_value__count, (int)) and not (isinstance(data_value__count, float) and data_value__count.is_integer()) or isinstance(data_value__count, bool):
-                            raise JsonSchemaValueException
-                        if isinstance(data_value__count, (int, float, Decimal)) and not isinstance(data_value__count, bool):
-                            if data_value__count < 1:
-                                raise JsonSchemaValueException
-                    if "name" in data_value_keys:
-                        data_value_keys.remove("name")
-                        data_value__name = data_value["name"]
-                        validate____defs_defs_schema_json__defs_text(data_value__name, custom_formats, None)
-                    if "notes" in data_value_keys:
-                        data_value_keys.remove("notes")
-                        data_value__notes = data_value["notes"]
-                        validate____defs_defs_schema_json__defs_text(data_value__notes, custom_formats, None)
-                    if "source" in data_value_keys:
-                        data_value_keys.remove("source")
-                        data_value__source = data_value["source"]
-                        validate____defs_defs_schema_json__defs_source(data_value__source, custom_formats, None)
-                    if data_value_keys:
-                        raise JsonSchemaValueException
-        data_len = len(data)
-        if data_len != 0:
-            data_property_names = True
-            for data_key in data:
-                try:
-                    validate____defs_defs_schema_json__defs_id(data_key, custom_formats, None)
-                except (JsonSchemaValueException, JsonSchemaValuesException):
-                    data_property_names = False
-            if not data_property_names:
-                raise JsonSchemaValueException
-    return data
-
-def validate____defs_factions_schema_json__defs_power(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise JsonSchemaValueException
-    data_is_dict = isinstance(data, dict)
-    if data_is_dict:
-        data__missing_keys = set(['id']) - data.keys()
-        if data__missing_keys:
-            raise JsonSchemaValueException
-        data_keys = set(data.keys())
-        if "id" in data_keys:
-            data_keys.remove("id")
-            data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
-        if "name" in data_keys:
-            data_keys.remove("name")
-            data__name = data["name"]
-            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
-        if "source" in data_keys:
-            data_keys.remove("source")
-            data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
-        if "replace" in data_keys:
-            data_keys.remove("replace")
-            data__replace = data["replace"]
-            if not isinstance(data__replace, (bool)):
-                raise JsonSchemaValueException
-        if "patch" in data_keys:
-            data_keys.remove("patch")
-            data__patch = data["patch"]
-            if not isinstance(data__patch, (bool)):
-                raise JsonSchemaValueException
-        if "notes" in data_keys:
-            data_keys.remove("notes")
-            data__notes = data["notes"]
-            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
-        if "text" in data_keys:
-            data_keys.remove("text")
-            data__text = data["text"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, None)
-        if data_keys:
-            raise JsonSchemaValueException
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['patch']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "patch" in data_keys:
-                data_keys.remove("patch")
-                data__patch = data["patch"]
-                if not isinstance(data__patch, (bool)):
-                    raise JsonSchemaValueException
-                if not (isinstance(data__patch, bool) and data__patch is True):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['id', 'text']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-    return data
-
-def validate____defs_stickers_schema_json__defs_sticker(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise JsonSchemaValueException
-    data_is_dict = isinstance(data, dict)
-    if data_is_dict:
-        data__missing_keys = set(['id']) - data.keys()
-        if data__missing_keys:
-            raise JsonSchemaValueException
-        data_keys = set(data.keys())
-        if "id" in data_keys:
-            data_keys.remove("id")
-            data__id = data["id"]
-            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
-        if "name" in data_keys:
-            data_keys.remove("name")
-            data__name = data["name"]
-            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
-        if "source" in data_keys:
-            data_keys.remove("source")
-            data__source = data["source"]
-            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
-        if "replace" in data_keys:
-            data_keys.remove("replace")
-            data__replace = data["replace"]
-            if not isinstance(data__replace, (bool)):
-                raise JsonSchemaValueException
-        if "patch" in data_keys:
-            data_keys.remove("patch")
-            data__patch = data["patch"]
-            if not isinstance(data__patch, (bool)):
-                raise JsonSchemaValueException
-        if "notes" in data_keys:
-            data_keys.remove("notes")
-            data__notes = data["notes"]
-            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
-        if "kind" in data_keys:
-            data_keys.remove("kind")
-            data__kind = data["kind"]
-            if not isinstance(data__kind, (str)):
-                raise JsonSchemaValueException
-        if "targets" in data_keys:
-            data_keys.remove("targets")
-            data__targets = data["targets"]
-            if not isinstance(data__targets, (list, tuple)):
-                raise JsonSchemaValueException
-            data__targets_is_list = isinstance(data__targets, (list, tuple))
-            if data__targets_is_list:
-                data__targets_len = len(data__targets)
-                if data__targets_len < 1:
-                    raise JsonSchemaValueException
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__targets_len > len(set(fn(data__targets_x) for data__targets_x in data__targets)):
-                    raise JsonSchemaValueException
-                for data__targets_x, data__targets_item in enumerate(data__targets):
-                    validate____defs_stickers_schema_json__defs_target(data__targets_item, custom_formats, None)
-        if "deck" in data_keys:
-            data_keys.remove("deck")
-            data__deck = data["deck"]
-            validate____defs_defs_schema_json__defs_id(data__deck, custom_formats, None)
-        if "slot" in data_keys:
-            data_keys.remove("slot")
-            data__slot = data["slot"]
-            validate____defs_defs_schema_json__defs_id(data__slot, custom_formats, None)
-        if "supply" in data_keys:
-            data_keys.remove("supply")
-            data__supply = data["supply"]
-            data__supply_any_of_count7 = 0
-            if not data__supply_any_of_count7:
-                try:
-                    validate____defs_defs_schema_json__defs_count(data__supply, custom_formats, None)
-                    data__supply_any_of_count7 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__supply_any_of_count7:
-                try:
-                    if not isinstance(data__supply, (list, tuple)):
-                        raise JsonSchemaValueException
-                    data__supply_is_list = isinstance(data__supply, (list, tuple))
-                    if data__supply_is_list:
-                        data__supply_len = len(data__supply)
-                        if data__supply_len < 1:
-                            raise JsonSchemaValueException
-                        for data__supply_x, data__supply_item in enumerate(data__supply):
-                            validate____defs_stickers_schema_json__defs_pool(data__supply_item, custom_formats, None)
-                    data__supply_any_of_count7 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__supply_any_of_count7:
-                raise JsonSchemaValueException
-        if "effect" in data_keys:
-            data_keys.remove("effect")
-            data__effect = data["effect"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__effect, custom_formats, None)
-        if "covers" in data_keys:
-            data_keys.remove("covers")
-            data__covers = data["covers"]
-            validate____defs_defs_schema_json__defs_ids(data__covers, custom_formats, None)
-        if "covers_all" in data_keys:
-            data_keys.remove("covers_all")
-            data__coversall = data["covers_all"]
-            if not isinstance(data__coversall, (bool)):
-                raise JsonSchemaValueException
-        if "destroys_card" in data_keys:
-            data_keys.remove("destroys_card")
-            data__destroyscard = data["destroys_card"]
-            if not isinstance(data__destroyscard, (bool)):
-                raise JsonSchemaValueException
-        if "cancels" in data_keys:
-            data_keys.remove("cancels")
-            data__cancels = data["cancels"]
-            if not isinstance(data__cancels, (bool)):
-                raise JsonSchemaValueException
-        if "founds" in data_keys:
-            data_keys.remove("founds")
-            data__founds = data["founds"]
-            if not isinstance(data__founds, (dict)):
-                raise JsonSchemaValueException
-            data__founds_is_dict = isinstance(data__founds, dict)
-            if data__founds_is_dict:
-                data__founds__missing_keys = set(['kind']) - data__founds.keys()
-                if data__founds__missing_keys:
-                    raise JsonSchemaValueException
-                data__founds_keys = set(data__founds.keys())
-                if "kind" in data__founds_keys:
-                    data__founds_keys.remove("kind")
-                    data__founds__kind = data__founds["kind"]
-                    validate____defs_defs_schema_json__defs_id(data__founds__kind, custom_formats, None)
-                if "population" in data__founds_keys:
-                    data__founds_keys.remove("population")
-                    data__founds__population = data__founds["population"]
-                    validate____defs_defs_schema_json__defs_count(data__founds__population, custom_formats, None)
-                if "named" in data__founds_keys:
-                    data__founds_keys.remove("named")
-                    data__founds__named = data__founds["named"]
-                    if not isinstance(data__founds__named, (bool)):
-                        raise JsonSchemaValueException
-                if data__founds_keys:
-                    raise JsonSchemaValueException
-        if "adds" in data_keys:
-            data_keys.remove("adds")
-            data__adds = data["adds"]
-            if not isinstance(data__adds, (dict)):
-                raise JsonSchemaValueException
-            data__adds_is_dict = isinstance(data__adds, dict)
-            if data__adds_is_dict:
-                data__adds_keys = set(data__adds.keys())
-                for data__adds_key in data__adds_keys:
-                    if data__adds_key not in []:
-                        data__adds_value = data__adds.get(data__adds_key)
-                        if not isinstance(data__adds_value, (int)) and not (isinstance(data__adds_value, float) and data__adds_value.is_integer()) or isinstance(data__adds_value, bool):
-                            raise JsonSchemaValueException
-        if "boxes" in data_keys:
-            data_keys.remove("boxes")
-            data__boxes = data["boxes"]
-            if not isinstance(data__boxes, (int)) and not (isinstance(data__boxes, float) and data__boxes.is_integer()) or isinstance(data__boxes, bool):
-                raise JsonSchemaValueException
-            if isinstance(data__boxes, (int, float, Decimal)) and not isinstance(data__boxes, bool):
-                if data__boxes < 1:
-                    raise JsonSchemaValueException
-        if "named" in data_keys:
-            data_keys.remove("named")
-            data__named = data["named"]
-            if not isinstance(data__named, (bool)):
-                raise JsonSchemaValueException
-        if "size" in data_keys:
-            data_keys.remove("size")
-            data__size = data["size"]
-            if not isinstance(data__size, (dict)):
-                raise JsonSchemaValueException
-            data__size_is_dict = isinstance(data__size, dict)
-            if data__size_is_dict:
-                data__size__missing_keys = set(['width', 'height']) - data__size.keys()
-                if data__size__missing_keys:
-                    raise JsonSchemaValueException
-                data__size_keys = set(data__size.keys())
-                if "width" in data__size_keys:
-                    data__size_keys.remove("width")
-                    data__size__width = data__size["width"]
-                    if not isinstance(data__size__width, (int, float, Decimal)) or isinstance(data__size__width, bool):
-                        raise JsonSchemaValueException
-                    if isinstance(data__size__width, (int, float, Decimal)) and not isinstance(data__size__width, bool):
-                        if data__size__width <= 0:
-                            raise JsonSchemaValueException
-                if "height" in data__size_keys:
-                    data__size_keys.remove("height")
-                    data__size__height = data__size["height"]
-                    if not isinstance(data__size__height, (int, float, Decimal)) or isinstance(data__size__height, bool):
-                        raise JsonSchemaValueException
-                    if isinstance(data__size__height, (int, float, Decimal)) and not isinstance(data__size__height, bool):
-                        if data__size__height <= 0:
-                            raise JsonSchemaValueException
-                if data__size_keys:
-                    raise JsonSchemaValueException
-        if "text" in data_keys:
-            data_keys.remove("text")
-            data__text = data["text"]
-            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, None)
-        if "adds_territories" in data_keys:
-            data_keys.remove("adds_territories")
-            data__addsterritories = data["adds_territories"]
-            validate____defs_defs_schema_json__defs_ids(data__addsterritories, custom_formats, None)
-        if "links" in data_keys:
-            data_keys.remove("links")
-            data__links = data["links"]
-            if not isinstance(data__links, (dict)):
-                raise JsonSchemaValueException
-            data__links_is_dict = isinstance(data__links, dict)
-            if data__links_is_dict:
-                data__links__missing_keys = set(['each']) - data__links.keys()
-                if data__links__missing_keys:
-                    raise JsonSchemaValueException
-                data__links_keys = set(data__links.keys())
-                if "each" in data__links_keys:
-                    data__links_keys.remove("each")
-                    data__links__each = data__links["each"]
-                    if not isinstance(data__links__each, (int)) and not (isinstance(data__links__each, float) and data__links__each.is_integer()) or isinstance(data__links__each, bool):
-                        raise JsonSchemaValueException
-                    if isinstance(data__links__each, (int, float, Decimal)) and not isinstance(data__links__each, bool):
-                        if data__links__each < 0:
-                            raise JsonSchemaValueException
-                if "optional" in data__links_keys:
-                    data__links_keys.remove("optional")
-                    data__links__optional = data__links["optional"]
-                    if not isinstance(data__links__optional, (int)) and not (isinstance(data__links__optional, float) and data__links__optional.is_integer()) or isinstance(data__links__optional, bool):
-                        raise JsonSchemaValueException
-                    if isinstance(data__links__optional, (int, float, Decimal)) and not isinstance(data__links__optional, bool):
-                        if data__links__optional < 0:
-                            raise JsonSchemaValueException
-                if "kind" in data__links_keys:
-                    data__links_keys.remove("kind")
-                    data__links__kind = data__links["kind"]
-                    if not (isinstance(data__links__kind, str) and data__links__kind == 'land' or isinstance(data__links__kind, str) and data__links__kind == 'sea' or isinstance(data__links__kind, str) and data__links__kind == 'unknown'):
-                        raise JsonSchemaValueException
-                if "text" in data__links_keys:
-                    data__links_keys.remove("text")
-                    data__links__text = data__links["text"]
-                    validate____defs_defs_schema_json__defs_maybe_text(data__links__text, custom_formats, None)
-                if "within" in data__links_keys:
-                    data__links_keys.remove("within")
-                    data__links__within = data__links["within"]
-                    if not isinstance(data__links__within, (int)) and not (isinstance(data__links__within, float) and data__links__within.is_integer()) or isinstance(data__links__within, bool):
-                        raise JsonSchemaValueException
-                    if isinstance(data__links__within, (int, float, Decimal)) and not isinstance(data__links__within, bool):
-                        if data__links__within < 1:
-                            raise JsonSchemaValueException
-                if "same_region" in data__links_keys:
-                    data__links_keys.remove("same_region")
-                    data__links__sameregion = data__links["same_region"]
-                    if not isinstance(data__links__sameregion, (bool)):
-                        raise JsonSchemaValueException
-                if "cite" in data__links_keys:
-                    data__links_keys.remove("cite")
-                    data__links__cite = data__links["cite"]
-                    validate____defs_defs_schema_json__defs_text(data__links__cite, custom_formats, None)
-                if "cuts" in data__links_keys:
-                    data__links_keys.remove("cuts")
-                    data__links__cuts = data__links["cuts"]
-                    if not isinstance(data__links__cuts, (bool)):
-                        raise JsonSchemaValueException
-                if "by" in data__links_keys:
-                    data__links_keys.remove("by")
-                    data__links__by = data__links["by"]
-                    if not (isinstance(data__links__by, str) and data__links__by == 'placer'):
-                        raise JsonSchemaValueException
-                if data__links_keys:
-                    raise JsonSchemaValueException
-        if "checks" in data_keys:
-            data_keys.remove("checks")
-            data__checks = data["checks"]
-            if not isinstance(data__checks, (list, tuple)):
-                raise JsonSchemaValueException
-            data__checks_is_list = isinstance(data__checks, (list, tuple))
-            if data__checks_is_list:
-                data__checks_len = len(data__checks)
-                for data__checks_x, data__checks_item in enumerate(data__checks):
-                    validate____defs_checks_schema_json__defs_check(data__checks_item, custom_formats, None)
-        if "belongs_to" in data_keys:
-            data_keys.remove("belongs_to")
-            data__belongsto = data["belongs_to"]
-            validate____defs_defs_schema_json__defs_id(data__belongsto, custom_formats, None)
-        if data_keys:
-            raise JsonSchemaValueException
-    try:
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['patch']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
-            data_keys = set(data.keys())
-            if "patch" in data_keys:
-                data_keys.remove("patch")
-                data__patch = data["patch"]
-                if not isinstance(data__patch, (bool)):
-                    raise JsonSchemaValueException
-                if not (isinstance(data__patch, bool) and data__patch is True):
-                    raise JsonSchemaValueException
-    except (JsonSchemaValueException, JsonSchemaValuesException):
-        data_is_dict = isinstance(data, dict)
-        if data_is_dict:
-            data__missing_keys = set(['id', 'name', 'targets']) - data.keys()
-            if data__missing_keys:
-                raise JsonSchemaValueException
+        validate____defs_conditions_schema_json__defs_form(data, custom_formats, None)
+    else:
+        validate____defs_checks_schema_json__defs_check(data, custom_formats, None)
     return data
 
 def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException
-    data_any_of_count8 = 0
-    if not data_any_of_count8:
+    data_any_of_count7 = 0
+    if not data_any_of_count7:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
@@ -2090,8 +1271,8 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                     data__check = data["check"]
                     if not (isinstance(data__check, str) and data__check == 'actor-controlled-target' or isinstance(data__check, str) and data__check == 'actor-is' or isinstance(data__check, str) and data__check == 'actor-not-eliminated' or isinstance(data__check, str) and data__check == 'after-a-game' or isinstance(data__check, str) and data__check == 'before-first-game' or isinstance(data__check, str) and data__check == 'card-not-destroyed'):
                         raise JsonSchemaValueException
-            data_any_of_count9 = 0
-            if not data_any_of_count9:
+            data_any_of_count8 = 0
+            if not data_any_of_count8:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2102,9 +1283,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'actor-controlled-target'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_actor_controlled_target(data, custom_formats, None)
-                    data_any_of_count9 += 1
+                    data_any_of_count8 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count9:
+            if not data_any_of_count8:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2115,9 +1296,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'actor-is'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_actor_is(data, custom_formats, None)
-                    data_any_of_count9 += 1
+                    data_any_of_count8 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count9:
+            if not data_any_of_count8:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2128,9 +1309,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'actor-not-eliminated'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_actor_not_eliminated(data, custom_formats, None)
-                    data_any_of_count9 += 1
+                    data_any_of_count8 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count9:
+            if not data_any_of_count8:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2141,9 +1322,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'after-a-game'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_after_a_game(data, custom_formats, None)
-                    data_any_of_count9 += 1
+                    data_any_of_count8 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count9:
+            if not data_any_of_count8:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2154,9 +1335,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'before-first-game'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_before_first_game(data, custom_formats, None)
-                    data_any_of_count9 += 1
+                    data_any_of_count8 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count9:
+            if not data_any_of_count8:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2167,13 +1348,13 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'card-not-destroyed'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_card_not_destroyed(data, custom_formats, None)
-                    data_any_of_count9 += 1
+                    data_any_of_count8 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count9:
+            if not data_any_of_count8:
                 raise JsonSchemaValueException
-            data_any_of_count8 += 1
+            data_any_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count8:
+    if not data_any_of_count7:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
@@ -2186,8 +1367,8 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                     data__check = data["check"]
                     if not (isinstance(data__check, str) and data__check == 'card-territory-has' or isinstance(data__check, str) and data__check == 'choice-of' or isinstance(data__check, str) and data__check == 'covers-existing' or isinstance(data__check, str) and data__check == 'during-a-game' or isinstance(data__check, str) and data__check == 'game-number' or isinstance(data__check, str) and data__check == 'game-type'):
                         raise JsonSchemaValueException
-            data_any_of_count10 = 0
-            if not data_any_of_count10:
+            data_any_of_count9 = 0
+            if not data_any_of_count9:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2198,9 +1379,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'card-territory-has'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_card_territory_has(data, custom_formats, None)
-                    data_any_of_count10 += 1
+                    data_any_of_count9 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count10:
+            if not data_any_of_count9:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2211,9 +1392,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'choice-of'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_choice_of(data, custom_formats, None)
-                    data_any_of_count10 += 1
+                    data_any_of_count9 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count10:
+            if not data_any_of_count9:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2224,9 +1405,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'covers-existing'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_covers_existing(data, custom_formats, None)
-                    data_any_of_count10 += 1
+                    data_any_of_count9 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count10:
+            if not data_any_of_count9:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2237,9 +1418,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'during-a-game'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_during_a_game(data, custom_formats, None)
-                    data_any_of_count10 += 1
+                    data_any_of_count9 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count10:
+            if not data_any_of_count9:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2250,9 +1431,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'game-number'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_game_number(data, custom_formats, None)
-                    data_any_of_count10 += 1
+                    data_any_of_count9 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count10:
+            if not data_any_of_count9:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2263,13 +1444,13 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'game-type'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_game_type(data, custom_formats, None)
-                    data_any_of_count10 += 1
+                    data_any_of_count9 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count10:
+            if not data_any_of_count9:
                 raise JsonSchemaValueException
-            data_any_of_count8 += 1
+            data_any_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count8:
+    if not data_any_of_count7:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
@@ -2282,8 +1463,8 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                     data__check = data["check"]
                     if not (isinstance(data__check, str) and data__check == 'keeps-board-connected' or isinstance(data__check, str) and data__check == 'limit' or isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'min-value' or isinstance(data__check, str) and data__check == 'next-to' or isinstance(data__check, str) and data__check == 'opened'):
                         raise JsonSchemaValueException
-            data_any_of_count11 = 0
-            if not data_any_of_count11:
+            data_any_of_count10 = 0
+            if not data_any_of_count10:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2294,9 +1475,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'keeps-board-connected'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_keeps_board_connected(data, custom_formats, None)
-                    data_any_of_count11 += 1
+                    data_any_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count11:
+            if not data_any_of_count10:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2307,9 +1488,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'limit'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_limit(data, custom_formats, None)
-                    data_any_of_count11 += 1
+                    data_any_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count11:
+            if not data_any_of_count10:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2320,9 +1501,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'max-value'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_max_value(data, custom_formats, None)
-                    data_any_of_count11 += 1
+                    data_any_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count11:
+            if not data_any_of_count10:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2333,9 +1514,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'min-value'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_min_value(data, custom_formats, None)
-                    data_any_of_count11 += 1
+                    data_any_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count11:
+            if not data_any_of_count10:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2346,9 +1527,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'next-to'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_next_to(data, custom_formats, None)
-                    data_any_of_count11 += 1
+                    data_any_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count11:
+            if not data_any_of_count10:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2359,13 +1540,13 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'opened'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_opened(data, custom_formats, None)
-                    data_any_of_count11 += 1
+                    data_any_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count11:
+            if not data_any_of_count10:
                 raise JsonSchemaValueException
-            data_any_of_count8 += 1
+            data_any_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count8:
+    if not data_any_of_count7:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
@@ -2378,8 +1559,8 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                     data__check = data["check"]
                     if not (isinstance(data__check, str) and data__check == 'placed-once-opened' or isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder'):
                         raise JsonSchemaValueException
-            data_any_of_count12 = 0
-            if not data_any_of_count12:
+            data_any_of_count11 = 0
+            if not data_any_of_count11:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2390,9 +1571,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'placed-once-opened'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_placed_once_opened(data, custom_formats, None)
-                    data_any_of_count12 += 1
+                    data_any_of_count11 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count12:
+            if not data_any_of_count11:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2403,9 +1584,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'required-before-first-game'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_required_before_first_game(data, custom_formats, None)
-                    data_any_of_count12 += 1
+                    data_any_of_count11 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count12:
+            if not data_any_of_count11:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2416,9 +1597,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'rewards-in-first-games'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_rewards_in_first_games(data, custom_formats, None)
-                    data_any_of_count12 += 1
+                    data_any_of_count11 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count12:
+            if not data_any_of_count11:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2429,9 +1610,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'slot-free'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_slot_free(data, custom_formats, None)
-                    data_any_of_count12 += 1
+                    data_any_of_count11 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count12:
+            if not data_any_of_count11:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2442,9 +1623,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'spread-over-regions'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_spread_over_regions(data, custom_formats, None)
-                    data_any_of_count12 += 1
+                    data_any_of_count11 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count12:
+            if not data_any_of_count11:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2455,13 +1636,13 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'start-for-founder'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_start_for_founder(data, custom_formats, None)
-                    data_any_of_count12 += 1
+                    data_any_of_count11 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count12:
+            if not data_any_of_count11:
                 raise JsonSchemaValueException
-            data_any_of_count8 += 1
+            data_any_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count8:
+    if not data_any_of_count7:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
@@ -2474,8 +1655,8 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                     data__check = data["check"]
                     if not (isinstance(data__check, str) and data__check == 'steps-value' or isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck' or isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own'):
                         raise JsonSchemaValueException
-            data_any_of_count13 = 0
-            if not data_any_of_count13:
+            data_any_of_count12 = 0
+            if not data_any_of_count12:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2486,9 +1667,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'steps-value'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_steps_value(data, custom_formats, None)
-                    data_any_of_count13 += 1
+                    data_any_of_count12 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count13:
+            if not data_any_of_count12:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2499,9 +1680,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'supply-left'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_supply_left(data, custom_formats, None)
-                    data_any_of_count13 += 1
+                    data_any_of_count12 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count13:
+            if not data_any_of_count12:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2512,9 +1693,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'target-card-value'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_target_card_value(data, custom_formats, None)
-                    data_any_of_count13 += 1
+                    data_any_of_count12 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count13:
+            if not data_any_of_count12:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2525,9 +1706,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'target-deck'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_target_deck(data, custom_formats, None)
-                    data_any_of_count13 += 1
+                    data_any_of_count12 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count13:
+            if not data_any_of_count12:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2538,9 +1719,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'target-has'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_target_has(data, custom_formats, None)
-                    data_any_of_count13 += 1
+                    data_any_of_count12 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count13:
+            if not data_any_of_count12:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2551,13 +1732,13 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'target-has-own'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_target_has_own(data, custom_formats, None)
-                    data_any_of_count13 += 1
+                    data_any_of_count12 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count13:
+            if not data_any_of_count12:
                 raise JsonSchemaValueException
-            data_any_of_count8 += 1
+            data_any_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count8:
+    if not data_any_of_count7:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
@@ -2568,10 +1749,10 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed'):
+                    if not (isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed' or isinstance(data__check, str) and data__check == 'when'):
                         raise JsonSchemaValueException
-            data_any_of_count14 = 0
-            if not data_any_of_count14:
+            data_any_of_count13 = 0
+            if not data_any_of_count13:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2582,9 +1763,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'target-is'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_target_is(data, custom_formats, None)
-                    data_any_of_count14 += 1
+                    data_any_of_count13 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count14:
+            if not data_any_of_count13:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2595,9 +1776,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'target-lacks'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_target_lacks(data, custom_formats, None)
-                    data_any_of_count14 += 1
+                    data_any_of_count13 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count14:
+            if not data_any_of_count13:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2608,9 +1789,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'target-tagged'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_target_tagged(data, custom_formats, None)
-                    data_any_of_count14 += 1
+                    data_any_of_count13 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count14:
+            if not data_any_of_count13:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
@@ -2621,13 +1802,26 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'target-unnamed'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_target_unnamed(data, custom_formats, None)
-                    data_any_of_count14 += 1
+                    data_any_of_count13 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count14:
+            if not data_any_of_count13:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'when'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_when(data, custom_formats, None)
+                    data_any_of_count13 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count13:
                 raise JsonSchemaValueException
-            data_any_of_count8 += 1
+            data_any_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count8:
+    if not data_any_of_count7:
         raise JsonSchemaValueException
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -2638,7 +1832,7 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
         if "check" in data_keys:
             data_keys.remove("check")
             data__check = data["check"]
-            if not (isinstance(data__check, str) and data__check == 'actor-controlled-target' or isinstance(data__check, str) and data__check == 'actor-is' or isinstance(data__check, str) and data__check == 'actor-not-eliminated' or isinstance(data__check, str) and data__check == 'after-a-game' or isinstance(data__check, str) and data__check == 'before-first-game' or isinstance(data__check, str) and data__check == 'card-not-destroyed' or isinstance(data__check, str) and data__check == 'card-territory-has' or isinstance(data__check, str) and data__check == 'choice-of' or isinstance(data__check, str) and data__check == 'covers-existing' or isinstance(data__check, str) and data__check == 'during-a-game' or isinstance(data__check, str) and data__check == 'game-number' or isinstance(data__check, str) and data__check == 'game-type' or isinstance(data__check, str) and data__check == 'keeps-board-connected' or isinstance(data__check, str) and data__check == 'limit' or isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'min-value' or isinstance(data__check, str) and data__check == 'next-to' or isinstance(data__check, str) and data__check == 'opened' or isinstance(data__check, str) and data__check == 'placed-once-opened' or isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder' or isinstance(data__check, str) and data__check == 'steps-value' or isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck' or isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own' or isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed'):
+            if not (isinstance(data__check, str) and data__check == 'actor-controlled-target' or isinstance(data__check, str) and data__check == 'actor-is' or isinstance(data__check, str) and data__check == 'actor-not-eliminated' or isinstance(data__check, str) and data__check == 'after-a-game' or isinstance(data__check, str) and data__check == 'before-first-game' or isinstance(data__check, str) and data__check == 'card-not-destroyed' or isinstance(data__check, str) and data__check == 'card-territory-has' or isinstance(data__check, str) and data__check == 'choice-of' or isinstance(data__check, str) and data__check == 'covers-existing' or isinstance(data__check, str) and data__check == 'during-a-game' or isinstance(data__check, str) and data__check == 'game-number' or isinstance(data__check, str) and data__check == 'game-type' or isinstance(data__check, str) and data__check == 'keeps-board-connected' or isinstance(data__check, str) and data__check == 'limit' or isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'min-value' or isinstance(data__check, str) and data__check == 'next-to' or isinstance(data__check, str) and data__check == 'opened' or isinstance(data__check, str) and data__check == 'placed-once-opened' or isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder' or isinstance(data__check, str) and data__check == 'steps-value' or isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck' or isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own' or isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed' or isinstance(data__check, str) and data__check == 'when'):
                 raise JsonSchemaValueException
         if "cite" in data_keys:
             data_keys.remove("cite")
@@ -2649,6 +1843,41 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
             data__only = data["only"]
             if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
                 raise JsonSchemaValueException
+    return data
+
+def validate____defs_checks_schema_json__defs_params_when(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['when']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException
+        data_keys = set(data.keys())
+        if "check" in data_keys:
+            data_keys.remove("check")
+            data__check = data["check"]
+            if not (isinstance(data__check, str) and data__check == 'when'):
+                raise JsonSchemaValueException
+        if "cite" in data_keys:
+            data_keys.remove("cite")
+            data__cite = data["cite"]
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "when" in data_keys:
+            data_keys.remove("when")
+            data__when = data["when"]
+            validate____defs_conditions_schema_json__defs_condition(data__when, custom_formats, None)
+        if "text" in data_keys:
+            data_keys.remove("text")
+            data__text = data["text"]
+            validate____defs_defs_schema_json__defs_text(data__text, custom_formats, None)
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
+        if data_keys:
+            raise JsonSchemaValueException
     return data
 
 def validate____defs_checks_schema_json__defs_params_target_unnamed(data, custom_formats={}, name_prefix=None):
@@ -3365,13 +2594,13 @@ def validate____defs_checks_schema_json__defs_params_limit(data, custom_formats=
                 if data__of_len < 1:
                     raise JsonSchemaValueException
                 for data__of_x, data__of_item in enumerate(data__of):
-                    data__of_item_any_of_count15 = 0
-                    if not data__of_item_any_of_count15:
+                    data__of_item_any_of_count14 = 0
+                    if not data__of_item_any_of_count14:
                         try:
                             validate____defs_defs_schema_json__defs_id(data__of_item, custom_formats, None)
-                            data__of_item_any_of_count15 += 1
+                            data__of_item_any_of_count14 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__of_item_any_of_count15:
+                    if not data__of_item_any_of_count14:
                         try:
                             if not isinstance(data__of_item, (dict)):
                                 raise JsonSchemaValueException
@@ -3387,9 +2616,9 @@ def validate____defs_checks_schema_json__defs_params_limit(data, custom_formats=
                                     validate____defs_defs_schema_json__defs_id(data__of_item__deck, custom_formats, None)
                                 if data__of_item_keys:
                                     raise JsonSchemaValueException
-                            data__of_item_any_of_count15 += 1
+                            data__of_item_any_of_count14 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__of_item_any_of_count15:
+                    if not data__of_item_any_of_count14:
                         raise JsonSchemaValueException
         if "per" in data_keys:
             data_keys.remove("per")
@@ -3426,17 +2655,17 @@ def validate____defs_checks_schema_json__defs_params_limit(data, custom_formats=
     return data
 
 def validate____defs_checks_schema_json__defs_limit_number(data, custom_formats={}, name_prefix=None):
-    data_any_of_count16 = 0
-    if not data_any_of_count16:
+    data_any_of_count15 = 0
+    if not data_any_of_count15:
         try:
             if not isinstance(data, (int)) and not (isinstance(data, float) and data.is_integer()) or isinstance(data, bool):
                 raise JsonSchemaValueException
             if isinstance(data, (int, float, Decimal)) and not isinstance(data, bool):
                 if data < 0:
                     raise JsonSchemaValueException
-            data_any_of_count16 += 1
+            data_any_of_count15 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count16:
+    if not data_any_of_count15:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -3452,9 +2681,9 @@ def validate____defs_checks_schema_json__defs_limit_number(data, custom_formats=
                     validate____defs_defs_schema_json__defs_id(data__track, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count16 += 1
+            data_any_of_count15 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count16:
+    if not data_any_of_count15:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -3470,9 +2699,9 @@ def validate____defs_checks_schema_json__defs_limit_number(data, custom_formats=
                     validate____defs_defs_schema_json__defs_id(data__stat, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count16 += 1
+            data_any_of_count15 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count16:
+    if not data_any_of_count15:
         raise JsonSchemaValueException
     return data
 
@@ -3880,6 +3109,2052 @@ def validate____defs_checks_schema_json__defs_params_actor_controlled_target(dat
             raise JsonSchemaValueException
     return data
 
+def validate____defs_conditions_schema_json__defs_form(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException
+    data_any_of_count16 = 0
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['all']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['any']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['not']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['condition']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['count']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['track']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['stat']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['level']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['game']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['games']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['scenario']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['score']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['rank']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['wins']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['owner']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['who']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['opened']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['held']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['destroyed']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        raise JsonSchemaValueException
+    try:
+        data_any_of_count17 = 0
+        if not data_any_of_count17:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['at_least', 'at_most']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count17 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count17:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['at_least', 'equals']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count17 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count17:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['at_least', 'in']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count17 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count17:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['at_most', 'equals']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count17 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count17:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['at_most', 'in']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count17 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count17:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['equals', 'in']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count17 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count17:
+            raise JsonSchemaValueException
+    except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    else:
+        raise JsonSchemaValueException
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_keys = set(data.keys())
+        if "all" in data_keys:
+            data_keys.remove("all")
+            data__all = data["all"]
+            if not isinstance(data__all, (list, tuple)):
+                raise JsonSchemaValueException
+            data__all_is_list = isinstance(data__all, (list, tuple))
+            if data__all_is_list:
+                data__all_len = len(data__all)
+                if data__all_len < 1:
+                    raise JsonSchemaValueException
+                for data__all_x, data__all_item in enumerate(data__all):
+                    validate____defs_conditions_schema_json__defs_condition(data__all_item, custom_formats, None)
+        if "any" in data_keys:
+            data_keys.remove("any")
+            data__any = data["any"]
+            if not isinstance(data__any, (list, tuple)):
+                raise JsonSchemaValueException
+            data__any_is_list = isinstance(data__any, (list, tuple))
+            if data__any_is_list:
+                data__any_len = len(data__any)
+                if data__any_len < 1:
+                    raise JsonSchemaValueException
+                for data__any_x, data__any_item in enumerate(data__any):
+                    validate____defs_conditions_schema_json__defs_condition(data__any_item, custom_formats, None)
+        if "not" in data_keys:
+            data_keys.remove("not")
+            data__not = data["not"]
+            validate____defs_conditions_schema_json__defs_condition(data__not, custom_formats, None)
+        if "condition" in data_keys:
+            data_keys.remove("condition")
+            data__condition = data["condition"]
+            validate____defs_defs_schema_json__defs_id(data__condition, custom_formats, None)
+        if "count" in data_keys:
+            data_keys.remove("count")
+            data__count = data["count"]
+            validate____defs_conditions_schema_json__defs_queries_count(data__count, custom_formats, None)
+        if "track" in data_keys:
+            data_keys.remove("track")
+            data__track = data["track"]
+            validate____defs_conditions_schema_json__defs_queries_track(data__track, custom_formats, None)
+        if "stat" in data_keys:
+            data_keys.remove("stat")
+            data__stat = data["stat"]
+            validate____defs_conditions_schema_json__defs_queries_stat(data__stat, custom_formats, None)
+        if "level" in data_keys:
+            data_keys.remove("level")
+            data__level = data["level"]
+            validate____defs_conditions_schema_json__defs_queries_level(data__level, custom_formats, None)
+        if "game" in data_keys:
+            data_keys.remove("game")
+            data__game = data["game"]
+            validate____defs_conditions_schema_json__defs_queries_game(data__game, custom_formats, None)
+        if "games" in data_keys:
+            data_keys.remove("games")
+            data__games = data["games"]
+            validate____defs_conditions_schema_json__defs_queries_games(data__games, custom_formats, None)
+        if "scenario" in data_keys:
+            data_keys.remove("scenario")
+            data__scenario = data["scenario"]
+            validate____defs_conditions_schema_json__defs_queries_scenario(data__scenario, custom_formats, None)
+        if "score" in data_keys:
+            data_keys.remove("score")
+            data__score = data["score"]
+            validate____defs_conditions_schema_json__defs_queries_score(data__score, custom_formats, None)
+        if "rank" in data_keys:
+            data_keys.remove("rank")
+            data__rank = data["rank"]
+            validate____defs_conditions_schema_json__defs_queries_rank(data__rank, custom_formats, None)
+        if "wins" in data_keys:
+            data_keys.remove("wins")
+            data__wins = data["wins"]
+            validate____defs_conditions_schema_json__defs_queries_wins(data__wins, custom_formats, None)
+        if "owner" in data_keys:
+            data_keys.remove("owner")
+            data__owner = data["owner"]
+            validate____defs_conditions_schema_json__defs_queries_owner(data__owner, custom_formats, None)
+        if "who" in data_keys:
+            data_keys.remove("who")
+            data__who = data["who"]
+            validate____defs_conditions_schema_json__defs_queries_who(data__who, custom_formats, None)
+        if "opened" in data_keys:
+            data_keys.remove("opened")
+            data__opened = data["opened"]
+            validate____defs_conditions_schema_json__defs_queries_opened(data__opened, custom_formats, None)
+        if "held" in data_keys:
+            data_keys.remove("held")
+            data__held = data["held"]
+            validate____defs_conditions_schema_json__defs_queries_held(data__held, custom_formats, None)
+        if "destroyed" in data_keys:
+            data_keys.remove("destroyed")
+            data__destroyed = data["destroyed"]
+            validate____defs_conditions_schema_json__defs_queries_destroyed(data__destroyed, custom_formats, None)
+        if "at_least" in data_keys:
+            data_keys.remove("at_least")
+            data__atleast = data["at_least"]
+            data__atleast_any_of_count18 = 0
+            if not data__atleast_any_of_count18:
+                try:
+                    if not isinstance(data__atleast, (int)) and not (isinstance(data__atleast, float) and data__atleast.is_integer()) or isinstance(data__atleast, bool):
+                        raise JsonSchemaValueException
+                    data__atleast_any_of_count18 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__atleast_any_of_count18:
+                try:
+                    validate____defs_conditions_schema_json__defs_query(data__atleast, custom_formats, None)
+                    data__atleast_any_of_count18 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__atleast_any_of_count18:
+                raise JsonSchemaValueException
+        if "at_most" in data_keys:
+            data_keys.remove("at_most")
+            data__atmost = data["at_most"]
+            data__atmost_any_of_count19 = 0
+            if not data__atmost_any_of_count19:
+                try:
+                    if not isinstance(data__atmost, (int)) and not (isinstance(data__atmost, float) and data__atmost.is_integer()) or isinstance(data__atmost, bool):
+                        raise JsonSchemaValueException
+                    data__atmost_any_of_count19 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__atmost_any_of_count19:
+                try:
+                    validate____defs_conditions_schema_json__defs_query(data__atmost, custom_formats, None)
+                    data__atmost_any_of_count19 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__atmost_any_of_count19:
+                raise JsonSchemaValueException
+        if "equals" in data_keys:
+            data_keys.remove("equals")
+            data__equals = data["equals"]
+            data__equals_any_of_count20 = 0
+            if not data__equals_any_of_count20:
+                try:
+                    if not isinstance(data__equals, (int)) and not (isinstance(data__equals, float) and data__equals.is_integer()) or isinstance(data__equals, bool):
+                        raise JsonSchemaValueException
+                    data__equals_any_of_count20 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__equals_any_of_count20:
+                try:
+                    if not isinstance(data__equals, (str)):
+                        raise JsonSchemaValueException
+                    data__equals_any_of_count20 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__equals_any_of_count20:
+                try:
+                    if not isinstance(data__equals, (bool)):
+                        raise JsonSchemaValueException
+                    data__equals_any_of_count20 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__equals_any_of_count20:
+                try:
+                    validate____defs_conditions_schema_json__defs_query(data__equals, custom_formats, None)
+                    data__equals_any_of_count20 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__equals_any_of_count20:
+                raise JsonSchemaValueException
+        if "in" in data_keys:
+            data_keys.remove("in")
+            data__in = data["in"]
+            if not isinstance(data__in, (list, tuple)):
+                raise JsonSchemaValueException
+            data__in_is_list = isinstance(data__in, (list, tuple))
+            if data__in_is_list:
+                data__in_len = len(data__in)
+                if data__in_len < 1:
+                    raise JsonSchemaValueException
+                for data__in_x, data__in_item in enumerate(data__in):
+                    data__in_item_any_of_count21 = 0
+                    if not data__in_item_any_of_count21:
+                        try:
+                            if not isinstance(data__in_item, (int)) and not (isinstance(data__in_item, float) and data__in_item.is_integer()) or isinstance(data__in_item, bool):
+                                raise JsonSchemaValueException
+                            data__in_item_any_of_count21 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__in_item_any_of_count21:
+                        try:
+                            if not isinstance(data__in_item, (str)):
+                                raise JsonSchemaValueException
+                            data__in_item_any_of_count21 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__in_item_any_of_count21:
+                        try:
+                            if not isinstance(data__in_item, (bool)):
+                                raise JsonSchemaValueException
+                            data__in_item_any_of_count21 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__in_item_any_of_count21:
+                        try:
+                            validate____defs_conditions_schema_json__defs_query(data__in_item, custom_formats, None)
+                            data__in_item_any_of_count21 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__in_item_any_of_count21:
+                        raise JsonSchemaValueException
+        if "text" in data_keys:
+            data_keys.remove("text")
+            data__text = data["text"]
+            validate____defs_defs_schema_json__defs_text(data__text, custom_formats, None)
+        if "cite" in data_keys:
+            data_keys.remove("cite")
+            data__cite = data["cite"]
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if data_keys:
+            raise JsonSchemaValueException
+    try:
+        data_any_of_count22 = 0
+        if not data_any_of_count22:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['count']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count22 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count22:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['track']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count22 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count22:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['stat']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count22 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count22:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['level']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count22 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count22:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['game']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count22 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count22:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['games']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count22 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count22:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['scenario']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count22 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count22:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['score']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count22 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count22:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['rank']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count22 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count22:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['wins']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count22 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count22:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['owner']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count22 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count22:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['who']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count22 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count22:
+            raise JsonSchemaValueException
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_any_of_count23 = 0
+        if not data_any_of_count23:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['at_least']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count23 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count23:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['at_most']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count23 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count23:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['equals']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count23 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count23:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['in']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count23 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count23:
+            raise JsonSchemaValueException
+    return data
+
+def validate____defs_conditions_schema_json__defs_query(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 1:
+            raise JsonSchemaValueException
+        if data_len > 1:
+            raise JsonSchemaValueException
+        data_keys = set(data.keys())
+        if "count" in data_keys:
+            data_keys.remove("count")
+            data__count = data["count"]
+            validate____defs_conditions_schema_json__defs_queries_count(data__count, custom_formats, None)
+        if "track" in data_keys:
+            data_keys.remove("track")
+            data__track = data["track"]
+            validate____defs_conditions_schema_json__defs_queries_track(data__track, custom_formats, None)
+        if "stat" in data_keys:
+            data_keys.remove("stat")
+            data__stat = data["stat"]
+            validate____defs_conditions_schema_json__defs_queries_stat(data__stat, custom_formats, None)
+        if "level" in data_keys:
+            data_keys.remove("level")
+            data__level = data["level"]
+            validate____defs_conditions_schema_json__defs_queries_level(data__level, custom_formats, None)
+        if "game" in data_keys:
+            data_keys.remove("game")
+            data__game = data["game"]
+            validate____defs_conditions_schema_json__defs_queries_game(data__game, custom_formats, None)
+        if "games" in data_keys:
+            data_keys.remove("games")
+            data__games = data["games"]
+            validate____defs_conditions_schema_json__defs_queries_games(data__games, custom_formats, None)
+        if "scenario" in data_keys:
+            data_keys.remove("scenario")
+            data__scenario = data["scenario"]
+            validate____defs_conditions_schema_json__defs_queries_scenario(data__scenario, custom_formats, None)
+        if "score" in data_keys:
+            data_keys.remove("score")
+            data__score = data["score"]
+            validate____defs_conditions_schema_json__defs_queries_score(data__score, custom_formats, None)
+        if "rank" in data_keys:
+            data_keys.remove("rank")
+            data__rank = data["rank"]
+            validate____defs_conditions_schema_json__defs_queries_rank(data__rank, custom_formats, None)
+        if "wins" in data_keys:
+            data_keys.remove("wins")
+            data__wins = data["wins"]
+            validate____defs_conditions_schema_json__defs_queries_wins(data__wins, custom_formats, None)
+        if "owner" in data_keys:
+            data_keys.remove("owner")
+            data__owner = data["owner"]
+            validate____defs_conditions_schema_json__defs_queries_owner(data__owner, custom_formats, None)
+        if "who" in data_keys:
+            data_keys.remove("who")
+            data__who = data["who"]
+            validate____defs_conditions_schema_json__defs_queries_who(data__who, custom_formats, None)
+        if "opened" in data_keys:
+            data_keys.remove("opened")
+            data__opened = data["opened"]
+            validate____defs_conditions_schema_json__defs_queries_opened(data__opened, custom_formats, None)
+        if "held" in data_keys:
+            data_keys.remove("held")
+            data__held = data["held"]
+            validate____defs_conditions_schema_json__defs_queries_held(data__held, custom_formats, None)
+        if "destroyed" in data_keys:
+            data_keys.remove("destroyed")
+            data__destroyed = data["destroyed"]
+            validate____defs_conditions_schema_json__defs_queries_destroyed(data__destroyed, custom_formats, None)
+        if data_keys:
+            raise JsonSchemaValueException
+    return data
+
+def validate____defs_conditions_schema_json__defs_queries_destroyed(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise JsonSchemaValueException
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len < 1:
+            raise JsonSchemaValueException
+    return data
+
+def validate____defs_conditions_schema_json__defs_queries_held(data, custom_formats={}, name_prefix=None):
+    data_any_of_count24 = 0
+    if not data_any_of_count24:
+        try:
+            validate____defs_defs_schema_json__defs_id(data, custom_formats, None)
+            data_any_of_count24 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count24:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['id']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+                data_keys = set(data.keys())
+                if "id" in data_keys:
+                    data_keys.remove("id")
+                    data__id = data["id"]
+                    validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
+                if "by" in data_keys:
+                    data_keys.remove("by")
+                    data__by = data["by"]
+                    if not isinstance(data__by, (str)):
+                        raise JsonSchemaValueException
+                    if isinstance(data__by, str):
+                        data__by_len = len(data__by)
+                        if data__by_len < 1:
+                            raise JsonSchemaValueException
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count24 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count24:
+        raise JsonSchemaValueException
+    return data
+
+def validate____defs_conditions_schema_json__defs_queries_opened(data, custom_formats={}, name_prefix=None):
+    validate____defs_defs_schema_json__defs_id(data, custom_formats, None)
+    return data
+
+def validate____defs_conditions_schema_json__defs_queries_who(data, custom_formats={}, name_prefix=None):
+    data_any_of_count25 = 0
+    if not data_any_of_count25:
+        try:
+            if not isinstance(data, (str)):
+                raise JsonSchemaValueException
+            if isinstance(data, str):
+                data_len = len(data)
+                if data_len < 1:
+                    raise JsonSchemaValueException
+            data_any_of_count25 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count25:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data_keys = set(data.keys())
+                if "player" in data_keys:
+                    data_keys.remove("player")
+                    data__player = data["player"]
+                    if not isinstance(data__player, (str)):
+                        raise JsonSchemaValueException
+                    if isinstance(data__player, str):
+                        data__player_len = len(data__player)
+                        if data__player_len < 1:
+                            raise JsonSchemaValueException
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count25 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count25:
+        raise JsonSchemaValueException
+    return data
+
+def validate____defs_conditions_schema_json__defs_queries_owner(data, custom_formats={}, name_prefix=None):
+    data_any_of_count26 = 0
+    if not data_any_of_count26:
+        try:
+            if not isinstance(data, (str)):
+                raise JsonSchemaValueException
+            if isinstance(data, str):
+                data_len = len(data)
+                if data_len < 1:
+                    raise JsonSchemaValueException
+            data_any_of_count26 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count26:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data_keys = set(data.keys())
+                if "of" in data_keys:
+                    data_keys.remove("of")
+                    data__of = data["of"]
+                    if not isinstance(data__of, (str)):
+                        raise JsonSchemaValueException
+                    if isinstance(data__of, str):
+                        data__of_len = len(data__of)
+                        if data__of_len < 1:
+                            raise JsonSchemaValueException
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count26 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count26:
+        raise JsonSchemaValueException
+    return data
+
+def validate____defs_conditions_schema_json__defs_queries_wins(data, custom_formats={}, name_prefix=None):
+    data_any_of_count27 = 0
+    if not data_any_of_count27:
+        try:
+            if not isinstance(data, (str)):
+                raise JsonSchemaValueException
+            if isinstance(data, str):
+                data_len = len(data)
+                if data_len < 1:
+                    raise JsonSchemaValueException
+            data_any_of_count27 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count27:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data_keys = set(data.keys())
+                if "player" in data_keys:
+                    data_keys.remove("player")
+                    data__player = data["player"]
+                    if not isinstance(data__player, (str)):
+                        raise JsonSchemaValueException
+                    if isinstance(data__player, str):
+                        data__player_len = len(data__player)
+                        if data__player_len < 1:
+                            raise JsonSchemaValueException
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count27 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count27:
+        raise JsonSchemaValueException
+    return data
+
+def validate____defs_conditions_schema_json__defs_queries_rank(data, custom_formats={}, name_prefix=None):
+    data_any_of_count28 = 0
+    if not data_any_of_count28:
+        try:
+            if not isinstance(data, (str)):
+                raise JsonSchemaValueException
+            if isinstance(data, str):
+                data_len = len(data)
+                if data_len < 1:
+                    raise JsonSchemaValueException
+            data_any_of_count28 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count28:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data_keys = set(data.keys())
+                if "player" in data_keys:
+                    data_keys.remove("player")
+                    data__player = data["player"]
+                    if not isinstance(data__player, (str)):
+                        raise JsonSchemaValueException
+                    if isinstance(data__player, str):
+                        data__player_len = len(data__player)
+                        if data__player_len < 1:
+                            raise JsonSchemaValueException
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count28 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count28:
+        raise JsonSchemaValueException
+    return data
+
+def validate____defs_conditions_schema_json__defs_queries_score(data, custom_formats={}, name_prefix=None):
+    data_any_of_count29 = 0
+    if not data_any_of_count29:
+        try:
+            if not isinstance(data, (str)):
+                raise JsonSchemaValueException
+            if isinstance(data, str):
+                data_len = len(data)
+                if data_len < 1:
+                    raise JsonSchemaValueException
+            data_any_of_count29 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count29:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data_keys = set(data.keys())
+                if "player" in data_keys:
+                    data_keys.remove("player")
+                    data__player = data["player"]
+                    if not isinstance(data__player, (str)):
+                        raise JsonSchemaValueException
+                    if isinstance(data__player, str):
+                        data__player_len = len(data__player)
+                        if data__player_len < 1:
+                            raise JsonSchemaValueException
+                if "total" in data_keys:
+                    data_keys.remove("total")
+                    data__total = data["total"]
+                    if not isinstance(data__total, (bool)):
+                        raise JsonSchemaValueException
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count29 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count29:
+        raise JsonSchemaValueException
+    return data
+
+def validate____defs_conditions_schema_json__defs_queries_scenario(data, custom_formats={}, name_prefix=None):
+    validate____defs_defs_schema_json__defs_id(data, custom_formats, None)
+    return data
+
+def validate____defs_conditions_schema_json__defs_queries_games(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_keys = set(data.keys())
+        if "type" in data_keys:
+            data_keys.remove("type")
+            data__type = data["type"]
+            validate____defs_defs_schema_json__defs_id(data__type, custom_formats, None)
+        if "scenario" in data_keys:
+            data_keys.remove("scenario")
+            data__scenario = data["scenario"]
+            validate____defs_defs_schema_json__defs_id(data__scenario, custom_formats, None)
+        if "result" in data_keys:
+            data_keys.remove("result")
+            data__result = data["result"]
+            if not isinstance(data__result, (str)):
+                raise JsonSchemaValueException
+        if "winner" in data_keys:
+            data_keys.remove("winner")
+            data__winner = data["winner"]
+            if not isinstance(data__winner, (str)):
+                raise JsonSchemaValueException
+            if isinstance(data__winner, str):
+                data__winner_len = len(data__winner)
+                if data__winner_len < 1:
+                    raise JsonSchemaValueException
+        if data_keys:
+            raise JsonSchemaValueException
+    return data
+
+def validate____defs_conditions_schema_json__defs_queries_game(data, custom_formats={}, name_prefix=None):
+    if not (isinstance(data, str) and data == 'number' or isinstance(data, str) and data == 'type' or isinstance(data, str) and data == 'scenario' or isinstance(data, str) and data == 'result' or isinstance(data, str) and data == 'winner' or isinstance(data, str) and data == 'played' or isinstance(data, str) and data == 'players'):
+        raise JsonSchemaValueException
+    return data
+
+def validate____defs_conditions_schema_json__defs_queries_level(data, custom_formats={}, name_prefix=None):
+    data_any_of_count30 = 0
+    if not data_any_of_count30:
+        try:
+            validate____defs_defs_schema_json__defs_id(data, custom_formats, None)
+            data_any_of_count30 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count30:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['id']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+                data_keys = set(data.keys())
+                if "id" in data_keys:
+                    data_keys.remove("id")
+                    data__id = data["id"]
+                    validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
+                if "player" in data_keys:
+                    data_keys.remove("player")
+                    data__player = data["player"]
+                    if not isinstance(data__player, (str)):
+                        raise JsonSchemaValueException
+                    if isinstance(data__player, str):
+                        data__player_len = len(data__player)
+                        if data__player_len < 1:
+                            raise JsonSchemaValueException
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count30 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count30:
+        raise JsonSchemaValueException
+    return data
+
+def validate____defs_conditions_schema_json__defs_queries_stat(data, custom_formats={}, name_prefix=None):
+    data_any_of_count31 = 0
+    if not data_any_of_count31:
+        try:
+            validate____defs_defs_schema_json__defs_id(data, custom_formats, None)
+            data_any_of_count31 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count31:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['field']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+                data_keys = set(data.keys())
+                if "field" in data_keys:
+                    data_keys.remove("field")
+                    data__field = data["field"]
+                    validate____defs_defs_schema_json__defs_id(data__field, custom_formats, None)
+                if "of" in data_keys:
+                    data_keys.remove("of")
+                    data__of = data["of"]
+                    if not isinstance(data__of, (str)):
+                        raise JsonSchemaValueException
+                    if isinstance(data__of, str):
+                        data__of_len = len(data__of)
+                        if data__of_len < 1:
+                            raise JsonSchemaValueException
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count31 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count31:
+        raise JsonSchemaValueException
+    return data
+
+def validate____defs_conditions_schema_json__defs_queries_track(data, custom_formats={}, name_prefix=None):
+    validate____defs_defs_schema_json__defs_id(data, custom_formats, None)
+    return data
+
+def validate____defs_conditions_schema_json__defs_queries_count(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_keys = set(data.keys())
+        if "sticker" in data_keys:
+            data_keys.remove("sticker")
+            data__sticker = data["sticker"]
+            data__sticker_any_of_count32 = 0
+            if not data__sticker_any_of_count32:
+                try:
+                    validate____defs_defs_schema_json__defs_id(data__sticker, custom_formats, None)
+                    data__sticker_any_of_count32 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__sticker_any_of_count32:
+                try:
+                    if not isinstance(data__sticker, (list, tuple)):
+                        raise JsonSchemaValueException
+                    data__sticker_is_list = isinstance(data__sticker, (list, tuple))
+                    if data__sticker_is_list:
+                        data__sticker_len = len(data__sticker)
+                        if data__sticker_len < 1:
+                            raise JsonSchemaValueException
+                        for data__sticker_x, data__sticker_item in enumerate(data__sticker):
+                            validate____defs_defs_schema_json__defs_id(data__sticker_item, custom_formats, None)
+                    data__sticker_any_of_count32 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__sticker_any_of_count32:
+                raise JsonSchemaValueException
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            data__kind_any_of_count33 = 0
+            if not data__kind_any_of_count33:
+                try:
+                    validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, None)
+                    data__kind_any_of_count33 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__kind_any_of_count33:
+                try:
+                    if not isinstance(data__kind, (list, tuple)):
+                        raise JsonSchemaValueException
+                    data__kind_is_list = isinstance(data__kind, (list, tuple))
+                    if data__kind_is_list:
+                        data__kind_len = len(data__kind)
+                        if data__kind_len < 1:
+                            raise JsonSchemaValueException
+                        for data__kind_x, data__kind_item in enumerate(data__kind):
+                            validate____defs_defs_schema_json__defs_id(data__kind_item, custom_formats, None)
+                    data__kind_any_of_count33 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__kind_any_of_count33:
+                raise JsonSchemaValueException
+        if "tag" in data_keys:
+            data_keys.remove("tag")
+            data__tag = data["tag"]
+            data__tag_any_of_count34 = 0
+            if not data__tag_any_of_count34:
+                try:
+                    validate____defs_defs_schema_json__defs_id(data__tag, custom_formats, None)
+                    data__tag_any_of_count34 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__tag_any_of_count34:
+                try:
+                    if not isinstance(data__tag, (list, tuple)):
+                        raise JsonSchemaValueException
+                    data__tag_is_list = isinstance(data__tag, (list, tuple))
+                    if data__tag_is_list:
+                        data__tag_len = len(data__tag)
+                        if data__tag_len < 1:
+                            raise JsonSchemaValueException
+                        for data__tag_x, data__tag_item in enumerate(data__tag):
+                            validate____defs_defs_schema_json__defs_id(data__tag_item, custom_formats, None)
+                    data__tag_any_of_count34 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__tag_any_of_count34:
+                raise JsonSchemaValueException
+        if "group" in data_keys:
+            data_keys.remove("group")
+            data__group = data["group"]
+            data__group_any_of_count35 = 0
+            if not data__group_any_of_count35:
+                try:
+                    validate____defs_defs_schema_json__defs_id(data__group, custom_formats, None)
+                    data__group_any_of_count35 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__group_any_of_count35:
+                try:
+                    if not isinstance(data__group, (list, tuple)):
+                        raise JsonSchemaValueException
+                    data__group_is_list = isinstance(data__group, (list, tuple))
+                    if data__group_is_list:
+                        data__group_len = len(data__group)
+                        if data__group_len < 1:
+                            raise JsonSchemaValueException
+                        for data__group_x, data__group_item in enumerate(data__group):
+                            validate____defs_defs_schema_json__defs_id(data__group_item, custom_formats, None)
+                    data__group_any_of_count35 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__group_any_of_count35:
+                raise JsonSchemaValueException
+        if "by" in data_keys:
+            data_keys.remove("by")
+            data__by = data["by"]
+            if not isinstance(data__by, (str)):
+                raise JsonSchemaValueException
+            if isinstance(data__by, str):
+                data__by_len = len(data__by)
+                if data__by_len < 1:
+                    raise JsonSchemaValueException
+        if "owned_by" in data_keys:
+            data_keys.remove("owned_by")
+            data__ownedby = data["owned_by"]
+            if not isinstance(data__ownedby, (str)):
+                raise JsonSchemaValueException
+            if isinstance(data__ownedby, str):
+                data__ownedby_len = len(data__ownedby)
+                if data__ownedby_len < 1:
+                    raise JsonSchemaValueException
+        if "status" in data_keys:
+            data_keys.remove("status")
+            data__status = data["status"]
+            if not (isinstance(data__status, str) and data__status == 'active' or isinstance(data__status, str) and data__status == 'cancelled' or isinstance(data__status, str) and data__status == 'any'):
+                raise JsonSchemaValueException
+        if "on" in data_keys:
+            data_keys.remove("on")
+            data__on = data["on"]
+            if not isinstance(data__on, (str)):
+                raise JsonSchemaValueException
+            if isinstance(data__on, str):
+                data__on_len = len(data__on)
+                if data__on_len < 1:
+                    raise JsonSchemaValueException
+        if "in" in data_keys:
+            data_keys.remove("in")
+            data__in = data["in"]
+            if not isinstance(data__in, (str)):
+                raise JsonSchemaValueException
+            if isinstance(data__in, str):
+                data__in_len = len(data__in)
+                if data__in_len < 1:
+                    raise JsonSchemaValueException
+        if "next_to" in data_keys:
+            data_keys.remove("next_to")
+            data__nextto = data["next_to"]
+            if not isinstance(data__nextto, (str)):
+                raise JsonSchemaValueException
+            if isinstance(data__nextto, str):
+                data__nextto_len = len(data__nextto)
+                if data__nextto_len < 1:
+                    raise JsonSchemaValueException
+        if "own" in data_keys:
+            data_keys.remove("own")
+            data__own = data["own"]
+            if not isinstance(data__own, (str)):
+                raise JsonSchemaValueException
+            if isinstance(data__own, str):
+                data__own_len = len(data__own)
+                if data__own_len < 1:
+                    raise JsonSchemaValueException
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
+        if data_keys:
+            raise JsonSchemaValueException
+    return data
+
+def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats={}, name_prefix=None):
+    data_any_of_count36 = 0
+    if not data_any_of_count36:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['placed', 'count']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+                data_keys = set(data.keys())
+                if "placed" in data_keys:
+                    data_keys.remove("placed")
+                    data__placed = data["placed"]
+                    validate____defs_defs_schema_json__defs_id(data__placed, custom_formats, None)
+                if "count" in data_keys:
+                    data_keys.remove("count")
+                    data__count = data["count"]
+                    if not isinstance(data__count, (int)) and not (isinstance(data__count, float) and data__count.is_integer()) or isinstance(data__count, bool):
+                        raise JsonSchemaValueException
+                    if isinstance(data__count, (int, float, Decimal)) and not isinstance(data__count, bool):
+                        if data__count < 1:
+                            raise JsonSchemaValueException
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count36 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count36:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['about_to_place']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+                data_keys = set(data.keys())
+                if "about_to_place" in data_keys:
+                    data_keys.remove("about_to_place")
+                    data__abouttoplace = data["about_to_place"]
+                    validate____defs_defs_schema_json__defs_id(data__abouttoplace, custom_formats, None)
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count36 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count36:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['event']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+                data_keys = set(data.keys())
+                if "event" in data_keys:
+                    data_keys.remove("event")
+                    data__event = data["event"]
+                    if not (isinstance(data__event, str) and data__event == 'faction-eliminated' or isinstance(data__event, str) and data__event == 'player-eliminated' or isinstance(data__event, str) and data__event == 'game-ended' or isinstance(data__event, str) and data__event == 'game-started'):
+                        raise JsonSchemaValueException
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count36 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count36:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['signatures_by_one_player']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+                data_keys = set(data.keys())
+                if "signatures_by_one_player" in data_keys:
+                    data_keys.remove("signatures_by_one_player")
+                    data__signaturesbyoneplayer = data["signatures_by_one_player"]
+                    if not isinstance(data__signaturesbyoneplayer, (int)) and not (isinstance(data__signaturesbyoneplayer, float) and data__signaturesbyoneplayer.is_integer()) or isinstance(data__signaturesbyoneplayer, bool):
+                        raise JsonSchemaValueException
+                    if isinstance(data__signaturesbyoneplayer, (int, float, Decimal)) and not isinstance(data__signaturesbyoneplayer, bool):
+                        if data__signaturesbyoneplayer < 1:
+                            raise JsonSchemaValueException
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count36 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count36:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['after_game']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+                data_keys = set(data.keys())
+                if "after_game" in data_keys:
+                    data_keys.remove("after_game")
+                    data__aftergame = data["after_game"]
+                    if not isinstance(data__aftergame, (int)) and not (isinstance(data__aftergame, float) and data__aftergame.is_integer()) or isinstance(data__aftergame, bool):
+                        raise JsonSchemaValueException
+                    if isinstance(data__aftergame, (int, float, Decimal)) and not isinstance(data__aftergame, bool):
+                        if data__aftergame < 0:
+                            raise JsonSchemaValueException
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count36 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count36:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['after_chapter']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+                data_keys = set(data.keys())
+                if "after_chapter" in data_keys:
+                    data_keys.remove("after_chapter")
+                    data__afterchapter = data["after_chapter"]
+                    if not isinstance(data__afterchapter, (int)) and not (isinstance(data__afterchapter, float) and data__afterchapter.is_integer()) or isinstance(data__afterchapter, bool):
+                        raise JsonSchemaValueException
+                    if isinstance(data__afterchapter, (int, float, Decimal)) and not isinstance(data__afterchapter, bool):
+                        if data__afterchapter < 1:
+                            raise JsonSchemaValueException
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count36 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count36:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['opened']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+                data_keys = set(data.keys())
+                if "opened" in data_keys:
+                    data_keys.remove("opened")
+                    data__opened = data["opened"]
+                    validate____defs_defs_schema_json__defs_id(data__opened, custom_formats, None)
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count36 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count36:
+        try:
+            if not (isinstance(data, str) and data == 'never'):
+                raise JsonSchemaValueException
+            data_any_of_count36 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count36:
+        raise JsonSchemaValueException
+    return data
+
+def validate____defs_factions_schema_json__defs_reward(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
+        if "replace" in data_keys:
+            data_keys.remove("replace")
+            data__replace = data["replace"]
+            if not isinstance(data__replace, (bool)):
+                raise JsonSchemaValueException
+        if "patch" in data_keys:
+            data_keys.remove("patch")
+            data__patch = data["patch"]
+            if not isinstance(data__patch, (bool)):
+                raise JsonSchemaValueException
+        if "notes" in data_keys:
+            data_keys.remove("notes")
+            data__notes = data["notes"]
+            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
+        if "for" in data_keys:
+            data_keys.remove("for")
+            data__for = data["for"]
+            if not (isinstance(data__for, str) and data__for == 'winner' or isinstance(data__for, str) and data__for == 'held-on' or isinstance(data__for, str) and data__for == 'everyone' or isinstance(data__for, str) and data__for == 'eliminated'):
+                raise JsonSchemaValueException
+        if "text" in data_keys:
+            data_keys.remove("text")
+            data__text = data["text"]
+            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, None)
+        if "place" in data_keys:
+            data_keys.remove("place")
+            data__place = data["place"]
+            validate____defs_defs_schema_json__defs_ids(data__place, custom_formats, None)
+        if "destroy" in data_keys:
+            data_keys.remove("destroy")
+            data__destroy = data["destroy"]
+            if not isinstance(data__destroy, (dict)):
+                raise JsonSchemaValueException
+            data__destroy_is_dict = isinstance(data__destroy, dict)
+            if data__destroy_is_dict:
+                data__destroy__missing_keys = set(['deck']) - data__destroy.keys()
+                if data__destroy__missing_keys:
+                    raise JsonSchemaValueException
+                data__destroy_keys = set(data__destroy.keys())
+                if "deck" in data__destroy_keys:
+                    data__destroy_keys.remove("deck")
+                    data__destroy__deck = data__destroy["deck"]
+                    validate____defs_defs_schema_json__defs_id(data__destroy__deck, custom_formats, None)
+                if data__destroy_keys:
+                    raise JsonSchemaValueException
+        if "game_type" in data_keys:
+            data_keys.remove("game_type")
+            data__gametype = data["game_type"]
+            if not isinstance(data__gametype, (str)):
+                raise JsonSchemaValueException
+        if data_keys:
+            raise JsonSchemaValueException
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['patch']) - data.keys()
+            if data__missing_keys:
+                raise JsonSchemaValueException
+            data_keys = set(data.keys())
+            if "patch" in data_keys:
+                data_keys.remove("patch")
+                data__patch = data["patch"]
+                if not isinstance(data__patch, (bool)):
+                    raise JsonSchemaValueException
+                if not (isinstance(data__patch, bool) and data__patch is True):
+                    raise JsonSchemaValueException
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['id', 'name', 'for']) - data.keys()
+            if data__missing_keys:
+                raise JsonSchemaValueException
+    return data
+
+def validate____defs_factions_schema_json__defs_faction(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
+        if "replace" in data_keys:
+            data_keys.remove("replace")
+            data__replace = data["replace"]
+            if not isinstance(data__replace, (bool)):
+                raise JsonSchemaValueException
+        if "patch" in data_keys:
+            data_keys.remove("patch")
+            data__patch = data["patch"]
+            if not isinstance(data__patch, (bool)):
+                raise JsonSchemaValueException
+        if "notes" in data_keys:
+            data_keys.remove("notes")
+            data__notes = data["notes"]
+            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
+        if "color" in data_keys:
+            data_keys.remove("color")
+            data__color = data["color"]
+            if not isinstance(data__color, (str)):
+                raise JsonSchemaValueException
+        if "powers" in data_keys:
+            data_keys.remove("powers")
+            data__powers = data["powers"]
+            if not isinstance(data__powers, (list, tuple)):
+                raise JsonSchemaValueException
+            data__powers_is_list = isinstance(data__powers, (list, tuple))
+            if data__powers_is_list:
+                data__powers_len = len(data__powers)
+                for data__powers_x, data__powers_item in enumerate(data__powers):
+                    validate____defs_factions_schema_json__defs_power(data__powers_item, custom_formats, None)
+        if "choose_powers" in data_keys:
+            data_keys.remove("choose_powers")
+            data__choosepowers = data["choose_powers"]
+            if not isinstance(data__choosepowers, (int)) and not (isinstance(data__choosepowers, float) and data__choosepowers.is_integer()) or isinstance(data__choosepowers, bool):
+                raise JsonSchemaValueException
+            if isinstance(data__choosepowers, (int, float, Decimal)) and not isinstance(data__choosepowers, bool):
+                if data__choosepowers < 0:
+                    raise JsonSchemaValueException
+        if "slots" in data_keys:
+            data_keys.remove("slots")
+            data__slots = data["slots"]
+            if not isinstance(data__slots, (dict)):
+                raise JsonSchemaValueException
+            data__slots_is_dict = isinstance(data__slots, dict)
+            if data__slots_is_dict:
+                data__slots_keys = set(data__slots.keys())
+                for data__slots_key in data__slots_keys:
+                    if data__slots_key not in []:
+                        data__slots_value = data__slots.get(data__slots_key)
+                        if not isinstance(data__slots_value, (int)) and not (isinstance(data__slots_value, float) and data__slots_value.is_integer()) or isinstance(data__slots_value, bool):
+                            raise JsonSchemaValueException
+                        if isinstance(data__slots_value, (int, float, Decimal)) and not isinstance(data__slots_value, bool):
+                            if data__slots_value < 0:
+                                raise JsonSchemaValueException
+                data__slots_len = len(data__slots)
+                if data__slots_len != 0:
+                    data__slots_property_names = True
+                    for data__slots_key in data__slots:
+                        try:
+                            validate____defs_defs_schema_json__defs_id(data__slots_key, custom_formats, None)
+                        except (JsonSchemaValueException, JsonSchemaValuesException):
+                            data__slots_property_names = False
+                    if not data__slots_property_names:
+                        raise JsonSchemaValueException
+        if "sealed_slots" in data_keys:
+            data_keys.remove("sealed_slots")
+            data__sealedslots = data["sealed_slots"]
+            validate____defs_defs_schema_json__defs_sealed_slots(data__sealedslots, custom_formats, None)
+        if "leader" in data_keys:
+            data_keys.remove("leader")
+            data__leader = data["leader"]
+            if not isinstance(data__leader, (dict)):
+                raise JsonSchemaValueException
+            data__leader_is_dict = isinstance(data__leader, dict)
+            if data__leader_is_dict:
+                data__leader_keys = set(data__leader.keys())
+                if "name" in data__leader_keys:
+                    data__leader_keys.remove("name")
+                    data__leader__name = data__leader["name"]
+                    validate____defs_defs_schema_json__defs_maybe_text(data__leader__name, custom_formats, None)
+                if "ability" in data__leader_keys:
+                    data__leader_keys.remove("ability")
+                    data__leader__ability = data__leader["ability"]
+                    validate____defs_defs_schema_json__defs_maybe_text(data__leader__ability, custom_formats, None)
+                if data__leader_keys:
+                    raise JsonSchemaValueException
+        if "units" in data_keys:
+            data_keys.remove("units")
+            data__units = data["units"]
+            if not isinstance(data__units, (list, tuple)):
+                raise JsonSchemaValueException
+            data__units_is_list = isinstance(data__units, (list, tuple))
+            if data__units_is_list:
+                data__units_len = len(data__units)
+                for data__units_x, data__units_item in enumerate(data__units):
+                    validate____defs_factions_schema_json__defs_unit(data__units_item, custom_formats, None)
+        if "text" in data_keys:
+            data_keys.remove("text")
+            data__text = data["text"]
+            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, None)
+        if data_keys:
+            raise JsonSchemaValueException
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['patch']) - data.keys()
+            if data__missing_keys:
+                raise JsonSchemaValueException
+            data_keys = set(data.keys())
+            if "patch" in data_keys:
+                data_keys.remove("patch")
+                data__patch = data["patch"]
+                if not isinstance(data__patch, (bool)):
+                    raise JsonSchemaValueException
+                if not (isinstance(data__patch, bool) and data__patch is True):
+                    raise JsonSchemaValueException
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['id', 'name']) - data.keys()
+            if data__missing_keys:
+                raise JsonSchemaValueException
+    return data
+
+def validate____defs_factions_schema_json__defs_unit(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['name']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException
+        data_keys = set(data.keys())
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
+        if "value" in data_keys:
+            data_keys.remove("value")
+            data__value = data["value"]
+            validate____defs_defs_schema_json__defs_scalar(data__value, custom_formats, None)
+        if "text" in data_keys:
+            data_keys.remove("text")
+            data__text = data["text"]
+            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, None)
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
+        if data_keys:
+            raise JsonSchemaValueException
+    return data
+
+def validate____defs_defs_schema_json__defs_sealed_slots(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_keys = set(data.keys())
+        for data_key in data_keys:
+            if data_key not in []:
+                data_value = data.get(data_key)
+                if not isinstance(data_value, (dict)):
+                    raise JsonSchemaValueException
+                data_value_is_dict = isinstance(data_value, dict)
+                if data_value_is_dict:
+                    data_value__missing_keys = set(['envelope']) - data_value.keys()
+                    if data_value__missing_keys:
+                        raise JsonSchemaValueException
+                    data_value_keys = set(data_value.keys())
+                    if "envelope" in data_value_keys:
+                        data_value_keys.remove("envelope")
+                        data_value__envelope = data_value["envelope"]
+                        validate____defs_defs_schema_json__defs_id(data_value__envelope, custom_formats, None)
+                    if "count" in data_value_keys:
+                        data_value_keys.remove("count")
+                        data_value__count = data_value["count"]
+                        if not isinstance(data_value__count, (int)) and not (isinstance(data_value__count, float) and data_value__count.is_integer()) or isinstance(data_value__count, bool):
+                            raise JsonSchemaValueException
+                        if isinstance(data_value__count, (int, float, Decimal)) and not isinstance(data_value__count, bool):
+                            if data_value__count < 1:
+                                raise JsonSchemaValueException
+                    if "name" in data_value_keys:
+                        data_value_keys.remove("name")
+                        data_value__name = data_value["name"]
+                        validate____defs_defs_schema_json__defs_text(data_value__name, custom_formats, None)
+                    if "notes" in data_value_keys:
+                        data_value_keys.remove("notes")
+                        data_value__notes = data_value["notes"]
+                        validate____defs_defs_schema_json__defs_text(data_value__notes, custom_formats, None)
+                    if "source" in data_value_keys:
+                        data_value_keys.remove("source")
+                        data_value__source = data_value["source"]
+                        validate____defs_defs_schema_json__defs_source(data_value__source, custom_formats, None)
+                    if data_value_keys:
+                        raise JsonSchemaValueException
+        data_len = len(data)
+        if data_len != 0:
+            data_property_names = True
+            for data_key in data:
+                try:
+                    validate____defs_defs_schema_json__defs_id(data_key, custom_formats, None)
+                except (JsonSchemaValueException, JsonSchemaValuesException):
+                    data_property_names = False
+            if not data_property_names:
+                raise JsonSchemaValueException
+    return data
+
+def validate____defs_factions_schema_json__defs_power(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
+        if "replace" in data_keys:
+            data_keys.remove("replace")
+            data__replace = data["replace"]
+            if not isinstance(data__replace, (bool)):
+                raise JsonSchemaValueException
+        if "patch" in data_keys:
+            data_keys.remove("patch")
+            data__patch = data["patch"]
+            if not isinstance(data__patch, (bool)):
+                raise JsonSchemaValueException
+        if "notes" in data_keys:
+            data_keys.remove("notes")
+            data__notes = data["notes"]
+            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
+        if "text" in data_keys:
+            data_keys.remove("text")
+            data__text = data["text"]
+            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, None)
+        if data_keys:
+            raise JsonSchemaValueException
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['patch']) - data.keys()
+            if data__missing_keys:
+                raise JsonSchemaValueException
+            data_keys = set(data.keys())
+            if "patch" in data_keys:
+                data_keys.remove("patch")
+                data__patch = data["patch"]
+                if not isinstance(data__patch, (bool)):
+                    raise JsonSchemaValueException
+                if not (isinstance(data__patch, bool) and data__patch is True):
+                    raise JsonSchemaValueException
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['id', 'text']) - data.keys()
+            if data__missing_keys:
+                raise JsonSchemaValueException
+    return data
+
+def validate____defs_stickers_schema_json__defs_sticker(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            validate____defs_defs_schema_json__defs_id(data__id, custom_formats, None)
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate____defs_defs_schema_json__defs_source(data__source, custom_formats, None)
+        if "replace" in data_keys:
+            data_keys.remove("replace")
+            data__replace = data["replace"]
+            if not isinstance(data__replace, (bool)):
+                raise JsonSchemaValueException
+        if "patch" in data_keys:
+            data_keys.remove("patch")
+            data__patch = data["patch"]
+            if not isinstance(data__patch, (bool)):
+                raise JsonSchemaValueException
+        if "notes" in data_keys:
+            data_keys.remove("notes")
+            data__notes = data["notes"]
+            validate____defs_defs_schema_json__defs_text(data__notes, custom_formats, None)
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not isinstance(data__kind, (str)):
+                raise JsonSchemaValueException
+        if "targets" in data_keys:
+            data_keys.remove("targets")
+            data__targets = data["targets"]
+            if not isinstance(data__targets, (list, tuple)):
+                raise JsonSchemaValueException
+            data__targets_is_list = isinstance(data__targets, (list, tuple))
+            if data__targets_is_list:
+                data__targets_len = len(data__targets)
+                if data__targets_len < 1:
+                    raise JsonSchemaValueException
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                if data__targets_len > len(set(fn(data__targets_x) for data__targets_x in data__targets)):
+                    raise JsonSchemaValueException
+                for data__targets_x, data__targets_item in enumerate(data__targets):
+                    validate____defs_stickers_schema_json__defs_target(data__targets_item, custom_formats, None)
+        if "deck" in data_keys:
+            data_keys.remove("deck")
+            data__deck = data["deck"]
+            validate____defs_defs_schema_json__defs_id(data__deck, custom_formats, None)
+        if "slot" in data_keys:
+            data_keys.remove("slot")
+            data__slot = data["slot"]
+            validate____defs_defs_schema_json__defs_id(data__slot, custom_formats, None)
+        if "supply" in data_keys:
+            data_keys.remove("supply")
+            data__supply = data["supply"]
+            data__supply_any_of_count37 = 0
+            if not data__supply_any_of_count37:
+                try:
+                    validate____defs_defs_schema_json__defs_count(data__supply, custom_formats, None)
+                    data__supply_any_of_count37 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__supply_any_of_count37:
+                try:
+                    if not isinstance(data__supply, (list, tuple)):
+                        raise JsonSchemaValueException
+                    data__supply_is_list = isinstance(data__supply, (list, tuple))
+                    if data__supply_is_list:
+                        data__supply_len = len(data__supply)
+                        if data__supply_len < 1:
+                            raise JsonSchemaValueException
+                        for data__supply_x, data__supply_item in enumerate(data__supply):
+                            validate____defs_stickers_schema_json__defs_pool(data__supply_item, custom_formats, None)
+                    data__supply_any_of_count37 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__supply_any_of_count37:
+                raise JsonSchemaValueException
+        if "effect" in data_keys:
+            data_keys.remove("effect")
+            data__effect = data["effect"]
+            validate____defs_defs_schema_json__defs_maybe_text(data__effect, custom_formats, None)
+        if "covers" in data_keys:
+            data_keys.remove("covers")
+            data__covers = data["covers"]
+            validate____defs_defs_schema_json__defs_ids(data__covers, custom_formats, None)
+        if "covers_all" in data_keys:
+            data_keys.remove("covers_all")
+            data__coversall = data["covers_all"]
+            if not isinstance(data__coversall, (bool)):
+                raise JsonSchemaValueException
+        if "destroys_card" in data_keys:
+            data_keys.remove("destroys_card")
+            data__destroyscard = data["destroys_card"]
+            if not isinstance(data__destroyscard, (bool)):
+                raise JsonSchemaValueException
+        if "cancels" in data_keys:
+            data_keys.remove("cancels")
+            data__cancels = data["cancels"]
+            if not isinstance(data__cancels, (bool)):
+                raise JsonSchemaValueException
+        if "founds" in data_keys:
+            data_keys.remove("founds")
+            data__founds = data["founds"]
+            if not isinstance(data__founds, (dict)):
+                raise JsonSchemaValueException
+            data__founds_is_dict = isinstance(data__founds, dict)
+            if data__founds_is_dict:
+                data__founds__missing_keys = set(['kind']) - data__founds.keys()
+                if data__founds__missing_keys:
+                    raise JsonSchemaValueException
+                data__founds_keys = set(data__founds.keys())
+                if "kind" in data__founds_keys:
+                    data__founds_keys.remove("kind")
+                    data__founds__kind = data__founds["kind"]
+                    validate____defs_defs_schema_json__defs_id(data__founds__kind, custom_formats, None)
+                if "population" in data__founds_keys:
+                    data__founds_keys.remove("population")
+                    data__founds__population = data__founds["population"]
+                    validate____defs_defs_schema_json__defs_count(data__founds__population, custom_formats, None)
+                if "named" in data__founds_keys:
+                    data__founds_keys.remove("named")
+                    data__founds__named = data__founds["named"]
+                    if not isinstance(data__founds__named, (bool)):
+                        raise JsonSchemaValueException
+                if data__founds_keys:
+                    raise JsonSchemaValueException
+        if "adds" in data_keys:
+            data_keys.remove("adds")
+            data__adds = data["adds"]
+            if not isinstance(data__adds, (dict)):
+                raise JsonSchemaValueException
+            data__adds_is_dict = isinstance(data__adds, dict)
+            if data__adds_is_dict:
+                data__adds_keys = set(data__adds.keys())
+                for data__adds_key in data__adds_keys:
+                    if data__adds_key not in []:
+                        data__adds_value = data__adds.get(data__adds_key)
+                        if not isinstance(data__adds_value, (int)) and not (isinstance(data__adds_value, float) and data__adds_value.is_integer()) or isinstance(data__adds_value, bool):
+                            raise JsonSchemaValueException
+        if "boxes" in data_keys:
+            data_keys.remove("boxes")
+            data__boxes = data["boxes"]
+            if not isinstance(data__boxes, (int)) and not (isinstance(data__boxes, float) and data__boxes.is_integer()) or isinstance(data__boxes, bool):
+                raise JsonSchemaValueException
+            if isinstance(data__boxes, (int, float, Decimal)) and not isinstance(data__boxes, bool):
+                if data__boxes < 1:
+                    raise JsonSchemaValueException
+        if "named" in data_keys:
+            data_keys.remove("named")
+            data__named = data["named"]
+            if not isinstance(data__named, (bool)):
+                raise JsonSchemaValueException
+        if "size" in data_keys:
+            data_keys.remove("size")
+            data__size = data["size"]
+            if not isinstance(data__size, (dict)):
+                raise JsonSchemaValueException
+            data__size_is_dict = isinstance(data__size, dict)
+            if data__size_is_dict:
+                data__size__missing_keys = set(['width', 'height']) - data__size.keys()
+                if data__size__missing_keys:
+                    raise JsonSchemaValueException
+                data__size_keys = set(data__size.keys())
+                if "width" in data__size_keys:
+                    data__size_keys.remove("width")
+                    data__size__width = data__size["width"]
+                    if not isinstance(data__size__width, (int, float, Decimal)) or isinstance(data__size__width, bool):
+                        raise JsonSchemaValueException
+                    if isinstance(data__size__width, (int, float, Decimal)) and not isinstance(data__size__width, bool):
+                        if data__size__width <= 0:
+                            raise JsonSchemaValueException
+                if "height" in data__size_keys:
+                    data__size_keys.remove("height")
+                    data__size__height = data__size["height"]
+                    if not isinstance(data__size__height, (int, float, Decimal)) or isinstance(data__size__height, bool):
+                        raise JsonSchemaValueException
+                    if isinstance(data__size__height, (int, float, Decimal)) and not isinstance(data__size__height, bool):
+                        if data__size__height <= 0:
+                            raise JsonSchemaValueException
+                if data__size_keys:
+                    raise JsonSchemaValueException
+        if "text" in data_keys:
+            data_keys.remove("text")
+            data__text = data["text"]
+            validate____defs_defs_schema_json__defs_maybe_text(data__text, custom_formats, None)
+        if "adds_territories" in data_keys:
+            data_keys.remove("adds_territories")
+            data__addsterritories = data["adds_territories"]
+            validate____defs_defs_schema_json__defs_ids(data__addsterritories, custom_formats, None)
+        if "links" in data_keys:
+            data_keys.remove("links")
+            data__links = data["links"]
+            if not isinstance(data__links, (dict)):
+                raise JsonSchemaValueException
+            data__links_is_dict = isinstance(data__links, dict)
+            if data__links_is_dict:
+                data__links__missing_keys = set(['each']) - data__links.keys()
+                if data__links__missing_keys:
+                    raise JsonSchemaValueException
+                data__links_keys = set(data__links.keys())
+                if "each" in data__links_keys:
+                    data__links_keys.remove("each")
+                    data__links__each = data__links["each"]
+                    if not isinstance(data__links__each, (int)) and not (isinstance(data__links__each, float) and data__links__each.is_integer()) or isinstance(data__links__each, bool):
+                        raise JsonSchemaValueException
+                    if isinstance(data__links__each, (int, float, Decimal)) and not isinstance(data__links__each, bool):
+                        if data__links__each < 0:
+                            raise JsonSchemaValueException
+                if "optional" in data__links_keys:
+                    data__links_keys.remove("optional")
+                    data__links__optional = data__links["optional"]
+                    if not isinstance(data__links__optional, (int)) and not (isinstance(data__links__optional, float) and data__links__optional.is_integer()) or isinstance(data__links__optional, bool):
+                        raise JsonSchemaValueException
+                    if isinstance(data__links__optional, (int, float, Decimal)) and not isinstance(data__links__optional, bool):
+                        if data__links__optional < 0:
+                            raise JsonSchemaValueException
+                if "kind" in data__links_keys:
+                    data__links_keys.remove("kind")
+                    data__links__kind = data__links["kind"]
+                    if not (isinstance(data__links__kind, str) and data__links__kind == 'land' or isinstance(data__links__kind, str) and data__links__kind == 'sea' or isinstance(data__links__kind, str) and data__links__kind == 'unknown'):
+                        raise JsonSchemaValueException
+                if "text" in data__links_keys:
+                    data__links_keys.remove("text")
+                    data__links__text = data__links["text"]
+                    validate____defs_defs_schema_json__defs_maybe_text(data__links__text, custom_formats, None)
+                if "within" in data__links_keys:
+                    data__links_keys.remove("within")
+                    data__links__within = data__links["within"]
+                    if not isinstance(data__links__within, (int)) and not (isinstance(data__links__within, float) and data__links__within.is_integer()) or isinstance(data__links__within, bool):
+                        raise JsonSchemaValueException
+                    if isinstance(data__links__within, (int, float, Decimal)) and not isinstance(data__links__within, bool):
+                        if data__links__within < 1:
+                            raise JsonSchemaValueException
+                if "same_region" in data__links_keys:
+                    data__links_keys.remove("same_region")
+                    data__links__sameregion = data__links["same_region"]
+                    if not isinstance(data__links__sameregion, (bool)):
+                        raise JsonSchemaValueException
+                if "cite" in data__links_keys:
+                    data__links_keys.remove("cite")
+                    data__links__cite = data__links["cite"]
+                    validate____defs_defs_schema_json__defs_text(data__links__cite, custom_formats, None)
+                if "cuts" in data__links_keys:
+                    data__links_keys.remove("cuts")
+                    data__links__cuts = data__links["cuts"]
+                    if not isinstance(data__links__cuts, (bool)):
+                        raise JsonSchemaValueException
+                if "by" in data__links_keys:
+                    data__links_keys.remove("by")
+                    data__links__by = data__links["by"]
+                    if not (isinstance(data__links__by, str) and data__links__by == 'placer'):
+                        raise JsonSchemaValueException
+                if data__links_keys:
+                    raise JsonSchemaValueException
+        if "checks" in data_keys:
+            data_keys.remove("checks")
+            data__checks = data["checks"]
+            if not isinstance(data__checks, (list, tuple)):
+                raise JsonSchemaValueException
+            data__checks_is_list = isinstance(data__checks, (list, tuple))
+            if data__checks_is_list:
+                data__checks_len = len(data__checks)
+                for data__checks_x, data__checks_item in enumerate(data__checks):
+                    validate____defs_checks_schema_json__defs_check(data__checks_item, custom_formats, None)
+        if "belongs_to" in data_keys:
+            data_keys.remove("belongs_to")
+            data__belongsto = data["belongs_to"]
+            validate____defs_defs_schema_json__defs_id(data__belongsto, custom_formats, None)
+        if data_keys:
+            raise JsonSchemaValueException
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['patch']) - data.keys()
+            if data__missing_keys:
+                raise JsonSchemaValueException
+            data_keys = set(data.keys())
+            if "patch" in data_keys:
+                data_keys.remove("patch")
+                data__patch = data["patch"]
+                if not isinstance(data__patch, (bool)):
+                    raise JsonSchemaValueException
+                if not (isinstance(data__patch, bool) and data__patch is True):
+                    raise JsonSchemaValueException
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['id', 'name', 'targets']) - data.keys()
+            if data__missing_keys:
+                raise JsonSchemaValueException
+    return data
+
 def validate____defs_stickers_schema_json__defs_pool(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException
@@ -3902,8 +5177,8 @@ def validate____defs_stickers_schema_json__defs_pool(data, custom_formats={}, na
     return data
 
 def validate____defs_defs_schema_json__defs_count(data, custom_formats={}, name_prefix=None):
-    data_any_of_count17 = 0
-    if not data_any_of_count17:
+    data_any_of_count38 = 0
+    if not data_any_of_count38:
         try:
             if not isinstance(data, (int)) and not (isinstance(data, float) and data.is_integer()) or isinstance(data, bool):
                 raise JsonSchemaValueException
@@ -3912,35 +5187,35 @@ def validate____defs_defs_schema_json__defs_count(data, custom_formats={}, name_
                     raise JsonSchemaValueException
                 if data > 10000:
                     raise JsonSchemaValueException
-            data_any_of_count17 += 1
+            data_any_of_count38 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count38:
         try:
             validate____defs_defs_schema_json__defs_unknown(data, custom_formats, None)
-            data_any_of_count17 += 1
+            data_any_of_count38 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count38:
         raise JsonSchemaValueException
     return data
 
 def validate____defs_stickers_schema_json__defs_target(data, custom_formats={}, name_prefix=None):
-    data_any_of_count18 = 0
-    if not data_any_of_count18:
+    data_any_of_count39 = 0
+    if not data_any_of_count39:
         try:
             if not (isinstance(data, str) and data == 'territory' or isinstance(data, str) and data == 'continent' or isinstance(data, str) and data == 'region' or isinstance(data, str) and data == 'card' or isinstance(data, str) and data == 'territory-card' or isinstance(data, str) and data == 'faction-card' or isinstance(data, str) and data == 'warlord-card' or isinstance(data, str) and data == 'rulebook-slot' or isinstance(data, str) and data == 'board'):
                 raise JsonSchemaValueException
-            data_any_of_count18 += 1
+            data_any_of_count39 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count18:
+    if not data_any_of_count39:
         try:
             if not isinstance(data, (str)):
                 raise JsonSchemaValueException
             if isinstance(data, str):
                 if not REGEX_PATTERNS['^[a-z0-9]+(-[a-z0-9]+)*-card$'].search(data):
                     raise JsonSchemaValueException
-            data_any_of_count18 += 1
+            data_any_of_count39 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count18:
+    if not data_any_of_count39:
         raise JsonSchemaValueException
     return data
 
@@ -4076,8 +5351,8 @@ def validate____defs_cards_schema_json__defs_card(data, custom_formats={}, name_
         if "resources" in data_keys:
             data_keys.remove("resources")
             data__resources = data["resources"]
-            data__resources_any_of_count19 = 0
-            if not data__resources_any_of_count19:
+            data__resources_any_of_count40 = 0
+            if not data__resources_any_of_count40:
                 try:
                     if not isinstance(data__resources, (int)) and not (isinstance(data__resources, float) and data__resources.is_integer()) or isinstance(data__resources, bool):
                         raise JsonSchemaValueException
@@ -4086,14 +5361,14 @@ def validate____defs_cards_schema_json__defs_card(data, custom_formats={}, name_
                             raise JsonSchemaValueException
                         if data__resources > 99:
                             raise JsonSchemaValueException
-                    data__resources_any_of_count19 += 1
+                    data__resources_any_of_count40 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__resources_any_of_count19:
+            if not data__resources_any_of_count40:
                 try:
                     validate____defs_defs_schema_json__defs_unknown(data__resources, custom_formats, None)
-                    data__resources_any_of_count19 += 1
+                    data__resources_any_of_count40 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__resources_any_of_count19:
+            if not data__resources_any_of_count40:
                 raise JsonSchemaValueException
         if "max_resources" in data_keys:
             data_keys.remove("max_resources")
@@ -4652,21 +5927,21 @@ def validate____defs_board_schema_json__defs_board(data, custom_formats={}, name
         if "complete" in data_keys:
             data_keys.remove("complete")
             data__complete = data["complete"]
-            data__complete_any_of_count20 = 0
-            if not data__complete_any_of_count20:
+            data__complete_any_of_count41 = 0
+            if not data__complete_any_of_count41:
                 try:
                     if not isinstance(data__complete, (bool)):
                         raise JsonSchemaValueException
                     if not (isinstance(data__complete, bool) and data__complete is True):
                         raise JsonSchemaValueException
-                    data__complete_any_of_count20 += 1
+                    data__complete_any_of_count41 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__complete_any_of_count20:
+            if not data__complete_any_of_count41:
                 try:
                     validate____defs_defs_schema_json__defs_unknown(data__complete, custom_formats, None)
-                    data__complete_any_of_count20 += 1
+                    data__complete_any_of_count41 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__complete_any_of_count20:
+            if not data__complete_any_of_count41:
                 raise JsonSchemaValueException
         if "inferred" in data_keys:
             data_keys.remove("inferred")
@@ -4786,8 +6061,8 @@ def validate____defs_game_schema_json__defs_sources(data, custom_formats={}, nam
                 if "year" in data_item_keys:
                     data_item_keys.remove("year")
                     data_item__year = data_item["year"]
-                    data_item__year_any_of_count21 = 0
-                    if not data_item__year_any_of_count21:
+                    data_item__year_any_of_count42 = 0
+                    if not data_item__year_any_of_count42:
                         try:
                             if not isinstance(data_item__year, (int)) and not (isinstance(data_item__year, float) and data_item__year.is_integer()) or isinstance(data_item__year, bool):
                                 raise JsonSchemaValueException
@@ -4796,14 +6071,14 @@ def validate____defs_game_schema_json__defs_sources(data, custom_formats={}, nam
                                     raise JsonSchemaValueException
                                 if data_item__year > 2100:
                                     raise JsonSchemaValueException
-                            data_item__year_any_of_count21 += 1
+                            data_item__year_any_of_count42 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__year_any_of_count21:
+                    if not data_item__year_any_of_count42:
                         try:
                             validate____defs_defs_schema_json__defs_unknown(data_item__year, custom_formats, None)
-                            data_item__year_any_of_count21 += 1
+                            data_item__year_any_of_count42 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__year_any_of_count21:
+                    if not data_item__year_any_of_count42:
                         raise JsonSchemaValueException
                 if "transcription" in data_item_keys:
                     data_item_keys.remove("transcription")
@@ -5161,13 +6436,13 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                 if "overall_winner" in data__campaign_keys:
                     data__campaign_keys.remove("overall_winner")
                     data__campaign__overallwinner = data__campaign["overall_winner"]
-                    data__campaign__overallwinner_any_of_count22 = 0
-                    if not data__campaign__overallwinner_any_of_count22:
+                    data__campaign__overallwinner_any_of_count43 = 0
+                    if not data__campaign__overallwinner_any_of_count43:
                         try:
                             validate____defs_defs_schema_json__defs_unknown(data__campaign__overallwinner, custom_formats, None)
-                            data__campaign__overallwinner_any_of_count22 += 1
+                            data__campaign__overallwinner_any_of_count43 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__overallwinner_any_of_count22:
+                    if not data__campaign__overallwinner_any_of_count43:
                         try:
                             if not isinstance(data__campaign__overallwinner, (dict)):
                                 raise JsonSchemaValueException
@@ -5204,18 +6479,18 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                         if "per" in data__campaign__overallwinner__tiebonus_keys:
                                             data__campaign__overallwinner__tiebonus_keys.remove("per")
                                             data__campaign__overallwinner__tiebonus__per = data__campaign__overallwinner__tiebonus["per"]
-                                            data__campaign__overallwinner__tiebonus__per_any_of_count23 = 0
-                                            if not data__campaign__overallwinner__tiebonus__per_any_of_count23:
+                                            data__campaign__overallwinner__tiebonus__per_any_of_count44 = 0
+                                            if not data__campaign__overallwinner__tiebonus__per_any_of_count44:
                                                 try:
                                                     validate____defs_defs_schema_json__defs_id(data__campaign__overallwinner__tiebonus__per, custom_formats, None)
-                                                    data__campaign__overallwinner__tiebonus__per_any_of_count23 += 1
+                                                    data__campaign__overallwinner__tiebonus__per_any_of_count44 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__campaign__overallwinner__tiebonus__per_any_of_count23:
+                                            if not data__campaign__overallwinner__tiebonus__per_any_of_count44:
                                                 try:
                                                     validate____defs_defs_schema_json__defs_ids(data__campaign__overallwinner__tiebonus__per, custom_formats, None)
-                                                    data__campaign__overallwinner__tiebonus__per_any_of_count23 += 1
+                                                    data__campaign__overallwinner__tiebonus__per_any_of_count44 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__campaign__overallwinner__tiebonus__per_any_of_count23:
+                                            if not data__campaign__overallwinner__tiebonus__per_any_of_count44:
                                                 raise JsonSchemaValueException
                                         if "named" in data__campaign__overallwinner__tiebonus_keys:
                                             data__campaign__overallwinner__tiebonus_keys.remove("named")
@@ -5238,9 +6513,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                     validate____defs_defs_schema_json__defs_cite(data__campaign__overallwinner__cite, custom_formats, None)
                                 if data__campaign__overallwinner_keys:
                                     raise JsonSchemaValueException
-                            data__campaign__overallwinner_any_of_count22 += 1
+                            data__campaign__overallwinner_any_of_count43 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__overallwinner_any_of_count22:
+                    if not data__campaign__overallwinner_any_of_count43:
                         try:
                             if not isinstance(data__campaign__overallwinner, (dict)):
                                 raise JsonSchemaValueException
@@ -5280,9 +6555,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                     validate____defs_defs_schema_json__defs_cite(data__campaign__overallwinner__cite, custom_formats, None)
                                 if data__campaign__overallwinner_keys:
                                     raise JsonSchemaValueException
-                            data__campaign__overallwinner_any_of_count22 += 1
+                            data__campaign__overallwinner_any_of_count43 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__overallwinner_any_of_count22:
+                    if not data__campaign__overallwinner_any_of_count43:
                         raise JsonSchemaValueException
                 if "starts" in data__campaign_keys:
                     data__campaign_keys.remove("starts")
@@ -5293,8 +6568,8 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                     if data__campaign__starts_is_list:
                         data__campaign__starts_len = len(data__campaign__starts)
                         for data__campaign__starts_x, data__campaign__starts_item in enumerate(data__campaign__starts):
-                            data__campaign__starts_item_any_of_count24 = 0
-                            if not data__campaign__starts_item_any_of_count24:
+                            data__campaign__starts_item_any_of_count45 = 0
+                            if not data__campaign__starts_item_any_of_count45:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -5323,9 +6598,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count24 += 1
+                                    data__campaign__starts_item_any_of_count45 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count24:
+                            if not data__campaign__starts_item_any_of_count45:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -5354,9 +6629,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count24 += 1
+                                    data__campaign__starts_item_any_of_count45 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count24:
+                            if not data__campaign__starts_item_any_of_count45:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -5389,9 +6664,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count24 += 1
+                                    data__campaign__starts_item_any_of_count45 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count24:
+                            if not data__campaign__starts_item_any_of_count45:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -5420,9 +6695,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count24 += 1
+                                    data__campaign__starts_item_any_of_count45 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count24:
+                            if not data__campaign__starts_item_any_of_count45:
                                 raise JsonSchemaValueException
                 if "team" in data__campaign_keys:
                     data__campaign_keys.remove("team")
@@ -5556,9 +6831,30 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                         for data__campaign__owedwhen_x, data__campaign__owedwhen_item in enumerate(data__campaign__owedwhen):
                             if not isinstance(data__campaign__owedwhen_item, (dict)):
                                 raise JsonSchemaValueException
+                            data__campaign__owedwhen_item_any_of_count46 = 0
+                            if not data__campaign__owedwhen_item_any_of_count46:
+                                try:
+                                    data__campaign__owedwhen_item_is_dict = isinstance(data__campaign__owedwhen_item, dict)
+                                    if data__campaign__owedwhen_item_is_dict:
+                                        data__campaign__owedwhen_item__missing_keys = set(['targets', 'field', 'at_least']) - data__campaign__owedwhen_item.keys()
+                                        if data__campaign__owedwhen_item__missing_keys:
+                                            raise JsonSchemaValueException
+                                    data__campaign__owedwhen_item_any_of_count46 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__campaign__owedwhen_item_any_of_count46:
+                                try:
+                                    data__campaign__owedwhen_item_is_dict = isinstance(data__campaign__owedwhen_item, dict)
+                                    if data__campaign__owedwhen_item_is_dict:
+                                        data__campaign__owedwhen_item__missing_keys = set(['when']) - data__campaign__owedwhen_item.keys()
+                                        if data__campaign__owedwhen_item__missing_keys:
+                                            raise JsonSchemaValueException
+                                    data__campaign__owedwhen_item_any_of_count46 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__campaign__owedwhen_item_any_of_count46:
+                                raise JsonSchemaValueException
                             data__campaign__owedwhen_item_is_dict = isinstance(data__campaign__owedwhen_item, dict)
                             if data__campaign__owedwhen_item_is_dict:
-                                data__campaign__owedwhen_item__missing_keys = set(['targets', 'field', 'at_least', 'place', 'cite']) - data__campaign__owedwhen_item.keys()
+                                data__campaign__owedwhen_item__missing_keys = set(['place', 'cite']) - data__campaign__owedwhen_item.keys()
                                 if data__campaign__owedwhen_item__missing_keys:
                                     raise JsonSchemaValueException
                                 data__campaign__owedwhen_item_keys = set(data__campaign__owedwhen_item.keys())
@@ -5591,8 +6887,248 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                     data__campaign__owedwhen_item_keys.remove("cite")
                                     data__campaign__owedwhen_item__cite = data__campaign__owedwhen_item["cite"]
                                     validate____defs_defs_schema_json__defs_cite(data__campaign__owedwhen_item__cite, custom_formats, None)
+                                if "when" in data__campaign__owedwhen_item_keys:
+                                    data__campaign__owedwhen_item_keys.remove("when")
+                                    data__campaign__owedwhen_item__when = data__campaign__owedwhen_item["when"]
+                                    validate____defs_conditions_schema_json__defs_condition(data__campaign__owedwhen_item__when, custom_formats, None)
+                                if "each" in data__campaign__owedwhen_item_keys:
+                                    data__campaign__owedwhen_item_keys.remove("each")
+                                    data__campaign__owedwhen_item__each = data__campaign__owedwhen_item["each"]
+                                    if not (isinstance(data__campaign__owedwhen_item__each, str) and data__campaign__owedwhen_item__each == 'target' or isinstance(data__campaign__owedwhen_item__each, str) and data__campaign__owedwhen_item__each == 'player'):
+                                        raise JsonSchemaValueException
+                                if "at_once" in data__campaign__owedwhen_item_keys:
+                                    data__campaign__owedwhen_item_keys.remove("at_once")
+                                    data__campaign__owedwhen_item__atonce = data__campaign__owedwhen_item["at_once"]
+                                    if not isinstance(data__campaign__owedwhen_item__atonce, (bool)):
+                                        raise JsonSchemaValueException
                                 if data__campaign__owedwhen_item_keys:
                                     raise JsonSchemaValueException
+                if "conditions" in data__campaign_keys:
+                    data__campaign_keys.remove("conditions")
+                    data__campaign__conditions = data__campaign["conditions"]
+                    if not isinstance(data__campaign__conditions, (list, tuple)):
+                        raise JsonSchemaValueException
+                    data__campaign__conditions_is_list = isinstance(data__campaign__conditions, (list, tuple))
+                    if data__campaign__conditions_is_list:
+                        data__campaign__conditions_len = len(data__campaign__conditions)
+                        for data__campaign__conditions_x, data__campaign__conditions_item in enumerate(data__campaign__conditions):
+                            if not isinstance(data__campaign__conditions_item, (dict)):
+                                raise JsonSchemaValueException
+                            data__campaign__conditions_item_is_dict = isinstance(data__campaign__conditions_item, dict)
+                            if data__campaign__conditions_item_is_dict:
+                                data__campaign__conditions_item__missing_keys = set(['id', 'when']) - data__campaign__conditions_item.keys()
+                                if data__campaign__conditions_item__missing_keys:
+                                    raise JsonSchemaValueException
+                                data__campaign__conditions_item_keys = set(data__campaign__conditions_item.keys())
+                                if "id" in data__campaign__conditions_item_keys:
+                                    data__campaign__conditions_item_keys.remove("id")
+                                    data__campaign__conditions_item__id = data__campaign__conditions_item["id"]
+                                    validate____defs_defs_schema_json__defs_id(data__campaign__conditions_item__id, custom_formats, None)
+                                if "when" in data__campaign__conditions_item_keys:
+                                    data__campaign__conditions_item_keys.remove("when")
+                                    data__campaign__conditions_item__when = data__campaign__conditions_item["when"]
+                                    validate____defs_conditions_schema_json__defs_condition(data__campaign__conditions_item__when, custom_formats, None)
+                                if "text" in data__campaign__conditions_item_keys:
+                                    data__campaign__conditions_item_keys.remove("text")
+                                    data__campaign__conditions_item__text = data__campaign__conditions_item["text"]
+                                    validate____defs_defs_schema_json__defs_text(data__campaign__conditions_item__text, custom_formats, None)
+                                if "cite" in data__campaign__conditions_item_keys:
+                                    data__campaign__conditions_item_keys.remove("cite")
+                                    data__campaign__conditions_item__cite = data__campaign__conditions_item["cite"]
+                                    validate____defs_defs_schema_json__defs_cite(data__campaign__conditions_item__cite, custom_formats, None)
+                                if data__campaign__conditions_item_keys:
+                                    raise JsonSchemaValueException
+                if "claims" in data__campaign_keys:
+                    data__campaign_keys.remove("claims")
+                    data__campaign__claims = data__campaign["claims"]
+                    if not isinstance(data__campaign__claims, (list, tuple)):
+                        raise JsonSchemaValueException
+                    data__campaign__claims_is_list = isinstance(data__campaign__claims, (list, tuple))
+                    if data__campaign__claims_is_list:
+                        data__campaign__claims_len = len(data__campaign__claims)
+                        for data__campaign__claims_x, data__campaign__claims_item in enumerate(data__campaign__claims):
+                            validate____defs_defs_schema_json__defs_id(data__campaign__claims_item, custom_formats, None)
+                if "levels" in data__campaign_keys:
+                    data__campaign_keys.remove("levels")
+                    data__campaign__levels = data__campaign["levels"]
+                    if not isinstance(data__campaign__levels, (list, tuple)):
+                        raise JsonSchemaValueException
+                    data__campaign__levels_is_list = isinstance(data__campaign__levels, (list, tuple))
+                    if data__campaign__levels_is_list:
+                        data__campaign__levels_len = len(data__campaign__levels)
+                        for data__campaign__levels_x, data__campaign__levels_item in enumerate(data__campaign__levels):
+                            if not isinstance(data__campaign__levels_item, (dict)):
+                                raise JsonSchemaValueException
+                            data__campaign__levels_item_is_dict = isinstance(data__campaign__levels_item, dict)
+                            if data__campaign__levels_item_is_dict:
+                                data__campaign__levels_item__missing_keys = set(['id', 'of', 'at']) - data__campaign__levels_item.keys()
+                                if data__campaign__levels_item__missing_keys:
+                                    raise JsonSchemaValueException
+                                data__campaign__levels_item_keys = set(data__campaign__levels_item.keys())
+                                if "id" in data__campaign__levels_item_keys:
+                                    data__campaign__levels_item_keys.remove("id")
+                                    data__campaign__levels_item__id = data__campaign__levels_item["id"]
+                                    validate____defs_defs_schema_json__defs_id(data__campaign__levels_item__id, custom_formats, None)
+                                if "name" in data__campaign__levels_item_keys:
+                                    data__campaign__levels_item_keys.remove("name")
+                                    data__campaign__levels_item__name = data__campaign__levels_item["name"]
+                                    validate____defs_defs_schema_json__defs_text(data__campaign__levels_item__name, custom_formats, None)
+                                if "of" in data__campaign__levels_item_keys:
+                                    data__campaign__levels_item_keys.remove("of")
+                                    data__campaign__levels_item__of = data__campaign__levels_item["of"]
+                                    validate____defs_conditions_schema_json__defs_query(data__campaign__levels_item__of, custom_formats, None)
+                                if "at" in data__campaign__levels_item_keys:
+                                    data__campaign__levels_item_keys.remove("at")
+                                    data__campaign__levels_item__at = data__campaign__levels_item["at"]
+                                    if not isinstance(data__campaign__levels_item__at, (list, tuple)):
+                                        raise JsonSchemaValueException
+                                    data__campaign__levels_item__at_is_list = isinstance(data__campaign__levels_item__at, (list, tuple))
+                                    if data__campaign__levels_item__at_is_list:
+                                        data__campaign__levels_item__at_len = len(data__campaign__levels_item__at)
+                                        if data__campaign__levels_item__at_len < 1:
+                                            raise JsonSchemaValueException
+                                        for data__campaign__levels_item__at_x, data__campaign__levels_item__at_item in enumerate(data__campaign__levels_item__at):
+                                            if not isinstance(data__campaign__levels_item__at_item, (int)) and not (isinstance(data__campaign__levels_item__at_item, float) and data__campaign__levels_item__at_item.is_integer()) or isinstance(data__campaign__levels_item__at_item, bool):
+                                                raise JsonSchemaValueException
+                                if "per" in data__campaign__levels_item_keys:
+                                    data__campaign__levels_item_keys.remove("per")
+                                    data__campaign__levels_item__per = data__campaign__levels_item["per"]
+                                    if not (isinstance(data__campaign__levels_item__per, str) and data__campaign__levels_item__per == 'player' or isinstance(data__campaign__levels_item__per, str) and data__campaign__levels_item__per == 'campaign'):
+                                        raise JsonSchemaValueException
+                                if "text" in data__campaign__levels_item_keys:
+                                    data__campaign__levels_item_keys.remove("text")
+                                    data__campaign__levels_item__text = data__campaign__levels_item["text"]
+                                    validate____defs_defs_schema_json__defs_text(data__campaign__levels_item__text, custom_formats, None)
+                                if "cite" in data__campaign__levels_item_keys:
+                                    data__campaign__levels_item_keys.remove("cite")
+                                    data__campaign__levels_item__cite = data__campaign__levels_item["cite"]
+                                    validate____defs_defs_schema_json__defs_cite(data__campaign__levels_item__cite, custom_formats, None)
+                                if data__campaign__levels_item_keys:
+                                    raise JsonSchemaValueException
+                if "scenarios" in data__campaign_keys:
+                    data__campaign_keys.remove("scenarios")
+                    data__campaign__scenarios = data__campaign["scenarios"]
+                    if not isinstance(data__campaign__scenarios, (list, tuple)):
+                        raise JsonSchemaValueException
+                    data__campaign__scenarios_is_list = isinstance(data__campaign__scenarios, (list, tuple))
+                    if data__campaign__scenarios_is_list:
+                        data__campaign__scenarios_len = len(data__campaign__scenarios)
+                        for data__campaign__scenarios_x, data__campaign__scenarios_item in enumerate(data__campaign__scenarios):
+                            if not isinstance(data__campaign__scenarios_item, (dict)):
+                                raise JsonSchemaValueException
+                            data__campaign__scenarios_item_is_dict = isinstance(data__campaign__scenarios_item, dict)
+                            if data__campaign__scenarios_item_is_dict:
+                                data__campaign__scenarios_item__missing_keys = set(['id']) - data__campaign__scenarios_item.keys()
+                                if data__campaign__scenarios_item__missing_keys:
+                                    raise JsonSchemaValueException
+                                data__campaign__scenarios_item_keys = set(data__campaign__scenarios_item.keys())
+                                if "id" in data__campaign__scenarios_item_keys:
+                                    data__campaign__scenarios_item_keys.remove("id")
+                                    data__campaign__scenarios_item__id = data__campaign__scenarios_item["id"]
+                                    validate____defs_defs_schema_json__defs_id(data__campaign__scenarios_item__id, custom_formats, None)
+                                if "name" in data__campaign__scenarios_item_keys:
+                                    data__campaign__scenarios_item_keys.remove("name")
+                                    data__campaign__scenarios_item__name = data__campaign__scenarios_item["name"]
+                                    validate____defs_defs_schema_json__defs_text(data__campaign__scenarios_item__name, custom_formats, None)
+                                if "open" in data__campaign__scenarios_item_keys:
+                                    data__campaign__scenarios_item_keys.remove("open")
+                                    data__campaign__scenarios_item__open = data__campaign__scenarios_item["open"]
+                                    validate____defs_conditions_schema_json__defs_condition(data__campaign__scenarios_item__open, custom_formats, None)
+                                if "again" in data__campaign__scenarios_item_keys:
+                                    data__campaign__scenarios_item_keys.remove("again")
+                                    data__campaign__scenarios_item__again = data__campaign__scenarios_item["again"]
+                                    if not isinstance(data__campaign__scenarios_item__again, (bool)):
+                                        raise JsonSchemaValueException
+                                if "text" in data__campaign__scenarios_item_keys:
+                                    data__campaign__scenarios_item_keys.remove("text")
+                                    data__campaign__scenarios_item__text = data__campaign__scenarios_item["text"]
+                                    validate____defs_defs_schema_json__defs_text(data__campaign__scenarios_item__text, custom_formats, None)
+                                if "cite" in data__campaign__scenarios_item_keys:
+                                    data__campaign__scenarios_item_keys.remove("cite")
+                                    data__campaign__scenarios_item__cite = data__campaign__scenarios_item["cite"]
+                                    validate____defs_defs_schema_json__defs_cite(data__campaign__scenarios_item__cite, custom_formats, None)
+                                if data__campaign__scenarios_item_keys:
+                                    raise JsonSchemaValueException
+                if "end" in data__campaign_keys:
+                    data__campaign_keys.remove("end")
+                    data__campaign__end = data__campaign["end"]
+                    if not isinstance(data__campaign__end, (dict)):
+                        raise JsonSchemaValueException
+                    data__campaign__end_is_dict = isinstance(data__campaign__end, dict)
+                    if data__campaign__end_is_dict:
+                        data__campaign__end__missing_keys = set(['when']) - data__campaign__end.keys()
+                        if data__campaign__end__missing_keys:
+                            raise JsonSchemaValueException
+                        data__campaign__end_keys = set(data__campaign__end.keys())
+                        if "when" in data__campaign__end_keys:
+                            data__campaign__end_keys.remove("when")
+                            data__campaign__end__when = data__campaign__end["when"]
+                            validate____defs_conditions_schema_json__defs_condition(data__campaign__end__when, custom_formats, None)
+                        if "text" in data__campaign__end_keys:
+                            data__campaign__end_keys.remove("text")
+                            data__campaign__end__text = data__campaign__end["text"]
+                            validate____defs_defs_schema_json__defs_text(data__campaign__end__text, custom_formats, None)
+                        if "cite" in data__campaign__end_keys:
+                            data__campaign__end_keys.remove("cite")
+                            data__campaign__end__cite = data__campaign__end["cite"]
+                            validate____defs_defs_schema_json__defs_cite(data__campaign__end__cite, custom_formats, None)
+                        if data__campaign__end_keys:
+                            raise JsonSchemaValueException
+                if "outcome" in data__campaign_keys:
+                    data__campaign_keys.remove("outcome")
+                    data__campaign__outcome = data__campaign["outcome"]
+                    if not isinstance(data__campaign__outcome, (dict)):
+                        raise JsonSchemaValueException
+                    data__campaign__outcome_any_of_count47 = 0
+                    if not data__campaign__outcome_any_of_count47:
+                        try:
+                            data__campaign__outcome_is_dict = isinstance(data__campaign__outcome, dict)
+                            if data__campaign__outcome_is_dict:
+                                data__campaign__outcome__missing_keys = set(['rank_by']) - data__campaign__outcome.keys()
+                                if data__campaign__outcome__missing_keys:
+                                    raise JsonSchemaValueException
+                            data__campaign__outcome_any_of_count47 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__campaign__outcome_any_of_count47:
+                        try:
+                            data__campaign__outcome_is_dict = isinstance(data__campaign__outcome, dict)
+                            if data__campaign__outcome_is_dict:
+                                data__campaign__outcome__missing_keys = set(['won_when']) - data__campaign__outcome.keys()
+                                if data__campaign__outcome__missing_keys:
+                                    raise JsonSchemaValueException
+                            data__campaign__outcome_any_of_count47 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__campaign__outcome_any_of_count47:
+                        raise JsonSchemaValueException
+                    data__campaign__outcome_is_dict = isinstance(data__campaign__outcome, dict)
+                    if data__campaign__outcome_is_dict:
+                        data__campaign__outcome_keys = set(data__campaign__outcome.keys())
+                        if "rank_by" in data__campaign__outcome_keys:
+                            data__campaign__outcome_keys.remove("rank_by")
+                            data__campaign__outcome__rankby = data__campaign__outcome["rank_by"]
+                            if not isinstance(data__campaign__outcome__rankby, (list, tuple)):
+                                raise JsonSchemaValueException
+                            data__campaign__outcome__rankby_is_list = isinstance(data__campaign__outcome__rankby, (list, tuple))
+                            if data__campaign__outcome__rankby_is_list:
+                                data__campaign__outcome__rankby_len = len(data__campaign__outcome__rankby)
+                                if data__campaign__outcome__rankby_len < 1:
+                                    raise JsonSchemaValueException
+                                for data__campaign__outcome__rankby_x, data__campaign__outcome__rankby_item in enumerate(data__campaign__outcome__rankby):
+                                    validate____defs_conditions_schema_json__defs_query(data__campaign__outcome__rankby_item, custom_formats, None)
+                        if "won_when" in data__campaign__outcome_keys:
+                            data__campaign__outcome_keys.remove("won_when")
+                            data__campaign__outcome__wonwhen = data__campaign__outcome["won_when"]
+                            validate____defs_conditions_schema_json__defs_condition(data__campaign__outcome__wonwhen, custom_formats, None)
+                        if "text" in data__campaign__outcome_keys:
+                            data__campaign__outcome_keys.remove("text")
+                            data__campaign__outcome__text = data__campaign__outcome["text"]
+                            validate____defs_defs_schema_json__defs_text(data__campaign__outcome__text, custom_formats, None)
+                        if "cite" in data__campaign__outcome_keys:
+                            data__campaign__outcome_keys.remove("cite")
+                            data__campaign__outcome__cite = data__campaign__outcome["cite"]
+                            validate____defs_defs_schema_json__defs_cite(data__campaign__outcome__cite, custom_formats, None)
+                        if data__campaign__outcome_keys:
+                            raise JsonSchemaValueException
                 if data__campaign_keys:
                     raise JsonSchemaValueException
         if "summary" in data_keys:
@@ -5646,13 +7182,13 @@ def validate____defs_game_schema_json__defs_mark_groups(data, custom_formats={},
                 if "title" in data_item_keys:
                     data_item_keys.remove("title")
                     data_item__title = data_item["title"]
-                    data_item__title_any_of_count25 = 0
-                    if not data_item__title_any_of_count25:
+                    data_item__title_any_of_count48 = 0
+                    if not data_item__title_any_of_count48:
                         try:
                             validate____defs_defs_schema_json__defs_text(data_item__title, custom_formats, None)
-                            data_item__title_any_of_count25 += 1
+                            data_item__title_any_of_count48 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__title_any_of_count25:
+                    if not data_item__title_any_of_count48:
                         try:
                             if not isinstance(data_item__title, (dict)):
                                 raise JsonSchemaValueException
@@ -5677,9 +7213,9 @@ def validate____defs_game_schema_json__defs_mark_groups(data, custom_formats={},
                                         raise JsonSchemaValueException
                                 if data_item__title_keys:
                                     raise JsonSchemaValueException
-                            data_item__title_any_of_count25 += 1
+                            data_item__title_any_of_count48 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__title_any_of_count25:
+                    if not data_item__title_any_of_count48:
                         raise JsonSchemaValueException
                 if "kinds" in data_item_keys:
                     data_item_keys.remove("kinds")
@@ -5754,13 +7290,13 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
         if "signature" in data_keys:
             data_keys.remove("signature")
             data__signature = data["signature"]
-            data__signature_any_of_count26 = 0
-            if not data__signature_any_of_count26:
+            data__signature_any_of_count49 = 0
+            if not data__signature_any_of_count49:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__signature, custom_formats, None)
-                    data__signature_any_of_count26 += 1
+                    data__signature_any_of_count49 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__signature_any_of_count26:
+            if not data__signature_any_of_count49:
                 try:
                     if not isinstance(data__signature, (dict)):
                         raise JsonSchemaValueException
@@ -5785,20 +7321,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__signature_keys:
                             raise JsonSchemaValueException
-                    data__signature_any_of_count26 += 1
+                    data__signature_any_of_count49 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__signature_any_of_count26:
+            if not data__signature_any_of_count49:
                 raise JsonSchemaValueException
         if "region" in data_keys:
             data_keys.remove("region")
             data__region = data["region"]
-            data__region_any_of_count27 = 0
-            if not data__region_any_of_count27:
+            data__region_any_of_count50 = 0
+            if not data__region_any_of_count50:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__region, custom_formats, None)
-                    data__region_any_of_count27 += 1
+                    data__region_any_of_count50 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__region_any_of_count27:
+            if not data__region_any_of_count50:
                 try:
                     if not isinstance(data__region, (dict)):
                         raise JsonSchemaValueException
@@ -5823,20 +7359,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__region_keys:
                             raise JsonSchemaValueException
-                    data__region_any_of_count27 += 1
+                    data__region_any_of_count50 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__region_any_of_count27:
+            if not data__region_any_of_count50:
                 raise JsonSchemaValueException
         if "territory" in data_keys:
             data_keys.remove("territory")
             data__territory = data["territory"]
-            data__territory_any_of_count28 = 0
-            if not data__territory_any_of_count28:
+            data__territory_any_of_count51 = 0
+            if not data__territory_any_of_count51:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__territory, custom_formats, None)
-                    data__territory_any_of_count28 += 1
+                    data__territory_any_of_count51 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__territory_any_of_count28:
+            if not data__territory_any_of_count51:
                 try:
                     if not isinstance(data__territory, (dict)):
                         raise JsonSchemaValueException
@@ -5861,20 +7397,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__territory_keys:
                             raise JsonSchemaValueException
-                    data__territory_any_of_count28 += 1
+                    data__territory_any_of_count51 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__territory_any_of_count28:
+            if not data__territory_any_of_count51:
                 raise JsonSchemaValueException
         if "start" in data_keys:
             data_keys.remove("start")
             data__start = data["start"]
-            data__start_any_of_count29 = 0
-            if not data__start_any_of_count29:
+            data__start_any_of_count52 = 0
+            if not data__start_any_of_count52:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__start, custom_formats, None)
-                    data__start_any_of_count29 += 1
+                    data__start_any_of_count52 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__start_any_of_count29:
+            if not data__start_any_of_count52:
                 try:
                     if not isinstance(data__start, (dict)):
                         raise JsonSchemaValueException
@@ -5899,20 +7435,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__start_keys:
                             raise JsonSchemaValueException
-                    data__start_any_of_count29 += 1
+                    data__start_any_of_count52 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__start_any_of_count29:
+            if not data__start_any_of_count52:
                 raise JsonSchemaValueException
         if "game" in data_keys:
             data_keys.remove("game")
             data__game = data["game"]
-            data__game_any_of_count30 = 0
-            if not data__game_any_of_count30:
+            data__game_any_of_count53 = 0
+            if not data__game_any_of_count53:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__game, custom_formats, None)
-                    data__game_any_of_count30 += 1
+                    data__game_any_of_count53 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__game_any_of_count30:
+            if not data__game_any_of_count53:
                 try:
                     if not isinstance(data__game, (dict)):
                         raise JsonSchemaValueException
@@ -5937,20 +7473,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__game_keys:
                             raise JsonSchemaValueException
-                    data__game_any_of_count30 += 1
+                    data__game_any_of_count53 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__game_any_of_count30:
+            if not data__game_any_of_count53:
                 raise JsonSchemaValueException
         if "faction" in data_keys:
             data_keys.remove("faction")
             data__faction = data["faction"]
-            data__faction_any_of_count31 = 0
-            if not data__faction_any_of_count31:
+            data__faction_any_of_count54 = 0
+            if not data__faction_any_of_count54:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__faction, custom_formats, None)
-                    data__faction_any_of_count31 += 1
+                    data__faction_any_of_count54 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__faction_any_of_count31:
+            if not data__faction_any_of_count54:
                 try:
                     if not isinstance(data__faction, (dict)):
                         raise JsonSchemaValueException
@@ -5975,20 +7511,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__faction_keys:
                             raise JsonSchemaValueException
-                    data__faction_any_of_count31 += 1
+                    data__faction_any_of_count54 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__faction_any_of_count31:
+            if not data__faction_any_of_count54:
                 raise JsonSchemaValueException
         if "packet" in data_keys:
             data_keys.remove("packet")
             data__packet = data["packet"]
-            data__packet_any_of_count32 = 0
-            if not data__packet_any_of_count32:
+            data__packet_any_of_count55 = 0
+            if not data__packet_any_of_count55:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__packet, custom_formats, None)
-                    data__packet_any_of_count32 += 1
+                    data__packet_any_of_count55 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__packet_any_of_count32:
+            if not data__packet_any_of_count55:
                 try:
                     if not isinstance(data__packet, (dict)):
                         raise JsonSchemaValueException
@@ -6013,20 +7549,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__packet_keys:
                             raise JsonSchemaValueException
-                    data__packet_any_of_count32 += 1
+                    data__packet_any_of_count55 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__packet_any_of_count32:
+            if not data__packet_any_of_count55:
                 raise JsonSchemaValueException
         if "bonus" in data_keys:
             data_keys.remove("bonus")
             data__bonus = data["bonus"]
-            data__bonus_any_of_count33 = 0
-            if not data__bonus_any_of_count33:
+            data__bonus_any_of_count56 = 0
+            if not data__bonus_any_of_count56:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__bonus, custom_formats, None)
-                    data__bonus_any_of_count33 += 1
+                    data__bonus_any_of_count56 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__bonus_any_of_count33:
+            if not data__bonus_any_of_count56:
                 try:
                     if not isinstance(data__bonus, (dict)):
                         raise JsonSchemaValueException
@@ -6051,20 +7587,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__bonus_keys:
                             raise JsonSchemaValueException
-                    data__bonus_any_of_count33 += 1
+                    data__bonus_any_of_count56 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__bonus_any_of_count33:
+            if not data__bonus_any_of_count56:
                 raise JsonSchemaValueException
         if "power" in data_keys:
             data_keys.remove("power")
             data__power = data["power"]
-            data__power_any_of_count34 = 0
-            if not data__power_any_of_count34:
+            data__power_any_of_count57 = 0
+            if not data__power_any_of_count57:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__power, custom_formats, None)
-                    data__power_any_of_count34 += 1
+                    data__power_any_of_count57 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__power_any_of_count34:
+            if not data__power_any_of_count57:
                 try:
                     if not isinstance(data__power, (dict)):
                         raise JsonSchemaValueException
@@ -6089,9 +7625,9 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__power_keys:
                             raise JsonSchemaValueException
-                    data__power_any_of_count34 += 1
+                    data__power_any_of_count57 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__power_any_of_count34:
+            if not data__power_any_of_count57:
                 raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
@@ -6177,6 +7713,10 @@ def validate____defs_game_schema_json__defs_step(data, custom_formats={}, name_p
             data__result = data["result"]
             if not (isinstance(data__result, str) and data__result == 'won' or isinstance(data__result, str) and data__result == 'lost'):
                 raise JsonSchemaValueException
+        if "when" in data_keys:
+            data_keys.remove("when")
+            data__when = data["when"]
+            validate____defs_conditions_schema_json__defs_condition(data__when, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data

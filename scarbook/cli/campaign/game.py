@@ -44,6 +44,8 @@ def start(
     seating: Annotated[str, typer.Option("--seating", help="NAME,NAME,...: the players clockwise around the "
                                          "table, where the game takes steps in turn from the winner (kept for "
                                          "later games until given again).", metavar="NAME,...")] = "",
+    scenario: Annotated[str, typer.Option("--scenario", help="The scenario played, in a campaign played as a "
+                                          "graph of scenarios (refused while it is not open).")] = "",
     campaign: CampaignFile = None,
 ) -> None:
     """Start the next game: what each player plays (and, optionally, where each starts and how they sit).
@@ -60,7 +62,8 @@ def start(
     plays = tuple((p, tuple(x.strip() for x in v.split(",") if x.strip())) for p, v in pairs)
     starts = tuple(_pairs(list(start_at or []), "--start"))
     seats = tuple(name.strip() for name in seating.split(",") if name.strip())
-    record(campaign_path(campaign), lambda c, r: GameStarted(plays, starts, game_type.strip(), seats))
+    record(campaign_path(campaign), lambda c, r: GameStarted(plays, starts, game_type.strip(), seats,
+                                                                    scenario.strip()))
 
 
 @app.command("end")
@@ -77,6 +80,9 @@ def end(
                                                          "to those).")] = None,
     lost: Annotated[list[str] | None, typer.Option("--lost", help="A piece lost for good in this game, where "
                                                    "the game's rules say so (it takes no more steps).")] = None,
+    score: Annotated[list[str] | None, typer.Option("--score", help="NAME=N: a player's score in this game "
+                                                    "(where the game keeps scores; ranks follow from them).")]
+    = None,
     campaign: CampaignFile = None,
 ) -> None:
     """End the game in progress; then every step the game's end asks for is taken with `place`/`destroy`
@@ -91,6 +97,12 @@ def end(
         fail_usage(f"--team takes won or lost, not {team!r}")
     ctrl = tuple((p, tuple(t.strip() for t in ts.split(",") if t.strip()))
                  for p, ts in _pairs(list(controlled or []), "--controlled"))
+    scores = []
+    for name, n in _pairs(list(score or []), "--score"):
+        try:
+            scores.append((name, int(n)))
+        except ValueError:
+            fail_usage(f"--score takes NAME=NUMBER, not {name}={n}")
     event = GameEnded(winner.strip(), tuple(held_on or ()), tuple(eliminated or ()), ctrl,
-                      datetime.date.today().isoformat(), tuple(lost or ()), team.strip())
+                      datetime.date.today().isoformat(), tuple(lost or ()), team.strip(), tuple(scores))
     record(campaign_path(campaign), lambda c, r: event)

@@ -107,7 +107,7 @@ def tell(ev: Event, words: Words, game: int = 0) -> str:
                  + (f" from {words(starts[p])}" if p in starts else "") for p, ids in ev.plays]
         return f"game {game} starts: {', '.join(plays)}"
     if isinstance(ev, GameEnded):
-        parts = [f"{ev.winner} wins"]
+        parts = [_team_result(ev.team, words, game) if ev.team else f"{ev.winner} wins"]
         if ev.held_on:
             parts.append(f"{' and '.join(ev.held_on)} held on")
         if ev.eliminated:
@@ -132,6 +132,17 @@ def tell(ev: Event, words: Words, game: int = 0) -> str:
         return (f"{ev.by} passes: {words.steps.get(ev.step, ev.step)}" + (f" for {words(ev.piece)}" if ev.piece else "")
                 + (f" ({ev.why})" if ev.why else ""))
     return ev.kind
+
+
+def _team_result(result: str, words: Words, game: int) -> str:
+    """A team game's result in the game's words: "Month 2 lost (try 1 of 2)" where games play chapters, else
+    "the team lost"."""
+    chapters = words.content.model.chapters
+    record = words.state.games[game - 1] if 0 < game <= len(words.state.games) else None
+    if chapters is None or record is None or not record.chapter:
+        return f"the team {result}"
+    tries = f" ({chapters.try_word} {record.attempt} of {chapters.tries})" if chapters.tries > 1 else ""
+    return f"{chapters.name[:1].upper()}{chapters.name[1:]} {record.chapter} {result}{tries}"
 
 
 def _tell_placed(ev: Placed, words: Words, who: str) -> str:
@@ -364,7 +375,16 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
                             "bonus": r["bonus"]} for r in data["continents"]],
             "cities": [{"name": c["name"], "where": words(c["territory"]), "by": c["by"] or ""}
                        for c in data["cities"]],
-            "played": data["games_played"], "in_progress": data["game_in_progress"]}
+            "played": data["games_played"], "in_progress": data["game_in_progress"],
+            "team": bool(data.get("team")), "result_line": _result_line(data["overall_winner"]),
+            "signature": data["words"]["signature"], "region": data["words"]["region"]}
+
+
+def _result_line(winner: dict[str, Any] | None) -> str:
+    """A team campaign's result in words ('The campaign is won (11 of 12 months won …)'), else ''."""
+    from scarbook.campaign.shape import result_line
+
+    return result_line(winner) if winner and winner.get("team") else ""
 
 
 def _standings(data: dict[str, Any]) -> list[dict[str, Any]]:

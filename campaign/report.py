@@ -248,6 +248,8 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         "words": {k: {"one": w.one, "many": w.many} for k, w in words(content.game).items()},
         "signs": any(s.does == "sign" for gt in content.model.types.values() for s in gt.steps),
         "regions_named": any(st.get("named") for st in content.stickers.values()),
+        "starts_used": bool(content.model.starts) or any("start" in s.records for gt in content.model.types.values()
+                                                          for s in gt.steps),
         "mark_groups": grouped_marks(replay, marks),
         "resources": cards, "destroyed_cards": destroyed, "stickers": stickers, "factions": factions,
         "pending_packets": replay.pending, "opened_packets": list(state.opened),

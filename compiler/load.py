@@ -96,6 +96,12 @@ def _listed(path: Path) -> list[str]:
         return []
 
 
+def is_playtest(name: str) -> bool:
+    """A play-test file (`playtest.yaml`, `*.playtest.yaml`) lives beside the content but is not content."""
+    stem = name.rsplit(".", 1)[0]
+    return stem == "playtest" or stem.endswith(".playtest")
+
+
 def content_files(folder: Path) -> tuple[list[Path], list[Diagnostic]]:
     """The YAML files of a pack folder; symlinks leading outside it are refused. Hidden files and folders
     (`.pre-commit-config.yaml`, `.github/`) are not content.
@@ -118,7 +124,7 @@ def content_files(folder: Path) -> tuple[list[Path], list[Diagnostic]]:
                        "(is this the right folder?)")
             break
         for name in sorted(names):
-            if Path(name).suffix in YAML_SUFFIXES and not name.startswith("."):
+            if Path(name).suffix in YAML_SUFFIXES and not name.startswith(".") and not is_playtest(name):
                 path = Path(here) / name
                 found.append(path)
                 with contextlib.suppress(OSError):

@@ -8,12 +8,14 @@ here and never give a sticker kind a meaning of their own. A game that declares 
 generic words and generic groups: marks that found something named, marks with boxes to tick,
 and one group for every other mark, so every mark is shown.
 
-`a("Upgrade")` -> "an Upgrade"; `plural(3, "box", "boxes")`; `kind_name(game, "closed")` names a
-sticker kind or slot as the content does. Pure functions of the content; nothing heavy imported.
+`a("Upgrade")` -> "an Upgrade"; `plural(3, "box")` -> "3 boxes"; `kind_name(game, "closed")` names a
+sticker kind or slot as the content does. Articles and plurals come from inflect (imported on the first
+noun that needs one, each answer kept). Pure functions of the content.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,22 +32,83 @@ DEFAULT_WORDS: dict[str, tuple[str, str]] = {
 #: Icons the board picture can draw for a group (`marks[].icon`).
 ICONS = ("house", "slash", "tower", "hatched", "cross", "diamond", "circle", "star", "square", "triangle")
 
-_AN_EXCEPTIONS = ("uni", "use", "usu", "uti", "eu", "one", "once", "ewe")
-_AN_SILENT_H = ("hour", "honest", "honou", "heir")
+@functools.cache
+def _engine() -> Any:
+    """inflect's engine, imported on the first noun that needs it (never by a command that names nothing new).
+
+    inflect decorates its methods with typeguard's `@typechecked`, which re-parses inflect's source at import
+    (2 to 5 s of CPU, measured: 23 instrumented methods); under `python -O` the decorator is a no-op, and it is
+    made one here for the import. The checks it adds only refuse arguments of the wrong type, and every call
+    below passes a `str`.
+    """
+    import typeguard
+
+    saved = typeguard.typechecked
+
+    def plain(target: Any = None, **_options: Any) -> Any:
+        return target if target is not None else (lambda f: f)
+
+    typeguard.typechecked = plain
+    try:
+        import inflect
+    finally:
+        typeguard.typechecked = saved
+    return inflect.engine()
 
 
+#: Where inflect's answers are kept between commands (in the cache folder; deleting it is always safe).
+GRAMMAR_FILE = "grammar.json"
+_MEMO: dict[str, str] | None = None
+
+
+def _memo() -> dict[str, str]:
+    """inflect's earlier answers ('plural:valley' -> 'valleys'), read once from the cache folder: a command that
+    names only nouns named before never imports inflect (0.3 s of CPU)."""
+    global _MEMO
+    if _MEMO is None:
+        import json
+
+        from scarbook.kernel.cachedir import cache_dir
+        from scarbook.kernel.trust import read_trusted
+
+        try:
+            loaded = json.loads(read_trusted(cache_dir() / GRAMMAR_FILE).decode("utf-8"))
+            _MEMO = {str(k): str(v) for k, v in loaded.items()} if isinstance(loaded, dict) else {}
+        except (OSError, ValueError):
+            _MEMO = {}
+    return _MEMO
+
+
+def _remembered(key: str, answer: Any) -> str:
+    """The kept answer for `key`, else `answer()` (kept in the cache folder for the next command)."""
+    memo = _memo()
+    if key in memo:
+        return memo[key]
+    memo[key] = found = str(answer())
+    import contextlib
+    import json
+
+    from scarbook.kernel.atomic import replace_file
+    from scarbook.kernel.cachedir import cache_dir
+    from scarbook.kernel.trust import private_like
+
+    with contextlib.suppress(OSError):  # not kept: the next command asks inflect again, never wrong
+        cache_dir().mkdir(parents=True, exist_ok=True)
+        replace_file(cache_dir() / GRAMMAR_FILE, json.dumps(memo, ensure_ascii=False).encode("utf-8"),
+                     like=private_like())
+    return found
+
+
+@functools.cache
 def article(noun: str) -> str:
-    """'a' or 'an' for the noun as it is written: 'an Upgrade', 'an Extra tactic', 'a Major City', 'a unit'."""
-    low = noun.strip().lower()
-    if not low:
+    """'a' or 'an' for the noun as it is written: 'an Upgrade', 'an Extra tactic', 'a Major City', 'a unit', 'an
+    hour', 'an 8' (inflect's rules; a number is read aloud: 'an 8', 'an 11', 'a 12')."""
+    text = noun.strip()
+    if not text:
         return "a"
-    if low.startswith(_AN_SILENT_H):
-        return "an"
-    if low.startswith(_AN_EXCEPTIONS):
-        return "a"
-    if low[0].isdigit():
-        return "an" if low.startswith(("8", "11", "18")) else "a"
-    return "an" if low[0] in "aeiou" else "a"
+    if text[0].isdigit():
+        return "an" if text.startswith(("8", "11", "18")) and not text.startswith(("110", "111", "112")) else "a"
+    return _remembered(f"a:{text}", lambda: str(_engine().a(text)).split(" ", 1)[0])
 
 
 def a(noun: object) -> str:
@@ -55,17 +118,22 @@ def a(noun: object) -> str:
 
 
 def plural(count: int, noun: str, many: str = "") -> str:
-    """'1 box', '2 boxes', '1 game', '3 games'."""
-    return f"{count} {noun if count == 1 else (many or noun + 's')}"
+    """'1 box', '2 boxes', '1 game', '3 games' (the plural, when not given, from `plural_of`)."""
+    return f"{count} {noun if count == 1 else (many or plural_of(noun))}"
 
 
 @dataclass(frozen=True)
 class Word:
-    """A word of the game's own: singular, plural, and the article its singular takes."""
+    """A word of the game's own: singular, plural (`given_many`, else inflect's), and the article its singular
+    takes."""
 
     one: str
-    many: str
+    given_many: str = ""
     art: str = ""
+
+    @property
+    def many(self) -> str:
+        return self.given_many or plural_of(self.one)
 
     def a(self) -> str:
         return f"{self.art or article(self.one)} {self.one}"
@@ -80,24 +148,36 @@ class Word:
 
 def _word(value: Any, default: tuple[str, str]) -> Word:
     if isinstance(value, str) and value.strip():
-        return Word(value, _plural_of(value))
+        return Word(value)
     if isinstance(value, dict) and isinstance(value.get("one"), str):
-        one = value["one"]
-        return Word(one, str(value.get("many") or _plural_of(one)), str(value.get("a") or ""))
+        return Word(value["one"], str(value.get("many") or ""), str(value.get("a") or ""))
     return Word(*default)
 
 
-def _plural_of(noun: str) -> str:
-    head, _, tail = noun.partition(" (")  # 'city (its size)' -> 'cities (its size)'
+@functools.cache
+def plural_of(noun: str) -> str:
+    """The plural of a noun as content writes it, by inflect, each word in its own case, any words in
+    parentheses kept: 'valley' -> 'valleys', 'Major City' -> 'Major Cities', 'city (its size)' -> 'cities (its
+    size)', 'mark with boxes' -> 'marks with boxes', 'HQ' -> 'HQs'."""
+    head, paren, tail = noun.partition(" (")
+    if not head.strip():
+        return noun
     words = head.split(" ")
-    last = words[-1]
-    if last.endswith("y") and last[-2:-1] not in tuple("aeiou"):
-        last = last[:-1] + "ies"
-    elif last.endswith(("s", "x", "z", "ch", "sh")):
-        last += "es"
-    else:
-        last += "s"
-    return " ".join([*words[:-1], last]) + (f" ({tail}" if tail else "")
+    low = head.lower()
+    many = _remembered(f"plural:{low}", lambda: _engine().plural_noun(low) or low + "s").split(" ")
+    if len(many) != len(words):  # inflect changed the number of words: its answer as it gave it
+        return " ".join(many) + (f"{paren}{tail}" if paren else "")
+    out = []
+    for was, now in zip(words, many, strict=True):
+        if was.lower() == now:
+            out.append(was)
+        elif was.isupper() and len(was) > 1:
+            out.append(was + "s")  # an abbreviation: 'HQ' -> 'HQs'
+        elif was[:1].isupper():
+            out.append(now[:1].upper() + now[1:])
+        else:
+            out.append(now)
+    return " ".join(out) + (f"{paren}{tail}" if paren else "")
 
 
 def _meta(game: Game | None) -> dict[str, Any]:

@@ -226,3 +226,41 @@ def test_no_output_on_a_scripted_campaign_names_a_source_file(name: str, tmp_pat
              if SOURCE_FILE.search(out.replace(str(tmp_path), ""))]
     assert not named, named[:5]
     assert not run_script("", file)
+
+
+@pytest.mark.parametrize(("noun", "many"), [
+    ("valley", "valleys"), ("try", "tries"), ("city", "cities"), ("box", "boxes"), ("bonus", "bonuses"),
+    ("Major City", "Major Cities"), ("city (its size)", "cities (its size)"),
+    ("Valley (the low ground)", "Valleys (the low ground)"), ("mark with boxes", "marks with boxes"),
+    ("HQ", "HQs"), ("starting territory", "starting territories"), ("Crisis", "Crises")])
+def test_plurals_come_from_inflect_in_the_nouns_own_case(noun: str, many: str) -> None:
+    from scarbook.compiler.words import Word, plural, plural_of
+
+    assert plural_of(noun) == many
+    assert plural(2, noun) == f"2 {many}" and plural(1, noun) == f"1 {noun}"
+    assert Word(noun).many == many and Word(noun, "given").many == "given"
+
+
+def test_a_declared_word_without_its_plural_gets_inflects(tmp_path: Path) -> None:
+    from scarbook.compiler.words import _word
+
+    assert _word("valley", ("region", "regions")).count(3) == "3 valleys"
+    assert _word({"one": "city (its size)"}, ("x", "xs")).count(2) == "2 cities (its size)"
+    assert _word({"one": "hour", "a": "an"}, ("x", "xs")).a() == "an hour"
+
+
+def test_inflects_answers_are_kept_so_the_next_command_does_not_import_it(tmp_path: Path) -> None:
+    """A second process that names the same nouns reads the kept answers and never imports inflect."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "SCARBOOK_CACHE": str(tmp_path)}
+    code = ("import sys; from scarbook.compiler.words import plural_of, a; print(plural_of('valley'), a('hour'), "
+            "'inflect' in sys.modules)")
+    first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert first.stdout.split() == ["valleys", "an", "hour", "True"], first.stderr
+    assert json.loads((tmp_path / "grammar.json").read_text("utf-8")) == {"plural:valley": "valleys", "a:hour": "an"}
+    again = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert again.stdout.split() == ["valleys", "an", "hour", "False"], again.stderr

@@ -66,7 +66,9 @@ def status_text(data: dict[str, Any]) -> str:
         signed = _count(data, "signature", p["signatures"]) if data.get("signs", True) else ""
         starts = len(p["legal_starts"])
         head = f"{signed}{token}{owns}".lstrip(", ").lstrip("; ")
-        out.append(f"  {p['name']}: {head + '; ' if head else ''}{starts} legal {_word(data, 'start', starts)}{extra}")
+        legal = f"{starts} legal {_word(data, 'start', starts)}" if data.get("starts_used", True) else ""
+        said = "; ".join(x for x in (head, legal, extra.removeprefix("; ")) if x)
+        out.append(f"  {p['name']}: {said or 'nothing yet'}")
     if data.get("todo"):
         out.extend(todo_lines(data["todo"], data["next_game"]["number"], bool(data["game_in_progress"])))
     elif data["owed_rewards"]:
@@ -86,10 +88,11 @@ def status_text(data: dict[str, Any]) -> str:
     if data["continents"]:
         out.append(_word(data, "region", 2).capitalize() + ":")
     bonus_word = _word(data, "bonus")
+    bonuses = any(r["bonus"] or r["changes"] for r in data["continents"])  # all 0 and unchanged: not worth a word
     for r in data["continents"]:
         name = (f" named {r['name']!r} by {r['named_by']}" if r["name"] else
                 " (unnamed)" if data.get("regions_named") else "")
-        bonus = f"{bonus_word} {r['bonus']}" if r["bonus"] is not None else ""
+        bonus = f"{bonus_word} {r['bonus']}" if r["bonus"] is not None and bonuses else ""
         change = f" (printed {r['printed_bonus']}, {', '.join(r['changes'])})" if r["changes"] else ""
         out.append(f"  {r['id']}{name}{': ' + bonus if bonus else ''}{change}")
     for group in data.get("mark_groups", []):
@@ -118,13 +121,13 @@ def status_text(data: dict[str, Any]) -> str:
         f"{s['sticker']} {s['left'] if s['left'] is not None else '?'}" + (f" ({s['pool']})" if s["pool"] else "")
         for s in data["stickers"]))
     if data["pending_packets"]:
-        out.append("Packets to open now: " + ", ".join(data["pending_packets"]))
+        out.append(f"{_word(data, 'packet', 2).capitalize()} to open now: " + ", ".join(data["pending_packets"]))
     if data.get("to_put_in_place"):
-        out.append("From opened packets, to put in place: " + ", ".join(
+        out.append(f"From opened {_word(data, 'packet', 2)}, to put in place: " + ", ".join(
             f"{x['sticker']} -> {x['target']} ({x['packet']})" + (" before the next game" if x.get("before_next_game")
                                                                   else "") for x in data["to_put_in_place"]))
     if data["opened_packets"]:
-        out.append("Opened packets: " + ", ".join(data["opened_packets"]))
+        out.append(f"Opened {_word(data, 'packet', 2)}: " + ", ".join(data["opened_packets"]))
     if data.get("lines"):
         out.append("Lines drawn: " + ", ".join(f"{x['between'][0]} - {x['between'][1]} ({x['sticker']})"
                                               for x in data["lines"]))

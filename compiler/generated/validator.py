@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
 from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = '4bae803e04f217fc3e6639d0'
+SCHEMAS_DIGEST = 'd0b115cf4cb84ea6abe1b745'
 VERSION = "2.22.3"
 class Decimal:  # see compiled._generated_code
     pass

@@ -76,6 +76,8 @@ class ScarbookGroup(LazyGroup):
                   "and rule tables."),
         "campaign": ("scarbook.cli.campaign:app", "Track a legacy campaign: record every permanent change; "
                      "illegal ones are refused with their rule."),
+        "playtest": ("scarbook.cli.playtest:playtest", "Play play-test files: commands and their expected "
+                     "outcomes, on a scratch campaign; differences at their line."),
         "new": ("scarbook.cli.new:app", "Start a homebrew pack or a whole new game: a folder that validates clean "
                 "and builds, with comments that teach the content model, an editor modeline and a pre-commit "
                 "config."),

@@ -332,6 +332,7 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
         game: Game = job["game"]
         paper = job["paper"]
         pages: list[int] | None = None  # every laid-out page once, in order
+        boxes: list[Any] | None = None  # a card sheet's TrimBox and BleedBox per printed page
         if kind == "aid":
             from scarbook.compiler.aid import LEVELS, MAX_PAGES, map_marks
             from scarbook.compiler.boardmap import board_svg, legend, map_withheld, mark_legend, view_width_for
@@ -373,15 +374,16 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
             sheets = sheetmod.card_sheets(_with_images(job["cards"], game), paper,
                                           job.get("gutter", sheetmod.DEFAULT_GUTTER_MM))
             locator = locator_svg(game) if any(c.get("spot") for c in job["cards"]) else None
-            html, pages = htmlmod.card_sheets_html(game.title, sheetmod.split_sheets(sheets, count)[index], paper,
-                                                   locator)
+            part = sheetmod.split_sheets(sheets, count)[index]
+            html, pages = htmlmod.card_sheets_html(game.title, part, paper, locator)
+            boxes = [sheetmod.trim_boxes(sheet) for sheet in part]
         else:
             sheets = sheetmod.sticker_sheets(job["stickers"], paper)
             html = htmlmod.sheets_html("stickers.html.j2", game.title, sheets, paper)
         from scarbook.compiler.render.pdf import render_pdf
         from scarbook.templates import TEMPLATE_DIR
 
-        data = render_pdf(html, [Path(r) for r in roots_for(game)], TEMPLATE_DIR, pages)
+        data = render_pdf(html, [Path(r) for r in roots_for(game)], TEMPLATE_DIR, pages, boxes)
         if count > 1:
             return [], time.perf_counter() - started, data
         replace_file(_safe_out(out, files[0]), data)

@@ -476,6 +476,19 @@ def page_key(sheet: Sheet) -> str:
                       sort_keys=True, default=str)
 
 
+def trim_boxes(sheet: Sheet) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float]] | None:
+    """A card sheet's trim box (the outline of its cards) and bleed box (that outline with the bleed past it),
+    each (left, top, right, bottom) in mm from the page's top left: what a PDF's TrimBox and BleedBox say so
+    that print shops and imposition tools find the cut. None for a page without cards."""
+    if not sheet.slots:
+        return None
+    trim = (min(s.x for s in sheet.slots), min(s.y for s in sheet.slots),
+            max(s.x + s.w for s in sheet.slots), max(s.y + s.h for s in sheet.slots))
+    bleed = (min(s.x - s.bleed[3] for s in sheet.slots), min(s.y - s.bleed[0] for s in sheet.slots),
+             max(s.x + s.w + s.bleed[1] for s in sheet.slots), max(s.y + s.h + s.bleed[2] for s in sheet.slots))
+    return trim, bleed
+
+
 def distinct_pages(sheets: list[Sheet]) -> tuple[list[Sheet], list[int]]:
     """The sheets that differ, and for every page which of them it shows.
 

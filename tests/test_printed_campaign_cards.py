@@ -140,3 +140,28 @@ def test_a_fortification_sticker_draws_its_ten_tick_boxes() -> None:
     html = sheets_html("stickers.html.j2", game.title, sticker_sheets(sticker_items(game), "a4"), "a4")
     forts = re.findall(r'data-sticker="fortification".*?data-boxes="(\d+)">((?:<i></i>)*)</div>', html, re.S)
     assert len(forts) == 5 and all(n == "10" and body.count("<i>") == 10 for n, body in forts)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_card_pages_carry_a_trim_box_on_the_cards_and_a_bleed_box_around_it(paper: str, tmp_path: Path) -> None:
+    """P19: a print shop's imposition tool finds the cut: TrimBox is the outline of the cards (each 63 x 88 mm,
+    so the box is a whole number of cards), BleedBox that outline with the bleed, both inside the MediaBox."""
+    from pypdf import PdfReader
+
+    _build(tmp_path, "risk-shadow-forces", "--only", "cards", "--paper", paper)
+    reader = PdfReader(tmp_path / "risk-shadow-forces" / "cards.pdf")
+    cards = 0
+    for page in reader.pages:
+        media = [float(v) for v in page.mediabox]
+        trim = [float(v) for v in page.trimbox]
+        bleed = [float(v) for v in page.bleedbox]
+        w_mm, h_mm = (trim[2] - trim[0]) * MM_PER_PT, (trim[3] - trim[1]) * MM_PER_PT
+        if trim == media:
+            continue
+        cards += 1
+        cols, rows = w_mm / 63, h_mm / 88
+        assert abs(cols - round(cols)) < 0.01 and abs(rows - round(rows)) < 0.01, (w_mm, h_mm)
+        assert media[0] <= bleed[0] <= trim[0] and media[1] <= bleed[1] <= trim[1]
+        assert trim[2] <= bleed[2] <= media[2] and trim[3] <= bleed[3] <= media[3]
+        assert 2.0 <= (trim[0] - bleed[0]) * MM_PER_PT <= 3.01  # the bleed past the grid's outer edge
+    assert cards >= len(reader.pages) - 2  # all but the calibration pair at most

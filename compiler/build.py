@@ -251,6 +251,20 @@ def _safe_out(out_dir: Path, rel: str) -> Path:
     return path
 
 
+def _fonts_beside(html_file: Path) -> None:
+    """The fonts an HTML output's `@font-face` rules load (`url(fonts/...)`), copied into a `fonts` folder beside
+    it (with their licence), so that the page a browser shows or prints is set in the fonts of the PDF."""
+    from scarbook.kernel.atomic import replace_file
+    from scarbook.templates import TEMPLATE_DIR
+
+    folder = html_file.parent / "fonts"
+    folder.mkdir(exist_ok=True)
+    for font in sorted((TEMPLATE_DIR / "fonts").iterdir()):
+        target = folder / font.name
+        if font.suffix in (".ttf", ".txt") and (not target.exists() or target.stat().st_size != font.stat().st_size):
+            replace_file(target, font.read_bytes())
+
+
 def _with_images(cards: list[dict[str, Any]], game: Game) -> list[dict[str, Any]]:
     result = []
     for c in cards:
@@ -356,6 +370,7 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
 
             data, _pages = render_fitting(versions(), [Path(r) for r in roots_for(game)], TEMPLATE_DIR, MAX_PAGES)
             replace_file(_safe_out(out, files[1]), made[0].encode())
+            _fonts_beside(_safe_out(out, files[1]))
             replace_file(_safe_out(out, files[0]), data)
             return [], time.perf_counter() - started, None
         if kind == "reference":
@@ -368,6 +383,7 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
                                           [] if withheld else legend(game), job.get("campaign"),
                                           withheld if game.section("territories") else None)
             replace_file(_safe_out(out, files[1]), html.encode())
+            _fonts_beside(_safe_out(out, files[1]))
         elif kind == "cards":
             from scarbook.compiler.boardmap import locator_svg
 

@@ -165,3 +165,23 @@ def test_card_pages_carry_a_trim_box_on_the_cards_and_a_bleed_box_around_it(pape
         assert trim[2] <= bleed[2] <= media[2] and trim[3] <= bleed[3] <= media[3]
         assert 2.0 <= (trim[0] - bleed[0]) * MM_PER_PT <= 3.01  # the bleed past the grid's outer edge
     assert cards >= len(reader.pages) - 2  # all but the calibration pair at most
+
+
+def test_the_html_aid_has_its_screen_margin_and_its_fonts_beside_it(tmp_path: Path) -> None:
+    """P9/D21: the `@media screen` margin comes after `body { margin: 0 }` (same specificity: the later rule
+    wins), and every font the HTML loads (`url(fonts/...)`) is in a `fonts` folder beside it, so a browser
+    prints it in the PDF's fonts. P13: a legend's swatch never parts from its name (one unbreakable key)."""
+    _build(tmp_path, "risk-legacy", "--only", "reference", "--only", "digest")
+    for name in ("reference.html", "digest.html"):
+        html = (tmp_path / "risk-legacy" / name).read_text("utf-8")
+        fonts = set(re.findall(r"url\(fonts/([A-Za-z0-9_.-]+)\)", html))
+        assert fonts and all((tmp_path / "risk-legacy" / "fonts" / f).stat().st_size > 100_000 for f in fonts), name
+        css = html[:html.index("</style>")]
+        plain = css.index("body { margin: 0; }")
+        screen = [m.start() for m in re.finditer(r"@media screen \{ body \{[^}]*margin: 8mm auto", css)]
+        assert screen and min(screen) > plain, name
+    aid = (tmp_path / "risk-legacy" / "reference.html").read_text("utf-8")
+    legend = aid[aid.index('<div class="legend">'):]
+    legend = legend[:legend.index("</div>")]
+    swatches = legend.count('class="swatch"')
+    assert swatches > 0 and legend.count('<span class="key"><span class="swatch"') == swatches

@@ -44,6 +44,8 @@ def _fill_slot(content: Any, state: Any, slot: dict[str, Any]) -> None:
     m = marks[-1]
     st = content.stickers.get(m.sticker, {})
     slot["filled"] = f"{st.get('name', m.sticker)} ({when_placed(m.after_game, m.during_game)})"
+    slot["sticker"] = m.sticker
+    slot["when"] = when_placed(m.after_game, m.during_game)
     text = st.get("text")
     slot["text"] = text if isinstance(text, str) and text.strip() else {
         "unknown": f"{st.get('name', m.sticker)} is placed; its text is not transcribed in a pack"}

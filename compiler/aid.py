@@ -8,9 +8,9 @@ territories, destroyed cards). The full digest of every table is `digest.pdf` be
 
 `aid_view(game, campaign, level)` is pure data for `templates/aid.html.j2`. The renderer lays the aid
 out at level 0 and, while it takes more than `MAX_PAGES`, at the next level, each shorter than the one
-before (a smaller board picture, then small tables left out, then each rule cut to its first sentence, then
-titles only); the aid says when and how it was shortened. Nothing here names a game or gives a topic or sticker kind a meaning beyond the
-order of play words below.
+before (a smaller board picture with text as large, then small tables left out, then each rule cut to its
+first sentence, then titles only); the aid says when and how it was shortened. Nothing here names a game or
+gives a topic or sticker kind a meaning beyond the order of play words below.
 """
 
 from __future__ import annotations

@@ -327,14 +327,25 @@ class BoardLayout:
             text = _label(region, rid) + (f" +{bonus}" if isinstance(bonus, int) and bonus >= 0 else
                                           f" {bonus}" if isinstance(bonus, int) else " +?")
             w = text_width(text, 15, True)
+            own = set(members.get(rid, []))
             best = min(((rx + dx, max(14.0, ry + dy)) for dy in (0, -14, 14, -28, 28, -42, 42, -56, 56, -70, 70, -84,
                                                                     84)
                         for dx in (0, -30, 30, -60, 60, -90, 90, -120, 120)),
                        key=lambda p: self._title_collisions(Box(p[0] - w / 2, p[1] - 12, p[0] + w / 2, p[1] + 4),
-                                                            [t[3] for t in out]) + abs(p[0] - rx) / 1000)
+                                                            [t[3] for t in out])
+                       + self._elsewhere(p[0], p[1] - 4, own) + abs(p[0] - rx) / 1000)
             bx, by = best
             out.append((text, bx, by, Box(bx - w / 2, by - 12, bx + w / 2, by + 4)))
         return out
+
+    def nearest(self, x: float, y: float) -> str | None:
+        """The territory whose circle's centre is nearest to (x, y)."""
+        return min(self.pos, key=lambda t: (self.pos[t][0] - x) ** 2 + (self.pos[t][1] - y) ** 2, default=None)
+
+    def _elsewhere(self, x: float, y: float, own: set[str]) -> float:
+        """What it costs to put a region's title at (x, y) when the territory nearest to it is another region's:
+        as much as covering a circle, so that a title sits inside or beside its own region."""
+        return 21.0 if own and self.nearest(x, y) not in own else 0.0
 
     def _title_collisions(self, box: Box, placed: list[Box]) -> float:
         if box.x0 < 1 or box.y0 < 1 or box.x1 > self.width - 1 or box.y1 > self.view_h - 1:

@@ -363,8 +363,12 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
             made: list[str] = []
 
             def versions() -> Any:
+                picture = svg
                 for level in range(LEVELS):
-                    made[:] = [htmlmod.aid_html(game, paper, svg, keys, job.get("campaign"), level,
+                    if level == 1 and svg is not None:  # the board drawn smaller (aid.css: 88 mm), its text as large
+                        picture = board_svg(game, marks, view_width=view_width_for(game, PAPER_MM[paper][0] - 22, 88),
+                                            compact=True)  # type: ignore[arg-type]
+                    made[:] = [htmlmod.aid_html(game, paper, picture, keys, job.get("campaign"), level,
                                                 withheld if game.section("territories") else None, icons)]
                     yield made[0]
 

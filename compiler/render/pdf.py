@@ -6,6 +6,10 @@ disk. Anything else stops the rendering with `UnsafeResource`, which the build t
 diagnostic. The same input gives byte-identical PDFs (fixed metadata, fixed identifier).
 This module must never be imported by code on the no-op build path; WeasyPrint is imported
 only inside the functions here.
+
+With `SCARBOOK_DUMP_HTML=FOLDER` in the environment, every HTML document rendered to a PDF (an aid: only the
+version kept) is also written into FOLDER with its base folder (`<digest>.html`, `<digest>.base`): the
+renderer's floor that `bench/bench_build.py` measures the build against.
 """
 
 from __future__ import annotations
@@ -177,6 +181,19 @@ def trim_finisher(boxes: list[tuple[Box, Box] | None]) -> Any:
     return finish
 
 
+def dump_html(html: str, base_url: Path) -> None:
+    """Write `html` and its base folder into `$SCARBOOK_DUMP_HTML` when it is set (see the module's docstring)."""
+    folder = os.environ.get("SCARBOOK_DUMP_HTML")
+    if not folder:
+        return
+    import hashlib
+
+    name = hashlib.sha256(html.encode()).hexdigest()[:20]
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    (Path(folder) / f"{name}.base").write_text(str(base_url.resolve()), "utf-8")
+    (Path(folder) / f"{name}.html").write_text(html, "utf-8")
+
+
 def render_pdf(html: str, roots: list[Path], base_url: Path, pages: list[int] | None = None,
                boxes: list[tuple[Box, Box] | None] | None = None) -> bytes:
     """The PDF bytes of `html`; relative URLs resolve against `base_url` (a folder).
@@ -214,6 +231,7 @@ def render_pdf(html: str, roots: list[Path], base_url: Path, pages: list[int] | 
     if refused:
         raise UnsafeResource(refused)
     assert isinstance(data, bytes)
+    dump_html(html, base_url)
     return data
 
 
@@ -238,6 +256,7 @@ def render_fitting(versions: Any, roots: list[Path], base_url: Path, max_pages: 
             if len(document.pages) <= max_pages or refused:
                 break
         assert document is not None, "no version to render"
+        dump_html(html, base_url)
         document.metadata.created = None
         document.metadata.modified = None
         data = document.write_pdf(pdf_identifier=b"scarbook", uncompressed_pdf=False)

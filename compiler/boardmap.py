@@ -328,9 +328,13 @@ class BoardLayout:
                                           f" {bonus}" if isinstance(bonus, int) else " +?")
             w = text_width(text, 15, True)
             own = set(members.get(rid, []))
-            best = min(((rx + dx, max(14.0, ry + dy)) for dy in (0, -14, 14, -28, 28, -42, 42, -56, 56, -70, 70, -84,
-                                                                    84)
-                        for dx in (0, -30, 30, -60, 60, -90, 90, -120, 120)),
+            beside = [(mx + dx, max(14.0, my + dy)) for t in sorted(own) if t in self.pos
+                      for mx, my in [self.pos[t]]
+                      for dx, dy in ((0, -self.radius - 6), (0, self.radius + 18),
+                                     (-self.radius - w / 2 - 4, 4), (self.radius + w / 2 + 4, 4))]
+            best = min([*((rx + dx, max(14.0, ry + dy)) for dy in (0, -14, 14, -28, 28, -42, 42, -56, 56, -70, 70, -84,
+                                                                   84)
+                          for dx in (0, -30, 30, -60, 60, -90, 90, -120, 120)), *beside],
                        key=lambda p: self._title_collisions(Box(p[0] - w / 2, p[1] - 12, p[0] + w / 2, p[1] + 4),
                                                             [t[3] for t in out])
                        + self._elsewhere(p[0], p[1] - 4, own) + abs(p[0] - rx) / 1000)

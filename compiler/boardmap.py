@@ -330,7 +330,7 @@ class BoardLayout:
             own = set(members.get(rid, []))
             beside = [(mx + dx, max(14.0, my + dy)) for t in sorted(own) if t in self.pos
                       for mx, my in [self.pos[t]]
-                      for dx, dy in ((0, -self.radius - 6), (0, self.radius + 18),
+                      for dx, dy in ((0, -self.radius - 8), (0, self.radius + 18),
                                      (-self.radius - w / 2 - 4, 4), (self.radius + w / 2 + 4, 4))]
             best = min([*((rx + dx, max(14.0, ry + dy)) for dy in (0, -14, 14, -28, 28, -42, 42, -56, 56, -70, 70, -84,
                                                                    84)
@@ -348,8 +348,8 @@ class BoardLayout:
 
     def _elsewhere(self, x: float, y: float, own: set[str]) -> float:
         """What it costs to put a region's title at (x, y) when the territory nearest to it is another region's:
-        as much as covering a circle, so that a title sits inside or beside its own region."""
-        return 21.0 if own and self.nearest(x, y) not in own else 0.0
+        more than crossing a few edges, less than covering a circle: a title sits inside or beside its own region."""
+        return 15.0 if own and self.nearest(x, y) not in own else 0.0
 
     def _title_collisions(self, box: Box, placed: list[Box]) -> float:
         if box.x0 < 1 or box.y0 < 1 or box.x1 > self.width - 1 or box.y1 > self.view_h - 1:

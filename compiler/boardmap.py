@@ -337,26 +337,31 @@ class BoardLayout:
                           for dx in (0, -30, 30, -60, 60, -90, 90, -120, 120)), *beside],
                        key=lambda p: self._title_collisions(Box(p[0] - w / 2, p[1] - 12, p[0] + w / 2, p[1] + 4),
                                                             [t[3] for t in out])
-                       + self._elsewhere(p[0], p[1] - 4, own) + abs(p[0] - rx) / 1000)
+                       + self._elsewhere(Box(p[0] - w / 2, p[1] - 12, p[0] + w / 2, p[1] + 4), own)
+                       + abs(p[0] - rx) / 1000)
             bx, by = best
             out.append((text, bx, by, Box(bx - w / 2, by - 12, bx + w / 2, by + 4)))
         return out
 
-    def nearest(self, x: float, y: float) -> str | None:
-        """The territory whose circle's centre is nearest to (x, y)."""
-        return min(self.pos, key=lambda t: (self.pos[t][0] - x) ** 2 + (self.pos[t][1] - y) ** 2, default=None)
+    def nearest(self, box: Box) -> str | None:
+        """The territory whose circle's centre is nearest to `box` (0 inside it)."""
+        def gap(t: str) -> float:
+            x, y = self.pos[t]
+            dx, dy = max(box.x0 - x, 0.0, x - box.x1), max(box.y0 - y, 0.0, y - box.y1)
+            return dx * dx + dy * dy
+        return min(self.pos, key=gap, default=None)
 
-    def _elsewhere(self, x: float, y: float, own: set[str]) -> float:
-        """What it costs to put a region's title at (x, y) when the territory nearest to it is another region's:
-        more than crossing a few edges, less than covering a circle: a title sits inside or beside its own region."""
-        return 15.0 if own and self.nearest(x, y) not in own else 0.0
+    def _elsewhere(self, box: Box, own: set[str]) -> float:
+        """What it costs to put a region's title in `box` when the territory nearest to it is another region's:
+        more than covering one circle, so that a title sits inside or beside its own region."""
+        return 15.0 if own and self.nearest(box) not in own else 0.0
 
     def _title_collisions(self, box: Box, placed: list[Box]) -> float:
         if box.x0 < 1 or box.y0 < 1 or box.x1 > self.width - 1 or box.y1 > self.view_h - 1:
             return 100.0
         hits = sum(10.0 for cx, cy in self.pos.values() if box.hits_circle(cx, cy, self.radius + 3))
         hits += sum(1.0 for _kind, a, b, _style in self.segments if box.hits_segment(a, b))
-        return hits + sum(10.0 for other in placed if box.hits(other, 2))
+        return hits + sum(40.0 for other in placed if box.hits(other, 2))  # titles never overprint one another
 
     def _collisions(self, box: Box, own: str, placed: list[Box], bound: float = math.inf) -> float:
         """What `box` runs into, weighted (0: nothing); counting stops once it reaches `bound`."""

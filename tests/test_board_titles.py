@@ -1,6 +1,6 @@
 """Region titles sit inside or beside their own region (issue 34 P3-P4), on every shipped board and on the
 end states of the scripted 15-game campaigns (tests/campaigns/), at the widths the aid and the campaign
-sheet draw them: the territory whose circle is nearest to a title's centre belongs to the title's region."""
+sheet draw them: the territory whose circle's centre is nearest to a title's box belongs to the title's region."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def misplaced_titles(game: Game, view_width: float, compact: bool) -> list[tuple
               if (isinstance(r.get("layout"), dict) and isinstance(r["layout"].get("x"), int | float))
               or any(t in lay.pos for t in members.get(rid, []))]
     for rid, (text, _x, _y, box) in zip(titled, lay.titles, strict=True):
-        near = lay.nearest((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2)
+        near = lay.nearest(box)
         if by_text[rid] and near not in by_text[rid]:
             wrong.append((text, near))
     return wrong

@@ -658,7 +658,7 @@ def fake_pdf(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, list[str], str,
 
     calls: list[tuple[str, list[str], str, Any]] = []
 
-    def render_pdf(html: str, roots: list[Path], base: Path, pages: Any = None) -> bytes:
+    def render_pdf(html: str, roots: list[Path], base: Path, pages: Any = None, boxes: Any = None) -> bytes:
         calls.append((html, [str(r) for r in roots], str(base), pages))
         return b"%PDF-fake " + str(len(calls)).encode()
 

@@ -12,6 +12,12 @@ Run: .venv/bin/python bench/bench_build.py [--runs N] [--sizes 100,500,2000] [--
 - The four shipped games' default build (player aid, tables, cards), cold (issue 25: target CPU and wall
   <= 2 x the plain 500-card document), the same with `--digest` (every table in full as well), and the
   no-op build (nothing changed) against `python -c "import typer, yaml"`. `--shipped` runs only these.
+- The renderer's floor (issue 34: target CPU <= 1.15 x, wall <= 0.6 x the floor's CPU on two cores): the
+  four shipped games' default build, cold, against WeasyPrint rendering the very HTML documents that build
+  produces (dumped with SCARBOOK_DUMP_HTML: each card-sheet part, the aid in the version kept, the digest
+  when built), each in turn in one plain Python process, with the same fonts and base folder. What is left
+  over is scarbook's own cost: starting, loading and validating content, planning, laying the aid out more
+  than once, pickling results between workers, joining parts. `--floor` runs only this row.
 
 Every timed command must exit 0, or the benchmark stops (benchlib.run_command). Ratios are medians of
 pair-by-pair ratios (CPU: user + system of the command and its worker processes; wall: elapsed);
@@ -64,6 +70,35 @@ def pdf_pages(path: Path) -> int:
     return len(PdfReader(str(path)).pages)
 
 
+#: One plain process renders every dumped document in turn: WeasyPrint with its own defaults, nothing else.
+FLOOR = ("import pathlib, sys\n"
+         "from weasyprint import HTML\n"
+         "folder, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])\n"
+         "out.mkdir(exist_ok=True)\n"
+         "for f in sorted(folder.glob('*.html')):\n"
+         "    base = pathlib.Path(f.with_suffix('.base').read_text()).as_uri() + '/'\n"
+         "    HTML(string=f.read_text(), base_url=base).write_pdf(out / (f.stem + '.pdf'))\n")
+
+
+def floor_row(work: Path, env: dict[str, str], runs: int, cold: Callable[[Path], Callable[[], None]],
+              rows: list[tuple[str, str, str]]) -> None:
+    """The default build of the four shipped games against the renderer's floor (see the docstring)."""
+    shipped = [SCARBOOK, "build", "--out", str(work / "floor-build")]
+    dump = work / "dump"
+    shutil.rmtree(dump, ignore_errors=True)
+    cold(work / "floor-build")()
+    run_command(shipped, env=dict(env, SCARBOOK_DUMP_HTML=str(dump)))
+    documents = len(list(dump.glob("*.html")))
+    floor = [sys.executable, "-c", FLOOR, str(dump), str(work / "floor-pdf")]
+    result = paired(shipped, floor, runs, env=env, before=cold(work / "floor-build"))
+    rows.append((f"WeasyPrint alone, the build's {documents} HTML documents in one process (the floor)",
+                 ms(result.reference), ""))
+    wall_of_floor_cpu = result.command.wall / max(result.reference.cpu, 1e-6)
+    rows.append(("scarbook build, the four shipped games, cold, against the floor", ms(result.command),
+                 f"CPU {result.cpu_ratio:.2f} x (target <= 1.15 x), wall {wall_of_floor_cpu:.2f} x the floor's CPU "
+                 f"(target <= 0.6 x on two cores); load average {' '.join(f'{v:.1f}' for v in os.getloadavg())}"))
+
+
 def main() -> None:
     compile_sources()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -71,9 +106,10 @@ def main() -> None:
     parser.add_argument("--sizes", default="100,500,2000", help="card counts of the card-sheet rows")
     parser.add_argument("--quick", action="store_true", help="card sheets only, cold only (no shipped games)")
     parser.add_argument("--shipped", action="store_true", help="only the shipped games against the plain document")
+    parser.add_argument("--floor", action="store_true", help="only the default build against the renderer's floor")
     args = parser.parse_args()
     runs = max(1, args.runs)
-    sizes = [] if args.shipped else [int(s) for s in args.sizes.split(",") if s.strip()]
+    sizes = [] if args.shipped or args.floor else [int(s) for s in args.sizes.split(",") if s.strip()]
     rows: list[tuple[str, str, str]] = []
     work = Path(tempfile.mkdtemp(prefix="scarbook-bench-"))
     cache = work / "cache"
@@ -107,6 +143,9 @@ def main() -> None:
         return cmd
 
     try:
+        if args.floor:
+            floor_row(work, env, runs, cold, rows)
+            return
         plain500: list[str] | None = None
         for n in sizes:
             game = generated_game(work / f"game-{n}", n)
@@ -146,9 +185,10 @@ def main() -> None:
             noop = paired(shipped, reference, max(runs, 5), env=env)
             rows.append(("python -c 'import typer, yaml' (reference)", ms(noop.reference), ""))
             row("scarbook build, nothing changed (no-op, warm)", noop, "", "python -c 'import typer, yaml'")
+            floor_row(work, env, runs, cold, rows)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print_table(rows, ("measurement", "CPU / wall (median)", "ratio (medians of pairs)"))
+        print_table(rows, ("measurement", "CPU / wall (median)", "ratio (medians of pairs)"))
 
 
 if __name__ == "__main__":

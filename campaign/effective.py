@@ -3,7 +3,8 @@
 `applied(replay)` returns the replayed campaign's game as a new `Game`: opened packets'
 content visible (nothing sealed otherwise), continents with the given `name` and `named_by`,
 bonuses changed by the +1/-1 marks, territory cards' `resources` updated, destroyed cards with
-`destroyed: true`, on every faction its `record` (game, player, start, result), on every
+`destroyed: true`, cards' `stats` as upgraded (`upgraded_stats`, `stat_adds`; a named card keeps its printed
+`name` and gets the players' `alias`), on every faction its `record` (game, player, start, result), on every
 territory the `marks` it carries, and on every rulebook place (`slots`) what fills it (`filled`,
 and its `text` only where a pack transcribed the sticker). It never writes anything.
 """
@@ -43,9 +44,35 @@ def _fill_slot(content: Any, state: Any, slot: dict[str, Any]) -> None:
     m = marks[-1]
     st = content.stickers.get(m.sticker, {})
     slot["filled"] = f"{st.get('name', m.sticker)} ({when_placed(m.after_game, m.during_game)})"
+    slot["sticker"] = m.sticker
+    slot["when"] = when_placed(m.after_game, m.during_game)
     text = st.get("text")
     slot["text"] = text if isinstance(text, str) and text.strip() else {
         "unknown": f"{st.get('name', m.sticker)} is placed; its text is not transcribed in a pack"}
+
+
+def _stats(content: Any, state: Any, tid: str, item: dict[str, Any]) -> None:
+    """A card's stats as they stand now (what `campaign status` prints): a value a sticker set or raised replaces
+    the printed one and is listed in `upgraded_stats`; an unknown printed value that stickers raised stays
+    unknown, and `stat_adds` says by how much it was raised (the sum is not known)."""
+    printed = item["stats"]
+    upgraded: list[str] = []
+    adds: dict[str, int] = {}
+    for key, base in list(printed.items()):
+        now = state.stat(content, tid, base, key)
+        if now is not None and now != base:
+            printed[key] = now
+            upgraded.append(key)
+        elif now is None and isinstance(base, dict):
+            raised = sum(int((content.stickers.get(m.sticker, {}).get("adds") or {}).get(key) or 0)
+                         for m in state.active_marks(tid) if not m.cancels)
+            if raised:
+                adds[key] = raised
+                upgraded.append(key)
+    if upgraded:
+        item["upgraded_stats"] = upgraded
+    if adds:
+        item["stat_adds"] = adds
 
 
 def _records(state: Any, sections: dict[str, Any], spans: dict[str, Any], ledger: str) -> None:
@@ -92,7 +119,10 @@ def applied(replay: Replay, ledger: str = "") -> Game:
             for m in marks:
                 st = content.stickers.get(m.sticker, {})
                 if st.get("named") and m.name:
-                    item["name"] = m.name
+                    if section == "cards" and isinstance(item.get("name"), str):
+                        item["alias"] = m.name  # a card keeps its printed name (a warlord's), the alias beside it
+                    else:
+                        item["name"] = m.name
                     item["named_by"] = m.by
                     if ledger:
                         spans[f"{tid}/name"] = spans[f"{tid}/named_by"] = Span(ledger, m.line, 1)
@@ -103,6 +133,8 @@ def applied(replay: Replay, ledger: str = "") -> Game:
                     for power in item.get("powers", []) or []:
                         if isinstance(power, dict) and power.get("id") != m.name:
                             power["destroyed"] = True
+            if isinstance(item.get("stats"), dict):
+                _stats(content, state, tid, item)
             if section == "territories":
                 cities = [m for m in marks if m.founds and not m.cancels]
                 if cities:

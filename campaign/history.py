@@ -94,6 +94,15 @@ class Words:
         return self.content.stickers.get(sid, {})
 
 
+#: The box a chronicle's board prints in (chronicle.html.j2: an A4 page less 12 mm margins; at most 160 mm tall).
+CHRONICLE_BOARD_MM = (186.0, 160.0)
+
+
+def _plain(key: str) -> str:
+    """A field's key or a left-over id in the prose's words: "melee_dice" -> "melee dice"."""
+    return key.replace("_", " ") if " " not in key else key
+
+
 def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
@@ -159,14 +168,15 @@ def _tell_placed(ev: Placed, words: Words, who: str) -> str:
         covered = f"the {words(gone[-1].sticker, 'stickers')}" if gone else "what was"
         text = f"{who} cancels {covered} on {where} ({what})"
     elif ev.value is not None:
-        text = f"{who} sets {words(ev.name) if ev.name else 'the value'} of {where} to {ev.value} ({what})"
+        text = f"{who} sets {_plain(words(ev.name)) if ev.name else 'the value'} of {where} to {ev.value} ({what})"
     elif ev.name:
-        text = f"{who} places {what} on {where}: {words(ev.name)}"
+        text = f"{who} places {what} on {where}: {_plain(words(ev.name))}"
     else:
         text = f"{who} places {what}" + ("" if where == what else f" on {where}")
     adds = st.get("adds")
     pairs = adds.items() if isinstance(adds, dict) else ()
-    changes = [f"{k} {_signed(v)}" for k, v in pairs if isinstance(v, int) and not isinstance(v, bool)]
+    changes = [f"{_plain(k)} {_signed(v)}" for k, v in pairs if isinstance(v, int) and not isinstance(v, bool)
+               and f"{_signed(v)} " not in f"{what} "]  # "Coin (+1 resource)" says it already
     if changes:
         text += f" ({', '.join(changes)})"
     if ev.to:
@@ -362,7 +372,7 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
             "signed": record.winner if record.signed else "",
             "during": [t.text for t in told if t.when == "during"],
             "after": [t.text for t in told if t.when == "after"],
-            "board": sheet_svg(ledger, replay, data), "standings": _standings(data)})
+            "board": sheet_svg(ledger, replay, data, CHRONICLE_BOARD_MM), "standings": _standings(data)})
     final = campaign.replay(check=False)
     data = status_data(ledger, final)
     words = Words(final)

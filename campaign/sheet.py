@@ -220,14 +220,19 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
     }
 
 
-def sheet_svg(ledger: Ledger, replay: Replay, data: dict[str, Any] | None = None) -> str | None:
-    """The board with the campaign's marks and a legend (None when the board is not drawn)."""
-    from scarbook.compiler.boardmap import board_svg, map_withheld
+def sheet_svg(ledger: Ledger, replay: Replay, data: dict[str, Any] | None = None,
+              printed_mm: tuple[float, float] | None = None) -> str | None:
+    """The board with the campaign's marks and a legend (None when the board is not drawn); with `printed_mm`
+    (the box it prints in: width, most height), laid out so that its text prints at 6 pt or more there."""
+    from scarbook.compiler.boardmap import board_svg, map_withheld, view_width_for
 
     game = applied(replay)
     if map_withheld(game):
         return None
     marks = map_marks(replay, data if data is not None else status_data(ledger, replay), Names(replay))
+    if printed_mm:
+        view = view_width_for(game, *printed_mm)
+        return board_svg(game, dict(marks), legend_kinds=True, view_width=view)  # type: ignore[arg-type]
     return board_svg(game, dict(marks), legend_kinds=True)  # type: ignore[arg-type]
 
 

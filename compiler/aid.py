@@ -8,9 +8,9 @@ territories, destroyed cards). The full digest of every table is `digest.pdf` be
 
 `aid_view(game, campaign, level)` is pure data for `templates/aid.html.j2`. The renderer lays the aid
 out at level 0 and, while it takes more than `MAX_PAGES`, at the next level, each shorter than the one
-before (small tables left out, then each rule cut to its first sentence, then titles only); the aid says
-when it was shortened. Nothing here names a game or gives a topic or sticker kind a meaning beyond the
-order of play words below.
+before (a smaller board picture with text as large, then small tables left out, then each rule cut to its
+first sentence, then titles only); the aid says when and how it was shortened. Nothing here names a game or
+gives a topic or sticker kind a meaning beyond the order of play words below.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from scarbook.compiler.tables import cell_text
 
 #: The most pages a player aid takes.
 MAX_PAGES = 2
-#: How many shorter versions the renderer may try after the full one.
-LEVELS = 4
+#: How many versions the renderer may try: the full one, then a smaller board, then shorter texts.
+LEVELS = 5
 #: Words of a rule topic, in the order of play: a topic is placed by the first of these it contains
 #: (others follow, in content order).
 PLAY_ORDER = ("goal", "winning", "setup", "set-up", "before", "start", "turn", "recruit", "deploy", "combat",
@@ -104,18 +104,30 @@ def _after_each_game(game: Game) -> list[dict[str, Any]]:
 
 
 def _rule_stickers(game: Game) -> list[dict[str, str]]:
-    """The rule stickers players see now (stickers that go on a rulebook place), and the places a campaign filled."""
+    """The rule stickers players see now (stickers that go on a rulebook place), each once: a sticker a campaign
+    placed says where and since when; a filled place whose sticker is not listed is shown on its own."""
+    placed: dict[str, str] = {}
+    others = []
+    for sid, sec in game.section("rulebook").items():
+        for slot in as_list(sec.get("slots")):
+            if not isinstance(slot, dict) or not slot.get("filled") or slot.get("filled") == "empty":
+                continue
+            title, label = str(sec.get("title", sid)), str(slot.get("label", ""))
+            sticker = slot.get("sticker")
+            if isinstance(sticker, str) and sticker in game.section("stickers"):
+                name = str(game.section("stickers")[sticker].get("name", sticker))
+                where = title if label in ("", name) else f"{title}: {label}"
+                placed[sticker] = f"In “{where}” ({slot.get('when') or 'placed'})."
+                continue
+            others.append({"name": f"{title}: {label}",
+                           "text": f"{slot['filled']}" + (f": {slot['text']}" if isinstance(slot.get("text"), str)
+                                                          else "")})
     out = []
     for sid, st in game.section("stickers").items():
         if "rulebook-slot" in as_list(st.get("targets")):
-            out.append({"name": str(st.get("name", sid)), "text": _text(st.get("effect") or st.get("text"))})
-    for sid, sec in game.section("rulebook").items():
-        for slot in as_list(sec.get("slots")):
-            if isinstance(slot, dict) and slot.get("filled") and slot.get("filled") != "empty":
-                out.append({"name": f"{sec.get('title', sid)}: {slot.get('label', '')}",
-                            "text": f"{slot['filled']}" + (f": {slot['text']}" if isinstance(slot.get("text"), str)
-                                                           else "")})
-    return out
+            text = _text(st.get("effect") or st.get("text"))
+            out.append({"name": str(st.get("name", sid)), "text": f"{text} {placed[sid]}" if sid in placed else text})
+    return out + others
 
 
 def next_game(game: Game, reached: int) -> dict[str, str] | None:
@@ -190,7 +202,9 @@ def campaign_label(campaign: str | None) -> str | None:
 
 
 def aid_view(game: Game, campaign: str | None, reached: int = 1, level: int = 0) -> dict[str, Any]:
-    """Everything the aid prints at shortening `level` (0: all of it)."""
+    """Everything the aid prints at shortening `level` (0: all of it; 1: the board smaller, every word kept)."""
+    small_map = level >= 1
+    level = max(0, level - 1)
     turn, campaign_rules = _rules(game, level)
     legacy = bool(game.meta.get("legacy"))
     campaign_meta = as_dict(game.meta.get("campaign"))
@@ -203,5 +217,7 @@ def aid_view(game: Game, campaign: str | None, reached: int = 1, level: int = 0)
         "after_each_game": _after_each_game(game) if legacy else [],
         "campaign_rules": campaign_rules if legacy else [],
         "rule_stickers": _rule_stickers(game), "next_game": next_game(game, reached) if level < 2 else None,
-        "world": world(game) if campaign else None, "shortened": level > 0,
+        "world": world(game) if campaign else None, "small_map": small_map,
+        "shortened": ("" if not small_map else "Board drawn smaller to fit two pages." if level == 0 else
+                      "Shortened to fit two pages."),
     }

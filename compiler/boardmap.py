@@ -327,21 +327,41 @@ class BoardLayout:
             text = _label(region, rid) + (f" +{bonus}" if isinstance(bonus, int) and bonus >= 0 else
                                           f" {bonus}" if isinstance(bonus, int) else " +?")
             w = text_width(text, 15, True)
-            best = min(((rx + dx, max(14.0, ry + dy)) for dy in (0, -14, 14, -28, 28, -42, 42, -56, 56, -70, 70, -84,
-                                                                    84)
-                        for dx in (0, -30, 30, -60, 60, -90, 90, -120, 120)),
+            own = set(members.get(rid, []))
+            beside = [(mx + dx, max(14.0, my + dy)) for t in sorted(own) if t in self.pos
+                      for mx, my in [self.pos[t]]
+                      for dx, dy in ((0, -self.radius - 8), (0, self.radius + 18),
+                                     (-self.radius - w / 2 - 4, 4), (self.radius + w / 2 + 4, 4))]
+            best = min([*((rx + dx, max(14.0, ry + dy)) for dy in (0, -14, 14, -28, 28, -42, 42, -56, 56, -70, 70, -84,
+                                                                   84)
+                          for dx in (0, -30, 30, -60, 60, -90, 90, -120, 120)), *beside],
                        key=lambda p: self._title_collisions(Box(p[0] - w / 2, p[1] - 12, p[0] + w / 2, p[1] + 4),
-                                                            [t[3] for t in out]) + abs(p[0] - rx) / 1000)
+                                                            [t[3] for t in out])
+                       + self._elsewhere(Box(p[0] - w / 2, p[1] - 12, p[0] + w / 2, p[1] + 4), own)
+                       + abs(p[0] - rx) / 1000)
             bx, by = best
             out.append((text, bx, by, Box(bx - w / 2, by - 12, bx + w / 2, by + 4)))
         return out
+
+    def nearest(self, box: Box) -> str | None:
+        """The territory whose circle's centre is nearest to `box` (0 inside it)."""
+        def gap(t: str) -> float:
+            x, y = self.pos[t]
+            dx, dy = max(box.x0 - x, 0.0, x - box.x1), max(box.y0 - y, 0.0, y - box.y1)
+            return dx * dx + dy * dy
+        return min(self.pos, key=gap, default=None)
+
+    def _elsewhere(self, box: Box, own: set[str]) -> float:
+        """What it costs to put a region's title in `box` when the territory nearest to it is another region's:
+        more than covering one circle, so that a title sits inside or beside its own region."""
+        return 15.0 if own and self.nearest(box) not in own else 0.0
 
     def _title_collisions(self, box: Box, placed: list[Box]) -> float:
         if box.x0 < 1 or box.y0 < 1 or box.x1 > self.width - 1 or box.y1 > self.view_h - 1:
             return 100.0
         hits = sum(10.0 for cx, cy in self.pos.values() if box.hits_circle(cx, cy, self.radius + 3))
         hits += sum(1.0 for _kind, a, b, _style in self.segments if box.hits_segment(a, b))
-        return hits + sum(10.0 for other in placed if box.hits(other, 2))
+        return hits + sum(40.0 for other in placed if box.hits(other, 2))  # titles never overprint one another
 
     def _collisions(self, box: Box, own: str, placed: list[Box], bound: float = math.inf) -> float:
         """What `box` runs into, weighted (0: nothing); counting stops once it reaches `bound`."""

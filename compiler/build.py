@@ -251,6 +251,20 @@ def _safe_out(out_dir: Path, rel: str) -> Path:
     return path
 
 
+def _fonts_beside(html_file: Path) -> None:
+    """The fonts an HTML output's `@font-face` rules load (`url(fonts/...)`), copied into a `fonts` folder beside
+    it (with their licence), so that the page a browser shows or prints is set in the fonts of the PDF."""
+    from scarbook.kernel.atomic import replace_file
+    from scarbook.templates import TEMPLATE_DIR
+
+    folder = html_file.parent / "fonts"
+    folder.mkdir(exist_ok=True)
+    for font in sorted((TEMPLATE_DIR / "fonts").iterdir()):
+        target = folder / font.name
+        if font.suffix in (".ttf", ".txt") and (not target.exists() or target.stat().st_size != font.stat().st_size):
+            replace_file(target, font.read_bytes())
+
+
 def _with_images(cards: list[dict[str, Any]], game: Game) -> list[dict[str, Any]]:
     result = []
     for c in cards:
@@ -332,6 +346,7 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
         game: Game = job["game"]
         paper = job["paper"]
         pages: list[int] | None = None  # every laid-out page once, in order
+        boxes: list[Any] | None = None  # a card sheet's TrimBox and BleedBox per printed page
         if kind == "aid":
             from scarbook.compiler.aid import LEVELS, MAX_PAGES, map_marks
             from scarbook.compiler.boardmap import board_svg, legend, map_withheld, mark_legend, view_width_for
@@ -348,13 +363,18 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
             made: list[str] = []
 
             def versions() -> Any:
+                picture = svg
                 for level in range(LEVELS):
-                    made[:] = [htmlmod.aid_html(game, paper, svg, keys, job.get("campaign"), level,
+                    if level == 1 and svg is not None:  # the board drawn smaller (aid.css: 88 mm), its text as large
+                        picture = board_svg(game, marks, view_width=view_width_for(game, PAPER_MM[paper][0] - 22, 88),
+                                            compact=True)  # type: ignore[arg-type]
+                    made[:] = [htmlmod.aid_html(game, paper, picture, keys, job.get("campaign"), level,
                                                 withheld if game.section("territories") else None, icons)]
                     yield made[0]
 
             data, _pages = render_fitting(versions(), [Path(r) for r in roots_for(game)], TEMPLATE_DIR, MAX_PAGES)
             replace_file(_safe_out(out, files[1]), made[0].encode())
+            _fonts_beside(_safe_out(out, files[1]))
             replace_file(_safe_out(out, files[0]), data)
             return [], time.perf_counter() - started, None
         if kind == "reference":
@@ -367,21 +387,23 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
                                           [] if withheld else legend(game), job.get("campaign"),
                                           withheld if game.section("territories") else None)
             replace_file(_safe_out(out, files[1]), html.encode())
+            _fonts_beside(_safe_out(out, files[1]))
         elif kind == "cards":
             from scarbook.compiler.boardmap import locator_svg
 
             sheets = sheetmod.card_sheets(_with_images(job["cards"], game), paper,
                                           job.get("gutter", sheetmod.DEFAULT_GUTTER_MM))
             locator = locator_svg(game) if any(c.get("spot") for c in job["cards"]) else None
-            html, pages = htmlmod.card_sheets_html(game.title, sheetmod.split_sheets(sheets, count)[index], paper,
-                                                   locator)
+            part = sheetmod.split_sheets(sheets, count)[index]
+            html, pages = htmlmod.card_sheets_html(game.title, part, paper, locator)
+            boxes = [sheetmod.trim_boxes(sheet) for sheet in part]
         else:
             sheets = sheetmod.sticker_sheets(job["stickers"], paper)
             html = htmlmod.sheets_html("stickers.html.j2", game.title, sheets, paper)
         from scarbook.compiler.render.pdf import render_pdf
         from scarbook.templates import TEMPLATE_DIR
 
-        data = render_pdf(html, [Path(r) for r in roots_for(game)], TEMPLATE_DIR, pages)
+        data = render_pdf(html, [Path(r) for r in roots_for(game)], TEMPLATE_DIR, pages, boxes)
         if count > 1:
             return [], time.perf_counter() - started, data
         replace_file(_safe_out(out, files[0]), data)

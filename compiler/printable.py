@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from scarbook.compiler.model import Game, singular
-from scarbook.compiler.sizes import POKER_MM, STICKER_DEFAULT_MM, STICKER_TEXT_MIN_MM
+from scarbook.compiler.model import Game, known, singular
+from scarbook.compiler.sizes import POKER_MM
 from scarbook.kernel.diagnostics import Diagnostic, Span, error, warning
 from scarbook.kernel.yamlload import escape as escape_pointer
 
@@ -149,31 +149,22 @@ def _text_fits(game: Game, card_id: str, card: dict[str, Any]) -> list[Diagnosti
                     "is cut off at the card's edge; shorten it, or give the deck a larger 'card_size'")]
 
 
-def sticker_text_capacity(width: float, height: float) -> int:
-    """About how many characters of a sticker's 5.5 pt text fit on it (mm): ~1 mm a character across
-    the width less its 2 mm padding each side, a 2.2 mm line down the height less the padding and the
-    name; none below `sizes.STICKER_TEXT_MIN_MM`, where only the name is printed."""
-    if height < STICKER_TEXT_MIN_MM:
-        return 0
-    return max(0, int(width - 4)) * max(0, int((height - 7.5) / 2.2))
-
-
 def _sticker_text_fits(game: Game, sticker_id: str, sticker: dict[str, Any]) -> list[Diagnostic]:
-    size = sticker.get("size")
+    from scarbook.compiler.stickerfit import fit
+
     field_name = "text" if sticker.get("text") is not None else "effect"
     text = sticker.get(field_name)
     if not isinstance(text, str):
         return []
-    width, height = (float(size.get("width", 0)), float(size.get("height", 0))) if isinstance(size, dict) \
-        else STICKER_DEFAULT_MM  # printed at the default size
-    capacity = sticker_text_capacity(width, height)
-    if len(text) <= capacity:
+    printed = fit(sticker, str(known(sticker.get("name"), sticker_id)))
+    if printed.token or printed.write or len(text) <= printed.capacity:
         return []
+    width, height, capacity = printed.w, printed.h, printed.capacity
     refused = _over_capacity(f"sticker '{sticker_id}'", text, capacity, field_name)
     if refused:
         return [error(field_span(game, sticker_id, f"/{field_name}"), "B307", refused)]
     fate = (f"is cut off at the sticker's edge (about {capacity} characters fit)" if capacity else
-            f"is left off: a sticker under {STICKER_TEXT_MIN_MM:g} mm high prints only its name")
+            "is left off: only its name fits")
     return [warning(field_span(game, sticker_id, f"/{field_name}"), "B304", f"sticker '{sticker_id}': its "
                     f"{field_name} ({len(text)} characters) will not fit on a {width:g}×{height:g} mm sticker and "
                     f"{fate}; shorten it (a short 'text' to print instead of the {field_name}), or give the "

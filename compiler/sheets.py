@@ -30,8 +30,6 @@ from scarbook.compiler.sizes import (
     MIN_BLEED_MM,
     PAPER_MM,
     POKER_MM,
-    STICKER_DEFAULT_MM,
-    STICKER_TEXT_MIN_MM,
 )
 
 NBSP = "\u00a0"
@@ -246,6 +244,21 @@ def _text(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
+def _stat_cells(card: Item) -> list[tuple[str, str, bool]]:
+    """A card's stats as printed: (name, value, upgraded). In a campaign's game (`build --campaign`) a value a
+    sticker changed is marked upgraded, and an unknown value stickers raised reads "? +N"."""
+    upgraded = set(card.get("upgraded_stats") or ())
+    adds = card.get("stat_adds") or {}
+    cells = []
+    for k, v in (card.get("stats") or {}).items():
+        value = _text(v) or ""
+        if value == "?" and isinstance(adds.get(k), int):
+            value = f"?{NBSP}+{adds[k]}"
+        # a stat and its value never part at a line's end ("shield to block 4"): no-break spaces
+        cells.append((str(k).replace("_", NBSP).replace(" ", NBSP), value, k in upgraded))
+    return cells
+
+
 def printable_cards(game: Game) -> list[dict[str, Any]]:
     """Every printed card (copies expanded), as what a card face shows, then a faction card per
     faction (its powers) and, in a legacy game, a record card per faction.
@@ -272,20 +285,21 @@ def printable_cards(game: Game) -> list[dict[str, Any]]:
             continue
         size = deck.get("card_size") or {}
         # a stat and its value never part at a line's end ("shield to block 4"): no-break spaces
-        stats = [(str(k).replace("_", NBSP).replace(" ", NBSP), _text(v) or "")
-                 for k, v in (card.get("stats") or {}).items()]
+        stats = _stat_cells(card)
         resources = known(card.get("resources"))
         territory = card.get("territory")
         regions = game.section("territories").get(territory or "", {}).get("regions", []) if territory else []
         face = {
             "id": cid,
             "name": str(known(card.get("name"), cid)),
+            "alias": str(card["alias"]) if isinstance(card.get("alias"), str) else None,
             "deck": str(known(deck.get("name"), card.get("deck", ""))),
             "deck_id": card.get("deck", ""),
             "type": str(card.get("type") or deck.get("card_type") or "").replace("-", " "),
             "zone": names.get(card.get("zone", ""), str(card.get("zone") or "").replace("-", " ")) or None,
             "where": ", ".join(names.get(r, r) for r in regions) or None,
             "stats": stats,
+            "upgraded_stats": any(up for _, _, up in stats),
             "resources": resources if isinstance(resources, int) else None,
             "text": _text(card.get("text")),
             "unknown": any(is_unknown(v) for v in [card.get("text"), *(card.get("stats") or {}).values()]),
@@ -462,6 +476,19 @@ def page_key(sheet: Sheet) -> str:
                       sort_keys=True, default=str)
 
 
+def trim_boxes(sheet: Sheet) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float]] | None:
+    """A card sheet's trim box (the outline of its cards) and bleed box (that outline with the bleed past it),
+    each (left, top, right, bottom) in mm from the page's top left: what a PDF's TrimBox and BleedBox say so
+    that print shops and imposition tools find the cut. None for a page without cards."""
+    if not sheet.slots:
+        return None
+    trim = (min(s.x for s in sheet.slots), min(s.y for s in sheet.slots),
+            max(s.x + s.w for s in sheet.slots), max(s.y + s.h for s in sheet.slots))
+    bleed = (min(s.x - s.bleed[3] for s in sheet.slots), min(s.y - s.bleed[0] for s in sheet.slots),
+             max(s.x + s.w + s.bleed[1] for s in sheet.slots), max(s.y + s.h + s.bleed[2] for s in sheet.slots))
+    return trim, bleed
+
+
 def distinct_pages(sheets: list[Sheet]) -> tuple[list[Sheet], list[int]]:
     """The sheets that differ, and for every page which of them it shows.
 
@@ -478,41 +505,47 @@ def distinct_pages(sheets: list[Sheet]) -> tuple[list[Sheet], list[int]]:
 
 def sticker_items(game: Game) -> list[dict[str, Any]]:
     """Every sticker of the game as players may see it (nothing sealed), one entry per sticker in
-    its supply (one when the sources give no number), at its `size`, else at `STICKER_DEFAULT_MM`
-    (`sized` says which: the sheet tells the players which sizes are not the game's own)."""
+    its supply (one when the sources give no number), at its `size`, else sized for where it goes
+    (`stickerfit`: a token for a card, a label for a territory, a strip for a rulebook slot); `sized` says
+    which, and `basis` what the size is made for, so the sheet tells the players which sizes are not the
+    game's own. Each carries what it draws: its text, tick `boxes`, a line to `write` a name on."""
+    from scarbook.compiler.stickerfit import fit
+
     out = []
     for sid, st in game.section("stickers").items():
-        size = st.get("size")
-        sized = isinstance(size, dict)
-        w, h = (float(size["width"]), float(size["height"])) if isinstance(size, dict) else STICKER_DEFAULT_MM
+        name = str(known(st.get("name"), sid))
+        f = fit(st, name)
         supply = st.get("supply")
         if isinstance(supply, list):
             count = sum(p.get("count", 0) for p in supply if isinstance(p, dict) and isinstance(p.get("count"), int))
         else:
             count = supply if isinstance(supply, int) and not isinstance(supply, bool) else 1
-        item = {"id": sid, "name": str(known(st.get("name"), sid)),
-                "text": _text(st.get("text") if st.get("text") is not None else st.get("effect"))
-                if h >= STICKER_TEXT_MIN_MM else "",
-                "w": w, "h": h, "sized": sized, "counted": isinstance(supply, int | list)}
+        text = _text(st.get("text") if st.get("text") is not None else st.get("effect"))
+        if f.token and name.lower().endswith(" sticker"):  # a token's few words: every one is a sticker
+            name = name[:-len(" sticker")]
+        item = {"id": sid, "name": name, "text": text if f.capacity and not f.token else f.text if f.token else "",
+                "w": f.w, "h": f.h, "sized": f.basis == "given", "basis": f.basis, "boxes": f.boxes,
+                "write": f.write, "token": f.token, "counted": isinstance(supply, int | list)}
         out.extend([item] * max(1, min(int(count), 200)))
     return out
 
 
 def sticker_sheets(stickers: list[dict[str, Any]], paper: str) -> list[Sheet]:
-    """Stickers at real size, in rows (shelf packing) with a 4 mm gap and 12 mm margins."""
+    """Stickers at real size, in rows (shelf packing) with a 4 mm gap and 12 mm margins, below the sheet's
+    two lines of heading (`top`)."""
     pw, ph = PAPER_MM[paper]
-    margin, gap = 12.0, 4.0
+    margin, gap, top = 12.0, 4.0, 11.0
     sheets: list[Sheet] = []
     sheet = Sheet("stickers")
-    x, y, shelf = margin, margin + 8, 0.0
+    x, y, shelf = margin, margin + top, 0.0
     for n, st in enumerate(stickers, 1):
-        w, h = min(st["w"], pw - 2 * margin), min(st["h"], ph - 2 * margin - 8)
+        w, h = min(st["w"], pw - 2 * margin), min(st["h"], ph - 2 * margin - top)
         if x + w > pw - margin:
             x, y, shelf = margin, y + shelf + gap, 0.0
         if y + h > ph - margin:
             sheets.append(sheet)
             sheet = Sheet("stickers")
-            x, y, shelf = margin, margin + 8, 0.0
+            x, y, shelf = margin, margin + top, 0.0
         sheet.slots.append(Slot(x, y, w, h, (0, 0, 0, 0), st, n))
         x += w + gap
         shelf = max(shelf, h)

@@ -16,7 +16,4 @@ INK_MARGIN_MM = 5.0
 DEFAULT_GUTTER_MM = 0.0
 #: The widest gutter `build --gutter` takes.
 MAX_GUTTER_MM = 20.0
-#: Stickers lower than this print only their name; `build` warns (B304) when text is left off or cut.
-STICKER_TEXT_MIN_MM = 15.0
-#: The size a sticker without a `size` is printed at (the sources give none): the sheet says so.
-STICKER_DEFAULT_MM = (42.0, 26.0)
+#: A sticker without a `size` is sized for where it goes: `compiler.stickerfit`.

@@ -50,7 +50,6 @@ from scarbook.compiler.printable import (
     check_content,
     field_span,
     image_path,
-    sticker_text_capacity,
     text_capacity,
 )
 from scarbook.kernel.diagnostics import Severity, Span
@@ -166,13 +165,6 @@ def test_text_capacity_of_a_card_face() -> None:
     assert text_capacity(10.5, 35.7) == 1  # one character, one line
 
 
-def test_sticker_text_capacity() -> None:
-    assert sticker_text_capacity(20, 20) == 16 * 5  # (20 - 4) across, (20 - 7.5) / 2.2 = 5.7 lines
-    assert sticker_text_capacity(30, 15) == 26 * 3  # 15 mm: text is printed
-    assert sticker_text_capacity(30, 14.99) == 0  # under 15 mm only the name is
-    assert sticker_text_capacity(3, 20) == 0 and sticker_text_capacity(5, 20) == 5
-
-
 def long_text_game(tmp_path: Path) -> Game:
     cards = ("cards:\n"
              f"  - {{id: full, deck: isle-cards, name: F, text: '{'x' * 555}'}}\n"
@@ -199,31 +191,33 @@ def test_card_text_longer_than_its_card_holds_is_a_warning_at_the_text(tmp_path:
 
 
 def test_sticker_text_that_will_not_fit(tmp_path: Path) -> None:
-    stickers = [
-        {"id": "fits", "size": {"width": 20, "height": 20}, "effect": "x" * 80},
-        {"id": "cut", "size": {"width": 20, "height": 20}, "effect": "x" * 81},
+    stickers = [  # 20 x 20 mm: 15 mm inside the 2.5 mm padding, a name line, then 4 lines of 10 characters
+        {"id": "fits", "size": {"width": 20, "height": 20}, "effect": "x" * 40},
+        {"id": "cut", "size": {"width": 20, "height": 20}, "effect": "x" * 41},
         {"id": "short", "size": {"width": 20, "height": 20}, "text": "Short.", "effect": "x" * 500},
-        {"id": "long-text", "size": {"width": 20, "height": 20}, "text": "y" * 81, "effect": "x"},
+        {"id": "long-text", "size": {"width": 20, "height": 20}, "text": "y" * 41, "effect": "x"},
         {"id": "low", "size": {"width": 40, "height": 10}, "effect": "Any."},
-        {"id": "no-size", "effect": "x" * 500},  # printed at the default size: cut there
-        {"id": "no-size-fits", "effect": "x" * 300},
+        {"id": "no-size", "effect": "x" * 500},  # sized for a territory: widened to 52 mm, cut at 40 mm high
+        {"id": "no-size-fits", "effect": "x" * 300},  # widened to 44 mm, 39 mm high: it fits
         {"id": "no-text", "size": {"width": 20, "height": 20}, "effect": {"unknown": "lost"}},
         {"id": "half-size", "size": {"width": 20}, "effect": "z"},
         {"id": "no-width", "size": {"height": 20}, "effect": "z"},
+        {"id": "token", "targets": ["card"], "adds": {"resources": 1}, "effect": "x" * 500},  # prints "+1" only
+        {"id": "blank", "targets": ["continent"], "named": True, "effect": "x" * 500},  # a line to write on
     ]
     game = tiny_game(tmp_path, stickers=stickers)
     got = [d for d in check_content(game) if d.code == "B304"]
     assert [d.message.split("'")[1] for d in got] == ["cut", "long-text", "low", "no-size", "half-size", "no-width"]
     cut, long_text, low, no_size, half, no_width = got
-    assert "on a 42×26 mm sticker and is cut off" in no_size.message
+    assert "on a 52×40 mm sticker and is cut off" in no_size.message
     assert cut.severity == Severity.WARNING and cut.span == game.span("cut")
-    assert cut.message == ("sticker 'cut': its effect (81 characters) will not fit on a 20×20 mm sticker and is cut "
-                           "off at the sticker's edge (about 80 characters fit); shorten it (a short 'text' to "
+    assert cut.message == ("sticker 'cut': its effect (41 characters) will not fit on a 20×20 mm sticker and is cut "
+                           "off at the sticker's edge (about 40 characters fit); shorten it (a short 'text' to "
                            "print instead of the effect), or give the sticker a larger 'size'")
-    assert long_text.message.startswith("sticker 'long-text': its text (81 characters)")
+    assert long_text.message.startswith("sticker 'long-text': its text (41 characters)")
     assert low.message == ("sticker 'low': its effect (4 characters) will not fit on a 40×10 mm sticker and is left "
-                           "off: a sticker under 15 mm high prints only its name; shorten it (a short 'text' to "
-                           "print instead of the effect), or give the sticker a larger 'size'")
+                           "off: only its name fits; shorten it (a short 'text' to print instead of the effect), or "
+                           "give the sticker a larger 'size'")
     assert "on a 20×0 mm sticker and is left off" in half.message
     assert no_width.message.startswith("sticker 'no-width': its effect (1 characters) will not fit on a 0×20 mm "
                                        "sticker and is left off")  # no width: nothing fits
@@ -470,7 +464,8 @@ def test_a_sticker_without_a_size_still_gets_a_sticker_sheet(tmp_path: Path) -> 
     game = tiny_game(tmp_path, cards=[], stickers=[{"id": "s", "name": "S"}])
     assert list(plan(game)) == ["reference", "digest", "tables", "stickers"]
     (item,) = plan(game)["stickers"].job["stickers"]
-    assert (item["w"], item["h"], item["sized"]) == (42.0, 26.0, False)
+    # no targets: sized for a territory, 36 mm wide, as high as its name needs (2.5 mm padding each side)
+    assert (item["w"], item["h"], item["sized"], item["basis"]) == (36.0, 8.0, False, "a territory")
 
 
 def test_the_gutter_is_a_dependency_of_the_card_sheet_only(tmp_path: Path) -> None:
@@ -663,7 +658,7 @@ def fake_pdf(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, list[str], str,
 
     calls: list[tuple[str, list[str], str, Any]] = []
 
-    def render_pdf(html: str, roots: list[Path], base: Path, pages: Any = None) -> bytes:
+    def render_pdf(html: str, roots: list[Path], base: Path, pages: Any = None, boxes: Any = None) -> bytes:
         calls.append((html, [str(r) for r in roots], str(base), pages))
         return b"%PDF-fake " + str(len(calls)).encode()
 

@@ -135,11 +135,11 @@ def test_sticker_text_that_does_not_fit_its_printed_size_is_warned(tmp_path: Pat
     lines = [line for line in result.output.splitlines() if " B304: " in line]
     assert lines == [
         "p/scars.yaml:9:13: warning B304: sticker 'sinkhole': its effect (269 characters) will not fit on a "
-        "20×20 mm sticker and is cut off at the sticker's edge (about 80 characters fit); shorten it (a short "
+        "20×20 mm sticker and is cut off at the sticker's edge (about 40 characters fit); shorten it (a short "
         "'text' to print instead of the effect), or give the sticker a larger 'size'",
         "p/scars.yaml:17:13: warning B304: sticker 'pothole': its effect (21 characters) will not fit on a 20×10 mm "
-        "sticker and is left off: a sticker under 15 mm high prints only its name; shorten it (a short 'text' to "
-        "print instead of the effect), or give the sticker a larger 'size'",
+        "sticker and is left off: only its name fits; shorten it (a short 'text' to print instead of the effect), "
+        "or give the sticker a larger 'size'",
     ]
     assert result.exit_code == 0
 

@@ -262,4 +262,13 @@ def test_a_chronicle_before_the_first_game_has_its_title_and_its_end(tmp_path: P
     html = (tmp_path / "c.chronicle.html").read_text("utf-8")
     sections = html.split('<section class="page">')[1:]
     assert len(sections) == 2 and "Before the first game" in sections[0] and "The end of the campaign" in sections[1]
-    assert "the group places Coin (+1 resource) on Alaska (resources +1) (x2)" in sections[0]
+    # the +1 is said once: the sticker's name says it (issue 34 P8)
+    assert "the group places Coin (+1 resource) on Alaska (x2)" in sections[0] and "(resources +1)" not in html
+
+
+def test_the_chronicle_prose_says_stats_in_words_not_keys() -> None:
+    """Issue 34 P8: a stat a sticker sets or raises reads "melee dice", never the key "melee_dice"."""
+    from scarbook.campaign.history import _plain
+
+    assert _plain("melee_dice") == "melee dice" and _plain("cyber_tech") == "cyber tech"
+    assert _plain("Kai Weller") == "Kai Weller"  # a name is left as it is

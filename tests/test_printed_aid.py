@@ -21,6 +21,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from html import escape as html_escape
 from pathlib import Path
 
 import pytest
@@ -218,6 +219,26 @@ def campaigns(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
                                                     script("risk-shadow-forces-opening.txt"))}
 
 
+def assert_campaign_aid_whole(folder: Path, game_id: str) -> None:
+    """Issue 34 P2: a `--campaign` aid keeps every word of its rules and its small tables (at most its board is
+    drawn smaller), lists each rule sticker once, and fills its second page past its middle."""
+    from scarbook.compiler.aid import _small_tables
+    from scarbook.compiler.spoilers import for_players
+
+    html = (folder / "reference.html").read_text("utf-8")
+    assert "Shortened to fit two pages" not in html
+    full = cached_game(game_id, [])
+    for table in _small_tables(for_players(full.effective(), full)):
+        assert f"<caption>{html_escape(table['title'], quote=False)}</caption>" in html, table["title"]
+    names = re.findall(r'<p class="rule"><b>([^<]+)</b>', html[html.index("Rule stickers"):]) \
+        if "Rule stickers" in html else []
+    assert len(names) == len(set(names)), names
+    pages = pages_of(folder / "reference.pdf")
+    _, height, words = pages[-1]
+    body = [w[3] for w in words if w[3] < height - 11 / MM_PER_PT]  # the page's footer sits in its 11 mm margin
+    assert len(pages) == 2 and max(body) > height / 2
+
+
 def _status(file: Path) -> dict:
     result = CliRunner().invoke(app, ["campaign", "status", "--format", "json", "-c", str(file)])
     assert result.exit_code == 0, result.output
@@ -275,6 +296,7 @@ def test_a_campaign_build_shows_only_what_the_campaign_opened(name: str, campaig
         assert not leaks(texts, later_texts(game, reached)), leaks(texts, later_texts(game, reached))[:10]
         aid = " ".join(t for f, t in texts.items() if f.endswith("reference.pdf"))
         assert _norm(file.stem) in aid and str(file.parent) not in aid  # named by its file, not its folder
+        assert_campaign_aid_whole(folder / game_id, game_id)
     if name == "risk-shadow-forces-opening":
         assert opened == {"container-b"} and reached == 4
 

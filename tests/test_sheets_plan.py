@@ -21,7 +21,6 @@ from scarbook.compiler.sheets import (
     INK_MARGIN_MM,
     MIN_BLEED_MM,
     PAPER_MM,
-    STICKER_DEFAULT_MM,
     Sheet,
     card_sheets,
     cut_lines,
@@ -329,14 +328,16 @@ def test_sticker_items_one_per_sticker_in_the_supply(tmp_path: Path) -> None:
     # a sticker without a size is printed at the default size, one when the number is not given
     assert counts == {"a": 3, "b": 3, "c": 1, "d": 5, "e": 1, "f": 200, "g": 1}
     first = {it["id"]: it for it in reversed(items)}
-    assert first["a"] == {"id": "a", "name": "Alpha", "text": "Roll less.", "w": 20.0, "h": 20.0, "sized": True,
-                          "counted": True}
+    given = {"sized": True, "basis": "given", "boxes": 0, "write": False, "token": False}
+    assert first["a"] == {"id": "a", "name": "Alpha", "text": "Roll less.", "w": 20.0, "h": 20.0, "counted": True,
+                          **given}
     assert first["b"] == {"id": "b", "name": "b", "text": "Short.", "w": 30.0, "h": 15.0,  # text before effect
-                          "sized": True, "counted": True}
-    assert first["c"] == {"id": "c", "name": "c", "text": "", "w": 10.0, "h": 14.9,  # too low for text
-                          "sized": True, "counted": False}
-    assert first["d"] == {"id": "d", "name": "No size", "text": None, "w": STICKER_DEFAULT_MM[0],
-                          "h": STICKER_DEFAULT_MM[1], "sized": False, "counted": True}
+                          "counted": True, **given}
+    assert first["c"] == {"id": "c", "name": "c", "text": "Hidden.", "w": 10.0, "h": 14.9,  # part fits: B304
+                          "counted": False, **given}
+    # no size: sized for where it goes (no targets: a territory), as high as its name needs
+    assert first["d"] == {"id": "d", "name": "No size", "text": "", "w": 36.0, "h": 8.0, "sized": False,
+                          "basis": "a territory", "boxes": 0, "write": False, "token": False, "counted": True}
     assert first["e"]["text"] == "?"  # an unknown effect prints as "?"
     assert [it["id"] for it in items[:4]] == ["a", "a", "a", "b"]
 
@@ -356,8 +357,8 @@ def test_stickers_in_shelves_with_gaps_inside_the_margins() -> None:
     (sheet,) = sticker_sheets(stickers, "a4")
     assert sheet.kind == "stickers" and sheet.marks == [] and sheet.title == ""
     assert [(s.x, s.y, s.w, s.h, s.number) for s in sheet.slots] == [
-        (12.0, 20.0, 50, 20, 1), (66.0, 20.0, 50, 30, 2), (120.0, 20.0, 50, 10, 3),
-        (12.0, 54.0, 50, 20, 4), (66.0, 54.0, 30, 5, 5)]
+        (12.0, 23.0, 50, 20, 1), (66.0, 23.0, 50, 30, 2), (120.0, 23.0, 50, 10, 3),
+        (12.0, 57.0, 50, 20, 4), (66.0, 57.0, 30, 5, 5)]
     assert all(s.bleed == (0, 0, 0, 0) for s in sheet.slots)
     assert [s.card for s in sheet.slots] == stickers
 
@@ -365,28 +366,28 @@ def test_stickers_in_shelves_with_gaps_inside_the_margins() -> None:
 def test_a_sticker_that_just_fits_stays_on_the_shelf() -> None:
     # 12 + 90 + 4 = 106; 106 + 92 = 198 = 210 - 12: fits exactly
     (sheet,) = sticker_sheets([sticker(90, 10), sticker(92, 10)], "a4")
-    assert [(s.x, s.y) for s in sheet.slots] == [(12.0, 20.0), (106.0, 20.0)]
+    assert [(s.x, s.y) for s in sheet.slots] == [(12.0, 23.0), (106.0, 23.0)]
     (sheet,) = sticker_sheets([sticker(90, 10), sticker(92.5, 10)], "a4")
-    assert [(s.x, s.y) for s in sheet.slots] == [(12.0, 20.0), (12.0, 34.0)]
+    assert [(s.x, s.y) for s in sheet.slots] == [(12.0, 23.0), (12.0, 37.0)]
 
 
 def test_stickers_go_on_to_a_new_page_when_the_page_is_full() -> None:
-    # a4 297 high: shelves from y 20, 100 mm tall with 4 mm gaps: 20, 124 (224 ≤ 285), then 228 + 100 > 285
+    # a4 297 high: shelves from y 23, 100 mm tall with 4 mm gaps: 23, 127 (227 ≤ 285), then 231 + 100 > 285
     stickers = [sticker(186, 100, n) for n in range(1, 5)]
     pages = sticker_sheets(stickers, "a4")
     assert [[(s.x, s.y, s.number) for s in p.slots] for p in pages] == [
-        [(12.0, 20.0, 1), (12.0, 124.0, 2)], [(12.0, 20.0, 3), (12.0, 124.0, 4)]]
+        [(12.0, 23.0, 1), (12.0, 127.0, 2)], [(12.0, 23.0, 3), (12.0, 127.0, 4)]]
     assert [(p.kind, p.title, p.marks) for p in pages] == [("stickers", "", [])] * 2
-    # one that just fits: 20 + 104 + 161 = 285 = 297 - 12
-    pages = sticker_sheets([sticker(186, 100), sticker(186, 161)], "a4")
-    assert len(pages) == 1 and pages[0].slots[1].y == 124.0
+    # one that just fits: 23 + 104 + 158 = 285 = 297 - 12
+    pages = sticker_sheets([sticker(186, 100), sticker(186, 158)], "a4")
+    assert len(pages) == 1 and pages[0].slots[1].y == 127.0
 
 
 def test_stickers_larger_than_the_page_are_cut_to_its_margins() -> None:
     pages = sticker_sheets([sticker(400, 500), sticker(10, 10)], "letter")
     big = pages[0].slots[0]
-    assert (big.x, big.y, big.w, big.h) == (12.0, 20.0, approx(215.9 - 24), approx(279.4 - 24 - 8))
-    assert len(pages) == 2 and (pages[1].slots[0].x, pages[1].slots[0].y) == (12.0, 20.0)
+    assert (big.x, big.y, big.w, big.h) == (12.0, 23.0, approx(215.9 - 24), approx(279.4 - 24 - 11))
+    assert len(pages) == 2 and (pages[1].slots[0].x, pages[1].slots[0].y) == (12.0, 23.0)
 
 
 def test_no_stickers_no_sheets() -> None:
@@ -434,7 +435,8 @@ def faced_game(tmp_path: Path, **changes: Any) -> Any:
 
 def base_face(**fields: Any) -> dict[str, Any]:
     face = {"type": "", "zone": None, "where": None, "stats": [], "resources": None, "text": None, "unknown": False,
-            "image": None, "image_url": None, "size": POKER, "game": "Tiny Isles"}
+            "image": None, "image_url": None, "size": POKER, "game": "Tiny Isles", "alias": None,
+            "upgraded_stats": False}
     return {**face, "deck_color": fields.get("color"), **fields}
 
 
@@ -446,12 +448,13 @@ def test_printable_cards_show_what_each_card_says(tmp_path: Path) -> None:
     spots = locator_spots(game)
     faces = printable_cards(game)
     terr = base_face(id="c-terr", name="Terr", deck="Alpha deck", deck_id="d-a", type="hq card", zone="Reef",
-                     where="Isles, Reef", stats=[("max\u00a0troops", "5"), ("skill", "?")], resources=2, text="Hold.",
+                     where="Isles, Reef", stats=[("max\u00a0troops", "5", False), ("skill", "?", False)],
+                     resources=2, text="Hold.",
                      unknown=True, image="art.png", color=PALETTE[0], back="Alpha back", upgraded=3,
                      spot=spots["east"], territory="east")
     plain = base_face(id="c-plain", name="c-plain", deck="d-b", deck_id="d-b", zone="far away zone", text="?",
                       unknown=True, color=PALETTE[1], back="", size=(70.0, 120.0))
-    scar = base_face(id="c-scar", name="Scar", deck="Gamma", deck_id="d-c", zone="North Isle", stats=[("a", "")],
+    scar = base_face(id="c-scar", name="Scar", deck="Gamma", deck_id="d-c", zone="North Isle", stats=[("a", "", False)],
                      color=PALETTE[2], back="Gamma", destroyed=True,
                      stickers=card_stickers(game, {"stickers": ["boost"]}))
     west = base_face(id="c-west", name="West", deck="Gamma", deck_id="d-c", zone="deep", where="Reef, ghost",
@@ -624,12 +627,12 @@ def test_record_rows_filled_from_the_campaign_and_enough_for_every_game_played(t
 
 
 def test_a_shelf_is_as_tall_as_its_tallest_sticker_however_thin() -> None:
-    # three shelves of 0.5 mm stickers (186 mm across: one a shelf): 20, 24.5, 29, then a new page
+    # three shelves of 0.5 mm stickers (186 mm across: one a shelf): 23, 27.5, 32, then a new page
     thin = [sticker(186, 0.5, n) for n in range(3)]
     (sheet,) = sticker_sheets(thin, "a4")
-    assert [s.y for s in sheet.slots] == [20.0, 24.5, 29.0]
-    pages = sticker_sheets([sticker(186, 265, 0), *thin], "a4")
-    assert [[s.y for s in p.slots] for p in pages] == [[20.0], [20.0, 24.5, 29.0]]
+    assert [s.y for s in sheet.slots] == [23.0, 27.5, 32.0]
+    pages = sticker_sheets([sticker(186, 262, 0), *thin], "a4")
+    assert [[s.y for s in p.slots] for p in pages] == [[23.0], [23.0, 27.5, 32.0]]
 
 
 def test_the_same_card_in_another_key_order_is_the_same_page() -> None:

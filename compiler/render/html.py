@@ -17,7 +17,6 @@ from urllib.parse import quote
 
 from scarbook.compiler.model import Game, is_unknown
 from scarbook.compiler.sheets import PAPER_MM, Sheet, distinct_pages
-from scarbook.compiler.sizes import STICKER_DEFAULT_MM
 from scarbook.compiler.tables import LOW_CONFIDENCE_NOTE, Table, board_low_confidence, cell_text
 
 #: More columns than this are printed as records (one block per row), however short their texts.
@@ -210,16 +209,24 @@ def aid_html(game: Game, paper: str, map_svg: str | None, legend: list[tuple[str
 
 
 def sheets_html(template: str, title: str, sheets: list[Sheet], paper: str) -> str:
-    """A sticker sheet: what the sources do not give (a size, a number) is said on every page."""
+    """A sticker sheet: what the sources do not give (a size, a number) is said on every page; each sticker
+    is drawn with the fonts, padding and tick boxes `stickerfit` sized it for."""
+    from scarbook.compiler import stickerfit as fit
+
     page_w, page_h = PAPER_MM[paper]
     items = {s.card.get("id"): s.card for sheet in sheets for s in sheet.slots}
     unsized = [c for c in items.values() if c.get("sized") is False]
-    w, h = STICKER_DEFAULT_MM
+    widths: dict[str, set[float]] = {}
+    for c in unsized:
+        widths.setdefault(str(c["basis"]), set()).add(float(c["w"]))
+    bases = [f"{basis} {min(ws):g}{'' if len(ws) == 1 else f'–{max(ws):g}'} mm" for basis, ws in sorted(widths.items())]
     return str(environment().get_template(template).render(
         title=title, sheets=sheets, paper=PAPER_CSS[paper], page_w=page_w, page_h=page_h,
         unsized=("any of them" if len(unsized) == len(items) else
                  f"{len(unsized)} of the {len(items)} stickers") if unsized else "",
-        default_size=f"{w:g} × {h:g} mm", uncounted=any(c.get("counted") is False for c in items.values()),
+        bases="; ".join(bases), uncounted=any(c.get("counted") is False for c in items.values()),
+        pad=fit.PAD_MM, name_pt=fit.NAME_PT, text_pt=fit.TEXT_PT, token_name_pt=fit.TOKEN_NAME_PT,
+        token_value_pt=fit.TOKEN_VALUE_PT, box=fit.BOX_MM, box_gap=fit.BOX_GAP_MM, boxes_top=fit.BOXES_TOP_MM,
     ))
 
 

@@ -6,6 +6,10 @@ disk. Anything else stops the rendering with `UnsafeResource`, which the build t
 diagnostic. The same input gives byte-identical PDFs (fixed metadata, fixed identifier).
 This module must never be imported by code on the no-op build path; WeasyPrint is imported
 only inside the functions here.
+
+With `SCARBOOK_DUMP_HTML=FOLDER` in the environment, every HTML document rendered to a PDF (an aid: only the
+version kept) is also written into FOLDER with its base folder (`<digest>.html`, `<digest>.base`): the
+renderer's floor that `bench/bench_build.py` measures the build against.
 """
 
 from __future__ import annotations
@@ -156,10 +160,46 @@ def remove_font_folder(fonts: Any) -> None:
         fonts._folder = None
 
 
-def render_pdf(html: str, roots: list[Path], base_url: Path, pages: list[int] | None = None) -> bytes:
+Box = tuple[float, float, float, float]  # left, top, right, bottom, in mm from the page's top left
+MM_TO_PT = 72 / 25.4
+
+
+def trim_finisher(boxes: list[tuple[Box, Box] | None]) -> Any:
+    """A WeasyPrint `finisher` that writes each page's TrimBox and BleedBox (`boxes[i]`: trim and bleed of the
+    i-th printed page, None to keep WeasyPrint's, the page itself) into the PDF's page dictionaries."""
+    def finish(document: Any, pdf: Any) -> None:
+        import pydyf
+
+        page_dicts = [o for o in pdf.objects if isinstance(o, pydyf.Dictionary) and o.get("Type") == "/Page"]
+        for page, page_boxes in zip(page_dicts, boxes, strict=False):
+            if page_boxes is None:
+                continue
+            height = float(page["MediaBox"][3])
+            for key, (x0, y0, x1, y1) in zip(("TrimBox", "BleedBox"), page_boxes, strict=True):
+                page[key] = pydyf.Array([round(x0 * MM_TO_PT, 3), round(height - y1 * MM_TO_PT, 3),
+                                         round(x1 * MM_TO_PT, 3), round(height - y0 * MM_TO_PT, 3)])
+    return finish
+
+
+def dump_html(html: str, base_url: Path) -> None:
+    """Write `html` and its base folder into `$SCARBOOK_DUMP_HTML` when it is set (see the module's docstring)."""
+    folder = os.environ.get("SCARBOOK_DUMP_HTML")
+    if not folder:
+        return
+    import hashlib
+
+    name = hashlib.sha256(html.encode()).hexdigest()[:20]
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    (Path(folder) / f"{name}.base").write_text(str(base_url.resolve()), "utf-8")
+    (Path(folder) / f"{name}.html").write_text(html, "utf-8")
+
+
+def render_pdf(html: str, roots: list[Path], base_url: Path, pages: list[int] | None = None,
+               boxes: list[tuple[Box, Box] | None] | None = None) -> bytes:
     """The PDF bytes of `html`; relative URLs resolve against `base_url` (a folder).
 
-    With `pages`, the PDF prints those laid-out pages in that order (a page may come again).
+    With `pages`, the PDF prints those laid-out pages in that order (a page may come again). With `boxes`,
+    each printed page gets that TrimBox and BleedBox (`trim_finisher`).
     """
     os.environ["SOURCE_DATE_EPOCH"] = FIXED_EPOCH
     load_weasyprint()
@@ -182,7 +222,8 @@ def render_pdf(html: str, roots: list[Path], base_url: Path, pages: list[int] | 
         # fixed metadata: no creation/modification dates, a fixed identifier
         document.metadata.created = None
         document.metadata.modified = None
-        data = document.write_pdf(pdf_identifier=b"scarbook", uncompressed_pdf=False)
+        data = document.write_pdf(pdf_identifier=b"scarbook", uncompressed_pdf=False,
+                                  finisher=trim_finisher(boxes) if boxes else None)
     except FatalURLFetchingError as exc:
         raise UnsafeResource(refused or [str(exc)]) from None
     finally:
@@ -190,6 +231,7 @@ def render_pdf(html: str, roots: list[Path], base_url: Path, pages: list[int] | 
     if refused:
         raise UnsafeResource(refused)
     assert isinstance(data, bytes)
+    dump_html(html, base_url)
     return data
 
 
@@ -214,6 +256,7 @@ def render_fitting(versions: Any, roots: list[Path], base_url: Path, max_pages: 
             if len(document.pages) <= max_pages or refused:
                 break
         assert document is not None, "no version to render"
+        dump_html(html, base_url)
         document.metadata.created = None
         document.metadata.modified = None
         data = document.write_pdf(pdf_identifier=b"scarbook", uncompressed_pdf=False)

@@ -1,0 +1,187 @@
+"""`build --campaign` cards and the sticker sheets, read back from the PDFs (issue 34, P1 and P6).
+
+- P1: after the scripted 15-game Shadow Forces campaign (tests/campaigns/), every main warlord card prints
+  the stats `campaign status` gives (upgrades applied; an unknown value raised by stickers reads "? +N"),
+  under the warlord's own name with the players' alias beside it.
+- P6: every sticker of the two legacy games, A4 and Letter, is sized for where it goes (a token for a card
+  holds six on a card's 59 x 40 mm free area), draws its tick boxes, and keeps every word at least 2 mm
+  inside its cut line (word boxes from `pdftotext -bbox` against the planned cut rectangles; a round token's
+  words inside its circle by the same 2 mm).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from campaigns.helpers import run_script, script
+from typer.testing import CliRunner
+
+from scarbook.cli.main import app
+from scarbook.compiler.sheets import sticker_items, sticker_sheets
+from scarbook.compiler.validate import cached_game
+
+MM_PER_PT = 25.4 / 72
+NBSP = "\u00a0"
+pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler's pdftotext")
+
+
+def _build(out: Path, *args: str) -> None:
+    result = CliRunner().invoke(app, ["build", *args, "--out", str(out), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+
+
+def _words(pdf: Path) -> list[list[tuple[float, float, float, float, str]]]:
+    """Every page's words as (x0, y0, x1, y1) in mm from the top left, and the word."""
+    html = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    pages = []
+    for page in html.split("<page ")[1:]:
+        pages.append([(float(a) * MM_PER_PT, float(b) * MM_PER_PT, float(c) * MM_PER_PT, float(d) * MM_PER_PT,
+                       w.replace("&amp;", "&").replace("&quot;", '"'))
+                      for a, b, c, d, w in re.findall(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" '
+                                                      r'yMax="([\d.]+)">([^<]*)</word>', page)])
+    return pages
+
+
+@pytest.fixture(scope="module")
+def sf15(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    file = tmp_path_factory.mktemp("sf15") / "sf15.yaml"
+    assert not run_script(script("risk-shadow-forces-15.txt"), file)
+    return file
+
+
+def test_campaign_warlord_cards_print_the_upgraded_stats_under_the_warlords_name(sf15: Path, tmp_path: Path) -> None:
+    status = CliRunner().invoke(app, ["campaign", "status", "--format", "json", "-c", str(sf15)])
+    assert status.exit_code == 0, status.output
+    pieces = [p for p in json.loads(status.output)["pieces"] if p["given_name"]]
+    assert {p["piece"] for p in pieces} >= {"kai-weller", "raaz-garcia"}
+    _build(tmp_path, "risk-shadow-forces", "--campaign", str(sf15), "--only", "cards")
+    pdf = tmp_path / "risk-shadow-forces" / "cards.pdf"
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout.replace(NBSP, " ")
+    flat = " ".join(text.split())
+    checked = 0
+    for p in pieces:
+        assert f"{p['name']} “{p['given_name']}”" in flat, p["name"]  # the name, the alias beside it
+        # the card's stats block: from the name's heading to the card's footer note
+        block = flat[flat.index(f"{p['name']} “"):]
+        block = block[:block.index("= not in the sources")] if "= not in the sources" in block else block[:600]
+        for key, now in p["stats"].items():
+            words = key.replace("_", " ")
+            raised = p["raised"].get(key)
+            if now is not None and now != p["printed"].get(key):
+                assert re.search(rf"\b{words} {now}\b", block), (p["name"], key, now)
+                checked += 1
+            elif now is None and raised:
+                assert f"{words} ? +{raised}" in block, (p["name"], key, raised)
+                checked += 1
+    assert checked >= 8  # Ghost: melee dice, shield dice, shield to block; Razor: 2 stats, 2 raised
+
+
+def _players_game(game_id: str):  # type: ignore[no-untyped-def]
+    """The game as `build` prints it without a campaign: nothing sealed (as scarbook.cli.build loads it)."""
+    from scarbook.compiler.spoilers import for_players
+
+    full = cached_game(game_id)
+    return for_players(full.effective(), full)
+
+
+def _planned(game_id: str, paper: str) -> list[list[tuple[float, float, float, float, dict]]]:
+    game = _players_game(game_id)
+    return [[(s.x, s.y, s.x + s.w, s.y + s.h, s.card) for s in sheet.slots]
+            for sheet in sticker_sheets(sticker_items(game), paper)]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_stickers_are_sized_for_their_target_and_keep_their_words_2_mm_inside(paper: str, tmp_path: Path) -> None:
+    _build(tmp_path, "risk-legacy", "risk-shadow-forces", "--only", "stickers", "--paper", paper)
+    for game_id in ("risk-legacy", "risk-shadow-forces"):
+        pdf = tmp_path / game_id / "stickers.pdf"
+        planned = _planned(game_id, paper)
+        pages = _words(pdf)
+        assert len(pages) == len(planned), game_id
+        coins = [c for page in planned for *_, c in page if c["id"] == "coin"]
+        if game_id == "risk-legacy":  # 53 coin tokens: six fit the 59 x 40 mm free area of a card (3 x 2)
+            assert len(coins) == 53 and all(c["token"] for c in coins)
+            w, h = coins[0]["w"], coins[0]["h"]
+            assert 3 * w + 2 * 1.0 <= 59 and 2 * h + 1.0 <= 40
+            fort = next(c for page in planned for *_, c in page if c["id"] == "fortification")
+            assert fort["boxes"] == 10
+        near = []
+        for words, slots in zip(pages, planned, strict=True):
+            for x0, y0, x1, y1, word in words:
+                cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+                inside = [s for s in slots if s[0] <= cx <= s[2] and s[1] <= cy <= s[3]]
+                if not inside:
+                    continue  # the sheet's heading
+                sx0, sy0, sx1, sy1, card = inside[0]
+                if card["token"]:  # round: every corner of the word 2 mm inside the circle
+                    r, ox, oy = (sx1 - sx0) / 2, (sx0 + sx1) / 2, (sy0 + sy1) / 2
+                    far = max(((x - ox) ** 2 + (y - oy) ** 2) ** 0.5 for x in (x0, x1) for y in (y0, y1))
+                    gap = r - far
+                else:
+                    gap = min(x0 - sx0, sx1 - x1, y0 - sy0, sy1 - y1)
+                if gap < 2.0:
+                    near.append((game_id, card["id"], word, round(gap, 2)))
+        assert not near, near[:10]
+    text = subprocess.run(["pdftotext", "-layout", str(tmp_path / "risk-legacy" / "stickers.pdf"), "-"],
+                          capture_output=True, text=True, check=True).stdout
+    assert "sized for where it goes" in " ".join(text.split()) and "42 × 26" not in text
+
+
+def test_a_fortification_sticker_draws_its_ten_tick_boxes() -> None:
+    from scarbook.compiler.render.html import sheets_html
+
+    game = _players_game("risk-legacy")
+    html = sheets_html("stickers.html.j2", game.title, sticker_sheets(sticker_items(game), "a4"), "a4")
+    forts = re.findall(r'data-sticker="fortification".*?data-boxes="(\d+)">((?:<i></i>)*)</div>', html, re.S)
+    assert len(forts) == 5 and all(n == "10" and body.count("<i>") == 10 for n, body in forts)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_card_pages_carry_a_trim_box_on_the_cards_and_a_bleed_box_around_it(paper: str, tmp_path: Path) -> None:
+    """P19: a print shop's imposition tool finds the cut: TrimBox is the outline of the cards (each 63 x 88 mm,
+    so the box is a whole number of cards), BleedBox that outline with the bleed, both inside the MediaBox."""
+    from pypdf import PdfReader
+
+    _build(tmp_path, "risk-shadow-forces", "--only", "cards", "--paper", paper)
+    reader = PdfReader(tmp_path / "risk-shadow-forces" / "cards.pdf")
+    cards = 0
+    for page in reader.pages:
+        media = [float(v) for v in page.mediabox]
+        trim = [float(v) for v in page.trimbox]
+        bleed = [float(v) for v in page.bleedbox]
+        w_mm, h_mm = (trim[2] - trim[0]) * MM_PER_PT, (trim[3] - trim[1]) * MM_PER_PT
+        if trim == media:
+            continue
+        cards += 1
+        cols, rows = w_mm / 63, h_mm / 88
+        assert abs(cols - round(cols)) < 0.01 and abs(rows - round(rows)) < 0.01, (w_mm, h_mm)
+        assert media[0] <= bleed[0] <= trim[0] and media[1] <= bleed[1] <= trim[1]
+        assert trim[2] <= bleed[2] <= media[2] and trim[3] <= bleed[3] <= media[3]
+        assert 2.0 <= (trim[0] - bleed[0]) * MM_PER_PT <= 3.01  # the bleed past the grid's outer edge
+    assert cards >= len(reader.pages) - 2  # all but the calibration pair at most
+
+
+def test_the_html_aid_has_its_screen_margin_and_its_fonts_beside_it(tmp_path: Path) -> None:
+    """P9/D21: the `@media screen` margin comes after `body { margin: 0 }` (same specificity: the later rule
+    wins), and every font the HTML loads (`url(fonts/...)`) is in a `fonts` folder beside it, so a browser
+    prints it in the PDF's fonts. P13: a legend's swatch never parts from its name (one unbreakable key)."""
+    _build(tmp_path, "risk-legacy", "--only", "reference", "--only", "digest")
+    for name in ("reference.html", "digest.html"):
+        html = (tmp_path / "risk-legacy" / name).read_text("utf-8")
+        fonts = set(re.findall(r"url\(fonts/([A-Za-z0-9_.-]+)\)", html))
+        assert fonts and all((tmp_path / "risk-legacy" / "fonts" / f).stat().st_size > 100_000 for f in fonts), name
+        css = html[:html.index("</style>")]
+        plain = css.index("body { margin: 0; }")
+        screen = [m.start() for m in re.finditer(r"@media screen \{ body \{[^}]*margin: 8mm auto", css)]
+        assert screen and min(screen) > plain, name
+    aid = (tmp_path / "risk-legacy" / "reference.html").read_text("utf-8")
+    legend = aid[aid.index('<div class="legend">'):]
+    legend = legend[:legend.index("</div>")]
+    swatches = legend.count('class="swatch"')
+    assert swatches > 0 and legend.count('<span class="key"><span class="swatch"') == swatches

@@ -29,6 +29,7 @@ from scarbook.campaign.ledger.file import (
 )
 from scarbook.campaign.ledger.journal import (
     _OPEN_FLAGS,
+    Unproven,
     _drop_journal,
     _holds,
     _pread_all,
@@ -36,6 +37,7 @@ from scarbook.campaign.ledger.journal import (
     _torn_part,
     _write_journal,
     journal_path,
+    unproven_journal,
     untrusted_journal,
 )
 from scarbook.campaign.ledger.text import _blank_or_comment
@@ -207,7 +209,7 @@ def _append_in_place(target: Path, shown: str, st: os.stat_result, expected: byt
     try:
         _compare_and_back_up(fd, target, shown, st, expected, backup, "ledger-before-replace")
         fault("ledger-after-check")
-        _write_journal(journal, len(expected), expected, suffix, expected_sha256)
+        _write_journal(journal, len(expected), expected, suffix, expected_sha256, os.fstat(fd))
         journaled = True
         if fault_action("ledger-append") == "torn":
             os.write(fd, suffix[: len(suffix) // 2])
@@ -224,7 +226,15 @@ def _append_in_place(target: Path, shown: str, st: os.stat_result, expected: byt
             if (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino):  # renamed over meanwhile (an editor's save)
                 raise _changed(shown)  # theirs stands; our event went with the file it replaced
         start = end - len(suffix)
-        if start > len(expected):  # hand appends landed between our last comparison and our write
+        if start == len(expected) and not _starts_with(fd, expected):
+            # rewritten in place (same size) after our last comparison: our event was checked against bytes that
+            # are gone. Take it back out (when nothing came after it) and refuse, as if the edit came earlier.
+            if os.fstat(fd).st_size == end:
+                os.ftruncate(fd, start)
+                os.fsync(fd)
+                raise _changed(shown)
+            note = _typed_meanwhile(fd, len(expected), end, expected)
+        elif start > len(expected):  # hand appends landed between our last comparison and our write
             note = _typed_meanwhile(fd, len(expected), start, expected)
             if suffix[:1] not in (b"\n", b"\r") and os.pread(fd, 1, start - 1) not in (b"\n", b"\r"):
                 note = _break_a_glued_line(target, shown, fd, start, suffix, st)
@@ -234,10 +244,19 @@ def _append_in_place(target: Path, shown: str, st: os.stat_result, expected: byt
     except BaseException:
         if journaled:  # the append failed cleanly (an exception, not a kill): undo what we may have written
             with contextlib.suppress(OSError, LedgerError):
-                finish_interrupted_append(target, shown)
+                now = os.stat(target)
+                if (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino):  # saved over: our bytes went with the old file
+                    _drop_journal(journal)
+                else:
+                    finish_interrupted_append(target, shown)
         raise
     finally:
         os.close(fd)
+
+
+def _starts_with(fd: int, expected: bytes) -> bool:
+    """Whether an open file's first bytes are exactly `expected` (whatever follows them)."""
+    return os.pread(fd, len(expected), 0) == expected
 
 
 def _typed_meanwhile(fd: int, begin: int, end: int, expected: bytes | None = None) -> str | None:
@@ -300,6 +319,9 @@ def _cut_in_place(target: Path, shown: str, st: os.stat_result, expected: bytes,
         _compare_and_back_up(fd, target, shown, st, expected, backup, "ledger-before-truncate")
         os.ftruncate(fd, keep)
         os.fsync(fd)  # the inode stays: no folder entry changes, so the folder needs no fsync
+        now, ours = os.stat(target), os.fstat(fd)
+        if (now.st_dev, now.st_ino) != (ours.st_dev, ours.st_ino):  # saved over by rename meanwhile (an editor)
+            raise _changed(shown)  # theirs stands: what we cut went with the file it replaced
     finally:
         os.close(fd)
 
@@ -370,6 +392,8 @@ def finish_interrupted_append(target: Path, shown: str) -> None:
     journal = journal_path(target)
     try:
         entry = _read_journal(journal)
+    except Unproven as exc:
+        raise unproven_journal(journal, shown, exc.strerror or "it proves nothing") from None
     except Untrusted as exc:
         raise untrusted_journal(journal, shown, exc.strerror or "not trusted") from None
     if entry is None:

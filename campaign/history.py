@@ -391,13 +391,13 @@ def chronicle_html(campaign: Campaign, inline_fonts: bool = False) -> str:
 
 def write_chronicle(campaign: Campaign, out: Path, fmt: str = "pdf") -> Path:
     """Write the chronicle as `fmt` (pdf, or html: one self-contained file) to `out`."""
-    from scarbook.kernel.atomic import replace_file
+    from scarbook.kernel.outputs import write_output
 
     if fmt == "html":
-        replace_file(out, chronicle_html(campaign, inline_fonts=True).encode("utf-8"))
+        write_output(out, chronicle_html(campaign, inline_fonts=True).encode("utf-8"))
         return out
-    from scarbook.compiler.render.pdf import write_pdf
+    from scarbook.compiler.render.pdf import render_pdf
     from scarbook.templates import TEMPLATE_DIR
 
-    write_pdf(chronicle_html(campaign), out, [TEMPLATE_DIR])
+    write_output(out, render_pdf(chronicle_html(campaign), [TEMPLATE_DIR], TEMPLATE_DIR))
     return out

@@ -473,7 +473,7 @@ def locked(path: Path, wait: float | None = None) -> Iterator[None]:
     new version over the ledger), then the ledger's inode itself (the file: hard-linked names share it).
     The lock file is used only when it is the user's own regular file that nobody else may write (L006
     otherwise: a planted or shared one could let two writers in at once). Refuses (L001) a ledger that
-    does not exist or is not a regular file, creating nothing.
+    does not exist or is not a regular file, and any file that does not read as a ledger, creating nothing.
     """
     import stat
 
@@ -486,6 +486,14 @@ def locked(path: Path, wait: float | None = None) -> Iterator[None]:
             raise not_a_ledger_file(shown)
     except FileNotFoundError:
         read_raw(path, shown)  # raises the usual L001 'no campaign file here'
+    from scarbook.campaign.ledger.cache import read
+
+    try:
+        read(path, shown)  # nothing is created beside a file until it is known to be a ledger (no passwd.lock)
+    except LedgerError:
+        if not os.path.lexists(journal_path(target)):
+            raise
+        # a write died appending here (a journal): the lock is taken to settle it (L014 when unclear)
     lock_path = target.with_name(target.name + ".lock")
     try:
         fd = open_trusted(lock_path, os.O_RDWR | os.O_CREAT, 0o644)

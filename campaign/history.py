@@ -425,18 +425,18 @@ def chronicle_html(campaign: Campaign, inline_fonts: bool = False,
 
 def write_chronicle(campaign: Campaign, out: Path, fmt: str = "pdf",
                     progress: Callable[[str], None] | None = None) -> Path:
-    """Write the chronicle as `fmt` (pdf, or html: one self-contained file) to `out`; `progress` hears each
-    stage (a game's page, the layout)."""
-    from scarbook.kernel.atomic import replace_file
+    """Write the chronicle as `fmt` (pdf, or html: one self-contained file) to `out` (a regular file, or a FIFO
+    or device as a stream: `kernel.outputs`); `progress` hears each stage (a game's page, the layout)."""
+    from scarbook.kernel.outputs import write_output
 
     if fmt == "html":
-        replace_file(out, chronicle_html(campaign, inline_fonts=True, progress=progress).encode("utf-8"))
+        write_output(out, chronicle_html(campaign, inline_fonts=True, progress=progress).encode("utf-8"))
         return out
-    from scarbook.compiler.render.pdf import write_pdf
+    from scarbook.compiler.render.pdf import render_pdf
     from scarbook.templates import TEMPLATE_DIR
 
     html = chronicle_html(campaign, progress=progress)
     if progress is not None:
         progress("laying out the PDF")
-    write_pdf(html, out, [TEMPLATE_DIR])
+    write_output(out, render_pdf(html, [TEMPLATE_DIR], TEMPLATE_DIR))
     return out

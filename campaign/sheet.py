@@ -267,20 +267,23 @@ def _inline_fonts(html: str) -> str:
 
 
 def write_sheet(ledger: Ledger, replay: Replay, out: Path, fmt: str = "pdf", paper: str = "a4") -> Path:
-    """Write the sheet as `fmt` (pdf, html, or svg: the board picture alone) to `out`, on `paper` (a4, letter)."""
+    """Write the sheet as `fmt` (pdf, html, or svg: the board picture alone) to `out`, on `paper` (a4, letter):
+    a file, standard output (`-`), or a FIFO or device as a stream (`scarbook.kernel.outputs`)."""
+    from scarbook.kernel.outputs import write_output
+
     if fmt == "svg":
         svg = sheet_svg(ledger, replay)
         if svg is None:
             from scarbook.compiler.boardmap import map_withheld
 
             raise ValueError(f"no board picture: {map_withheld(applied(replay))}")
-        out.write_text(svg + "\n", "utf-8")
+        write_output(out, (svg + "\n<!-- made by scarbook -->\n").encode("utf-8"))
         return out
     if fmt == "html":
-        out.write_text(sheet_html(ledger, replay, inline_fonts=True, paper=paper), "utf-8")
+        write_output(out, sheet_html(ledger, replay, inline_fonts=True, paper=paper).encode("utf-8"))
         return out
-    from scarbook.compiler.render.pdf import write_pdf
+    from scarbook.compiler.render.pdf import render_pdf
     from scarbook.templates import TEMPLATE_DIR
 
-    write_pdf(sheet_html(ledger, replay, paper=paper), out, [TEMPLATE_DIR])
+    write_output(out, render_pdf(sheet_html(ledger, replay, paper=paper), [TEMPLATE_DIR], TEMPLATE_DIR))
     return out

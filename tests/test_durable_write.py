@@ -91,5 +91,5 @@ def test_an_appended_event_is_journaled_then_appended_then_the_journal_removed(
     journal = steps[2]
     assert steps[:2] == [("fsync-file", b"events:\n- {a: 1}\n"), ("replace", "c.yaml.bak")]
     assert journal[0] == "fsync-file" and isinstance(journal[1], bytes) and journal[1].endswith(b"- {b: 2}\n")
-    assert journal[1].startswith(b"scarbook-append 1 17 9 ")
+    assert journal[1].startswith(b"scarbook-append 2 17 9 ")
     assert steps[3:] == [("fsync-file", b"events:\n- {a: 1}\n- {b: 2}\n"), ("unlink", ".c.yaml.append")]

@@ -13,6 +13,7 @@ import pytest
 
 from scarbook.campaign.ledger import journal as ledgerjournal
 from scarbook.campaign.ledger.journal import (
+    Unproven,
     _drop_journal,
     _pread_all,
     _read_journal,
@@ -28,14 +29,27 @@ DIGEST = hashlib.sha256(OLD).hexdigest()
 AT = len(OLD)
 
 
+def _beside_a_ledger(tmp_path: Path) -> Path:
+    """The journal path of a ledger `c.yaml` made in `tmp_path` (a journal names its ledger's inode)."""
+    (tmp_path / "c.yaml").write_bytes(OLD)
+    return journal_path(tmp_path / "c.yaml")
+
+
+def _ids(journal: Path) -> bytes:
+    """The identities a journal written now would name: the ledger's device and inode, then its own."""
+    ledger, own = os.stat(journal.with_name(journal.name[1:-7])), os.stat(journal)
+    return b"%d %d %d %d" % (ledger.st_dev, ledger.st_ino, own.st_dev, own.st_ino)
+
+
 def test_the_journal_is_beside_the_ledger_and_hidden(tmp_path: Path) -> None:
     assert journal_path(tmp_path / "c.yaml") == tmp_path / ".c.yaml.append"
 
 
 def test_a_journal_is_written_exactly_once_private_and_read_back(tmp_path: Path) -> None:
-    journal = tmp_path / ".c.yaml.append"
+    journal = _beside_a_ledger(tmp_path)
     _write_journal(journal, AT, OLD, LINE)
-    assert journal.read_bytes() == b"scarbook-append 1 %d %d %s\n%s" % (AT, len(LINE), DIGEST.encode(), LINE)
+    assert journal.read_bytes() == b"scarbook-append 2 %d %d %s %s\n%s" % (AT, len(LINE), DIGEST.encode(),
+                                                                        _ids(journal), LINE)
     assert stat.S_IMODE(journal.stat().st_mode) == 0o600
     assert _read_journal(journal) == (AT, DIGEST, LINE)
     with pytest.raises(FileExistsError):  # O_EXCL: never over another writer's journal
@@ -48,48 +62,89 @@ def test_a_journal_is_written_exactly_once_private_and_read_back(tmp_path: Path)
 def test_a_short_write_of_the_journal_is_continued(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     real = os.write
     monkeypatch.setattr(os, "write", lambda fd, data: real(fd, bytes(data[:7])))  # 7 bytes at a time
-    _write_journal(tmp_path / "j", AT, OLD, LINE)
+    journal = _beside_a_ledger(tmp_path)
+    _write_journal(journal, AT, OLD, LINE)
     monkeypatch.undo()
-    assert _read_journal(tmp_path / "j") == (AT, DIGEST, LINE)
+    assert _read_journal(journal) == (AT, DIGEST, LINE)
 
 
 def test_a_large_suffix_is_written_whole(tmp_path: Path) -> None:
     suffix = b"- {event: pass}\n" * 100_000  # 1.6 MB: more than one write may take
-    _write_journal(tmp_path / "j", 3, b"abc", suffix)
-    assert _read_journal(tmp_path / "j") == (3, hashlib.sha256(b"abc").hexdigest(), suffix)
+    journal = _beside_a_ledger(tmp_path)
+    _write_journal(journal, 3, b"abc", suffix)
+    assert _read_journal(journal) == (3, hashlib.sha256(b"abc").hexdigest(), suffix)
 
 
 @pytest.mark.parametrize("blob", [
     b"",
-    b"scarbook-append 1 17 3 abc\n",  # no suffix: the kill came before it was written
-    b"scarbook-append 1 17 0 abc\n",
-    b"scarbook-append 1 17 3 abc\nab",  # shorter than it says
-    b"scarbook-append 1 17 3 abc\nabcd",  # longer
-    b"scarbook-append 2 17 3 abc\nabc",
-    b"scarbook-append  17 3 abc\nabc",
-    b"scarbook-append 1 x17 3 abc\nabc",
-    b"scarbook-append 1 -17 3 abc\nabc",
-    b"scarbook-append 1 17 three abc\nabc",
-    b"scarbook-append 1 17 3\nabc",
-    b"scarbook-append 1 17 3 abc def\nabc",
-    b"scarbook-append 1 17 3 abc",
+    b"scarbook-append 2 17 3 abc IDS\n",  # no suffix: the kill came before it was written
+    b"scarbook-append 2 17 0 abc IDS\n",
+    b"scarbook-append 2 17 3 abc IDS\nab",  # shorter than it says
+    b"scarbook-append 2 17 3 abc IDS\nabcd",  # longer
+    b"scarbook-append  17 3 abc IDS\nabc",
+    b"scarbook-append 2 x17 3 abc IDS\nabc",
+    b"scarbook-append 2 -17 3 abc IDS\nabc",
+    b"scarbook-append 2 17 three abc IDS\nabc",
+    b"scarbook-append 2 17 3 IDS\nabc",
+    b"scarbook-append 2 17 3 abc def IDS\nabc",
+    b"scarbook-append 2 17 3 abc 1 2 3\nabc",
+    b"scarbook-append 2 17 3 abc 1 2 3 x\nabc",
+    b"scarbook-append 2 17 3 abc IDS",
 ], ids=repr)
 def test_what_is_not_a_whole_journal(tmp_path: Path, blob: bytes) -> None:
-    (tmp_path / "j").write_bytes(blob)
-    assert _read_journal(tmp_path / "j") is False
+    journal = _beside_a_ledger(tmp_path)
+    journal.write_bytes(b"")
+    journal.write_bytes(blob.replace(b"IDS", _ids(journal)))
+    assert _read_journal(journal) is False
+
+
+@pytest.mark.parametrize("blob", [b"scarbook-append 1 17 3 abc\nabc", b"scarbook-append 3 17 3 abc 1 2 3 4\nabc",
+                                  b"scarbook-append 1 17 5 abc\nabcde"], ids=repr)
+def test_an_old_or_unknown_version_proves_nothing(tmp_path: Path, blob: bytes) -> None:
+    journal = _beside_a_ledger(tmp_path)
+    journal.write_bytes(blob)
+    with pytest.raises(Unproven, match="names neither this ledger nor itself"):
+        _read_journal(journal)
+
+
+def test_a_copy_or_a_journal_of_another_ledger_proves_nothing(tmp_path: Path) -> None:
+    journal = _beside_a_ledger(tmp_path)
+    _write_journal(journal, AT, OLD, LINE)
+    blob = journal.read_bytes()
+    journal.rename(tmp_path / "kept")  # kept: its inode is not free to be reused by the copy
+    journal.write_bytes(blob)  # the same bytes, another inode: a copy
+    os.chmod(journal, 0o600)
+    with pytest.raises(Unproven, match="a copy"):
+        _read_journal(journal)
+    journal.unlink()
+    _write_journal(journal, AT, OLD, LINE)
+    assert _read_journal(journal) == (AT, DIGEST, LINE)  # the control: the journal scarbook wrote
+    ledger = tmp_path / "c.yaml"
+    ledger.rename(tmp_path / "old.yaml")
+    ledger.write_bytes(OLD)  # the ledger replaced (an editor's save, a checkout): another inode
+    with pytest.raises(Unproven, match="another file"):
+        _read_journal(journal)
+    ledger.unlink()
+    with pytest.raises(Unproven, match="gone"):
+        _read_journal(journal)
 
 
 def test_the_suffix_may_hold_line_breaks_and_the_digest_is_text(tmp_path: Path) -> None:
-    (tmp_path / "j").write_bytes(b"scarbook-append 1 0 5 \xffab\n\n- x\n")
-    assert _read_journal(tmp_path / "j") == (0, "\ufffdab", b"\n- x\n")
+    journal = _beside_a_ledger(tmp_path)
+    journal.write_bytes(b"")
+    journal.write_bytes(b"scarbook-append 2 0 5 \xffab %s\n\n- x\n" % _ids(journal))
+    assert _read_journal(journal) == (0, "\ufffdab", b"\n- x\n")
 
 
 def test_a_journal_that_is_not_a_regular_file_is_not_one(tmp_path: Path) -> None:
+    real = _beside_a_ledger(tmp_path)
+    real.write_bytes(b"")
+    os.chmod(real, 0o600)
+    real.write_bytes(b"scarbook-append 2 0 1 abc %s\nx" % _ids(real))
+    assert _read_journal(real) == (0, "abc", b"x")
     (tmp_path / "dir").mkdir()
     assert _read_journal(tmp_path / "dir") is False
-    (tmp_path / "real").write_bytes(b"scarbook-append 1 0 1 abc\nx")
-    assert _read_journal(tmp_path / "real") == (0, "abc", b"x")
-    (tmp_path / "link").symlink_to(tmp_path / "real")
+    (tmp_path / "link").symlink_to(real)
     assert _read_journal(tmp_path / "link") is False  # never followed
     os.mkfifo(tmp_path / "fifo")
     assert _read_journal(tmp_path / "fifo") is False  # and never blocks
@@ -167,6 +222,7 @@ def test_the_line_break_a_file_without_a_final_one_needed_is_kept() -> None:
 
 def test_a_reader_sees_the_bytes_without_the_half_event(tmp_path: Path) -> None:
     target = tmp_path / "c.yaml"
+    target.write_bytes(OLD + LINE[:9])
     torn = OLD + LINE[:9]
     assert _without_a_half_append(torn, target) == torn  # no journal: as they are
     journal_path(target).write_bytes(b"not a journal")

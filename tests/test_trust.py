@@ -85,9 +85,15 @@ def test_a_foreign_journal_never_hides_or_cuts_events(ledger: Path, owner: int, 
 
 
 def test_an_own_private_journal_is_still_used(ledger: Path) -> None:
-    """The control: the very same journal, the user's own and mode 0600, is the journal of a torn append."""
+    """The control: a journal scarbook itself wrote for the last three events (private, naming this ledger's
+    inode and its own) is the journal of a torn append. (A forged one, even private: test_journal_provenance.)"""
+    from scarbook.campaign.ledger.journal import _write_journal, journal_path
+
     count = len(events_of(ledger))
-    _plant_journal(ledger, os.getuid(), 0o600)
+    raw = ledger.read_bytes()
+    lines = raw.splitlines(True)
+    offset = len(b"".join(lines[:-3]))
+    _write_journal(journal_path(ledger), offset, raw[:offset], b"".join(lines[-3:]) + b"X")
     check = sb("campaign", "check", "-c", str(ledger))
     assert f"{count - 3} events" in check.stdout, check.stdout
 

@@ -29,6 +29,7 @@ from scarbook.campaign.ledger.file import (
 )
 from scarbook.campaign.ledger.journal import (
     _OPEN_FLAGS,
+    Unproven,
     _drop_journal,
     _holds,
     _pread_all,
@@ -36,6 +37,7 @@ from scarbook.campaign.ledger.journal import (
     _torn_part,
     _write_journal,
     journal_path,
+    unproven_journal,
     untrusted_journal,
 )
 from scarbook.campaign.ledger.text import _blank_or_comment
@@ -207,7 +209,7 @@ def _append_in_place(target: Path, shown: str, st: os.stat_result, expected: byt
     try:
         _compare_and_back_up(fd, target, shown, st, expected, backup, "ledger-before-replace")
         fault("ledger-after-check")
-        _write_journal(journal, len(expected), expected, suffix, expected_sha256)
+        _write_journal(journal, len(expected), expected, suffix, expected_sha256, os.fstat(fd))
         journaled = True
         if fault_action("ledger-append") == "torn":
             os.write(fd, suffix[: len(suffix) // 2])
@@ -224,7 +226,15 @@ def _append_in_place(target: Path, shown: str, st: os.stat_result, expected: byt
             if (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino):  # renamed over meanwhile (an editor's save)
                 raise _changed(shown)  # theirs stands; our event went with the file it replaced
         start = end - len(suffix)
-        if start > len(expected):  # hand appends landed between our last comparison and our write
+        if start == len(expected) and not _starts_with(fd, expected):
+            # rewritten in place (same size) after our last comparison: our event was checked against bytes that
+            # are gone. Take it back out (when nothing came after it) and refuse, as if the edit came earlier.
+            if os.fstat(fd).st_size == end:
+                os.ftruncate(fd, start)
+                os.fsync(fd)
+                raise _changed(shown)
+            note = _typed_meanwhile(fd, len(expected), end, expected)
+        elif start > len(expected):  # hand appends landed between our last comparison and our write
             note = _typed_meanwhile(fd, len(expected), start, expected)
             if suffix[:1] not in (b"\n", b"\r") and os.pread(fd, 1, start - 1) not in (b"\n", b"\r"):
                 note = _break_a_glued_line(target, shown, fd, start, suffix, st)
@@ -234,10 +244,19 @@ def _append_in_place(target: Path, shown: str, st: os.stat_result, expected: byt
     except BaseException:
         if journaled:  # the append failed cleanly (an exception, not a kill): undo what we may have written
             with contextlib.suppress(OSError, LedgerError):
-                finish_interrupted_append(target, shown)
+                now = os.stat(target)
+                if (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino):  # saved over: our bytes went with the old file
+                    _drop_journal(journal)
+                else:
+                    finish_interrupted_append(target, shown)
         raise
     finally:
         os.close(fd)
+
+
+def _starts_with(fd: int, expected: bytes) -> bool:
+    """Whether an open file's first bytes are exactly `expected` (whatever follows them)."""
+    return os.pread(fd, len(expected), 0) == expected
 
 
 def _typed_meanwhile(fd: int, begin: int, end: int, expected: bytes | None = None) -> str | None:
@@ -300,6 +319,9 @@ def _cut_in_place(target: Path, shown: str, st: os.stat_result, expected: bytes,
         _compare_and_back_up(fd, target, shown, st, expected, backup, "ledger-before-truncate")
         os.ftruncate(fd, keep)
         os.fsync(fd)  # the inode stays: no folder entry changes, so the folder needs no fsync
+        now, ours = os.stat(target), os.fstat(fd)
+        if (now.st_dev, now.st_ino) != (ours.st_dev, ours.st_ino):  # saved over by rename meanwhile (an editor)
+            raise _changed(shown)  # theirs stands: what we cut went with the file it replaced
     finally:
         os.close(fd)
 
@@ -370,6 +392,8 @@ def finish_interrupted_append(target: Path, shown: str) -> None:
     journal = journal_path(target)
     try:
         entry = _read_journal(journal)
+    except Unproven as exc:
+        raise unproven_journal(journal, shown, exc.strerror or "it proves nothing") from None
     except Untrusted as exc:
         raise untrusted_journal(journal, shown, exc.strerror or "not trusted") from None
     if entry is None:
@@ -449,7 +473,7 @@ def locked(path: Path, wait: float | None = None) -> Iterator[None]:
     new version over the ledger), then the ledger's inode itself (the file: hard-linked names share it).
     The lock file is used only when it is the user's own regular file that nobody else may write (L006
     otherwise: a planted or shared one could let two writers in at once). Refuses (L001) a ledger that
-    does not exist or is not a regular file, creating nothing.
+    does not exist or is not a regular file, and any file that does not read as a ledger, creating nothing.
     """
     import stat
 
@@ -462,6 +486,14 @@ def locked(path: Path, wait: float | None = None) -> Iterator[None]:
             raise not_a_ledger_file(shown)
     except FileNotFoundError:
         read_raw(path, shown)  # raises the usual L001 'no campaign file here'
+    from scarbook.campaign.ledger.cache import read
+
+    try:
+        read(path, shown)  # nothing is created beside a file until it is known to be a ledger (no passwd.lock)
+    except LedgerError:
+        if not os.path.lexists(journal_path(target)):
+            raise
+        # a write died appending here (a journal): the lock is taken to settle it (L014 when unclear)
     lock_path = target.with_name(target.name + ".lock")
     try:
         fd = open_trusted(lock_path, os.O_RDWR | os.O_CREAT, 0o644)

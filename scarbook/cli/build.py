@@ -109,6 +109,25 @@ class ProgressDisplay:
             self.bar.stop()
 
 
+def _check_out_folder(out: Path) -> None:
+    """--out must be a folder to build in: not the file system's root (the build would scatter a folder per game
+    there), not an existing file, FIFO or device (exit 2, nothing written)."""
+    import stat
+
+    real = Path(os.path.realpath(out))
+    if real == Path(real.anchor):
+        fail_usage(f"--out {out} is the root of the file system: the build writes a folder per game there; "
+                   "give a folder of its own, e.g. --out build")
+    try:
+        st = os.stat(out)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        fail_usage(f"--out {out}: {exc.strerror}; give a folder, e.g. --out build")
+    if not stat.S_ISDIR(st.st_mode):
+        fail_usage(f"--out {out} exists and is not a folder; nothing was written: give a folder, e.g. --out build")
+
+
 def build(
     games: Annotated[list[str] | None, typer.Argument(
         help="Game ids, or folders of homebrew games, to build (default: every shipped game).")] = None,
@@ -141,6 +160,7 @@ def build(
     from scarbook.compiler.build import DEFAULT_OUTPUTS
     from scarbook.compiler.build import build as run_build
 
+    _check_out_folder(out)
     wanted_outputs = {o.value for o in only} if only else None
     if digest:
         wanted_outputs = (wanted_outputs or set(DEFAULT_OUTPUTS)) | {"digest"}

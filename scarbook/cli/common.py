@@ -74,11 +74,15 @@ def content_errors() -> Iterator[None]:
 
 def load(game_id: str, packs: list[Path] | None, campaign: Path | None = None) -> Game:
     """The effective game for a command: shipped content + packs, or as a campaign has it."""
-    with content_errors():
-        if campaign is not None:
-            from scarbook.campaign.service.reading import campaign_game
+    if campaign is not None:
+        from scarbook.campaign.service.reading import campaign_game
+        from scarbook.cli.campaign._shared import campaign_errors
 
+        # an unreadable ledger (conflict markers, a YAML error, a byte that is not UTF-8) is a located
+        # diagnostic, exit 1, as `campaign status` gives it: never a traceback
+        with campaign_errors(writing=False), content_errors():
             return campaign_game(campaign, list(packs or []))
+    with content_errors():
         from scarbook.compiler.spoilers import for_players
         from scarbook.compiler.validate import load_game
 

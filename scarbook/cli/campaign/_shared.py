@@ -76,6 +76,11 @@ def campaign_errors(writing: bool = True) -> Iterator[None]:
         diags = getattr(exc, "diagnostics", None)
         if diags is None:
             from scarbook.compiler.validate import UnknownGame
+            from scarbook.kernel.outputs import OutputRefused
+
+            if isinstance(exc, OutputRefused):  # an --out that may not be written (a FIFO nobody reads, ...)
+                echo(f"error: {exc}", err=True)
+                raise typer.Exit(1) from None
 
             if isinstance(exc, UnknownGame):
                 echo(f"error: {exc}", err=True)

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path
-from scarbook.cli.terminal import echo, progress
+from scarbook.cli.terminal import progress
 
 
 class ChronicleFormat(str, Enum):
@@ -19,11 +19,14 @@ class ChronicleFormat(str, Enum):
 
 def chronicle(
     out: Annotated[Path | None, typer.Option("--out", "-o", dir_okay=False, help="The file to write (default: "
-                                             "the campaign file's name with .chronicle.pdf or .chronicle.html).")]
+                                             "the campaign file's name with .chronicle.pdf or .chronicle.html; - for "
+                                             "standard output).")]
     = None,
     fmt: Annotated[ChronicleFormat, typer.Option("--format", "-f", help="pdf (printable) or html (one "
                                                  "self-contained file).")] = ChronicleFormat.pdf,
     campaign: CampaignFile = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing --out file that is not a previous "
+                                        "output of scarbook.")] = False,
 ) -> None:
     """Write the campaign's chronicle: a title page, one page per game with the board as it stood after it,
     and the end of the campaign.
@@ -36,18 +39,14 @@ def chronicle(
     Example: scarbook campaign chronicle --format html
     """
     from scarbook.campaign.service import history
-    from scarbook.cli.campaign.sheet import ledger_file_named
+    from scarbook.cli.campaign.sheet import refuse_output, say_written
 
     path = campaign_path(campaign)
-    target = out or path.with_suffix(f".chronicle.{fmt.value}")
-    clash = ledger_file_named(target, path)
-    if clash is not None:
-        how = "choose another --out FILE" if out else "rename the campaign file, or give --out FILE"
-        echo(f"error: {target} is the campaign file{clash}; nothing was written ({how})", err=True)
-        raise typer.Exit(2 if out else 1)
+    target = out or (path if path.name else Path("campaign.yaml")).with_suffix(f".chronicle.{fmt.value}")
+    refuse_output(target, path, out is not None, force)
     show = progress("chronicle")
     with campaign_errors(writing=False):
         written = history.chronicle(path, target, fmt.value, show)
     if show is not None:
         show("")
-    echo(f"wrote {written}")
+    say_written(written)

@@ -44,9 +44,37 @@ def ledger_file_named(target: Path, ledger: Path) -> str | None:
     return None
 
 
+def refuse_output(target: Path, ledger: Path, given: bool, force: bool) -> None:
+    """Exit (nothing written) when `target` is one of the campaign's own files, or may not be written
+    (`scarbook.kernel.outputs.check_output`: an unrelated existing file without --force, a folder, ...)."""
+    from scarbook.kernel.outputs import OutputRefused, check_output, is_stdout
+
+    clash = None if is_stdout(target) else ledger_file_named(target, ledger)
+    if clash is not None:
+        how = "choose another --out FILE" if given else "rename the campaign file, or give --out FILE"
+        echo(f"error: {target} is the campaign file{clash}; nothing was written ({how})", err=True)
+        raise typer.Exit(2 if given else 1)
+    try:
+        check_output(target, force)
+    except OutputRefused as exc:
+        echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+
+
+def say_written(written: Path) -> None:
+    """`wrote FILE` (on standard error when the output itself went to standard output)."""
+    from scarbook.kernel.outputs import is_stdout
+
+    if is_stdout(written):
+        echo("wrote the output to standard output", err=True)
+    else:
+        echo(f"wrote {written}")
+
+
 def sheet(
     out: Annotated[Path | None, typer.Option("--out", "-o", help="The file to write (default: the campaign file "
-                                             "with .pdf, .html or .svg).", dir_okay=False)] = None,
+                                             "with .pdf, .html or .svg; - for standard output).",
+                                             dir_okay=False)] = None,
     fmt: Annotated[SheetFormat, typer.Option("--format", "-f", help="pdf (printable), html (one self-contained "
                                              "file: fonts and picture inside) or svg (the board picture alone).")]
     = SheetFormat.pdf,
@@ -54,6 +82,8 @@ def sheet(
                                               "HTML when printed).")] = SheetPaper.a4,
     campaign: CampaignFile = None,
     after: AfterOption = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing --out file that is not a previous "
+                                        "output of scarbook.")] = False,
 ) -> None:
     """Write the campaign sheet: the board with every permanent mark, then the game's regions, players,
     records, its mark groups (in its own words), changed cards, stickers left, packets and games.
@@ -66,12 +96,8 @@ def sheet(
     from scarbook.campaign.service import history, reading
 
     path = campaign_path(campaign)
-    target = out or path.with_suffix(f".{fmt.value}")
-    clash = ledger_file_named(target, path)
-    if clash is not None:
-        how = "choose another --out FILE" if out else "rename the campaign file, or give --out FILE"
-        echo(f"error: {target} is the campaign file{clash}; nothing was written ({how})", err=True)
-        raise typer.Exit(2 if out else 1)
+    target = out or (path if path.name else Path("campaign.yaml")).with_suffix(f".{fmt.value}")
+    refuse_output(target, path, out is not None, force)
     show = progress("sheet")
     if show is not None:
         show(f"reading the campaign and drawing the {fmt.value.upper()}")
@@ -89,6 +115,6 @@ def sheet(
         finally:
             if show is not None:
                 show("")
-    echo(f"wrote {written}")
+    say_written(written)
     if note:
         echo(f"warning: {note}", err=True)

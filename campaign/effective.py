@@ -120,7 +120,7 @@ def applied(replay: Replay, ledger: str = "") -> Game:
                 st = content.stickers.get(m.sticker, {})
                 if st.get("named") and m.name:
                     if section == "cards" and isinstance(item.get("name"), str):
-                        item["alias"] = m.name  # a card keeps its printed name (a warlord's), the alias beside it
+                        item["alias"] = m.name  # a card keeps its printed name (a piece's), the alias beside it
                     else:
                         item["name"] = m.name
                     item["named_by"] = m.by

@@ -144,7 +144,7 @@ def tell(ev: Event, words: Words, game: int = 0) -> str:
 
 
 def _team_result(result: str, words: Words, game: int) -> str:
-    """A team game's result in the game's words: "Month 2 lost (try 1 of 2)" where games play chapters, else
+    """A team game's result in the game's words ("<Chapter> 2 lost (try 1 of 2)" where games play chapters), else
     "the team lost"."""
     chapters = words.content.model.chapters
     record = words.state.games[game - 1] if 0 < game <= len(words.state.games) else None
@@ -176,7 +176,7 @@ def _tell_placed(ev: Placed, words: Words, who: str) -> str:
     adds = st.get("adds")
     pairs = adds.items() if isinstance(adds, dict) else ()
     changes = [f"{_plain(k)} {_signed(v)}" for k, v in pairs if isinstance(v, int) and not isinstance(v, bool)
-               and f"{_signed(v)} " not in f"{what} "]  # "Coin (+1 resource)" says it already
+               and f"{_signed(v)} " not in f"{what} "]  # a mark whose name already says its value says it once
     if changes:
         text += f" ({', '.join(changes)})"
     if ev.to:
@@ -391,7 +391,7 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
 
 
 def _result_line(winner: dict[str, Any] | None) -> str:
-    """A team campaign's result in words ('The campaign is won (11 of 12 months won …)'), else ''."""
+    """A team campaign's result in words ('The campaign is won (11 of 12 <chapters> won …)'), else ''."""
     from scarbook.campaign.shape import result_line
 
     return result_line(winner) if winner and winner.get("team") else ""

@@ -16,6 +16,11 @@ from scarbook.compiler.model import Game, as_dict, as_list
 from scarbook.kernel.diagnostics import Diagnostic, did_you_mean, error
 from scarbook.kernel.yamlload import Document
 
+#: A packet trigger's own forms (envelopes.schema.json#/$defs/condition): the envelope checks read them, not the
+#: language's (a trigger that is one of them is not checked twice).
+TRIGGER_FORMS = {"placed", "count", "about_to_place", "event", "signatures_by_one_player", "after_game",
+                 "after_chapter", "opened"}
+
 #: The keys that make a mapping a query of the campaign language (campaign/lang.py compiles them).
 QUERY_KEYS = ("count", "track", "stat", "level", "game", "games", "scenario", "score", "rank", "wins", "owner",
               "who", "opened", "held", "destroyed")
@@ -240,5 +245,7 @@ def content_conditions(docs: list[Document], game: Game) -> Iterator[Diagnostic]
                                                   names)
         for i, env in enumerate(as_list(data.get("envelopes"))):
             when = as_dict(as_dict(as_dict(env).get("trigger")).get("when"))
+            if when and set(when) <= TRIGGER_FORMS:
+                continue  # one of the trigger's own forms (`opened: X` …): checked with the envelopes already
             yield from condition_problems(doc, f"/envelopes/{i}/trigger/when", when, names)
 

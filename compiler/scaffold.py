@@ -18,11 +18,12 @@ class ScaffoldError(Exception):
     """The folder cannot take the files (they exist already, or it cannot be written)."""
 
 
-def schema_ref(folder: Path) -> str:
-    """The content schema as a YAML file in `folder` should name it: a relative path where there is one."""
+def schema_ref(folder: Path, schema: str = "content-file.schema.json") -> str:
+    """The content schema (or `schema`) as a YAML file in `folder` should name it: a relative path where there is
+    one."""
     from scarbook.schemas import SCHEMA_DIR
 
-    target = (SCHEMA_DIR / "content-file.schema.json").resolve()
+    target = (SCHEMA_DIR / schema).resolve()
     here = folder.resolve()
     try:
         shared = Path(os.path.commonpath([target, here]))
@@ -33,13 +34,13 @@ def schema_ref(folder: Path) -> str:
     return Path(os.path.relpath(target, here)).as_posix()
 
 
-def modeline(folder: Path) -> str:
-    return f"# yaml-language-server: $schema={schema_ref(folder)}\n"
+def modeline(folder: Path, schema: str = "content-file.schema.json") -> str:
+    return f"# yaml-language-server: $schema={schema_ref(folder, schema)}\n"
 
 
-def with_modeline(text: str, folder: Path) -> str:
+def with_modeline(text: str, folder: Path, schema: str = "content-file.schema.json") -> str:
     """`text` with its modeline (added, or replaced) pointing at this install's schemas from `folder`."""
-    line = modeline(folder)
+    line = modeline(folder, schema)
     if MODELINE.match(text):
         return MODELINE.sub(lambda _m: line, text, count=1)
     return line + text
@@ -203,6 +204,7 @@ def _write(folder: Path, files: dict[str, str]) -> list[Path]:
     the whole lot before anything is written."""
     import os
 
+    from scarbook.compiler.load import is_playtest
     from scarbook.kernel.atomic import replace_file
 
     clashes = [folder / name for name in files if os.path.lexists(folder / name)]
@@ -213,8 +215,13 @@ def _write(folder: Path, files: dict[str, str]) -> list[Path]:
         written = []
         for name, text in files.items():
             path = folder / name
-            replace_file(path, (text if not name.endswith(".yaml") or name.startswith(".") else
-                                with_modeline(with_edition(text), path.parent)).encode("utf-8"))
+            if not name.endswith(".yaml") or name.startswith("."):
+                pass
+            elif is_playtest(path.name):  # a play-test file: its own schema, and no content edition
+                text = with_modeline(text, path.parent, "playtest.schema.json")
+            else:
+                text = with_modeline(with_edition(text), path.parent)
+            replace_file(path, text.encode("utf-8"))
             written.append(path)
     except OSError as exc:
         raise ScaffoldError(f"cannot write into {folder}: {exc.strerror}") from None

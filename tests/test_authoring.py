@@ -102,7 +102,7 @@ def test_examples_are_listed_and_copied_with_a_working_modeline(tmp_path: Path) 
         copied = runner.invoke(app, ["examples", "copy", name, str(tmp_path / name)])
         assert copied.exit_code == 0, copied.output
         for path in (tmp_path / name).glob("*.yaml"):
-            assert modeline_target(path) == (SCHEMA_DIR / "content-file.schema.json").resolve()
+            assert modeline_target(path) == _schema_of(path)
         assert runner.invoke(app, ["validate", str(tmp_path / name)]).exit_code == 0
     unknown = runner.invoke(app, ["examples", "copy", "tiny-gam", str(tmp_path / "x")])
     assert unknown.exit_code == 2 and "did you mean 'tiny-game'" in unknown.output
@@ -112,7 +112,15 @@ def test_examples_are_listed_and_copied_with_a_working_modeline(tmp_path: Path) 
 def test_shipped_examples_modelines_work_in_the_repository_and_the_package() -> None:
     for folder in examples().values():
         for path in folder.glob("*.yaml"):
-            assert modeline_target(path) == (SCHEMA_DIR / "content-file.schema.json").resolve(), path
+            assert modeline_target(path) == _schema_of(path), path
+
+
+def _schema_of(path: Path) -> Path:
+    """The schema an example file's modeline must name: a play-test file's own, else the content file's."""
+    from scarbook.compiler.load import is_playtest
+
+    name = "playtest.schema.json" if is_playtest(path.name) else "content-file.schema.json"
+    return (SCHEMA_DIR / name).resolve()
 
 
 def test_validating_one_file_of_a_pack_checks_it_with_its_pack(tmp_path: Path,

@@ -55,7 +55,7 @@ TRANSCRIPT = [  # each command, then the first line it prints: every refusal wor
     ("place banner a-isle", "error R238: say who places it with --by NAME (at most 1 banner per player; t § banner)"),
     ("place banner a-isle --by Ann", "recorded: banner on a-isle by Ann"),
     ("place banner b-isle --by Ann",
-     "error R238: Ann already placed banner on a-isle (line 9) (at most 1 banner per player; t § banner)"),
+     "error R238: Ann already placed banner on a-isle (line 10) (at most 1 banner per player; t § banner)"),
     ("place banner b-isle --by Bob", "recorded: banner on b-isle by Bob"),
     ("place raid c-isle --by Ann", "error R230: no game is in progress (a Raid is placed during a game; t § raid)"),
     ("place tower a-isle",
@@ -83,7 +83,7 @@ TRANSCRIPT = [  # each command, then the first line it prints: every refusal wor
     ("place raid c-isle",
      "error R238: say who places it with --by NAME (at most 1 raid per player per game; t § raid)"),
     ("place raid c-isle --by Bob", "recorded: raid on c-isle by Bob"),
-    ("place raid a-isle --by Bob", "error R238: Bob already placed raid on c-isle (line 14) in game 1 (at most 1 "
+    ("place raid a-isle --by Bob", "error R238: Bob already placed raid on c-isle (line 15) in game 1 (at most 1 "
      "raid per player per game; t § raid)"),
     ("place late a-isle", "error R220: this is game 1 (a Late is placed only in games 2-3; t § late)"),
     ("place raid a-isle --by Ann", "recorded: raid on a-isle by Ann"),

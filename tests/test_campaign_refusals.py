@@ -199,9 +199,8 @@ BEFORE_GAME_1 = [  # Risk Legacy as created: nothing set up yet; what is typed w
      "cancel and coins before game 1; M for the rest))"),
     ("place mercenary alaska", "error R310: 'mercenary' is sealed in the packet 'faction-eliminated' (Packet for an "
      "eliminated faction): open packet faction-eliminated first ('scarbook campaign open faction-eliminated') (Open "
-     f"when a faction is eliminated.; {RL_REF} § Sealed packets: only their names and triggers (H); {RL_REF} § Scars "
-     f"(H: scans of the printed scar cards); {RL_REF} § From scans of the printed components (H for what the scans "
-     "show))"),
+     f"when a faction is eliminated.; Risk Legacy rulebook § Sealed Components; {RL_REF} § Sealed packets: only their "
+     "names and triggers (H))"),
     ("place minor-city nowhere", "error R102: 'nowhere' is not a territory that a Minor City can go on; see 'scarbook "
      f"campaign where minor-city' (a Minor City goes on a territory; {RL} § If you held on but did not win; {RL} § "
      "Territories and Population (Cities))"),

@@ -79,7 +79,7 @@ def test_risk_legacy_one_scar_card_per_player_per_game(tmp_path: Path) -> None:
                           "place coin china --by Bob\nplace coin india --by Cat\n" + START
                           + "\nplace bunker alaska --by Ann\n", file)  # a new game: a new scar card
     out = first_error(file, "place ammo-shortage japan --by Ann")
-    assert out == ("error R238: Ann already placed bunker on alaska (line 34) in game 2 (at most 1 scar card per "
+    assert out == ("error R238: Ann already placed bunker on alaska (line 35) in game 2 (at most 1 scar card per "
                    "player per game; Risk Legacy rulebook § Scars Cards)"), out
 
 

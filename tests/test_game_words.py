@@ -164,8 +164,17 @@ def test_a_cite_names_a_declared_source_at_its_line(tmp_path: Path) -> None:
     wrong = check(tmp_path, "rulbook § Territories")
     assert len(wrong) == 1 and wrong[0].startswith("13 X314 'rulbook' is not a declared source (did you mean "
                                                   "'rulebook'?)"), wrong
-    named_file = check(tmp_path, "001_e430d55b72a215e6.txt § Territories")
-    assert len(named_file) == 1 and "names a file ('001_e430d55b72a215e6.txt')" in named_file[0]
+    # A shipped game's transcription file, as content of edition 1 cited it: read as that game's declared source,
+    # with a warning naming the replacement (issue 33); in a file that declares edition 2, an error.
+    from scarbook.compiler.validate import validate_paths
+
+    folder = tmp_path / "cited"
+    for edition, severity in (("", "warning"), ("edition: 2\n", "error")):
+        (folder / "game.yaml").write_text(edition + GAME % "001_e430d55b72a215e6.txt § Territories", "utf-8")
+        found = [d for d in validate_paths([folder]).diagnostics if d.code in ("X314", "X600")]
+        assert [(d.code, str(d.severity.value if hasattr(d.severity, "value") else d.severity)) for d in found] \
+            == [("X600", severity)], found
+        assert "'rulebook § Territories'" in found[0].message and "001_e430d55b72a215e6.txt" in found[0].message
     assert check(tmp_path, "reference/notes.md § Territories")
 
 

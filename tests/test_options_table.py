@@ -19,7 +19,8 @@ FILES = {"options": "test_homebrew_options.py", "steps": "test_steps_unit.py", "
          "generic": "test_campaign_checks_generic.py", "coverage": "test_campaign_rules_coverage.py",
          "refusals": "test_campaign_refusals.py", "homebrew": "test_homebrew_play.py",
          "patches": "test_step_patches.py", "harbor": "test_harbor_watch.py", "rules": "test_campaign_rules.py",
-         "sf": "test_shadow_forces_campaign.py", "unit": "test_campaign_checks_unit.py",
+         "sf": "test_shadow_forces_campaign.py", "partthree": "test_rules_part_three.py",
+         "unit": "test_campaign_checks_unit.py",
          "connected": "test_campaign_board_connected.py", "lang": "test_campaign_language.py",
          "sites": "test_campaign_language_sites.py"}
 NOT_BEHAVIOUR = {"id", "name", "text", "cite", "source", "replace", "patch", "notes", "game", "title", "objective",

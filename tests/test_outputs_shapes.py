@@ -30,7 +30,7 @@ def test_diff_tells_a_lost_team_game_in_the_games_words(tmp_path: Path) -> None:
     file = _month_lost(tmp_path)
     done = invoke(["diff", "0"], file)
     assert done.exit_code == 0, done.output
-    assert "  Game 1 ends: Month 1 lost (try 1 of 2); Ann and Bob held on (line 10)" in done.output.splitlines()
+    assert "  Game 1 ends: Month 1 lost (try 1 of 2); Ann and Bob held on (line 11)" in done.output.splitlines()
     assert " wins" not in done.output
 
 

@@ -198,7 +198,7 @@ def test_where_waits_for_the_earlier_steps_and_lines_owed_are_counted(tmp_path: 
     assert not run_script("".join(steps), file)
     play_transcript(file, [
         ("where continent-name --by Ann", "north-america\nsouth-america\neurope\nafrica\nasia\naustralia"),
-        ("place kai-weller-warlord-sticker na-05 --by Ann", "error R238: kai-weller-warlord-sticker on na-01 (line 32) "
+        ("place kai-weller-warlord-sticker na-05 --by Ann", "error R238: kai-weller-warlord-sticker on na-01 (line 33) "
          "is already placed after game 1 (at most 1 warlord sticker per warlord per game; Risk: Shadow Forces "
          "rulebook § End of the Global Game)"),
     ])

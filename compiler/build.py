@@ -42,10 +42,11 @@ from scarbook.kernel.diagnostics import Diagnostic, Span, error
 #: the imports and fails when a module is missing).
 BUILD_VERSION = "1"
 RENDER_CODE = ("scarbook.compiler.aid", "scarbook.compiler.boardmap", "scarbook.compiler.build",
-               "scarbook.compiler.compiled", "scarbook.compiler.load", "scarbook.compiler.model",
-               "scarbook.compiler.printable",
+               "scarbook.compiler.compiled", "scarbook.compiler.deprecations", "scarbook.compiler.editions",
+               "scarbook.compiler.load", "scarbook.compiler.model", "scarbook.compiler.printable",
                "scarbook.compiler.schema", "scarbook.compiler.schemacheck", "scarbook.compiler.sheets",
-               "scarbook.compiler.sizes", "scarbook.compiler.sources", "scarbook.compiler.tables",
+               "scarbook.compiler.sizes", "scarbook.compiler.sources", "scarbook.compiler.stickerfit",
+               "scarbook.compiler.tables",
                "scarbook.compiler.words", "scarbook.compiler.render",
                "scarbook.compiler.render.html", "scarbook.compiler.render.join", "scarbook.compiler.render.pdf",
                "scarbook.compiler.render.raster", "scarbook.kernel.atomic", "scarbook.kernel.cachedir",

@@ -270,7 +270,8 @@ def test_title_and_label_collision_costs() -> None:
     assert lay._title_collisions(Box(1, 1, 20, 20), []) == 0.0 and lay._collisions(Box(1, 1, 20, 20), "a", []) == 0
     assert lay._title_collisions(inside, []) == 10.0 and lay._collisions(inside, "a", []) == 10
     assert lay._collisions(inside, "x", []) == 20  # over another territory's circle: twice its own
-    assert lay._title_collisions(Box(1, 1, 20, 20), [Box(21, 1, 30, 20)]) == 10.0  # within 2 of a title
+    # within 2 of another title: titles never overprint one another (cost 40)
+    assert lay._title_collisions(Box(1, 1, 20, 20), [Box(21, 1, 30, 20)]) == 40.0
     assert lay._title_collisions(Box(1, 1, 20, 20), [Box(23, 1, 30, 20)]) == 0.0
     near = Box(500 + 16 + 2.5, 290, 530, 310)  # 2.5 from its own circle: clear; 3 of the title margin: not
     assert lay._collisions(near, "a", []) == 0 and lay._collisions(near, "b", []) == 0

@@ -301,7 +301,8 @@ def test_the_sheet_draws_the_marks_it_lists(monkeypatch: pytest.MonkeyPatch) -> 
     assert "<svg><text>2</text></svg>" in sheet_html(campaign.ledger, replay)
     assert drawn[-1][1] == expected
     out = write_sheet(campaign.ledger, replay, ledger.with_name("board.svg"), "svg")
-    assert out.read_text("utf-8") == "<svg><text>3</text></svg>\n"
+    # the picture as drawn, then the mark that lets an existing file be written over again
+    assert out.read_text("utf-8") == "<svg><text>3</text></svg>\n<!-- made by scarbook -->\n"
 
 
 def test_visible_text_of_a_page() -> None:

@@ -217,7 +217,13 @@ def test_every_shipped_game_with_stickers_prints_a_sticker_sheet(built: dict[str
                 text = "".join(p.extract_text() for p in PdfReader(str(sheet)).pages)
                 for item in sticker_items(loaded)[:5]:
                     assert item["name"].split()[0] in text
-                assert "printed at 42 × 26 mm" in text.replace("\n", " ")
+                # a sticker whose size the sources do not give is sized for where it goes, and the sheet says so,
+                # naming what each size is made for and its width
+                flat = " ".join(text.split())
+                unsized = [i for i in sticker_items(loaded) if i["sized"] is False]
+                assert ("each is sized for where it goes (wide: " in flat) == bool(unsized), (game, paper)
+                for basis, w in {(str(i["basis"]), float(i["w"])) for i in unsized}:
+                    assert basis in flat and f"{w:g}" in flat and " mm" in flat, (game, basis, w)
 
 
 def test_build_gutter_option_reaches_the_card_sheet_and_is_bounded(tmp_path: Path) -> None:

@@ -9,6 +9,9 @@ import pytest
 from campaigns.helpers import SETUP, START, invoke, run_script
 
 SCANS = "Risk Legacy component scans § From scans of the printed components"
+#: What a sealed packet's refusal (R310) cites: the rule on sealed components, and the scans only for the trigger
+SEALED = ("Risk Legacy rulebook § Sealed Components",
+          "Risk Legacy component scans § Sealed packets: only their names and triggers (H)")
 
 
 @pytest.fixture(autouse=True)
@@ -140,7 +143,7 @@ def test_world_capital_comes_with_the_second_signature_packet_and_goes_on_a_card
         second_signature: Path) -> None:
     file = second_signature
     refused(file, ["place", "world-capital", "alaska", "--by", "Bob", "--name", "Capital"], "R310",
-            "open packet second-signature first", SCANS)
+            "open packet second-signature first", *SEALED)
     ok(file, "open second-signature\n")
     assert "to put in place: rules-addition-f -> rules-addition-f (second-signature)" in invoke(["status"],
                                                                                                 file).output
@@ -175,7 +178,7 @@ def test_placing_the_world_capital_opens_its_packet_and_the_founder_loses_the_st
        "place coin india --by Bob\n")
     refused(file, ["game", "start", "--play", "Ann=khan-industries", "--play", "Bob=saharan-republic", "--play",
                    "Cat=die-mechaniker"], "R310", "open the sealed packet 'world-capital-packet' first",
-            "Open when the World Capital mark is about to be placed", SCANS)
+            "Open when the World Capital mark is about to be placed", *SEALED)
     ok(file, "open world-capital-packet\n")
     status = status_json(file)["to_put_in_place"]
     assert {(x["sticker"], x["before_next_game"]) for x in status} == {
@@ -196,9 +199,9 @@ def test_rule_stickers_go_into_their_places_and_the_reference_sheet_shows_them(s
                                                                                 tmp_path: Path) -> None:
     file = second_signature
     refused(file, ["place", "rules-addition-f", "rules-addition-f"], "R310", "open packet second-signature first",
-            SCANS)
+            *SEALED)
     refused(file, ["place", "rules-addition-b", "rules-addition-b"], "R310", "open packet nine-minor-cities first",
-            SCANS)
+            *SEALED)
     pack = tmp_path / "homeland"
     pack.mkdir()
     (pack / "pack.yaml").write_text(
@@ -290,7 +293,7 @@ def test_pocket_contents_do_not_appear_before_their_pocket_is_opened(playing: Pa
     for args, packet in ((["place", "fallout-zone", "peru"], "three-missiles"),
                          (["place", "weakness-scar-sticker", "khan-industries"], "thirty-troops"),
                          (["place", "alien-island-sea-lines", "alien-island", "--to", "peru"], "thirty-troops")):
-        refused(playing, args, "R310", f"open packet {packet} first", SCANS)
+        refused(playing, args, "R310", f"open packet {packet} first", *SEALED)
 
 
 def test_thirty_troops_pocket_adds_the_alien_island_its_card_its_sea_lines_and_the_weakness_slot(

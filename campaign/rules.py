@@ -61,8 +61,7 @@ def unknown_player(content: Content, state: CampaignState, raw: str) -> Diagnost
     """R104: a name that is not one of the campaign's players, citing where the game says who plays."""
     return refusal("R104", f"'{raw}' is not a player of this campaign{did_you_mean(raw, state.players)}; players: "
                    f"{', '.join(state.players)}",
-                   "a campaign's players are those named when it began ('scarbook campaign new --player NAME') and "
-                   "those who joined since ('scarbook campaign join NAME')",
+                   "a campaign's players are those named when it began ('scarbook campaign new --player NAME')",
                    _players_cite(content))
 
 

@@ -26,8 +26,8 @@ from scarbook.campaign.events import (
     Retired,
     Ticked,
 )
-from scarbook.campaign.ledger.file import Ledger
 from scarbook.campaign.lang import owner_of
+from scarbook.campaign.ledger.file import Ledger
 from scarbook.campaign.links import cuts
 from scarbook.campaign.rules import blocking as rules_blocking
 from scarbook.campaign.rules import legal_now, legal_starts, to_put_in_place, where

@@ -1049,11 +1049,11 @@ def join_problems(content: Content, state: CampaignState, ev: Joined) -> list[Di
     if player_name(state, name) in state.players:
         return [refusal("R360", f"{player_name(state, name)} already plays this campaign",
                         "a newcomer joins under a name nobody plays under", _who_plays_cite(content))]
-    players = content.game.meta.get("players")
-    high = players.get("max") if isinstance(players, dict) else None
+    players = as_dict(content.game.meta.get("players"))
+    high = players.get("max")
     if isinstance(high, int) and not isinstance(high, bool) and len(state.players) + 1 > high:
         return [refusal("R306", f"{len(state.players) + 1} players with {name}; {content.game.title} takes at most "
-                        f"{high} (someone leaves first: 'scarbook campaign leave NAME --to {name}')",
+                        f"{high} (someone leaves first: 'scarbook campaign leave NAME')",
                         f"{content.game.title} is for {_players_text(players)}", _who_plays_cite(content))]
     return []
 

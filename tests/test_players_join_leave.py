@@ -31,6 +31,7 @@ def isles(data: dict[str, Any]) -> None:
                                                        "at_least": 1}}}]
 
 
+ENDED = ("game end --winner Bob --score Ann=2 --score Bob=5", "place crown b-isle --by Bob")
 SETUP = ("place deed north --by Ann", "place deed south --by Bob", "place elder a-isle --by Ann",
          "place elder d-isle --by Bob")
 
@@ -53,7 +54,7 @@ def test_a_newcomer_joins_between_games_within_the_player_count(tmp_path: Path) 
 
 def test_a_hand_over_gives_the_heir_the_leavers_lands_marks_and_totals(tmp_path: Path) -> None:
     file = campaign(tmp_path, isles)
-    do(file, *SETUP, PLAY, "game end --winner Bob --score Ann=2 --score Bob=5", "place crown b-isle --by Bob", "join Cat")
+    do(file, *SETUP, PLAY, *ENDED, "join Cat")
     no(file, "leave Bob --to Bob", "R360", "to themselves")
     no(file, "leave Bob --to Zed", "R104")
     do(file, "leave Bob --to Cat")
@@ -73,7 +74,7 @@ def test_a_hand_over_gives_the_heir_the_leavers_lands_marks_and_totals(tmp_path:
 
 def test_without_a_hand_over_nothing_changes_hands(tmp_path: Path) -> None:
     file = campaign(tmp_path, isles)
-    do(file, *SETUP, PLAY, "game end --winner Bob --score Ann=2 --score Bob=5", "place crown b-isle --by Bob", "join Cat", "leave Bob")
+    do(file, *SETUP, PLAY, *ENDED, "join Cat", "leave Bob")
     data = status(file)
     assert next(r for r in data["continents"] if r["id"] == "south")["owner"] == "Bob"
     assert next(p for p in data["players"] if p["name"] == "Cat")["score_total"] == 0

@@ -28,7 +28,7 @@ class CampaignGroup(LazyGroup):
         "join": (f"{_HERE}.players:join", "A newcomer joins the campaign between games (within the game's "
                  "player count)."),
         "leave": (f"{_HERE}.players:leave", "A player leaves the campaign between games, optionally handing their "
-                  "holdings to another player (--to)."),
+                  "holdings to another player."),
         "retire": (f"{_HERE}.players:retire", "Retire a mark for good, or record it lost: it stays on the sheet "
                    "and no longer counts as active."),
         "where": (f"{_HERE}.where:where",

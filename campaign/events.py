@@ -178,9 +178,11 @@ class Passed(Event):
 
 @dataclass(frozen=True)
 class Joined(Event):
-    """A newcomer joins the campaign between games (the game's player count allowing)."""
+    """A newcomer joins the campaign between games (the game's player count allowing); `replaces`: a player who
+    leaves in the same step, handing their holdings to the newcomer (a seat taken over at the most players)."""
 
     player: str
+    replaces: str = ""
 
     kind = "join"
 
@@ -301,7 +303,7 @@ _FIELDS: dict[str, dict[str, bool]] = {  # event -> field -> required
     "link": {"sticker": True, "a": True, "b": True, "by": False},
     "tick": {"target": True, "boxes": False},
     "pass": {"step": True, "by": True, "piece": False, "why": False},
-    "join": {"player": True},
+    "join": {"player": True, "replaces": False},
     "leave": {"player": True, "to": False},
     "retire": {"sticker": True, "target": True, "status": False, "by": False},
 }
@@ -372,7 +374,7 @@ def parse_event(data: Any, span: Span, index: int) -> Event | ParseProblem:
     if kind == "add-pack":
         return PackAdded(values["pack"] or "", values["fingerprint"] or "", **where)
     if kind == "join":
-        return Joined(values["player"] or "", **where)
+        return Joined(values["player"] or "", values["replaces"] or "", **where)
     if kind == "leave":
         return Left(values["player"] or "", values["to"] or "", **where)
     if kind == "retire":

@@ -141,7 +141,8 @@ def tell(ev: Event, words: Words, game: int = 0) -> str:
     if isinstance(ev, Ticked):
         return f"{ev.boxes} box{'' if ev.boxes == 1 else 'es'} ticked in {words(ev.target)}"
     if isinstance(ev, Joined):
-        return f"{ev.player} joins the campaign"
+        return f"{ev.player} joins the campaign" + (f" in {ev.replaces}'s place, taking over their holdings"
+                                                     if ev.replaces else "")
     if isinstance(ev, Left):
         return f"{ev.player} leaves the campaign" + (f", handing their holdings to {ev.to}" if ev.to else "")
     if isinstance(ev, Retired):

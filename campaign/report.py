@@ -321,7 +321,8 @@ def describe(ev: Event, cutting: frozenset[str] = frozenset()) -> str:
     if isinstance(ev, Ticked):
         return f"{ev.boxes} box{'' if ev.boxes == 1 else 'es'} ticked on {ev.target}"
     if isinstance(ev, Joined):
-        return f"{ev.player} joins the campaign"
+        return f"{ev.player} joins the campaign" + (f" in {ev.replaces}'s place, taking over their holdings"
+                                                     if ev.replaces else "")
     if isinstance(ev, Left):
         return f"{ev.player} leaves the campaign" + (f"; their holdings go to {ev.to}" if ev.to else "")
     if isinstance(ev, Retired):

@@ -1049,11 +1049,16 @@ def join_problems(content: Content, state: CampaignState, ev: Joined) -> list[Di
     if player_name(state, name) in state.players:
         return [refusal("R360", f"{player_name(state, name)} already plays this campaign",
                         "a newcomer joins under a name nobody plays under", _who_plays_cite(content))]
+    if ev.replaces:
+        found = _leaver_problems(content, state, ev.replaces)
+        if found:
+            return found
     players = as_dict(content.game.meta.get("players"))
     high = players.get("max")
-    if isinstance(high, int) and not isinstance(high, bool) and len(state.players) + 1 > high:
+    staying = len(state.players) - (1 if ev.replaces else 0)
+    if isinstance(high, int) and not isinstance(high, bool) and staying + 1 > high:
         return [refusal("R306", f"{len(state.players) + 1} players with {name}; {content.game.title} takes at most "
-                        f"{high} (someone leaves first: 'scarbook campaign leave NAME')",
+                        f"{high} (to take over a seat: 'scarbook campaign join {name} --replacing NAME')",
                         f"{content.game.title} is for {_players_text(players)}", _who_plays_cite(content))]
     return []
 
@@ -1064,9 +1069,10 @@ def leave_problems(content: Content, state: CampaignState, ev: Left) -> list[Dia
     out = _between_games(content, state, f"{ev.player} leaves")
     if out:
         return out
+    out = _leaver_problems(content, state, ev.player)
+    if out:
+        return out
     player = player_name(state, ev.player)
-    if player is None or player not in state.players:
-        return [_gone_or_unknown(content, state, ev.player)]
     if ev.to:
         heir = player_name(state, ev.to)
         if heir is None or heir not in state.players:
@@ -1074,6 +1080,14 @@ def leave_problems(content: Content, state: CampaignState, ev: Left) -> list[Dia
         if heir == player:
             return [refusal("R360", f"{player} cannot hand their holdings to themselves",
                             "a leaver's holdings go to another player", _who_plays_cite(content))]
+    return []
+
+
+def _leaver_problems(content: Content, state: CampaignState, raw: str) -> list[Diagnostic]:
+    """R360/R363/R104: the one who leaves plays the campaign now and owes no step of the last game."""
+    player = player_name(state, raw)
+    if player is None or player not in state.players:
+        return [_gone_or_unknown(content, state, raw)]
     owed = [o for o in steps.open_entries(content, state) if o.takes(player) and o.step.mandatory]
     if owed:
         return [refusal("R360", f"{player} still owes '{owed[0].step.name}' after game {owed[0].game}: take it or "
@@ -1220,7 +1234,7 @@ def canonical(content: Content, state: CampaignState, ev: Event) -> Event | None
         return Linked(normalize(ev.sticker), normalize(ev.a), normalize(ev.b), who(ev.by) if ev.by else "",
                       span=span, index=index)
     if isinstance(ev, Joined):
-        return Joined(ev.player.strip(), span=span, index=index)
+        return Joined(ev.player.strip(), who(ev.replaces) if ev.replaces else "", span=span, index=index)
     if isinstance(ev, Left):
         return Left(who(ev.player), who(ev.to) if ev.to else "", span=span, index=index)
     if isinstance(ev, Retired):

@@ -358,6 +358,8 @@ def apply(state: CampaignState, content: Content, event: Event) -> None:
         state.packs.append(event.pack)
     elif isinstance(event, Joined):
         join(state, event.player)
+        if event.replaces:
+            leave(state, event.replaces, event.player)
     elif isinstance(event, Left):
         leave(state, event.player, event.to)
     elif isinstance(event, Retired):

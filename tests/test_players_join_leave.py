@@ -177,10 +177,25 @@ def test_the_new_events_read_back_from_the_ledger() -> None:
     from scarbook.kernel.diagnostics import Span
 
     span = Span("c.yaml", 3, 3)
-    for ev in (Joined("Dan"), Left("Bob", "Dan"), Left("Bob"), Retired("elder", "a-isle", "lost", "Ann"),
+    for ev in (Joined("Dan"), Joined("Dan", "Bob"), Left("Bob", "Dan"), Left("Bob"), Retired("elder", "a-isle", "lost", "Ann"),
                Retired("elder", "a-isle")):
         assert parse_event(ev.to_dict(), span, 0) == ev
         assert event_from_fields(event_fields(ev), span, 0) == ev
     assert Retired("elder", "a-isle").to_dict() == {"event": "retire", "sticker": "elder", "target": "a-isle"}
     bad = parse_event({"event": "leave", "player": "Bob", "heir": "Dan"}, span, 0)
     assert "no field 'heir'" in getattr(bad, "message", "")
+
+
+def test_a_newcomer_takes_over_a_seat_at_the_most_players(tmp_path: Path) -> None:
+    file = campaign(tmp_path, isles, players=("Ann", "Bob", "Cat"))
+    do(file, *SETUP)
+    no(file, "join Dan", "R306", "join Dan --replacing NAME")
+    no(file, "join Dan --replacing Zed", "R104")
+    do(file, "join Dan --replacing Bob")
+    data = status(file)
+    assert [p["name"] for p in data["players"]] == ["Ann", "Cat", "Dan"]
+    assert next(r for r in data["continents"] if r["id"] == "south")["owner"] == "Dan"
+    assert data["left"] == [{"player": "Bob", "after_game": 0, "to": "Dan"}]
+    assert "Dan joins the campaign in Bob's place, taking over their holdings" in run(file, "log").output
+    no(file, "place elder c-isle --by Bob", "R363", "Bob left the campaign before game 1")
+    assert run(file, "check").exit_code == 0

@@ -14,19 +14,24 @@ DryRun = Annotated[bool, typer.Option("--dry-run", help="Only say whether it wou
 
 def join(
     player: Annotated[str, typer.Argument(help="The newcomer's name, as the ledger will spell it.")],
+    replacing: Annotated[str, typer.Option("--replacing", help="A player who leaves in the same step and hands "
+                                           "their holdings to the newcomer (their seat, at the most players the "
+                                           "game takes).")] = "",
     dry_run: DryRun = False,
     campaign: CampaignFile = None,
 ) -> None:
     """A newcomer joins the campaign between games (within the game's player count).
 
-    To take over the holdings of a player who leaves, join first, then 'scarbook campaign leave NAME --to NEWCOMER'
-    (or, at the most players the game takes, leave first and hand over to a player still in the campaign).
+    To take over the holdings of a player who leaves: 'join NEWCOMER --replacing NAME' (one step, also at the most
+    players the game takes), or join first, then 'scarbook campaign leave NAME --to NEWCOMER'.
 
     Example: scarbook campaign join Dan
+
+    Example: scarbook campaign join Dan --replacing Bob
     """
     from scarbook.campaign.events import Joined
 
-    record(campaign_path(campaign), lambda c, r: Joined(player), dry_run=dry_run)
+    record(campaign_path(campaign), lambda c, r: Joined(player, replacing), dry_run=dry_run)
 
 
 def leave(

@@ -177,7 +177,8 @@ def test_the_new_events_read_back_from_the_ledger() -> None:
     from scarbook.kernel.diagnostics import Span
 
     span = Span("c.yaml", 3, 3)
-    for ev in (Joined("Dan"), Joined("Dan", "Bob"), Left("Bob", "Dan"), Left("Bob"), Retired("elder", "a-isle", "lost", "Ann"),
+    for ev in (Joined("Dan"), Joined("Dan", "Bob"), Left("Bob", "Dan"), Left("Bob"),
+               Retired("elder", "a-isle", "lost", "Ann"),
                Retired("elder", "a-isle")):
         assert parse_event(ev.to_dict(), span, 0) == ev
         assert event_from_fields(event_fields(ev), span, 0) == ev

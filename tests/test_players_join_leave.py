@@ -200,3 +200,17 @@ def test_a_newcomer_takes_over_a_seat_at_the_most_players(tmp_path: Path) -> Non
     assert "Dan joins the campaign in Bob's place, taking over their holdings" in run(file, "log").output
     no(file, "place elder c-isle --by Bob", "R363", "Bob left the campaign before game 1")
     assert run(file, "check").exit_code == 0
+
+
+def test_the_player_aid_says_who_holds_each_claimed_region() -> None:
+    from scarbook.compiler.aid import world
+
+    class Fake:
+        meta = {"campaign": {"claims": ["deed"]}}
+
+        def section(self, name: str) -> dict[str, Any]:
+            return {"regions": {"south": {"name": "South", "marks": [{"sticker": "deed", "by": "Dan"}]},
+                                "north": {"name": "North", "bonus": 2, "marks": [{"sticker": "hut", "by": "Ann"}]}},
+                    }.get(name, {})
+
+    assert world(Fake())["regions"] == ["South: held by Dan", "North: bonus 2"]  # type: ignore[arg-type]

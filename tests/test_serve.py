@@ -111,7 +111,7 @@ def test_undo_asks_first_then_removes_the_last_event(playing: Path) -> None:
     before = playing.read_bytes()
     assert invoke(["place", "bunker", "peru", "--by", "Ann"], playing).exit_code == 0
     confirm = c.get("/undo")
-    assert "Undo the last event?" in confirm.text and "bunker" in confirm.text and "There is no redo" in confirm.text
+    assert "Undo the last event?" in confirm.text and "bunker" in confirm.text and "Redo" in confirm.text
     assert playing.read_bytes() != before
     done = c.post("/do/undo", data=hidden(confirm.text))
     assert done.status_code == 200 and "Undone:" in done.text

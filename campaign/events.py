@@ -14,7 +14,6 @@ from typing import Any
 
 from scarbook.kernel.diagnostics import Span
 
-
 #: The longest note an event may carry (`--note`; the ledger's reader refuses any longer field, L003).
 MAX_NOTE_CHARS = 1000
 
@@ -35,7 +34,7 @@ class Event:
         super().__init_subclass__(**kwargs)
         own = cls.__dict__.get("to_dict")
         if own is not None and not getattr(own, "noted", False):
-            cls.to_dict = _noted(own)  # type: ignore[method-assign]
+            cls.to_dict = _noted(own)  # type: ignore[method-assign, assignment]
 
     def to_dict(self) -> dict[str, Any]:
         """`{event: KIND, field: value …, note: TEXT}`: required fields always, optional ones only when set."""

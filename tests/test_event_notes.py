@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from campaigns.helpers import invoke, playing_bytes, setup_bytes
-from conftest import refused, snapshot
 
+from conftest import refused, snapshot
 from scarbook.campaign.events import MAX_NOTE_CHARS, event_fields, event_from_fields, parse_event
 from scarbook.campaign.ledger.cache import read
 from scarbook.campaign.ledger.file import parse

@@ -271,7 +271,8 @@ def test_a_note_typed_with_a_write_is_kept_and_shown_as_text(playing: Path) -> N
     form = hidden(c.get("/").text)
     note = "Bob said <b>fine</b>\r\nsecond: line"
     before = playing.read_bytes()
-    too_long = c.post("/do/place", data={**form, "sticker": "bunker", "target": "peru", "by": "Ann", "note": "x" * 1001})
+    too_long = c.post("/do/place", data={**form, "sticker": "bunker", "target": "peru", "by": "Ann",
+                                         "note": "x" * 1001})
     assert too_long.status_code == 422 and "L020" in too_long.text and playing.read_bytes() == before
     done = c.post("/do/place", data={**form, "sticker": "bunker", "target": "peru", "by": "Ann", "note": note})
     assert done.status_code == 200 and "Recorded:" in done.text, done.text

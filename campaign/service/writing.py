@@ -134,7 +134,7 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False, note: str = "") -
             text = with_stretch(text, stretch)
         fixed = placed_at(campaign.ledger, text, fixed)  # the state keeps each mark's line
         triggered = campaign.fold_new(replay, fixed)
-        note = write_atomic(path, text, expected=campaign.ledger.raw, expected_sha256=raw_sha256(campaign.ledger))
+        mended = write_atomic(path, text, expected=campaign.ledger.raw, expected_sha256=raw_sha256(campaign.ledger))
         keeps = not isinstance(fixed, (Opened, PackAdded)) or not fixed.pack  # a new pack: a new content key
         if stretch is None:  # a changed header: the next read parses the file and caches it again
             remember_appended(campaign.ledger, text, fixed, replay.verified, replay.state if keeps else None,
@@ -143,7 +143,8 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False, note: str = "") -
     for env in triggered:
         info = replay.content.envelopes.get(env, {})
         packets.append(Packet(env, info.get("name", env), (info.get("trigger") or {}).get("text", "")))
-    return Recorded(event=fixed, said=describe(fixed, cutting), note="\n".join(filter(None, [note, asked, unknown])),
+    return Recorded(event=fixed, said=describe(fixed, cutting),
+                    note="\n".join(filter(None, [mended, asked, unknown])),
                     to_open=packets)
 
 

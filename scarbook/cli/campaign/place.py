@@ -33,7 +33,8 @@ def place(
     """
     from scarbook.campaign.events import Placed
 
-    record(campaign_path(campaign), lambda c, r: Placed(sticker, target, by, name, value, to), dry_run=dry_run, note=note)
+    record(campaign_path(campaign), lambda c, r: Placed(sticker, target, by, name, value, to), dry_run=dry_run,
+           note=note)
 
 
 def destroy(

@@ -94,9 +94,10 @@ def test_a_page_built_on_an_older_ledger_is_refused_and_refreshed(playing: Path)
     form = hidden(c.get("/").text)
     assert invoke(["place", "bunker", "peru", "--by", "Ann"], playing).exit_code == 0  # another device: the CLI
     after_cli = playing.read_bytes()
-    stale = c.post("/do/place", data={**form, "sticker": "bunker", "target": "peru", "by": "Bob"})
+    stale = c.post("/do/place", data={**form, "sticker": "bunker", "target": "peru", "by": "Bob", "note": "Bob's"})
     assert stale.status_code == 409
     assert "the campaign changed since you opened this page" in stale.text
+    assert "your note, not written: Bob&#39;s" in stale.text  # to copy into the page as it is now
     assert playing.read_bytes() == after_cli
     fresh = hidden(stale.text)
     import hashlib

@@ -248,6 +248,19 @@ def test_a_game_night_in_a_phone_browser(browser: Any, tmp_path: Path) -> None:
         shown = browser.find_elements(By.CSS_SELECTOR, "ol.log .event-note")
         assert [e.text for e in shown] == [NOTE], [e.text for e in shown]
         night.shot("history-with-the-note")
+
+        # a note being typed in the second window is not reloaded away when the file changes: the page says so
+        browser.switch_to.window(second)
+        night.open("/")
+        typed = browser.find_element(By.ID, "start-note")
+        typed.find_element(By.XPATH, "ancestor::details/summary").click()
+        typed.send_keys("half a sentence")
+        built = night.body_sha()
+        assert sb("campaign", "undo", "-c", str(file)).returncode == 0  # the command line writes meanwhile
+        live = browser.find_element(By.ID, "live")
+        night.wait(5).until(lambda d: live.text == "changed: reload")
+        assert night.body_sha() == built and typed.get_attribute("value") == "half a sentence"
+        night.shot("second-window-typing-kept")
         assert not browser.execute_script("return window.pwned")
 
 

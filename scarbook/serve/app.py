@@ -282,7 +282,10 @@ def create_app(path: Path, guard: Guard) -> Starlette:
             return Outcome("error", f"L006: cannot write the campaign file: {exc.strerror or exc}; nothing was "
                                     "written")
         if result.problems:
-            return _problems(result.problems, command)
+            refused = _problems(result.problems, command)
+            if note.strip():  # the typed note, to copy into the page as it is now (nothing was written)
+                refused.notes.append(f"your note, not written: {note.strip()}")
+            return refused
         notes = [n for n in result.note.splitlines() if n]
         if result.event is not None and result.event.note:
             notes.insert(0, f"with the note: {result.event.note}")

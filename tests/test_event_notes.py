@@ -153,3 +153,50 @@ def test_the_campaign_file_reference_lists_every_event_and_field() -> None:
                for name in (fields if kind in rows else [""]) if kind not in rows or f"`{name}" not in rows[kind]]
     assert sorted(set(missing)) == [], missing
     assert "### Every event: `note`" in text and "1000 characters" in text and "L020" in text
+
+
+def _allowed(c: str) -> bool:
+    from scarbook.campaign.events import note_problem
+
+    return not note_problem(c)
+
+
+from hypothesis import example, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=150, deadline=None)
+@example('yes')
+@example('No')
+@example('12')
+@example('1e3')
+@example('0x1F')
+@example('null')
+@example('~')
+@example('- x')
+@example('a: b')
+@example('#x')
+@example("'")
+@example('"')
+@example('2026-12-02')
+@example('[1, 2]')
+@example('{a: 1}')
+@example('&a *a')
+@example('!!python/object x')
+@example('a\n\nb')
+@example('é')
+@given(st.text(st.characters(codec="utf-8").filter(_allowed), max_size=60).map(lambda t: t.strip()))
+def test_any_note_a_command_accepts_reads_back_the_same(note: str) -> None:
+    """Whatever text `--note` accepts is written on one line and read back unchanged (YAML, HTML, quotes,
+    line breaks, Unicode)."""
+    from scarbook.campaign.events import clean_note, note_problem
+    from scarbook.campaign.ledger.text import render
+
+    note = clean_note(note)
+    assert not note_problem(note)
+    event = parse_event({"event": "place", "sticker": "coin", "target": "alaska-card", "note": note or None},
+                        Span("x"), 0)
+    text = render("", "risk-legacy", "0" * 16, ["Ann"], [event.to_dict()])  # type: ignore[union-attr]
+    assert len(text.split("events:\n", 1)[1].splitlines()) == 1
+    ledger = parse(text, Path("c.yaml"))
+    assert not ledger.problems and [e.note for e in ledger.events] == [note]

@@ -72,7 +72,8 @@ def test_every_kind_of_event_takes_a_note_and_writes_it_last() -> None:
 
     samples = {"game-start": {"play": {"Ann": "x"}}, "game-end": {"winner": "Ann"}, "place": {"sticker": "s",
                "target": "t"}, "destroy": {"card": "c"}, "open": {"envelope": "e"}, "add-pack": {"pack": "p"},
-               "link": {"sticker": "s", "a": "a", "b": "b"}, "tick": {"target": "t"}, "pass": {"step": "s", "by": "A"}}
+               "link": {"sticker": "s", "a": "a", "b": "b"}, "tick": {"target": "t"}, "pass": {"step": "s", "by": "A"},
+               "join": {"player": "Dan"}, "leave": {"player": "Bob"}, "retire": {"sticker": "s", "target": "t"}}
     for kind in EVENT_TYPES:
         required = samples.get(kind)
         if required is None:  # a kind added later: it takes a note through the common path all the same

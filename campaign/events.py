@@ -7,29 +7,76 @@ The parsed-ledger cache keeps events as `event_fields` lists and rebuilds them u
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 from scarbook.kernel.diagnostics import Span
 
+#: The longest note an event may carry (`--note`; the ledger's reader refuses any longer field, L003).
+MAX_NOTE_CHARS = 1000
+
 
 @dataclass(frozen=True)
 class Event:
-    """What every event has: its position in the ledger."""
+    """What every event has: its position in the ledger, and the players' free-text note on it (`note`, any
+    kind of event, optional: who agreed to what, the story; it changes nothing the rules see)."""
 
     span: Span = field(default=Span("campaign.yaml"), compare=False, kw_only=True)
     index: int = field(default=-1, compare=False, kw_only=True)
+    note: str = field(default="", kw_only=True)
 
     kind = "event"
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A kind's own `to_dict` also writes the note (last, when there is one): every kind gets it."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("to_dict")
+        if own is not None and not getattr(own, "noted", False):
+            cls.to_dict = _noted(own)  # type: ignore[method-assign, assignment]
+
     def to_dict(self) -> dict[str, Any]:
-        """`{event: KIND, field: value …}`: required fields always, optional ones only when set."""
+        """`{event: KIND, field: value …, note: TEXT}`: required fields always, optional ones only when set."""
         out: dict[str, Any] = {"event": self.kind}
         for f in fields(self):
             value = getattr(self, f.name)
             if not f.kw_only and (f.default is MISSING or value != f.default):
                 out[f.name] = value
+        if self.note:
+            out["note"] = self.note
         return out
+
+    to_dict.noted = True  # type: ignore[attr-defined]
+
+
+def _noted(to_dict: Callable[[Any], dict[str, Any]]) -> Callable[[Any], dict[str, Any]]:
+    @functools.wraps(to_dict)
+    def with_note(self: Event) -> dict[str, Any]:
+        out = to_dict(self)
+        if self.note:
+            out["note"] = self.note
+        return out
+
+    with_note.noted = True  # type: ignore[attr-defined]
+    return with_note
+
+
+def note_problem(note: str) -> str:
+    """Why a note cannot be recorded ('' when it can): at most MAX_NOTE_CHARS characters, text only (line
+    breaks and tabs are kept; other control characters would reach every terminal that shows the log)."""
+    if len(note) > MAX_NOTE_CHARS:
+        return f"a note holds at most {MAX_NOTE_CHARS} characters, this one {len(note)}: shorten it"
+    odd = next((c for c in note if (ord(c) < 32 and c not in "\n\t") or 0x7f <= ord(c) <= 0x9f
+                or c in "\u2028\u2029\ufeff"), None)
+    if odd is not None:
+        return f"a note is text: it may not hold the control character U+{ord(odd):04X} (line breaks and tabs may)"
+    return ""
+
+
+def clean_note(note: str) -> str:
+    """A note as typed (a form's CRLF line breaks, spaces around it) as the ledger keeps it."""
+    return note.replace("\r\n", "\n").replace("\r", "\n").strip()
 
 
 @dataclass(frozen=True)
@@ -223,13 +270,18 @@ EVENT_TYPES: dict[str, type[Event]] = {
 
 # --- the parsed-ledger cache's form: [kind, field values in order] (JSON; no checks on the way back) ---
 def event_fields(event: Event) -> list[Any]:
-    """A read event as `[kind, value, ...]`, its fields in declaration order."""
-    return [event.kind, *(getattr(event, f.name) for f in fields(event) if not f.kw_only)]
+    """A read event as `[kind, value, ...]`, its fields in declaration order, then `{"note": TEXT}` when it has
+    a note (no field's value is a mapping)."""
+    out = [event.kind, *(getattr(event, f.name) for f in fields(event) if not f.kw_only)]
+    return [*out, {"note": event.note}] if event.note else out
 
 
 def event_from_fields(data: list[Any], span: Span, index: int) -> Event:
     """The event `event_fields` gave (trusted input, so nothing is checked; JSON lists become tuples)."""
-    return EVENT_TYPES[data[0]](*[_frozen(v) if type(v) is list else v for v in data[1:]], span=span, index=index)
+    extra = data[-1] if type(data[-1]) is dict else {}
+    values = data[1:-1] if extra else data[1:]
+    return EVENT_TYPES[data[0]](*[_frozen(v) if type(v) is list else v for v in values], span=span, index=index,
+                                note=extra.get("note", ""))
 
 
 def _frozen(values: list[Any]) -> tuple[Any, ...]:
@@ -318,12 +370,16 @@ def parse_event(data: Any, span: Span, index: int) -> Event | ParseProblem:
         return ParseProblem(span, f"unknown event {kind!r}; events are: {', '.join(EVENT_TYPES)}")
     fields = _FIELDS[kind]
     for key in data:
-        if key != "event" and key not in fields:
-            return ParseProblem(span, f"a '{kind}' event has no field '{key}'; its fields: {', '.join(fields)}")
+        if key not in ("event", "note") and key not in fields:
+            return ParseProblem(span, f"a '{kind}' event has no field '{key}'; its fields: {', '.join(fields)}, "
+                                "note")
     for key, required in fields.items():
         if required and data.get(key) in (None, "", [], {}):
             return ParseProblem(span, f"a '{kind}' event needs '{key}'")
-    where: dict[str, Any] = {"span": span, "index": index}
+    note = _text(data.get("note")) if data.get("note") is not None else ""
+    if note is None:
+        return ParseProblem(span, f"a '{kind}' event's note is text (a word, a sentence), not a list or mapping")
+    where: dict[str, Any] = {"span": span, "index": index, "note": note}
     bad = ParseProblem(span, f"a '{kind}' event has a malformed field")
     if kind == "game-start":
         plays, starts = _plays(data.get("play")), _pairs(data.get("start"))

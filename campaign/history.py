@@ -206,7 +206,7 @@ class Told:
 
     def to_json(self) -> dict[str, Any]:
         return {"line": self.event.span.line, "game": self.game, "when": self.when, "event": self.event.to_dict(),
-                "text": self.text}
+                "text": self.text, "note": self.event.note}
 
 
 def story(events: list[Event], start: int, stop: int, words: Words) -> list[Told]:
@@ -323,6 +323,8 @@ def diff_text(data: dict[str, Any]) -> str:
             heading = None
         indent = "  " if e["when"] in ("start", "end") else "    "
         out.append(f"{indent}{e['text'][0].upper()}{e['text'][1:]} (line {e['line']})")
+        for n, line in enumerate((e.get("note") or "").splitlines()):
+            out.append(f"{indent}  {'note: ' if n == 0 else '      '}{line}")
     lines = change_lines(data["changes"], data["names"])
     if lines:
         out.append("What changed:")
@@ -389,8 +391,9 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
                          "result": record.role(p).replace("-", " ") if record.ended else "playing"}
                         for p in record.plays],
             "signed": record.winner if record.signed else "",
-            "during": [t.text for t in told if t.when == "during"],
-            "after": [t.text for t in told if t.when == "after"],
+            "notes": [t.event.note for t in told if t.when in ("start", "end") and t.event.note],
+            "during": _lines([t for t in told if t.when == "during"]),
+            "after": _lines([t for t in told if t.when == "after"]),
             "board": sheet_svg(ledger, replay, data, CHRONICLE_BOARD_MM), "standings": _standings(data)})
     final = campaign.replay(check=False)
     data = status_data(ledger, final)
@@ -406,7 +409,7 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
             "holders": [{"name": words(r["id"], "regions"), "owner": r["owner"]} for r in data["continents"]
                         if r.get("owner")],
             "totals": [{"name": p["name"], "total": p["score_total"]} for p in data["players"]
-                       if p.get("score_total") is not None], "before": _grouped([t.text for t in before]),
+                       if p.get("score_total") is not None], "before": _lines(before),
             "standings": _standings(data), "overall_winner": data["overall_winner"],
             "continents": [{"name": words(r["id"], "regions"), "named": r["name"] or "", "by": r["named_by"] or "",
                             "bonus": r["bonus"]} for r in data["continents"]],
@@ -445,15 +448,16 @@ def _standings(data: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"name": p["name"], "signatures": p["signatures"]} for p in data["players"]]
 
 
-def _grouped(lines: list[str]) -> list[str]:
-    """Lines in order, a line said several times in a row once with its count."""
-    out: list[tuple[str, int]] = []
-    for line in lines:
-        if out and out[-1][0] == line:
-            out[-1] = (line, out[-1][1] + 1)
+def _lines(told: list[Told]) -> list[dict[str, str]]:
+    """The events told, in order, each `{text, note}`; a line said several times in a row without a note once,
+    with its count."""
+    out: list[tuple[str, int, str]] = []
+    for t in told:
+        if out and out[-1][0] == t.text and not out[-1][2] and not t.event.note:
+            out[-1] = (t.text, out[-1][1] + 1, "")
         else:
-            out.append((line, 1))
-    return [f"{line} (x{n})" if n > 1 else line for line, n in out]
+            out.append((t.text, 1, t.event.note))
+    return [{"text": f"{line} (x{n})" if n > 1 else line, "note": note} for line, n, note in out]
 
 
 def chronicle_html(campaign: Campaign, inline_fonts: bool = False,

@@ -94,9 +94,10 @@ def test_a_page_built_on_an_older_ledger_is_refused_and_refreshed(playing: Path)
     form = hidden(c.get("/").text)
     assert invoke(["place", "bunker", "peru", "--by", "Ann"], playing).exit_code == 0  # another device: the CLI
     after_cli = playing.read_bytes()
-    stale = c.post("/do/place", data={**form, "sticker": "bunker", "target": "peru", "by": "Bob"})
+    stale = c.post("/do/place", data={**form, "sticker": "bunker", "target": "peru", "by": "Bob", "note": "Bob's"})
     assert stale.status_code == 409
     assert "the campaign changed since you opened this page" in stale.text
+    assert "your note, not written: Bob&#39;s" in stale.text  # to copy into the page as it is now
     assert playing.read_bytes() == after_cli
     fresh = hidden(stale.text)
     import hashlib
@@ -111,7 +112,7 @@ def test_undo_asks_first_then_removes_the_last_event(playing: Path) -> None:
     before = playing.read_bytes()
     assert invoke(["place", "bunker", "peru", "--by", "Ann"], playing).exit_code == 0
     confirm = c.get("/undo")
-    assert "Undo the last event?" in confirm.text and "bunker" in confirm.text and "There is no redo" in confirm.text
+    assert "Undo the last event?" in confirm.text and "bunker" in confirm.text and "Redo" in confirm.text
     assert playing.read_bytes() != before
     done = c.post("/do/undo", data=hidden(confirm.text))
     assert done.status_code == 200 and "Undone:" in done.text
@@ -262,3 +263,97 @@ def test_a_campaign_file_gone_is_a_diagnostic_page(playing: Path) -> None:
     playing.unlink()
     page = c.get("/")
     assert page.status_code == 500 and "L001" in page.text and "Traceback" not in page.text
+
+
+def test_a_note_typed_with_a_write_is_kept_and_shown_as_text(playing: Path) -> None:
+    """The note field of a form: recorded on the event (a form's CRLF line breaks as LF), shown in the answer
+    and in the history, escaped; too long: refused with L020 and nothing written."""
+    c, _ = client(playing)
+    form = hidden(c.get("/").text)
+    note = "Bob said <b>fine</b>\r\nsecond: line"
+    before = playing.read_bytes()
+    too_long = c.post("/do/place", data={**form, "sticker": "bunker", "target": "peru", "by": "Ann",
+                                         "note": "x" * 1001})
+    assert too_long.status_code == 422 and "L020" in too_long.text and playing.read_bytes() == before
+    done = c.post("/do/place", data={**form, "sticker": "bunker", "target": "peru", "by": "Ann", "note": note})
+    assert done.status_code == 200 and "Recorded:" in done.text, done.text
+    assert "with the note: Bob said &lt;b&gt;fine&lt;/b&gt;" in done.text
+    assert "--note &#39;Bob said &lt;b&gt;fine&lt;/b&gt;" in done.text  # the CLI command it stands for
+    import json
+
+    assert json.loads(invoke(["log", "--format", "json"], playing).output)[-1]["event"]["note"] == (
+        "Bob said <b>fine</b>\nsecond: line")
+    history = c.get("/history").text
+    assert '<span class="event-note">Bob said &lt;b&gt;fine&lt;/b&gt;\nsecond: line</span>' in history
+    assert "<b>fine" not in history
+
+
+def test_redo_asks_first_then_records_the_undone_event_again(playing: Path) -> None:
+    c, _ = client(playing)
+    assert "There is nothing to redo" in c.get("/redo").text
+    assert invoke(["place", "bunker", "peru", "--by", "Ann", "--note", "kept"], playing).exit_code == 0
+    noted = playing.read_bytes()
+    undone = c.post("/do/undo", data=hidden(c.get("/undo").text))
+    assert "Undone:" in undone.text and "its note: kept" in undone.text and 'href="/redo"' in undone.text
+    confirm = c.get("/redo")
+    assert "Redo the event undone last?" in confirm.text and "bunker" in confirm.text and "kept" in confirm.text
+    stale_form = hidden(confirm.text)
+    assert invoke(["place", "coin", "peru"], playing).exit_code != 0  # a refusal writes nothing: still redoable
+    done = c.post("/do/redo", data=stale_form)
+    assert done.status_code == 200 and "Recorded:" in done.text, done.text
+    assert "scarbook campaign redo" in done.text and playing.read_bytes() == noted
+    again = c.post("/do/redo", data=hidden(c.get("/").text))
+    assert again.status_code == 422 and "L019" in again.text and playing.read_bytes() == noted
+
+
+def test_a_redo_from_a_page_built_on_an_older_ledger_is_refused(playing: Path) -> None:
+    c, _ = client(playing)
+    assert invoke(["place", "bunker", "peru", "--by", "Ann"], playing).exit_code == 0
+    assert invoke(["undo"], playing).exit_code == 0
+    form = hidden(c.get("/redo").text)
+    assert invoke(["redo"], playing).exit_code == 0  # another device redid it
+    assert invoke(["undo"], playing).exit_code == 0  # and undid it again: the same bytes, other history
+    assert invoke(["place", "bunker", "peru", "--by", "Bob"], playing).exit_code == 0
+    after = playing.read_bytes()
+    stale = c.post("/do/redo", data=form)
+    assert stale.status_code == 409 and "the campaign changed since you opened this page" in stale.text
+    assert playing.read_bytes() == after
+
+
+@pytest.mark.parametrize(("action", "fields", "code"), [
+    ("tick", {"target": "alaska"}, "R320"),
+    ("link", {"sticker": "bunker", "a": "alaska", "b": "peru", "by": "Ann"}, "R3"),
+])
+def test_tick_and_link_forms_refuse_as_the_cli_does(playing: Path, action: str, fields: dict[str, str],
+                                                    code: str) -> None:
+    c, _ = client(playing)
+    before = playing.read_bytes()
+    refused = c.post(f"/do/{action}", data={**hidden(c.get("/").text), **fields, "note": "n"})
+    assert refused.status_code == 422 and "Refused; nothing was written." in refused.text
+    assert f'<span class="code">{code}' in refused.text, refused.text
+    assert f"scarbook campaign {action} " in refused.text and playing.read_bytes() == before
+    bad = c.post("/do/tick", data={**hidden(refused.text), "target": "alaska", "boxes": "0"})
+    assert "a whole number, 1 or more" in bad.text and playing.read_bytes() == before
+
+
+def test_a_pack_beside_the_campaign_file_is_offered_and_added_with_its_note(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    file.write_bytes(setup_bytes())
+    pack = tmp_path / "packs" / "sinkhole" / "pack.yaml"
+    pack.parent.mkdir(parents=True)
+    source = (Path(__file__).resolve().parents[1] / "examples" / "new-scar" / "pack.yaml").read_text("utf-8")
+    pack.write_text(source, "utf-8")
+    c, _ = client(file)
+    home = c.get("/")
+    assert 'action="/do/add-pack"' in home.text and '<option value="packs/sinkhole">' in home.text
+    before = file.read_bytes()
+    for elsewhere in ("../outside", "/tmp", "packs"):
+        refused = c.post("/do/add-pack", data={**hidden(home.text), "pack": elsewhere})
+        assert "no house-rule pack" in refused.text and file.read_bytes() == before
+    done = c.post("/do/add-pack", data={**hidden(home.text), "pack": "packs/sinkhole", "note": "house rule"})
+    assert done.status_code == 200 and "Recorded:" in done.text, done.text
+    import json
+
+    last = json.loads(invoke(["log", "--format", "json"], file).output)[-1]["event"]
+    assert (last["event"], last["pack"], last["note"]) == ("add-pack", "packs/sinkhole", "house rule")
+    assert 'action="/do/add-pack"' not in c.get("/").text  # added: no longer offered

@@ -29,6 +29,7 @@ from campaigns.procs import sb
 from campaigns.server import served
 
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+NOTE = "Bob agreed: Ann takes the city <script>window.pwned=2</script>\nand Cat the next one"
 pytestmark = pytest.mark.slow
 
 
@@ -209,10 +210,16 @@ def test_a_game_night_in_a_phone_browser(browser: Any, tmp_path: Path) -> None:
         night.follow(step.find_element(By.PARTIAL_LINK_TEXT, "Major City"))
         form = browser.find_element(By.CSS_SELECTOR, "ul.legal form")
         form.find_element(By.NAME, "name").send_keys("Annapolis")
+        form.find_element(By.CSS_SELECTOR, "details.note-field summary").click()  # the note, folded until asked
+        form.find_element(By.NAME, "note").send_keys(NOTE)
+        night.shot("reward-with-a-note")
         before_reward = file.read_bytes()
-        night.submit(form.find_element(By.TAG_NAME, "button"))
+        night.submit(form.find_element(By.CSS_SELECTOR, "button[type=submit]"))
         assert "Recorded:" in night.banner() and "Annapolis" in night.banner()
+        assert f"with the note: {NOTE.splitlines()[0]}" in night.banner()
         assert not browser.find_elements(By.CSS_SELECTOR, "#todo li.step")
+        after_reward = file.read_bytes()
+        assert "note: " in after_reward.decode().splitlines()[-1]
         night.shot("rewards-done")
 
         # undo, after a confirmation: the file as it was before the last reward
@@ -223,6 +230,37 @@ def test_a_game_night_in_a_phone_browser(browser: Any, tmp_path: Path) -> None:
         assert "Undone:" in night.banner()
         assert file.read_bytes() == before_reward
         night.shot("undone")
+
+        # redo, after a confirmation: the event back, with its note; the second window follows
+        night.follow(browser.find_element(By.ID, "redo-link"))
+        assert "Annapolis" in browser.page_source
+        night.shot("redo-confirm")
+        night.submit(browser.find_element(By.ID, "confirm-redo"))
+        assert "Recorded:" in night.banner() and "Annapolis" in night.banner()
+        assert file.read_bytes() == after_reward
+        night.shot("redone")
+        browser.switch_to.window(second)
+        night.wait(5).until(lambda d: night.body_sha() == sha(file))
+        browser.switch_to.window(table)
+
+        # the history shows the note as text
+        night.follow(browser.find_element(By.LINK_TEXT, "History"))
+        shown = browser.find_elements(By.CSS_SELECTOR, "ol.log .event-note")
+        assert [e.text for e in shown] == [NOTE], [e.text for e in shown]
+        night.shot("history-with-the-note")
+
+        # a note being typed in the second window is not reloaded away when the file changes: the page says so
+        browser.switch_to.window(second)
+        night.open("/")
+        typed = browser.find_element(By.ID, "start-note")
+        typed.find_element(By.XPATH, "ancestor::details/summary").click()
+        typed.send_keys("half a sentence")
+        built = night.body_sha()
+        assert sb("campaign", "undo", "-c", str(file)).returncode == 0  # the command line writes meanwhile
+        live = browser.find_element(By.ID, "live")
+        night.wait(5).until(lambda d: live.text == "changed: reload")
+        assert night.body_sha() == built and typed.get_attribute("value") == "half a sentence"
+        night.shot("second-window-typing-kept")
         assert not browser.execute_script("return window.pwned")
 
 

@@ -53,7 +53,7 @@ from scarbook.kernel.yamlload import decode
 # entries first (`compiler.cachedir`).
 # 7: `events: []` followed by a comment is no longer appendable; 8: the state's mark index; 9: the header's format
 # and recorded_under (the ledger's stretches)
-LEDGER_CACHE_VERSION = "9"
+LEDGER_CACHE_VERSION = "10"  # 10: an event's note
 UNDO_DEPTH = 8  # consecutive undos served from stored states; more fold the events again (unchecked)
 RECENT_GAMES = 2  # games kept in the cached state itself; no event changes older ones (see `state.apply`)
 

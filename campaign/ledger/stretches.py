@@ -30,12 +30,15 @@ FINGERPRINT = re.compile(r"[0-9a-f]{16}")
 
 def digest(events: Sequence[Event], before: int | None = None) -> str:
     """A digest of the events (those whose entry index is below `before`), as their fields say them: comments,
-    spacing and key order do not count; a changed field, an added or a removed event does."""
+    spacing, key order and notes (free text the rules never read) do not count; a changed field, an added or a
+    removed event does."""
     h = hashlib.sha256()
     for ev in events:
         if before is not None and ev.index >= before:
             break
-        h.update(json.dumps(ev.to_dict(), sort_keys=True, ensure_ascii=False, default=str).encode("utf-8"))
+        fields = ev.to_dict()
+        fields.pop("note", None)
+        h.update(json.dumps(fields, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8"))
         h.update(b"\n")
     return h.hexdigest()[:16]
 

@@ -15,9 +15,12 @@ from typing import Any
 
 from scarbook.campaign import replaycache, rules, shape, steps
 from scarbook.campaign.engine import Campaign, Replay
+from scarbook.campaign.events import Opened, PackAdded
 from scarbook.campaign.ledger.cache import read
 from scarbook.campaign.ledger.file import Ledger
+from scarbook.campaign.links import lines_of
 from scarbook.campaign.rules import _choices as placement_choices  # the options `where` tries for a target
+from scarbook.campaign.service.writing import redoable
 
 
 def ledger_sha256(ledger: Ledger) -> str:
@@ -79,6 +82,11 @@ class Table:
     data: dict[str, Any] = field(default_factory=dict)
     stickers: list[Choice] = field(default_factory=list)  # stickers with some left, to ask where they may go
     names: dict[str, str] = field(default_factory=dict)  # territory and sticker ids -> the game's names
+    tickable: list[Choice] = field(default_factory=list)  # during a game: places whose mark has boxes left (tick)
+    linkable: list[Choice] = field(default_factory=list)  # placed stickers that bring lines (link)
+    territories: list[Choice] = field(default_factory=list)  # every place on the board as played (link's ends)
+    packs: list[Choice] = field(default_factory=list)  # between games: house-rule packs beside the file (add-pack)
+    redo: str = ""  # how `log` tells the event `redo` would record again ('' when there is nothing to redo)
 
 
 def _name(content: Any, item_id: str) -> str:
@@ -192,10 +200,50 @@ def table(path: Path) -> Table:
                 if left.get(sid) is None or left[sid] > 0]
     names = {**{tid: str(t.get("name") or tid) for tid, t in content.territories.items()},
              **{sid: str(st.get("name") or sid) for sid, st in content.stickers.items()}}
+    tickable = [Choice(tid, names.get(tid, tid)) for tid in content.territories
+                if live and any(m.boxes and m.boxes > m.ticked for m in state.active_marks(tid))]
+    linkable = [Choice(sid, names.get(sid, sid)) for sid, st in content.stickers.items()
+                if state.placed.get(sid) and any(lines_of(st))]
+    redone = redoable(path)
     return Table(ledger_sha256(campaign.ledger), campaign.ledger.name or campaign.ledger.path.stem,
                  content.game.title, list(state.players), number, live.number if live else None,
                  actions(replay), plays, model.team, shape.campaign_over(content, state), found.warning,
-                 found.data, stickers, names)
+                 found.data, stickers, names, tickable, linkable,
+                 [Choice(tid, names.get(tid, tid)) for tid in content.territories] if linkable else [],
+                 [] if live else pack_choices(path, [str(ev.pack) for ev in campaign.ledger.events
+                                                     if isinstance(ev, PackAdded | Opened) and ev.pack]),
+                 redone.said if redone else "")
+
+
+#: How deep `pack_choices` looks under the campaign file's folder, and how many folders it reads at most.
+PACK_DEPTH, PACK_FOLDERS = 3, 2000
+
+
+def pack_choices(path: Path, added: list[str]) -> list[Choice]:
+    """The house-rule packs a page may add (`add-pack`): folders holding a `pack.yaml` under the campaign file's
+    folder (hidden folders skipped), as `add-pack` records them (relative to the file), not added yet. A page
+    adds only one of these: a phone never names a path on the server's disk."""
+    from scarbook.campaign.ledger.file import recorded_path
+
+    top = path.resolve().parent
+    found, seen = [], 0
+    folders = [(top, 0)]
+    while folders and seen < PACK_FOLDERS:
+        folder, depth = folders.pop(0)
+        seen += 1
+        try:
+            children = sorted(p for p in folder.iterdir() if not p.name.startswith(".") and p.is_dir()
+                              and not p.is_symlink())
+        except OSError:
+            continue
+        if folder != top and (folder / "pack.yaml").is_file():
+            stored = recorded_path(path, folder)
+            if stored not in added:
+                found.append(Choice(stored, stored))
+            continue
+        if depth < PACK_DEPTH:
+            folders.extend((child, depth + 1) for child in children)
+    return found
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ leaves the file byte for byte as it was. Results are values; nothing here prints
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from pathlib import Path
 from scarbook import __version__
 from scarbook.campaign import replaycache, unknowns
 from scarbook.campaign.engine import Campaign, Replay
-from scarbook.campaign.events import Event, GameStarted, Opened, PackAdded
+from scarbook.campaign.events import Event, GameStarted, Opened, PackAdded, clean_note, note_problem
 from scarbook.campaign.ledger.cache import placed_at, raw_sha256, read, remember_appended, remember_undone
 from scarbook.campaign.ledger.file import LedgerError, recorded_path
 from scarbook.campaign.ledger.stretches import new_stretch
@@ -72,10 +73,11 @@ class Recorded:
 
 @dataclass(frozen=True)
 class Undone:
-    """The event `undo` removed: its line and how `log` told it."""
+    """The event `undo` removed (or `redo` would record again): its line and how `log` told it, and its note."""
 
     line: int
     said: str
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -89,8 +91,14 @@ class Created:
     first_game: str  # the --play options of game 1 for these players
 
 
-def record(path: Path, make: MakeEvent, dry_run: bool = False) -> Recorded:
-    """Check one new event against the campaign and append it (with `dry_run`, only answer)."""
+def record(path: Path, make: MakeEvent, dry_run: bool = False, note: str = "") -> Recorded:
+    """Check one new event against the campaign and append it (with `dry_run`, only answer). `note`: the players'
+    free text the event carries (`--note`; else the note the event was made with); L020 when it is too long or
+    not text, nothing written."""
+    note = clean_note(note)
+    why = note_problem(note)
+    if why:
+        return Recorded([refusal("L020", why)])
     with locked(path):
         campaign = Campaign(read(path))
         replay = replaycache.for_state(campaign)
@@ -108,9 +116,13 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False) -> Recorded:
         event = make(campaign, replay)
         if isinstance(event, list):
             return Recorded(event)
+        if note:
+            event = dataclasses.replace(event, note=note)
         problems, fixed = campaign.check_event(replay, event)
         if problems or fixed is None:
             return Recorded(problems or [refusal("L003", "this event cannot be recorded")])
+        if fixed.note != event.note:  # the canonical form keeps the players' note
+            fixed = dataclasses.replace(fixed, note=event.note)
         cutting = frozenset(sid for sid, st in replay.content.stickers.items() if cuts(st))
         asked = starts_asked(replay.content, replay.state, fixed) if isinstance(fixed, GameStarted) else ""
         unknown = unknowns.note(replay.content, replay.state, fixed)
@@ -122,7 +134,7 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False) -> Recorded:
             text = with_stretch(text, stretch)
         fixed = placed_at(campaign.ledger, text, fixed)  # the state keeps each mark's line
         triggered = campaign.fold_new(replay, fixed)
-        note = write_atomic(path, text, expected=campaign.ledger.raw, expected_sha256=raw_sha256(campaign.ledger))
+        mended = write_atomic(path, text, expected=campaign.ledger.raw, expected_sha256=raw_sha256(campaign.ledger))
         keeps = not isinstance(fixed, (Opened, PackAdded)) or not fixed.pack  # a new pack: a new content key
         if stretch is None:  # a changed header: the next read parses the file and caches it again
             remember_appended(campaign.ledger, text, fixed, replay.verified, replay.state if keeps else None,
@@ -131,7 +143,8 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False) -> Recorded:
     for env in triggered:
         info = replay.content.envelopes.get(env, {})
         packets.append(Packet(env, info.get("name", env), (info.get("trigger") or {}).get("text", "")))
-    return Recorded(event=fixed, said=describe(fixed, cutting), note="\n".join(filter(None, [note, asked, unknown])),
+    return Recorded(event=fixed, said=describe(fixed, cutting),
+                    note="\n".join(filter(None, [mended, asked, unknown])),
                     to_open=packets)
 
 
@@ -145,18 +158,18 @@ def undo(path: Path, dry_run: bool = False, expected_sha256: str = "") -> Undone
             raise LedgerError([error(Span(ledger.display, 1, 1), "L012", STALE_PAGE)])
         text, last = without_last(ledger)
         if dry_run:
-            return Undone(last.span.line, describe(last))
+            return Undone(last.span.line, describe(last), last.note)
         write_atomic(path, text, expected=ledger.raw)
         remember_undone(ledger, text)
-    return Undone(last.span.line, describe(last))
+    return Undone(last.span.line, describe(last), last.note)
 
 
-def redo(path: Path, dry_run: bool = False) -> Recorded:
-    """Record again the event the last `undo` removed, checked like any new event: the kept .bak must be this
-    file plus that one event (nothing recorded since the undo); else L019, nothing written."""
-    from scarbook.campaign.ledger.file import LedgerError
-    from scarbook.kernel.diagnostics import Span, error
-
+def redo(path: Path, dry_run: bool = False, expected_sha256: str = "") -> Recorded:
+    """Record again the event the last `undo` removed (with its note), checked like any new event: the kept .bak
+    must be this file plus that one event (nothing recorded since the undo); else L019, nothing written. With
+    `expected_sha256` (a page built on those bytes), refused with L012 when the file holds other bytes now."""
+    if expected_sha256 and path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() != expected_sha256:
+        raise LedgerError([error(Span(str(path), 1, 1), "L012", STALE_PAGE)])
     backup = path.with_name(path.name + ".bak")
     nothing = LedgerError([error(Span(str(path), 1, 1), "L019", "there is nothing to redo: the last change was not "
                                  "an undo (or something was recorded since); nothing was written")])
@@ -172,19 +185,37 @@ def redo(path: Path, dry_run: bool = False) -> Recorded:
             raise nothing
         return event
 
-    return record(path, again, dry_run)
+    return record(path, from_page(expected_sha256, again) if expected_sha256 else again, dry_run)
 
 
-def add_pack(path: Path, pack: Path) -> Recorded:
-    """Add a house-rule pack between games (validated with the campaign's game first)."""
+def redoable(path: Path) -> Undone | None:
+    """The event `redo` would record again, as `log` tells it (None when there is nothing to redo)."""
+    backup = path.with_name(path.name + ".bak")
+    try:
+        if not backup.is_file() or not path.is_file():
+            return None
+        text, event = without_last(read(backup))
+        if text.encode("utf-8") != path.read_bytes():
+            return None
+    except (LedgerError, OSError):
+        return None
+    return Undone(event.span.line, describe(event), event.note)
+
+
+def add_pack(path: Path, pack: Path, note: str = "", dry_run: bool = False,
+             make: Callable[[MakeEvent], MakeEvent] | None = None) -> Recorded:
+    """Add a house-rule pack between games (validated with the campaign's game first). `make` wraps the event's
+    maker (a page's `from_page`)."""
     from scarbook.compiler.validate import cached_game
 
     cached_game(Campaign(read(path)).game_ref, [pack])  # a pack with errors (or for another game): ContentError
     stored = recorded_path(path, pack)
-    return record(path, lambda c, r: PackAdded(stored, pack_fingerprint(pack)))
+    added: MakeEvent = lambda c, r: PackAdded(stored, pack_fingerprint(pack))  # noqa: E731
+    return record(path, make(added) if make else added, dry_run, note)
 
 
-def open_packet(path: Path, envelope: str, pack: Path | None = None, dry_run: bool = False) -> Recorded:
+def open_packet(path: Path, envelope: str, pack: Path | None = None, dry_run: bool = False, note: str = "",
+                make: Callable[[MakeEvent], MakeEvent] | None = None) -> Recorded:
     """Record that a sealed packet was opened, with the pack where the players transcribed what it holds."""
     stored = ""
     if pack is not None:
@@ -192,7 +223,8 @@ def open_packet(path: Path, envelope: str, pack: Path | None = None, dry_run: bo
 
         cached_game(Campaign(read(path)).game_ref, [pack])  # a pack with errors: ContentError
         stored = recorded_path(path, pack)
-    return record(path, lambda c, r: Opened(envelope, stored), dry_run)
+    opened: MakeEvent = lambda c, r: Opened(envelope, stored)  # noqa: E731
+    return record(path, make(opened) if make else opened, dry_run, note)
 
 
 def create(file: Path, game: str, players: list[str], packs: list[Path], name: str = "") -> Created | Diagnostic:

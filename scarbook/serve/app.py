@@ -8,6 +8,8 @@ the page as it is now. A refusal is shown with its rule and citation; nothing is
 
 from __future__ import annotations
 
+import functools
+import shlex
 import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -24,6 +26,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from scarbook.campaign.ledger.file import resolved_path
 from scarbook.campaign.service import LedgerBusy, LedgerError, history, reading, table, writing
 from scarbook.kernel.diagnostics import Diagnostic
 from scarbook.serve import forms
@@ -170,15 +173,23 @@ def create_app(path: Path, guard: Guard) -> Starlette:
     async def undo_page(request: Request) -> Response:
         def build() -> HTMLResponse:
             ledger, lines = reading.log(path)
-            return render(request, "undo.html.j2", last=lines[-1] if lines else None,
-                          sha=table.fingerprint(path), display=ledger.display)
+            note = ledger.events[-1].note if ledger.events else ""
+            return render(request, "undo.html.j2", last=lines[-1] if lines else None, note=note,
+                          sha=table.ledger_sha256(ledger), display=ledger.display, redo=writing.redoable(path))
+        return await run_in_threadpool(build)
+
+    async def redo_page(request: Request) -> Response:
+        def build() -> HTMLResponse:
+            sha = table.fingerprint(path)
+            return render(request, "redo.html.j2", redo=writing.redoable(path), sha=sha)
         return await run_in_threadpool(build)
 
     async def history_page(request: Request) -> Response:
         raw = request.path_params.get("game")
 
         def build() -> HTMLResponse:
-            ledger, lines = reading.log(path)
+            ledger, told = reading.log(path)
+            lines = [(line, said, ev.note) for (line, said), ev in zip(told, ledger.events, strict=True)]
             sha = table.ledger_sha256(ledger)
             ended = [g for g in reading.status(path).data.get("games", []) if g.get("ended")]
             if raw is None:
@@ -229,28 +240,55 @@ def create_app(path: Path, guard: Guard) -> Starlette:
         return await run_in_threadpool(home_page, request, outcome, status)
 
     def write(action: str, fields: forms.Fields, sha: str) -> Outcome:
+        note = forms.note(fields)
+        on_page = functools.partial(writing.from_page, sha)
         try:
             if action == "undo":
                 undone = writing.undo(path, expected_sha256=sha or "-")
-                return Outcome("undone", f"line {undone.line}: {undone.said}", "scarbook campaign undo")
-            if action == "start":
-                t = table.table(path)
-                event, command = forms.start(fields, t.players, len(t.play_kinds))
-            elif action in forms.MAKERS:
-                event, command = forms.MAKERS[action](fields)
+                return Outcome("undone", f"line {undone.line}: {undone.said}", "scarbook campaign undo",
+                               notes=[f"its note: {undone.note}"] if undone.note else [])
+            if action == "redo":
+                result, command = writing.redo(path, expected_sha256=sha or "-"), "scarbook campaign redo"
+            elif action == "open":
+                packet = forms.one(fields, "packet")
+                command = forms.with_note(f"scarbook campaign open {shlex.quote(packet)}", fields)
+                result = writing.open_packet(path, packet, None, note=note, make=on_page)
+            elif action == "add-pack":
+                chosen = forms.one(fields, "pack")
+                offered = {c.id for c in table.pack_choices(path, [])}
+                if chosen not in offered:
+                    return Outcome("error", f"no house-rule pack {chosen!r} beside the campaign file: a page adds "
+                                            "only a pack folder (with a pack.yaml) under the campaign file's folder")
+                command = forms.with_note(f"scarbook campaign add-pack {shlex.quote(chosen)}", fields)
+                result = writing.add_pack(path, resolved_path(path, chosen), note=note, make=on_page)
             else:
-                return Outcome("error", f"no such action: {action}")
-            result = writing.record(path, writing.from_page(sha, lambda c, r: event))
+                if action == "start":
+                    t = table.table(path)
+                    event, command = forms.start(fields, t.players, len(t.play_kinds))
+                elif action in forms.MAKERS:
+                    event, command = forms.MAKERS[action](fields)
+                else:
+                    return Outcome("error", f"no such action: {action}")
+                command = forms.with_note(command, fields)
+                result = writing.record(path, on_page(lambda c, r: event), note=note)
+        except ValueError as exc:  # a form field that is not what it asks for (the CLI would exit 2)
+            return Outcome("error", f"{exc}; nothing was written")
         except LedgerError as exc:
-            return _problems(exc.diagnostics, "scarbook campaign undo" if action == "undo" else "")
+            return _problems(exc.diagnostics, {"undo": "scarbook campaign undo", "redo": "scarbook campaign redo"}
+                             .get(action, ""))
         except LedgerBusy as exc:
             return Outcome("error", f"L005: {exc}; try again in a moment")
         except OSError as exc:
             return Outcome("error", f"L006: cannot write the campaign file: {exc.strerror or exc}; nothing was "
                                     "written")
         if result.problems:
-            return _problems(result.problems, command)
+            refused = _problems(result.problems, command)
+            if note.strip():  # the typed note, to copy into the page as it is now (nothing was written)
+                refused.notes.append(f"your note, not written: {note.strip()}")
+            return refused
         notes = [n for n in result.note.splitlines() if n]
+        if result.event is not None and result.event.note:
+            notes.insert(0, f"with the note: {result.event.note}")
         if action == "open":
             held = table.packet_contents(path, forms.one(fields, "packet"))
             notes.append(f"the packet holds: {', '.join(held)}" if held else "the packet lists no contents")
@@ -259,7 +297,7 @@ def create_app(path: Path, guard: Guard) -> Starlette:
 
     routes = [
         Route("/", home), Route("/join", join), Route("/place/{target}", place_page),
-        Route("/sticker/{sticker}", sticker_page), Route("/undo", undo_page),
+        Route("/sticker/{sticker}", sticker_page), Route("/undo", undo_page), Route("/redo", redo_page),
         Route("/history", history_page), Route("/history/{game:int}", history_page),
         Route("/board.svg", board_svg), Route("/api/fingerprint", fingerprint),
         Route("/do/{action}", do, methods=["POST"]),

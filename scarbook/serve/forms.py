@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime
 import shlex
 
-from scarbook.campaign.events import Destroyed, Event, GameEnded, GameStarted, Opened, Passed, Placed
+from scarbook.campaign.events import Destroyed, Event, GameEnded, GameStarted, Linked, Opened, Passed, Placed, Ticked
 
 Fields = dict[str, list[str]]
 
@@ -15,6 +15,17 @@ Fields = dict[str, list[str]]
 def one(fields: Fields, name: str) -> str:
     """A field's value, stripped ('' when absent)."""
     return (fields.get(name) or [""])[0].strip()
+
+
+def note(fields: Fields) -> str:
+    """The note typed with a write (as typed: `writing.record` cleans and checks it)."""
+    return (fields.get("note") or [""])[0]
+
+
+def with_note(command: str, fields: Fields) -> str:
+    """The command line with its `--note` (the note quoted for the shell)."""
+    text = note(fields).strip()
+    return command + (f" --note {_q(text)}" if text else "")
 
 
 def many(fields: Fields, name: str) -> list[str]:
@@ -55,6 +66,21 @@ def open_packet(fields: Fields) -> tuple[Event, str]:
     return Opened(packet, ""), f"scarbook campaign open {_q(packet)}"
 
 
+def tick(fields: Fields) -> tuple[Event, str]:
+    target, raw = one(fields, "target"), one(fields, "boxes") or "1"
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"how many boxes: a whole number, 1 or more, not {raw!r}")
+    boxes = int(raw)
+    return Ticked(target, boxes), f"scarbook campaign tick {_q(target)}" + (
+        f" --boxes {boxes}" if boxes != 1 else "")
+
+
+def link(fields: Fields) -> tuple[Event, str]:
+    sticker, a, b, by = one(fields, "sticker"), one(fields, "a"), one(fields, "b"), one(fields, "by")
+    return Linked(sticker, a, b, by), f"scarbook campaign link {_q(sticker)} {_q(a)} {_q(b)}" + (
+        f" --by {_q(by)}" if by else "")
+
+
 def start(fields: Fields, players: list[str], kinds: int) -> tuple[Event, str]:
     """`play-N-K`: player N's piece of kind K (a player who chose none sits this game out; in a game without
     pieces every player plays); `start-N`: where player N starts; `seating`: NAME,NAME,..."""
@@ -83,4 +109,4 @@ def end(fields: Fields) -> tuple[Event, str]:
     return event, command
 
 
-MAKERS = {"place": place, "destroy": destroy, "pass": pass_step, "open": open_packet, "end": end}
+MAKERS = {"place": place, "destroy": destroy, "pass": pass_step, "end": end, "tick": tick, "link": link}

@@ -29,6 +29,9 @@ CampaignFile = Annotated[
 ]
 ByOption = Annotated[str, typer.Option("--by", help="The player who takes it (a reward); default: the only "
                                        "player it can be for.")]
+NoteOption = Annotated[str, typer.Option("--note", help="A note the event keeps in the campaign file (who agreed "
+                                         "to what, the story), shown by log, diff, chronicle and serve; at most "
+                                         "1000 characters.", metavar="TEXT")]
 
 
 def campaign_path(given: str | None) -> Path:
@@ -91,12 +94,12 @@ def campaign_errors(writing: bool = True) -> Iterator[None]:
         raise typer.Exit(1) from None
 
 
-def record(path: Path, make: MakeEvent, dry_run: bool = False) -> None:
-    """Record one new event (or, with `dry_run`, only say whether it is legal) and report the result."""
+def record(path: Path, make: MakeEvent, dry_run: bool = False, note: str = "") -> None:
+    """Record one new event (or, with `dry_run`, only say whether it is legal) with its `note`, and report."""
     from scarbook.campaign.service import writing
 
     with campaign_errors():
-        result = writing.record(path, make, dry_run)
+        result = writing.record(path, make, dry_run, note)
     report_recorded(result)
 
 

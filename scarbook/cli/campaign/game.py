@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from scarbook.cli.campaign._shared import CampaignFile, campaign_path, record, report_owed
+from scarbook.cli.campaign._shared import CampaignFile, NoteOption, campaign_path, record, report_owed
 from scarbook.cli.common import fail_usage
 
 app = typer.Typer(help="Record the start and the end of a game.\n\nExample: scarbook campaign game start "
@@ -46,6 +46,7 @@ def start(
                                          "later games until given again).", metavar="NAME,...")] = "",
     scenario: Annotated[str, typer.Option("--scenario", help="The scenario played, in a campaign played as a "
                                           "graph of scenarios (refused while it is not open).")] = "",
+    note: NoteOption = "",
     campaign: CampaignFile = None,
 ) -> None:
     """Start the next game: what each player plays (and, optionally, where each starts and how they sit).
@@ -63,7 +64,7 @@ def start(
     starts = tuple(_pairs(list(start_at or []), "--start"))
     seats = tuple(name.strip() for name in seating.split(",") if name.strip())
     record(campaign_path(campaign), lambda c, r: GameStarted(plays, starts, game_type.strip(), seats,
-                                                                    scenario.strip()))
+                                                                    scenario.strip()), note=note)
 
 
 @app.command("end")
@@ -84,6 +85,7 @@ def end(
                                                     "(where the game keeps scores; ranks follow from them).")]
     = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
+    note: NoteOption = "",
     campaign: CampaignFile = None,
 ) -> None:
     """End the game in progress; then every step the game's end asks for is taken with `place`/`destroy`
@@ -107,6 +109,6 @@ def end(
     event = GameEnded(winner.strip(), tuple(held_on or ()), tuple(eliminated or ()), ctrl,
                       datetime.date.today().isoformat(), tuple(lost or ()), team.strip(), tuple(scores))
     path = campaign_path(campaign)
-    record(path, lambda c, r: event, dry_run)
+    record(path, lambda c, r: event, dry_run, note)
     if not dry_run:
         report_owed(path, "nothing is owed before the next game")

@@ -7,7 +7,14 @@ from typing import Annotated
 
 import typer
 
-from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path, report_owed, report_recorded
+from scarbook.cli.campaign._shared import (
+    CampaignFile,
+    NoteOption,
+    campaign_errors,
+    campaign_path,
+    report_owed,
+    report_recorded,
+)
 from scarbook.cli.terminal import echo
 
 
@@ -17,6 +24,7 @@ def open_packet(
                                               "packet holds; validated like any pack and merged.",
                                               exists=True)] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
+    note: NoteOption = "",
     campaign: CampaignFile = None,
 ) -> None:
     """Open a sealed packet: its contents become usable, with the stickers and rules of --pack.
@@ -30,7 +38,7 @@ def open_packet(
 
     path = campaign_path(campaign)
     with campaign_errors():
-        result = writing.open_packet(path, envelope, pack, dry_run)
+        result = writing.open_packet(path, envelope, pack, dry_run, note)
     report_recorded(result)
     if dry_run:
         return
@@ -48,6 +56,8 @@ def open_packet(
 def add_pack(
     pack: Annotated[Path, typer.Argument(help="A house-rule pack (a folder or YAML file with 'pack:' extending "
                                          "this campaign's game).", exists=True)],
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
+    note: NoteOption = "",
     campaign: CampaignFile = None,
 ) -> None:
     """Add a house-rule pack to the campaign between games: its stickers, rules and packets apply from now on.
@@ -60,5 +70,5 @@ def add_pack(
     from scarbook.campaign.service import writing
 
     with campaign_errors():
-        result = writing.add_pack(campaign_path(campaign), pack)
+        result = writing.add_pack(campaign_path(campaign), pack, note, dry_run)
     report_recorded(result)

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from scarbook.cli.campaign._shared import ByOption, CampaignFile, campaign_path, record
+from scarbook.cli.campaign._shared import ByOption, CampaignFile, NoteOption, campaign_path, record
 
 
 def place(
@@ -22,6 +22,7 @@ def place(
     to: Annotated[str, typer.Option("--to", help="For a sticker that brings a line (a bridge): the territory "
                                     "it joins TARGET to; they are neighbours from then on.")] = "",
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
+    note: NoteOption = "",
     campaign: CampaignFile = None,
 ) -> None:
     """Place a sticker or mark for good; refused with the rule that forbids it when illegal.
@@ -32,13 +33,15 @@ def place(
     """
     from scarbook.campaign.events import Placed
 
-    record(campaign_path(campaign), lambda c, r: Placed(sticker, target, by, name, value, to), dry_run=dry_run)
+    record(campaign_path(campaign), lambda c, r: Placed(sticker, target, by, name, value, to), dry_run=dry_run,
+           note=note)
 
 
 def destroy(
     card: Annotated[str, typer.Argument(help="The card to destroy ('alaska' or 'alaska-card').")],
     by: ByOption = "",
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
+    note: NoteOption = "",
     campaign: CampaignFile = None,
 ) -> None:
     """Destroy a card for good (a winner's reward); nothing goes on it afterwards.
@@ -47,13 +50,14 @@ def destroy(
     """
     from scarbook.campaign.events import Destroyed
 
-    record(campaign_path(campaign), lambda c, r: Destroyed(card, by), dry_run=dry_run)
+    record(campaign_path(campaign), lambda c, r: Destroyed(card, by), dry_run=dry_run, note=note)
 
 
 def tick(
     target: Annotated[str, typer.Argument(help="The territory whose fortification is worn down.")],
     boxes: Annotated[int, typer.Option("--boxes", min=1, help="How many boxes to tick.")] = 1,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
+    note: NoteOption = "",
     campaign: CampaignFile = None,
 ) -> None:
     """Tick boxes on a mark that has them (a fortification worn down by attacks), during a game.
@@ -62,7 +66,7 @@ def tick(
     """
     from scarbook.campaign.events import Ticked
 
-    record(campaign_path(campaign), lambda c, r: Ticked(target, boxes), dry_run=dry_run)
+    record(campaign_path(campaign), lambda c, r: Ticked(target, boxes), dry_run=dry_run, note=note)
 
 
 def pass_step(
@@ -73,6 +77,7 @@ def pass_step(
     why: Annotated[str, typer.Option("--why", help="Why: needed for an owed step the players may pass only "
                                      "when the rules say so.")] = "",
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
+    note: NoteOption = "",
     campaign: CampaignFile = None,
 ) -> None:
     """Forgo an end-of-game step: an optional one, or an owed one nothing can be placed for.
@@ -81,7 +86,7 @@ def pass_step(
     """
     from scarbook.campaign.events import Passed
 
-    record(campaign_path(campaign), lambda c, r: Passed(step, by, piece, why), dry_run=dry_run)
+    record(campaign_path(campaign), lambda c, r: Passed(step, by, piece, why), dry_run=dry_run, note=note)
 
 
 def link(
@@ -91,6 +96,7 @@ def link(
     b: Annotated[str, typer.Argument(help="The other end: a territory.")],
     by: ByOption = "",
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
+    note: NoteOption = "",
     campaign: CampaignFile = None,
 ) -> None:
     """Draw a line between two territories for a placed sticker that brings lines: they become neighbours.
@@ -101,4 +107,4 @@ def link(
     """
     from scarbook.campaign.events import Linked
 
-    record(campaign_path(campaign), lambda c, r: Linked(sticker, a, b, by), dry_run=dry_run)
+    record(campaign_path(campaign), lambda c, r: Linked(sticker, a, b, by), dry_run=dry_run, note=note)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from scarbook.cli.campaign._shared import ByOption, CampaignFile, campaign_path, record
+from scarbook.cli.campaign._shared import ByOption, CampaignFile, NoteOption, campaign_path, record
 
 DryRun = Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")]
 
@@ -18,6 +18,7 @@ def join(
                                            "their holdings to the newcomer (their seat, at the most players the "
                                            "game takes).")] = "",
     dry_run: DryRun = False,
+    note: NoteOption = "",
     campaign: CampaignFile = None,
 ) -> None:
     """A newcomer joins the campaign between games (within the game's player count).
@@ -31,7 +32,7 @@ def join(
     """
     from scarbook.campaign.events import Joined
 
-    record(campaign_path(campaign), lambda c, r: Joined(player, replacing), dry_run=dry_run)
+    record(campaign_path(campaign), lambda c, r: Joined(player, replacing), dry_run=dry_run, note=note)
 
 
 def leave(
@@ -39,6 +40,7 @@ def leave(
     to: Annotated[str, typer.Option("--to", help="The player who takes over their holdings: every mark they "
                                     "placed or own, the regions and pieces they claimed, their score total.")] = "",
     dry_run: DryRun = False,
+    note: NoteOption = "",
     campaign: CampaignFile = None,
 ) -> None:
     """A player leaves the campaign between games, optionally handing their holdings to another player.
@@ -49,7 +51,7 @@ def leave(
     """
     from scarbook.campaign.events import Left
 
-    record(campaign_path(campaign), lambda c, r: Left(player, to), dry_run=dry_run)
+    record(campaign_path(campaign), lambda c, r: Left(player, to), dry_run=dry_run, note=note)
 
 
 def retire(
@@ -59,6 +61,7 @@ def retire(
     by: ByOption = "",
     status: Annotated[str, typer.Option("--as", help="retired (the default) or lost.")] = "retired",
     dry_run: DryRun = False,
+    note: NoteOption = "",
     campaign: CampaignFile = None,
 ) -> None:
     """Retire a mark for good, or record it lost: it stays on the sheet and no longer counts as active.
@@ -72,4 +75,4 @@ def retire(
     """
     from scarbook.campaign.events import Retired
 
-    record(campaign_path(campaign), lambda c, r: Retired(sticker, target, status, by), dry_run=dry_run)
+    record(campaign_path(campaign), lambda c, r: Retired(sticker, target, status, by), dry_run=dry_run, note=note)

@@ -34,7 +34,8 @@ def status(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None, a
 def log(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None) -> None:
     """List the recorded events in order, with their line in the campaign file.
 
-    With --format json: a list of {line, said, event} (the event as the campaign file records it).
+    An event's note follows it, indented. With --format json: a list of {line, said, event} (the event as the
+    campaign file records it, its note included).
 
     Example: scarbook campaign log
     Example: scarbook campaign log --format json
@@ -47,12 +48,21 @@ def log(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None) -> N
         echo(json.dumps([{"line": line, "said": said, "event": ev.to_dict()}
                          for (line, said), ev in zip(lines, ledger.events, strict=True)], indent=2, ensure_ascii=False))
     else:
-        for line, said in lines:
+        for (line, said), ev in zip(lines, ledger.events, strict=True):
             echo(f"{ledger.display}:{line}: {said}")
+            if ev.note:
+                echo(noted(ev.note))
     for d in ledger.problems:
         echo(d.render(), err=True)
     if ledger.problems:
         raise typer.Exit(1)
+
+
+def noted(note: str, indent: str = "    ") -> str:
+    """A note under the event it belongs to: `note: ` then its lines, each indented."""
+    shown = "".join(c if c in "\n\t" or c.isprintable() else f"\\u{ord(c):04x}" for c in note)  # hand-edited
+    first, *more = shown.splitlines() or [""]
+    return "\n".join([f"{indent}note: {first}", *(f"{indent}      {line}" for line in more)])
 
 
 def check(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None) -> None:

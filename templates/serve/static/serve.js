@@ -8,6 +8,11 @@
   var leaving = false;  // a form was sent: its answer is the new page (a reload now would cancel it)
   if (!built) { return; }
   document.addEventListener("submit", function () { leaving = true; });
+  function typing() {  // a note or a name being typed: a reload would throw it away
+    var fields = document.querySelectorAll("textarea, input[type=text]");
+    for (var i = 0; i < fields.length; i++) { if (fields[i].value.trim()) { return true; } }
+    return false;
+  }
   window.addEventListener("pagehide", function () { leaving = true; });
   function check() {
     if (leaving) { return; }
@@ -16,6 +21,14 @@
       .then(function (data) {
         if (live) { live.className = data ? "live on" : "live off"; }
         if (!leaving && data && data.sha256 && data.sha256 !== built) {
+          if (typing()) {  // keep what is typed; the page says it is out of date (a write from it is refused)
+            if (live) {
+              live.className = "live changed";
+              live.textContent = "changed: reload";
+              live.onclick = function () { window.location.reload(); };
+            }
+            return;
+          }
           built = data.sha256;
           window.location.reload();
         }

@@ -523,15 +523,9 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
     out.extend(_scenario_problems(content, state, ev))
     gtype = model.types[model.type_of(number, ev.type)]
     out.extend(_plays_problems(content, state, ev, gtype.plays, number))
-    players = content.game.meta.get("players")
-    if isinstance(players, dict) and isinstance(players.get("min"), int) and len(ev.plays) < players["min"]:
-        out.append(refusal("R306", f"{len(ev.plays)} players; {content.game.title} needs at least {players['min']}",
-                           f"{content.game.title} is for {_players_text(players)}",
-                           cite_text(as_dict(content.game.meta.get("source")).get("cite")) or _model_cite(content)))
-    if isinstance(players, dict) and isinstance(players.get("max"), int) and len(ev.plays) > players["max"]:
-        out.append(refusal("R306", f"{len(ev.plays)} players; {content.game.title} takes at most {players['max']}",
-                           f"{content.game.title} is for {_players_text(players)}",
-                           cite_text(as_dict(content.game.meta.get("source")).get("cite")) or _model_cite(content)))
+    too = player_count_problem(content, len(ev.plays))
+    if too is not None:
+        out.append(too)
     played = {player_name(state, p) for p, _ in ev.plays}
     out.extend(_seating_problems(content, state, ev, played))
     seen_starts: dict[str, str] = {}
@@ -696,6 +690,37 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
     return out
 
 
+def player_count_problem(content: Content, count: int) -> Diagnostic | None:
+    """R306: `count` players is fewer or more than the game's `players` (min/max), citing where the game says so
+    (its source's cite: the rulebook's page on the players)."""
+    players = content.game.meta.get("players")
+    if not isinstance(players, dict):
+        return None
+    low, high = players.get("min"), players.get("max")
+    said = f"{count} {'player' if count == 1 else 'players'}"
+    if isinstance(low, int) and count < low:
+        message = f"{said}; {content.game.title} needs at least {low}"
+    elif isinstance(high, int) and count > high:
+        message = f"{said}; {content.game.title} takes at most {high}"
+    else:
+        return None
+    return refusal("R306", message, f"{content.game.title} is for {_players_text(players)}",
+                   cite_text(as_dict(content.game.meta.get("source")).get("cite")) or _model_cite(content))
+
+
+def owed_targets(content: Content, state: CampaignState, sticker_id: str) -> list[str]:
+    """The targets a one-on-every-target obligation still owes: those with no mark of the sticker ever placed
+    (one placed and later covered was placed) where the sticker may go now by its own targets and checks (what
+    `where` lists): a target its checks refuse is never owed."""
+    st = content.stickers[sticker_id]
+    ids = [t for kind in st.get("targets", []) for t in content.target_ids(kind, st)]
+    bare = [t for t in ids if not any(m.sticker == sticker_id for m in state.marks.get(t, ()))]
+    if not bare:
+        return []
+    legal = set(where(content, state, sticker_id, in_order=False))
+    return [t for t in bare if t in legal]
+
+
 def setup_problems(content: Content, state: CampaignState, number: int) -> list[Diagnostic]:
     """Obligations that must be met before game `number` starts (setup before game 1 …)."""
     out: list[Diagnostic] = []
@@ -713,8 +738,7 @@ def setup_problems(content: Content, state: CampaignState, number: int) -> list[
                                    f"{ob.before_game} (scarbook campaign place {ob.sticker} TARGET --by NAME)",
                                    what, ob.cite))
         elif ob.each == "target":
-            ids = [t for kind in st.get("targets", []) for t in content.target_ids(kind, st)]
-            missing = [t for t in ids if not any(m.sticker == ob.sticker for m in state.active_marks(t))]
+            missing = owed_targets(content, state, ob.sticker)
             if missing:
                 out.append(refusal("R221", f"{ob.sticker} still to place on {', '.join(missing)} before game "
                                    f"{ob.before_game}", what, ob.cite))

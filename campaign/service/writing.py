@@ -24,7 +24,7 @@ from scarbook.campaign.ledger.text import render, with_event, with_stretch, with
 from scarbook.campaign.ledger.write import locked, write_atomic
 from scarbook.campaign.links import cuts
 from scarbook.campaign.report import describe
-from scarbook.campaign.rules import starts_asked
+from scarbook.campaign.rules import player_count_problem, starts_asked
 from scarbook.campaign.service.reading import pack_fingerprint
 from scarbook.kernel.diagnostics import Diagnostic, Span, error, refusal
 
@@ -206,6 +206,9 @@ def create(file: Path, game: str, players: list[str], packs: list[Path], name: s
     content = cached_game(game)  # UnknownGame: the command line is wrong
     if packs:
         cached_game(game, packs)  # a pack with errors (or for another game): ContentError
+    too = player_count_problem(content, len(players))
+    if too is not None:
+        return too
     if str(file.parent):
         file.parent.mkdir(parents=True, exist_ok=True)
     recorded = content.id

@@ -29,10 +29,10 @@ from scarbook.campaign.events import (
 )
 from scarbook.campaign.ids import normalize, pick
 from scarbook.campaign.links import lines_of, link_problem, owed_lines
-from scarbook.campaign.model import Step, cite_of
+from scarbook.campaign.model import CampaignModel, Step, cite_of
 from scarbook.campaign.starts import START_CHECKS
 from scarbook.campaign.state import CampaignState, GameRecord, pool_for
-from scarbook.compiler.model import as_dict, as_list
+from scarbook.compiler.model import Game, as_dict, as_list
 from scarbook.compiler.words import words
 from scarbook.kernel.diagnostics import Diagnostic, did_you_mean, refusal
 
@@ -378,7 +378,12 @@ def _type_cite(content: Content) -> str:
 
 
 def _model_cite(content: Content) -> str:
-    return next((s.cite for t in content.model.types.values() for s in t.steps if s.cite), "")
+    return model_cite(content.model)
+
+
+def model_cite(model: CampaignModel) -> str:
+    """The first cite of the game's steps: where the rulebook describes a game, for rules it gives no section."""
+    return next((s.cite for t in model.types.values() for s in t.steps if s.cite), "")
 
 
 def where(content: Content, state: CampaignState, sticker_id: str, actor: str = "", piece: str = "",
@@ -523,7 +528,7 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
     out.extend(_scenario_problems(content, state, ev))
     gtype = model.types[model.type_of(number, ev.type)]
     out.extend(_plays_problems(content, state, ev, gtype.plays, number))
-    too = player_count_problem(content, len(ev.plays))
+    too = player_count_problem(content.game, len(ev.plays), _model_cite(content))
     if too is not None:
         out.append(too)
     played = {player_name(state, p) for p, _ in ev.plays}
@@ -690,22 +695,22 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
     return out
 
 
-def player_count_problem(content: Content, count: int) -> Diagnostic | None:
+def player_count_problem(game: Game, count: int, cite: str = "") -> Diagnostic | None:
     """R306: `count` players is fewer or more than the game's `players` (min/max), citing where the game says so
-    (its source's cite: the rulebook's page on the players)."""
-    players = content.game.meta.get("players")
+    (its source's cite: the rulebook's page on the players; else `cite`)."""
+    players = game.meta.get("players")
     if not isinstance(players, dict):
         return None
     low, high = players.get("min"), players.get("max")
     said = f"{count} {'player' if count == 1 else 'players'}"
     if isinstance(low, int) and count < low:
-        message = f"{said}; {content.game.title} needs at least {low}"
+        message = f"{said}; {game.title} needs at least {low}"
     elif isinstance(high, int) and count > high:
-        message = f"{said}; {content.game.title} takes at most {high}"
+        message = f"{said}; {game.title} takes at most {high}"
     else:
         return None
-    return refusal("R306", message, f"{content.game.title} is for {_players_text(players)}",
-                   cite_text(as_dict(content.game.meta.get("source")).get("cite")) or _model_cite(content))
+    return refusal("R306", message, f"{game.title} is for {_players_text(players)}",
+                   cite_text(as_dict(game.meta.get("source")).get("cite")) or cite)
 
 
 def owed_targets(content: Content, state: CampaignState, sticker_id: str) -> list[str]:

@@ -11,10 +11,15 @@ Edition 2 (release 0.2.0) replaced:
   scoped `limit` (`{check: limit, max: 1, of: [...], per: [...]}`);
 - cites naming a shipped game's transcription file (`001_e430d55b72a215e6.txt § If you won`) by cites
   naming the source the game declares (`rulebook § If you won`).
+
+Edition 3 (the campaign language) replaced:
+- an obligation's `field`/`at_least` (`owed_when: [{targets: K, field: F, at_least: N, place: S}]`) by a
+  condition of the language on each target (`when: {stat: F, at_least: N}`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -147,10 +152,39 @@ def _cite_words(old: Any, new: Any) -> str:
     return f"'{new}' (the source '{source}' {game} declares, not its transcription file '{name}')"
 
 
+# --- an obligation's field/at_least (edition 3: a condition of the campaign language) ------------------------
+
+_OWED = re.compile(r"/game/campaign/owed_when/\d+")
+
+
+def _owed_threshold(pointer: str, value: Any) -> bool:
+    """An `owed_when` entry written with `field` (and `at_least`) and no `when`."""
+    return isinstance(value, dict) and "field" in value and "when" not in value and _OWED.fullmatch(pointer) is not None
+
+
+def owed_as_condition(old: dict[str, Any], data: Any) -> dict[str, Any]:
+    """`{targets: K, field: F, at_least: N, place: S, ...}` -> `{targets: K, when: {stat: F, at_least: N}, place: S,
+    ...}`: the condition stands where `field` stood; `at_least` defaulted to 1, as it was read."""
+    new: dict[str, Any] = {}
+    for key, value in old.items():
+        if key == "field":
+            new["when"] = {"stat": value, "at_least": old.get("at_least", 1)}
+        elif key != "at_least":
+            new[key] = value
+    return new
+
+
+def _owed_words(old: Any, new: Any) -> str:
+    when = new.get("when", {})
+    return f"when: {{stat: {when.get('stat')}, at_least: {when.get('at_least')}}} (a condition on each target)"
+
+
 DEPRECATIONS: tuple[Deprecation, ...] = (
     *(Deprecation(f"the check '{name}'", 2, _check_named(name), count_check_as_limit, _limit_words, at="check",
                   probe_key="check", probe=name.__eq__)
       for name in COUNT_CHECKS),
     Deprecation("a cite naming a transcription file", 2, _cite_matches, cite_by_source, _cite_words,
                 probe_key="cite", probe=_names_a_file),
+    Deprecation("an obligation's 'field'/'at_least'", 3, _owed_threshold, owed_as_condition, _owed_words,
+                at="field", probe_key="field", probe=lambda value: isinstance(value, str)),
 )

@@ -14,7 +14,13 @@ Edition 2 (release 0.2.0) replaced:
 
 Edition 3 (the campaign language) replaced:
 - an obligation's `field`/`at_least` (`owed_when: [{targets: K, field: F, at_least: N, place: S}]`) by a
-  condition of the language on each target (`when: {stat: F, at_least: N}`).
+  condition of the language on each target (`when: {stat: F, at_least: N}`);
+- a packet trigger's own forms that the language says the same way: `{placed: X, count: N}` by
+  `{count: {sticker: X, status: any}, at_least: N}` (every X ever placed, covered or not), `{after_game: N}` by
+  `{game: played, at_least: N}`, `{event: game-ended}` by `{game: played, at_least: 1}` and
+  `{event: game-started}` by `{game: number, at_least: 1}`. (`opened: X` is the language's own form already;
+  `signatures_by_one_player`, `after_chapter`, `about_to_place` and the elimination events have no equal in
+  the language yet and stay as they are.)
 """
 
 from __future__ import annotations
@@ -99,6 +105,8 @@ def _limit_words(old: Any, new: Any) -> str:
 def _flow(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_flow(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
     return str(value)
 
 
@@ -179,6 +187,40 @@ def _owed_words(old: Any, new: Any) -> str:
     return f"when: {{stat: {when.get('stat')}, at_least: {when.get('at_least')}}} (a condition on each target)"
 
 
+# --- a packet trigger's own forms (edition 3: conditions of the campaign language) ---------------------------
+
+_TRIGGER = re.compile(r"(/.*)?/trigger/when")
+#: The trigger events the language says: event -> the condition that holds from then on.
+TRIGGER_EVENTS: dict[str, dict[str, Any]] = {"game-ended": {"game": "played", "at_least": 1},
+                                             "game-started": {"game": "number", "at_least": 1}}
+
+
+def _trigger_form(key: str) -> Callable[[str, Any], bool]:
+    """A trigger's `when` written in the old form named by `key` that the language says the same way."""
+    def matches(pointer: str, value: Any) -> bool:
+        if not isinstance(value, dict) or _TRIGGER.fullmatch(pointer) is None or key not in value:
+            return False
+        if key == "placed":
+            return set(value) <= {"placed", "count"} and isinstance(value.get("count", 1), int)
+        if key == "event":
+            return set(value) == {"event"} and value["event"] in TRIGGER_EVENTS
+        return set(value) == {key} and isinstance(value[key], int)
+    return matches
+
+
+def trigger_as_condition(old: dict[str, Any], data: Any) -> dict[str, Any]:
+    """The old trigger form as the language's condition with the same meaning."""
+    if "placed" in old:
+        return {"count": {"sticker": old["placed"], "status": "any"}, "at_least": old.get("count", 1)}
+    if "after_game" in old:
+        return {"game": "played", "at_least": old["after_game"]}
+    return dict(TRIGGER_EVENTS[str(old["event"])])
+
+
+def _trigger_words(old: Any, new: Any) -> str:
+    return f"when: {_flow(new)}"
+
+
 DEPRECATIONS: tuple[Deprecation, ...] = (
     *(Deprecation(f"the check '{name}'", 2, _check_named(name), count_check_as_limit, _limit_words, at="check",
                   probe_key="check", probe=name.__eq__)
@@ -187,4 +229,9 @@ DEPRECATIONS: tuple[Deprecation, ...] = (
                 probe_key="cite", probe=_names_a_file),
     Deprecation("an obligation's 'field'/'at_least'", 3, _owed_threshold, owed_as_condition, _owed_words,
                 at="field", probe_key="field", probe=lambda value: isinstance(value, str)),
+    *(Deprecation(f"the packet trigger '{key}'", 3, _trigger_form(key), trigger_as_condition, _trigger_words,
+                  probe_key=key, probe=probe)
+      for key, probe in (("placed", lambda value: isinstance(value, str)),
+                         ("after_game", lambda value: isinstance(value, int)),
+                         ("event", lambda value: value in TRIGGER_EVENTS))),
 )

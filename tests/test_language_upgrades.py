@@ -2,8 +2,9 @@
 with a warning X600 naming the replacement, and `scarbook migrate` rewrites it; the migrated game plays a scripted
 campaign exactly as the old one does.
 
-The old-form game is tests/packs/old-forms/panic-isles (an obligation on a threshold written with
-`field`/`at_least`, edition 3's row in compiler/deprecations.py).
+The old-form game is tests/packs/old-forms/panic-isles: an obligation on a threshold written with `field`/`at_least`
+and packet triggers in their own forms (`placed`/`count`, `after_game`, `event: game-ended`), edition 3's rows in
+compiler/deprecations.py.
 """
 
 from __future__ import annotations
@@ -26,8 +27,10 @@ runner = CliRunner()
 # legal and illegal moves: a hero reaching panic 4 owes a Fallen (R316) before the next game; covered by a
 # Rebuilt while still at panic 4, it is owed again
 SCRIPT = [
+    "open first-end",  # no game ended yet: R313
     "game start --play Ann=kai --play Bob=raaz",
     "game end --winner Ann",
+    "open first-end",
     "place panic kai",
     "game start --play Ann=kai --play Bob=raaz",  # panic 2: nothing owed
     "game end --winner Bob",
@@ -37,8 +40,12 @@ SCRIPT = [
     "game start --play Ann=kai --play Bob=raaz",  # kai at 4: R316
     "place fallen raaz",
     "place fallen kai",
+    "game start --play Ann=kai --play Bob=raaz",  # the first Fallen opens first-fall: R31x, open it first
+    "open third-game",  # two games ended: R313
+    "open first-fall",
     "game start --play Ann=kai --play Bob=raaz",
     "game end --winner Ann",
+    "open third-game",
     "place rebuilt kai",
     "status --format json",
     "game start --play Ann=mira --play Bob=raaz",  # kai's Fallen covered: owed again (R316)
@@ -59,13 +66,21 @@ def play(folder: Path, tmp: Path) -> list[tuple[int, str]]:
     return out
 
 
-def test_the_old_threshold_form_validates_with_a_warning_naming_its_replacement() -> None:
+def test_the_old_forms_validate_with_a_warning_naming_each_replacement() -> None:
     report = validate_paths([OLD])
     assert report.ok
     found = [d for d in report.diagnostics if d.code == "X600"]
-    assert len(found) == 1 and found[0].severity == "warning"
-    assert "an obligation's 'field'/'at_least' was replaced in edition 3" in found[0].message
-    assert "read as when: {stat: panic, at_least: 4}" in found[0].message
+    assert {d.severity for d in found} == {"warning"}
+    said = [d.message.split(" (this file")[0] for d in found]
+    assert said == [
+        "an obligation's 'field'/'at_least' was replaced in edition 3 of the content format; read as when: "
+        "{stat: panic, at_least: 4} (a condition on each target)",
+        "the packet trigger 'placed' was replaced in edition 3 of the content format; read as when: {count: "
+        "{sticker: fallen, status: any}, at_least: 1}",
+        "the packet trigger 'after_game' was replaced in edition 3 of the content format; read as when: {game: "
+        "played, at_least: 3}",
+        "the packet trigger 'event' was replaced in edition 3 of the content format; read as when: {game: played, "
+        "at_least: 1}"], said
     assert "game.yaml:24:" in str(found[0].span)  # the line of `field:`
 
 
@@ -76,7 +91,7 @@ def test_declaring_edition_3_makes_the_old_form_an_error(tmp_path: Path) -> None
     game.write_text(f"edition: {CURRENT_EDITION}\n" + game.read_text("utf-8"), "utf-8")
     report = validate_paths([folder])
     assert not report.ok
-    assert [d.severity for d in report.diagnostics if d.code == "X600"] == ["error"]
+    assert {d.severity for d in report.diagnostics if d.code == "X600"} == {"error"}
 
 
 def test_migrate_rewrites_it_to_the_language_form_and_twice_changes_nothing(tmp_path: Path) -> None:
@@ -85,10 +100,16 @@ def test_migrate_rewrites_it_to_the_language_form_and_twice_changes_nothing(tmp_
     result = runner.invoke(app, ["migrate", str(folder)])
     assert result.exit_code == 0, result.output
     assert "{field: panic, at_least: 4} -> {when: {stat: panic, at_least: 4}}" in result.output
+    assert "{placed: fallen, count: 1} -> {count: {sticker: fallen, status: any}, at_least: 1}" in result.output
+    assert "{after_game: 3} -> {game: played, at_least: 3}" in result.output
+    assert "{event: game-ended} -> {game: played, at_least: 1}" in result.output
     text = (folder / "game.yaml").read_text("utf-8")
     data = yaml.safe_load(text)
     assert data["edition"] == CURRENT_EDITION and find(data) == []
     assert data["game"]["campaign"]["owed_when"][0]["when"] == {"stat": "panic", "at_least": 4}
+    assert [e["trigger"]["when"] for e in data["envelopes"]] == [
+        {"count": {"sticker": "fallen", "status": "any"}, "at_least": 1}, {"game": "played", "at_least": 3},
+        {"game": "played", "at_least": 1}]
     assert "field" not in data["game"]["campaign"]["owed_when"][0]
     assert text.startswith("# A homebrew game written before edition 3")  # comments kept
     report = validate_paths([folder])
@@ -107,7 +128,9 @@ def test_the_migrated_game_plays_a_campaign_exactly_as_the_old_one(tmp_path: Pat
     before = play(old_game, tmp_path / "old")
     after = play(migrated, tmp_path / "new")
     assert before == after
-    codes = [code for code, _ in before]
-    assert codes == [0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0], before
-    assert "kai has 4 panic: a Fallen is owed there before the next game" in before[8][1]
-    assert "kai has 4 panic" in before[15][1]
+    refused = [line for line, (code, _out) in zip(SCRIPT, before, strict=True) if code]
+    assert refused == ["open first-end", "game start --play Ann=kai --play Bob=raaz", "game start --play Ann=kai "
+                       "--play Bob=raaz", "open third-game", "game start --play Ann=mira --play Bob=raaz"], before
+    assert "R313" in before[0][1] and "R313" in before[SCRIPT.index("open third-game")][1]
+    outs = [out for _code, out in before]
+    assert any("kai has 4 panic: a Fallen is owed there before the next game" in o for o in outs)

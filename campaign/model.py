@@ -273,7 +273,8 @@ class CampaignModel:
         model.chapters = _chapters(as_dict(camp.get("chapters")))
         model.tracks = {str(t["id"]): _track(t) for t in as_list(camp.get("tracks"))
                         if isinstance(t, dict) and t.get("id")}
-        model.owed_when = [_owed_when(o) for o in as_list(camp.get("owed_when")) if isinstance(o, dict) and o.get("place")]
+        model.owed_when = [_owed_when(o) for o in as_list(camp.get("owed_when"))
+                           if isinstance(o, dict) and o.get("place")]
         model.conditions = {str(c["id"]): c.get("when") for c in as_list(camp.get("conditions"))
                             if isinstance(c, dict) and c.get("id")}
         model.claims = tuple(str(c) for c in as_list(camp.get("claims")))

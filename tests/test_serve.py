@@ -201,7 +201,8 @@ def test_hostile_names_are_text_on_every_page(tmp_path: Path) -> None:
     pack.write_text(hostile.split("envelopes:")[0], "utf-8")  # no envelope: not sealed, shown from game 1
     file = tmp_path / "h.yaml"
     made = invoke(["new", str(file), "--game", "risk-legacy", "--player", "<script>window.pwned=4</script>",
-                   "--player", 'Bob "the" <i>', "--player", "Cat", "--pack", str(pack), "--name", "<img src=x onerror=window.pwned=5>"])
+                   "--player", 'Bob "the" <i>', "--player", "Cat", "--pack", str(pack),
+                   "--name", "<img src=x onerror=window.pwned=5>"])
     assert made.exit_code == 0, made.output
     c, _ = client(file)
     pages = [c.get(u).text for u in ("/", "/sticker/sinkhole", "/place/alaska", "/history", "/undo")]

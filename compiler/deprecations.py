@@ -51,6 +51,9 @@ class Deprecation:
     #: has the key `probe_key` and `probe` says yes to its value (most files have no old form: one cheap pass).
     probe_key: str = ""
     probe: Callable[[Any], bool] = lambda value: True
+    #: Where a value of the old form went in the new one ({new pointer: old pointer}, below the node): a later
+    #: diagnostic about it points at the value as the file writes it.
+    moved: Callable[[Any], dict[str, str]] = lambda value: {}
 
 
 # --- the count checks (edition 2: the scoped limit) ------------------------------------------------------
@@ -217,6 +220,11 @@ def trigger_as_condition(old: dict[str, Any], data: Any) -> dict[str, Any]:
     return dict(TRIGGER_EVENTS[str(old["event"])])
 
 
+def _trigger_moved(old: Any) -> dict[str, str]:
+    """The sticker a `placed` trigger names is the count's sticker now."""
+    return {"/count/sticker": "/placed"} if isinstance(old, dict) and "placed" in old else {}
+
+
 def _trigger_words(old: Any, new: Any) -> str:
     return f"when: {_flow(new)}"
 
@@ -230,7 +238,7 @@ DEPRECATIONS: tuple[Deprecation, ...] = (
     Deprecation("an obligation's 'field'/'at_least'", 3, _owed_threshold, owed_as_condition, _owed_words,
                 at="field", probe_key="field", probe=lambda value: isinstance(value, str)),
     *(Deprecation(f"the packet trigger '{key}'", 3, _trigger_form(key), trigger_as_condition, _trigger_words,
-                  probe_key=key, probe=probe)
+                  probe_key=key, probe=probe, moved=_trigger_moved)
       for key, probe in (("placed", lambda value: isinstance(value, str)),
                          ("after_game", lambda value: isinstance(value, int)),
                          ("event", lambda value: value in TRIGGER_EVENTS))),

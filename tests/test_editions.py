@@ -91,7 +91,7 @@ def test_rows_are_found_outermost_first_and_do_not_touch_new_forms() -> None:
     assert [f.row.name for f in find(data)] == ["the check 'one-per-game'", "a cite naming a transcription file"]
     migrated = yaml.safe_load(migrate_text(PACK.format(edition="", check="one-per-game"))[0])
     assert find(migrated) == [] and declared_edition(migrated) == CURRENT_EDITION
-    assert len(DEPRECATIONS) == len(COUNT_CHECKS) + 2  # and the cites, and the obligation threshold (edition 3)
+    assert len(DEPRECATIONS) == len(COUNT_CHECKS) + 5  # the cites; edition 3: the obligation threshold, 3 triggers
 
 
 BLOCK = """\

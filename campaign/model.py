@@ -396,11 +396,12 @@ def _sticker_obligations(stickers: dict[str, dict[str, Any]]) -> list[Obligation
 def _owed_when(o: dict[str, Any]) -> OwedWhen:
     """One `owed_when` entry. A threshold on each target's value (`when: {stat: F, at_least: N}`, what the older
     `field: F, at_least: N` is read as) keeps the threshold's own reading: the value named in what is owed."""
-    when, field, least = o.get("when"), str(o.get("field")), int(o.get("at_least", 1))
+    when: Any = o.get("when")
+    field, least = str(o.get("field")), int(o.get("at_least", 1))
     each = str(o.get("each") or "target")
     if isinstance(when, dict) and set(when) == {"stat", "at_least"} and isinstance(when["stat"], str) and \
             isinstance(when["at_least"], int) and not isinstance(when["at_least"], bool) and each == "target":
-        when, field, least = None, when["stat"], when["at_least"]
+        field, least, when = when["stat"], when["at_least"], None
     return OwedWhen(str(o.get("id") or o["place"]), str(o.get("targets") or ""), field, least, str(o["place"]),
                     str(o.get("text") or ""), cite_of(o), when, each, bool(o.get("at_once")))
 

@@ -666,6 +666,35 @@ def target_is(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
+def in_order(p: Placement, params: dict[str, Any]) -> Failure:
+    """Ordered slots: the target must be the next box of a row filled in order (`ids`, or the places carrying
+    `tag` in the content's order), the first not yet filled by a mark of `kind` (default: the sticker's slot,
+    else the sticker itself; a mark once placed keeps its box filled, cancelled or retired)."""
+    boxes = [str(i) for i in params.get("ids") or []]
+    if not boxes and params.get("tag"):
+        tag = str(params["tag"])
+        boxes = [pid for sec in (p.content.territories, p.content.regions, p.content.cards)
+                 for pid, item in sec.items() if tag in (item.get("tags") or [])]
+    kind, slot = params.get("kind"), p.sticker.get("slot")
+
+    def filled(box: str) -> bool:
+        return any(not m.cancels and (m.is_a(str(kind)) if kind else (m.slot == slot if slot
+                                                                          else m.sticker == p.sticker_id))
+                   for m in p.state.marks.get(box, ()))
+
+    row = str(params.get("name") or params.get("tag") or "boxes")
+    rule = f"{a(p.label)} fills the {row} in order: the next free one"
+    if p.target.id not in boxes:
+        return f"{p.where} is not one of the {row} ({', '.join(boxes[:6])}{' …' if len(boxes) > 6 else ''})", rule
+    free = next((b for b in boxes if not filled(b)), None)
+    if free is None:
+        return f"every one of the {row} is filled", rule
+    if free != p.target.id:
+        said = "is filled" if filled(p.target.id) else "is not next"
+        return f"{p.where} {said}: the next free one of the {row} is {free}", rule
+    return None
+
+
 def when(p: Placement, params: dict[str, Any]) -> Failure:
     """Any condition of the campaign language (campaign/lang.py) over the target, the player placing and the
     campaign: refused with the condition's `text` and the part that failed, with the values read."""
@@ -712,6 +741,7 @@ CHECKS: dict[str, Callable[[Placement, dict[str, Any]], Failure]] = {
     "target-lacks": target_lacks,
     "target-tagged": target_tagged,
     "target-unnamed": target_unnamed,
+    "in-order": in_order,
     "when": when,
 }
 lang.register_checks(CHECKS)  # the language names, negates and combines every check
@@ -727,7 +757,7 @@ CODES: dict[str, str] = {
     "during-a-game": "R230", "target-has-own": "R231", "spread-over-regions": "R232", "steps-value": "R233",
     "target-card-value": "R234", "target-is": "R235", "placed-once-opened": "R221",
     "target-tagged": "R236", "card-territory-has": "R237", "limit": "R238", "game-type": "R239", "next-to": "R250",
-    "min-value": "R251", "when": "R241", "enough-for-each": "R242",
+    "min-value": "R251", "in-order": "R252", "when": "R241", "enough-for-each": "R242",
 }
 
 

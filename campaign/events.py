@@ -176,8 +176,48 @@ class Passed(Event):
     kind = "pass"
 
 
+@dataclass(frozen=True)
+class Joined(Event):
+    """A newcomer joins the campaign between games (the game's player count allowing); `replaces`: a player who
+    leaves in the same step, handing their holdings to the newcomer (a seat taken over at the most players)."""
+
+    player: str
+    replaces: str = ""
+
+    kind = "join"
+
+
+@dataclass(frozen=True)
+class Left(Event):
+    """A player leaves the campaign between games; `to`: the player who takes over their holdings (every mark
+    they placed or own, the pieces and regions they claimed, their score total)."""
+
+    player: str
+    to: str = ""
+
+    kind = "leave"
+
+
+@dataclass(frozen=True)
+class Retired(Event):
+    """A mark (a character, a piece's claim …) retires or is lost for good: it stays on the sheet with that
+    status (`retired`, `lost`) and no longer counts as active."""
+
+    sticker: str
+    target: str
+    status: str = "retired"
+    by: str = ""
+
+    kind = "retire"
+
+
+#: The statuses a retired mark may take (`campaign retire --as`), beside active and cancelled.
+RETIRED_STATUSES = ("retired", "lost")
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
-    c.kind: c for c in (GameStarted, GameEnded, Placed, Destroyed, Opened, PackAdded, Linked, Ticked, Passed)
+    c.kind: c for c in (GameStarted, GameEnded, Placed, Destroyed, Opened, PackAdded, Linked, Ticked, Passed,
+                        Joined, Left, Retired)
 }
 
 
@@ -263,6 +303,9 @@ _FIELDS: dict[str, dict[str, bool]] = {  # event -> field -> required
     "link": {"sticker": True, "a": True, "b": True, "by": False},
     "tick": {"target": True, "boxes": False},
     "pass": {"step": True, "by": True, "piece": False, "why": False},
+    "join": {"player": True, "replaces": False},
+    "leave": {"player": True, "to": False},
+    "retire": {"sticker": True, "target": True, "status": False, "by": False},
 }
 
 
@@ -330,6 +373,13 @@ def parse_event(data: Any, span: Span, index: int) -> Event | ParseProblem:
         return Linked(values["sticker"] or "", values["a"] or "", values["b"] or "", values["by"] or "", **where)
     if kind == "add-pack":
         return PackAdded(values["pack"] or "", values["fingerprint"] or "", **where)
+    if kind == "join":
+        return Joined(values["player"] or "", values["replaces"] or "", **where)
+    if kind == "leave":
+        return Left(values["player"] or "", values["to"] or "", **where)
+    if kind == "retire":
+        return Retired(values["sticker"] or "", values["target"] or "", values["status"] or "retired",
+                       values["by"] or "", **where)
     if kind == "pass":
         return Passed(values["step"] or "", values["by"] or "", values["piece"] or "", values["why"] or "", **where)
     boxes = data.get("boxes", 1)

@@ -27,11 +27,14 @@ from scarbook.campaign.events import (
     Event,
     GameEnded,
     GameStarted,
+    Joined,
+    Left,
     Linked,
     Opened,
     PackAdded,
     Passed,
     Placed,
+    Retired,
     Ticked,
 )
 from scarbook.campaign.links import cuts
@@ -137,6 +140,14 @@ def tell(ev: Event, words: Words, game: int = 0) -> str:
         return f"{who} {done} {words(ev.a)} - {words(ev.b)} ({words(ev.sticker, 'stickers')})"
     if isinstance(ev, Ticked):
         return f"{ev.boxes} box{'' if ev.boxes == 1 else 'es'} ticked in {words(ev.target)}"
+    if isinstance(ev, Joined):
+        return f"{ev.player} joins the campaign" + (f" in {ev.replaces}'s place, taking over their holdings"
+                                                     if ev.replaces else "")
+    if isinstance(ev, Left):
+        return f"{ev.player} leaves the campaign" + (f", handing their holdings to {ev.to}" if ev.to else "")
+    if isinstance(ev, Retired):
+        return f"{words(ev.sticker, 'stickers')} on {words(ev.target)}" + (f" ({ev.by}'s)" if ev.by else "") \
+            + f" is {ev.status} for good"
     if isinstance(ev, Passed):
         return (f"{ev.by} passes: {words.steps.get(ev.step, ev.step)}" + (f" for {words(ev.piece)}" if ev.piece else "")
                 + (f" ({ev.why})" if ev.why else ""))
@@ -238,8 +249,12 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
         # a mark placed in the range is told as placed even when it was cancelled in the range too (then it is
         # told as cancelled as well): the reader never meets a cancelled mark they were not told of
         "marks_placed": [m for k, m in new_marks.items() if k not in old_marks],
-        "marks_cancelled": [m for k, m in new_marks.items()
-                            if m["cancelled"] and not old_marks.get(k, {"cancelled": False})["cancelled"]],
+        "marks_cancelled": [m for k, m in new_marks.items() if m["cancelled"] and not m.get("status")
+                            and not old_marks.get(k, {"cancelled": False})["cancelled"]],
+        "marks_retired": [m for k, m in new_marks.items() if m.get("status")
+                          and not old_marks.get(k, {"status": None}).get("status")],
+        "players_joined": [j for j in after.get("joined", []) if j not in before.get("joined", [])],
+        "players_left": [x for x in after.get("left", []) if x not in before.get("left", [])],
         "destroyed_cards": [c for c in after["destroyed_cards"] if c not in before["destroyed_cards"]],
         "signatures": [s for s in after["signatures"] if s not in before["signatures"]],
         "opened_packets": [e for e in after["opened_packets"] if e not in before["opened_packets"]],
@@ -336,6 +351,10 @@ def change_lines(ch: dict[str, Any], names: dict[str, str]) -> list[str]:
     out += [f"city {c['name']!r} in {n(c['territory'])} is gone" for c in ch["cities_gone"]]
     out += [f"{m['group']}: {n(m['sticker'])} placed on {n(m['target'])}" for m in ch["marks_placed"]]
     out += [f"{m['group']}: {n(m['sticker'])} on {n(m['target'])} cancelled" for m in ch["marks_cancelled"]]
+    out += [f"{m['group']}: {n(m['sticker'])} on {n(m['target'])} {m['status']}" for m in ch.get("marks_retired", [])]
+    out += [f"{j['player']} joins the campaign" for j in ch.get("players_joined", [])]
+    out += [f"{x['player']} leaves the campaign" + (f"; {x['to']} holds what was theirs" if x["to"] else "")
+            for x in ch.get("players_left", [])]
     out += [f"{n(c['card'])}: resources {c['resources'][0]} -> {c['resources'][1]}" for c in ch["cards"]]
     out += [f"{n(c)} destroyed" for c in ch["destroyed_cards"]]
     out += [f"{s['player']} signs after game {s['game']}" for s in ch["signatures"]]
@@ -381,7 +400,15 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
     setup = starts[0] if starts else len(events)
     before = story(events, 0, setup, Words(campaign.replay(events[:setup], check=False)))
     return {"title": ledger.name or ledger.path.stem, "game_title": final.content.game.title,
-            "players": list(ledger.players), "games": pages, "before": _grouped([t.text for t in before]),
+            "players": [*ledger.players, *(j["player"] for j in data.get("joined", [])
+                                             if j["player"] not in ledger.players)], "games": pages,
+            "signs": data["signs"], "comings": _comings(data),
+            "regions_shown": data["regions_named"] or any(r["bonus"] or r["changes"] for r in data["continents"]),
+            "outcome_lines": _outcome_lines(data),
+            "holders": [{"name": words(r["id"], "regions"), "owner": r["owner"]} for r in data["continents"]
+                        if r.get("owner")],
+            "totals": [{"name": p["name"], "total": p["score_total"]} for p in data["players"]
+                       if p.get("score_total") is not None], "before": _grouped([t.text for t in before]),
             "standings": _standings(data), "overall_winner": data["overall_winner"],
             "continents": [{"name": words(r["id"], "regions"), "named": r["name"] or "", "by": r["named_by"] or "",
                             "bonus": r["bonus"]} for r in data["continents"]],
@@ -390,6 +417,23 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
             "played": data["games_played"], "in_progress": data["game_in_progress"],
             "team": bool(data.get("team")), "result_line": _result_line(data["overall_winner"]),
             "signature": data["words"]["signature"], "region": data["words"]["region"]}
+
+
+def _outcome_lines(data: dict[str, Any]) -> list[str]:
+    """The campaign's outcome by `game.campaign.outcome` (standings, the winner), in words; [] without one."""
+    from scarbook.campaign.shape import outcome_lines
+
+    res = data.get("outcome")
+    return outcome_lines(res) if res else []
+
+
+def _comings(data: dict[str, Any]) -> list[str]:
+    """Who joined and who left the campaign, and when, in words."""
+    said = [(j["after_game"], f"{j['player']} joined after game {j['after_game']}" if j["after_game"] else
+             f"{j['player']} joined before game 1") for j in data.get("joined", [])]
+    said += [(x["after_game"], f"{x['player']} left after game {x['after_game']}"
+              + (f", handing their holdings to {x['to']}" if x["to"] else "")) for x in data.get("left", [])]
+    return [text for _n, text in sorted(said, key=lambda t: t[0])]
 
 
 def _result_line(winner: dict[str, Any] | None) -> str:

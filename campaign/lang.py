@@ -203,7 +203,7 @@ class Count(Query):
     def _counts(self, m: Mark, scope: Scope, keys: set[str] | None, by: str | None, owner: str | None) -> bool:
         if keys is not None and m.sticker not in keys:
             return False
-        if self.status == "active" and not m.active or self.status == "cancelled" and m.active:
+        if not status_matches(m, self.status):
             return False
         if by is not None and m.by != by:
             return False
@@ -356,7 +356,8 @@ class Score(Query):
     def read(self, scope: Scope) -> Value:
         who = _who(self.player, scope)
         if self.total:
-            return sum(g.scores.get(who, 0) for g in scope.state.games if g.ended)
+            mine = scope.state.holders(who)  # with the totals handed over to them (`campaign leave --to`)
+            return sum(n for g in scope.state.games if g.ended for p, n in g.scores.items() if p in mine)
         game = _game_now(scope.state)
         return game.scores.get(who, 0) if game is not None else 0
 
@@ -811,3 +812,14 @@ def level_of(content: Content, state: CampaignState, level_id: str, player: str 
     n = _number(value)
     return sum(1 for t in level.at if n >= t), value
 
+
+def status_matches(mark: Mark, status: str) -> bool:
+    """Whether a mark has the `status` a count asks for: `active` (default), `cancelled` (covered by another
+    sticker), `retired` or `lost` (`campaign retire --as`), or `any`."""
+    if status == "any":
+        return True
+    if status == "active":
+        return mark.active
+    if status == "cancelled":
+        return mark.covered_by is not None
+    return mark.status == status

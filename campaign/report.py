@@ -16,13 +16,17 @@ from scarbook.campaign.events import (
     Event,
     GameEnded,
     GameStarted,
+    Joined,
+    Left,
     Linked,
     Opened,
     PackAdded,
     Passed,
     Placed,
+    Retired,
     Ticked,
 )
+from scarbook.campaign.lang import owner_of
 from scarbook.campaign.ledger.file import Ledger
 from scarbook.campaign.links import cuts
 from scarbook.campaign.rules import blocking as rules_blocking
@@ -136,7 +140,8 @@ def piece_stats(replay: Replay) -> list[dict[str, Any]]:
             out.append({"piece": pid, "name": item.get("name", pid), "given_name": given_name(replay, pid),
                         "owner": state.claimed_by(content, pid), "stats": current, "printed": printed,
                         "raised": {k: n for k, n in raised.items() if n},
-                        "lost": any(pid in g.lost for g in state.games)})
+                        "lost": any(pid in g.lost for g in state.games),
+                        "retired": state.retired_pieces.get(pid)})
     return out
 
 
@@ -179,12 +184,15 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
             "owns": {k: v for k, v in owns.items() if v},
             "legal_starts": legal_starts(content, state, p),
             "may_take": may_still(replay, p),
+            "score_total": (sum(n for g in state.games if g.ended for q, n in g.scores.items() if q in state.holders(p))
+                            if any(g.scores for g in state.games) else None),  # with the totals handed to them
         })
     regions = []
     for rid, reg in content.regions.items():
         named = [m for m in state.active_marks(rid) if content.stickers.get(m.sticker, {}).get("named")]
         bonus = reg.get("bonus")
         regions.append({"id": rid, "name": named[-1].name if named else None,
+                        "owner": owner_of(content, state, rid) if content.model.claims else None,
                         "named_by": named[-1].by if named else None,
                         "named_with": named[-1].sticker if named else None,
                         "printed_bonus": bonus if isinstance(bonus, int) else None,
@@ -235,7 +243,7 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
               "chapter": shape.chapter_label(content, g) or None} for g in state.games]
     marks = [{"target": target, "sticker": m.sticker, "kind": m.kind, "slot": m.slot, "name": m.name or None,
               "by": m.by or None, "game": m.after_game, "during_game": m.during_game or None, "active": m.active,
-              "covered_by": m.covered_by,
+              "covered_by": m.covered_by, "status": m.status or None, "placed_by": m.placed_by or None,
               "cancels": m.cancels, "boxes": m.boxes, "left": (m.boxes - m.ticked) if m.boxes else None}
              for target, placed in state.marks.items() for m in placed]
     live = state.in_progress
@@ -267,6 +275,8 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
                    for g, st, by, piece, why in state.passes],
         "token_names": {t.id: {"name": t.name, "plural": t.plural} for t in content.model.tokens},
         "pieces": piece_stats(replay),
+        "joined": [{"player": p, "after_game": n} for p, n in state.joined],
+        "left": [{"player": p, "after_game": n, "to": heir or None} for p, n, heir in state.left],
         "next_game": {"number": state.started + 1 if live is None else live.number,
                       "type": content.model.type_of(state.started + 1 if live is None else live.number),
                       "rewarded": content.model.rewarded(state.started + 1 if live is None else live.number)},
@@ -310,6 +320,13 @@ def describe(ev: Event, cutting: frozenset[str] = frozenset()) -> str:
         return f"pack {ev.pack} added"
     if isinstance(ev, Ticked):
         return f"{ev.boxes} box{'' if ev.boxes == 1 else 'es'} ticked on {ev.target}"
+    if isinstance(ev, Joined):
+        return f"{ev.player} joins the campaign" + (f" in {ev.replaces}'s place, taking over their holdings"
+                                                     if ev.replaces else "")
+    if isinstance(ev, Left):
+        return f"{ev.player} leaves the campaign" + (f"; their holdings go to {ev.to}" if ev.to else "")
+    if isinstance(ev, Retired):
+        return f"{ev.sticker} on {ev.target} {ev.status}" + (f" ({ev.by}'s)" if ev.by else "")
     if isinstance(ev, Passed):
         return f"{ev.by} passes {ev.step}" + (f" for {ev.piece}" if ev.piece else "") + (f" ({ev.why})" if ev.why
                                                                                         else "")

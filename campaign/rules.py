@@ -20,18 +20,21 @@ from scarbook.campaign.events import (
     Event,
     GameEnded,
     GameStarted,
+    Joined,
+    Left,
     Linked,
     Opened,
     PackAdded,
     Passed,
     Placed,
+    Retired,
     Ticked,
 )
 from scarbook.campaign.ids import normalize, pick
 from scarbook.campaign.links import lines_of, link_problem, owed_lines
 from scarbook.campaign.model import CampaignModel, Step, cite_of
 from scarbook.campaign.starts import START_CHECKS
-from scarbook.campaign.state import CampaignState, GameRecord, pool_for
+from scarbook.campaign.state import CampaignState, GameRecord, pool_for, retiring
 from scarbook.compiler.model import Game, as_dict, as_list
 from scarbook.compiler.words import words
 from scarbook.kernel.diagnostics import Diagnostic, did_you_mean, refusal
@@ -682,6 +685,10 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
                                        f"game {number}", "a piece lost for good comes back only where a game says so",
                                        cite_of(as_dict(content.model.schedule.get(lost_in)))
                                        or _model_cite(content)))
+            if pid in state.retired_pieces:
+                out.append(refusal("R303", f"{pid} is {state.retired_pieces[pid]} for good and cannot be played "
+                                   "again", "a retired or lost piece leaves the campaign; play a new one",
+                                   content.model.pieces[kind].cite or _model_cite(content)))
             owner = state.claimed_by(content, pid)
             pk = content.model.pieces[kind]
             if owner and owner != player:
@@ -1038,10 +1045,140 @@ def pass_problems(content: Content, state: CampaignState, ev: Passed) -> list[Di
     return []
 
 
+# --- players who join and leave, marks that retire ---------------------------------------------------------
+def _who_plays_cite(content: Content) -> str:
+    """Where the game says who plays: its pieces' cite, its own `source`, else the cite of its files."""
+    return (_players_cite(content) or cite_text(as_dict(content.game.meta.get("source")).get("cite"))
+            or _file_cite(content, "stickers"))
+
+
+def _sticker_cite(content: Content, sid: str) -> str:
+    """A sticker's `source` cite, else the cite of its first check."""
+    st = content.stickers.get(sid) or next((s for s in content.stickers.values() if s.get("kind") == sid), {})
+    return cite_text(as_dict(st.get("source")).get("cite")) or next(
+        (cite_text(c.get("cite")) for c in as_list(st.get("checks")) if isinstance(c, dict) and c.get("cite")),
+        "") or _who_plays_cite(content)
+
+
+def _between_games(content: Content, state: CampaignState, what: str) -> list[Diagnostic]:
+    if state.in_progress is None:
+        return []
+    return [refusal("R360", f"game {state.in_progress.number} is in progress: {what} between games",
+                    "players join and leave the campaign between games", _who_plays_cite(content))]
+
+
+def join_problems(content: Content, state: CampaignState, ev: Joined) -> list[Diagnostic]:
+    """R360: a newcomer joins between games under a name nobody plays under; R306: within the game's player count."""
+    name = ev.player.strip()
+    out = _between_games(content, state, f"{name} joins")
+    if out:
+        return out
+    if not name:
+        return [refusal("R360", "say who joins: scarbook campaign join NAME")]
+    if player_name(state, name) in state.players:
+        return [refusal("R360", f"{player_name(state, name)} already plays this campaign",
+                        "a newcomer joins under a name nobody plays under", _who_plays_cite(content))]
+    if ev.replaces:
+        found = _leaver_problems(content, state, ev.replaces)
+        if found:
+            return found
+    players = as_dict(content.game.meta.get("players"))
+    high = players.get("max")
+    staying = len(state.players) - (1 if ev.replaces else 0)
+    if isinstance(high, int) and not isinstance(high, bool) and staying + 1 > high:
+        return [refusal("R306", f"{len(state.players) + 1} players with {name}; {content.game.title} takes at most "
+                        f"{high} (to take over a seat: 'scarbook campaign join {name} --replacing NAME')",
+                        f"{content.game.title} is for {_players_text(players)}", _who_plays_cite(content))]
+    return []
+
+
+def leave_problems(content: Content, state: CampaignState, ev: Left) -> list[Diagnostic]:
+    """R360: a player of the campaign leaves between games, owing no step of the last game; `to` names another
+    player of the campaign, who takes over their holdings."""
+    out = _between_games(content, state, f"{ev.player} leaves")
+    if out:
+        return out
+    out = _leaver_problems(content, state, ev.player)
+    if out:
+        return out
+    player = player_name(state, ev.player)
+    if ev.to:
+        heir = player_name(state, ev.to)
+        if heir is None or heir not in state.players:
+            return [_gone_or_unknown(content, state, ev.to)]
+        if heir == player:
+            return [refusal("R360", f"{player} cannot hand their holdings to themselves",
+                            "a leaver's holdings go to another player", _who_plays_cite(content))]
+    return []
+
+
+def _leaver_problems(content: Content, state: CampaignState, raw: str) -> list[Diagnostic]:
+    """R360/R363/R104: the one who leaves plays the campaign now and owes no step of the last game."""
+    player = player_name(state, raw)
+    if player is None or player not in state.players:
+        return [_gone_or_unknown(content, state, raw)]
+    owed = [o for o in steps.open_entries(content, state) if o.takes(player) and o.step.mandatory]
+    if owed:
+        return [refusal("R360", f"{player} still owes '{owed[0].step.name}' after game {owed[0].game}: take it or "
+                        f"pass it before leaving", "a player leaves between games, owing nothing",
+                        owed[0].step.cite or _who_plays_cite(content))]
+    return []
+
+
+def _gone_or_unknown(content: Content, state: CampaignState, raw: str) -> Diagnostic:
+    """R363 for a player who left the campaign, else R104."""
+    left = [(p, n) for p, n, _heir in state.left if p.lower() == raw.strip().lower()]
+    if left and player_name(state, raw) not in state.players:
+        p, n = left[-1]
+        return refusal("R363", f"{p} left the campaign {'after game ' + str(n) if n else 'before game 1'}"
+                       f" (players now: {', '.join(state.players) or 'none'})",
+                       "a player who left takes no part in the campaign (until they join again)",
+                       _who_plays_cite(content))
+    return unknown_player(content, state, raw)
+
+
+def retire_problems(content: Content, state: CampaignState, ev: Retired) -> list[Diagnostic]:
+    """R362: an active mark of that sticker or kind is on the target, held by the player given; the status is one a
+    retired mark takes."""
+    from scarbook.campaign.events import RETIRED_STATUSES
+
+    sid, target = normalize(ev.sticker), normalize(ev.target)
+    rule = ("a retired or lost mark stays on the sheet, no longer active", _sticker_cite(content, sid))
+    if ev.status.strip().lower() not in RETIRED_STATUSES:
+        return [refusal("R362", f"a mark retires as one of {', '.join(RETIRED_STATUSES)}, not '{ev.status}'", *rule)]
+    by = ""
+    if ev.by:
+        found = player_name(state, ev.by)
+        if found is None or found not in state.players:
+            return [_gone_or_unknown(content, state, ev.by)]
+        by = found
+    if retiring(content, state, sid, target, by) is not None:
+        return []
+    on = [m.sticker for m in state.active_marks(target) if not m.cancels]
+    if by and retiring(content, state, sid, target) is not None:
+        holder = state.owner(content, retiring(content, state, sid, target))  # type: ignore[arg-type]
+        return [refusal("R362", f"the {sid} on {target} is {holder}'s, not {by}'s", *rule)]
+    return [refusal("R362", f"{target} holds no active {sid}{did_you_mean(sid, on)}"
+                    + (f" (active there: {', '.join(on)})" if on else ""), *rule)]
+
+
+def _named_players(ev: Event) -> list[str]:
+    """The players a new event has act (a placement's --by, who plays …), to refuse those who left."""
+    if isinstance(ev, GameStarted):
+        return [p for p, _ in ev.plays]
+    by = getattr(ev, "by", "")
+    return [by] if isinstance(by, str) and by else []
+
+
 # --- any event --------------------------------------------------------------------------------
 def admit(content: Content, state: CampaignState, ev: Event) -> tuple[list[Diagnostic], Event | None]:
     """Everything wrong with recording `ev` now, and `ev` as the content and the ledger spell it (None: it names
     nothing that exists). What was typed is resolved once, for both: the replay's one pass per event."""
+    if state.left and not isinstance(ev, (Left, Retired)):
+        gone = [raw for raw in _named_players(ev) if player_name(state, raw) not in state.players
+                and player_name(state, raw) is not None]
+        if gone:
+            return [_gone_or_unknown(content, state, gone[0])], canonical(content, state, ev)
     if isinstance(ev, (Placed, Destroyed)):
         r = _resolved(content, state, ev)
         if isinstance(r, Diagnostic):
@@ -1061,6 +1198,7 @@ _CHECK_OF: dict[type[Event], Callable[[Content, CampaignState, Any], list[Diagno
     GameStarted: game_start_problems, GameEnded: game_end_problems, Opened: open_problems,
     PackAdded: lambda content, state, ev: add_pack_problems(state, ev), Linked: link_problems,
     Ticked: tick_problems, Passed: pass_problems,
+    Joined: join_problems, Left: leave_problems, Retired: retire_problems,
 }
 
 
@@ -1124,6 +1262,16 @@ def canonical(content: Content, state: CampaignState, ev: Event) -> Event | None
     if isinstance(ev, Linked):
         return Linked(normalize(ev.sticker), normalize(ev.a), normalize(ev.b), who(ev.by) if ev.by else "",
                       span=span, index=index)
+    if isinstance(ev, Joined):
+        return Joined(ev.player.strip(), who(ev.replaces) if ev.replaces else "", span=span, index=index)
+    if isinstance(ev, Left):
+        return Left(who(ev.player), who(ev.to) if ev.to else "", span=span, index=index)
+    if isinstance(ev, Retired):
+        target = normalize(ev.target)
+        mark = retiring(content, state, normalize(ev.sticker), target, who(ev.by) if ev.by else "")
+        by = who(ev.by) if ev.by else (state.owner(content, mark) if mark is not None else "")
+        return Retired(normalize(ev.sticker), target, ev.status.strip().lower() or "retired", by, span=span,
+                       index=index)
     if isinstance(ev, Passed):
         step, by, piece = normalize(ev.step), who(ev.by), normalize(ev.piece) if ev.piece else ""
         if not piece:  # the one piece this player takes the step for, when the step is per piece

@@ -110,6 +110,8 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
     def by(m: dict[str, Any]) -> str:
         when = when_placed(m.get("game") or 0, m.get("during_game"))
         who = m.get("by") or ("setup" if when == "before game 1" else "")  # nobody named: setup before game 1
+        if m.get("placed_by"):  # handed over since: whose it is now, and who placed it
+            return f"{m['placed_by']}, {when} (now {who}'s)"
         return f"{who}, {when}" if who else when
 
     players = []
@@ -124,7 +126,7 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
                         "may_take": [names(s, "stickers") for s in p.get("may_take", [])]})
     continents = [{"printed": names(r["id"], "regions"), "name": r.get("name"), "named_by": r.get("named_by"),
                    "printed_bonus": r.get("printed_bonus"), "bonus": r.get("bonus"),
-                   "changes": [names(s, "stickers") for s in r.get("changes", [])]}
+                   "changes": [names(s, "stickers") for s in r.get("changes", [])], "owner": r.get("owner")}
                   for r in data.get("continents", [])]
     groups = []
     for group in data.get("mark_groups", []):
@@ -137,7 +139,9 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
             state = ("" if not m.get("boxes") else f"{m.get('left')} of {m['boxes']} boxes left")
             if isinstance(m.get("population"), int):
                 state = f"size {m['population']}"
-            if m.get("cancelled"):
+            if m.get("status"):  # retired or lost for good (`campaign retire`)
+                state = str(m["status"]) + (f", {state}" if state else "")
+            elif m.get("cancelled"):
                 state = f"cancelled ({names(m.get('covered_by'), 'stickers')})" + (f", {state}" if state else "")
             given = str(m.get("name") or "")
             row = {"where": names(m["target"]), "mark": names(m["sticker"], "stickers"),

@@ -19,11 +19,14 @@ from scarbook.campaign.events import (
     Event,
     GameEnded,
     GameStarted,
+    Joined,
+    Left,
     Linked,
     Opened,
     PackAdded,
     Passed,
     Placed,
+    Retired,
     Ticked,
 )
 from scarbook.campaign.tracks import track_value as track_value
@@ -51,10 +54,12 @@ class Mark:
     reward: bool = False
     value: int | None = None  # the number a sticker sets (a stat's new value)
     during_game: int = 0  # the game in progress when it was placed (0: placed between games)
+    status: str = ""  # retired or lost for good (`campaign retire`): no longer active ('' while it counts)
+    placed_by: str = ""  # who placed it, when a hand-over gave it to another player since (`by` is the holder)
 
     @property
     def active(self) -> bool:
-        return self.covered_by is None
+        return self.covered_by is None and not self.status
 
     def is_a(self, kind: str) -> bool:
         return kind in (self.sticker, self.kind, self.founds)
@@ -167,6 +172,11 @@ class CampaignState:
     # How many active marks there are of each sticker, kind and founded kind, board-wide: kept by `add_mark` and
     # `cover` so a count the campaign language asks for costs nothing per event (campaign/lang.py).
     live: Counter[str] = field(default_factory=Counter, repr=False, compare=False)
+    # Players who joined and left after the campaign began: (player, games ended then, heir or '')
+    joined: list[tuple[str, int]] = field(default_factory=list)
+    left: list[tuple[str, int, str]] = field(default_factory=list)
+    heirs: dict[str, str] = field(default_factory=dict)  # a player who left -> who took over their holdings
+    retired_pieces: dict[str, str] = field(default_factory=dict)  # a piece whose claim retired -> its status
 
     def __post_init__(self) -> None:
         self.by_lower = {p.lower(): p for p in self.players}
@@ -221,6 +231,25 @@ class CampaignState:
                 self.live[str(key)] -= 1
         mark.covered_by = by
         entry.drop(mark)
+
+    def retire(self, mark: Mark, status: str) -> None:
+        """The active `mark` retires or is lost for good (`status`): it stays, no longer active."""
+        entry = self._indexed(mark.target)
+        if mark.active:
+            for key in {mark.sticker, mark.kind, mark.founds} - {None}:
+                self.live[str(key)] -= 1
+            mark.status = status
+            entry.drop(mark)
+
+    def holders(self, player: str) -> set[str]:
+        """The player and everyone whose holdings came to them by hand-overs (their totals count as theirs)."""
+        out = {player}
+        grew = True
+        while grew:
+            more = {left for left, heir in self.heirs.items() if heir in out} - out
+            grew = bool(more)
+            out |= more
+        return out
 
     def has(self, target: str, kind: str) -> list[Mark]:
         return [m for m in self._indexed(target).by_kind.get(kind, _NONE) if not m.cancels]
@@ -327,12 +356,58 @@ def apply(state: CampaignState, content: Content, event: Event) -> None:
         state.links.append((event.sticker, event.a, event.b))
     elif isinstance(event, PackAdded):
         state.packs.append(event.pack)
+    elif isinstance(event, Joined):
+        join(state, event.player)
+        if event.replaces:
+            leave(state, event.replaces, event.player)
+    elif isinstance(event, Left):
+        leave(state, event.player, event.to)
+    elif isinstance(event, Retired):
+        mark = retiring(content, state, event.sticker, event.target, event.by)
+        if mark is not None:
+            state.retire(mark, event.status)
+            if mark.sticker in content.model.claim_kinds() and content.piece_kind_of(mark.target) is not None:
+                state.retired_pieces[mark.target] = event.status
     elif isinstance(event, Ticked):
         forts = [m for m in state.active_marks(event.target) if m.boxes]
         if forts:
             forts[-1].ticked = min(forts[-1].boxes or 0, forts[-1].ticked + event.boxes)
 
 
+
+
+def join(state: CampaignState, player: str) -> None:
+    """A newcomer (or a player who left, back again) plays the campaign from now on."""
+    games = sum(1 for g in state.games if g.ended)
+    state.players.append(player)
+    state.by_lower[player.lower()] = player
+    state.joined.append((player, games))
+    state.heirs.pop(player, None)
+
+
+def leave(state: CampaignState, player: str, heir: str = "") -> None:
+    """A player leaves; with an heir, every mark they hold is the heir's from now on (`by` and so ownership: the
+    regions and pieces they claimed), and their score total counts as the heir's."""
+    if player in state.players:
+        state.players.remove(player)
+    state.left.append((player, sum(1 for g in state.games if g.ended), heir))
+    if not heir:
+        return
+    state.heirs[player] = heir
+    for marks in state.marks.values():
+        for m in marks:
+            if m.by == player:
+                m.placed_by = m.placed_by or player
+                m.by = heir
+
+
+def retiring(content: Content, state: CampaignState, sticker: str, target: str, by: str = "") -> Mark | None:
+    """The mark `campaign retire STICKER TARGET` retires: the latest active one of that sticker or kind on the
+    target (held by `by`, when given)."""
+    for m in reversed(state.active_marks(target)):
+        if m.is_a(sticker) and not m.cancels and (not by or state.owner(content, m) == by):
+            return m
+    return None
 
 
 def next_chapter(content: Content, state: CampaignState) -> tuple[int, int]:

@@ -143,12 +143,17 @@ def next_game(game: Game, reached: int) -> dict[str, str] | None:
 def world(game: Game) -> dict[str, list[str]]:
     """The world as a campaign left it: named or changed regions, marked territories, destroyed cards."""
     regions = []
+    claims = set(as_list(as_dict(game.meta.get("campaign")).get("claims")))  # stickers that make a place its placer's
     for rid, r in game.section("regions").items():
         if r.get("named_by") or r.get("marks"):
             bonus = r.get("bonus")
             by = f" (named by {r['named_by']})" if r.get("named_by") else ""
             shown = cell_text(bonus) if not is_unknown(bonus) else "?"
-            regions.append(f"{known(r.get('name'), rid)}{by}: bonus {shown}")
+            holders = [m.get("by") for m in as_list(r.get("marks"))
+                       if isinstance(m, dict) and m.get("sticker") in claims and m.get("by")]
+            held = f"held by {holders[-1]}" if holders else ""
+            said = "; ".join(x for x in (f"bonus {shown}" if bonus is not None else "", held) if x)
+            regions.append(f"{known(r.get('name'), rid)}{by}" + (f": {said}" if said else ""))
     where: dict[str, list[str]] = {}  # a mark -> the territories that carry it (a named mark: its own line)
     stickers = game.section("stickers")
     for tid, t in game.section("territories").items():

@@ -22,7 +22,6 @@ import gc
 import hashlib
 import json
 import os
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,6 +33,7 @@ from scarbook.compiler import tables as tablemod
 from scarbook.compiler.model import Game, singular
 from scarbook.compiler.printable import check_content, image_path
 from scarbook.compiler.sizes import PAPER_MM
+from scarbook.compiler.tasks import JobArgs, JobResult, Problem, Worker, choose
 from scarbook.kernel.diagnostics import Diagnostic, Span, error
 
 #: Bump when the manifest's format changes. Changes to the templates or to the rendering code
@@ -46,7 +46,7 @@ RENDER_CODE = ("scarbook.compiler.aid", "scarbook.compiler.boardmap", "scarbook.
                "scarbook.compiler.load", "scarbook.compiler.model", "scarbook.compiler.printable",
                "scarbook.compiler.schema", "scarbook.compiler.schemacheck", "scarbook.compiler.sheets",
                "scarbook.compiler.sizes", "scarbook.compiler.sources", "scarbook.compiler.stickerfit",
-               "scarbook.compiler.tables",
+               "scarbook.compiler.tables", "scarbook.compiler.tasks",
                "scarbook.compiler.words", "scarbook.compiler.render",
                "scarbook.compiler.render.html", "scarbook.compiler.render.join", "scarbook.compiler.render.pdf",
                "scarbook.compiler.render.raster", "scarbook.kernel.atomic", "scarbook.kernel.cachedir",
@@ -296,24 +296,6 @@ def estimated_seconds(output: Output) -> float:
     return 0.0
 
 
-#: What rendering one job gives: problems ("CODE message"), seconds, and the PDF of a part.
-JobResult = tuple[list[str], float, bytes | None]
-
-
-class _Worker:
-    """What a render job knows of the process it runs in."""
-
-    #: This process is a forked worker: it renders jobs, then ends at once (`os._exit`), without collecting.
-    dedicated = False
-    #: A job of this worker left the cyclic collector paused: its layout is garbage nobody collected yet.
-    paused = False
-
-
-def _worker_started() -> None:
-    """Initializer of the render workers."""
-    _Worker.dedicated = True
-
-
 def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult:
     """Render one output (or one part of it) to its files; runs in a worker.
 
@@ -333,17 +315,17 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
     # the layout (its objects hold one another), except in a worker, which usually ends after its job: there
     # the collector stays paused (the pass cost about 10 % of a 500-card sheet's CPU) and the pass is made
     # only if another job comes to this worker.
-    if _Worker.paused:
+    if Worker.paused:
         gc.collect()
         gc.enable()
-        _Worker.paused = False
+        Worker.paused = False
     collecting = gc.isenabled() and kind != "tables"
     if collecting:
         gc.disable()
     try:
         if kind == "tables":
             write_tables(out, files, job["tables"])
-            return [], time.perf_counter() - started, None
+            return JobResult([], time.perf_counter() - started, None)
         game: Game = job["game"]
         paper = job["paper"]
         pages: list[int] | None = None  # every laid-out page once, in order
@@ -377,7 +359,7 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
             replace_file(_safe_out(out, files[1]), made[0].encode())
             _fonts_beside(_safe_out(out, files[1]))
             replace_file(_safe_out(out, files[0]), data)
-            return [], time.perf_counter() - started, None
+            return JobResult([], time.perf_counter() - started, None)
         if kind == "reference":
             from scarbook.compiler.boardmap import board_svg, legend, map_withheld, view_width_for
 
@@ -406,52 +388,20 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
 
         data = render_pdf(html, [Path(r) for r in roots_for(game)], TEMPLATE_DIR, pages, boxes)
         if count > 1:
-            return [], time.perf_counter() - started, data
+            return JobResult([], time.perf_counter() - started, data)
         replace_file(_safe_out(out, files[0]), data)
     except UnsafeResource as exc:
-        return [f"B310 {exc}"], time.perf_counter() - started, None
+        return JobResult([Problem("B310", str(exc))], time.perf_counter() - started, None)
     except Exception as exc:  # a crashing renderer becomes a diagnostic, never a traceback
-        return [f"B399 rendering {kind} failed: {type(exc).__name__}: {exc}"], time.perf_counter() - started, None
+        return JobResult([Problem("B399", f"rendering {kind} failed: {type(exc).__name__}: {exc}")],
+                         time.perf_counter() - started, None)
     finally:
         if collecting:
-            if _Worker.dedicated:
-                _Worker.paused = True
+            if Worker.dedicated:
+                Worker.paused = True
             else:
                 gc.enable()
-    return [], time.perf_counter() - started, None
-
-
-def render_forked(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult:
-    """`render_job` in a child process forked for it, which sends its result back through a pipe and ends
-    at once (`os._exit`: no teardown, no collection of its layout). A child that dies gives a B399."""
-    import pickle
-
-    sys.stdout.flush()
-    sys.stderr.flush()
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: whatever happens, it ends here
-        code = 1
-        try:
-            os.close(read)
-            _worker_started()
-            payload = pickle.dumps(render_job(job, files, out_dir))
-            with os.fdopen(write, "wb") as pipe:
-                pipe.write(payload)
-            code = 0
-        finally:
-            with contextlib.suppress(Exception):
-                sys.stdout.flush()
-                sys.stderr.flush()
-            os._exit(code)
-    os.close(write)
-    with os.fdopen(read, "rb") as pipe:
-        payload = pipe.read()
-    _, status = os.waitpid(pid, 0)
-    if not payload:
-        return [f"B399 rendering failed: the render process ended with status {status}"], 0.0, None
-    result: JobResult = pickle.loads(payload)
-    return result
+    return JobResult([], time.perf_counter() - started, None)
 
 
 def preload_renderers() -> None:
@@ -503,102 +453,85 @@ def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: s
         result.diagnostics += check_content(game)
     if any(d.is_error for d in result.diagnostics):
         return result
-    templates = templates_hash()
-    outputs = [o for game in games for o in plan_game(game, paper, campaign, templates, gutter)
-               if (o.name in only if only is not None else o.name in DEFAULT_OUTPUTS)]
     manifest = load_manifest(out_dir)
-    todo: list[tuple[Output, list[str]]] = []
-    for output in outputs:
-        reasons = why_rebuild(output, manifest.get(output.key), out_dir)
-        if reasons:
-            todo.append((output, reasons))
-        else:
-            result.up_to_date.append(output.key)
+    todo, result.up_to_date = plan_todo(games, paper, campaign, gutter, only, manifest, out_dir)
     if not todo:
         return result
     out_dir.mkdir(parents=True, exist_ok=True)
-    by_game = {out_folder(g, campaign): g for g in games}
     for output, reasons in todo:
         progress(f"{output.key}: rendering ({'; '.join(reasons)})")
     tasks = [(output, part) for output, _ in todo for part in range(output.job.get("parts", 1))]
-    workers = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
-    results: dict[str, tuple[list[str], float]] = {}
+    results: dict[str, JobResult] = {}
     pieces: dict[str, dict[int, JobResult]] = {}
 
-    def finished(output: Output, part: int, res: JobResult) -> None:
+    def finished(task: tuple[Output, int], res: JobResult) -> None:
+        output, part = task
         parts = output.job.get("parts", 1)
         got = pieces.setdefault(output.key, {})
         got[part] = res
         step(sum(len(p) for p in pieces.values()), len(tasks))
         if len(got) < parts:
             return
-        problems = [p for r in got.values() for p in r[0]]
-        seconds = sum(r[1] for r in got.values())
-        if parts > 1 and not problems:
+        joined = JobResult([p for r in got.values() for p in r.problems], sum(r.seconds for r in got.values()), None)
+        if parts > 1 and not joined.problems:
             from scarbook.compiler.render.join import join_pdfs
             from scarbook.kernel.atomic import replace_file
 
-            replace_file(_safe_out(out_dir, output.files[0]), join_pdfs([got[i][2] or b"" for i in range(parts)]))
-        results[output.key] = (problems, seconds)
-        status = "failed" if problems else "done"
-        progress(f"[{len(results)}/{len(todo)}] {output.key} {status} ({seconds:.1f} s)")
+            replace_file(_safe_out(out_dir, output.files[0]), join_pdfs([got[i].data or b"" for i in range(parts)]))
+        results[output.key] = joined
+        status = "failed" if joined.problems else "done"
+        progress(f"[{len(results)}/{len(todo)}] {output.key} {status} ({joined.seconds:.1f} s)")
 
-    def job_args(output: Output, part: int) -> tuple[dict[str, Any], list[str], str]:
+    def job_args(task: tuple[Output, int]) -> JobArgs:
         """The arguments of `render_job` for one task (a part knows which one it is)."""
+        output, part = task
         job = {**output.job, "part": (part, output.job["parts"])} if output.job.get("parts", 1) > 1 else output.job
         return job, output.files, str(out_dir)
 
-    heavy = [(o, p) for o, p in tasks if o.name != "tables"]
-    for output, part in tasks:
-        if output.name == "tables":
-            finished(output, part, render_job(*job_args(output, part)))
-    # On Linux every render task runs in a forked child: a child ends without tearing down the millions of
-    # objects a layout leaves (about 0.5 s of CPU at 500 cards that the build process would spend exiting),
-    # and without collecting them (`_Worker`). Elsewhere (macOS, where forking a process that uses system
-    # frameworks is unsafe) a lone task renders here, as before.
-    lone_fork = sys.platform.startswith("linux") and hasattr(os, "fork")
-    pool_size = min(workers, len(heavy))
-    # the longest first, so that no worker is left alone with a long one at the end
-    order = sorted(heavy, key=lambda t: -estimated_seconds(t[0]))
-    if heavy and lone_fork and pool_size == 1:
-        # One at a time: each task in a child forked straight from here, without a pool (whose modules,
-        # threads and pickled job cost about 30 ms); WeasyPrint is imported here first when more than one
-        # child will need it, else the lone child imports it itself.
-        if len(heavy) > 1:
-            preload_renderers()
-        for output, part in order:
-            finished(output, part, render_forked(*job_args(output, part)))
-    elif heavy and (lone_fork or (workers > 1 and len(heavy) > 1)):
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+    # the tables are written here (no renderer); the rest, the longest first, so that no worker is left alone
+    # with a long one at the end
+    heavy = sorted((t for t in tasks if t[0].name != "tables"), key=lambda t: -estimated_seconds(t[0]))
+    for task in tasks:
+        if task[0].name == "tables":
+            finished(task, render_job(*job_args(task)))
+    if heavy:
+        strategy = choose(jobs or os.cpu_count() or 1, len(heavy), preload_renderers)
+        strategy.run(heavy, job_args, render_job, finished)
+    record(result, todo, results, manifest, out_dir, {out_folder(g, campaign): g for g in games})
+    save_manifest(out_dir, manifest)
+    return result
 
-        fork = "fork" in multiprocessing.get_all_start_methods()
-        if fork:  # imported once here, shared by every forked worker
-            preload_renderers()
-        context = multiprocessing.get_context("fork" if fork else None)
-        with ProcessPoolExecutor(max_workers=pool_size, mp_context=context, initializer=_worker_started) as pool:
-            futures = {pool.submit(render_job, *job_args(o, p)): (o, p) for o, p in order}
-            for future in as_completed(futures):
-                try:
-                    res = future.result()
-                except Exception as exc:  # a dead worker
-                    res = ([f"B399 rendering failed: {type(exc).__name__}: {exc}"], 0.0, None)
-                finished(*futures[future], res)
-    else:
-        for output, part in heavy:
-            finished(output, part, render_job(*job_args(output, part)))
+
+def plan_todo(games: list[Game], paper: str, campaign: str | None, gutter: float, only: set[str] | None,
+              manifest: dict[str, Any], out_dir: Path) -> tuple[list[tuple[Output, list[str]]], list[str]]:
+    """The outputs to render (each with why) and the keys of those already up to date."""
+    templates = templates_hash()
+    outputs = [o for game in games for o in plan_game(game, paper, campaign, templates, gutter)
+               if (o.name in only if only is not None else o.name in DEFAULT_OUTPUTS)]
+    todo: list[tuple[Output, list[str]]] = []
+    up_to_date: list[str] = []
+    for output in outputs:
+        reasons = why_rebuild(output, manifest.get(output.key), out_dir)
+        if reasons:
+            todo.append((output, reasons))
+        else:
+            up_to_date.append(output.key)
+    return todo, up_to_date
+
+
+def record(result: BuildResult, todo: list[tuple[Output, list[str]]], results: dict[str, JobResult],
+           manifest: dict[str, Any], out_dir: Path, by_game: dict[str, Game]) -> None:
+    """Each rendered output into the manifest (and its stale files away); each problem a diagnostic at its
+    game's first content file."""
     for output, _ in todo:
-        problems, _seconds = results[output.key]
+        problems = results[output.key].problems
         if problems:
             span = Span(by_game[output.game].files[0] if by_game[output.game].files else output.game)
             for problem in problems:
-                code, message = problem.split(" ", 1)
-                result.diagnostics.append(error(span, code, f"{output.key}: {message}"))
+                result.diagnostics.append(error(span, problem.code, f"{output.key}: {problem.message}"))
             manifest.pop(output.key, None)
         else:
             result.rendered.append(output.key)
             old = manifest.get(output.key) or {}
             remove_stale(out_dir, old.get("files") if isinstance(old, dict) else None, output.files)
             manifest[output.key] = {"files": output.files, "deps": output.deps}
-    save_manifest(out_dir, manifest)
-    return result

@@ -407,12 +407,27 @@ def check_stickers(ctx: Ctx) -> Iterator[Diagnostic]:
                 yield from _ref(ctx, sid, f"/checks/{i}/decks/{j}", ref, "decks", "deck")
             if isinstance(params.get("envelope"), str):
                 yield from _ref(ctx, sid, f"/checks/{i}/envelope", params["envelope"], "envelopes", "envelope")
+            if chk["check"] == "in-order":
+                yield from _in_order_problems(ctx, sid, i, params)
             if isinstance(params.get("pool"), str) and isinstance(supply, list):
                 pool_ids = [str(p.get("pool")) for p in supply if isinstance(p, dict)]
                 if params["pool"] not in pool_ids:
                     yield error(ctx.at(sid, f"/checks/{i}/pool"), "X405", f"'{sid}' has no supply pool "
                                 f"'{params['pool']}'{did_you_mean(params['pool'], pool_ids)}; its pools: "
                                 f"{', '.join(pool_ids) or 'none'}")
+
+
+def _in_order_problems(ctx: Ctx, sid: str, i: int, params: dict[str, Any]) -> Iterator[Diagnostic]:
+    """An `in-order` check's row of boxes: ids that are places, or a tag some place carries (X102)."""
+    places = {pid: item for sec in ("territories", "regions", "cards") for pid, item in ctx.game.section(sec).items()}
+    for j, ref in enumerate(as_list(params.get("ids"))):
+        if isinstance(ref, str) and ref not in places:
+            yield error(ctx.at(sid, f"/checks/{i}/ids/{j}"), "X102", f"no territory, region or card '{ref}'"
+                        f"{did_you_mean(ref, places)}; the boxes of an in-order row are places of the game")
+    tag = params.get("tag")
+    if isinstance(tag, str) and not any(tag in as_list(item.get("tags")) for item in places.values()):
+        yield error(ctx.at(sid, f"/checks/{i}/tag"), "X102", f"no territory, region or card carries the tag '{tag}': "
+                    "the in-order row would have no box; tag its places or fix the tag")
 
 
 def check_table_rows(ctx: Ctx) -> Iterator[Diagnostic]:

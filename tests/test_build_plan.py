@@ -22,6 +22,7 @@ from test_build_fixtures import tiny_game
 
 from scarbook.compiler import build as buildmod
 from scarbook.compiler import sheets as sheetmod
+from scarbook.compiler import tasks as tasksmod
 from scarbook.compiler.build import (
     MANIFEST,
     Output,
@@ -36,7 +37,6 @@ from scarbook.compiler.build import (
     out_folder,
     plan_game,
     remove_stale,
-    render_forked,
     render_job,
     roots_for,
     save_manifest,
@@ -52,6 +52,7 @@ from scarbook.compiler.printable import (
     image_path,
     text_capacity,
 )
+from scarbook.compiler.tasks import JobResult, Problem
 from scarbook.kernel.diagnostics import Severity, Span
 
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
@@ -735,12 +736,12 @@ def test_render_job_turns_failures_into_diagnostics(tmp_path: Path, monkeypatch:
     monkeypatch.setattr(pdfmod, "render_pdf", unsafe)
     problems, seconds, data = render_job(outs["stickers"].job, outs["stickers"].files, str(tmp_path / "out"))
     assert 0 <= seconds < 60
-    assert (problems, data) == (["B310 refused to load file:///etc/passwd (only files inside the pack and template "
-                                 "folders, and data: URLs, are allowed)"], None)
+    assert (problems, data) == ([Problem("B310", "refused to load file:///etc/passwd (only files inside the pack and "
+                                         "template folders, and data: URLs, are allowed)")], None)
     monkeypatch.setattr(pdfmod, "render_pdf", lambda *a, **k: 1 / 0)
     problems, seconds, _ = render_job(outs["cards"].job, outs["cards"].files, str(tmp_path / "out"))
     assert 0 <= seconds < 60
-    assert problems == ["B399 rendering cards failed: ZeroDivisionError: division by zero"]
+    assert problems == [Problem("B399", "rendering cards failed: ZeroDivisionError: division by zero")]
     assert not (tmp_path / "out" / "tiny-isles" / "cards.pdf").exists()
 
 
@@ -769,11 +770,11 @@ def test_render_job_pauses_the_cyclic_collector_and_restores_it(tmp_path: Path,
 FAIL: set[str] = set()  # output names the stand-in fails (read in forked workers: set before the build)
 
 
-def fake_render_job(job: dict[str, Any], files: list[str], out_dir: str) -> tuple[list[str], float, bytes | None]:
+def fake_render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult:
     """Stands in for `render_job` (module level: workers get it by name): each file holds what was asked."""
     kind = job["kind"]
     if kind in FAIL:
-        return [f"B399 rendering {kind} failed: planted"], 0.25, None
+        return JobResult([Problem("B399", f"rendering {kind} failed: planted")], 0.25, None)
     if "part" in job:
         from pypdf import PdfWriter
 
@@ -784,14 +785,14 @@ def fake_render_job(job: dict[str, Any], files: list[str], out_dir: str) -> tupl
 
         data = io.BytesIO()
         writer.write(data)
-        return [], 0.5, data.getvalue()
+        return JobResult([], 0.5, data.getvalue())
     for rel in files:
         path = Path(out_dir) / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(f"{kind} {job.get('paper')} {job.get('campaign')} {os.getpid()}")
     with open(Path(out_dir) / "order.log", "a") as log:  # the order tasks ran in
         log.write(kind + "\n")
-    return [], 0.5, None
+    return JobResult([], 0.5, None)
 
 
 def made_by(path: Path) -> tuple[str, int]:
@@ -1027,7 +1028,7 @@ def test_elsewhere_a_lone_task_renders_in_the_build_process(tmp_path: Path, monk
     """Where forking is unsafe for a lone worker (not Linux), one worker or one task renders here."""
     from types import SimpleNamespace
 
-    monkeypatch.setattr(buildmod, "sys", SimpleNamespace(platform="darwin", stdout=sys.stdout, stderr=sys.stderr))
+    monkeypatch.setattr(tasksmod, "sys", SimpleNamespace(platform="darwin", stdout=sys.stdout, stderr=sys.stderr))
     out = tmp_path / "out"
     result = build([tiny_game(tmp_path)], out, jobs=jobs, only=only)
     assert result.diagnostics == [] and (out / "tiny-isles/cards.pdf").is_file()
@@ -1094,7 +1095,7 @@ def test_two_parts_are_joined_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 
     from pypdf import PdfReader
 
-    monkeypatch.setattr(buildmod, "sys", SimpleNamespace(platform=platform, stdout=sys.stdout, stderr=sys.stderr))
+    monkeypatch.setattr(tasksmod, "sys", SimpleNamespace(platform=platform, stdout=sys.stdout, stderr=sys.stderr))
     monkeypatch.setattr(sheetmod, "CARDS_PER_PART", 2)
     cards = [{"id": f"c{i}", "deck": "isle-cards", "name": f"C{i}"} for i in range(4)]
     out = tmp_path / "out"
@@ -1114,13 +1115,46 @@ def killed_render_job(job: dict[str, Any], files: list[str], out_dir: str) -> An
                                              (killed_render_job, signal.SIGKILL)])
 def test_a_lone_task_whose_child_dies_is_a_diagnostic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                       job: Any, status: int) -> None:
-    """One worker: each task in a child of its own (render_forked); one killed, or one whose job raised (it exits
+    """One worker: each task in a child of its own (tasks.forked); one killed, or one whose job raised (it exits
     1), sends nothing back and is a B399 with the child's wait status; the build goes on with the next task."""
     monkeypatch.setattr(buildmod, "render_job", job)
-    assert render_forked({}, [], str(tmp_path)) == (
-        [f"B399 rendering failed: the render process ended with status {status}"], 0.0, None)
+    assert tasksmod.forked(job, {}, [], str(tmp_path)) == (
+        [Problem("B399", f"rendering failed: the render process ended with status {status}")], 0.0, None)
     result = build([tiny_game(tmp_path)], tmp_path / "out", jobs=1, only={"stickers", "cards"})
     assert [d.message for d in result.diagnostics] == [
         f"tiny-isles/{n}: rendering failed: the render process ended with status {status}" for n in ("cards",
                                                                                                     "stickers")]
     assert result.rendered == []
+
+
+@pytest.mark.parametrize(("platform", "workers", "tasks", "strategy"), [
+    ("linux", 1, 5, "ForkedSerial"), ("linux", 4, 1, "ForkedSerial"), ("linux", 2, 5, "ForkPool"),
+    ("darwin", 1, 5, "InProcess"), ("darwin", 4, 1, "InProcess"), ("darwin", 2, 5, "ForkPool"),
+])
+def test_the_strategy_follows_the_workers_and_the_platform(platform: str, workers: int, tasks: int,
+                                                           strategy: str) -> None:
+    chosen = tasksmod.choose(workers, tasks, lambda: None, platform)
+    assert type(chosen).__name__ == strategy
+    if strategy == "ForkPool":
+        assert chosen.size == min(workers, tasks)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("strategy", [tasksmod.InProcess(), tasksmod.ForkedSerial(lambda: None),
+                                      tasksmod.ForkPool(2, lambda: None)])
+def test_every_strategy_hands_back_structured_problems(tmp_path: Path, strategy: Any) -> None:
+    """A problem crosses the process boundary as (code, message): a message with spaces, colons and a code-like
+    word comes back whole, for every strategy."""
+    got: dict[str, JobResult] = {}
+    tasks = ["a", "b", "c"]
+    strategy.run(tasks, lambda t: ({"kind": t}, [], str(tmp_path)), problem_render_job,
+                 lambda t, res: got.__setitem__(t, res))
+    assert sorted(got) == tasks
+    assert got["b"].problems == [Problem("B399", "rendering b failed: B310 said: no")]
+    assert got["a"].problems == [] and got["a"].data == b"a"
+
+
+def problem_render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult:
+    kind = job["kind"]
+    if kind == "b":
+        return JobResult([Problem("B399", "rendering b failed: B310 said: no")], 0.1, None)
+    return JobResult([], 0.1, kind.encode())

@@ -33,6 +33,7 @@ def language_game(data: dict[str, Any]) -> None:
         _sticker("hut", "hut", ["territory"], slot="scar"),
         _sticker("blessing", "blessing", ["hero-card"], adds={"might": 1}),
         _sticker("blight", "destroyed", ["territory"]),
+        _sticker("elder", "elder", ["territory"]),
     ]
     data["game"]["marks"] = [{"id": "homes", "title": "Homes", "kinds": ["hut"]}]
     camp["claims"] = ["deed"]
@@ -58,7 +59,8 @@ PLAYED = ("place deed north --by Ann", "place deed south --by Bob",
           "game end --winner Ann --score Ann=7 --score Bob=3", "place crown a-isle --by Ann",
           "place hut a-isle --by Ann", "place hut b-isle --by Ann", "place hut d-isle --by Bob",
           "place coin c-isle --by Bob", "place ruin a-isle --by Bob", "open chest", "place blight d-isle",
-          "place blessing kai")
+          "place blessing kai", "place elder c-isle --by Bob", "retire elder c-isle", "place elder b-isle --by Ann",
+          "retire elder b-isle --as lost")
 
 
 @pytest.fixture(scope="module")
@@ -158,6 +160,12 @@ ROWS: list[tuple[str, dict[str, Any], bool]] = [
     ("not fails", {"not": {"opened": "chest"}}, False),
     ("condition", {"condition": "three-huts"}, True),
     ("condition fails", {"condition": "five-huts"}, False),
+    ("count retired", {"count": {"kind": "elder", "status": "retired", "by": "Bob"}, "equals": 1}, True),
+    ("count retired fails", {"count": {"kind": "elder", "status": "retired"}, "at_least": 2}, False),
+    ("count lost", {"count": {"kind": "elder", "status": "lost", "by": "actor"}, "equals": 1}, True),
+    ("count lost fails", {"count": {"kind": "elder", "status": "lost", "by": "Bob"}, "at_least": 1}, False),
+    ("count retired not active", {"count": {"kind": "elder"}, "at_least": 1}, False),
+    ("count retired not held", {"not": {"held": "elder"}}, True),
     ("check", {"check": "target-has", "kind": "hut", "cite": CITE}, True),
     ("check fails", {"check": "target-lacks", "kind": "hut", "cite": CITE}, False),
     ("not check", {"not": {"check": "target-lacks", "kind": "hut", "cite": CITE}}, True),
@@ -304,7 +312,7 @@ def test_conditions_are_compiled_once_per_content(played: Any) -> None:
 def test_the_counts_the_fold_keeps_match_a_count_from_the_start(played: Any) -> None:
     """`state.live` (kept as marks come and go) gives what counting every mark gives."""
     content, state = played
-    for key in ("hut", "crown", "coin", "ruin", "deed", "destroyed", "city"):
+    for key in ("hut", "crown", "coin", "ruin", "deed", "destroyed", "city", "elder"):
         slow = sum(1 for ms in state.marks.values() for m in ms if m.active and m.is_a(key))
         assert state.live[key] == slow, key
 

@@ -708,6 +708,7 @@ CHECKS = [  # id, sticker, check, more content, before, the placement, its code
     ("max-value", "coin", {"check": "max-value", "field": "gold", "max": 1}, gold, ("place coin a-isle",),
      "place coin a-isle", "R212"),
     ("min-value", "coin", {"check": "min-value", "field": "rank", "min": 1}, None, (), "place coin a-isle", "R251"),
+    ("in-order", "coin", {"check": "in-order", "ids": ["a-isle", "b-isle"]}, None, (), "place coin b-isle", "R252"),
     ("target-unnamed", "banner", {"check": "target-unnamed"}, named_banner, ("place banner a-isle --name Up",),
      "place banner a-isle --name Down", "R218"),
     ("actor-controlled-target", "coin", {"check": "actor-controlled-target"}, None,

@@ -22,7 +22,7 @@ FILES = {"options": "test_homebrew_options.py", "steps": "test_steps_unit.py", "
          "sf": "test_shadow_forces_campaign.py", "partthree": "test_rules_part_three.py",
          "unit": "test_campaign_checks_unit.py",
          "connected": "test_campaign_board_connected.py", "lang": "test_campaign_language.py",
-         "sites": "test_campaign_language_sites.py"}
+         "sites": "test_campaign_language_sites.py", "players": "test_players_join_leave.py"}
 NOT_BEHAVIOUR = {"id", "name", "text", "cite", "source", "replace", "patch", "notes", "game", "title", "objective",
                  "special", "at_end"}
 

@@ -8,12 +8,35 @@ import pytest
 
 from scarbook.cli.common import TextOrJson
 from scarbook.cli.reporters import REPORTERS, as_json, render
+from scarbook.cli.tables import TableFormat
+
+#: each view, and the formats its commands offer (their --format option's choices)
+OFFERED = {"status": TextOrJson, "diff": TextOrJson, "games": TextOrJson, "part": TextOrJson,
+           "diagnostics": TextOrJson, "where": TextOrJson, "check": TextOrJson, "tables": TableFormat}
 
 
-def test_every_format_the_cli_offers_has_a_reporter_for_every_view() -> None:
-    assert set(REPORTERS) == {f.value for f in TextOrJson}
-    views = {view for table in REPORTERS.values() for view in table}
-    assert views == {"status", "diff"} and all(set(table) == views for table in REPORTERS.values())
+def test_every_format_the_cli_offers_has_a_reporter_for_its_view() -> None:
+    """No command picks a format in an `if`: every choice of each --format option is a reporter of the table,
+    and the table holds nothing no command offers."""
+    offered = {(view, f.value) for view, formats in OFFERED.items() for f in formats}
+    held = {(view, fmt) for fmt, table in REPORTERS.items() for view in table}
+    assert held == offered
+
+
+def test_no_command_picks_a_format_in_an_if() -> None:
+    """The commands with a --format option leave the choice to the reporter table (sheet and chronicle choose a
+    file type, not a reporter)."""
+    import re
+    from pathlib import Path
+
+    import scarbook.cli as cli
+
+    found = []
+    for path in sorted(Path(cli.__file__).parent.rglob("*.py")):
+        for n, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+            if re.search(r"\bif fmt is (TableFormat|TextOrJson)\.(md|csv|html|text)\b", line):
+                found.append(f"{path.name}:{n}: {line.strip()}")
+    assert found == []
 
 
 def test_json_is_the_data_indented_with_non_ascii_kept() -> None:

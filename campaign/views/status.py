@@ -39,8 +39,22 @@ def mark_line(m: dict[str, Any]) -> str:
         state = f", population {m['population']}"
     placed = f"{m['by'] or 'setup'}, {when_placed(m.get('game') or 0, m.get('during_game'))}"
     name = f" {m['name']!r}" if m.get("name") else ""
-    cancelled = f" (cancelled by {m['covered_by']})" if m.get("cancelled") else ""
+    cancelled = f" ({m['status']})" if m.get("status") else \
+        f" (cancelled by {m['covered_by']})" if m.get("cancelled") else ""
+    if m.get("placed_by"):
+        placed = f"{m['by']}'s, placed by {m['placed_by']}, {when_placed(m.get('game') or 0, m.get('during_game'))}"
     return f"  {m['target']}: {m['sticker']}{name}{cancelled} ({placed}{state})"
+
+
+def _comings_and_goings(data: dict[str, Any]) -> list[str]:
+    """Who joined and who left the campaign since it began (and to whom their holdings went)."""
+    def when(n: int) -> str:
+        return f"after game {n}" if n else "before game 1"
+
+    said = [f"{j['player']} joined {when(j['after_game'])}" for j in data.get("joined") or []]
+    said += [f"{x['player']} left {when(x['after_game'])}" + (f", handing their holdings to {x['to']}" if x["to"]
+                                                              else "") for x in data.get("left") or []]
+    return ["  (" + "; ".join(said) + ")"] if said else []
 
 
 def status_text(data: dict[str, Any]) -> str:
@@ -67,8 +81,10 @@ def status_text(data: dict[str, Any]) -> str:
         starts = len(p["legal_starts"])
         head = f"{signed}{token}{owns}".lstrip(", ").lstrip("; ")
         legal = f"{starts} legal {_word(data, 'start', starts)}" if data.get("starts_used", True) else ""
-        said = "; ".join(x for x in (head, legal, extra.removeprefix("; ")) if x)
+        total = f"total score {p['score_total']}" if p.get("score_total") is not None else ""
+        said = "; ".join(x for x in (head, total, legal, extra.removeprefix("; ")) if x)
         out.append(f"  {p['name']}: {said or 'nothing yet'}")
+    out.extend(_comings_and_goings(data))
     if data.get("todo"):
         out.extend(todo_lines(data["todo"], data["next_game"]["number"], bool(data["game_in_progress"])))
     elif data["owed_rewards"]:
@@ -94,7 +110,8 @@ def status_text(data: dict[str, Any]) -> str:
                 " (unnamed)" if data.get("regions_named") else "")
         bonus = f"{bonus_word} {r['bonus']}" if r["bonus"] is not None and bonuses else ""
         change = f" (printed {r['printed_bonus']}, {', '.join(r['changes'])})" if r["changes"] else ""
-        out.append(f"  {r['id']}{name}{': ' + bonus if bonus else ''}{change}")
+        owner = f" (held by {r['owner']})" if r.get("owner") else ""
+        out.append(f"  {r['id']}{name}{owner}{': ' + bonus if bonus else ''}{change}")
     for group in data.get("mark_groups", []):
         listed = [m for m in group["marks"] if not m.get("shown_as")]
         if not listed:
@@ -155,7 +172,8 @@ def status_text(data: dict[str, Any]) -> str:
                                for k, v in p["stats"].items())
             owner = f" ({p['owner']})" if p["owner"] else " (unclaimed)"
             alias = f" '{p['given_name']}'" if p.get("given_name") else ""
-            out.append(f"  {p['name']}{alias}{owner}{' [lost]' if p['lost'] else ''}: {values}")
+            gone = f" [{p['retired']}]" if p.get("retired") else " [lost]" if p["lost"] else ""
+            out.append(f"  {p['name']}{alias}{owner}{gone}: {values}")
     if data["overall_winner"] and data["overall_winner"].get("team"):
         out.append(shape.result_line(data["overall_winner"]))
     elif data["overall_winner"]:

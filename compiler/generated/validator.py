@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
 from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = 'd0b115cf4cb84ea6abe1b745'
+SCHEMAS_DIGEST = '9ceeb3133786d1702a4f83f1'
 VERSION = "2.22.3"
 class Decimal:  # see compiled._generated_code
     pass
@@ -1281,7 +1281,7 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'actor-controlled-target' or isinstance(data__check, str) and data__check == 'actor-is' or isinstance(data__check, str) and data__check == 'actor-not-eliminated' or isinstance(data__check, str) and data__check == 'after-a-game' or isinstance(data__check, str) and data__check == 'before-first-game' or isinstance(data__check, str) and data__check == 'card-not-destroyed'):
+                    if not (isinstance(data__check, str) and data__check == 'actor-controlled-target' or isinstance(data__check, str) and data__check == 'actor-is' or isinstance(data__check, str) and data__check == 'actor-not-eliminated' or isinstance(data__check, str) and data__check == 'after-a-game' or isinstance(data__check, str) and data__check == 'before-first-game' or isinstance(data__check, str) and data__check == 'card-not-destroyed' or isinstance(data__check, str) and data__check == 'card-territory-has'):
                         raise JsonSchemaValueException
             data_any_of_count8 = 0
             if not data_any_of_count8:
@@ -1363,6 +1363,19 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                     data_any_of_count8 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count8:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'card-territory-has'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_card_territory_has(data, custom_formats, None)
+                    data_any_of_count8 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count8:
                 raise JsonSchemaValueException
             data_any_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
@@ -1377,22 +1390,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'card-territory-has' or isinstance(data__check, str) and data__check == 'choice-of' or isinstance(data__check, str) and data__check == 'covers-existing' or isinstance(data__check, str) and data__check == 'during-a-game' or isinstance(data__check, str) and data__check == 'game-number' or isinstance(data__check, str) and data__check == 'game-type'):
+                    if not (isinstance(data__check, str) and data__check == 'choice-of' or isinstance(data__check, str) and data__check == 'covers-existing' or isinstance(data__check, str) and data__check == 'during-a-game' or isinstance(data__check, str) and data__check == 'game-number' or isinstance(data__check, str) and data__check == 'game-type' or isinstance(data__check, str) and data__check == 'keeps-board-connected' or isinstance(data__check, str) and data__check == 'limit'):
                         raise JsonSchemaValueException
             data_any_of_count9 = 0
-            if not data_any_of_count9:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'card-territory-has'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_card_territory_has(data, custom_formats, None)
-                    data_any_of_count9 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count9:
                 try:
                     data_is_dict = isinstance(data, dict)
@@ -1459,6 +1459,32 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                     data_any_of_count9 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count9:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'keeps-board-connected'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_keeps_board_connected(data, custom_formats, None)
+                    data_any_of_count9 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count9:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'limit'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_limit(data, custom_formats, None)
+                    data_any_of_count9 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count9:
                 raise JsonSchemaValueException
             data_any_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
@@ -1473,35 +1499,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'keeps-board-connected' or isinstance(data__check, str) and data__check == 'limit' or isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'min-value' or isinstance(data__check, str) and data__check == 'next-to' or isinstance(data__check, str) and data__check == 'opened'):
+                    if not (isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'min-value' or isinstance(data__check, str) and data__check == 'next-to' or isinstance(data__check, str) and data__check == 'opened' or isinstance(data__check, str) and data__check == 'placed-once-opened' or isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games'):
                         raise JsonSchemaValueException
             data_any_of_count10 = 0
-            if not data_any_of_count10:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'keeps-board-connected'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_keeps_board_connected(data, custom_formats, None)
-                    data_any_of_count10 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count10:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'limit'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_limit(data, custom_formats, None)
-                    data_any_of_count10 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count10:
                 try:
                     data_is_dict = isinstance(data, dict)
@@ -1555,6 +1555,45 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                     data_any_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count10:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'placed-once-opened'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_placed_once_opened(data, custom_formats, None)
+                    data_any_of_count10 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count10:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'required-before-first-game'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_required_before_first_game(data, custom_formats, None)
+                    data_any_of_count10 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count10:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'rewards-in-first-games'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_rewards_in_first_games(data, custom_formats, None)
+                    data_any_of_count10 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count10:
                 raise JsonSchemaValueException
             data_any_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
@@ -1569,48 +1608,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'placed-once-opened' or isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder'):
+                    if not (isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder' or isinstance(data__check, str) and data__check == 'steps-value' or isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck'):
                         raise JsonSchemaValueException
             data_any_of_count11 = 0
-            if not data_any_of_count11:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'placed-once-opened'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_placed_once_opened(data, custom_formats, None)
-                    data_any_of_count11 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count11:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'required-before-first-game'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_required_before_first_game(data, custom_formats, None)
-                    data_any_of_count11 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count11:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'rewards-in-first-games'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_rewards_in_first_games(data, custom_formats, None)
-                    data_any_of_count11 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count11:
                 try:
                     data_is_dict = isinstance(data, dict)
@@ -1651,6 +1651,58 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                     data_any_of_count11 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count11:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'steps-value'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_steps_value(data, custom_formats, None)
+                    data_any_of_count11 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count11:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'supply-left'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_supply_left(data, custom_formats, None)
+                    data_any_of_count11 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count11:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'target-card-value'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_target_card_value(data, custom_formats, None)
+                    data_any_of_count11 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count11:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'target-deck'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_target_deck(data, custom_formats, None)
+                    data_any_of_count11 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count11:
                 raise JsonSchemaValueException
             data_any_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
@@ -1665,61 +1717,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'steps-value' or isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck' or isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own'):
+                    if not (isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own' or isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed' or isinstance(data__check, str) and data__check == 'when'):
                         raise JsonSchemaValueException
             data_any_of_count12 = 0
-            if not data_any_of_count12:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'steps-value'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_steps_value(data, custom_formats, None)
-                    data_any_of_count12 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count12:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'supply-left'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_supply_left(data, custom_formats, None)
-                    data_any_of_count12 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count12:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'target-card-value'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_target_card_value(data, custom_formats, None)
-                    data_any_of_count12 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count12:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'target-deck'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_target_deck(data, custom_formats, None)
-                    data_any_of_count12 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count12:
                 try:
                     data_is_dict = isinstance(data, dict)
@@ -1747,6 +1747,71 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                     data_any_of_count12 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count12:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'target-is'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_target_is(data, custom_formats, None)
+                    data_any_of_count12 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count12:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'target-lacks'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_target_lacks(data, custom_formats, None)
+                    data_any_of_count12 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count12:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'target-tagged'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_target_tagged(data, custom_formats, None)
+                    data_any_of_count12 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count12:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'target-unnamed'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_target_unnamed(data, custom_formats, None)
+                    data_any_of_count12 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count12:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'when'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_when(data, custom_formats, None)
+                    data_any_of_count12 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count12:
                 raise JsonSchemaValueException
             data_any_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
@@ -1761,74 +1826,9 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                 if "check" in data_keys:
                     data_keys.remove("check")
                     data__check = data["check"]
-                    if not (isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed' or isinstance(data__check, str) and data__check == 'when' or isinstance(data__check, str) and data__check == 'enough-for-each'):
+                    if not (isinstance(data__check, str) and data__check == 'enough-for-each' or isinstance(data__check, str) and data__check == 'in-order'):
                         raise JsonSchemaValueException
             data_any_of_count13 = 0
-            if not data_any_of_count13:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'target-is'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_target_is(data, custom_formats, None)
-                    data_any_of_count13 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count13:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'target-lacks'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_target_lacks(data, custom_formats, None)
-                    data_any_of_count13 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count13:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'target-tagged'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_target_tagged(data, custom_formats, None)
-                    data_any_of_count13 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count13:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'target-unnamed'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_target_unnamed(data, custom_formats, None)
-                    data_any_of_count13 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count13:
-                try:
-                    data_is_dict = isinstance(data, dict)
-                    if data_is_dict:
-                        data_keys = set(data.keys())
-                        if "check" in data_keys:
-                            data_keys.remove("check")
-                            data__check = data["check"]
-                            if not (isinstance(data__check, str) and data__check == 'when'):
-                                raise JsonSchemaValueException
-                    validate____defs_checks_schema_json__defs_params_when(data, custom_formats, None)
-                    data_any_of_count13 += 1
-                except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count13:
                 try:
                     data_is_dict = isinstance(data, dict)
@@ -1840,6 +1840,19 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
                             if not (isinstance(data__check, str) and data__check == 'enough-for-each'):
                                 raise JsonSchemaValueException
                     validate____defs_checks_schema_json__defs_params_enough_for_each(data, custom_formats, None)
+                    data_any_of_count13 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count13:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data_keys = set(data.keys())
+                        if "check" in data_keys:
+                            data_keys.remove("check")
+                            data__check = data["check"]
+                            if not (isinstance(data__check, str) and data__check == 'in-order'):
+                                raise JsonSchemaValueException
+                    validate____defs_checks_schema_json__defs_params_in_order(data, custom_formats, None)
                     data_any_of_count13 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count13:
@@ -1857,7 +1870,7 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
         if "check" in data_keys:
             data_keys.remove("check")
             data__check = data["check"]
-            if not (isinstance(data__check, str) and data__check == 'actor-controlled-target' or isinstance(data__check, str) and data__check == 'actor-is' or isinstance(data__check, str) and data__check == 'actor-not-eliminated' or isinstance(data__check, str) and data__check == 'after-a-game' or isinstance(data__check, str) and data__check == 'before-first-game' or isinstance(data__check, str) and data__check == 'card-not-destroyed' or isinstance(data__check, str) and data__check == 'card-territory-has' or isinstance(data__check, str) and data__check == 'choice-of' or isinstance(data__check, str) and data__check == 'covers-existing' or isinstance(data__check, str) and data__check == 'during-a-game' or isinstance(data__check, str) and data__check == 'enough-for-each' or isinstance(data__check, str) and data__check == 'game-number' or isinstance(data__check, str) and data__check == 'game-type' or isinstance(data__check, str) and data__check == 'keeps-board-connected' or isinstance(data__check, str) and data__check == 'limit' or isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'min-value' or isinstance(data__check, str) and data__check == 'next-to' or isinstance(data__check, str) and data__check == 'opened' or isinstance(data__check, str) and data__check == 'placed-once-opened' or isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder' or isinstance(data__check, str) and data__check == 'steps-value' or isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck' or isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own' or isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed' or isinstance(data__check, str) and data__check == 'when'):
+            if not (isinstance(data__check, str) and data__check == 'actor-controlled-target' or isinstance(data__check, str) and data__check == 'actor-is' or isinstance(data__check, str) and data__check == 'actor-not-eliminated' or isinstance(data__check, str) and data__check == 'after-a-game' or isinstance(data__check, str) and data__check == 'before-first-game' or isinstance(data__check, str) and data__check == 'card-not-destroyed' or isinstance(data__check, str) and data__check == 'card-territory-has' or isinstance(data__check, str) and data__check == 'choice-of' or isinstance(data__check, str) and data__check == 'covers-existing' or isinstance(data__check, str) and data__check == 'during-a-game' or isinstance(data__check, str) and data__check == 'enough-for-each' or isinstance(data__check, str) and data__check == 'game-number' or isinstance(data__check, str) and data__check == 'game-type' or isinstance(data__check, str) and data__check == 'in-order' or isinstance(data__check, str) and data__check == 'keeps-board-connected' or isinstance(data__check, str) and data__check == 'limit' or isinstance(data__check, str) and data__check == 'max-value' or isinstance(data__check, str) and data__check == 'min-value' or isinstance(data__check, str) and data__check == 'next-to' or isinstance(data__check, str) and data__check == 'opened' or isinstance(data__check, str) and data__check == 'placed-once-opened' or isinstance(data__check, str) and data__check == 'required-before-first-game' or isinstance(data__check, str) and data__check == 'rewards-in-first-games' or isinstance(data__check, str) and data__check == 'slot-free' or isinstance(data__check, str) and data__check == 'spread-over-regions' or isinstance(data__check, str) and data__check == 'start-for-founder' or isinstance(data__check, str) and data__check == 'steps-value' or isinstance(data__check, str) and data__check == 'supply-left' or isinstance(data__check, str) and data__check == 'target-card-value' or isinstance(data__check, str) and data__check == 'target-deck' or isinstance(data__check, str) and data__check == 'target-has' or isinstance(data__check, str) and data__check == 'target-has-own' or isinstance(data__check, str) and data__check == 'target-is' or isinstance(data__check, str) and data__check == 'target-lacks' or isinstance(data__check, str) and data__check == 'target-tagged' or isinstance(data__check, str) and data__check == 'target-unnamed' or isinstance(data__check, str) and data__check == 'when'):
                 raise JsonSchemaValueException
         if "cite" in data_keys:
             data_keys.remove("cite")
@@ -1868,6 +1881,72 @@ def validate____defs_checks_schema_json__defs_check(data, custom_formats={}, nam
             data__only = data["only"]
             if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
                 raise JsonSchemaValueException
+    return data
+
+def validate____defs_checks_schema_json__defs_params_in_order(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException
+    data_any_of_count14 = 0
+    if not data_any_of_count14:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['ids']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count14 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count14:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['tag']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count14 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count14:
+        raise JsonSchemaValueException
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_keys = set(data.keys())
+        if "check" in data_keys:
+            data_keys.remove("check")
+            data__check = data["check"]
+            if not (isinstance(data__check, str) and data__check == 'in-order'):
+                raise JsonSchemaValueException
+        if "cite" in data_keys:
+            data_keys.remove("cite")
+            data__cite = data["cite"]
+            validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "ids" in data_keys:
+            data_keys.remove("ids")
+            data__ids = data["ids"]
+            validate____defs_defs_schema_json__defs_ids(data__ids, custom_formats, None)
+        if "tag" in data_keys:
+            data_keys.remove("tag")
+            data__tag = data["tag"]
+            validate____defs_defs_schema_json__defs_id(data__tag, custom_formats, None)
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, None)
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            if not isinstance(data__name, (str)):
+                raise JsonSchemaValueException
+            if isinstance(data__name, str):
+                data__name_len = len(data__name)
+                if data__name_len < 1:
+                    raise JsonSchemaValueException
+        if "only" in data_keys:
+            data_keys.remove("only")
+            data__only = data["only"]
+            if not (isinstance(data__only, str) and data__only == 'during-a-game' or isinstance(data__only, str) and data__only == 'between-games'):
+                raise JsonSchemaValueException
+        if data_keys:
+            raise JsonSchemaValueException
     return data
 
 def validate____defs_checks_schema_json__defs_params_enough_for_each(data, custom_formats={}, name_prefix=None):
@@ -1899,13 +1978,13 @@ def validate____defs_checks_schema_json__defs_params_enough_for_each(data, custo
                 if data__of_len < 1:
                     raise JsonSchemaValueException
                 for data__of_x, data__of_item in enumerate(data__of):
-                    data__of_item_any_of_count14 = 0
-                    if not data__of_item_any_of_count14:
+                    data__of_item_any_of_count15 = 0
+                    if not data__of_item_any_of_count15:
                         try:
                             validate____defs_defs_schema_json__defs_id(data__of_item, custom_formats, None)
-                            data__of_item_any_of_count14 += 1
+                            data__of_item_any_of_count15 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__of_item_any_of_count14:
+                    if not data__of_item_any_of_count15:
                         try:
                             if not isinstance(data__of_item, (dict)):
                                 raise JsonSchemaValueException
@@ -1921,9 +2000,9 @@ def validate____defs_checks_schema_json__defs_params_enough_for_each(data, custo
                                     validate____defs_defs_schema_json__defs_id(data__of_item__deck, custom_formats, None)
                                 if data__of_item_keys:
                                     raise JsonSchemaValueException
-                            data__of_item_any_of_count14 += 1
+                            data__of_item_any_of_count15 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__of_item_any_of_count14:
+                    if not data__of_item_any_of_count15:
                         raise JsonSchemaValueException
         if "name" in data_keys:
             data_keys.remove("name")
@@ -2688,13 +2767,13 @@ def validate____defs_checks_schema_json__defs_params_limit(data, custom_formats=
                 if data__of_len < 1:
                     raise JsonSchemaValueException
                 for data__of_x, data__of_item in enumerate(data__of):
-                    data__of_item_any_of_count15 = 0
-                    if not data__of_item_any_of_count15:
+                    data__of_item_any_of_count16 = 0
+                    if not data__of_item_any_of_count16:
                         try:
                             validate____defs_defs_schema_json__defs_id(data__of_item, custom_formats, None)
-                            data__of_item_any_of_count15 += 1
+                            data__of_item_any_of_count16 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__of_item_any_of_count15:
+                    if not data__of_item_any_of_count16:
                         try:
                             if not isinstance(data__of_item, (dict)):
                                 raise JsonSchemaValueException
@@ -2710,9 +2789,9 @@ def validate____defs_checks_schema_json__defs_params_limit(data, custom_formats=
                                     validate____defs_defs_schema_json__defs_id(data__of_item__deck, custom_formats, None)
                                 if data__of_item_keys:
                                     raise JsonSchemaValueException
-                            data__of_item_any_of_count15 += 1
+                            data__of_item_any_of_count16 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__of_item_any_of_count15:
+                    if not data__of_item_any_of_count16:
                         raise JsonSchemaValueException
         if "per" in data_keys:
             data_keys.remove("per")
@@ -2749,17 +2828,17 @@ def validate____defs_checks_schema_json__defs_params_limit(data, custom_formats=
     return data
 
 def validate____defs_checks_schema_json__defs_limit_number(data, custom_formats={}, name_prefix=None):
-    data_any_of_count16 = 0
-    if not data_any_of_count16:
+    data_any_of_count17 = 0
+    if not data_any_of_count17:
         try:
             if not isinstance(data, (int)) and not (isinstance(data, float) and data.is_integer()) or isinstance(data, bool):
                 raise JsonSchemaValueException
             if isinstance(data, (int, float, Decimal)) and not isinstance(data, bool):
                 if data < 0:
                     raise JsonSchemaValueException
-            data_any_of_count16 += 1
+            data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count16:
+    if not data_any_of_count17:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -2775,9 +2854,9 @@ def validate____defs_checks_schema_json__defs_limit_number(data, custom_formats=
                     validate____defs_defs_schema_json__defs_id(data__track, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count16 += 1
+            data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count16:
+    if not data_any_of_count17:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -2793,9 +2872,9 @@ def validate____defs_checks_schema_json__defs_limit_number(data, custom_formats=
                     validate____defs_defs_schema_json__defs_id(data__stat, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count16 += 1
+            data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count16:
+    if not data_any_of_count17:
         raise JsonSchemaValueException
     return data
 
@@ -3206,237 +3285,237 @@ def validate____defs_checks_schema_json__defs_params_actor_controlled_target(dat
 def validate____defs_conditions_schema_json__defs_form(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException
-    data_any_of_count17 = 0
-    if not data_any_of_count17:
+    data_any_of_count18 = 0
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['all']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
-            data_any_of_count17 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['any']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
-            data_any_of_count17 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['not']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
-            data_any_of_count17 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['condition']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
-            data_any_of_count17 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['count']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
-            data_any_of_count17 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['track']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
-            data_any_of_count17 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['stat']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
-            data_any_of_count17 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['level']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
-            data_any_of_count17 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['game']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
-            data_any_of_count17 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['games']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
-            data_any_of_count17 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['scenario']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
-            data_any_of_count17 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['score']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
-            data_any_of_count17 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rank']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
-            data_any_of_count17 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['wins']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
-            data_any_of_count17 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['owner']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
-            data_any_of_count17 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['who']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
-            data_any_of_count17 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['opened']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
-            data_any_of_count17 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['held']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
-            data_any_of_count17 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['destroyed']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
-            data_any_of_count17 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count18:
         raise JsonSchemaValueException
     try:
-        data_any_of_count18 = 0
-        if not data_any_of_count18:
+        data_any_of_count19 = 0
+        if not data_any_of_count19:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['at_least', 'at_most']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count18 += 1
+                data_any_of_count19 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count18:
+        if not data_any_of_count19:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['at_least', 'equals']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count18 += 1
+                data_any_of_count19 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count18:
+        if not data_any_of_count19:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['at_least', 'in']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count18 += 1
+                data_any_of_count19 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count18:
+        if not data_any_of_count19:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['at_most', 'equals']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count18 += 1
+                data_any_of_count19 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count18:
+        if not data_any_of_count19:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['at_most', 'in']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count18 += 1
+                data_any_of_count19 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count18:
+        if not data_any_of_count19:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['equals', 'in']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count18 += 1
+                data_any_of_count19 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count18:
+        if not data_any_of_count19:
             raise JsonSchemaValueException
     except (JsonSchemaValueException, JsonSchemaValuesException): pass
     else:
@@ -3539,65 +3618,65 @@ def validate____defs_conditions_schema_json__defs_form(data, custom_formats={}, 
         if "at_least" in data_keys:
             data_keys.remove("at_least")
             data__atleast = data["at_least"]
-            data__atleast_any_of_count19 = 0
-            if not data__atleast_any_of_count19:
+            data__atleast_any_of_count20 = 0
+            if not data__atleast_any_of_count20:
                 try:
                     if not isinstance(data__atleast, (int)) and not (isinstance(data__atleast, float) and data__atleast.is_integer()) or isinstance(data__atleast, bool):
                         raise JsonSchemaValueException
-                    data__atleast_any_of_count19 += 1
+                    data__atleast_any_of_count20 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__atleast_any_of_count19:
+            if not data__atleast_any_of_count20:
                 try:
                     validate____defs_conditions_schema_json__defs_query(data__atleast, custom_formats, None)
-                    data__atleast_any_of_count19 += 1
+                    data__atleast_any_of_count20 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__atleast_any_of_count19:
+            if not data__atleast_any_of_count20:
                 raise JsonSchemaValueException
         if "at_most" in data_keys:
             data_keys.remove("at_most")
             data__atmost = data["at_most"]
-            data__atmost_any_of_count20 = 0
-            if not data__atmost_any_of_count20:
+            data__atmost_any_of_count21 = 0
+            if not data__atmost_any_of_count21:
                 try:
                     if not isinstance(data__atmost, (int)) and not (isinstance(data__atmost, float) and data__atmost.is_integer()) or isinstance(data__atmost, bool):
                         raise JsonSchemaValueException
-                    data__atmost_any_of_count20 += 1
+                    data__atmost_any_of_count21 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__atmost_any_of_count20:
+            if not data__atmost_any_of_count21:
                 try:
                     validate____defs_conditions_schema_json__defs_query(data__atmost, custom_formats, None)
-                    data__atmost_any_of_count20 += 1
+                    data__atmost_any_of_count21 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__atmost_any_of_count20:
+            if not data__atmost_any_of_count21:
                 raise JsonSchemaValueException
         if "equals" in data_keys:
             data_keys.remove("equals")
             data__equals = data["equals"]
-            data__equals_any_of_count21 = 0
-            if not data__equals_any_of_count21:
+            data__equals_any_of_count22 = 0
+            if not data__equals_any_of_count22:
                 try:
                     if not isinstance(data__equals, (int)) and not (isinstance(data__equals, float) and data__equals.is_integer()) or isinstance(data__equals, bool):
                         raise JsonSchemaValueException
-                    data__equals_any_of_count21 += 1
+                    data__equals_any_of_count22 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__equals_any_of_count21:
+            if not data__equals_any_of_count22:
                 try:
                     if not isinstance(data__equals, (str)):
                         raise JsonSchemaValueException
-                    data__equals_any_of_count21 += 1
+                    data__equals_any_of_count22 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__equals_any_of_count21:
+            if not data__equals_any_of_count22:
                 try:
                     if not isinstance(data__equals, (bool)):
                         raise JsonSchemaValueException
-                    data__equals_any_of_count21 += 1
+                    data__equals_any_of_count22 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__equals_any_of_count21:
+            if not data__equals_any_of_count22:
                 try:
                     validate____defs_conditions_schema_json__defs_query(data__equals, custom_formats, None)
-                    data__equals_any_of_count21 += 1
+                    data__equals_any_of_count22 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__equals_any_of_count21:
+            if not data__equals_any_of_count22:
                 raise JsonSchemaValueException
         if "in" in data_keys:
             data_keys.remove("in")
@@ -3610,31 +3689,31 @@ def validate____defs_conditions_schema_json__defs_form(data, custom_formats={}, 
                 if data__in_len < 1:
                     raise JsonSchemaValueException
                 for data__in_x, data__in_item in enumerate(data__in):
-                    data__in_item_any_of_count22 = 0
-                    if not data__in_item_any_of_count22:
+                    data__in_item_any_of_count23 = 0
+                    if not data__in_item_any_of_count23:
                         try:
                             if not isinstance(data__in_item, (int)) and not (isinstance(data__in_item, float) and data__in_item.is_integer()) or isinstance(data__in_item, bool):
                                 raise JsonSchemaValueException
-                            data__in_item_any_of_count22 += 1
+                            data__in_item_any_of_count23 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__in_item_any_of_count22:
+                    if not data__in_item_any_of_count23:
                         try:
                             if not isinstance(data__in_item, (str)):
                                 raise JsonSchemaValueException
-                            data__in_item_any_of_count22 += 1
+                            data__in_item_any_of_count23 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__in_item_any_of_count22:
+                    if not data__in_item_any_of_count23:
                         try:
                             if not isinstance(data__in_item, (bool)):
                                 raise JsonSchemaValueException
-                            data__in_item_any_of_count22 += 1
+                            data__in_item_any_of_count23 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__in_item_any_of_count22:
+                    if not data__in_item_any_of_count23:
                         try:
                             validate____defs_conditions_schema_json__defs_query(data__in_item, custom_formats, None)
-                            data__in_item_any_of_count22 += 1
+                            data__in_item_any_of_count23 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__in_item_any_of_count22:
+                    if not data__in_item_any_of_count23:
                         raise JsonSchemaValueException
         if "text" in data_keys:
             data_keys.remove("text")
@@ -3647,158 +3726,158 @@ def validate____defs_conditions_schema_json__defs_form(data, custom_formats={}, 
         if data_keys:
             raise JsonSchemaValueException
     try:
-        data_any_of_count23 = 0
-        if not data_any_of_count23:
+        data_any_of_count24 = 0
+        if not data_any_of_count24:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['count']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count23 += 1
+                data_any_of_count24 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count23:
+        if not data_any_of_count24:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['track']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count23 += 1
+                data_any_of_count24 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count23:
+        if not data_any_of_count24:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['stat']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count23 += 1
+                data_any_of_count24 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count23:
+        if not data_any_of_count24:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['level']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count23 += 1
+                data_any_of_count24 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count23:
+        if not data_any_of_count24:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['game']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count23 += 1
+                data_any_of_count24 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count23:
+        if not data_any_of_count24:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['games']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count23 += 1
+                data_any_of_count24 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count23:
+        if not data_any_of_count24:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['scenario']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count23 += 1
+                data_any_of_count24 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count23:
+        if not data_any_of_count24:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['score']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count23 += 1
+                data_any_of_count24 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count23:
+        if not data_any_of_count24:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['rank']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count23 += 1
+                data_any_of_count24 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count23:
+        if not data_any_of_count24:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['wins']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count23 += 1
+                data_any_of_count24 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count23:
+        if not data_any_of_count24:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['owner']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count23 += 1
+                data_any_of_count24 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count23:
+        if not data_any_of_count24:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['who']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count23 += 1
+                data_any_of_count24 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count23:
+        if not data_any_of_count24:
             raise JsonSchemaValueException
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
-        data_any_of_count24 = 0
-        if not data_any_of_count24:
+        data_any_of_count25 = 0
+        if not data_any_of_count25:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['at_least']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count24 += 1
+                data_any_of_count25 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count24:
+        if not data_any_of_count25:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['at_most']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count24 += 1
+                data_any_of_count25 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count24:
+        if not data_any_of_count25:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['equals']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count24 += 1
+                data_any_of_count25 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count24:
+        if not data_any_of_count25:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['in']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
-                data_any_of_count24 += 1
+                data_any_of_count25 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count24:
+        if not data_any_of_count25:
             raise JsonSchemaValueException
     return data
 
@@ -3887,13 +3966,13 @@ def validate____defs_conditions_schema_json__defs_queries_destroyed(data, custom
     return data
 
 def validate____defs_conditions_schema_json__defs_queries_held(data, custom_formats={}, name_prefix=None):
-    data_any_of_count25 = 0
-    if not data_any_of_count25:
+    data_any_of_count26 = 0
+    if not data_any_of_count26:
         try:
             validate____defs_defs_schema_json__defs_id(data, custom_formats, None)
-            data_any_of_count25 += 1
+            data_any_of_count26 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count25:
+    if not data_any_of_count26:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -3918,9 +3997,9 @@ def validate____defs_conditions_schema_json__defs_queries_held(data, custom_form
                             raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count25 += 1
+            data_any_of_count26 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count25:
+    if not data_any_of_count26:
         raise JsonSchemaValueException
     return data
 
@@ -3929,42 +4008,6 @@ def validate____defs_conditions_schema_json__defs_queries_opened(data, custom_fo
     return data
 
 def validate____defs_conditions_schema_json__defs_queries_who(data, custom_formats={}, name_prefix=None):
-    data_any_of_count26 = 0
-    if not data_any_of_count26:
-        try:
-            if not isinstance(data, (str)):
-                raise JsonSchemaValueException
-            if isinstance(data, str):
-                data_len = len(data)
-                if data_len < 1:
-                    raise JsonSchemaValueException
-            data_any_of_count26 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count26:
-        try:
-            if not isinstance(data, (dict)):
-                raise JsonSchemaValueException
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data_keys = set(data.keys())
-                if "player" in data_keys:
-                    data_keys.remove("player")
-                    data__player = data["player"]
-                    if not isinstance(data__player, (str)):
-                        raise JsonSchemaValueException
-                    if isinstance(data__player, str):
-                        data__player_len = len(data__player)
-                        if data__player_len < 1:
-                            raise JsonSchemaValueException
-                if data_keys:
-                    raise JsonSchemaValueException
-            data_any_of_count26 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count26:
-        raise JsonSchemaValueException
-    return data
-
-def validate____defs_conditions_schema_json__defs_queries_owner(data, custom_formats={}, name_prefix=None):
     data_any_of_count27 = 0
     if not data_any_of_count27:
         try:
@@ -3983,14 +4026,14 @@ def validate____defs_conditions_schema_json__defs_queries_owner(data, custom_for
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data_keys = set(data.keys())
-                if "of" in data_keys:
-                    data_keys.remove("of")
-                    data__of = data["of"]
-                    if not isinstance(data__of, (str)):
+                if "player" in data_keys:
+                    data_keys.remove("player")
+                    data__player = data["player"]
+                    if not isinstance(data__player, (str)):
                         raise JsonSchemaValueException
-                    if isinstance(data__of, str):
-                        data__of_len = len(data__of)
-                        if data__of_len < 1:
+                    if isinstance(data__player, str):
+                        data__player_len = len(data__player)
+                        if data__player_len < 1:
                             raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
@@ -4000,7 +4043,7 @@ def validate____defs_conditions_schema_json__defs_queries_owner(data, custom_for
         raise JsonSchemaValueException
     return data
 
-def validate____defs_conditions_schema_json__defs_queries_wins(data, custom_formats={}, name_prefix=None):
+def validate____defs_conditions_schema_json__defs_queries_owner(data, custom_formats={}, name_prefix=None):
     data_any_of_count28 = 0
     if not data_any_of_count28:
         try:
@@ -4019,14 +4062,14 @@ def validate____defs_conditions_schema_json__defs_queries_wins(data, custom_form
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data_keys = set(data.keys())
-                if "player" in data_keys:
-                    data_keys.remove("player")
-                    data__player = data["player"]
-                    if not isinstance(data__player, (str)):
+                if "of" in data_keys:
+                    data_keys.remove("of")
+                    data__of = data["of"]
+                    if not isinstance(data__of, (str)):
                         raise JsonSchemaValueException
-                    if isinstance(data__player, str):
-                        data__player_len = len(data__player)
-                        if data__player_len < 1:
+                    if isinstance(data__of, str):
+                        data__of_len = len(data__of)
+                        if data__of_len < 1:
                             raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
@@ -4036,7 +4079,7 @@ def validate____defs_conditions_schema_json__defs_queries_wins(data, custom_form
         raise JsonSchemaValueException
     return data
 
-def validate____defs_conditions_schema_json__defs_queries_rank(data, custom_formats={}, name_prefix=None):
+def validate____defs_conditions_schema_json__defs_queries_wins(data, custom_formats={}, name_prefix=None):
     data_any_of_count29 = 0
     if not data_any_of_count29:
         try:
@@ -4072,7 +4115,7 @@ def validate____defs_conditions_schema_json__defs_queries_rank(data, custom_form
         raise JsonSchemaValueException
     return data
 
-def validate____defs_conditions_schema_json__defs_queries_score(data, custom_formats={}, name_prefix=None):
+def validate____defs_conditions_schema_json__defs_queries_rank(data, custom_formats={}, name_prefix=None):
     data_any_of_count30 = 0
     if not data_any_of_count30:
         try:
@@ -4100,6 +4143,42 @@ def validate____defs_conditions_schema_json__defs_queries_score(data, custom_for
                         data__player_len = len(data__player)
                         if data__player_len < 1:
                             raise JsonSchemaValueException
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count30 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count30:
+        raise JsonSchemaValueException
+    return data
+
+def validate____defs_conditions_schema_json__defs_queries_score(data, custom_formats={}, name_prefix=None):
+    data_any_of_count31 = 0
+    if not data_any_of_count31:
+        try:
+            if not isinstance(data, (str)):
+                raise JsonSchemaValueException
+            if isinstance(data, str):
+                data_len = len(data)
+                if data_len < 1:
+                    raise JsonSchemaValueException
+            data_any_of_count31 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count31:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data_keys = set(data.keys())
+                if "player" in data_keys:
+                    data_keys.remove("player")
+                    data__player = data["player"]
+                    if not isinstance(data__player, (str)):
+                        raise JsonSchemaValueException
+                    if isinstance(data__player, str):
+                        data__player_len = len(data__player)
+                        if data__player_len < 1:
+                            raise JsonSchemaValueException
                 if "total" in data_keys:
                     data_keys.remove("total")
                     data__total = data["total"]
@@ -4107,9 +4186,9 @@ def validate____defs_conditions_schema_json__defs_queries_score(data, custom_for
                         raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count30 += 1
+            data_any_of_count31 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count30:
+    if not data_any_of_count31:
         raise JsonSchemaValueException
     return data
 
@@ -4155,13 +4234,13 @@ def validate____defs_conditions_schema_json__defs_queries_game(data, custom_form
     return data
 
 def validate____defs_conditions_schema_json__defs_queries_level(data, custom_formats={}, name_prefix=None):
-    data_any_of_count31 = 0
-    if not data_any_of_count31:
+    data_any_of_count32 = 0
+    if not data_any_of_count32:
         try:
             validate____defs_defs_schema_json__defs_id(data, custom_formats, None)
-            data_any_of_count31 += 1
+            data_any_of_count32 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count31:
+    if not data_any_of_count32:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -4186,20 +4265,20 @@ def validate____defs_conditions_schema_json__defs_queries_level(data, custom_for
                             raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count31 += 1
+            data_any_of_count32 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count31:
+    if not data_any_of_count32:
         raise JsonSchemaValueException
     return data
 
 def validate____defs_conditions_schema_json__defs_queries_stat(data, custom_formats={}, name_prefix=None):
-    data_any_of_count32 = 0
-    if not data_any_of_count32:
+    data_any_of_count33 = 0
+    if not data_any_of_count33:
         try:
             validate____defs_defs_schema_json__defs_id(data, custom_formats, None)
-            data_any_of_count32 += 1
+            data_any_of_count33 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count32:
+    if not data_any_of_count33:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -4224,9 +4303,9 @@ def validate____defs_conditions_schema_json__defs_queries_stat(data, custom_form
                             raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count32 += 1
+            data_any_of_count33 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count32:
+    if not data_any_of_count33:
         raise JsonSchemaValueException
     return data
 
@@ -4243,13 +4322,13 @@ def validate____defs_conditions_schema_json__defs_queries_count(data, custom_for
         if "sticker" in data_keys:
             data_keys.remove("sticker")
             data__sticker = data["sticker"]
-            data__sticker_any_of_count33 = 0
-            if not data__sticker_any_of_count33:
+            data__sticker_any_of_count34 = 0
+            if not data__sticker_any_of_count34:
                 try:
                     validate____defs_defs_schema_json__defs_id(data__sticker, custom_formats, None)
-                    data__sticker_any_of_count33 += 1
+                    data__sticker_any_of_count34 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__sticker_any_of_count33:
+            if not data__sticker_any_of_count34:
                 try:
                     if not isinstance(data__sticker, (list, tuple)):
                         raise JsonSchemaValueException
@@ -4260,20 +4339,20 @@ def validate____defs_conditions_schema_json__defs_queries_count(data, custom_for
                             raise JsonSchemaValueException
                         for data__sticker_x, data__sticker_item in enumerate(data__sticker):
                             validate____defs_defs_schema_json__defs_id(data__sticker_item, custom_formats, None)
-                    data__sticker_any_of_count33 += 1
+                    data__sticker_any_of_count34 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__sticker_any_of_count33:
+            if not data__sticker_any_of_count34:
                 raise JsonSchemaValueException
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
-            data__kind_any_of_count34 = 0
-            if not data__kind_any_of_count34:
+            data__kind_any_of_count35 = 0
+            if not data__kind_any_of_count35:
                 try:
                     validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, None)
-                    data__kind_any_of_count34 += 1
+                    data__kind_any_of_count35 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__kind_any_of_count34:
+            if not data__kind_any_of_count35:
                 try:
                     if not isinstance(data__kind, (list, tuple)):
                         raise JsonSchemaValueException
@@ -4284,20 +4363,20 @@ def validate____defs_conditions_schema_json__defs_queries_count(data, custom_for
                             raise JsonSchemaValueException
                         for data__kind_x, data__kind_item in enumerate(data__kind):
                             validate____defs_defs_schema_json__defs_id(data__kind_item, custom_formats, None)
-                    data__kind_any_of_count34 += 1
+                    data__kind_any_of_count35 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__kind_any_of_count34:
+            if not data__kind_any_of_count35:
                 raise JsonSchemaValueException
         if "tag" in data_keys:
             data_keys.remove("tag")
             data__tag = data["tag"]
-            data__tag_any_of_count35 = 0
-            if not data__tag_any_of_count35:
+            data__tag_any_of_count36 = 0
+            if not data__tag_any_of_count36:
                 try:
                     validate____defs_defs_schema_json__defs_id(data__tag, custom_formats, None)
-                    data__tag_any_of_count35 += 1
+                    data__tag_any_of_count36 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__tag_any_of_count35:
+            if not data__tag_any_of_count36:
                 try:
                     if not isinstance(data__tag, (list, tuple)):
                         raise JsonSchemaValueException
@@ -4308,20 +4387,20 @@ def validate____defs_conditions_schema_json__defs_queries_count(data, custom_for
                             raise JsonSchemaValueException
                         for data__tag_x, data__tag_item in enumerate(data__tag):
                             validate____defs_defs_schema_json__defs_id(data__tag_item, custom_formats, None)
-                    data__tag_any_of_count35 += 1
+                    data__tag_any_of_count36 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__tag_any_of_count35:
+            if not data__tag_any_of_count36:
                 raise JsonSchemaValueException
         if "group" in data_keys:
             data_keys.remove("group")
             data__group = data["group"]
-            data__group_any_of_count36 = 0
-            if not data__group_any_of_count36:
+            data__group_any_of_count37 = 0
+            if not data__group_any_of_count37:
                 try:
                     validate____defs_defs_schema_json__defs_id(data__group, custom_formats, None)
-                    data__group_any_of_count36 += 1
+                    data__group_any_of_count37 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__group_any_of_count36:
+            if not data__group_any_of_count37:
                 try:
                     if not isinstance(data__group, (list, tuple)):
                         raise JsonSchemaValueException
@@ -4332,9 +4411,9 @@ def validate____defs_conditions_schema_json__defs_queries_count(data, custom_for
                             raise JsonSchemaValueException
                         for data__group_x, data__group_item in enumerate(data__group):
                             validate____defs_defs_schema_json__defs_id(data__group_item, custom_formats, None)
-                    data__group_any_of_count36 += 1
+                    data__group_any_of_count37 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__group_any_of_count36:
+            if not data__group_any_of_count37:
                 raise JsonSchemaValueException
         if "by" in data_keys:
             data_keys.remove("by")
@@ -4357,7 +4436,7 @@ def validate____defs_conditions_schema_json__defs_queries_count(data, custom_for
         if "status" in data_keys:
             data_keys.remove("status")
             data__status = data["status"]
-            if not (isinstance(data__status, str) and data__status == 'active' or isinstance(data__status, str) and data__status == 'cancelled' or isinstance(data__status, str) and data__status == 'any'):
+            if not (isinstance(data__status, str) and data__status == 'active' or isinstance(data__status, str) and data__status == 'cancelled' or isinstance(data__status, str) and data__status == 'retired' or isinstance(data__status, str) and data__status == 'lost' or isinstance(data__status, str) and data__status == 'any'):
                 raise JsonSchemaValueException
         if "on" in data_keys:
             data_keys.remove("on")
@@ -4404,8 +4483,8 @@ def validate____defs_conditions_schema_json__defs_queries_count(data, custom_for
     return data
 
 def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats={}, name_prefix=None):
-    data_any_of_count37 = 0
-    if not data_any_of_count37:
+    data_any_of_count38 = 0
+    if not data_any_of_count38:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -4429,9 +4508,9 @@ def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats=
                             raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count37 += 1
+            data_any_of_count38 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count37:
+    if not data_any_of_count38:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -4447,9 +4526,9 @@ def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats=
                     validate____defs_defs_schema_json__defs_id(data__abouttoplace, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count37 += 1
+            data_any_of_count38 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count37:
+    if not data_any_of_count38:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -4466,9 +4545,9 @@ def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats=
                         raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count37 += 1
+            data_any_of_count38 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count37:
+    if not data_any_of_count38:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -4488,9 +4567,9 @@ def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats=
                             raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count37 += 1
+            data_any_of_count38 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count37:
+    if not data_any_of_count38:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -4510,9 +4589,9 @@ def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats=
                             raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count37 += 1
+            data_any_of_count38 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count37:
+    if not data_any_of_count38:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -4532,9 +4611,9 @@ def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats=
                             raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count37 += 1
+            data_any_of_count38 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count37:
+    if not data_any_of_count38:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -4550,15 +4629,15 @@ def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats=
                     validate____defs_defs_schema_json__defs_id(data__opened, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count37 += 1
+            data_any_of_count38 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count37:
+    if not data_any_of_count38:
         try:
             if not (isinstance(data, str) and data == 'never'):
                 raise JsonSchemaValueException
-            data_any_of_count37 += 1
+            data_any_of_count38 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count37:
+    if not data_any_of_count38:
         raise JsonSchemaValueException
     return data
 
@@ -5013,13 +5092,13 @@ def validate____defs_stickers_schema_json__defs_sticker(data, custom_formats={},
         if "supply" in data_keys:
             data_keys.remove("supply")
             data__supply = data["supply"]
-            data__supply_any_of_count38 = 0
-            if not data__supply_any_of_count38:
+            data__supply_any_of_count39 = 0
+            if not data__supply_any_of_count39:
                 try:
                     validate____defs_defs_schema_json__defs_count(data__supply, custom_formats, None)
-                    data__supply_any_of_count38 += 1
+                    data__supply_any_of_count39 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__supply_any_of_count38:
+            if not data__supply_any_of_count39:
                 try:
                     if not isinstance(data__supply, (list, tuple)):
                         raise JsonSchemaValueException
@@ -5030,9 +5109,9 @@ def validate____defs_stickers_schema_json__defs_sticker(data, custom_formats={},
                             raise JsonSchemaValueException
                         for data__supply_x, data__supply_item in enumerate(data__supply):
                             validate____defs_stickers_schema_json__defs_pool(data__supply_item, custom_formats, None)
-                    data__supply_any_of_count38 += 1
+                    data__supply_any_of_count39 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__supply_any_of_count38:
+            if not data__supply_any_of_count39:
                 raise JsonSchemaValueException
         if "effect" in data_keys:
             data_keys.remove("effect")
@@ -5271,8 +5350,8 @@ def validate____defs_stickers_schema_json__defs_pool(data, custom_formats={}, na
     return data
 
 def validate____defs_defs_schema_json__defs_count(data, custom_formats={}, name_prefix=None):
-    data_any_of_count39 = 0
-    if not data_any_of_count39:
+    data_any_of_count40 = 0
+    if not data_any_of_count40:
         try:
             if not isinstance(data, (int)) and not (isinstance(data, float) and data.is_integer()) or isinstance(data, bool):
                 raise JsonSchemaValueException
@@ -5281,35 +5360,35 @@ def validate____defs_defs_schema_json__defs_count(data, custom_formats={}, name_
                     raise JsonSchemaValueException
                 if data > 10000:
                     raise JsonSchemaValueException
-            data_any_of_count39 += 1
+            data_any_of_count40 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count39:
+    if not data_any_of_count40:
         try:
             validate____defs_defs_schema_json__defs_unknown(data, custom_formats, None)
-            data_any_of_count39 += 1
+            data_any_of_count40 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count39:
+    if not data_any_of_count40:
         raise JsonSchemaValueException
     return data
 
 def validate____defs_stickers_schema_json__defs_target(data, custom_formats={}, name_prefix=None):
-    data_any_of_count40 = 0
-    if not data_any_of_count40:
+    data_any_of_count41 = 0
+    if not data_any_of_count41:
         try:
             if not (isinstance(data, str) and data == 'territory' or isinstance(data, str) and data == 'continent' or isinstance(data, str) and data == 'region' or isinstance(data, str) and data == 'card' or isinstance(data, str) and data == 'territory-card' or isinstance(data, str) and data == 'faction-card' or isinstance(data, str) and data == 'warlord-card' or isinstance(data, str) and data == 'rulebook-slot' or isinstance(data, str) and data == 'board'):
                 raise JsonSchemaValueException
-            data_any_of_count40 += 1
+            data_any_of_count41 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count40:
+    if not data_any_of_count41:
         try:
             if not isinstance(data, (str)):
                 raise JsonSchemaValueException
             if isinstance(data, str):
                 if not REGEX_PATTERNS['^[a-z0-9]+(-[a-z0-9]+)*-card$'].search(data):
                     raise JsonSchemaValueException
-            data_any_of_count40 += 1
+            data_any_of_count41 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count40:
+    if not data_any_of_count41:
         raise JsonSchemaValueException
     return data
 
@@ -5445,8 +5524,8 @@ def validate____defs_cards_schema_json__defs_card(data, custom_formats={}, name_
         if "resources" in data_keys:
             data_keys.remove("resources")
             data__resources = data["resources"]
-            data__resources_any_of_count41 = 0
-            if not data__resources_any_of_count41:
+            data__resources_any_of_count42 = 0
+            if not data__resources_any_of_count42:
                 try:
                     if not isinstance(data__resources, (int)) and not (isinstance(data__resources, float) and data__resources.is_integer()) or isinstance(data__resources, bool):
                         raise JsonSchemaValueException
@@ -5455,14 +5534,14 @@ def validate____defs_cards_schema_json__defs_card(data, custom_formats={}, name_
                             raise JsonSchemaValueException
                         if data__resources > 99:
                             raise JsonSchemaValueException
-                    data__resources_any_of_count41 += 1
+                    data__resources_any_of_count42 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__resources_any_of_count41:
+            if not data__resources_any_of_count42:
                 try:
                     validate____defs_defs_schema_json__defs_unknown(data__resources, custom_formats, None)
-                    data__resources_any_of_count41 += 1
+                    data__resources_any_of_count42 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__resources_any_of_count41:
+            if not data__resources_any_of_count42:
                 raise JsonSchemaValueException
         if "max_resources" in data_keys:
             data_keys.remove("max_resources")
@@ -6021,21 +6100,21 @@ def validate____defs_board_schema_json__defs_board(data, custom_formats={}, name
         if "complete" in data_keys:
             data_keys.remove("complete")
             data__complete = data["complete"]
-            data__complete_any_of_count42 = 0
-            if not data__complete_any_of_count42:
+            data__complete_any_of_count43 = 0
+            if not data__complete_any_of_count43:
                 try:
                     if not isinstance(data__complete, (bool)):
                         raise JsonSchemaValueException
                     if not (isinstance(data__complete, bool) and data__complete is True):
                         raise JsonSchemaValueException
-                    data__complete_any_of_count42 += 1
+                    data__complete_any_of_count43 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__complete_any_of_count42:
+            if not data__complete_any_of_count43:
                 try:
                     validate____defs_defs_schema_json__defs_unknown(data__complete, custom_formats, None)
-                    data__complete_any_of_count42 += 1
+                    data__complete_any_of_count43 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__complete_any_of_count42:
+            if not data__complete_any_of_count43:
                 raise JsonSchemaValueException
         if "inferred" in data_keys:
             data_keys.remove("inferred")
@@ -6155,8 +6234,8 @@ def validate____defs_game_schema_json__defs_sources(data, custom_formats={}, nam
                 if "year" in data_item_keys:
                     data_item_keys.remove("year")
                     data_item__year = data_item["year"]
-                    data_item__year_any_of_count43 = 0
-                    if not data_item__year_any_of_count43:
+                    data_item__year_any_of_count44 = 0
+                    if not data_item__year_any_of_count44:
                         try:
                             if not isinstance(data_item__year, (int)) and not (isinstance(data_item__year, float) and data_item__year.is_integer()) or isinstance(data_item__year, bool):
                                 raise JsonSchemaValueException
@@ -6165,14 +6244,14 @@ def validate____defs_game_schema_json__defs_sources(data, custom_formats={}, nam
                                     raise JsonSchemaValueException
                                 if data_item__year > 2100:
                                     raise JsonSchemaValueException
-                            data_item__year_any_of_count43 += 1
+                            data_item__year_any_of_count44 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__year_any_of_count43:
+                    if not data_item__year_any_of_count44:
                         try:
                             validate____defs_defs_schema_json__defs_unknown(data_item__year, custom_formats, None)
-                            data_item__year_any_of_count43 += 1
+                            data_item__year_any_of_count44 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__year_any_of_count43:
+                    if not data_item__year_any_of_count44:
                         raise JsonSchemaValueException
                 if "transcription" in data_item_keys:
                     data_item_keys.remove("transcription")
@@ -6530,13 +6609,13 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                 if "overall_winner" in data__campaign_keys:
                     data__campaign_keys.remove("overall_winner")
                     data__campaign__overallwinner = data__campaign["overall_winner"]
-                    data__campaign__overallwinner_any_of_count44 = 0
-                    if not data__campaign__overallwinner_any_of_count44:
+                    data__campaign__overallwinner_any_of_count45 = 0
+                    if not data__campaign__overallwinner_any_of_count45:
                         try:
                             validate____defs_defs_schema_json__defs_unknown(data__campaign__overallwinner, custom_formats, None)
-                            data__campaign__overallwinner_any_of_count44 += 1
+                            data__campaign__overallwinner_any_of_count45 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__overallwinner_any_of_count44:
+                    if not data__campaign__overallwinner_any_of_count45:
                         try:
                             if not isinstance(data__campaign__overallwinner, (dict)):
                                 raise JsonSchemaValueException
@@ -6573,18 +6652,18 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                         if "per" in data__campaign__overallwinner__tiebonus_keys:
                                             data__campaign__overallwinner__tiebonus_keys.remove("per")
                                             data__campaign__overallwinner__tiebonus__per = data__campaign__overallwinner__tiebonus["per"]
-                                            data__campaign__overallwinner__tiebonus__per_any_of_count45 = 0
-                                            if not data__campaign__overallwinner__tiebonus__per_any_of_count45:
+                                            data__campaign__overallwinner__tiebonus__per_any_of_count46 = 0
+                                            if not data__campaign__overallwinner__tiebonus__per_any_of_count46:
                                                 try:
                                                     validate____defs_defs_schema_json__defs_id(data__campaign__overallwinner__tiebonus__per, custom_formats, None)
-                                                    data__campaign__overallwinner__tiebonus__per_any_of_count45 += 1
+                                                    data__campaign__overallwinner__tiebonus__per_any_of_count46 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__campaign__overallwinner__tiebonus__per_any_of_count45:
+                                            if not data__campaign__overallwinner__tiebonus__per_any_of_count46:
                                                 try:
                                                     validate____defs_defs_schema_json__defs_ids(data__campaign__overallwinner__tiebonus__per, custom_formats, None)
-                                                    data__campaign__overallwinner__tiebonus__per_any_of_count45 += 1
+                                                    data__campaign__overallwinner__tiebonus__per_any_of_count46 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__campaign__overallwinner__tiebonus__per_any_of_count45:
+                                            if not data__campaign__overallwinner__tiebonus__per_any_of_count46:
                                                 raise JsonSchemaValueException
                                         if "named" in data__campaign__overallwinner__tiebonus_keys:
                                             data__campaign__overallwinner__tiebonus_keys.remove("named")
@@ -6607,9 +6686,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                     validate____defs_defs_schema_json__defs_cite(data__campaign__overallwinner__cite, custom_formats, None)
                                 if data__campaign__overallwinner_keys:
                                     raise JsonSchemaValueException
-                            data__campaign__overallwinner_any_of_count44 += 1
+                            data__campaign__overallwinner_any_of_count45 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__overallwinner_any_of_count44:
+                    if not data__campaign__overallwinner_any_of_count45:
                         try:
                             if not isinstance(data__campaign__overallwinner, (dict)):
                                 raise JsonSchemaValueException
@@ -6649,9 +6728,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                     validate____defs_defs_schema_json__defs_cite(data__campaign__overallwinner__cite, custom_formats, None)
                                 if data__campaign__overallwinner_keys:
                                     raise JsonSchemaValueException
-                            data__campaign__overallwinner_any_of_count44 += 1
+                            data__campaign__overallwinner_any_of_count45 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__overallwinner_any_of_count44:
+                    if not data__campaign__overallwinner_any_of_count45:
                         raise JsonSchemaValueException
                 if "starts" in data__campaign_keys:
                     data__campaign_keys.remove("starts")
@@ -6662,8 +6741,8 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                     if data__campaign__starts_is_list:
                         data__campaign__starts_len = len(data__campaign__starts)
                         for data__campaign__starts_x, data__campaign__starts_item in enumerate(data__campaign__starts):
-                            data__campaign__starts_item_any_of_count46 = 0
-                            if not data__campaign__starts_item_any_of_count46:
+                            data__campaign__starts_item_any_of_count47 = 0
+                            if not data__campaign__starts_item_any_of_count47:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -6692,9 +6771,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count46 += 1
+                                    data__campaign__starts_item_any_of_count47 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count46:
+                            if not data__campaign__starts_item_any_of_count47:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -6723,9 +6802,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count46 += 1
+                                    data__campaign__starts_item_any_of_count47 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count46:
+                            if not data__campaign__starts_item_any_of_count47:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -6758,9 +6837,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count46 += 1
+                                    data__campaign__starts_item_any_of_count47 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count46:
+                            if not data__campaign__starts_item_any_of_count47:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -6789,9 +6868,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count46 += 1
+                                    data__campaign__starts_item_any_of_count47 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count46:
+                            if not data__campaign__starts_item_any_of_count47:
                                 raise JsonSchemaValueException
                 if "team" in data__campaign_keys:
                     data__campaign_keys.remove("team")
@@ -6925,26 +7004,26 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                         for data__campaign__owedwhen_x, data__campaign__owedwhen_item in enumerate(data__campaign__owedwhen):
                             if not isinstance(data__campaign__owedwhen_item, (dict)):
                                 raise JsonSchemaValueException
-                            data__campaign__owedwhen_item_any_of_count47 = 0
-                            if not data__campaign__owedwhen_item_any_of_count47:
+                            data__campaign__owedwhen_item_any_of_count48 = 0
+                            if not data__campaign__owedwhen_item_any_of_count48:
                                 try:
                                     data__campaign__owedwhen_item_is_dict = isinstance(data__campaign__owedwhen_item, dict)
                                     if data__campaign__owedwhen_item_is_dict:
                                         data__campaign__owedwhen_item__missing_keys = set(['targets', 'field', 'at_least']) - data__campaign__owedwhen_item.keys()
                                         if data__campaign__owedwhen_item__missing_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__owedwhen_item_any_of_count47 += 1
+                                    data__campaign__owedwhen_item_any_of_count48 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__owedwhen_item_any_of_count47:
+                            if not data__campaign__owedwhen_item_any_of_count48:
                                 try:
                                     data__campaign__owedwhen_item_is_dict = isinstance(data__campaign__owedwhen_item, dict)
                                     if data__campaign__owedwhen_item_is_dict:
                                         data__campaign__owedwhen_item__missing_keys = set(['when']) - data__campaign__owedwhen_item.keys()
                                         if data__campaign__owedwhen_item__missing_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__owedwhen_item_any_of_count47 += 1
+                                    data__campaign__owedwhen_item_any_of_count48 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__owedwhen_item_any_of_count47:
+                            if not data__campaign__owedwhen_item_any_of_count48:
                                 raise JsonSchemaValueException
                             data__campaign__owedwhen_item_is_dict = isinstance(data__campaign__owedwhen_item, dict)
                             if data__campaign__owedwhen_item_is_dict:
@@ -7173,26 +7252,26 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                     data__campaign__outcome = data__campaign["outcome"]
                     if not isinstance(data__campaign__outcome, (dict)):
                         raise JsonSchemaValueException
-                    data__campaign__outcome_any_of_count48 = 0
-                    if not data__campaign__outcome_any_of_count48:
+                    data__campaign__outcome_any_of_count49 = 0
+                    if not data__campaign__outcome_any_of_count49:
                         try:
                             data__campaign__outcome_is_dict = isinstance(data__campaign__outcome, dict)
                             if data__campaign__outcome_is_dict:
                                 data__campaign__outcome__missing_keys = set(['rank_by']) - data__campaign__outcome.keys()
                                 if data__campaign__outcome__missing_keys:
                                     raise JsonSchemaValueException
-                            data__campaign__outcome_any_of_count48 += 1
+                            data__campaign__outcome_any_of_count49 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__outcome_any_of_count48:
+                    if not data__campaign__outcome_any_of_count49:
                         try:
                             data__campaign__outcome_is_dict = isinstance(data__campaign__outcome, dict)
                             if data__campaign__outcome_is_dict:
                                 data__campaign__outcome__missing_keys = set(['won_when']) - data__campaign__outcome.keys()
                                 if data__campaign__outcome__missing_keys:
                                     raise JsonSchemaValueException
-                            data__campaign__outcome_any_of_count48 += 1
+                            data__campaign__outcome_any_of_count49 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__outcome_any_of_count48:
+                    if not data__campaign__outcome_any_of_count49:
                         raise JsonSchemaValueException
                     data__campaign__outcome_is_dict = isinstance(data__campaign__outcome, dict)
                     if data__campaign__outcome_is_dict:
@@ -7276,13 +7355,13 @@ def validate____defs_game_schema_json__defs_mark_groups(data, custom_formats={},
                 if "title" in data_item_keys:
                     data_item_keys.remove("title")
                     data_item__title = data_item["title"]
-                    data_item__title_any_of_count49 = 0
-                    if not data_item__title_any_of_count49:
+                    data_item__title_any_of_count50 = 0
+                    if not data_item__title_any_of_count50:
                         try:
                             validate____defs_defs_schema_json__defs_text(data_item__title, custom_formats, None)
-                            data_item__title_any_of_count49 += 1
+                            data_item__title_any_of_count50 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__title_any_of_count49:
+                    if not data_item__title_any_of_count50:
                         try:
                             if not isinstance(data_item__title, (dict)):
                                 raise JsonSchemaValueException
@@ -7307,9 +7386,9 @@ def validate____defs_game_schema_json__defs_mark_groups(data, custom_formats={},
                                         raise JsonSchemaValueException
                                 if data_item__title_keys:
                                     raise JsonSchemaValueException
-                            data_item__title_any_of_count49 += 1
+                            data_item__title_any_of_count50 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__title_any_of_count49:
+                    if not data_item__title_any_of_count50:
                         raise JsonSchemaValueException
                 if "kinds" in data_item_keys:
                     data_item_keys.remove("kinds")
@@ -7384,13 +7463,13 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
         if "signature" in data_keys:
             data_keys.remove("signature")
             data__signature = data["signature"]
-            data__signature_any_of_count50 = 0
-            if not data__signature_any_of_count50:
+            data__signature_any_of_count51 = 0
+            if not data__signature_any_of_count51:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__signature, custom_formats, None)
-                    data__signature_any_of_count50 += 1
+                    data__signature_any_of_count51 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__signature_any_of_count50:
+            if not data__signature_any_of_count51:
                 try:
                     if not isinstance(data__signature, (dict)):
                         raise JsonSchemaValueException
@@ -7415,20 +7494,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__signature_keys:
                             raise JsonSchemaValueException
-                    data__signature_any_of_count50 += 1
+                    data__signature_any_of_count51 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__signature_any_of_count50:
+            if not data__signature_any_of_count51:
                 raise JsonSchemaValueException
         if "region" in data_keys:
             data_keys.remove("region")
             data__region = data["region"]
-            data__region_any_of_count51 = 0
-            if not data__region_any_of_count51:
+            data__region_any_of_count52 = 0
+            if not data__region_any_of_count52:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__region, custom_formats, None)
-                    data__region_any_of_count51 += 1
+                    data__region_any_of_count52 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__region_any_of_count51:
+            if not data__region_any_of_count52:
                 try:
                     if not isinstance(data__region, (dict)):
                         raise JsonSchemaValueException
@@ -7453,20 +7532,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__region_keys:
                             raise JsonSchemaValueException
-                    data__region_any_of_count51 += 1
+                    data__region_any_of_count52 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__region_any_of_count51:
+            if not data__region_any_of_count52:
                 raise JsonSchemaValueException
         if "territory" in data_keys:
             data_keys.remove("territory")
             data__territory = data["territory"]
-            data__territory_any_of_count52 = 0
-            if not data__territory_any_of_count52:
+            data__territory_any_of_count53 = 0
+            if not data__territory_any_of_count53:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__territory, custom_formats, None)
-                    data__territory_any_of_count52 += 1
+                    data__territory_any_of_count53 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__territory_any_of_count52:
+            if not data__territory_any_of_count53:
                 try:
                     if not isinstance(data__territory, (dict)):
                         raise JsonSchemaValueException
@@ -7491,20 +7570,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__territory_keys:
                             raise JsonSchemaValueException
-                    data__territory_any_of_count52 += 1
+                    data__territory_any_of_count53 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__territory_any_of_count52:
+            if not data__territory_any_of_count53:
                 raise JsonSchemaValueException
         if "start" in data_keys:
             data_keys.remove("start")
             data__start = data["start"]
-            data__start_any_of_count53 = 0
-            if not data__start_any_of_count53:
+            data__start_any_of_count54 = 0
+            if not data__start_any_of_count54:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__start, custom_formats, None)
-                    data__start_any_of_count53 += 1
+                    data__start_any_of_count54 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__start_any_of_count53:
+            if not data__start_any_of_count54:
                 try:
                     if not isinstance(data__start, (dict)):
                         raise JsonSchemaValueException
@@ -7529,20 +7608,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__start_keys:
                             raise JsonSchemaValueException
-                    data__start_any_of_count53 += 1
+                    data__start_any_of_count54 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__start_any_of_count53:
+            if not data__start_any_of_count54:
                 raise JsonSchemaValueException
         if "game" in data_keys:
             data_keys.remove("game")
             data__game = data["game"]
-            data__game_any_of_count54 = 0
-            if not data__game_any_of_count54:
+            data__game_any_of_count55 = 0
+            if not data__game_any_of_count55:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__game, custom_formats, None)
-                    data__game_any_of_count54 += 1
+                    data__game_any_of_count55 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__game_any_of_count54:
+            if not data__game_any_of_count55:
                 try:
                     if not isinstance(data__game, (dict)):
                         raise JsonSchemaValueException
@@ -7567,20 +7646,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__game_keys:
                             raise JsonSchemaValueException
-                    data__game_any_of_count54 += 1
+                    data__game_any_of_count55 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__game_any_of_count54:
+            if not data__game_any_of_count55:
                 raise JsonSchemaValueException
         if "faction" in data_keys:
             data_keys.remove("faction")
             data__faction = data["faction"]
-            data__faction_any_of_count55 = 0
-            if not data__faction_any_of_count55:
+            data__faction_any_of_count56 = 0
+            if not data__faction_any_of_count56:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__faction, custom_formats, None)
-                    data__faction_any_of_count55 += 1
+                    data__faction_any_of_count56 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__faction_any_of_count55:
+            if not data__faction_any_of_count56:
                 try:
                     if not isinstance(data__faction, (dict)):
                         raise JsonSchemaValueException
@@ -7605,20 +7684,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__faction_keys:
                             raise JsonSchemaValueException
-                    data__faction_any_of_count55 += 1
+                    data__faction_any_of_count56 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__faction_any_of_count55:
+            if not data__faction_any_of_count56:
                 raise JsonSchemaValueException
         if "packet" in data_keys:
             data_keys.remove("packet")
             data__packet = data["packet"]
-            data__packet_any_of_count56 = 0
-            if not data__packet_any_of_count56:
+            data__packet_any_of_count57 = 0
+            if not data__packet_any_of_count57:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__packet, custom_formats, None)
-                    data__packet_any_of_count56 += 1
+                    data__packet_any_of_count57 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__packet_any_of_count56:
+            if not data__packet_any_of_count57:
                 try:
                     if not isinstance(data__packet, (dict)):
                         raise JsonSchemaValueException
@@ -7643,20 +7722,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__packet_keys:
                             raise JsonSchemaValueException
-                    data__packet_any_of_count56 += 1
+                    data__packet_any_of_count57 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__packet_any_of_count56:
+            if not data__packet_any_of_count57:
                 raise JsonSchemaValueException
         if "bonus" in data_keys:
             data_keys.remove("bonus")
             data__bonus = data["bonus"]
-            data__bonus_any_of_count57 = 0
-            if not data__bonus_any_of_count57:
+            data__bonus_any_of_count58 = 0
+            if not data__bonus_any_of_count58:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__bonus, custom_formats, None)
-                    data__bonus_any_of_count57 += 1
+                    data__bonus_any_of_count58 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__bonus_any_of_count57:
+            if not data__bonus_any_of_count58:
                 try:
                     if not isinstance(data__bonus, (dict)):
                         raise JsonSchemaValueException
@@ -7681,20 +7760,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__bonus_keys:
                             raise JsonSchemaValueException
-                    data__bonus_any_of_count57 += 1
+                    data__bonus_any_of_count58 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__bonus_any_of_count57:
+            if not data__bonus_any_of_count58:
                 raise JsonSchemaValueException
         if "power" in data_keys:
             data_keys.remove("power")
             data__power = data["power"]
-            data__power_any_of_count58 = 0
-            if not data__power_any_of_count58:
+            data__power_any_of_count59 = 0
+            if not data__power_any_of_count59:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__power, custom_formats, None)
-                    data__power_any_of_count58 += 1
+                    data__power_any_of_count59 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__power_any_of_count58:
+            if not data__power_any_of_count59:
                 try:
                     if not isinstance(data__power, (dict)):
                         raise JsonSchemaValueException
@@ -7719,9 +7798,9 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__power_keys:
                             raise JsonSchemaValueException
-                    data__power_any_of_count58 += 1
+                    data__power_any_of_count59 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__power_any_of_count58:
+            if not data__power_any_of_count59:
                 raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException

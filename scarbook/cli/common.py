@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 from scarbook.cli.terminal import echo
-from scarbook.kernel.diagnostics import Diagnostic, render_json, render_text
+from scarbook.kernel.diagnostics import Diagnostic, render_text
 
 if TYPE_CHECKING:
     from scarbook.compiler.model import Game
@@ -47,14 +47,12 @@ def fail_usage(message: str) -> NoReturn:
 
 
 def report(diagnostics: list[Diagnostic], files: int | None, fmt: TextOrJson = TextOrJson.text) -> None:
-    if fmt is TextOrJson.json:
-        from scarbook.compiler.load import with_paths
+    """Print `diagnostics` in `fmt` (the `diagnostics` reporters); text prints nothing when there is nothing."""
+    from scarbook.cli.reporters import DiagnosticsView, render
 
-        echo(render_json(with_paths(diagnostics)))
-    else:
-        text = render_text(diagnostics, files)
-        if text:
-            echo(text)
+    text = render(fmt, "diagnostics", DiagnosticsView(diagnostics, files))
+    if text:
+        echo(text)
 
 
 @contextmanager

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import json
-
 from scarbook.cli.common import FormatOption, TextOrJson
+from scarbook.cli.reporters import render
 from scarbook.cli.terminal import echo
 
 
@@ -27,12 +26,4 @@ def games(fmt: FormatOption = TextOrJson.text) -> None:
         players = meta.get("players") if isinstance(meta.get("players"), dict) else {}
         rows.append({"id": gid, "title": meta.get("title", gid), "legacy": bool(meta.get("legacy")),
                      "players": players})
-    if fmt is TextOrJson.json:
-        echo(json.dumps(rows, indent=2))
-        return
-    width = max((len(str(r["id"])) for r in rows), default=0)
-    for r in rows:
-        p = r["players"] if isinstance(r["players"], dict) else {}
-        players = f"{p.get('min')}-{p.get('max')} players" if p else ""
-        kind = "legacy" if r["legacy"] else "standard"
-        echo(f"{r['id']:<{width}}  {r['title']} ({kind}, {players})")
+    echo(render(fmt, "games", rows))

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from enum import Enum
 from typing import Annotated
 
 import typer
 
 from scarbook.cli.common import CampaignOption, FormatOption, GameArgument, PackOption, TextOrJson, load
+from scarbook.cli.reporters import PartView, render
 from scarbook.cli.terminal import echo
 
 
@@ -31,10 +31,5 @@ def show(
 
     Example: scarbook show risk-legacy board --format json
     """
-    from scarbook.compiler import views
-
     content = load(game, pack, campaign)
-    if fmt is TextOrJson.json:
-        echo(json.dumps(views.part(content, part.value), indent=2, ensure_ascii=False))
-    else:
-        echo(views.text(content, part.value))
+    echo(render(fmt, "part", PartView(content, part.value)))

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from scarbook.cli.common import CampaignOption, GameArgument, PackOption, load
+from scarbook.cli.reporters import TablesView, render
 from scarbook.cli.terminal import echo
 
 
@@ -37,15 +38,5 @@ def tables(
     from scarbook.compiler import tables as tablemod
 
     content = load(game, pack, campaign)
-    computed = tablemod.rule_tables(content)
-    if fmt is TableFormat.md:
-        echo(tablemod.document_markdown(content, computed), nl=False)
-    elif fmt is TableFormat.csv:
-        echo(tablemod.document_csv(computed), nl=False)
-    elif fmt is TableFormat.json:
-        echo(tablemod.document_json(content, computed), nl=False)
-    else:
-        from scarbook.compiler.render.html import reference_html
-
-        echo(reference_html(content, computed, "a4", None, [],
-                                  str(campaign) if campaign else None))
+    view = TablesView(content, tablemod.rule_tables(content), str(campaign) if campaign else None)
+    echo(render(fmt, "tables", view), nl=False)

@@ -25,6 +25,12 @@ class CampaignGroup(LazyGroup):
                  "lines: they become neighbours."),
         "pass": (f"{_HERE}.place:pass_step",
                  "Forgo an end-of-game step: an optional one, or an owed one nothing can be placed for."),
+        "join": (f"{_HERE}.players:join", "A newcomer joins the campaign between games (within the game's "
+                 "player count)."),
+        "leave": (f"{_HERE}.players:leave", "A player leaves the campaign between games, optionally handing their "
+                  "holdings to another player."),
+        "retire": (f"{_HERE}.players:retire", "Retire a mark for good, or record it lost: it stays on the sheet "
+                   "and no longer counts as active."),
         "where": (f"{_HERE}.where:where",
                   "List every target where STICKER could legally go now (for the player given with --by)."),
         "open": (f"{_HERE}.opening:open_packet",

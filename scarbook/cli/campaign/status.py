@@ -63,19 +63,10 @@ def check(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None) ->
     Example: scarbook campaign check -c our-world.yaml
     """
     from scarbook.campaign.service import reading
-    from scarbook.kernel.diagnostics import render_json, render_text
+    from scarbook.cli.reporters import CheckView, render
 
     with campaign_errors(writing=False):
         ledger, diags = reading.check(campaign_path(campaign))
-    if fmt is TextOrJson.json:
-        echo(render_json(diags))
-    elif diags:
-        echo(render_text(diags, 1))
-    errors = [d for d in diags if d.is_error]
-    kept = len({d.span.line for d in diags if d.code == "L016"})
-    if fmt is TextOrJson.text and not errors:
-        echo(f"{ledger.display}: {len(ledger.events)} events, all legal" if not kept else
-             f"{ledger.display}: {len(ledger.events)} events, all legal but {kept} recorded under an earlier "
-             "release (kept: see the warnings)")
-    if errors:
+    echo(render(fmt, "check", CheckView(diags, ledger.display, len(ledger.events))))
+    if any(d.is_error for d in diags):
         raise typer.Exit(1)

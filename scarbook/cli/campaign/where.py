@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
 
 from scarbook.cli.campaign._shared import ByOption, CampaignFile, campaign_errors, campaign_path, refuse
 from scarbook.cli.common import FormatOption, TextOrJson
+from scarbook.cli.reporters import render
 from scarbook.cli.terminal import echo
 
 
@@ -28,11 +28,10 @@ def where(
         found = reading.where(campaign_path(campaign), sticker, by)
     if isinstance(found, list):
         refuse(found)
-    if fmt is TextOrJson.json:
-        echo(json.dumps({"sticker": found.sticker, "by": found.actor or None, "targets": found.targets,
-                         "offered_by": found.offered_by}))
-    elif found.targets:
-        echo("\n".join(found.targets))
+    data = {"sticker": found.sticker, "by": found.actor or None, "targets": found.targets,
+            "offered_by": found.offered_by}
+    if fmt is TextOrJson.json or found.targets:
+        echo(render(fmt, "where", data))
     else:
         echo(f"{found.sticker} cannot go anywhere now" + (f" for {found.actor}" if found.actor else "")
              + f" (try 'scarbook campaign place {found.sticker} TARGET --dry-run' to see why)", err=True)

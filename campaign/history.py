@@ -246,7 +246,9 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
         "continents": continents, "cards": cards,
         "cities_founded": [c for k, c in new_cities.items() if k not in old_cities],
         "cities_gone": [c for k, c in old_cities.items() if k not in new_cities],
-        "marks_placed": [m for k, m in new_marks.items() if k not in old_marks and not m["cancelled"]],
+        # a mark placed in the range is told as placed even when it was cancelled in the range too (then it is
+        # told as cancelled as well): the reader never meets a cancelled mark they were not told of
+        "marks_placed": [m for k, m in new_marks.items() if k not in old_marks],
         "marks_cancelled": [m for k, m in new_marks.items() if m["cancelled"] and not m.get("status")
                             and not old_marks.get(k, {"cancelled": False})["cancelled"]],
         "marks_retired": [m for k, m in new_marks.items() if m.get("status")

@@ -190,6 +190,9 @@ class Count(Query):
         owner = _who(self.owned_by, scope) if self.owned_by is not None else None
         if places is None and by is None and owner is None and self.status == "active" and keys is not None:
             return sum(state.live[k] for k in keys)  # kept by the fold as marks come and go
+        if places is None and by is None and owner is None and self.status == "any" and self.stickers and not \
+                (self.kinds or self.groups):  # every one ever placed (a trigger's `placed`): kept by the fold too
+            return sum(state.placed[k] for k in self.stickers)
         total = 0
         for tid in (places if places is not None else state.marks):
             for m in state.marks.get(tid, ()):

@@ -273,10 +273,8 @@ class CampaignModel:
         model.chapters = _chapters(as_dict(camp.get("chapters")))
         model.tracks = {str(t["id"]): _track(t) for t in as_list(camp.get("tracks"))
                         if isinstance(t, dict) and t.get("id")}
-        model.owed_when = [OwedWhen(str(o.get("id") or o["place"]), str(o.get("targets") or ""), str(o.get("field")),
-                                    int(o.get("at_least", 1)), str(o["place"]), str(o.get("text") or ""), cite_of(o),
-                                    o.get("when"), str(o.get("each") or "target"), bool(o.get("at_once")))
-                           for o in as_list(camp.get("owed_when")) if isinstance(o, dict) and o.get("place")]
+        model.owed_when = [_owed_when(o) for o in as_list(camp.get("owed_when"))
+                           if isinstance(o, dict) and o.get("place")]
         model.conditions = {str(c["id"]): c.get("when") for c in as_list(camp.get("conditions"))
                             if isinstance(c, dict) and c.get("id")}
         model.claims = tuple(str(c) for c in as_list(camp.get("claims")))
@@ -393,6 +391,19 @@ def _sticker_obligations(stickers: dict[str, dict[str, Any]]) -> list[Obligation
                                   "" if pool else "target", count if isinstance(count, int) else 0, pool,
                                   cite_of(chk)))
     return out
+
+
+def _owed_when(o: dict[str, Any]) -> OwedWhen:
+    """One `owed_when` entry. A threshold on each target's value (`when: {stat: F, at_least: N}`, what the older
+    `field: F, at_least: N` is read as) keeps the threshold's own reading: the value named in what is owed."""
+    when: Any = o.get("when")
+    field, least = str(o.get("field")), int(o.get("at_least", 1))
+    each = str(o.get("each") or "target")
+    if isinstance(when, dict) and set(when) == {"stat", "at_least"} and isinstance(when["stat"], str) and \
+            isinstance(when["at_least"], int) and not isinstance(when["at_least"], bool) and each == "target":
+        field, least, when = when["stat"], when["at_least"], None
+    return OwedWhen(str(o.get("id") or o["place"]), str(o.get("targets") or ""), field, least, str(o["place"]),
+                    str(o.get("text") or ""), cite_of(o), when, each, bool(o.get("at_once")))
 
 
 def _obligation(o: dict[str, Any]) -> Obligation:

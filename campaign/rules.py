@@ -32,10 +32,10 @@ from scarbook.campaign.events import (
 )
 from scarbook.campaign.ids import normalize, pick
 from scarbook.campaign.links import lines_of, link_problem, owed_lines
-from scarbook.campaign.model import Step, cite_of
+from scarbook.campaign.model import CampaignModel, Step, cite_of
 from scarbook.campaign.starts import START_CHECKS
 from scarbook.campaign.state import CampaignState, GameRecord, pool_for, retiring
-from scarbook.compiler.model import as_dict, as_list
+from scarbook.compiler.model import Game, as_dict, as_list
 from scarbook.compiler.words import words
 from scarbook.kernel.diagnostics import Diagnostic, did_you_mean, refusal
 
@@ -381,7 +381,12 @@ def _type_cite(content: Content) -> str:
 
 
 def _model_cite(content: Content) -> str:
-    return next((s.cite for t in content.model.types.values() for s in t.steps if s.cite), "")
+    return model_cite(content.model)
+
+
+def model_cite(model: CampaignModel) -> str:
+    """The first cite of the game's steps: where the rulebook describes a game, for rules it gives no section."""
+    return next((s.cite for t in model.types.values() for s in t.steps if s.cite), "")
 
 
 def where(content: Content, state: CampaignState, sticker_id: str, actor: str = "", piece: str = "",
@@ -526,15 +531,9 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
     out.extend(_scenario_problems(content, state, ev))
     gtype = model.types[model.type_of(number, ev.type)]
     out.extend(_plays_problems(content, state, ev, gtype.plays, number))
-    players = content.game.meta.get("players")
-    if isinstance(players, dict) and isinstance(players.get("min"), int) and len(ev.plays) < players["min"]:
-        out.append(refusal("R306", f"{len(ev.plays)} players; {content.game.title} needs at least {players['min']}",
-                           f"{content.game.title} is for {_players_text(players)}",
-                           cite_text(as_dict(content.game.meta.get("source")).get("cite")) or _model_cite(content)))
-    if isinstance(players, dict) and isinstance(players.get("max"), int) and len(ev.plays) > players["max"]:
-        out.append(refusal("R306", f"{len(ev.plays)} players; {content.game.title} takes at most {players['max']}",
-                           f"{content.game.title} is for {_players_text(players)}",
-                           cite_text(as_dict(content.game.meta.get("source")).get("cite")) or _model_cite(content)))
+    too = player_count_problem(content.game, len(ev.plays), _model_cite(content))
+    if too is not None:
+        out.append(too)
     played = {player_name(state, p) for p, _ in ev.plays}
     out.extend(_seating_problems(content, state, ev, played))
     seen_starts: dict[str, str] = {}
@@ -703,6 +702,37 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
     return out
 
 
+def player_count_problem(game: Game, count: int, cite: str = "") -> Diagnostic | None:
+    """R306: `count` players is fewer or more than the game's `players` (min/max), citing where the game says so
+    (its source's cite: the rulebook's page on the players; else `cite`)."""
+    players = game.meta.get("players")
+    if not isinstance(players, dict):
+        return None
+    low, high = players.get("min"), players.get("max")
+    said = f"{count} {'player' if count == 1 else 'players'}"
+    if isinstance(low, int) and count < low:
+        message = f"{said}; {game.title} needs at least {low}"
+    elif isinstance(high, int) and count > high:
+        message = f"{said}; {game.title} takes at most {high}"
+    else:
+        return None
+    return refusal("R306", message, f"{game.title} is for {_players_text(players)}",
+                   cite_text(as_dict(game.meta.get("source")).get("cite")) or cite)
+
+
+def owed_targets(content: Content, state: CampaignState, sticker_id: str) -> list[str]:
+    """The targets a one-on-every-target obligation still owes: those with no mark of the sticker ever placed
+    (one placed and later covered was placed) where the sticker may go now by its own targets and checks (what
+    `where` lists): a target its checks refuse is never owed."""
+    st = content.stickers[sticker_id]
+    ids = [t for kind in st.get("targets", []) for t in content.target_ids(kind, st)]
+    bare = [t for t in ids if not any(m.sticker == sticker_id for m in state.marks.get(t, ()))]
+    if not bare:
+        return []
+    legal = set(where(content, state, sticker_id, in_order=False))
+    return [t for t in bare if t in legal]
+
+
 def setup_problems(content: Content, state: CampaignState, number: int) -> list[Diagnostic]:
     """Obligations that must be met before game `number` starts (setup before game 1 …)."""
     out: list[Diagnostic] = []
@@ -720,8 +750,7 @@ def setup_problems(content: Content, state: CampaignState, number: int) -> list[
                                    f"{ob.before_game} (scarbook campaign place {ob.sticker} TARGET --by NAME)",
                                    what, ob.cite))
         elif ob.each == "target":
-            ids = [t for kind in st.get("targets", []) for t in content.target_ids(kind, st)]
-            missing = [t for t in ids if not any(m.sticker == ob.sticker for m in state.active_marks(t))]
+            missing = owed_targets(content, state, ob.sticker)
             if missing:
                 out.append(refusal("R221", f"{ob.sticker} still to place on {', '.join(missing)} before game "
                                    f"{ob.before_game}", what, ob.cite))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scarbook.campaign import drafts, steps
-from scarbook.campaign.rules import _choices, blocking, pending, setup_problems, to_put_in_place, where
+from scarbook.campaign.rules import _choices, blocking, owed_targets, pending, setup_problems, to_put_in_place, where
 
 if TYPE_CHECKING:
     from scarbook.campaign.content import Content
@@ -137,11 +137,9 @@ def _setup(content: Content, state: CampaignState, number: int) -> list[Todo]:
                     out.append(Todo(p, what, *place_command(content, state, ob.sticker, p), ob.text, ob.cite,
                                     "setup"))
         elif ob.each == "target":
-            ids = [t for kind in st.get("targets", []) for t in content.target_ids(kind, st)]
-            for t in ids:
-                if not any(m.sticker == ob.sticker for m in state.active_marks(t)):
-                    out.append(Todo("", f"{what}: {t}", *place_command(content, state, ob.sticker, target=t),
-                                    ob.text, ob.cite, "setup"))
+            for t in owed_targets(content, state, ob.sticker):
+                out.append(Todo("", f"{what}: {t}", *place_command(content, state, ob.sticker, target=t),
+                                ob.text, ob.cite, "setup"))
         else:
             done = state.pool_used[(ob.sticker, ob.pool)] if ob.pool else state.placed[ob.sticker]
             if done < ob.count:

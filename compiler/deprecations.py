@@ -11,10 +11,21 @@ Edition 2 (release 0.2.0) replaced:
   scoped `limit` (`{check: limit, max: 1, of: [...], per: [...]}`);
 - cites naming a shipped game's transcription file (`001_e430d55b72a215e6.txt § If you won`) by cites
   naming the source the game declares (`rulebook § If you won`).
+
+Edition 3 (the campaign language) replaced:
+- an obligation's `field`/`at_least` (`owed_when: [{targets: K, field: F, at_least: N, place: S}]`) by a
+  condition of the language on each target (`when: {stat: F, at_least: N}`);
+- a packet trigger's own forms that the language says the same way: `{placed: X, count: N}` by
+  `{count: {sticker: X, status: any}, at_least: N}` (every X ever placed, covered or not), `{after_game: N}` by
+  `{game: played, at_least: N}`, `{event: game-ended}` by `{game: played, at_least: 1}` and
+  `{event: game-started}` by `{game: number, at_least: 1}`. (`opened: X` is the language's own form already;
+  `signatures_by_one_player`, `after_chapter`, `about_to_place` and the elimination events have no equal in
+  the language yet and stay as they are.)
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +51,9 @@ class Deprecation:
     #: has the key `probe_key` and `probe` says yes to its value (most files have no old form: one cheap pass).
     probe_key: str = ""
     probe: Callable[[Any], bool] = lambda value: True
+    #: Where a value of the old form went in the new one ({new pointer: old pointer}, below the node): a later
+    #: diagnostic about it points at the value as the file writes it.
+    moved: Callable[[Any], dict[str, str]] = lambda value: {}
 
 
 # --- the count checks (edition 2: the scoped limit) ------------------------------------------------------
@@ -94,6 +108,8 @@ def _limit_words(old: Any, new: Any) -> str:
 def _flow(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_flow(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
     return str(value)
 
 
@@ -147,10 +163,83 @@ def _cite_words(old: Any, new: Any) -> str:
     return f"'{new}' (the source '{source}' {game} declares, not its transcription file '{name}')"
 
 
+# --- an obligation's field/at_least (edition 3: a condition of the campaign language) ------------------------
+
+_OWED = re.compile(r"/game/campaign/owed_when/\d+")
+
+
+def _owed_threshold(pointer: str, value: Any) -> bool:
+    """An `owed_when` entry written with `field` (and `at_least`) and no `when`."""
+    return isinstance(value, dict) and "field" in value and "when" not in value and _OWED.fullmatch(pointer) is not None
+
+
+def owed_as_condition(old: dict[str, Any], data: Any) -> dict[str, Any]:
+    """`{targets: K, field: F, at_least: N, place: S, ...}` -> `{targets: K, when: {stat: F, at_least: N}, place: S,
+    ...}`: the condition stands where `field` stood; `at_least` defaulted to 1, as it was read."""
+    new: dict[str, Any] = {}
+    for key, value in old.items():
+        if key == "field":
+            new["when"] = {"stat": value, "at_least": old.get("at_least", 1)}
+        elif key != "at_least":
+            new[key] = value
+    return new
+
+
+def _owed_words(old: Any, new: Any) -> str:
+    when = new.get("when", {})
+    return f"when: {{stat: {when.get('stat')}, at_least: {when.get('at_least')}}} (a condition on each target)"
+
+
+# --- a packet trigger's own forms (edition 3: conditions of the campaign language) ---------------------------
+
+_TRIGGER = re.compile(r"(/.*)?/trigger/when")
+#: The trigger events the language says: event -> the condition that holds from then on.
+TRIGGER_EVENTS: dict[str, dict[str, Any]] = {"game-ended": {"game": "played", "at_least": 1},
+                                             "game-started": {"game": "number", "at_least": 1}}
+
+
+def _trigger_form(key: str) -> Callable[[str, Any], bool]:
+    """A trigger's `when` written in the old form named by `key` that the language says the same way."""
+    def matches(pointer: str, value: Any) -> bool:
+        if not isinstance(value, dict) or _TRIGGER.fullmatch(pointer) is None or key not in value:
+            return False
+        if key == "placed":
+            return set(value) <= {"placed", "count"} and isinstance(value.get("count", 1), int)
+        if key == "event":
+            return set(value) == {"event"} and value["event"] in TRIGGER_EVENTS
+        return set(value) == {key} and isinstance(value[key], int)
+    return matches
+
+
+def trigger_as_condition(old: dict[str, Any], data: Any) -> dict[str, Any]:
+    """The old trigger form as the language's condition with the same meaning."""
+    if "placed" in old:
+        return {"count": {"sticker": old["placed"], "status": "any"}, "at_least": old.get("count", 1)}
+    if "after_game" in old:
+        return {"game": "played", "at_least": old["after_game"]}
+    return dict(TRIGGER_EVENTS[str(old["event"])])
+
+
+def _trigger_moved(old: Any) -> dict[str, str]:
+    """The sticker a `placed` trigger names is the count's sticker now."""
+    return {"/count/sticker": "/placed"} if isinstance(old, dict) and "placed" in old else {}
+
+
+def _trigger_words(old: Any, new: Any) -> str:
+    return f"when: {_flow(new)}"
+
+
 DEPRECATIONS: tuple[Deprecation, ...] = (
     *(Deprecation(f"the check '{name}'", 2, _check_named(name), count_check_as_limit, _limit_words, at="check",
                   probe_key="check", probe=name.__eq__)
       for name in COUNT_CHECKS),
     Deprecation("a cite naming a transcription file", 2, _cite_matches, cite_by_source, _cite_words,
                 probe_key="cite", probe=_names_a_file),
+    Deprecation("an obligation's 'field'/'at_least'", 3, _owed_threshold, owed_as_condition, _owed_words,
+                at="field", probe_key="field", probe=lambda value: isinstance(value, str)),
+    *(Deprecation(f"the packet trigger '{key}'", 3, _trigger_form(key), trigger_as_condition, _trigger_words,
+                  probe_key=key, probe=probe, moved=_trigger_moved)
+      for key, probe in (("placed", lambda value: isinstance(value, str)),
+                         ("after_game", lambda value: isinstance(value, int)),
+                         ("event", lambda value: value in TRIGGER_EVENTS))),
 )

@@ -23,7 +23,7 @@ from scarbook.kernel.yamldoc import Document, escape
 #: The edition a file that declares none is read as: the content format of the first release.
 FIRST_EDITION = 1
 #: The edition `scarbook new` and `scarbook migrate` write, and the newest this scarbook reads.
-CURRENT_EDITION = 2
+CURRENT_EDITION = 3
 
 
 @dataclass(frozen=True)
@@ -131,6 +131,9 @@ def upgrade(doc: Document) -> list[Diagnostic]:
             out.append(warning(doc.span(where), "X600", f"{found.row.name} was replaced in edition {found.row.edition} "
                                f"of the content format; read as {told} (this file declares edition {edition}): "
                                f"'scarbook migrate {doc.file}' rewrites it", where))
+        for new_at, old_at in found.row.moved(found.old).items():  # a value the file writes elsewhere: its span
+            if found.pointer + old_at in doc.spans:
+                doc.spans[found.pointer + new_at] = doc.spans[found.pointer + old_at]
         spot = _parent(data, found.pointer)
         if spot is None:
             doc.data = data = found.new

@@ -115,11 +115,15 @@ def _mapping_edits(text: str, node: Any, new: dict[str, Any], old: dict[str, Any
                 return str(text[v.start_mark.index:v.end_mark.index])
         return flow(new[key])
 
+    kept = any(k in new for k in order)
     for after, keys in pending.items():
-        if after is None:
+        if after is None:  # before the first key: a line of its own (block), or joined by commas (flow)
             first = node.value[0][0].start_mark.index
-            sep = f"\n{indent}" if block else ", "
-            edits.append((first, first, "".join(f"{k}: {text_of(k)}{sep}" for k in keys)))
+            if block:
+                line = text.rfind("\n", 0, first) + 1
+                edits.append((line, line, "".join(f"{indent}{k}: {text_of(k)}\n" for k in keys)))
+            else:
+                edits.append((first, first, ", ".join(f"{k}: {text_of(k)}" for k in keys) + (", " if kept else "")))
             continue
         value = pairs[after][1]
         if block:

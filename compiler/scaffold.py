@@ -47,10 +47,13 @@ def with_modeline(text: str, folder: Path, schema: str = "content-file.schema.js
 
 
 def with_edition(text: str) -> str:
-    """`text` declaring the current edition of the content format, on the line before its first key."""
+    """`text` declaring the current edition of the content format, on the line before its first key (a text that
+    declares its edition already is left as it is)."""
     from scarbook.compiler.editions import CURRENT_EDITION
 
     lines = text.splitlines(keepends=True)
+    if any(ln.startswith("edition:") for ln in lines):
+        return text
     at = next((i for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")), len(lines))
     line = f"edition: {CURRENT_EDITION}  # the content format this file is written in (scarbook migrate)\n"
     return "".join(lines[:at] + [line] + lines[at:])

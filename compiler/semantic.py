@@ -545,6 +545,24 @@ def check_gaps(ctx: Ctx) -> Iterator[Diagnostic]:
 _GAP_KEYS = frozenset({"unknown", "inconsistent", "inferred", "source"})
 
 
+def _unknown_printed(doc: Document, head: str, found: list[tuple[str, str]]) -> Diagnostic:
+    """X310 once per piece: which of its printed values (`stats`) the sources do not give, and which they do
+    (a placement that needs an unknown one is recorded as the players say)."""
+    item: Any = doc.data
+    for part in head.split("/")[1:]:
+        item = item[int(part)] if isinstance(item, list) else as_dict(item).get(part)
+    item = as_dict(item)
+    name = str(item.get("name") or item.get("id") or head)
+    stats = as_dict(item.get("stats"))
+    unknown = [p.rsplit("/", 1)[1] for p, _ in found]
+    known = [k for k, v in stats.items() if k not in unknown and not isinstance(v, dict)]
+    reasons = list(dict.fromkeys(r for _, r in found))
+    gives = f"; the sources give {', '.join(known)}" if known else "; the sources give none of them"
+    return warning(doc.span(found[0][0]), "X310", f"unknown printed values of {name}: {', '.join(unknown)}{gives} "
+                   f"({'; '.join(reasons)}); a placement that needs one is recorded as the players say",
+                   found[0][0])
+
+
 def _gap_keys(value: Any) -> set[str]:
     """Which of the keys the gap walks look for appear anywhere in `value` (one plain pass, no pointers):
     a walk whose key is absent would find nothing, and a big pack of plain cards skips all four."""
@@ -566,8 +584,15 @@ def _gaps_in(doc: Document, meta: dict[str, Any]) -> Iterator[Diagnostic]:
     if not present:
         return
     groups: dict[str, list[str]] = defaultdict(list)
+    printed: dict[str, list[tuple[str, str]]] = defaultdict(list)  # a piece -> (its unknown printed value, why)
     for pointer, reason in _walk_unknowns(doc.data, "") if "unknown" in present else ():
-        groups[reason].append(pointer)
+        head, stats, rest = pointer.partition("/stats/")
+        if stats and rest and "/" not in rest:
+            printed[head].append((pointer, reason))
+        else:
+            groups[reason].append(pointer)
+    for head, found in printed.items():
+        yield _unknown_printed(doc, head, found)
     for reason, pointers in groups.items():
         field = next((p for p in reversed(pointers[0].split("/")) if p and not p.isdigit()), "value")
         more = f" (and {len(pointers) - 1} more like it in this file)" if len(pointers) > 1 else ""

@@ -15,7 +15,7 @@ runner = CliRunner()
 def test_devastation_may_not_cut_the_board(tmp_path: Path) -> None:
     ledger = tmp_path / "sf.yaml"
     made = runner.invoke(app, ["campaign", "new", str(ledger), "--game", "risk-shadow-forces", "--player", "Ann",
-                               "--player", "Bob"])
+                               "--player", "Bob", "--player", "Cat"])
     assert made.exit_code == 0, made.output
     before = ledger.read_bytes()
     cut = runner.invoke(app, ["campaign", "place", "devastation", "AS12", "-c", str(ledger)])
@@ -33,7 +33,7 @@ def test_territories_already_devastated_count_too(tmp_path: Path) -> None:
     """oc-02 alone and oc-03 alone each leave the board whole; both together cut it."""
     ledger = tmp_path / "sf.yaml"
     made = runner.invoke(app, ["campaign", "new", str(ledger), "--game", "risk-shadow-forces", "--player", "Ann",
-                               "--player", "Bob"])
+                               "--player", "Bob", "--player", "Cat"])
     assert made.exit_code == 0, made.output
     alone = runner.invoke(app, ["campaign", "place", "devastation", "oc-03", "-c", str(ledger), "--dry-run"])
     assert alone.exit_code == 0, alone.output

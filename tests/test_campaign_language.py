@@ -169,6 +169,32 @@ ROWS: list[tuple[str, dict[str, Any], bool]] = [
     ("check", {"check": "target-has", "kind": "hut", "cite": CITE}, True),
     ("check fails", {"check": "target-lacks", "kind": "hut", "cite": CITE}, False),
     ("not check", {"not": {"check": "target-lacks", "kind": "hut", "cite": CITE}}, True),
+    # each query's other form (a plain id or player, or a mapping) and each key of its mapping, both ways
+    ("game type holds", {"game": "type", "equals": "raid"}, True),
+    ("game scenario holds", {"game": "scenario", "equals": "s01"}, True),
+    ("games of scenario holds", {"games": {"scenario": "s01"}, "equals": 1}, True),
+    ("games of type and result fails", {"games": {"type": "raid", "result": "lost"}, "at_least": 1}, False),
+    ("games won by Bob", {"games": {"winner": "Bob"}, "at_least": 1}, False),
+    ("level of Ann", {"level": {"id": "village", "player": "Ann"}, "equals": 2}, True),
+    ("level fails", {"level": "village", "at_most": 1}, False),
+    ("owner of a place", {"owner": {"of": "d-isle"}, "equals": "Bob"}, True),
+    ("owner named fails", {"owner": "d-isle", "equals": "Ann"}, False),
+    ("rank of Bob", {"rank": {"player": "Bob"}, "equals": 2}, True),
+    ("rank fails", {"rank": "actor", "equals": 2}, False),
+    ("score total of Ann", {"score": {"player": "Ann", "total": True}, "at_least": 7}, True),
+    ("score fails", {"score": "actor", "at_most": 3}, False),
+    ("stat of target holds", {"stat": "might", "equals": 0}, True),
+    ("stat of a card fails", {"stat": {"field": "might", "of": "kai"}, "at_most": 2}, False),
+    ("who of Bob", {"who": {"player": "Bob"}, "equals": "Bob"}, True),
+    ("wins of Ann", {"wins": {"player": "Ann"}, "equals": 1}, True),
+    ("wins fails", {"wins": "actor", "equals": 0}, False),
+    ("text holds", {"opened": "chest", "text": "the chest is open", "cite": CITE}, True),
+    ("text fails", {"opened": "vault", "text": "the vault is open", "cite": CITE}, False),
+    ("in a query", {"who": "actor", "in": [{"game": "winner"}, "Cat"]}, True),
+    ("in a query fails", {"who": "actor", "in": [{"owner": "d-isle"}, "Cat"]}, False),
+    ("equals a query fails", {"owner": "target", "equals": {"who": "Bob"}}, False),
+    ("at_most a query", {"count": {"sticker": "hut", "by": "Bob"}, "at_most": {"track": "fame"}}, True),
+    ("at_most a query fails", {"count": {"sticker": "hut"}, "at_most": {"track": "fame"}}, False),
 ]
 
 
@@ -204,34 +230,67 @@ def test_each_row_is_valid_by_the_schema(name: str, cond: dict[str, Any], expect
 
 
 def _forms(cond: Any) -> set[str]:
-    """Every query key, comparison and composition a condition uses (with a count's filters)."""
+    """Every form a condition uses: each query key, the form of its argument (`KEY:plain` or `KEY:object`) and each
+    key of its mapping (`KEY.SUB`), each `game:` fact, each comparison (and `OP query` when it compares with a
+    query), each composition, `condition`, `check`, `text` and `cite`."""
     from scarbook.campaign.lang import COMPARISONS, QUERY_KEYS
 
     out: set[str] = set()
     if not isinstance(cond, dict):
         return out
     for key, value in cond.items():
-        if key in (*QUERY_KEYS, *COMPARISONS, "all", "any", "not", "condition", "check"):
+        if key in QUERY_KEYS:
+            out |= {key, f"{key}:{'object' if isinstance(value, dict) else 'plain'}"}
+            if isinstance(value, dict):
+                out |= {f"{key}.{k}" for k in value}
+            if key == "game":
+                out.add(f"game: {value}")
+        if key in (*COMPARISONS, "all", "any", "not", "condition", "check", "text", "cite"):
             out.add(key)
-        if key == "count" and isinstance(value, dict):
-            out |= {f"count.{k}" for k in value}
-        if key == "game":
-            out.add(f"game: {value}")
         for part in value if isinstance(value, list) else [value]:
+            if key in COMPARISONS and isinstance(part, dict):
+                out.add(f"{key} query")
             out |= _forms(part)
     return out
 
 
-def test_every_form_of_the_schema_has_a_row_each_way() -> None:
+def schema_forms() -> set[str]:
+    """Every form `schemas/conditions.schema.json` allows, as `_forms` names them."""
     conds = schemas.schemas()["conditions.schema.json"]["$defs"]
-    wanted = set(conds["queries"]) | {"at_least", "at_most", "equals", "in", "all", "any", "not", "condition",
-                                      "check"}
-    wanted |= {f"count.{k}" for k in conds["queries"]["count"]["properties"] if k != "name"}
-    wanted |= {f"game: {f}" for f in conds["queries"]["game"]["enum"] if f not in ("type", "scenario")}
+    wanted = {"check", "all", "any", "not", "condition", "text", "cite"}
+    for op in ("at_least", "at_most", "equals", "in"):
+        wanted |= {op, f"{op} query"}
+    for key, query in conds["queries"].items():
+        alts = query.get("oneOf", [query])
+        wanted.add(key)
+        wanted |= {f"{key}:{'object' if alt.get('type') == 'object' else 'plain'}" for alt in alts}
+        wanted |= {f"{key}.{sub}" for alt in alts for sub in alt.get("properties", {}) if sub != "name"}
+    wanted |= {f"game: {f}" for f in conds["queries"]["game"]["enum"]}
+    return wanted
+
+
+def test_every_form_of_the_schema_has_a_row_each_way() -> None:
+    wanted = schema_forms()
     holds = set().union(*(_forms(c) for _, c, ok in ROWS if ok))
     fails = set().union(*(_forms(c) for _, c, ok in ROWS if not ok))
     assert not sorted(wanted - holds), "add a row that holds for these"
     assert not sorted(wanted - fails), "add a row that fails for these"
+
+
+def test_the_table_covers_every_query_key_and_condition_form() -> None:
+    """The query keys the compiler checks (`compiler/conditions.py` QUERY_KEYS) are the schema's, each used both
+    ways; so is every property of a condition's form in the schema (a form added to either without a row
+    fails here)."""
+    from scarbook.compiler.conditions import QUERY_KEYS
+
+    conds = schemas.schemas()["conditions.schema.json"]["$defs"]
+    assert set(QUERY_KEYS) == set(conds["queries"])
+    form_keys = set(conds["form"]["properties"]) | {"check"}
+    assert set(QUERY_KEYS) <= form_keys
+    for ok in (True, False):
+        used = set().union(*(_forms(c) for _, c, holds in ROWS if holds is ok))
+        assert not sorted(set(QUERY_KEYS) - used), ok
+        assert not sorted(form_keys - used), ok
 
 
 def test_a_failure_names_the_part_and_the_values_read(played: Any) -> None:

@@ -186,3 +186,64 @@ def test_a_score_for_a_player_who_did_not_play_is_refused(tmp_path: Path) -> Non
     no(file, "game end --winner Ann --score Cat=4", "R307", "'Cat' did not play game 1, so has no score in it")
     do(file, "game end --winner Ann --score Ann=4 --score Bob=2")
 
+
+
+def test_a_team_outcome_won_when_its_condition_holds(tmp_path: Path) -> None:
+    out = {"won_when": {"scenario": "s02", "equals": "won"}, "cite": CITE}
+    file = campaign(tmp_path, with_(camp("end", {"when": {"game": "played", "at_least": 2}, "cite": CITE}),
+                                    camp("outcome", out)))
+    do(file, START, "game end --winner Ann", "place crown a-isle --by Ann")
+    assert status(file)["outcome"]["team"] is None  # one game: not over
+    do(file, "game start --play Ann=kai --play Bob=raaz --scenario s02", "game end --winner Bob")
+    assert status(file)["outcome"]["team"] == "won"
+
+
+# --- a named condition (game.campaign.conditions), named where a condition stands ------------------------------
+def test_a_named_condition_is_asked_where_it_is_named(tmp_path: Path) -> None:
+    tower = {"check": "when", "cite": CITE, "when": {"condition": "three-huts"}}
+    file = campaign(tmp_path, with_(sticker("tower", ["territory"], checks=[tower])))
+    do(file, "place hut a-isle --by Ann", "place hut b-isle --by Ann")
+    no(file, "place tower c-isle --by Ann", "R241", "hut: 2; at least 3 needed")
+    do(file, "place hut c-isle --by Bob", "place tower c-isle --by Ann")
+
+
+# --- the table of rule sites ------------------------------------------------------------------------------------
+#: Every place content may write a condition or query (as compiler/conditions.py walks them) -> the tests here
+#: that try it both ways (it holds: accepted, shown or won; it fails: refused, not owed or lost).
+SITES: dict[str, tuple[str, ...]] = {
+    "/stickers/N/checks/N/when": ("test_a_when_check_takes_an_or_and_says_which_part_failed",
+                                  "test_not_negates_a_named_check"),
+    "/envelopes/N/trigger/when": ("test_a_trigger_waits_for_every_part_of_all",),
+    "/game/campaign/owed_when/N/when": ("test_an_obligation_per_target_on_a_condition",
+                                        "test_an_obligation_at_once_comes_before_any_other_placement",
+                                        "test_an_obligation_per_player"),
+    "/game/campaign/game_types/N/steps/N/when": ("test_a_step_is_owed_only_where_its_condition_holds",),
+    "/game/campaign/end/when": ("test_the_campaign_ends_on_a_condition_and_ranks_with_tie_breaks",),
+    "/game/campaign/outcome/rank_by/N": ("test_the_campaign_ends_on_a_condition_and_ranks_with_tie_breaks",),
+    "/game/campaign/outcome/won_when": ("test_a_team_outcome_by_a_condition",
+                                        "test_a_team_outcome_won_when_its_condition_holds"),
+    "/game/campaign/levels/N/of": ("test_a_level_per_player_is_shown_in_status",),
+    "/game/campaign/scenarios/N/open": ("test_a_scenario_graph_chosen_at_game_start",),
+    "/game/campaign/conditions/N/when": ("test_a_named_condition_is_asked_where_it_is_named",),
+}
+
+
+def test_every_rule_site_has_tests_that_try_it_both_ways() -> None:
+    """The sites compiler/conditions.py checks are this table's (a site added there without a test fails here);
+    each site's tests accept something and refuse or deny something."""
+    import inspect
+    import re
+    import sys
+
+    from scarbook.compiler.conditions import content_conditions
+
+    source = inspect.getsource(content_conditions)
+    walked = {("/game/campaign" if m.group(1) else "") + re.sub(r"\{[^}]*\}", "N", m.group(2))
+              for m in re.finditer(r'f"(\{base\}|)(/[^"]*)"', source)}
+    assert walked == set(SITES)
+    module = sys.modules[__name__]
+    for site, names in SITES.items():
+        code = "".join(inspect.getsource(getattr(module, name)) for name in names)
+        assert "do(" in code or "holds" in code, site
+        # refused, not owed, lost, or a level's threshold not reached
+        assert any(x in code for x in ('no(', 'is None', '"lost"', "assert not", '"level": 1')), site

@@ -85,7 +85,8 @@ def test_undo_removes_the_last_event(playing_file: Path) -> None:
 
 def test_undo_on_empty_ledger(tmp_path: Path) -> None:
     file = tmp_path / "c.yaml"
-    assert invoke(["new", str(file), "--game", "risk-legacy", "--player", "A"]).exit_code == 0
+    made = invoke(["new", str(file), "--game", "risk-legacy", "--player", "A", "--player", "B", "--player", "C"])
+    assert made.exit_code == 0
     refused(invoke(["undo"], file), "L009", file_before=snapshot(file))
 
 

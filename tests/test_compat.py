@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from conftest import refused
 from scarbook.cli.main import app
+from scarbook.compiler.editions import CURRENT_EDITION
 from scarbook.compiler.migrate import migrate_file
 from scarbook.compiler.validate import validate_paths
 
@@ -53,7 +54,7 @@ def test_migrated_content_validates_without_edition_warnings_and_keeps_its_comme
     assert report.ok and "X600" not in [d.code for d in report.diagnostics]
     for path in folder.glob("[!.]*.yaml"):
         text = path.read_text()
-        assert yaml.safe_load(text)["edition"] == 2
+        assert yaml.safe_load(text)["edition"] == CURRENT_EDITION
         comments = [ln.strip() for ln in before[path.name].splitlines() if ln.strip().startswith("#")]
         assert all(c in text for c in comments), path
         # the old keys' order: the keys of every top-level section come in the same order as before

@@ -73,8 +73,9 @@ def test_bash_completes_players_packets_cards_and_plays(world: Path) -> None:
     assert "Ann=khan-industries" in bash("scarbook campaign game start --play Ann=k", world)
     # the campaign given on the command line wins over $SCARBOOK_CAMPAIGN
     other = world.parent / "other.yaml"
-    assert invoke(["new", str(other), "--game", "risk-legacy", "--player", "Zoe", "--player", "Yan"]).exit_code == 0
-    assert bash(f"scarbook campaign where coin -c {other} --by ", world) == ["Zoe", "Yan"]
+    assert invoke(["new", str(other), "--game", "risk-legacy", "--player", "Zoe", "--player", "Yan",
+                   "--player", "Xia"]).exit_code == 0
+    assert bash(f"scarbook campaign where coin -c {other} --by ", world) == ["Zoe", "Yan", "Xia"]
 
 
 def test_opened_packets_are_no_longer_offered(world: Path, tmp_path: Path) -> None:

@@ -91,7 +91,7 @@ def test_rows_are_found_outermost_first_and_do_not_touch_new_forms() -> None:
     assert [f.row.name for f in find(data)] == ["the check 'one-per-game'", "a cite naming a transcription file"]
     migrated = yaml.safe_load(migrate_text(PACK.format(edition="", check="one-per-game"))[0])
     assert find(migrated) == [] and declared_edition(migrated) == CURRENT_EDITION
-    assert len(DEPRECATIONS) == len(COUNT_CHECKS) + 1
+    assert len(DEPRECATIONS) == len(COUNT_CHECKS) + 5  # the cites; edition 3: the obligation threshold, 3 triggers
 
 
 BLOCK = """\
@@ -111,7 +111,7 @@ def test_migrate_edits_block_and_flow_mappings_in_their_own_style() -> None:
     text, changes = migrate_text(BLOCK, "b.yaml")
     assert text == """\
 # a header comment
-edition: 2  # the content format this file is written in
+edition: 3  # the content format this file is written in
 stickers:  # the stickers
   - id: rift
     checks:
@@ -132,7 +132,7 @@ def test_migrate_keeps_crlf_line_breaks_and_a_byte_order_mark(tmp_path: Path) ->
     path = tmp_path / "w.yaml"
     path.write_bytes(b"\xef\xbb\xbf" + BLOCK.replace("\n", "\r\n").encode("utf-8"))
     result = migrate_file(path, "w.yaml")
-    assert result.new.startswith("\ufeff# a header comment\r\nedition: 2")
+    assert result.new.startswith(f"\ufeff# a header comment\r\nedition: {CURRENT_EDITION}")
     assert "\n" not in result.new.replace("\r\n", "")
 
 
@@ -144,7 +144,7 @@ def test_migrate_refuses_a_file_that_is_not_yaml_and_changes_nothing(tmp_path: P
     result = runner.invoke(app, ["migrate", str(bad), str(ok)])
     assert result.exit_code == 1 and "not migrated" in result.output
     assert bad.read_text() == "stickers: [\n  - {check: one-per-game\n"
-    assert "edition: 2" in ok.read_text()
+    assert f"edition: {CURRENT_EDITION}" in ok.read_text()
 
 
 def test_scaffolds_declare_the_current_edition_and_need_no_migration(tmp_path: Path) -> None:

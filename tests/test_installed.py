@@ -65,7 +65,8 @@ def test_non_editable_install_ships_content_schemas_and_templates(tmp_path: Path
     assert (served / "home.html.j2").is_file() and (served / "static" / "serve.js").is_file()
     assert (served / "static" / "serve.css").is_file()
     for argv in (["tables", "risk-legacy", "--format", "json"], ["campaign", "new", "c.yaml", "--game", "risk-legacy",
-                                                                  "--player", "Ann", "--player", "Bob"],
+                                                                  "--player", "Ann", "--player", "Bob",
+                                                                  "--player", "Cat"],
                  ["examples", "copy", "tiny-game", "tiny"], ["validate", "tiny"], ["new", "pack", "p", "--extends",
                                                                                    "risk-legacy"], ["validate", "p"]):
         code = f"from scarbook.cli.entry import run; import sys; sys.argv = ['scarbook', *{argv!r}]; run()"

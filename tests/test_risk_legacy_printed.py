@@ -531,3 +531,26 @@ def test_unknown_names_and_passes_are_refused_citing_their_rule(playing: Path) -
           "Risk Legacy rulebook § End of the Game")
     cited(["pass", "winner-reward", "--by", "Bob"], "R331", "Bob owes no 'winner-reward'",
           "The winner's reward: the winner", "Risk Legacy rulebook § If you won")
+
+
+def test_world_capital_refusals_cite_the_rulebook_where_it_gives_the_rule(tmp_path: Path) -> None:
+    """Issue 39 item 10: a sealed component used before its packet is opened is refused citing the rulebook's
+    Sealed Components (it says so: "Don't open these until you've earned the right to!"), the scans only for
+    which packet holds it; every `opened` check of the content cites the rulebook too, and the World Capital's
+    mission-card conditions (during a game, a card worth 4) cite the scans alone (the rulebook does not print
+    them)."""
+    import yaml
+
+    file = tmp_path / "world.yaml"
+    ok(file, SETUP)
+    for sticker, target in (("world-capital", "peru"), ("world-capital-rules", "world-capital-rules"),
+                            ("lead-faction-rules", "lead-faction-rules")):
+        refused(file, ["place", sticker, target, "--by", "Ann"], "R310", "Risk Legacy rulebook § Sealed Components")
+    stickers = yaml.safe_load((Path(__file__).resolve().parents[1] / "content" / "risk-legacy" / "stickers.yaml")
+                              .read_text("utf-8"))["stickers"]
+    opened = [(s["id"], c["cite"]) for s in stickers for c in s.get("checks", []) if c.get("check") == "opened"]
+    assert opened and all("rulebook § Sealed Components" in cite for _sid, cite in opened), opened
+    capital = next(s for s in stickers if s["id"] == "world-capital")
+    only_scans = {c["check"]: c["cite"] for c in capital["checks"] if c["check"] in ("during-a-game",
+                                                                                       "target-card-value")}
+    assert all(str(cite).startswith("component-scans §") for cite in only_scans.values()), only_scans

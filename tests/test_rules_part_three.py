@@ -213,6 +213,23 @@ def test_an_unknown_printed_value_is_said_so(tmp_path: Path) -> None:
     assert done.exit_code == 1 and "printed value unknown" not in done.output
 
 
+def test_validate_lists_the_unknown_printed_values_piece_by_piece() -> None:
+    """One X310 per piece naming which of its printed values the sources do not give and which they do (not one
+    line per file and reason that names only the first value)."""
+    from scarbook.compiler.validate import validate_paths
+
+    root = Path(__file__).resolve().parents[1] / "content" / "risk-shadow-forces"
+    found = [d.message for d in validate_paths([root]).diagnostics if d.code == "X310"
+             and "unknown printed values of" in d.message]
+    angus = next(m for m in found if "of Angus Smith:" in m)
+    assert angus.startswith("unknown printed values of Angus Smith: cyber_tech, influence, movement, melee_dice, "
+                            "melee_to_hit, range_dice, range_to_hit, shield_dice, shield_to_block, skirmish_tactic; "
+                            "the sources give life (printed on the main warlord card, not in the rulebook)")
+    assert angus.endswith("a placement that needs one is recorded as the players say")
+    assert any("of Jett St. Clair:" in m and "the sources give none of them" in m for m in found)
+    assert len({m.split(":")[0] for m in found}) == len(found) >= 5  # one line per piece
+
+
 # --- 8. the overall winner is provisional until game 15's last reward --------------------------------------------
 def test_the_overall_winner_is_provisional_until_the_last_reward(tmp_path: Path) -> None:
     file = tmp_path / "c.yaml"

@@ -25,7 +25,7 @@ from scarbook.campaign.ledger.text import render, with_event, with_stretch, with
 from scarbook.campaign.ledger.write import locked, write_atomic
 from scarbook.campaign.links import cuts
 from scarbook.campaign.report import describe
-from scarbook.campaign.rules import starts_asked
+from scarbook.campaign.rules import model_cite, player_count_problem, starts_asked
 from scarbook.campaign.service.reading import pack_fingerprint
 from scarbook.kernel.diagnostics import Diagnostic, Span, error, refusal
 
@@ -238,6 +238,10 @@ def create(file: Path, game: str, players: list[str], packs: list[Path], name: s
     content = cached_game(game)  # UnknownGame: the command line is wrong
     if packs:
         cached_game(game, packs)  # a pack with errors (or for another game): ContentError
+    model = CampaignModel.of(content)
+    too = player_count_problem(content, len(players), model_cite(model))
+    if too is not None:
+        return too
     if str(file.parent):
         file.parent.mkdir(parents=True, exist_ok=True)
     recorded = content.id
@@ -246,6 +250,5 @@ def create(file: Path, game: str, players: list[str], packs: list[Path], name: s
         recorded = recorded if "/" in recorded or recorded.endswith((".yaml", ".yml")) else f"./{recorded}"
     added = [PackAdded(recorded_path(file, p), pack_fingerprint(p)).to_dict() for p in packs]
     write_atomic(file, render(name, recorded, content.fingerprint, players, added), backup=False)
-    model = CampaignModel.of(content)
     plays = " ".join(f"--play {model.play_form(1, n)}" for n in players)
     return Created(file, content.title, players, [str(a["pack"]) for a in added], plays)

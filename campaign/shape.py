@@ -312,7 +312,10 @@ def levels_data(content: Content, state: CampaignState) -> list[dict[str, Any]]:
     for lv in content.model.levels.values():
         who = state.players if lv.per_player else [""]
         values = {p: dict(zip(("level", "value"), level_of(content, state, lv.id, p), strict=True)) for p in who}
-        out.append({"id": lv.id, "name": lv.name, "per_player": lv.per_player, "at": list(lv.at), "values": values})
+        row = {"id": lv.id, "name": lv.name, "per_player": lv.per_player, "at": list(lv.at), "values": values}
+        if not lv.per_player:  # one value for the whole campaign: also at the top, without the empty player key
+            row.update(values[""])
+        out.append(row)
     return out
 
 

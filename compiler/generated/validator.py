@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
 from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = 'd0b115cf4cb84ea6abe1b745'
+SCHEMAS_DIGEST = '1a9b65c8393efd033af29a0f'
 VERSION = "2.22.3"
 class Decimal:  # see compiled._generated_code
     pass
@@ -4064,6 +4064,24 @@ def validate____defs_conditions_schema_json__defs_queries_rank(data, custom_form
                         data__player_len = len(data__player)
                         if data__player_len < 1:
                             raise JsonSchemaValueException
+                if "points" in data_keys:
+                    data_keys.remove("points")
+                    data__points = data["points"]
+                    if not isinstance(data__points, (list, tuple)):
+                        raise JsonSchemaValueException
+                    data__points_is_list = isinstance(data__points, (list, tuple))
+                    if data__points_is_list:
+                        data__points_len = len(data__points)
+                        if data__points_len < 1:
+                            raise JsonSchemaValueException
+                        for data__points_x, data__points_item in enumerate(data__points):
+                            if not isinstance(data__points_item, (int)) and not (isinstance(data__points_item, float) and data__points_item.is_integer()) or isinstance(data__points_item, bool):
+                                raise JsonSchemaValueException
+                if "total" in data_keys:
+                    data_keys.remove("total")
+                    data__total = data["total"]
+                    if not isinstance(data__total, (bool)):
+                        raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
             data_any_of_count29 += 1

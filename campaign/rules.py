@@ -696,6 +696,13 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
     return out
 
 
+def setup_left_for(state: CampaignState, sticker: str, count: int, player: str) -> int:
+    """How many more of a setup's sticker one player still has to place (`each: player`: `count` each, at least
+    one)."""
+    done = sum(1 for ms in state.marks.values() for m in ms if m.sticker == sticker and m.by == player)
+    return max(max(count, 1) - done, 0)
+
+
 def setup_problems(content: Content, state: CampaignState, number: int) -> list[Diagnostic]:
     """Obligations that must be met before game `number` starts (setup before game 1 …)."""
     out: list[Diagnostic] = []
@@ -706,8 +713,7 @@ def setup_problems(content: Content, state: CampaignState, number: int) -> list[
         label = st.get("name", ob.sticker)
         what = ob.text or f"place {label}"
         if ob.each == "player":
-            missing = [p for p in state.players
-                       if not any(m.sticker == ob.sticker and m.by == p for ms in state.marks.values() for m in ms)]
+            missing = [p for p in state.players if setup_left_for(state, ob.sticker, ob.count, p)]
             if missing:
                 out.append(refusal("R221", f"{', '.join(missing)} still to place {a(ob.sticker)} before game "
                                    f"{ob.before_game} (scarbook campaign place {ob.sticker} TARGET --by NAME)",

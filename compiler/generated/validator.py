@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
 from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = '1a9b65c8393efd033af29a0f'
+SCHEMAS_DIGEST = 'e8d9697ce7924e86857a1ae5'
 VERSION = "2.22.3"
 class Decimal:  # see compiled._generated_code
     pass
@@ -5501,6 +5501,19 @@ def validate____defs_cards_schema_json__defs_card(data, custom_formats={}, name_
             data_keys.remove("zone")
             data__zone = data["zone"]
             validate____defs_defs_schema_json__defs_id(data__zone, custom_formats, None)
+        if "tags" in data_keys:
+            data_keys.remove("tags")
+            data__tags = data["tags"]
+            if not isinstance(data__tags, (list, tuple)):
+                raise JsonSchemaValueException
+            data__tags_is_list = isinstance(data__tags, (list, tuple))
+            if data__tags_is_list:
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                data__tags_len = len(data__tags)
+                if data__tags_len > len(set(fn(data__tags_x) for data__tags_x in data__tags)):
+                    raise JsonSchemaValueException
+                for data__tags_x, data__tags_item in enumerate(data__tags):
+                    validate____defs_defs_schema_json__defs_id(data__tags_item, custom_formats, None)
         if "stats" in data_keys:
             data_keys.remove("stats")
             data__stats = data["stats"]

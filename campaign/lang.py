@@ -578,9 +578,15 @@ class Compare(Condition):
         need = {"at_least": "at least", "at_most": "at most", "equals": "", "in": "one of"}[self.op]
         wanted = ", ".join(_show(w) for w in want)
         said = f"{self.query.words(scope)}: {_show(got)}"
-        why = f"{said} ({need + ' ' if need else ''}{wanted})" if ok else f"{said}; {need + ' ' if need else ''}" \
-            f"{wanted} needed"
+        why = _compared(said, need, wanted, ok, _show(got) == wanted)
         return Verdict(ok, f"{self.text} ({why})" if self.text else why, self.cite)
+
+
+def _compared(said: str, need: str, wanted: str, ok: bool, same: bool) -> str:
+    """A comparison in words: what was read, and what was needed (not repeated when it is what was read)."""
+    if ok:
+        return said if same and not need else f"{said} ({need + ' ' if need else ''}{wanted})"
+    return f"{said}; {need + ' ' if need else ''}{wanted} needed"
 
 
 def _number(v: Value) -> int:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from test_homebrew_options import CITE, PLAY, campaign, do, no, run, status
 
 from conftest import EXAMPLES
@@ -195,3 +197,34 @@ def test_no_game_words_of_the_new_examples_in_python() -> None:
             if "generated" not in path.parts
             for n, line in enumerate(path.read_text("utf-8").splitlines(), 1) if pattern.search(line)]
     assert not hits, "\n".join(hits)
+
+
+def test_a_comparison_that_holds_does_not_repeat_the_value_read(tmp_path: Path) -> None:
+    from scarbook.campaign.lang import Scope
+    from scarbook.campaign.service import reading
+
+    _campaign, replay = reading.state(_lantern(tmp_path))
+    content, state = replay.content, replay.state
+    said = content.conditions.holds({"scenario": "crossing", "equals": "won"}, Scope(content, state)).why
+    assert said == "The River Crossing's result: won"  # not "won (won)"
+    more = content.conditions.holds({"track": "prosperity", "at_least": 1}, Scope(content, state)).why
+    assert more == "prosperity: 2 (at least 1)"
+
+
+@pytest.mark.slow
+def test_the_chronicle_speaks_the_games_shape(tmp_path: Path) -> None:
+    from conftest import pdftotext
+
+    lantern = _lantern(tmp_path)
+    out = tmp_path / "lantern.pdf"
+    assert run(lantern, f"chronicle --out {out}").exit_code == 0
+    text = " ".join(pdftotext(out).split())
+    assert "Game 1 · The River Crossing" in text and "The River Crossing lost" in text, text
+    assert "Open to play: The Old Ford, The Guild Hall" in text  # the end page: the campaign's shape lines
+    assert "Started in" not in text and "Signature" not in text and "unnamed" not in text
+    cinder = _cinder(tmp_path)
+    out = tmp_path / "cinder.pdf"
+    assert run(cinder, f"chronicle --out {out}").exit_code == 0
+    text = " ".join(pdftotext(out).split())
+    assert "The Cinder Guild campaign · Ann, Bob, Cat" in text and "A The" not in text, text
+    assert "Score Result" in text and "Standings (by points by rank (3, 1) over every game, then total score)" in text

@@ -115,9 +115,12 @@ def _rule_stickers(game: Game) -> list[dict[str, str]]:
             title, label = str(sec.get("title", sid)), str(slot.get("label", ""))
             sticker = slot.get("sticker")
             if isinstance(sticker, str) and sticker in game.section("stickers"):
-                name = str(game.section("stickers")[sticker].get("name", sticker))
-                where = title if label in ("", name) else f"{title}: {label}"
-                placed[sticker] = f"In “{where}” ({slot.get('when') or 'placed'})."
+                every = [x for x in as_list(slot.get("placed")) if isinstance(x, dict)] or \
+                    [{"sticker": sticker, "when": slot.get("when")}]  # a place may hold several stickers
+                for x in every:
+                    name = str(as_dict(game.section("stickers").get(str(x["sticker"]))).get("name", x["sticker"]))
+                    where = title if label in ("", name) else f"{title}: {label}"
+                    placed[str(x["sticker"])] = f"In “{where}” ({x.get('when') or 'placed'})."
                 continue
             others.append({"name": f"{title}: {label}",
                            "text": f"{slot['filled']}" + (f": {slot['text']}" if isinstance(slot.get("text"), str)
@@ -142,13 +145,17 @@ def next_game(game: Game, reached: int) -> dict[str, str] | None:
 
 def world(game: Game) -> dict[str, list[str]]:
     """The world as a campaign left it: named or changed regions, marked territories, destroyed cards."""
+    from scarbook.compiler.boardmap import bonuses_shown
+
     regions = []
+    with_bonus = bonuses_shown(game)
     for rid, r in game.section("regions").items():
         if r.get("named_by") or r.get("marks"):
             bonus = r.get("bonus")
             by = f" (named by {r['named_by']})" if r.get("named_by") else ""
             shown = cell_text(bonus) if not is_unknown(bonus) else "?"
-            regions.append(f"{known(r.get('name'), rid)}{by}: bonus {shown}")
+            marks = "" if with_bonus or r.get("named_by") else ": " + ", ".join(_mark_names(game, r))
+            regions.append(f"{known(r.get('name'), rid)}{by}" + (f": bonus {shown}" if with_bonus else marks))
     where: dict[str, list[str]] = {}  # a mark -> the territories that carry it (a named mark: its own line)
     stickers = game.section("stickers")
     for tid, t in game.section("territories").items():
@@ -160,7 +167,22 @@ def world(game: Game) -> dict[str, list[str]]:
                 where.setdefault(f"{label} {m['name']}" if m.get("name") else label, []).append(place)
     territories = [f"{label}: {', '.join(places)}" for label, places in where.items()]
     destroyed = [str(known(c.get("name"), cid)) for cid, c in game.section("cards").items() if c.get("destroyed")]
-    return {"regions": regions, "territories": territories, "destroyed": destroyed}
+    cards = [f"{known(c.get('name'), cid)}: {', '.join(_mark_names(game, c))}"
+             for cid, c in game.section("cards").items() if not c.get("destroyed") and _mark_names(game, c)]
+    return {"regions": regions, "territories": territories, "destroyed": destroyed, "cards": cards}
+
+
+def _mark_names(game: Game, item: dict[str, Any]) -> list[str]:
+    """The marks a campaign left on an item (a card, a region), by their stickers' names, each once with how
+    many: 'Crest, Forge upgrade x2'."""
+    stickers = game.section("stickers")
+    counts: dict[str, int] = {}
+    for m in as_list(item.get("marks")):
+        if isinstance(m, dict):
+            sid = m.get("sticker")
+            label = str(as_dict(stickers.get(sid) if isinstance(sid, str) else None).get("name") or sid)
+            counts[label] = counts.get(label, 0) + 1
+    return [f"{k} x{n}" if n > 1 else k for k, n in counts.items()]
 
 
 def map_marks(game: Game) -> dict[str, list[Any]]:

@@ -228,3 +228,20 @@ def test_the_chronicle_speaks_the_games_shape(tmp_path: Path) -> None:
     text = " ".join(pdftotext(out).split())
     assert "The Cinder Guild campaign · Ann, Bob, Cat" in text and "A The" not in text, text
     assert "Score Result" in text and "Standings (by points by rank (3, 1) over every game, then total score)" in text
+
+
+def test_the_aid_tells_the_world_of_other_shapes(tmp_path: Path) -> None:
+    """The player aid's 'world now' lists marked cards and a region's marks (no 'bonus 0' in a game without
+    bonuses), and each rule sticker of a place that holds several says where it is."""
+    from scarbook.campaign.service.reading import campaign_game
+    from scarbook.compiler.aid import aid_view
+
+    cinder = aid_view(campaign_game(_cinder(tmp_path), []), "c")["world"]
+    assert "Spark: Crest, Forge upgrade" in cinder["cards"] and cinder["destroyed"] == ["Slag"], cinder
+    lantern = aid_view(campaign_game(_lantern(tmp_path), []), "l")["rule_stickers"]
+    said = {s["name"]: s["text"] for s in lantern}
+    assert said["The Bridge Burned"].endswith("In “The Road Book: Achievements” (after game 1).")
+    assert said["The Guild's Pact"].endswith("In “The Road Book: Achievements” (after game 3).")
+    vale = _example(tmp_path, "founders-vale")
+    do(vale, "place charter north-district --by Ann")
+    assert aid_view(campaign_game(vale, []), "v")["world"]["regions"] == ["North District: Charter"]

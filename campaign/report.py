@@ -185,7 +185,7 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
     for rid, reg in content.regions.items():
         named = [m for m in state.active_marks(rid) if content.stickers.get(m.sticker, {}).get("named")]
         bonus = reg.get("bonus")
-        regions.append({"id": rid, "name": named[-1].name if named else None,
+        regions.append({**shape.region_owner(content, state, rid), "id": rid, "name": named[-1].name if named else None,
                         "named_by": named[-1].by if named else None,
                         "named_with": named[-1].sticker if named else None,
                         "printed_bonus": bonus if isinstance(bonus, int) else None,

@@ -92,6 +92,14 @@ def player_totals(content: Content, state: CampaignState, player: str) -> dict[s
     return out
 
 
+def region_owner(content: Content, state: CampaignState, rid: str) -> dict[str, Any]:
+    """`{"owner": NAME}` where the game has claims and a player's claim is on the region, else nothing."""
+    from scarbook.campaign.lang import owner_of
+
+    owner = owner_of(content, state, rid) if content.model.claims else None
+    return {"owner": owner} if owner else {}
+
+
 def place_values(content: Content, state: CampaignState) -> list[dict[str, Any]]:
     """Values kept on board spaces (territories; regions beside their bonus, shown with the regions): every field
     a mark there `adds`, with the value now (printed plus what the marks add)."""

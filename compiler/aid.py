@@ -167,9 +167,18 @@ def world(game: Game) -> dict[str, list[str]]:
                 where.setdefault(f"{label} {m['name']}" if m.get("name") else label, []).append(place)
     territories = [f"{label}: {', '.join(places)}" for label, places in where.items()]
     destroyed = [str(known(c.get("name"), cid)) for cid, c in game.section("cards").items() if c.get("destroyed")]
-    cards = [f"{known(c.get('name'), cid)}: {', '.join(_mark_names(game, c))}"
-             for cid, c in game.section("cards").items() if not c.get("destroyed") and _mark_names(game, c)]
+    on_cards: dict[str, list[str]] = {}  # a mark -> the cards that carry it (many: counted, the sheet lists them)
+    for cid, c in game.section("cards").items():
+        if not c.get("destroyed"):
+            for label in _mark_names(game, c):
+                on_cards.setdefault(label.split(" x")[0], []).append(str(known(c.get("name"), cid)))
+    cards = [f"{label}: {', '.join(held) if len(held) <= AID_CARDS else f'{len(held)} cards'}"
+             for label, held in on_cards.items()]
     return {"regions": regions, "territories": territories, "destroyed": destroyed, "cards": cards}
+
+
+#: At most this many cards are named for one mark in the aid's world; more are counted.
+AID_CARDS = 6
 
 
 def _mark_names(game: Game, item: dict[str, Any]) -> list[str]:

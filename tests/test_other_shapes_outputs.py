@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from test_homebrew_options import CITE, PLAY, campaign, do, no, run, status
 
 from conftest import EXAMPLES
@@ -128,6 +127,7 @@ def test_the_sheets_tables_follow_the_games_result_form(tmp_path: Path) -> None:
     assert " Player | Owns | Total score | May still take |" in scored
     assert " Ann | Spark, Flint | 12 |" in scored
     assert " Spark | might 1 | might 2 |" in scored  # a card's printed value changed by an upgrade
+    assert "the sources do not give how many" not in scored  # every supply is known
 
 
 def test_messages_in_the_games_words(tmp_path: Path) -> None:
@@ -237,11 +237,13 @@ def test_the_aid_tells_the_world_of_other_shapes(tmp_path: Path) -> None:
     from scarbook.compiler.aid import aid_view
 
     cinder = aid_view(campaign_game(_cinder(tmp_path), []), "c")["world"]
-    assert "Spark: Crest, Forge upgrade" in cinder["cards"] and cinder["destroyed"] == ["Slag"], cinder
+    assert cinder["cards"] == ["Crest: Spark, Flint, Tinder, Bellows, Kindling, Ember", "Forge upgrade: Spark"]
+    assert cinder["destroyed"] == ["Slag"], cinder
     lantern = aid_view(campaign_game(_lantern(tmp_path), []), "l")["rule_stickers"]
     said = {s["name"]: s["text"] for s in lantern}
     assert said["The Bridge Burned"].endswith("In “The Road Book: Achievements” (after game 1).")
     assert said["The Guild's Pact"].endswith("In “The Road Book: Achievements” (after game 3).")
     vale = _example(tmp_path, "founders-vale")
     do(vale, "place charter north-district --by Ann")
+    assert "  north-district (owned by Ann)" in run(vale, "status").output.splitlines()
     assert aid_view(campaign_game(vale, []), "v")["world"]["regions"] == ["North District: Charter"]

@@ -100,7 +100,8 @@ def status_text(data: dict[str, Any]) -> str:
                 " (unnamed)" if data.get("regions_named") else "")
         bonus = f"{bonus_word} {r['bonus']}" if r["bonus"] is not None and bonuses else ""
         change = f" (printed {r['printed_bonus']}, {', '.join(r['changes'])})" if r["changes"] else ""
-        out.append(f"  {r['id']}{name}{': ' + bonus if bonus else ''}{change}")
+        owned = f" (owned by {r['owner']})" if r.get("owner") else ""
+        out.append(f"  {r['id']}{name}{owned}{': ' + bonus if bonus else ''}{change}")
     for group in data.get("mark_groups", []):
         listed = [m for m in group["marks"] if not m.get("shown_as")]
         if not listed:

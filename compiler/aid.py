@@ -183,7 +183,7 @@ AID_CARDS = 6
 
 def _mark_names(game: Game, item: dict[str, Any]) -> list[str]:
     """The marks a campaign left on an item (a card, a region), by their stickers' names, each once with how
-    many: 'Crest, Forge upgrade x2'."""
+    many: 'Seal, Gilding x2'."""
     stickers = game.section("stickers")
     counts: dict[str, int] = {}
     for m in as_list(item.get("marks")):

@@ -247,3 +247,8 @@ def test_the_aid_tells_the_world_of_other_shapes(tmp_path: Path) -> None:
     do(vale, "place charter north-district --by Ann")
     assert "  north-district (owned by Ann)" in run(vale, "status").output.splitlines()
     assert aid_view(campaign_game(vale, []), "v")["world"]["regions"] == ["North District: Charter"]
+
+
+def test_one_player_is_one_player(tmp_path: Path) -> None:
+    file = _example(tmp_path, "founders-vale")
+    no(file, "game start --play Ann", "R306", "1 player; Founders' Vale needs at least 2")

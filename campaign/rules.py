@@ -531,12 +531,14 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
     out.extend(_plays_problems(content, state, ev, gtype.plays, number))
     players = content.game.meta.get("players")
     if isinstance(players, dict) and isinstance(players.get("min"), int) and len(ev.plays) < players["min"]:
-        out.append(refusal("R306", f"{plural(len(ev.plays), 'player')}; {content.game.title} needs at least {players['min']}",
+        out.append(refusal("R306", f"{plural(len(ev.plays), 'player')}; "
+                           f"{content.game.title} needs at least {players['min']}",
                            f"{content.game.title} is for {_players_text(players)}",
                            cite_text(as_dict(content.game.meta.get("source")).get("cite")) or _game_cite(content)
                            or _model_cite(content)))
     if isinstance(players, dict) and isinstance(players.get("max"), int) and len(ev.plays) > players["max"]:
-        out.append(refusal("R306", f"{plural(len(ev.plays), 'player')}; {content.game.title} takes at most {players['max']}",
+        out.append(refusal("R306", f"{plural(len(ev.plays), 'player')}; "
+                           f"{content.game.title} takes at most {players['max']}",
                            f"{content.game.title} is for {_players_text(players)}",
                            cite_text(as_dict(content.game.meta.get("source")).get("cite")) or _game_cite(content)
                            or _model_cite(content)))

@@ -30,7 +30,8 @@ GAME_RULES = [  # checks-isles: 2 to 3 players, one type of game, nothing lost f
     ("game start --play Ann --play Bob --play Cy --play Dee",
      "error R104: 'Dee' is not a player of this campaign; players: Ann, Bob, Cy (a campaign's players are those "
      "named when it began ('scarbook campaign new --player NAME'))\n"
-     "error R306: 4 players; Checks Isles takes at most 3 (Checks Isles is for 2 to 3 players; test game: generic checks)\n" + NOT_WRITTEN),
+     "error R306: 4 players; Checks Isles takes at most 3 (Checks Isles is for 2 to 3 players; "
+     "test game: generic checks)\n" + NOT_WRITTEN),
     ("game start --play Ann --play Bob --type blitz", "error R308: unknown type of game 'blitz'; types: game"),
     ("game start --play Ann --play Bob --type gam", "error R308: unknown type of game 'gam' (did you mean 'game'?); "
      "types: game"),

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from scarbook.campaign import lang
 from scarbook.campaign.tracks import track_value
 from scarbook.compiler.model import Game, as_dict, as_list, components
-from scarbook.compiler.words import a, kind_name, plural, words
+from scarbook.compiler.words import a, a_game, kind_name, plural, singular_of, words
 
 if TYPE_CHECKING:  # annotations only: the state and the content import the language, which names these checks
     from scarbook.campaign.content import Content, Target
@@ -405,6 +405,8 @@ def limit(p: Placement, params: dict[str, Any]) -> Failure:
         return None
     per = [str(x) for x in as_list(params.get("per"))] or ["campaign"]
     what = _of_text(p, params)
+    if n == 1 and params.get("name"):  # the content's name for them is a plural: one of them, in the singular
+        what = singular_of(what)
     rule = (f"at most {n} {what} per {' per '.join(_scope_word(p, s) for s in per)}"
             f"{limit_source(p, params.get('max'))}")
     if "player" in per and not p.actor:
@@ -489,7 +491,7 @@ def _scope_word(p: Placement, scope: str) -> str:
         return p.content.model.pieces[kind].name if kind in p.content.model.pieces else "piece"
     if scope == "game-type":
         gtype = p.content.model.types.get(_type_of(p.state, window(p.state)[1]))
-        return f"{gtype.name} game" if gtype else "type of game"
+        return a_game(gtype.name).split(" ", 1)[1] if gtype else "type of game"
     return scope
 
 
@@ -653,7 +655,7 @@ def game_type(p: Placement, params: dict[str, Any]) -> Failure:
         return "no game has started", f"{a(p.label)} is used in {names} games"
     if game.type not in types:
         gtype = p.content.model.types.get(game.type)
-        return (f"game {game.number} is {a(gtype.name if gtype else game.type)} game",
+        return (f"game {game.number} is {a_game(gtype.name if gtype else game.type)}",
                 f"{a(p.label)} is used only in {names} games")
     return None
 

@@ -42,6 +42,7 @@ def _fill_slot(content: Any, state: Any, slot: dict[str, Any]) -> None:
         slot["filled"] = "empty"
         return
     m = marks[-1]
+    slot["placed"] = [{"sticker": x.sticker, "when": when_placed(x.after_game, x.during_game)} for x in marks]
     st = content.stickers.get(m.sticker, {})
     slot["filled"] = f"{st.get('name', m.sticker)} ({when_placed(m.after_game, m.during_game)})"
     slot["sticker"] = m.sticker

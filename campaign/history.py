@@ -38,6 +38,8 @@ from scarbook.campaign.events import (
     Ticked,
 )
 from scarbook.campaign.links import cuts
+from scarbook.campaign.shape import status_lines as shape_lines
+from scarbook.compiler.words import a
 
 
 class NoSuchPoint(ValueError):
@@ -117,15 +119,18 @@ def tell(ev: Event, words: Words, game: int = 0) -> str:
         starts = dict(ev.starts)
         plays = [p + (f" plays {' and '.join(words(i) for i in ids)}" if ids else "")
                  + (f" from {words(starts[p])}" if p in starts else "") for p, ids in ev.plays]
-        return f"game {game} starts: {', '.join(plays)}"
+        played = _scenario_name(words, ev.scenario)
+        return f"game {game} starts: {played + '; ' if played else ''}{', '.join(plays)}"
     if isinstance(ev, GameEnded):
-        parts = [_team_result(ev.team, words, game) if ev.team else f"{ev.winner} wins"]
+        parts = [_team_result(ev.team, words, game) if ev.team else f"{ev.winner} wins" + _scenario_of(words, game)]
         if ev.held_on:
             parts.append(f"{' and '.join(ev.held_on)} held on")
         if ev.eliminated:
             parts.append(f"{' and '.join(ev.eliminated)} {'was' if len(ev.eliminated) == 1 else 'were'} eliminated")
         if ev.lost:
             parts.append(f"lost for good: {', '.join(words(p) for p in ev.lost)}")
+        if ev.scores:
+            parts.append("scores: " + ", ".join(f"{p} {n}" for p, n in ev.scores))
         return f"game {game} ends: " + "; ".join(parts)
     if isinstance(ev, Placed):
         return _tell_placed(ev, words, who)
@@ -154,11 +159,28 @@ def tell(ev: Event, words: Words, game: int = 0) -> str:
     return ev.kind
 
 
+def _scenario_name(words: Words, sid: str) -> str:
+    """A scenario's name as the content gives it ('' for none)."""
+    if not sid:
+        return ""
+    sc = words.content.model.scenarios.get(sid)
+    return sc.name if sc is not None else sid
+
+
+def _scenario_of(words: Words, game: int) -> str:
+    """' (The Cave)': the scenario a game played, where it played one."""
+    record = words.state.games[game - 1] if 0 < game <= len(words.state.games) else None
+    name = _scenario_name(words, record.scenario) if record is not None else ""
+    return f" ({name})" if name else ""
+
+
 def _team_result(result: str, words: Words, game: int) -> str:
-    """A team game's result in the game's words ("<Chapter> 2 lost (try 1 of 2)" where games play chapters), else
-    "the team lost"."""
+    """A team game's result in the game's words ("<Chapter> 2 lost (try 1 of 2)" where games play chapters, "The
+    Cave lost" where they play scenarios), else "the team lost"."""
     chapters = words.content.model.chapters
     record = words.state.games[game - 1] if 0 < game <= len(words.state.games) else None
+    if record is not None and record.scenario:
+        return f"{_scenario_name(words, record.scenario)} {result}"
     if chapters is None or record is None or not record.chapter:
         return f"the team {result}"
     tries = f" ({chapters.try_word} {record.attempt} of {chapters.tries})" if chapters.tries > 1 else ""
@@ -390,8 +412,10 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
             "number": number, "type": record.type, "ended": record.ended, "date": record.date,
             "players": [{"name": p, "pieces": [words(i) for i in record.pieces.get(p, {}).values()],
                          "start": words(record.starts[p]) if record.starts.get(p) else "",
-                         "result": record.role(p).replace("-", " ") if record.ended else "playing"}
+                         "result": record.role(p).replace("-", " ") if record.ended else "playing",
+                         "score": record.scores.get(p)}
                         for p in record.plays],
+            **_page_shape(words, record, number),
             "signed": record.winner if record.signed else "",
             "notes": [t.event.note for t in told if t.when in ("start", "end") and t.event.note],
             "during": _lines([t for t in told if t.when == "during"]),
@@ -403,11 +427,12 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
     setup = starts[0] if starts else len(events)
     before = story(events, 0, setup, Words(campaign.replay(events[:setup], check=False)))
     return {"title": ledger.name or ledger.path.stem, "game_title": final.content.game.title,
+            "meta_title": f"{a(final.content.game.title)} campaign", "signs": bool(data.get("signs", True)),
+            "shape_lines": shape_lines(data), "comings": _comings(data),
+            "regions_shown": bool(data.get("regions_named")) or any(r["bonus"] or r["changes"]
+                                                                   for r in data["continents"]),
             "players": [*ledger.players, *(j["player"] for j in data.get("joined", [])
                                              if j["player"] not in ledger.players)], "games": pages,
-            "signs": data["signs"], "comings": _comings(data),
-            "regions_shown": data["regions_named"] or any(r["bonus"] or r["changes"] for r in data["continents"]),
-            "outcome_lines": _outcome_lines(data),
             "holders": [{"name": words(r["id"], "regions"), "owner": r["owner"]} for r in data["continents"]
                         if r.get("owner")],
             "totals": [{"name": p["name"], "total": p["score_total"]} for p in data["players"]
@@ -422,14 +447,6 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
             "signature": data["words"]["signature"], "region": data["words"]["region"]}
 
 
-def _outcome_lines(data: dict[str, Any]) -> list[str]:
-    """The campaign's outcome by `game.campaign.outcome` (standings, the winner), in words; [] without one."""
-    from scarbook.campaign.shape import outcome_lines
-
-    res = data.get("outcome")
-    return outcome_lines(res) if res else []
-
-
 def _comings(data: dict[str, Any]) -> list[str]:
     """Who joined and who left the campaign, and when, in words."""
     said = [(j["after_game"], f"{j['player']} joined after game {j['after_game']}" if j["after_game"] else
@@ -437,6 +454,17 @@ def _comings(data: dict[str, Any]) -> list[str]:
     said += [(x["after_game"], f"{x['player']} left after game {x['after_game']}"
               + (f", handing their holdings to {x['to']}" if x["to"] else "")) for x in data.get("left", [])]
     return [text for _n, text in sorted(said, key=lambda t: t[0])]
+
+
+def _page_shape(words: Words, record: Any, number: int) -> dict[str, Any]:
+    """What a game's page says in the game's shape: what was played (a scenario, a chapter), a team's result, and
+    which columns its table needs (pieces, starts, scores only where the game has them)."""
+    from scarbook.campaign.shape import chapter_label
+
+    played = _scenario_name(words, record.scenario) or chapter_label(words.content, record)
+    return {"played": played, "team": (_team_result(record.team, words, number) if record.team else ""),
+            "columns": {"pieces": any(record.pieces.get(p) for p in record.plays),
+                        "start": any(record.starts.get(p) for p in record.plays), "score": bool(record.scores)}}
 
 
 def _result_line(winner: dict[str, Any] | None) -> str:

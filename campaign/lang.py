@@ -369,20 +369,38 @@ class Score(Query):
 
 @dataclass(frozen=True)
 class Rank(Query):
-    """A player's rank by score in the game now (or the last one): 1 for the highest; ties share a rank."""
+    """A player's rank by score in the game now (or the last one): 1 for the highest; ties share a rank. With
+    `points`, what that rank earns (`points[rank - 1]`, 0 beyond the list); with `total`, summed over every game
+    ended (points by rank adding up over a campaign)."""
 
     player: str = "actor"
+    points: tuple[int, ...] = ()
+    total: bool = False
 
     def read(self, scope: Scope) -> Value:
-        game = _game_now(scope.state)
-        if game is None or not game.scores:
-            return 0
-        mine = game.scores.get(_who(self.player, scope))
-        return 0 if mine is None else 1 + sum(1 for s in game.scores.values() if s > mine)
+        who = _who(self.player, scope)
+        if self.points and self.total:
+            return sum(self._earned(rank_in(g, who)) for g in scope.state.games if g.ended)
+        rank = rank_in(_game_now(scope.state), who)
+        return self._earned(rank) if self.points else rank
+
+    def _earned(self, rank: int) -> int:
+        return self.points[rank - 1] if 0 < rank <= len(self.points) else 0
 
     def words(self, scope: Scope) -> str:
         who = _who(self.player, scope)
+        if self.points:
+            what = f"points by rank ({', '.join(map(str, self.points))})" + (" over every game" if self.total else "")
+            return f"{who}'s {what}" if who else what
         return f"{who}'s rank" if who else "rank"
+
+
+def rank_in(game: GameRecord | None, player: str) -> int:
+    """A player's rank by score in a game (1 for the highest; ties share a rank); 0 without a score there."""
+    if game is None or not game.scores:
+        return 0
+    mine = game.scores.get(player)
+    return 0 if mine is None else 1 + sum(1 for s in game.scores.values() if s > mine)
 
 
 @dataclass(frozen=True)
@@ -511,6 +529,9 @@ def compile_query(raw: Any) -> Query:
         player = str(p.get("player") or "actor")
         if key == "score":
             return Score(player, bool(p.get("total")))
+        if key == "rank":
+            points = tuple(int(n) for n in as_list(p.get("points")) if isinstance(n, int))
+            return Rank(player, points, bool(p.get("total")))
         return {"rank": Rank, "wins": Wins, "who": Who}[key](player)
     if key == "owner":
         o = as_dict(arg) if isinstance(arg, dict) else {"of": arg}
@@ -561,9 +582,15 @@ class Compare(Condition):
         need = {"at_least": "at least", "at_most": "at most", "equals": "", "in": "one of"}[self.op]
         wanted = ", ".join(_show(w) for w in want)
         said = f"{self.query.words(scope)}: {_show(got)}"
-        why = f"{said} ({need + ' ' if need else ''}{wanted})" if ok else f"{said}; {need + ' ' if need else ''}" \
-            f"{wanted} needed"
+        why = _compared(said, need, wanted, ok, _show(got) == wanted)
         return Verdict(ok, f"{self.text} ({why})" if self.text else why, self.cite)
+
+
+def _compared(said: str, need: str, wanted: str, ok: bool, same: bool) -> str:
+    """A comparison in words: what was read, and what was needed (not repeated when it is what was read)."""
+    if ok:
+        return said if same and not need else f"{said} ({need + ' ' if need else ''}{wanted})"
+    return f"{said}; {need + ' ' if need else ''}{wanted} needed"
 
 
 def _number(v: Value) -> int:

@@ -26,7 +26,6 @@ from scarbook.campaign.events import (
     Retired,
     Ticked,
 )
-from scarbook.campaign.lang import owner_of
 from scarbook.campaign.ledger.file import Ledger
 from scarbook.campaign.links import cuts
 from scarbook.campaign.rules import blocking as rules_blocking
@@ -184,15 +183,13 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
             "owns": {k: v for k, v in owns.items() if v},
             "legal_starts": legal_starts(content, state, p),
             "may_take": may_still(replay, p),
-            "score_total": (sum(n for g in state.games if g.ended for q, n in g.scores.items() if q in state.holders(p))
-                            if any(g.scores for g in state.games) else None),  # with the totals handed to them
+            **shape.player_totals(content, state, p),
         })
     regions = []
     for rid, reg in content.regions.items():
         named = [m for m in state.active_marks(rid) if content.stickers.get(m.sticker, {}).get("named")]
         bonus = reg.get("bonus")
-        regions.append({"id": rid, "name": named[-1].name if named else None,
-                        "owner": owner_of(content, state, rid) if content.model.claims else None,
+        regions.append({**shape.region_owner(content, state, rid), "id": rid, "name": named[-1].name if named else None,
                         "named_by": named[-1].by if named else None,
                         "named_with": named[-1].sticker if named else None,
                         "printed_bonus": bonus if isinstance(bonus, int) else None,
@@ -240,7 +237,8 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
               "seating": list(g.seating), "ended": g.ended,
               "winner": g.winner or None, "held_on": g.held_on, "eliminated": g.eliminated, "lost": g.lost,
               "returned": g.returned, "signed": g.signed, "date": g.date or None, "team": g.team or None,
-              "chapter": shape.chapter_label(content, g) or None} for g in state.games]
+              "chapter": shape.chapter_label(content, g) or None, **shape.game_extras(content, g)}
+             for g in state.games]
     marks = [{"target": target, "sticker": m.sticker, "kind": m.kind, "slot": m.slot, "name": m.name or None,
               "by": m.by or None, "game": m.after_game, "during_game": m.during_game or None, "active": m.active,
               "covered_by": m.covered_by, "status": m.status or None, "placed_by": m.placed_by or None,
@@ -258,6 +256,7 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         "regions_named": any(st.get("named") for st in content.stickers.values()),
         "starts_used": bool(content.model.starts) or any("start" in s.records for gt in content.model.types.values()
                                                           for s in gt.steps),
+        "scores_kept": any(g.scores for g in state.games),
         "mark_groups": grouped_marks(replay, marks),
         "resources": cards, "destroyed_cards": destroyed, "stickers": stickers, "factions": factions,
         "pending_packets": replay.pending, "opened_packets": list(state.opened),
@@ -296,6 +295,7 @@ def describe(ev: Event, cutting: frozenset[str] = frozenset()) -> str:
         plays = ", ".join((f"{p} as {' and '.join(f)}" if f else p) + (f" from {starts[p]}" if p in starts else "")
                           for p, f in ev.plays)
         return (f"game starts: {plays}" + (f" ({ev.type})" if ev.type else "")
+                + (f"; scenario: {ev.scenario}" if ev.scenario else "")
                 + (f"; seated clockwise: {', '.join(ev.seating)}" if ev.seating else ""))
     if isinstance(ev, GameEnded):
         parts = [f"the team {ev.team}" if ev.team else f"{ev.winner} wins"]
@@ -303,6 +303,8 @@ def describe(ev: Event, cutting: frozenset[str] = frozenset()) -> str:
             parts.append(f"held on: {', '.join(ev.held_on)}")
         if ev.eliminated:
             parts.append(f"eliminated: {', '.join(ev.eliminated)}")
+        if ev.scores:
+            parts.append("scores: " + ", ".join(f"{p} {n}" for p, n in ev.scores))
         return "game ends: " + "; ".join(parts)
     if isinstance(ev, Placed):
         name = f" {ev.name!r}" if ev.name else ""

@@ -36,7 +36,7 @@ from scarbook.campaign.model import CampaignModel, Step, cite_of
 from scarbook.campaign.starts import START_CHECKS
 from scarbook.campaign.state import CampaignState, GameRecord, pool_for, retiring
 from scarbook.compiler.model import Game, as_dict, as_list
-from scarbook.compiler.words import words
+from scarbook.compiler.words import a_game, words
 from scarbook.kernel.diagnostics import Diagnostic, did_you_mean, refusal
 
 
@@ -308,7 +308,7 @@ def step_problems(content: Content, state: CampaignState, r: Resolved, in_order:
         earlier = [o for o in open_now if o.index < owed.index and o.step.mandatory]
         if earlier:
             return [refusal("R227", f"first: {earlier[0].text()}; then {owed.step.name}",
-                            f"the end of {a(gtype.name)} game goes step by step", gtype.cite or earlier[0].step.cite)]
+                            f"the end of {a_game(gtype.name)} goes step by step", gtype.cite or earlier[0].step.cite)]
     return []
 
 
@@ -360,11 +360,11 @@ def _no_step_offers(content: Content, state: CampaignState, r: Resolved) -> list
     step = offering[0][1]
     if state.in_progress is not None:
         return [refusal("R239", f"game {state.in_progress.number} is in progress; {a(label)} is placed at the end of "
-                        f"{a(' or '.join(kinds))} game ('{step.name}')", *_rule_of_step(step))]
+                        f"{a_game(' or '.join(kinds))} ('{step.name}')", *_rule_of_step(step))]
     assert game is not None
     gtype = content.model.types.get(game.type)
-    return [refusal("R239", f"game {game.number} was {a(gtype.name if gtype else game.type)} game, and no step after "
-                    f"it places {a(label)} (it is '{step.name}', after {a(' or '.join(kinds))} game)",
+    return [refusal("R239", f"game {game.number} was {a_game(gtype.name if gtype else game.type)}, and no step after "
+                    f"it places {a(label)} (it is '{step.name}', after {a_game(' or '.join(kinds))})",
                     *_rule_of_step(step))]
 
 
@@ -378,6 +378,12 @@ def _players_text(players: dict[str, Any]) -> str:
 def _type_cite(content: Content) -> str:
     """Where the rulebook describes a game (its first game type's cite)."""
     return next((t.cite for t in content.model.types.values() if t.cite), "") or _model_cite(content)
+
+
+def _game_cite(content: Content) -> str:
+    """Where the game as a whole comes from: the `source` of its files (the game's own file first), not one of
+    its rules' sections."""
+    return next((c for cs in content.game.file_cites.values() for c in cs if c), "")
 
 
 def _model_cite(content: Content) -> str:
@@ -531,7 +537,7 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
     out.extend(_scenario_problems(content, state, ev))
     gtype = model.types[model.type_of(number, ev.type)]
     out.extend(_plays_problems(content, state, ev, gtype.plays, number))
-    too = player_count_problem(content.game, len(ev.plays), _model_cite(content))
+    too = player_count_problem(content.game, len(ev.plays), _game_cite(content) or _model_cite(content))
     if too is not None:
         out.append(too)
     played = {player_name(state, p) for p, _ in ev.plays}
@@ -574,7 +580,7 @@ def _must_ask_type(content: Content, number: int) -> bool:
 def _scenario_problems(content: Content, state: CampaignState, ev: GameStarted) -> list[Diagnostic]:
     """R352: in a campaign played as a graph of scenarios, the game names one that is open now."""
     scenarios = content.model.scenarios
-    cite = _model_cite(content)
+    cite = next((sc.cite for sc in scenarios.values() if sc.cite), "") or _game_cite(content) or _model_cite(content)
     if not scenarios:
         if ev.scenario:
             return [refusal("R352", f"{content.game.title} has no scenarios to choose; leave out --scenario",
@@ -644,7 +650,7 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
     gtype = content.model.types[content.model.type_of(number, ev.type)]
     piece_cite = next((content.model.pieces[k].cite for k in kinds if k in content.model.pieces
                        and content.model.pieces[k].cite), "")
-    rule = (f"{a(gtype.name)} game records each player's {wanted}, each played by one player",
+    rule = (f"{a_game(gtype.name)} records each player's {wanted}, each played by one player",
             piece_cite or gtype.cite)
     for raw_player, raw_ids in ev.plays:
         player = player_name(state, raw_player)
@@ -733,6 +739,13 @@ def owed_targets(content: Content, state: CampaignState, sticker_id: str) -> lis
     return [t for t in bare if t in legal]
 
 
+def setup_left_for(state: CampaignState, sticker: str, count: int, player: str) -> int:
+    """How many more of a setup's sticker one player still has to place (`each: player`: `count` each, at least
+    one)."""
+    done = sum(1 for ms in state.marks.values() for m in ms if m.sticker == sticker and m.by == player)
+    return max(max(count, 1) - done, 0)
+
+
 def setup_problems(content: Content, state: CampaignState, number: int) -> list[Diagnostic]:
     """Obligations that must be met before game `number` starts (setup before game 1 …)."""
     out: list[Diagnostic] = []
@@ -743,8 +756,7 @@ def setup_problems(content: Content, state: CampaignState, number: int) -> list[
         label = st.get("name", ob.sticker)
         what = ob.text or f"place {label}"
         if ob.each == "player":
-            missing = [p for p in state.players
-                       if not any(m.sticker == ob.sticker and m.by == p for ms in state.marks.values() for m in ms)]
+            missing = [p for p in state.players if setup_left_for(state, ob.sticker, ob.count, p)]
             if missing:
                 out.append(refusal("R221", f"{', '.join(missing)} still to place {a(ob.sticker)} before game "
                                    f"{ob.before_game} (scarbook campaign place {ob.sticker} TARGET --by NAME)",
@@ -1018,7 +1030,7 @@ def pass_problems(content: Content, state: CampaignState, ev: Passed) -> list[Di
     sid = normalize(ev.step)
     if sid not in step_ids:
         return [refusal("R330", f"game {game.number} has no step '{ev.step}'{did_you_mean(sid, step_ids)}; its "
-                        f"steps: {', '.join(step_ids)}", f"the end of {a(gtype.name)} game has these steps",
+                        f"steps: {', '.join(step_ids)}", f"the end of {a_game(gtype.name)} has these steps",
                         gtype.cite or _model_cite(content))]
     piece = normalize(ev.piece) if ev.piece else ""
     mine = [o for o in steps.open_entries(content, state) if o.step.id == sid and o.takes(player)

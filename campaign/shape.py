@@ -65,6 +65,59 @@ def chapter_label(content: Content, game: GameRecord) -> str:
     return out + (f", {chapters.try_word} {game.attempt}" if chapters.tries > 1 else "")
 
 
+def game_extras(content: Content, game: GameRecord) -> dict[str, Any]:
+    """What a game record adds where the game keeps it: the scenario played (id and name) and the scores."""
+    out: dict[str, Any] = {}
+    if game.scenario:
+        sc = content.model.scenarios.get(game.scenario)
+        out.update({"scenario": game.scenario, "scenario_name": sc.name if sc else game.scenario})
+    if game.scores:
+        out["scores"] = dict(game.scores)
+    return out
+
+
+def player_totals(content: Content, state: CampaignState, player: str) -> dict[str, Any]:
+    """A player's totals over the campaign where the game keeps them: the score over every game ended
+    (`score_total`), the places their claims make their own (`claimed`)."""
+    from scarbook.campaign.lang import owner_of
+
+    out: dict[str, Any] = {}
+    if any(g.scores for g in state.games):
+        held = state.holders(player)  # their own, and what players who left handed to them
+        out["score_total"] = sum(n for g in state.games if g.ended for q, n in g.scores.items() if q in held)
+    claims = content.model.claims
+    if claims:
+        out["claimed"] = [pid for pid, ms in state.marks.items()
+                          if any(m.sticker in claims and m.active for m in ms)
+                          and owner_of(content, state, pid) == player]
+    return out
+
+
+def region_owner(content: Content, state: CampaignState, rid: str) -> dict[str, Any]:
+    """`{"owner": NAME}` where the game has claims and a player's claim is on the region, else nothing."""
+    from scarbook.campaign.lang import owner_of
+
+    owner = owner_of(content, state, rid) if content.model.claims else None
+    return {"owner": owner} if owner else {}
+
+
+def place_values(content: Content, state: CampaignState) -> list[dict[str, Any]]:
+    """Values kept on board spaces (territories; regions beside their bonus, shown with the regions): every field
+    a mark there `adds`, with the value now (printed plus what the marks add)."""
+    out = []
+    for section in (content.territories, content.regions):
+        for pid, item in section.items():
+            fields: list[str] = []
+            for m in state.active_marks(pid):
+                for k in (content.stickers.get(m.sticker, {}).get("adds") or {}):
+                    if k not in fields and not (section is content.regions and k == "bonus"):
+                        fields.append(str(k))
+            if fields:
+                out.append({"place": pid, "name": str(item.get("name") or pid),
+                            "values": {k: state.value(content, pid, item, k) for k in fields}})
+    return out
+
+
 def chapter_results(content: Content, state: CampaignState) -> dict[int, str]:
     """Chapter -> its result (won, lost), for every chapter that is over: won, or played as often as it may be
     (a chapter still to be played again is not over)."""
@@ -255,6 +308,7 @@ def status_data(content: Content, state: CampaignState, legal: Legal) -> dict[st
          "marks": [str(content.stickers.get(m.sticker, {}).get("name") or m.sticker) for m in state.active_marks(cid)
                    if not content.stickers.get(m.sticker, {}).get("adds")]}  # what adds is in the values
         for cid, card in content.cards.items() if isinstance(card.get("stats"), dict) and cid not in pieces]
+    out["place_values"] = place_values(content, state)
     out["tracks"] = [{"id": t.id, "name": t.name, "value": track_value(content, state, t.id), "min": t.low,
                       "max": t.high} for t in content.model.tracks.values()]
     if content.model.levels:
@@ -312,7 +366,10 @@ def levels_data(content: Content, state: CampaignState) -> list[dict[str, Any]]:
     for lv in content.model.levels.values():
         who = state.players if lv.per_player else [""]
         values = {p: dict(zip(("level", "value"), level_of(content, state, lv.id, p), strict=True)) for p in who}
-        out.append({"id": lv.id, "name": lv.name, "per_player": lv.per_player, "at": list(lv.at), "values": values})
+        row = {"id": lv.id, "name": lv.name, "per_player": lv.per_player, "at": list(lv.at), "values": values}
+        if not lv.per_player:  # one value for the whole campaign: also at the top, without the empty player key
+            row.update(values[""])
+        out.append(row)
     return out
 
 
@@ -363,6 +420,11 @@ def status_lines(data: dict[str, Any]) -> list[str]:
         out.append("Cards: " + "; ".join(
             f"{c['name']}: " + ", ".join([f"{k} {'?' if v is None else v}" for k, v in c["values"].items()]
                                          + c["marks"]) for c in cards))
+    places = data.get("place_values") or []
+    if places:
+        out.append("Places: " + "; ".join(f"{pl['name']}: " + ", ".join(f"{k.replace('_', ' ')} {v}"
+                                                                        for k, v in pl["values"].items())
+                                          for pl in places))
     for o in data.get("owed") or []:
         out.append(f"Owed before the next game: {o['said']}")
     for lv in data.get("levels") or []:

@@ -100,6 +100,39 @@ def _piece_title(content: Any) -> str:
     return title[:1].upper() + title[1:] + ("" if title.endswith("s") else "s")
 
 
+def changed_values(content: Any, data: dict[str, Any], names: Any, skip: set[str]) -> list[dict[str, Any]]:
+    """Cards whose printed values (`stats`) marks have changed, or that are destroyed: printed and now, in words."""
+    destroyed = set(data.get("destroyed_cards", []))
+    out = []
+    for c in data.get("card_values", []):
+        printed = (content.cards.get(c["card"], {}).get("stats") or {})
+        changed = [k for k, v in c["values"].items() if v != printed.get(k)]
+        if c["card"] in skip or not (changed or c["card"] in destroyed):
+            continue
+        out.append({"name": names(c["card"], "cards"),
+                    "printed": ", ".join(f"{k.replace('_', ' ')} {printed.get(k, '?')}" for k in changed) or None,
+                    "now": ", ".join(f"{k.replace('_', ' ')} {c['values'][k]}" for k in changed) or None,
+                    "destroyed": c["card"] in destroyed})
+    return out
+
+
+def game_columns(data: dict[str, Any], games: list[dict[str, Any]]) -> dict[str, bool]:
+    """The columns of the games table, by the game's result form: a team's result or a winner; who held on and
+    who was eliminated only where a game had them; what was played (a scenario, a chapter); the scores."""
+    team = bool(data.get("team"))
+    return {"type": any(g["type"] for g in games), "played": any(g["played"] for g in games),
+            "result": team, "winner": not team, "held_on": not team and any(g["held_on"] for g in games),
+            "eliminated": any(g["eliminated"] for g in games), "scores": any(g["scores"] for g in games)}
+
+
+def player_columns(data: dict[str, Any], players: list[dict[str, Any]]) -> dict[str, bool]:
+    """The columns of the players table, by what the game keeps: tokens to start with, legal starts, places
+    claimed, a total score."""
+    return {"starts_with": any(p["starts_with"] != "nothing" for p in players),
+            "starts": bool(data.get("starts_used", True)), "claimed": any(p["claimed"] for p in players),
+            "score_total": any(p["score_total"] is not None for p in players)}
+
+
 def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
     """Everything the sheet prints, named as printed, in the order it prints it."""
     data = status_data(ledger, replay)
@@ -123,7 +156,8 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
                         "signed": [s["game"] for s in data.get("signatures", []) if s.get("player") == p["name"]],
                         "starts_with": tokens if isinstance(tokens, str) else ", ".join(map(str, tokens)),
                         "starts": len(p.get("legal_starts", [])),
-                        "may_take": [names(s, "stickers") for s in p.get("may_take", [])]})
+                        "may_take": [names(s, "stickers") for s in p.get("may_take", [])],
+                        "claimed": [names(c) for c in p.get("claimed", [])], "score_total": p.get("score_total")})
     continents = [{"printed": names(r["id"], "regions"), "name": r.get("name"), "named_by": r.get("named_by"),
                    "printed_bonus": r.get("printed_bonus"), "bonus": r.get("bonus"),
                    "changes": [names(s, "stickers") for s in r.get("changes", [])], "owner": r.get("owner")}
@@ -163,6 +197,8 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
               "destroyed": c["card"] in destroyed}
              for c in data.get("resources", []) if c["resources"] != c["printed"] or c["card"] in destroyed]
     listed = {c["card"] for c in data.get("resources", [])}
+    cards += changed_values(content, data, names, listed)
+    listed |= {c["card"] for c in data.get("card_values", [])}
     cards += [{"name": names(cid, "cards"), "printed": None, "now": None, "destroyed": True}
               for cid in data.get("destroyed_cards", []) if cid not in listed]
     stickers = [{"name": names(s["sticker"], "stickers"), "placed": s.get("placed", 0), "left": s.get("left"),
@@ -185,7 +221,9 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
     games = [{"game": g["game"], "type": str((schedule.get(g["game"]) or {}).get("type") or ""),
               "title": str((schedule.get(g["game"]) or {}).get("title") or ""),
               "plays": g.get("plays", {}), "ended": g.get("ended", False), "winner": g.get("winner"),
-              "held_on": g.get("held_on", []), "eliminated": g.get("eliminated", [])}
+              "held_on": g.get("held_on", []), "eliminated": g.get("eliminated", []),
+              "team": g.get("team") or "", "played": g.get("scenario_name") or g.get("chapter") or "",
+              "scores": ", ".join(f"{p} {n}" for p, n in (g.get("scores") or {}).items())}
              for g in data.get("games", [])]
 
     def packet(eid: str) -> dict[str, str]:
@@ -212,7 +250,9 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         "mark_groups": groups, "pieces": pieces, "piece_title": _piece_title(content), "cards": cards,
         "words": data.get("words", {}), "signs": data.get("signs", True),
         "regions_named": data.get("regions_named", True),
-        "stickers": stickers, "factions": factions, "games": games,
+        "bonuses_shown": any(r.get("bonus") or r.get("changes") for r in data.get("continents", [])),
+        "stickers": stickers, "factions": factions, "games": games, "game_columns": game_columns(data, games),
+        "player_columns": player_columns(data, players),
         "pending_packets": [packet(e) for e in data.get("pending_packets", [])],
         "opened_packets": [packet(e) for e in data.get("opened_packets", [])],
         # still sealed: what is printed on the outside (name, trigger) is no secret

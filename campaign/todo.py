@@ -13,7 +13,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scarbook.campaign import drafts, steps
-from scarbook.campaign.rules import _choices, blocking, owed_targets, pending, setup_problems, to_put_in_place, where
+from scarbook.campaign.rules import (
+    _choices,
+    blocking,
+    owed_targets,
+    pending,
+    setup_left_for,
+    setup_problems,
+    to_put_in_place,
+    where,
+)
 
 if TYPE_CHECKING:
     from scarbook.campaign.content import Content
@@ -133,8 +142,10 @@ def _setup(content: Content, state: CampaignState, number: int) -> list[Todo]:
         what = ob.text or f"place {st.get('name', ob.sticker)}"
         if ob.each == "player":
             for p in state.players:
-                if not any(m.sticker == ob.sticker and m.by == p for ms in state.marks.values() for m in ms):
-                    out.append(Todo(p, what, *place_command(content, state, ob.sticker, p), ob.text, ob.cite,
+                left = setup_left_for(state, ob.sticker, ob.count, p)
+                if left:
+                    said = f"{what} ({left} still to place)" if ob.count > 1 else what
+                    out.append(Todo(p, said, *place_command(content, state, ob.sticker, p), ob.text, ob.cite,
                                     "setup"))
         elif ob.each == "target":
             for t in owed_targets(content, state, ob.sticker):

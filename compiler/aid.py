@@ -115,9 +115,12 @@ def _rule_stickers(game: Game) -> list[dict[str, str]]:
             title, label = str(sec.get("title", sid)), str(slot.get("label", ""))
             sticker = slot.get("sticker")
             if isinstance(sticker, str) and sticker in game.section("stickers"):
-                name = str(game.section("stickers")[sticker].get("name", sticker))
-                where = title if label in ("", name) else f"{title}: {label}"
-                placed[sticker] = f"In “{where}” ({slot.get('when') or 'placed'})."
+                every = [x for x in as_list(slot.get("placed")) if isinstance(x, dict)] or \
+                    [{"sticker": sticker, "when": slot.get("when")}]  # a place may hold several stickers
+                for x in every:
+                    name = str(as_dict(game.section("stickers").get(str(x["sticker"]))).get("name", x["sticker"]))
+                    where = title if label in ("", name) else f"{title}: {label}"
+                    placed[str(x["sticker"])] = f"In “{where}” ({x.get('when') or 'placed'})."
                 continue
             others.append({"name": f"{title}: {label}",
                            "text": f"{slot['filled']}" + (f": {slot['text']}" if isinstance(slot.get("text"), str)
@@ -142,8 +145,11 @@ def next_game(game: Game, reached: int) -> dict[str, str] | None:
 
 def world(game: Game) -> dict[str, list[str]]:
     """The world as a campaign left it: named or changed regions, marked territories, destroyed cards."""
+    from scarbook.compiler.boardmap import bonuses_shown
+
     regions = []
     claims = set(as_list(as_dict(game.meta.get("campaign")).get("claims")))  # stickers that make a place its placer's
+    with_bonus = bonuses_shown(game)
     for rid, r in game.section("regions").items():
         if r.get("named_by") or r.get("marks"):
             bonus = r.get("bonus")
@@ -152,7 +158,11 @@ def world(game: Game) -> dict[str, list[str]]:
             holders = [m.get("by") for m in as_list(r.get("marks"))
                        if isinstance(m, dict) and m.get("sticker") in claims and m.get("by")]
             held = f"held by {holders[-1]}" if holders else ""
-            said = "; ".join(x for x in (f"bonus {shown}" if bonus is not None else "", held) if x)
+            if with_bonus:
+                first = f"bonus {shown}" if bonus is not None else ""
+            else:
+                first = "" if r.get("named_by") else ", ".join(_mark_names(game, r))
+            said = "; ".join(x for x in (first, held) if x)
             regions.append(f"{known(r.get('name'), rid)}{by}" + (f": {said}" if said else ""))
     where: dict[str, list[str]] = {}  # a mark -> the territories that carry it (a named mark: its own line)
     stickers = game.section("stickers")
@@ -165,7 +175,31 @@ def world(game: Game) -> dict[str, list[str]]:
                 where.setdefault(f"{label} {m['name']}" if m.get("name") else label, []).append(place)
     territories = [f"{label}: {', '.join(places)}" for label, places in where.items()]
     destroyed = [str(known(c.get("name"), cid)) for cid, c in game.section("cards").items() if c.get("destroyed")]
-    return {"regions": regions, "territories": territories, "destroyed": destroyed}
+    on_cards: dict[str, list[str]] = {}  # a mark -> the cards that carry it (many: counted, the sheet lists them)
+    for cid, c in game.section("cards").items():
+        if not c.get("destroyed"):
+            for label in _mark_names(game, c):
+                on_cards.setdefault(label.split(" x")[0], []).append(str(known(c.get("name"), cid)))
+    cards = [f"{label}: {', '.join(held) if len(held) <= AID_CARDS else f'{len(held)} cards'}"
+             for label, held in on_cards.items()]
+    return {"regions": regions, "territories": territories, "destroyed": destroyed, "cards": cards}
+
+
+#: At most this many cards are named for one mark in the aid's world; more are counted.
+AID_CARDS = 6
+
+
+def _mark_names(game: Game, item: dict[str, Any]) -> list[str]:
+    """The marks a campaign left on an item (a card, a region), by their stickers' names, each once with how
+    many: 'Seal, Gilding x2'."""
+    stickers = game.section("stickers")
+    counts: dict[str, int] = {}
+    for m in as_list(item.get("marks")):
+        if isinstance(m, dict):
+            sid = m.get("sticker")
+            label = str(as_dict(stickers.get(sid) if isinstance(sid, str) else None).get("name") or sid)
+            counts[label] = counts.get(label, 0) + 1
+    return [f"{k} x{n}" if n > 1 else k for k, n in counts.items()]
 
 
 def map_marks(game: Game) -> dict[str, list[Any]]:

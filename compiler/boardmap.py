@@ -313,6 +313,7 @@ class BoardLayout:
     def _titles(self) -> list[tuple[str, float, float, Box]]:
         out: list[tuple[str, float, float, Box]] = []
         members = self.game.region_members()
+        shown = bonuses_shown(self.game)
         for rid, region in self.game.section("regions").items():
             layout = region.get("layout")
             if isinstance(layout, dict) and isinstance(layout.get("x"), int | float):
@@ -324,8 +325,8 @@ class BoardLayout:
                 rx = sum(p[0] for p in points) / len(points)
                 ry = min(p[1] for p in points) - self.radius - 8
             bonus = known(region.get("bonus"))
-            text = _label(region, rid) + (f" +{bonus}" if isinstance(bonus, int) and bonus >= 0 else
-                                          f" {bonus}" if isinstance(bonus, int) else " +?")
+            text = _label(region, rid) + ("" if not shown else f" +{bonus}" if isinstance(bonus, int) and bonus >= 0
+                                          else f" {bonus}" if isinstance(bonus, int) else " +?")
             w = text_width(text, 15, True)
             own = set(members.get(rid, []))
             beside = [(mx + dx, max(14.0, my + dy)) for t in sorted(own) if t in self.pos
@@ -811,3 +812,9 @@ def locator_svg(game: Game) -> str:
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{fill}" stroke="#777" stroke-width="0.4"/>')
     out.append("</svg>")
     return "".join(out)
+
+
+def bonuses_shown(game: Game) -> bool:
+    """Whether the board names its regions' bonuses: not in a game whose every region is printed with bonus 0
+    (a game without region bonuses says 0 for each)."""
+    return any(known(r.get("bonus")) != 0 for r in game.section("regions").values())

@@ -175,12 +175,26 @@ def _never(doc: Document, pointer: str, cond: dict[str, Any], names: Names) -> I
     if any(k in cond for k in COUNTS) and isinstance(most, int) and not isinstance(most, bool) and most < 0:
         yield error(doc.span(f"{pointer}/at_most"), "X531", f"a count is never below 0, so 'at_most: {most}' never "
                     "holds; did you mean 'at_least'?", f"{pointer}/at_most")
+    yield from _never_earned(doc, pointer, cond)
     level = cond.get("level")
     lid = level.get("id") if isinstance(level, dict) else level
     top = names.levels.get(str(lid))
     if top is not None and isinstance(least, int) and not isinstance(least, bool) and least > top:
         yield error(doc.span(f"{pointer}/at_least"), "X531", f"level '{lid}' has {top} thresholds, so it never "
                     f"reaches {least}; lower it or add thresholds to its 'at'", f"{pointer}/at_least")
+
+
+def _never_earned(doc: Document, pointer: str, cond: dict[str, Any]) -> Iterator[Diagnostic]:
+    """X531: points by rank in one game (`rank: {points: [...]}` without `total`) compared with more than the
+    most any rank earns."""
+    rank, least = cond.get("rank"), cond.get("at_least")
+    if not isinstance(rank, dict) or rank.get("total") or not isinstance(least, int) or isinstance(least, bool):
+        return
+    points = [n for n in as_list(rank.get("points")) if isinstance(n, int) and not isinstance(n, bool)]
+    if points and least > max(max(points), 0):
+        yield error(doc.span(f"{pointer}/at_least"), "X531", f"a rank earns at most {max(points)} points in one "
+                    f"game, so 'at_least: {least}' never holds; add 'total: true' for points over every game, or "
+                    "lower it", f"{pointer}/at_least")
 
 
 def _named_in(cond: Any) -> list[str]:

@@ -112,9 +112,19 @@ def article(noun: str) -> str:
 
 
 def a(noun: object) -> str:
-    """The noun with its indefinite article: 'a Bunker', 'an Upgrade', 'an Extra tactic sticker'."""
+    """The noun with its indefinite article: 'a Bunker', 'an Upgrade', 'an Extra tactic sticker'; a name that
+    has its own definite article keeps it alone ('The Guild's Pact', not 'a The Guild's Pact')."""
     text = str(noun)
+    if text.split(" ", 1)[0] in ("The", "the") and " " in text.strip():
+        return text
     return f"{article(text)} {text}"
+
+
+def a_game(kind: str) -> str:
+    """A game of a kind, with its article: 'a KIND game', 'an open game'; a kind already called a game (the
+    default type 'game') is not said twice ('a game', not 'a game game')."""
+    text = kind.strip()
+    return a(text) if text.split(" ")[-1].lower() in ("game", "games") else f"{a(text)} game"
 
 
 def plural(count: int, noun: str, many: str = "") -> str:
@@ -177,6 +187,20 @@ def plural_of(noun: str) -> str:
             out.append(now[:1].upper() + now[1:])
         else:
             out.append(now)
+    return " ".join(out) + (f"{paren}{tail}" if paren else "")
+
+
+def singular_of(noun: str) -> str:
+    """The singular of a plural noun as content writes it, by inflect ('upgrades' -> 'upgrade', 'Major Cities' ->
+    'Major City'); a noun already singular, or that inflect does not know, is kept."""
+    head, paren, tail = noun.partition(" (")
+    low = head.lower()
+    one = _remembered(f"singular:{low}", lambda: _engine().singular_noun(low) or low)
+    words, ones = head.split(" "), one.split(" ")
+    if not head.strip() or len(words) != len(ones):
+        return noun
+    out = [now[:1].upper() + now[1:] if was[:1].isupper() and not was.isupper() else was if was.lower() == now
+           else now for was, now in zip(words, ones, strict=True)]
     return " ".join(out) + (f"{paren}{tail}" if paren else "")
 
 

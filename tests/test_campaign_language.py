@@ -130,6 +130,10 @@ ROWS: list[tuple[str, dict[str, Any], bool]] = [
     ("score total", {"score": {"player": "Bob", "total": True}, "at_least": 5}, False),
     ("rank", {"rank": "actor", "equals": 1}, True),
     ("rank Bob", {"rank": {"player": "Bob"}, "equals": 1}, False),
+    ("rank points", {"rank": {"player": "actor", "points": [3, 1]}, "equals": 3}, True),
+    ("rank points Bob", {"rank": {"player": "Bob", "points": [3, 1]}, "at_least": 2}, False),
+    ("rank points total", {"rank": {"points": [5, 2], "total": True}, "equals": 5}, True),
+    ("rank points total Bob", {"rank": {"player": "Bob", "points": [5, 2], "total": True}, "at_least": 3}, False),
     ("wins", {"wins": "actor", "at_least": 1}, True),
     ("wins Bob", {"wins": {"player": "Bob"}, "at_least": 1}, False),
     ("owner of target", {"owner": "target", "equals": {"who": "actor"}}, True),
@@ -366,6 +370,7 @@ def test_the_language_game_validates_clean(tmp_path: Path) -> None:
     ({"count": {"sticker": "hut"}, "equals": "three"}, "X530", "reads a number, not the name 'three'"),
     ({"count": {"sticker": "hut"}, "at_most": -1}, "X531", "never holds"),
     ({"level": "village", "at_least": 3}, "X531", "never reaches 3"),
+    ({"rank": {"points": [3, 1]}, "at_least": 4}, "X531", "a rank earns at most 3 points in one game"),
     ({"condition": "loop-a"}, "X532", "condition 'loop-a' names itself (loop-a -> loop-b -> loop-a)"),
 ])
 def test_a_mistake_in_a_condition_is_an_error_at_its_line(tmp_path: Path, cond: dict[str, Any], code: str,
@@ -382,6 +387,7 @@ def test_a_mistake_in_a_condition_is_an_error_at_its_line(tmp_path: Path, cond: 
     {"all": []},
     {"count": {"sticker": "hut", "where": "north"}, "at_least": 1},
     {"game": "colour", "equals": "red"},
+    {"rank": {"total": True}, "equals": 3},  # a total of ranks: only points by rank add up
 ])
 def test_a_malformed_condition_is_refused_by_the_schema(tmp_path: Path, cond: dict[str, Any]) -> None:
     out = validate(tmp_path, _when(cond))

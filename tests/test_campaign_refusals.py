@@ -26,11 +26,12 @@ def _no_default_campaign(monkeypatch: pytest.MonkeyPatch) -> None:
 
 GAME_RULES = [  # checks-isles: 2 to 3 players, one type of game, nothing lost for good
     ("game start --play Ann", "error R306: 1 player; Checks Isles needs at least 2 (Checks Isles is for 2 to 3 "
-     "players)\n" + NOT_WRITTEN),
+     "players; test game: generic checks)\n" + NOT_WRITTEN),
     ("game start --play Ann --play Bob --play Cy --play Dee",
      "error R104: 'Dee' is not a player of this campaign; players: Ann, Bob, Cy (a campaign's players are those "
      "named when it began ('scarbook campaign new --player NAME'))\n"
-     "error R306: 4 players; Checks Isles takes at most 3 (Checks Isles is for 2 to 3 players)\n" + NOT_WRITTEN),
+     "error R306: 4 players; Checks Isles takes at most 3 (Checks Isles is for 2 to 3 players; "
+     "test game: generic checks)\n" + NOT_WRITTEN),
     ("game start --play Ann --play Bob --type blitz", "error R308: unknown type of game 'blitz'; types: game"),
     ("game start --play Ann --play Bob --type gam", "error R308: unknown type of game 'gam' (did you mean 'game'?); "
      "types: game"),

@@ -338,7 +338,7 @@ class TestLimit:
     def test_of_a_kind_counts_other_stickers_of_it(self, tmp_path: Path) -> None:
         file = campaign(tmp_path, limited("coin", max=1, of=["ruin"], per=["target"], name="ruins"))
         do(file, "place coin a-isle --by Ann", "place coin a-isle --by Ann", "place ruin b-isle --by Ann")
-        no(file, "place coin b-isle --by Ann", "R238", "ruins")
+        no(file, "place coin b-isle --by Ann", "R238", "at most 1 ruin per territory")
 
     def test_only_during_a_game(self, tmp_path: Path) -> None:
         file = campaign(tmp_path, limited("coin", max=0, only="during-a-game"))
@@ -988,7 +988,7 @@ class TestLimitOfDeck:
         file = campaign(tmp_path, both(self.scar_cards, limited("ruin", max=1, of=[{"deck": "scar-cards"}],
                                                                 per=["player"], name="scar cards")))
         do(file, "place coin a-isle --by Ann", "place ruin b-isle --by Bob")
-        no(file, "place ruin c-isle --by Ann", "R238", "scar cards")
+        no(file, "place ruin c-isle --by Ann", "R238", "at most 1 scar card per player")
 
     def test_of_the_sticker_itself_counts_only_it(self, tmp_path: Path) -> None:
         file = campaign(tmp_path, both(self.scar_cards, limited("ruin", max=1, per=["player"])))

@@ -187,13 +187,13 @@ class TestViewReadsOnlyWhatItKnows:
                           "games": [{"game": 1}], "continents": [{"id": "europe"}], "stickers": [{"sticker": "coin"}],
                           "resources": [], "words": {}}, replay, monkeypatch)
         assert v["players"] == [{"name": "Ann", "signatures": 0, "signed": [], "starts_with": "nothing", "starts": 0,
-                                 "may_take": []}]
+                                 "may_take": [], "claimed": [], "score_total": None}]
         assert v["continents"] == [{"printed": "Europe", "name": None, "named_by": None, "printed_bonus": None,
                                     "bonus": None, "changes": []}]
         assert v["factions"] == [{"name": "Khan Industries", "given_name": "", "power": "", "marks": [],
                                   "history": {1: {"player": None, "start": "", "result": ""}}}]
         assert v["games"] == [{"game": 1, "type": "", "title": "", "plays": {}, "ended": False, "winner": None,
-                               "held_on": [], "eliminated": []}]
+                               "held_on": [], "eliminated": [], "team": "", "played": "", "scores": ""}]
         assert v["stickers"] == [{"name": "Coin (+1 resource)", "placed": 0, "left": None, "pool": None}]
         assert (v["games_played"], v["game_in_progress"], v["signs"], v["regions_named"]) == (0, None, True, True)
         assert (v["mark_groups"], v["cards"], v["pending_packets"], v["opened_packets"], v["owed"], v["pieces"]) \

@@ -57,6 +57,12 @@ def _comings_and_goings(data: dict[str, Any]) -> list[str]:
     return ["  (" + "; ".join(said) + ")"] if said else []
 
 
+def _totals(p: dict[str, Any]) -> str:
+    """What a player holds over the campaign where the game keeps it: places claimed, the total score."""
+    out = f"; owns {', '.join(p['claimed'])}" if p.get("claimed") else ""
+    return out + (f"; total score {p['score_total']}" if p.get("score_total") is not None else "")
+
+
 def status_text(data: dict[str, Any]) -> str:
     out: list[str] = []
     title = data["campaign"] or "campaign"
@@ -76,7 +82,7 @@ def status_text(data: dict[str, Any]) -> str:
         held = [f"{n} {names[t]['name'] if n == 1 else names[t]['plural']}" for t, n in p["tokens"].items() if n]
         token = f", starts with {' and '.join(held)}" if held else ""
         extra = f"; may still take: {', '.join(p['may_take'])}" if p["may_take"] else ""
-        owns = "".join(f"; {k}: {', '.join(v)}" for k, v in p["owns"].items())
+        owns = "".join(f"; {k}: {', '.join(v)}" for k, v in p["owns"].items()) + _totals(p)
         signed = _count(data, "signature", p["signatures"]) if data.get("signs", True) else ""
         starts = len(p["legal_starts"])
         head = f"{signed}{token}{owns}".lstrip(", ").lstrip("; ")

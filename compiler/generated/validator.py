@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
 from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = '9ceeb3133786d1702a4f83f1'
+SCHEMAS_DIGEST = 'a069a914c63f0de86d32f3f7'
 VERSION = "2.22.3"
 class Decimal:  # see compiled._generated_code
     pass
@@ -4143,6 +4143,24 @@ def validate____defs_conditions_schema_json__defs_queries_rank(data, custom_form
                         data__player_len = len(data__player)
                         if data__player_len < 1:
                             raise JsonSchemaValueException
+                if "points" in data_keys:
+                    data_keys.remove("points")
+                    data__points = data["points"]
+                    if not isinstance(data__points, (list, tuple)):
+                        raise JsonSchemaValueException
+                    data__points_is_list = isinstance(data__points, (list, tuple))
+                    if data__points_is_list:
+                        data__points_len = len(data__points)
+                        if data__points_len < 1:
+                            raise JsonSchemaValueException
+                        for data__points_x, data__points_item in enumerate(data__points):
+                            if not isinstance(data__points_item, (int)) and not (isinstance(data__points_item, float) and data__points_item.is_integer()) or isinstance(data__points_item, bool):
+                                raise JsonSchemaValueException
+                if "total" in data_keys:
+                    data_keys.remove("total")
+                    data__total = data["total"]
+                    if not isinstance(data__total, (bool)):
+                        raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
             data_any_of_count30 += 1
@@ -5562,6 +5580,19 @@ def validate____defs_cards_schema_json__defs_card(data, custom_formats={}, name_
             data_keys.remove("zone")
             data__zone = data["zone"]
             validate____defs_defs_schema_json__defs_id(data__zone, custom_formats, None)
+        if "tags" in data_keys:
+            data_keys.remove("tags")
+            data__tags = data["tags"]
+            if not isinstance(data__tags, (list, tuple)):
+                raise JsonSchemaValueException
+            data__tags_is_list = isinstance(data__tags, (list, tuple))
+            if data__tags_is_list:
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                data__tags_len = len(data__tags)
+                if data__tags_len > len(set(fn(data__tags_x) for data__tags_x in data__tags)):
+                    raise JsonSchemaValueException
+                for data__tags_x, data__tags_item in enumerate(data__tags):
+                    validate____defs_defs_schema_json__defs_id(data__tags_item, custom_formats, None)
         if "stats" in data_keys:
             data_keys.remove("stats")
             data__stats = data["stats"]

@@ -675,8 +675,8 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
             if pid in seen_pieces:
                 out.append(refusal("R303", f"{pid} is played twice ({seen_pieces[pid]} and {player})", *rule))
             seen_pieces[pid] = player
-            lost_in = next((g.number for g in reversed(state.games) if pid in g.lost), 0)
             if pid in steps.gone_pieces(state, number):
+                lost_in = next((g.number for g in reversed(state.games) if pid in g.lost), 0)
                 back = as_dict(as_dict(content.model.schedule.get(number)).get("returns"))
                 if back.get("lost_in") != lost_in:
                     out.append(refusal("R303", f"{pid} was lost for good in game {lost_in} and cannot be played in "

@@ -167,6 +167,9 @@ class CampaignState:
     # How many active marks there are of each sticker, kind and founded kind, board-wide: kept by `add_mark` and
     # `cover` so a count the campaign language asks for costs nothing per event (campaign/lang.py).
     live: Counter[str] = field(default_factory=Counter, repr=False, compare=False)
+    # Pieces lost for good after the first N games, all ended (`steps.gone_pieces`): a few (N, those pieces). Ended
+    # games no longer change, so each game start and end folds only the games since, not every earlier game again.
+    gone_memo: tuple[tuple[int, frozenset[str]], ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.by_lower = {p.lower(): p for p in self.players}

@@ -642,8 +642,11 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
     gtype = content.model.types[content.model.type_of(number, ev.type)]
     piece_cite = next((content.model.pieces[k].cite for k in kinds if k in content.model.pieces
                        and content.model.pieces[k].cite), "")
-    rule = (f"{a(gtype.name)} game records each player's {wanted}, each played by one player",
-            piece_cite or gtype.cite)
+
+    def rule() -> tuple[str, str]:  # only for a refusal: its article may need inflect (never on a legal start)
+        return (f"{a(gtype.name)} game records each player's {wanted}, each played by one player",
+                piece_cite or gtype.cite)
+
     for raw_player, raw_ids in ev.plays:
         player = player_name(state, raw_player)
         if player is None:
@@ -651,7 +654,7 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
             continue
         if player in seen_players:
             out.append(refusal("R303", f"{player} is given twice in this game", "each player plays once",
-                               rule[1]))
+                               rule()[1]))
         seen_players.add(player)
         given: dict[str, str] = {}
         if raw_ids and not any(k in content.model.pieces for k in kinds):
@@ -665,15 +668,15 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
             if kind is None or kind not in kinds:
                 every = [i for k in kinds for i in content.pieces_of(k)]
                 out.append(refusal("R303", f"'{raw}' is not {a(wanted.replace(' and ', ' or '))} of this game"
-                                   f"{did_you_mean(pid, every)}; choose from: {', '.join(every)}", *rule))
+                                   f"{did_you_mean(pid, every)}; choose from: {', '.join(every)}", *rule()))
                 continue
             if kind in given:
                 out.append(refusal("R303", f"{player} plays two of {content.model.pieces[kind].name}: "
-                                   f"{given[kind]} and {pid}", *rule))
+                                   f"{given[kind]} and {pid}", *rule()))
                 continue
             given[kind] = pid
             if pid in seen_pieces:
-                out.append(refusal("R303", f"{pid} is played twice ({seen_pieces[pid]} and {player})", *rule))
+                out.append(refusal("R303", f"{pid} is played twice ({seen_pieces[pid]} and {player})", *rule()))
             seen_pieces[pid] = player
             if pid in steps.gone_pieces(state, number):
                 lost_in = next((g.number for g in reversed(state.games) if pid in g.lost), 0)
@@ -692,7 +695,7 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
         missing = [content.model.pieces[k].name for k in kinds if k not in given and k in content.model.pieces]
         if missing and not any(p.code == "R303" and player in p.message for p in out):
             out.append(refusal("R303", f"say which {' and '.join(missing)} {player} plays: --play "
-                               f"{player}={','.join(k.upper() for k in missing)}", *rule))
+                               f"{player}={','.join(k.upper() for k in missing)}", *rule()))
     return out
 
 

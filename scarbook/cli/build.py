@@ -109,14 +109,10 @@ class ProgressDisplay:
             self.bar.stop()
 
 
-def _check_out_folder(out: Path, force: bool = False) -> None:
+def _check_out_folder(out: Path) -> None:
     """--out must be a folder to build in: not the file system's root (the build would scatter a folder per game
-    there), not an existing file, FIFO or device (exit 2, nothing written); and, without --force, either new,
-    empty, or a folder an earlier build wrote (its manifest is there): a folder of other things (a home folder,
-    a system folder, a project) is refused, exit 1, nothing written."""
+    there), not an existing file, FIFO or device (exit 2, nothing written)."""
     import stat
-
-    from scarbook.compiler.build import MANIFEST
 
     real = Path(os.path.realpath(out))
     if real == Path(real.anchor):
@@ -130,11 +126,19 @@ def _check_out_folder(out: Path, force: bool = False) -> None:
         fail_usage(f"--out {out}: {exc.strerror}; give a folder, e.g. --out build")
     if not stat.S_ISDIR(st.st_mode):
         fail_usage(f"--out {out} exists and is not a folder; nothing was written: give a folder, e.g. --out build")
-    if force or os.path.lexists(out / MANIFEST):
+
+
+def _check_out_is_a_build(out: Path, games: set[str], force: bool) -> None:
+    """Without --force, --out is new, or holds only the folders of the games built (with the user's own files in
+    them, kept), or is a folder an earlier build wrote (its manifest is there): a folder of other things (a home
+    folder, a system folder, a project) is refused, exit 1, nothing written."""
+    from scarbook.compiler.build import MANIFEST
+
+    if force or not os.path.isdir(out) or os.path.lexists(out / MANIFEST):
         return
     try:
         with os.scandir(out) as entries:
-            other = next((e.name for e in entries), None)
+            other = next((e.name for e in entries if e.name not in games), None)
     except OSError as exc:
         fail_usage(f"--out {out}: {exc.strerror}; give a folder, e.g. --out build")
     if other is not None:
@@ -191,13 +195,16 @@ def _build(games: list[str] | None, out: Path, jobs: int | None, paper: Paper, p
     from scarbook.compiler.build import DEFAULT_OUTPUTS
     from scarbook.compiler.build import build as run_build
 
-    _check_out_folder(out, force)
+    _check_out_folder(out)
     wanted_outputs = {o.value for o in only} if only else None
     if digest:
         wanted_outputs = (wanted_outputs or set(DEFAULT_OUTPUTS)) | {"digest"}
     started = time.perf_counter()
     loaded = _load_games(list(games or []), list(pack or []), campaign, after)
     shown = None if campaign is None else f"{campaign} after game {after}" if after is not None else str(campaign)
+    from scarbook.compiler.build import out_folder
+
+    _check_out_is_a_build(out, {out_folder(g, shown) for g in loaded}, force)
     display = ProgressDisplay(sys.stderr.isatty() and not os.environ.get("CI"), quiet)
     from scarbook.kernel.outputs import OutputRefused
 

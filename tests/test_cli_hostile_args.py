@@ -32,13 +32,13 @@ from campaigns.procs import SCARBOOK, proc_env, sb
 from scarbook.cli.lazy import click
 
 
-
 def _is_argument(param: click.Parameter) -> bool:
     return param.param_type_name == "argument"
 
 
 def _is_option(param: click.Parameter) -> bool:
     return param.param_type_name == "option"
+
 
 #: Commands never run by the matrix: `serve` serves until stopped (a valid case would run forever; its own tests
 #: cover its arguments).
@@ -152,8 +152,7 @@ def matrix(scene: Path, every: bool) -> list[list[str]]:
     value, both rotated, so that successive commands try different values."""
     values = hostile_values(scene)
     cases: list[list[str]] = []
-    turn = 0
-    for path, command in _commands():
+    for turn, (path, command) in enumerate(_commands()):
         params = [p for p in command.params
                   if not (_is_option(p) and (getattr(p, "is_flag", False) or p.name == "help"))]
         if every:
@@ -163,7 +162,6 @@ def matrix(scene: Path, every: bool) -> list[list[str]]:
                 cases.append(invocation(path, command, next(p for p in params if p.name == "campaign"), "/"))
         elif params:
             cases.append(invocation(path, command, params[turn % len(params)], values[turn % len(values)]))
-        turn += 1
     return cases
 
 

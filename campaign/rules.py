@@ -28,7 +28,7 @@ from scarbook.campaign.events import (
     Ticked,
 )
 from scarbook.campaign.ids import normalize, pick
-from scarbook.campaign.links import lines_of, link_problem, owed_lines
+from scarbook.campaign.links import link_problem, owed_lines
 from scarbook.campaign.model import Step, cite_of
 from scarbook.campaign.starts import START_CHECKS
 from scarbook.campaign.state import CampaignState, GameRecord, pool_for
@@ -501,7 +501,7 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
     out.extend(owed_once_opened(content, state))
     out.extend(shape.owed_problems(content, state, lambda sid, t: legal_now(content, state, sid, t)))
     owed: list[tuple[str, str, int]] = []
-    if any(n and lines_of(content.stickers.get(sid, {}))[0] for sid, n in state.placed.items()):
+    if any(state.placed.get(sid) for sid in content.line_stickers):
         carriers: dict[str, list[str]] = {}  # only when a placed sticker brings lines: every game start asks
         for t, marks in state.marks.items():
             for m in marks:
@@ -647,6 +647,7 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
         return (f"{a(gtype.name)} game records each player's {wanted}, each played by one player",
                 piece_cite or gtype.cite)
 
+    gone = steps.gone_pieces(state, number)
     for raw_player, raw_ids in ev.plays:
         player = player_name(state, raw_player)
         if player is None:
@@ -678,7 +679,7 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
             if pid in seen_pieces:
                 out.append(refusal("R303", f"{pid} is played twice ({seen_pieces[pid]} and {player})", *rule()))
             seen_pieces[pid] = player
-            if pid in steps.gone_pieces(state, number):
+            if pid in gone:
                 lost_in = next((g.number for g in reversed(state.games) if pid in g.lost), 0)
                 back = as_dict(as_dict(content.model.schedule.get(number)).get("returns"))
                 if back.get("lost_in") != lost_in:

@@ -10,6 +10,9 @@ wall) against a reference run in turn with it (machines here are shared and nois
 - Length (item 3): the same write, undo, `where` and `place --dry-run` on 50,000 events against 200
   events, warm, paired run by run (target <= 1.2 x); `status` and `check` at 10,000 events, warm and
   cold (target <= 0.5 s); replaying 10,000 events in-process (quality.md: <= 1 s).
+- Game start (issue 36, item 5): `game start` on 10,000 events (about 5,000 games, every one ended) cold
+  (target <= 1.5 s of CPU) and warm (target <= 1.5 x the same on 100 events, paired run by run); a start that
+  walks every earlier game shows here first.
 
 Every timed command must exit 0, or the benchmark stops (benchlib.run_command): a command that
 fails at once (a missing module, a refused event) is never timed as if it had worked. A write is
@@ -59,8 +62,9 @@ def played_campaign(folder: Path) -> Path:
     return file
 
 
-def extended(base: Path, out: Path, total: int) -> Path:
-    """The campaign with more (reward-free) games until it has `total` events, the last game started, not ended."""
+def extended(base: Path, out: Path, total: int, in_progress: bool = True) -> Path:
+    """The campaign with more (reward-free) games until it has `total` events, the last game started, not ended
+    (`in_progress`), or every game ended (so that `game start` is legal next)."""
     from scarbook.campaign.ledger.cache import read
     from scarbook.campaign.ledger.text import dump_event
 
@@ -77,7 +81,8 @@ def extended(base: Path, out: Path, total: int) -> Path:
                                  "eliminated": []}))
         i += 1
         n += 2
-    lines.append(start)  # ... and one game in progress, so `game end` and `tick` are legal
+    if in_progress:
+        lines.append(start)  # ... and one game in progress, so `game end` and `tick` are legal
     out.write_text(base.read_text() + "".join(f"- {ln}\n" for ln in lines))
     return out
 
@@ -161,6 +166,20 @@ def main() -> None:
             row(f"{name}, 200 events, cold", measure(t, None, cold=True, runs=args.runs), "<= 2 x")
 
         if not args.no_big:
+            start = ["campaign", "game", "start", *PLAYS]
+            for total in (100, 10_000):
+                ended = extended(base, folder / f"ended{total}.yaml", total, in_progress=False)
+                timed = Timed([SCARBOOK, *start, "-c", str(ended)], restore=[SCARBOOK, "campaign", "undo", "-c",
+                                                                          str(ended)])
+                if total == 100:
+                    start_small = timed
+                    continue
+                cold_start = measure(timed, None, cold=True, runs=max(3, args.runs))
+                rows.append(("campaign game start, 10,000 events (5,000 games), cold", ms(cold_start.command),
+                             "target <= 1500 ms of CPU"))
+                p = measure(timed, start_small, cold=False, runs=max(3, args.runs))
+                rows.append(("campaign game start, 10,000 events (5,000 games), warm", ms(p.command),
+                             f"{p.ratios()} the same on 100 events ({ms(p.reference)}; target <= 1.5 x)"))
             from scarbook.campaign.engine import Campaign
             from scarbook.campaign.ledger.cache import read
 

@@ -8,7 +8,10 @@ cache): every event is parsed and checked. Three ledgers per size:
   (what a bad merge or a script appending junk leaves; replay goes on past an illegal event);
 - `stacked-legal`: a homebrew game (tiny-game with a `marker` sticker that has no checks) plus N legal
   `place marker north-isle` lines: N marks on one territory;
-- `spread-legal`: the same, over the game's three territories.
+- `spread-legal`: the same, over the game's three territories;
+- `many-games`: the scripted 15-game Risk Legacy campaign of the tests, then reward-free games (a start and an
+  end, with the factions played) up to N events: about N / 2 games, so a cost per game start that walks every
+  earlier game (quadratic in games: `steps.gone_pieces` before issue 36) shows as a ratio near its square.
 Prints wall and CPU seconds per command and the CPU ratio of each size to the smallest: a linear replay gives
 about `size / smallest` (2.0 for 20,000 against 10,000), a quadratic one its square (4.0). The benchmark fails
 (exit 1, after the table) when a ratio is over 1.5 x linear (3.0 for 20,000) or a command is still running at
@@ -53,7 +56,23 @@ def free_game(folder: Path) -> Path:
     return game
 
 
+def played_base(folder: Path) -> Path:
+    """The scripted 15-game campaign (bench_campaign.played_campaign), played once per benchmark."""
+    base = folder / "played" / "base.yaml"
+    if not base.exists():
+        base.parent.mkdir()
+        sys.path.insert(0, str(ROOT / "bench"))
+        from bench_campaign import played_campaign
+
+        os.environ.setdefault("SCARBOOK_CACHE", str(folder / "c"))
+        played_campaign(base.parent)
+    return base
+
+
 def ledgers(folder: Path, scarbook: str, size: int) -> dict[str, Path]:
+    sys.path.insert(0, str(ROOT / "bench"))
+    from bench_campaign import extended
+
     out = {}
     illegal = folder / f"stacked-illegal-{size}.yaml"
     illegal.write_text(setup_ledger() + "- {event: place, sticker: coin, target: peru-card}\n" * size, "utf-8")
@@ -72,6 +91,7 @@ def ledgers(folder: Path, scarbook: str, size: int) -> dict[str, Path]:
     spread.write_text(head + "".join(f"- {{event: place, sticker: marker, target: {TERRITORIES[i % 3]}}}\n"
                                      for i in range(size)), "utf-8")
     out["spread-legal"] = spread
+    out["many-games"] = extended(played_base(folder), folder / f"many-games-{size}.yaml", size)
     return out
 
 

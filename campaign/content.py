@@ -96,6 +96,13 @@ class Content:
         return None
 
     @cached_property
+    def line_stickers(self) -> frozenset[str]:
+        """The stickers that bring lines to draw (`links.each`): a game start asks whether any is placed."""
+        from scarbook.campaign.links import lines_of
+
+        return frozenset(sid for sid, st in self.stickers.items() if lines_of(st)[0])
+
+    @cached_property
     def belongs_to(self) -> dict[str, str]:
         """Sticker or deck id -> the piece it belongs to (a character's own stickers and cards)."""
         out = {}

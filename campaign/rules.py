@@ -31,7 +31,7 @@ from scarbook.campaign.events import (
     Ticked,
 )
 from scarbook.campaign.ids import normalize, pick
-from scarbook.campaign.links import lines_of, link_problem, owed_lines
+from scarbook.campaign.links import link_problem, owed_lines
 from scarbook.campaign.model import CampaignModel, Step, cite_of
 from scarbook.campaign.starts import START_CHECKS
 from scarbook.campaign.state import CampaignState, GameRecord, pool_for, retiring
@@ -515,7 +515,7 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
     out.extend(owed_once_opened(content, state))
     out.extend(shape.owed_problems(content, state, lambda sid, t: legal_now(content, state, sid, t)))
     owed: list[tuple[str, str, int]] = []
-    if any(n and lines_of(content.stickers.get(sid, {}))[0] for sid, n in state.placed.items()):
+    if any(state.placed.get(sid) for sid in content.line_stickers):
         carriers: dict[str, list[str]] = {}  # only when a placed sticker brings lines: every game start asks
         for t, marks in state.marks.items():
             for m in marks:
@@ -650,8 +650,12 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
     gtype = content.model.types[content.model.type_of(number, ev.type)]
     piece_cite = next((content.model.pieces[k].cite for k in kinds if k in content.model.pieces
                        and content.model.pieces[k].cite), "")
-    rule = (f"{a_game(gtype.name)} records each player's {wanted}, each played by one player",
-            piece_cite or gtype.cite)
+
+    def rule() -> tuple[str, str]:  # only for a refusal: its article may need inflect (never on a legal start)
+        return (f"{a_game(gtype.name)} records each player's {wanted}, each played by one player",
+                piece_cite or gtype.cite)
+
+    gone = steps.gone_pieces(state, number)
     for raw_player, raw_ids in ev.plays:
         player = player_name(state, raw_player)
         if player is None:
@@ -659,7 +663,7 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
             continue
         if player in seen_players:
             out.append(refusal("R303", f"{player} is given twice in this game", "each player plays once",
-                               rule[1]))
+                               rule()[1]))
         seen_players.add(player)
         given: dict[str, str] = {}
         if raw_ids and not any(k in content.model.pieces for k in kinds):
@@ -673,18 +677,18 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
             if kind is None or kind not in kinds:
                 every = [i for k in kinds for i in content.pieces_of(k)]
                 out.append(refusal("R303", f"'{raw}' is not {a(wanted.replace(' and ', ' or '))} of this game"
-                                   f"{did_you_mean(pid, every)}; choose from: {', '.join(every)}", *rule))
+                                   f"{did_you_mean(pid, every)}; choose from: {', '.join(every)}", *rule()))
                 continue
             if kind in given:
                 out.append(refusal("R303", f"{player} plays two of {content.model.pieces[kind].name}: "
-                                   f"{given[kind]} and {pid}", *rule))
+                                   f"{given[kind]} and {pid}", *rule()))
                 continue
             given[kind] = pid
             if pid in seen_pieces:
-                out.append(refusal("R303", f"{pid} is played twice ({seen_pieces[pid]} and {player})", *rule))
+                out.append(refusal("R303", f"{pid} is played twice ({seen_pieces[pid]} and {player})", *rule()))
             seen_pieces[pid] = player
-            lost_in = next((g.number for g in reversed(state.games) if pid in g.lost), 0)
-            if pid in steps.gone_pieces(state, number):
+            if pid in gone:
+                lost_in = next((g.number for g in reversed(state.games) if pid in g.lost), 0)
                 back = as_dict(as_dict(content.model.schedule.get(number)).get("returns"))
                 if back.get("lost_in") != lost_in:
                     out.append(refusal("R303", f"{pid} was lost for good in game {lost_in} and cannot be played in "
@@ -704,7 +708,7 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
         missing = [content.model.pieces[k].name for k in kinds if k not in given and k in content.model.pieces]
         if missing and not any(p.code == "R303" and player in p.message for p in out):
             out.append(refusal("R303", f"say which {' and '.join(missing)} {player} plays: --play "
-                               f"{player}={','.join(k.upper() for k in missing)}", *rule))
+                               f"{player}={','.join(k.upper() for k in missing)}", *rule()))
     return out
 
 

@@ -177,6 +177,9 @@ class CampaignState:
     left: list[tuple[str, int, str]] = field(default_factory=list)
     heirs: dict[str, str] = field(default_factory=dict)  # a player who left -> who took over their holdings
     retired_pieces: dict[str, str] = field(default_factory=dict)  # a piece whose claim retired -> its status
+    # Pieces lost for good after the first N games, all ended (`steps.gone_pieces`): a few (N, those pieces). Ended
+    # games no longer change, so each game start and end folds only the games since, not every earlier game again.
+    gone_memo: tuple[tuple[int, frozenset[str]], ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.by_lower = {p.lower(): p for p in self.players}

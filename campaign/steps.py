@@ -91,12 +91,29 @@ def entitled(content: Content, game: GameRecord, state: CampaignState | None = N
 
 
 def gone_pieces(state: CampaignState, number: int) -> set[str]:
-    """Pieces lost for good before game `number` and not played again since (a return, where a game allows it)."""
-    gone: set[str] = set()
-    for g in state.games[:number - 1]:
+    """Pieces lost for good before game `number` and not played again since (a return, where a game allows it).
+
+    Incremental: `state.gone_memo` holds the answers after the last few runs of ended games folded so far, so a
+    campaign's game starts and ends cost the games since, not every earlier game again (issue 36, item 5); an
+    older game number (a view of the past) folds from the start."""
+    games = state.games
+    upto = max(0, min(number - 1, len(games)))
+    done, memo = max(((k, m) for k, m in state.gone_memo if k <= upto), default=(0, frozenset()),
+                     key=lambda entry: entry[0])
+    gone = set(memo)
+    clean = True  # every game folded so far has ended: the memo may learn the answer
+    for i in range(done, upto):
+        g = games[i - len(games)]  # from the end: the cache's older games stay unloaded (LazyList)
         gone -= {p for ps in g.pieces.values() for p in ps.values()}
         gone |= set(g.lost)
+        clean = clean and g.ended
+    if clean and upto > done:
+        kept = [(k, m) for k, m in state.gone_memo if k != upto][-(GONE_MEMO - 1):]
+        state.gone_memo = (*kept, (upto, frozenset(gone)))
     return gone
+
+
+GONE_MEMO = 3  # answers kept: the game in progress's, the last ended game's, the one before
 
 
 def open_entries(content: Content, state: CampaignState) -> list[Owed]:

@@ -201,6 +201,41 @@ def save_manifest(out_dir: Path, outputs: dict[str, Any]) -> None:
     replace_file(out_dir / MANIFEST, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode())
 
 
+def recorded_files(out_dir: Path) -> set[str]:
+    """Every file an earlier build recorded in `out_dir`'s manifest, whatever the manifest's version."""
+    try:
+        data = json.loads((out_dir / MANIFEST).read_text("utf-8"))
+    except (OSError, ValueError):
+        return set()
+    outputs = data.get("outputs") if isinstance(data, dict) else None
+    return {f for entry in (outputs.values() if isinstance(outputs, dict) else []) if isinstance(entry, dict)
+            for f in (entry.get("files") or []) if isinstance(f, str)}
+
+
+def refuse_foreign(out_dir: Path, files: list[str], force: bool) -> None:
+    """OutputRefused (nothing written) when one of `files` exists in `out_dir` and is not a regular file, or is
+    one that no earlier build recorded (its manifest) and that carries no scarbook mark, unless `force`."""
+    import stat
+
+    from scarbook.kernel.outputs import OutputRefused, is_scarbook_output
+
+    recorded = recorded_files(out_dir) if not force else set()
+    for rel in files:
+        path = out_dir / rel
+        try:
+            st = os.lstat(path)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise OutputRefused(f"{path}: {exc.strerror}; nothing was written: choose another --out") from None
+        if not stat.S_ISREG(st.st_mode):
+            raise OutputRefused(f"{path} exists and is not a regular file (a folder, link, FIFO or device); nothing "
+                                "was written: remove it, or choose another --out")
+        if not force and rel not in recorded and not is_scarbook_output(path):
+            raise OutputRefused(f"{path} exists and is not a previous output of scarbook; nothing was written: "
+                                "choose another --out, or add --force to replace it")
+
+
 def remove_stale(out_dir: Path, recorded: Any, files: list[str]) -> None:
     """Remove files the manifest says an earlier build wrote that this one no longer writes (only those)."""
     if not isinstance(recorded, list):
@@ -439,7 +474,7 @@ class BuildResult:
 def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: str = "a4",
           campaign: str | None = None, progress: Callable[[str], None] = lambda line: None,
           step: Callable[[int, int], None] = lambda done, total: None, only: set[str] | None = None,
-          gutter: float = sheetmod.DEFAULT_GUTTER_MM) -> BuildResult:
+          gutter: float = sheetmod.DEFAULT_GUTTER_MM, force: bool = False) -> BuildResult:
     """Build every output of `games` into `out_dir`, rendering only what changed.
 
     `progress` gets a line per output to render (with why) and per output done; `step` gets
@@ -447,6 +482,8 @@ def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: s
     `only` limits the build to outputs of those names ("reference", "digest", "tables", "cards", "stickers");
     without it every output but the digest is built (`DEFAULT_OUTPUTS`).
     `gutter` is the space between the cards of the card sheets (mm).
+    An existing file where an output goes that no earlier build recorded and that carries no scarbook mark is
+    not replaced without `force` (`scarbook.kernel.outputs.OutputRefused`, before anything is written).
     """
     result = BuildResult()
     for game in games:
@@ -457,7 +494,10 @@ def build(games: list[Game], out_dir: Path, *, jobs: int | None = None, paper: s
     todo, result.up_to_date = plan_todo(games, paper, campaign, gutter, only, manifest, out_dir)
     if not todo:
         return result
+    refuse_foreign(out_dir, [f for output, _ in todo for f in output.files], force)
     out_dir.mkdir(parents=True, exist_ok=True)
+    if not (out_dir / MANIFEST).exists():  # the folder is a build's from now on, even if this one is interrupted
+        save_manifest(out_dir, manifest)
     for output, reasons in todo:
         progress(f"{output.key}: rendering ({'; '.join(reasons)})")
     tasks = [(output, part) for output, _ in todo for part in range(output.job.get("parts", 1))]

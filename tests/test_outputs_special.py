@@ -118,3 +118,43 @@ def test_a_file_that_is_not_a_ledger_gets_no_lock(tmp_path: Path) -> None:
         result = sb(*command, "-c", str(other))
         assert result.returncode in (1, 2) and "Traceback" not in result.stderr, (command, result.stderr)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["passwd"]  # no passwd.lock, nothing else
+
+
+def test_build_out_a_folder_of_other_things_is_refused(tmp_path: Path) -> None:
+    """A folder standing for the root (or a home folder): things in it, no earlier build: refused, exit 1,
+    nothing written; an empty or new folder, or one an earlier build wrote, is built in."""
+    root = tmp_path / "root"
+    for sub in ("bin", "etc", "usr"):
+        (root / sub).mkdir(parents=True)
+    result = sb("build", "risk-legacy", "--out", str(root), "--only", "tables", cwd=tmp_path)
+    assert result.returncode == 1 and "no earlier build" in result.stderr and "--force" in result.stderr, result.stderr
+    assert sorted(p.name for p in root.iterdir()) == ["bin", "etc", "usr"]
+    fresh = tmp_path / "fresh"
+    assert sb("build", "risk-legacy", "--out", str(fresh), "--only", "tables", cwd=tmp_path).returncode == 0
+    again = sb("build", "risk-legacy", "--out", str(fresh), "--only", "tables", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+
+
+def test_build_refuses_to_replace_an_unrelated_file_without_force(tmp_path: Path) -> None:
+    out = tmp_path / "b"
+    assert sb("build", "risk-legacy", "--out", str(out), "--only", "tables", cwd=tmp_path).returncode == 0
+    table = next((out / "risk-legacy" / "tables").glob("*.md"))
+    manifest = out / ".scarbook-manifest.json"
+    manifest.write_text("{}")  # the build's record lost: the tables are no longer known as its outputs
+    table.write_text("my own notes\n")
+    refused = sb("build", "risk-legacy", "--out", str(out), "--only", "tables", cwd=tmp_path)
+    assert refused.returncode == 1 and "not a previous output of scarbook" in refused.stderr, refused.stderr
+    assert table.read_text() == "my own notes\n" and "Traceback" not in refused.stderr
+    forced = sb("build", "risk-legacy", "--out", str(out), "--only", "tables", "--force", cwd=tmp_path)
+    assert forced.returncode == 0, forced.stderr
+    assert table.read_text() != "my own notes\n"
+
+
+def test_build_out_dash_writes_the_one_file_to_standard_output(tmp_path: Path) -> None:
+    done = subprocess.run([SCARBOOK, "build", "examples/tiny-game", "--only", "stickers", "--out", "-"],
+                          cwd=Path(__file__).resolve().parent.parent, env=proc_env(), capture_output=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(b"%PDF") and b"wrote stickers.pdf" in done.stderr
+    many = sb("build", "risk-legacy", "--out", "-", cwd=tmp_path)
+    assert many.returncode == 2 and "one file" in many.stderr and list(tmp_path.iterdir()) == []

@@ -169,6 +169,43 @@ def test_a_piece_lost_earlier_is_left_out_until_played_again() -> None:
     assert gone_pieces(s, 4) == {"mira", "raaz"}
 
 
+class CountingGames(list):  # type: ignore[type-arg]
+    """A list of games that counts how many games its reads hand out (one by one or in slices)."""
+
+    handed = 0
+
+    def __getitem__(self, i: Any) -> Any:
+        got = list.__getitem__(self, i)
+        CountingGames.handed += len(got) if isinstance(i, slice) else 1
+        return got
+
+    def __iter__(self) -> Any:
+        CountingGames.handed += len(self)
+        return list.__iter__(self)
+
+
+def test_gone_pieces_folds_each_game_once_as_the_campaign_grows() -> None:
+    """Issue 36 item 5: asking at each game start must not walk every earlier game again (quadratic in games)."""
+    s = state()
+    s.games = CountingGames()
+    CountingGames.handed = 0
+    n = 400
+    for number in range(1, n + 1):
+        s.games.append(game(number, winner="Ann", lost=["mira"] if number == 3 else []))
+        assert gone_pieces(s, number + 1) == ({"mira"} if number >= 3 else set())
+        assert gone_pieces(s, number) == ({"mira"} if number >= 4 else set())
+    assert CountingGames.handed < 4 * n, CountingGames.handed  # the old walk: about n * n
+    assert gone_pieces(s, 3) == set() and gone_pieces(s, n + 1) == {"mira"}  # an older game, then the last again
+
+
+def test_gone_pieces_does_not_remember_a_game_in_progress() -> None:
+    g2 = game(2, winner="", ended=False)
+    s = state(game(1, winner="Ann"), g2)
+    assert gone_pieces(s, 3) == set()
+    g2.ended, g2.lost = True, ["kai"]  # the game ends, losing kai
+    assert gone_pieces(s, 3) == {"kai"}
+
+
 # --- the open entries and the one a placement takes -----------------------------------------
 
 

@@ -80,8 +80,8 @@ class ProgressDisplay:
     otherwise (CI, pipes, files), so that logs stay readable. Rich loads only once there is
     something to render, so a no-op build does not pay for it."""
 
-    def __init__(self, tty: bool) -> None:
-        self.tty = tty
+    def __init__(self, tty: bool, quiet: bool = False) -> None:
+        self.tty = tty or quiet  # quiet: standard output carries the output itself (`--out -`): lines go to stderr
         self.bar: Any = None
         self.task: Any = None
 
@@ -128,10 +128,30 @@ def _check_out_folder(out: Path) -> None:
         fail_usage(f"--out {out} exists and is not a folder; nothing was written: give a folder, e.g. --out build")
 
 
+def _check_out_is_a_build(out: Path, games: set[str], force: bool) -> None:
+    """Without --force, --out is new, or holds only the folders of the games built (with the user's own files in
+    them, kept), or is a folder an earlier build wrote (its manifest is there): a folder of other things (a home
+    folder, a system folder, a project) is refused, exit 1, nothing written."""
+    from scarbook.compiler.build import MANIFEST
+
+    if force or not os.path.isdir(out) or os.path.lexists(out / MANIFEST):
+        return
+    try:
+        with os.scandir(out) as entries:
+            other = next((e.name for e in entries if e.name not in games), None)
+    except OSError as exc:
+        fail_usage(f"--out {out}: {exc.strerror}; give a folder, e.g. --out build")
+    if other is not None:
+        echo(f"error: --out {out} holds other things ({other}, ...) and no earlier build of scarbook; nothing was "
+             "written: give a new or empty folder, e.g. --out build, or add --force to build there", err=True)
+        raise typer.Exit(1)
+
+
 def build(
     games: Annotated[list[str] | None, typer.Argument(
         help="Game ids, or folders of homebrew games, to build (default: every shipped game).")] = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder; nothing is written elsewhere.")] =
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder; nothing is written elsewhere (- writes the "
+                                      "one file of --only cards or --only stickers to standard output).")] =
     Path("build"),
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes (default: cores).")] =
     None,
@@ -147,6 +167,8 @@ def build(
              "6 gives every card its own 3 mm bleed, fewer cards a page).")] = DEFAULT_GUTTER_MM,
     digest: Annotated[bool, typer.Option(
         "--digest", help="Also build digest.pdf (+ .html): every rule table in full, with its sources.")] = False,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Replace files in OUT that are not previous outputs of scarbook.")] = False,
 ) -> None:
     """Build reference sheets, print-and-play card and sticker sheets, and rule tables.
 
@@ -156,7 +178,20 @@ def build(
 
     Example: scarbook build risk-legacy --out build --paper letter
     Example: scarbook build --campaign our-world.yaml --after 3
+    Example: scarbook build risk-legacy --only cards --out - > cards.pdf
     """
+    from scarbook.kernel.outputs import is_stdout
+
+    if is_stdout(out):
+        _build_to_stdout(games, only, jobs, paper, pack, campaign, after, gutter)
+        return
+    _build(games, out, jobs, paper, pack, campaign, after, only, gutter, digest, force)
+
+
+def _build(games: list[str] | None, out: Path, jobs: int | None, paper: Paper, pack: list[Path] | None,
+           campaign: Path | None, after: int | None, only: list[OutputName] | None, gutter: float, digest: bool,
+           force: bool, quiet: bool = False) -> None:
+    """The build itself (`quiet`: no summary line; progress on standard error)."""
     from scarbook.compiler.build import DEFAULT_OUTPUTS
     from scarbook.compiler.build import build as run_build
 
@@ -167,10 +202,18 @@ def build(
     started = time.perf_counter()
     loaded = _load_games(list(games or []), list(pack or []), campaign, after)
     shown = None if campaign is None else f"{campaign} after game {after}" if after is not None else str(campaign)
-    display = ProgressDisplay(sys.stderr.isatty() and not os.environ.get("CI"))
+    from scarbook.compiler.build import out_folder
+
+    _check_out_is_a_build(out, {out_folder(g, shown) for g in loaded}, force)
+    display = ProgressDisplay(sys.stderr.isatty() and not os.environ.get("CI"), quiet)
+    from scarbook.kernel.outputs import OutputRefused
+
     try:
         result = run_build(loaded, out, jobs=jobs, paper=paper.value, campaign=shown,
-                           progress=display.line, step=display.step, only=wanted_outputs, gutter=gutter)
+                           progress=display.line, step=display.step, only=wanted_outputs, gutter=gutter, force=force)
+    except OutputRefused as exc:
+        echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
     finally:
         display.close()
     if result.diagnostics:
@@ -178,6 +221,8 @@ def build(
         if any(d.is_error for d in result.diagnostics):
             raise typer.Exit(1)
     elapsed = time.perf_counter() - started
+    if quiet:
+        return
     if not result.rendered and not result.up_to_date:
         wanted = ", ".join(o.value for o in only) if only else "any"
         echo(f"nothing to build: {', '.join(g.id for g in loaded)} has no {wanted} output "
@@ -187,3 +232,27 @@ def build(
     else:
         echo(f"built {len(result.rendered)} outputs, {len(result.up_to_date)} up to date, in {out} "
                    f"({elapsed:.1f} s)")
+
+
+def _build_to_stdout(games: list[str] | None, only: list[OutputName] | None, jobs: int | None, paper: Paper,
+                     pack: list[Path] | None, campaign: Path | None, after: int | None, gutter: float) -> None:
+    """`--out -`: build in a scratch folder and write the one file built to standard output (exit 2 when the
+    build makes more than one file: name one output with --only, e.g. --only cards)."""
+    import tempfile
+
+    from scarbook.compiler.build import MANIFEST
+    from scarbook.kernel.outputs import write_output
+
+    if not only or len(only) != 1 or len(games or []) > 1 or only[0] in (OutputName.tables,):
+        fail_usage("--out - writes one file to standard output: name one game and one output that is one file, "
+                   "e.g. --only cards or --only stickers")
+    with tempfile.TemporaryDirectory(prefix="scarbook-build-") as scratch:
+        _build(games, Path(scratch), jobs, paper, pack, campaign, after, only, gutter, False, True, quiet=True)
+        made = sorted(p for p in Path(scratch).rglob("*") if p.is_file() and p.name != MANIFEST
+                      and "fonts" not in p.relative_to(scratch).parts)
+        pdfs = [p for p in made if p.suffix == ".pdf"] if len(made) > 1 else made
+        if len(pdfs) != 1:
+            fail_usage(f"--out - writes one file, and this build made {len(made)}: "
+                       f"{', '.join(p.name for p in made) or 'none'}; give --out FOLDER")
+        write_output(Path("-"), pdfs[0].read_bytes())
+        echo(f"wrote {pdfs[0].name} to standard output", err=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -48,8 +49,20 @@ def migrate(
 
     failed = 0
     changed = 0
+    import stat
+
     for path in _files(list(paths)):
         shown = display_path(path)
+        try:
+            if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block, a device never end: never read
+                echo_err(f"{shown}: error: not migrated: not a regular file (a FIFO, device or socket); give a "
+                         "content folder or YAML file")
+                failed += 1
+                continue
+        except OSError as exc:
+            echo_err(f"{shown}: error: not migrated: {exc.strerror}")
+            failed += 1
+            continue
         try:
             result = migrate_file(path, shown)
         except (MigrateError, OSError, UnicodeDecodeError) as exc:

@@ -23,6 +23,16 @@ FolderArgument = Annotated[Path, typer.Argument(help="The folder to create (or a
                                                 metavar="DIR", show_default=False)]
 
 
+def _text_name(folder: Path) -> None:
+    """Exit 2 (nothing created) when the folder's name is not UTF-8 text: the files written into it name it."""
+    try:
+        str(folder).encode("utf-8")
+    except UnicodeEncodeError:
+        shown = str(folder).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        fail_usage(f"{shown!r}: the folder name is not UTF-8 text (the files written into it name it); nothing "
+                   "was created: choose a name in UTF-8")
+
+
 def _report(written: list[Path], check: str, build: str) -> None:
     for path in written:
         typer.echo(f"wrote {path}")
@@ -42,6 +52,7 @@ def pack(
 
     Example: scarbook new pack my-scars --extends risk-legacy && scarbook validate my-scars
     """
+    _text_name(folder)
     from scarbook.compiler.load import shipped_games
     from scarbook.compiler.scaffold import ScaffoldError, new_pack
 
@@ -66,6 +77,7 @@ def game(folder: FolderArgument) -> None:
 
     Example: scarbook new game my-game && scarbook build my-game
     """
+    _text_name(folder)
     from scarbook.compiler.scaffold import ScaffoldError, new_game
 
     try:

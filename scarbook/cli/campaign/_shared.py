@@ -35,8 +35,17 @@ NoteOption = Annotated[str, typer.Option("--note", help="A note the event keeps 
 
 
 def campaign_path(given: str | None) -> Path:
+    """The campaign file named (`-c`, else $SCARBOOK_CAMPAIGN, else campaign.yaml). A path with no file name (`.`,
+    `/`) is a folder: L001 at once, as reading it would say (no `.bak`, lock or journal can be named after it)."""
     if given:
-        return Path(given)
+        path = Path(given)
+        if not path.name:
+            from scarbook.kernel.diagnostics import Span, error
+
+            echo(error(Span(str(given), 1, 1), "L001", "the campaign file is not a regular file (a folder, FIFO, "
+                       "device or socket); give the campaign's YAML file").render(), err=True)
+            raise typer.Exit(1)
+        return path
     return Path(os.environ.get("SCARBOOK_CAMPAIGN") or "campaign.yaml")
 
 

@@ -33,7 +33,8 @@ def ledger_file_named(target: Path, ledger: Path) -> str | None:
     real = Path(os.path.realpath(ledger))
     wanted = Path(os.path.realpath(target))
     for name, what in (("{}", ""), ("{}.bak", "'s backup"), ("{}.lock", "'s lock"), (".{}.append", "'s journal")):
-        for side in {ledger.with_name(name.format(ledger.name)), real.with_name(name.format(real.name))}:
+        # `-c .` or `-c /` has no file name: nothing beside it is named after it (the read then says L001)
+        for side in {base.with_name(name.format(base.name)) for base in (ledger, real) if base.name}:
             if wanted == Path(os.path.realpath(side)):
                 return what
             try:

@@ -161,7 +161,9 @@ def world(game: Game) -> dict[str, list[str]]:
             if with_bonus:
                 first = f"bonus {shown}" if bonus is not None else ""
             else:
-                first = "" if r.get("named_by") else ", ".join(_mark_names(game, r))
+                unclaimed = {**r, "marks": [m for m in as_list(r.get("marks"))
+                                            if not (isinstance(m, dict) and m.get("sticker") in claims)]}
+                first = "" if r.get("named_by") else ", ".join(_mark_names(game, unclaimed))
             said = "; ".join(x for x in (first, held) if x)
             regions.append(f"{known(r.get('name'), rid)}{by}" + (f": {said}" if said else ""))
     where: dict[str, list[str]] = {}  # a mark -> the territories that carry it (a named mark: its own line)

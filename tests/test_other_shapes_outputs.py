@@ -246,7 +246,7 @@ def test_the_aid_tells_the_world_of_other_shapes(tmp_path: Path) -> None:
     vale = _example(tmp_path, "founders-vale")
     do(vale, "place charter north-district --by Ann")
     assert "  north-district (held by Ann)" in run(vale, "status").output.splitlines()
-    assert aid_view(campaign_game(vale, []), "v")["world"]["regions"] == ["North District: Charter"]
+    assert aid_view(campaign_game(vale, []), "v")["world"]["regions"] == ["North District: held by Ann"]
 
 
 def test_one_player_is_one_player(tmp_path: Path) -> None:

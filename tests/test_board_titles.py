@@ -24,8 +24,9 @@ def misplaced_titles(game: Game, view_width: float, compact: bool) -> list[tuple
         by_text.setdefault(rid, set(members.get(rid, [])))
     wrong = []
     titled = [rid for rid, r in game.section("regions").items()  # as BoardLayout._titles takes them, in order
-              if (isinstance(r.get("layout"), dict) and isinstance(r["layout"].get("x"), int | float))
-              or any(t in lay.pos for t in members.get(rid, []))]
+              if ((isinstance(r.get("layout"), dict) and isinstance(r["layout"].get("x"), int | float))
+                  or any(t in lay.pos for t in members.get(rid, []))) and rid not in lay.untitled]
+    assert titled == lay.title_rids
     for rid, (text, _x, _y, box) in zip(titled, lay.titles, strict=True):
         near = lay.nearest(box)
         if by_text[rid] and near not in by_text[rid]:

@@ -10,6 +10,7 @@ import base64
 import math
 import xml.etree.ElementTree as ET
 from typing import Any
+from pathlib import Path
 
 import pytest
 from boardread import read_board
@@ -111,24 +112,34 @@ def test_box_hits_segment(a: tuple[float, float], b: tuple[float, float], hit: b
 
 # --- labels and mark rows -----------------------------------------------------------------------------------------
 def test_text_widths_and_mark_texts() -> None:
-    assert bm.text_width("abcd", 10) == pytest.approx(24.0) and bm.text_width("abcd", 10, True) == pytest.approx(25.6)
+    from fontTools.ttLib import TTFont
+
+    from scarbook.templates import TEMPLATE_DIR
+
+    for bold, file in ((False, "DejaVuSans.ttf"), (True, "DejaVuSans-Bold.ttf")):  # the bundled font's own advances
+        font = TTFont(Path(TEMPLATE_DIR) / "fonts" / file)
+        cmap, advances, em = font.getBestCmap(), font["hmtx"], font["head"].unitsPerEm
+        for text in ("abcd", "AS-02", "Annland 15 +?", "WMW iii", "Bob's continent-nb"):
+            real = sum(advances[cmap[ord(c)]][0] for c in text) * 10 / em
+            assert real <= bm.text_width(text, 10, bold) <= real * 1.04 + 0.125, (text, bold)
+    assert bm.text_width("é", 10) > bm.text_width("e", 10)  # outside the table: counted wide
     assert bm._mark_text(MapMark("f", "", 4, 10)) == "4/10"
     assert bm._mark_text(MapMark("f", "Fort", 4, 10)) == "4/10 Fort"
     assert bm._mark_text(MapMark("f", "Fort", 0, 3)) == "0/3 Fort"
     assert bm._mark_text(MapMark("c", "Town", 3)) == "Town"  # a size is dots, not text
     assert bm._mark_text(MapMark("c", "Town", 3, 0)) == "Town"
     assert bm._mark_width(MapMark("x", "")) == bm.ICON
-    assert bm._mark_width(MapMark("x", "ab")) == pytest.approx(bm.ICON + 2 + 2 * bm.MARK_SIZE * 0.6)
+    assert bm._mark_width(MapMark("x", "ab")) == pytest.approx(bm.ICON + 2 + bm.text_width("ab", bm.MARK_SIZE, True))
 
 
 def test_a_label_is_as_wide_as_its_widest_row_and_as_tall_as_its_rows() -> None:
     name = Label("t", "abcd", [])
-    assert name.width == pytest.approx(24 + 2) and name.height == pytest.approx(bm.LABEL_SIZE + 2 + 1)
+    assert name.width == pytest.approx(bm.text_width("abcd", bm.LABEL_SIZE) + 2) and name.height == pytest.approx(bm.LABEL_SIZE + 2 + 1)
     long_mark = Label("t", "ab", [MapMark("x", "abcdefghij"), MapMark("y", "")])
-    assert long_mark.width == pytest.approx(bm.ICON + 2 + 10 * bm.MARK_SIZE * 0.6 + 2)
+    assert long_mark.width == pytest.approx(bm.ICON + 2 + bm.text_width("abcdefghij", bm.MARK_SIZE, True) + 2)
     assert long_mark.height == pytest.approx(bm.LABEL_SIZE + 2 + 2 * (bm.ICON + 2) + 1)
     far = Label("t", "", [], far="to AB-01, CD-02")
-    assert far.width == pytest.approx(15 * bm.MARK_SIZE * 0.6 + 2)
+    assert far.width == pytest.approx(bm.text_width("to AB-01, CD-02", bm.MARK_SIZE) + 2)
     assert far.height == pytest.approx(1 + bm.MARK_SIZE + 2)
     assert Label("t", "", [MapMark("x", "")]).height == pytest.approx(bm.ICON + 2 + 1)
 
@@ -264,14 +275,14 @@ def test_region_titles_say_the_bonus_and_keep_clear() -> None:
 def test_title_and_label_collision_costs() -> None:
     lay = bm.BoardLayout(made([at("a", 500, 300)], edges=[], board={"layout": {"width": 1000, "height": 600}}))
     for box in (Box(0.5, 10, 20, 20), Box(10, 0.5, 20, 20), Box(980, 10, 999.5, 20), Box(10, 580, 20, 599.5)):
-        # off the view: a title pays 100, a label 1000 (worse than any pile of overlaps: never taken if avoidable)
-        assert lay._title_collisions(box, []) == 100.0 and lay._collisions(box, "a", []) == 1000.0
+        # off the view: 1000 (worse than any pile of overlaps: never taken if avoidable)
+        assert lay._title_collisions(box, []) == 1000.0 and lay._collisions(box, "a", []) == 1000.0
     inside = Box(1, 1, 999, 599)
     assert lay._title_collisions(Box(1, 1, 20, 20), []) == 0.0 and lay._collisions(Box(1, 1, 20, 20), "a", []) == 0
     assert lay._title_collisions(inside, []) == 10.0 and lay._collisions(inside, "a", []) == 10
     assert lay._collisions(inside, "x", []) == 20  # over another territory's circle: twice its own
-    # within 2 of another title: titles never overprint one another (cost 40)
-    assert lay._title_collisions(Box(1, 1, 20, 20), [Box(21, 1, 30, 20)]) == 40.0
+    # within 2 of another title: titles never overprint one another (cost 100, more than covering a code)
+    assert lay._title_collisions(Box(1, 1, 20, 20), [Box(21, 1, 30, 20)]) == 100.0
     assert lay._title_collisions(Box(1, 1, 20, 20), [Box(23, 1, 30, 20)]) == 0.0
     near = Box(500 + 16 + 2.5, 290, 530, 310)  # 2.5 from its own circle: clear; 3 of the title margin: not
     assert lay._collisions(near, "a", []) == 0 and lay._collisions(near, "b", []) == 0
@@ -345,7 +356,7 @@ def test_a_label_sits_under_its_circle_when_clear_else_the_next_clear_place() ->
     candidates = alone._candidates("a", label)
     assert len(candidates) == 7 * 16 and candidates[4] == box  # 7 rings of 16 places
     w, h = label.width, label.height
-    assert candidates[0] == Box(500 - w / 2, 300 + r + 1.5, 500 + w / 2, 300 + r + 1.5 + h)
+    assert tuple(vars(candidates[0]).values()) == pytest.approx((500 - w / 2, 300 + r + 1.5, 500 + w / 2, 300 + r + 1.5 + h))
     assert candidates[1] == Box(500 - w / 2, 300 - r - 1.5 - h, 500 + w / 2, 300 - r - 1.5)
     assert candidates[2] == Box(500 + r + 1.5, 300 - h / 2, 500 + r + 1.5 + w, 300 + h / 2)
     assert candidates[3] == Box(500 - r - 1.5 - w, 300 - h / 2, 500 - r - 1.5, 300 + h / 2)
@@ -568,18 +579,18 @@ def test_the_legend_keys_the_marks_used_the_wrap_and_each_region_in_rows_that_fi
     assert keys[11] == "C: no source gives its place; drawn where there is room"
     lay = bm.BoardLayout(game, marks)  # type: ignore[arg-type]
     rows = bm._legend_rows(game, lay, [MapMark("y", legend="why"), MapMark("z", legend="zeta")])
-    assert [len(r) for r in rows] == [6, 4, 1]
+    assert [len(r) for r in rows] == [6, 5]  # (the bundled font's widths)
     def width(entry: tuple[str, object, str]) -> float:
         return bm.ICON + 14 + bm.text_width(entry[2], bm.LEGEND_SIZE)
 
     for row, after in zip(rows, rows[1:], strict=False):
         assert 6 + sum(width(e) for e in row) <= 1000 - 6  # each row fits
         assert 6 + sum(width(e) for e in row) + width(after[0]) > 1000 - 6  # and the next entry would not
-    height = 600 + 8 + 14 * 3 + 14
+    height = 600 + 8 + 14 * 2 + 14
     assert f'viewBox="0 0 1000 {height}" width="1000" height="{height}"' in svg
     assert board.territory("C").dashed and not board.territory("A").dashed
     ys = sorted({int(line.rsplit(",", 1)[1]) for line in board.legend})
-    assert ys == [615, 629, 643, 657]
+    assert ys == [615, 629, 643]
     assert 'stroke-dasharray="3 2"' in svg
     two = made([at("a", 100, 100, layout={"drawing_choice": True}), at("b", 300, 100, layout={"drawing_choice": True})],
                board={"layout": {"width": 1000, "height": 600}})
@@ -832,7 +843,7 @@ def test_a_narrow_view_keeps_the_text_and_shrinks_the_board() -> None:
         assert box.x0 >= 1 and box.x1 <= 499 and box.y0 >= 1 and box.y1 <= 299
     assert narrow._collisions(Box(480, 10, 499.5, 20), "a", []) == 1000.0
     assert narrow._collisions(Box(480, 10, 499, 20), "a", []) == 0
-    assert narrow._title_collisions(Box(480, 10, 499.5, 20), []) == 100.0
+    assert narrow._title_collisions(Box(480, 10, 499.5, 20), []) == 1000.0
     svg = board_svg(game, {}, view_width=500)
     assert 'viewBox="0 0 500 300" width="500" height="300"' in svg
     assert '<rect x="0" y="0" width="500" height="300"' in svg

@@ -127,6 +127,10 @@ TITLE_DY = (0, -14, 14, -28, 28, -42, 42, -56, 56, -70, 70, -84, 84)
 TITLE_DX = (0, -30, 30, -60, 60, -90, 90, -120, 120)
 #: What covering a code printed inside a circle costs a title or a label: as much as overprinting a label.
 CODE_COVERED = 50.0
+#: What a title nearer another region's territory than its own's costs: more than covering one circle.
+ELSEWHERE = 15.0
+#: What a line (an edge or another label's leader line) across a label's text costs.
+LINE_CROSSED = 25.0
 #: What a title over another title costs: more than covering a code.
 TITLE_OVER_TITLE = 100.0
 #: An edge longer than this share of the board's width that passes through other circles is drawn as two
@@ -142,6 +146,10 @@ TITLE_DY = (0, -14, 14, -28, 28, -42, 42, -56, 56, -70, 70, -84, 84)
 TITLE_DX = (0, -30, 30, -60, 60, -90, 90, -120, 120)
 #: What covering a code printed inside a circle costs a title or a label: as much as overprinting a label.
 CODE_COVERED = 50.0
+#: What a title nearer another region's territory than its own's costs: more than covering one circle.
+ELSEWHERE = 15.0
+#: What a line (an edge or another label's leader line) across a label's text costs.
+LINE_CROSSED = 25.0
 #: What a title over another title costs: more than covering a code.
 TITLE_OVER_TITLE = 100.0
 #: An edge longer than this share of the board's width is drawn as two stubs even where it crosses no circle: a
@@ -281,6 +289,7 @@ class BoardLayout:
         self.segments = self._segments()
         self.titles = self._titles()
         self.labels: dict[str, Label] = {}
+        self._owner: dict[Box, str] = {}  # a placed label's box -> its territory (to draw its leader line)
         marks = marks or {}
         for tid, terr in territories.items():
             if tid not in self.pos:
@@ -437,7 +446,7 @@ class BoardLayout:
                     break
             assert chosen is not None
             cost, bx, by, size, text = chosen
-            if cost >= CODE_COVERED:  # it would cover a code or other text: the legend keys the region alone
+            if cost >= ELSEWHERE:  # it would cover text or stand by another region: the legend keys it alone
                 self.untitled.append(rid)
                 continue
             w = text_width(text, size, True)
@@ -457,7 +466,7 @@ class BoardLayout:
     def _elsewhere(self, box: Box, own: set[str]) -> float:
         """What it costs to put a region's title in `box` when the territory nearest to it is another region's:
         more than covering one circle, so that a title sits inside or beside its own region."""
-        return 15.0 if own and self.nearest(box) not in own else 0.0
+        return ELSEWHERE if own and self.nearest(box) not in own else 0.0
 
     def _title_collisions(self, box: Box, placed: list[Box]) -> float:
         if box.x0 < 1 or box.y0 < 1 or box.x1 > self.width - 1 or box.y1 > self.view_h - 1:
@@ -488,7 +497,19 @@ class BoardLayout:
             return hits
         for _kind, a, b, _style in self.segments:
             if box.hits_segment(a, b):
-                hits += 3
+                hits += LINE_CROSSED
+        if hits >= bound or not placed:
+            return hits
+        mine = self._leader_to(own, box) if own in self.pos else None
+        for other in placed:  # a leader line across a label, this one's or another's
+            tid = self._owner.get(other)
+            if tid is None or tid == own:
+                continue
+            line = self._leader_to(tid, other)
+            if line is not None and box.hits_segment(*_shortened(line)):
+                hits += LINE_CROSSED
+            if mine is not None and other.hits_segment(*_shortened(mine)):
+                hits += LINE_CROSSED
         return hits
 
     def _best(self, label: Label, placed: list[Box]) -> Box:
@@ -530,6 +551,7 @@ class BoardLayout:
             best = self._best(label, placed)
             label.box = best
             placed.append(best)
+            self._owner[best] = label.tid
         for _ in range(6):  # then each label again, the others standing: clears what the greedy order left
             changed = False
             for label in order:
@@ -541,7 +563,9 @@ class BoardLayout:
                     continue
                 best = self._best(label, others)
                 if self._collisions(best, label.tid, others) < now:
+                    self._owner.pop(label.box, None)
                     label.box, changed = best, True
+                    self._owner[best] = label.tid
             if not changed:
                 break
 
@@ -553,9 +577,10 @@ class BoardLayout:
 
     def leader(self, tid: str) -> tuple[tuple[float, float], tuple[float, float]] | None:
         """A line from the circle's edge to its label when the label stands away from it (else None)."""
-        label = self.labels[tid]
+        return self._leader_to(tid, self.labels[tid].box)
+
+    def _leader_to(self, tid: str, box: Box) -> tuple[tuple[float, float], tuple[float, float]] | None:
         x, y = self.pos[tid]
-        box = label.box
         nx, ny = min(max(x, box.x0), box.x1), min(max(y, box.y0), box.y1)
         d = math.dist((x, y), (nx, ny))
         if d <= self.radius + 10:
@@ -565,6 +590,14 @@ class BoardLayout:
     def label_boxes(self) -> dict[str, Box]:
         """Territory id -> the box of its label block (only territories with a label)."""
         return {tid: lab.box for tid, lab in self.labels.items() if lab.name or lab.marks or lab.far}
+
+
+def _shortened(line: tuple[tuple[float, float], tuple[float, float]]) -> tuple[tuple[float, float],
+                                                                                 tuple[float, float]]:
+    """A leader line less its last unit: it ends on its own label's edge, which it does not cross."""
+    (x1, y1), (x2, y2) = line
+    length = math.dist((x1, y1), (x2, y2)) or 1.0
+    return (x1, y1), (x2 - (x2 - x1) / length, y2 - (y2 - y1) / length)
 
 
 def _hatch(x: float, y: float, r: float) -> str:

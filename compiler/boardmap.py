@@ -502,10 +502,10 @@ class BoardLayout:
             return hits
         mine = self._leader_to(own, box) if own in self.pos else None
         for other in placed:  # a leader line across a label, this one's or another's
-            tid = self._owner.get(other)
-            if tid is None or tid == own:
+            owner = self._owner.get(other)
+            if owner is None or owner == own:
                 continue
-            line = self._leader_to(tid, other)
+            line = self._leader_to(owner, other)
             if line is not None and box.hits_segment(*_shortened(line)):
                 hits += LINE_CROSSED
             if mine is not None and other.hits_segment(*_shortened(mine)):

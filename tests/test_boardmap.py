@@ -9,8 +9,8 @@ from __future__ import annotations
 import base64
 import math
 import xml.etree.ElementTree as ET
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 from boardread import read_board
@@ -134,7 +134,8 @@ def test_text_widths_and_mark_texts() -> None:
 
 def test_a_label_is_as_wide_as_its_widest_row_and_as_tall_as_its_rows() -> None:
     name = Label("t", "abcd", [])
-    assert name.width == pytest.approx(bm.text_width("abcd", bm.LABEL_SIZE) + 2) and name.height == pytest.approx(bm.LABEL_SIZE + 2 + 1)
+    assert name.width == pytest.approx(bm.text_width("abcd", bm.LABEL_SIZE) + 2)
+    assert name.height == pytest.approx(bm.LABEL_SIZE + 2 + 1)
     long_mark = Label("t", "ab", [MapMark("x", "abcdefghij"), MapMark("y", "")])
     assert long_mark.width == pytest.approx(bm.ICON + 2 + bm.text_width("abcdefghij", bm.MARK_SIZE, True) + 2)
     assert long_mark.height == pytest.approx(bm.LABEL_SIZE + 2 + 2 * (bm.ICON + 2) + 1)
@@ -356,7 +357,7 @@ def test_a_label_sits_under_its_circle_when_clear_else_the_next_clear_place() ->
     candidates = alone._candidates("a", label)
     assert len(candidates) == 7 * 16 and candidates[4] == box  # 7 rings of 16 places
     w, h = label.width, label.height
-    assert tuple(vars(candidates[0]).values()) == pytest.approx((500 - w / 2, 300 + r + 1.5, 500 + w / 2, 300 + r + 1.5 + h))
+    assert candidates[0] == Box(500 - w / 2, 300 + r + 1.5, 500 + w / 2, 300 + r + 1.5 + h)
     assert candidates[1] == Box(500 - w / 2, 300 - r - 1.5 - h, 500 + w / 2, 300 - r - 1.5)
     assert candidates[2] == Box(500 + r + 1.5, 300 - h / 2, 500 + r + 1.5 + w, 300 + h / 2)
     assert candidates[3] == Box(500 - r - 1.5 - w, 300 - h / 2, 500 - r - 1.5, 300 + h / 2)

@@ -298,18 +298,26 @@ def test_title_and_label_collision_costs() -> None:
     edged = bm.BoardLayout(made([at("a", 100, 300), at("b", 300, 300)], edges=[("a", "b", "land")],
                                 board={"layout": {"width": 1000, "height": 600}}))
     across = Box(190, 290, 210, 310)
-    assert edged._collisions(across, "a", []) == 3 and edged._title_collisions(across, []) == 1.0
+    assert edged._collisions(across, "a", []) == bm.LINE_CROSSED == 25 and edged._title_collisions(across, []) == 1.0
     everything = Box(110, 290, 200, 310)  # over a's circle, along the edge, under a placed label
     placed = [Box(150, 290, 160, 310)]
-    assert edged._collisions(everything, "a", placed) == 50 + 10 + 3
-    assert edged._collisions(everything, "x", placed) == 50 + 20 + 3
+    assert edged._collisions(everything, "a", placed) == 50 + 10 + 25
+    assert edged._collisions(everything, "x", placed) == 50 + 20 + 25
     # counting stops once the cost reaches the bound (after the texts, then after the circles); below it, exact
     assert edged._collisions(everything, "x", placed, 50) == 50
     assert edged._collisions(everything, "x", placed, 49) == 50
     assert edged._collisions(everything, "x", placed, 51) == 70
     assert edged._collisions(everything, "x", placed, 70) == 70
-    assert edged._collisions(everything, "x", placed, 71) == 73
-    assert edged._collisions(everything, "x", [], 20) == 20 and edged._collisions(everything, "x", [], 21) == 23
+    assert edged._collisions(everything, "x", placed, 71) == 95
+    assert edged._collisions(everything, "x", [], 20) == 20 and edged._collisions(everything, "x", [], 21) == 45
+    # another label's leader line across it costs as much as an edge, and so does its own line across another label
+    far_label = Box(100, 400, 140, 420)  # a's label far under a's circle: its leader runs from (100, 316) down
+    edged._owner[far_label] = "a"
+    assert edged._leader_to("a", far_label) is not None
+    assert edged._collisions(Box(90, 340, 110, 350), "b", [far_label]) == 25
+    assert edged._collisions(Box(90, 340, 110, 350), "b", [Box(100, 400, 140, 420.5)]) == 0  # no owner: no line
+    edged._owner[Box(60, 340, 140, 350)] = "b"  # b's label on the way of a's leader (b's own line misses a's label)
+    assert edged._collisions(Box(100, 400, 140, 420), "a", [Box(60, 340, 140, 350)]) == 25
     assert edged._collisions(everything, "x", [], 0) == 0  # a bound already reached: nothing counted
     titled = bm.BoardLayout(made([at("a", 500, 300, regions=["r"])], [{"id": "r", "name": "R"}],
                                  board={"layout": {"width": 1000, "height": 600}}))

@@ -271,6 +271,6 @@ def aid_view(game: Game, campaign: str | None, reached: int = 1, level: int = 0)
         "campaign_rules": campaign_rules if legacy else [],
         "rule_stickers": _rule_stickers(game), "next_game": next_game(game, reached) if level < 2 else None,
         "world": world(game) if campaign else None, "small_map": small_map,
-        "shortened": ("" if not small_map else "Board drawn smaller to fit two pages." if level == 0 else
+        "shortened": ("" if not small_map else "Board drawn smaller." if level == 0 else
                       "Shortened to fit two pages."),
     }

@@ -129,6 +129,8 @@ TITLE_DX = (0, -30, 30, -60, 60, -90, 90, -120, 120)
 CODE_COVERED = 50.0
 #: What a title nearer another region's territory than its own's costs: more than covering one circle.
 ELSEWHERE = 15.0
+#: What a label over another label or a title costs: overprinted text is worst (more than two lines across it).
+TEXT_OVER = 100.0
 #: What a line (an edge or another label's leader line) across a label's text costs.
 LINE_CROSSED = 25.0
 #: What a title over another title costs: more than covering a code.
@@ -148,6 +150,8 @@ TITLE_DX = (0, -30, 30, -60, 60, -90, 90, -120, 120)
 CODE_COVERED = 50.0
 #: What a title nearer another region's territory than its own's costs: more than covering one circle.
 ELSEWHERE = 15.0
+#: What a label over another label or a title costs: overprinted text is worst (more than two lines across it).
+TEXT_OVER = 100.0
 #: What a line (an edge or another label's leader line) across a label's text costs.
 LINE_CROSSED = 25.0
 #: What a title over another title costs: more than covering a code.
@@ -483,10 +487,10 @@ class BoardLayout:
         hits = 0.0
         for other in placed:
             if box.hits(other, 1.5):
-                hits += 50  # overprinted text is worst
+                hits += TEXT_OVER  # overprinted text is worst
         for *_, title in self.titles:
             if box.hits(title, 1.5):
-                hits += 50
+                hits += TEXT_OVER
         if hits >= bound:
             return hits
         for tid, (cx, cy) in self.pos.items():

@@ -339,7 +339,7 @@ def test_the_shadow_blades_aid_carries_its_card_reference(plain_builds: dict[str
     for paper, folder in plain_builds.items():
         aid = folder / "shadow-blades" / "reference.pdf"
         assert len(pages_of(aid)) == 2, paper
-        text = " ".join(pdftotext(aid).split())
+        text = " ".join(raw_text(aid).split())
         missing = sorted({c["name"] for c in cards if c["name"] not in text})
         assert not missing, (paper, missing)
         for row in ("Assassin 1, 1, 2, 3, 4 No skill.", "Moonlit Specters 3 You must dominate",

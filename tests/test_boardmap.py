@@ -292,8 +292,8 @@ def test_title_and_label_collision_costs() -> None:
     assert lay._collisions(own, "a", []) == 10
     other = Box(500 + 16 + 1.5, 290, 530, 310)  # clear of its own circle, too near another's
     assert lay._collisions(other, "a", []) == 0 and lay._collisions(other, "x", []) == 20
-    assert lay._collisions(Box(1, 1, 20, 20), "a", [Box(21, 1, 30, 20)]) == 50  # overprinted text is worst
-    assert lay._collisions(Box(1, 1, 20, 20), "a", [Box(21, 1, 30, 20), Box(1, 21, 20, 30)]) == 100  # each
+    assert lay._collisions(Box(1, 1, 20, 20), "a", [Box(21, 1, 30, 20)]) == bm.TEXT_OVER == 100  # overprinted text is worst
+    assert lay._collisions(Box(1, 1, 20, 20), "a", [Box(21, 1, 30, 20), Box(1, 21, 20, 30)]) == 200  # each
     assert lay._collisions(Box(1, 1, 20, 20), "a", [Box(22, 1, 30, 20)]) == 0
     edged = bm.BoardLayout(made([at("a", 100, 300), at("b", 300, 300)], edges=[("a", "b", "land")],
                                 board={"layout": {"width": 1000, "height": 600}}))
@@ -301,14 +301,14 @@ def test_title_and_label_collision_costs() -> None:
     assert edged._collisions(across, "a", []) == bm.LINE_CROSSED == 25 and edged._title_collisions(across, []) == 1.0
     everything = Box(110, 290, 200, 310)  # over a's circle, along the edge, under a placed label
     placed = [Box(150, 290, 160, 310)]
-    assert edged._collisions(everything, "a", placed) == 50 + 10 + 25
-    assert edged._collisions(everything, "x", placed) == 50 + 20 + 25
+    assert edged._collisions(everything, "a", placed) == 100 + 10 + 25
+    assert edged._collisions(everything, "x", placed) == 100 + 20 + 25
     # counting stops once the cost reaches the bound (after the texts, then after the circles); below it, exact
-    assert edged._collisions(everything, "x", placed, 50) == 50
-    assert edged._collisions(everything, "x", placed, 49) == 50
-    assert edged._collisions(everything, "x", placed, 51) == 70
-    assert edged._collisions(everything, "x", placed, 70) == 70
-    assert edged._collisions(everything, "x", placed, 71) == 95
+    assert edged._collisions(everything, "x", placed, 100) == 100
+    assert edged._collisions(everything, "x", placed, 99) == 100
+    assert edged._collisions(everything, "x", placed, 101) == 120
+    assert edged._collisions(everything, "x", placed, 120) == 120
+    assert edged._collisions(everything, "x", placed, 121) == 145
     assert edged._collisions(everything, "x", [], 20) == 20 and edged._collisions(everything, "x", [], 21) == 45
     # another label's leader line across it costs as much as an edge, and so does its own line across another label
     far_label = Box(100, 400, 140, 420)  # a's label far under a's circle: its leader runs from (100, 316) down
@@ -322,8 +322,8 @@ def test_title_and_label_collision_costs() -> None:
     titled = bm.BoardLayout(made([at("a", 500, 300, regions=["r"])], [{"id": "r", "name": "R"}],
                                  board={"layout": {"width": 1000, "height": 600}}))
     title = titled.titles[0][3]
-    assert titled._collisions(Box(title.x0, title.y0, title.x0 + 5, title.y0 + 5), "x", []) == 50
-    assert titled._collisions(Box(title.x0 - 7, title.y0, title.x0 - 1.4, title.y0 + 5), "x", []) == 50  # within 1.5
+    assert titled._collisions(Box(title.x0, title.y0, title.x0 + 5, title.y0 + 5), "x", []) == 100
+    assert titled._collisions(Box(title.x0 - 7, title.y0, title.x0 - 1.4, title.y0 + 5), "x", []) == 100  # within 1.5
     assert titled._collisions(Box(title.x0 - 7, title.y0, title.x0 - 1.6, title.y0 + 5), "x", []) == 0
 
 

@@ -104,7 +104,7 @@ def card_reference(game: Game) -> dict[str, Any] | None:
         if deck not in decks:
             continue
         group = str(card.get(by) or "") if by else ""
-        copies = card.get("copies") if isinstance(card.get("copies"), int) else 1
+        copies: int = card["copies"] if isinstance(card.get("copies"), int) else 1
         values = as_dict(card.get("stats"))
         for key in values:
             if key not in stats[deck]:
@@ -127,7 +127,7 @@ def card_reference(game: Game) -> dict[str, Any] | None:
             rows = [[nm, *(", ".join(vals.get(k, [])) or "–" for k in stats[deck]), text]
                     for (nm, text), vals in by_deck[deck].items()]
             tables.append({"deck": str(info.get("name") or deck), "columns": columns, "rows": rows})
-        out.append({"name": name or ", ".join(t["deck"] for t in tables), "tables": tables})
+        out.append({"name": name or ", ".join(str(t["deck"]) for t in tables), "tables": tables})
     return {"title": str(ref.get("title") or "Card reference"), "groups": out}
 
 

@@ -292,7 +292,7 @@ def test_title_and_label_collision_costs() -> None:
     assert lay._collisions(own, "a", []) == 10
     other = Box(500 + 16 + 1.5, 290, 530, 310)  # clear of its own circle, too near another's
     assert lay._collisions(other, "a", []) == 0 and lay._collisions(other, "x", []) == 20
-    assert lay._collisions(Box(1, 1, 20, 20), "a", [Box(21, 1, 30, 20)]) == bm.TEXT_OVER == 100  # overprinted text is worst
+    assert lay._collisions(Box(1, 1, 20, 20), "a", [Box(21, 1, 30, 20)]) == bm.TEXT_OVER == 100  # text over text
     assert lay._collisions(Box(1, 1, 20, 20), "a", [Box(21, 1, 30, 20), Box(1, 21, 20, 30)]) == 200  # each
     assert lay._collisions(Box(1, 1, 20, 20), "a", [Box(22, 1, 30, 20)]) == 0
     edged = bm.BoardLayout(made([at("a", 100, 300), at("b", 300, 300)], edges=[("a", "b", "land")],

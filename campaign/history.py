@@ -88,8 +88,15 @@ class Words:
         self.state = replay.state
         self.name = Names(replay)
         self.steps = {s.id: s.name for t in self.content.model.types.values() for s in t.steps}
-        self.powers = {str(p["id"]): str(p.get("name") or p["id"]) for f in self.content.factions.values()
-                       for p in f.get("powers", []) or [] if isinstance(p, dict) and isinstance(p.get("id"), str)}
+        from scarbook.compiler.model import known
+        from scarbook.compiler.words import words
+
+        word = words(self.content.game)["power"].one
+        # a power without a printed name is told by its place on its faction's card, as the sheet does
+        self.powers = {str(p["id"]): str(known(p.get("name")) or f"{word} {i} (its name is not known)")
+                       for f in self.content.factions.values()
+                       for i, p in enumerate(f.get("powers", []) or [], 1)
+                       if isinstance(p, dict) and isinstance(p.get("id"), str)}
 
     def __call__(self, item_id: str, section: str | None = None) -> str:
         found = self.name(item_id, section)

@@ -82,6 +82,55 @@ def _small_tables(game: Game) -> list[dict[str, Any]]:
     return out
 
 
+def _value(value: Any) -> str:
+    return "?" if is_unknown(value) else cell_text(value)
+
+
+def card_reference(game: Game) -> dict[str, Any] | None:
+    """The card reference a game's aid carries when its content asks for one (`game: aid: card_reference:`): the
+    cards of the named decks as players see them, grouped by the named field (a zone), one row per name and text
+    with each stat's values over its copies ("1, 1, 2, 3, 4") and the text under the deck's own column title;
+    a value the sources do not give is "?" (None when the game asks for none)."""
+    ref = as_dict(as_dict(game.meta.get("aid")).get("card_reference"))
+    decks = [d for d in as_list(ref.get("decks")) if isinstance(d, str) and d in game.section("decks")]
+    if not decks:
+        return None
+    by = ref.get("group_by") if isinstance(ref.get("group_by"), str) else None
+    titles = as_dict(ref.get("text"))
+    grouped: dict[str, dict[str, dict[tuple[str, str], dict[str, list[str]]]]] = {}
+    stats: dict[str, list[str]] = {d: [] for d in decks}
+    for card in game.section("cards").values():
+        deck = card.get("deck")
+        if deck not in decks:
+            continue
+        group = str(card.get(by) or "") if by else ""
+        copies: int = card["copies"] if isinstance(card.get("copies"), int) else 1
+        values = as_dict(card.get("stats"))
+        for key in values:
+            if key not in stats[deck]:
+                stats[deck].append(key)
+        row = grouped.setdefault(group, {}).setdefault(deck, {}).setdefault(
+            (_value(card.get("name")), _value(card.get("text"))), {})
+        for key, v in values.items():
+            row.setdefault(key, []).extend([_value(v)] * max(1, copies))
+    out = []
+    for group, by_deck in grouped.items():
+        found = game.item(group) if group else None
+        name = str(known(found[1].get("name"), None) or group) if found else group
+        tables = []
+        for deck in decks:
+            if deck not in by_deck:
+                continue
+            info = game.section("decks")[deck]
+            kind = str(info.get("card_type") or deck).replace("-", " ").capitalize()
+            columns = [kind, *(k.replace("_", " ").capitalize() for k in stats[deck]), str(titles.get(deck, "Text"))]
+            rows = [[nm, *(", ".join(vals.get(k, [])) or "–" for k in stats[deck]), text]
+                    for (nm, text), vals in by_deck[deck].items()]
+            tables.append({"deck": str(info.get("name") or deck), "columns": columns, "rows": rows})
+        out.append({"name": name or ", ".join(str(t["deck"]) for t in tables), "tables": tables})
+    return {"title": str(ref.get("title") or "Card reference"), "groups": out}
+
+
 def _after_each_game(game: Game) -> list[dict[str, Any]]:
     """What each type of game ends with: its steps, and what a player may choose among."""
     names = {sid: str(st.get("name", sid)) for sid, st in game.section("stickers").items()}
@@ -250,15 +299,19 @@ def aid_view(game: Game, campaign: str | None, reached: int = 1, level: int = 0)
     legacy = bool(game.meta.get("legacy"))
     campaign_meta = as_dict(game.meta.get("campaign"))
     summary = game.meta.get("summary")
+    said = " ".join(_text(r.get("text")) for r in game.section("rules").values())
+    if isinstance(summary, str) and " ".join(summary.split()) in " ".join(said.split()):
+        summary = None  # a rule already says it (the objective, say): printed once (issue 34 P17)
     return {
         "game": {"id": game.id, "title": game.title}, "campaign": campaign_label(campaign), "reached": reached,
         "summary": summary if isinstance(summary, str) and level < 3 else None,
         "turn": turn, "tables": _small_tables(game) if level < 1 else [],
+        "card_reference": card_reference(game),
         "legacy": legacy, "campaign_text": _text(campaign_meta.get("text")) if legacy else "",
         "after_each_game": _after_each_game(game) if legacy else [],
         "campaign_rules": campaign_rules if legacy else [],
         "rule_stickers": _rule_stickers(game), "next_game": next_game(game, reached) if level < 2 else None,
         "world": world(game) if campaign else None, "small_map": small_map,
-        "shortened": ("" if not small_map else "Board drawn smaller to fit two pages." if level == 0 else
+        "shortened": ("" if not small_map else "Board drawn smaller." if level == 0 else
                       "Shortened to fit two pages."),
     }

@@ -48,6 +48,20 @@ def positions(game: Game) -> dict[str, tuple[float, float]]:
         else:
             missing.append(tid)
     if missing:
+        # beside the territories it is linked to when they sit together (an envelope's territory next to the
+        # places its lines lead to); the circles are then moved apart (BoardLayout._separate)
+        adjacent = game.neighbors()
+        for tid in list(missing):
+            near = [placed[n] for n in adjacent.get(tid, []) if n in placed]
+            xs, ys = [p[0] for p in near], [p[1] for p in near]
+            if near and max(xs) - min(xs) <= width * 0.35 and max(ys) - min(ys) <= height * 0.5:
+                cx, cy = sum(xs) / len(xs), sum(ys) / len(ys)
+                # a little outward from the board's middle, so it does not sit on its neighbours' own spot
+                dx, dy = cx - width / 2, cy - height / 2
+                norm = math.hypot(dx, dy) or 1.0
+                placed[tid] = (cx + dx / norm * width * 0.04, cy + dy / norm * height * 0.06)
+                missing.remove(tid)
+    if missing:
         # grouped by first region so a region's territories sit together on the ring
         order = {r: i for i, r in enumerate(game.section("regions"))}
         territories = game.section("territories")
@@ -105,11 +119,46 @@ LABEL_SIZE = 10.0
 CODE_SIZE = 8.5
 MARK_SIZE = 8.5
 ICON = 9.0
+#: Region titles: their size, and the smaller sizes tried where no place at full size keeps clear of every
+#: circle and title (a title's text may not cover a territory's code); the places tried around its spot.
+TITLE_SIZE = 15.0
+TITLE_SIZES = (TITLE_SIZE, 13.0, 11.0)
+TITLE_DY = (0, -14, 14, -28, 28, -42, 42, -56, 56, -70, 70, -84, 84)
+TITLE_DX = (0, -30, 30, -60, 60, -90, 90, -120, 120)
+#: What covering a code printed inside a circle costs a title or a label: as much as overprinting a label.
+CODE_COVERED = 50.0
+#: What a title nearer another region's territory than its own's costs: more than covering one circle.
+ELSEWHERE = 15.0
+#: What a label over another label or a title costs: overprinted text is worst (more than two lines across it).
+TEXT_OVER = 100.0
+#: What a line (an edge or another label's leader line) across a label's text costs.
+LINE_CROSSED = 25.0
+#: What a title over another title costs: more than covering a code.
+TITLE_OVER_TITLE = 100.0
 #: An edge longer than this share of the board's width that passes through other circles is drawn as two
 #: stubs, each label naming the other end (a territory an envelope adds far from its neighbours would
 #: otherwise cross the whole board).
 LONG_EDGE = 0.3
 STUB = 26.0
+#: Region titles: their size, and the smaller sizes tried where no place at full size keeps clear of every
+#: circle and title (a title's text may not cover a territory's code); the places tried around its spot.
+TITLE_SIZE = 15.0
+TITLE_SIZES = (TITLE_SIZE, 13.0, 11.0)
+TITLE_DY = (0, -14, 14, -28, 28, -42, 42, -56, 56, -70, 70, -84, 84)
+TITLE_DX = (0, -30, 30, -60, 60, -90, 90, -120, 120)
+#: What covering a code printed inside a circle costs a title or a label: as much as overprinting a label.
+CODE_COVERED = 50.0
+#: What a title nearer another region's territory than its own's costs: more than covering one circle.
+ELSEWHERE = 15.0
+#: What a label over another label or a title costs: overprinted text is worst (more than two lines across it).
+TEXT_OVER = 100.0
+#: What a line (an edge or another label's leader line) across a label's text costs.
+LINE_CROSSED = 25.0
+#: What a title over another title costs: more than covering a code.
+TITLE_OVER_TITLE = 100.0
+#: An edge longer than this share of the board's width is drawn as two stubs even where it crosses no circle: a
+#: line across the whole board reads as a border, not as a link.
+ACROSS = 0.5
 
 
 @dataclass(frozen=True)
@@ -149,9 +198,27 @@ class Box:
         return True
 
 
+#: The advance widths (thousandths of an em) of the bundled DejaVu Sans and DejaVu Sans Bold (templates/fonts)
+#: for the printable ASCII characters from the space on, read from the font files; others count as wide.
+_REGULAR = (318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337, 636, 636, 636, 636, 636,
+    636, 636, 636, 636, 636, 337, 337, 838, 838, 838, 531, 1000, 684, 686, 698, 770, 632, 575, 775, 752, 295, 295,
+    656, 557, 863, 748, 787, 603, 787, 695, 635, 611, 732, 684, 989, 685, 611, 685, 390, 337, 390, 838, 500, 500, 613,
+    635, 550, 635, 615, 352, 635, 634, 278, 278, 579, 278, 974, 634, 612, 635, 635, 411, 521, 392, 634, 592, 818, 592,
+    592, 525, 636, 337, 636, 838)
+_BOLD = (348, 456, 521, 838, 696, 1002, 872, 306, 457, 457, 523, 838, 380, 415, 380, 365, 696, 696, 696, 696, 696,
+    696, 696, 696, 696, 696, 400, 400, 838, 838, 838, 580, 1000, 774, 762, 734, 830, 683, 683, 821, 837, 372, 372,
+    775, 637, 995, 837, 850, 733, 850, 770, 720, 682, 812, 774, 1103, 771, 724, 725, 457, 365, 457, 838, 500, 500,
+    675, 716, 593, 716, 678, 435, 716, 712, 343, 343, 665, 343, 1042, 712, 687, 716, 716, 493, 595, 478, 712, 652,
+    924, 645, 652, 582, 712, 365, 712, 838)
+
+
 def text_width(text: str, size: float, bold: bool = False) -> float:
-    """A generous estimate of a DejaVu Sans text's width (the bundled font is wide)."""
-    return len(text) * size * (0.64 if bold else 0.6)
+    """A DejaVu Sans text's width from the bundled font's own advances, 3 % to spare (kerning only narrows),
+    rounded up to an eighth of a unit."""
+    table = _BOLD if bold else _REGULAR
+    wide = 780 if bold else 720
+    exact = sum(table[ord(c) - 32] if 32 <= ord(c) < 127 else wide for c in text) * size * 1.03 / 1000
+    return math.ceil(exact * 8) / 8  # in eighths of a unit: sums and halves stay exact
 
 
 def _mark_text(mark: MapMark) -> str:
@@ -162,7 +229,7 @@ def _mark_text(mark: MapMark) -> str:
 
 def _mark_width(mark: MapMark) -> float:
     text = _mark_text(mark)
-    return ICON + (2 + text_width(text, MARK_SIZE) if text else 0)
+    return ICON + (2 + text_width(text, MARK_SIZE, True) if text else 0)
 
 
 @dataclass
@@ -217,9 +284,16 @@ class BoardLayout:
         if not any(t.get("code") for t in territories.values()):  # nothing printed inside: smaller on a narrow view
             self.radius = max(7.0, self.radius * view_width / VIEW_WIDTH)
         self._separate()
+        #: territories with a code printed inside their circle: text no title or label may cover
+        self.coded = {tid for tid, t in territories.items() if t.get("code") and tid in self.pos}
+        self.title_rids: list[str] = []  # the region of each title, in order
+        self.title_sizes: list[float] = []  # the font size of each title, in order
+        self.untitled: list[str] = []  # regions whose title finds no place clear of codes and other text
+        self.titles: list[tuple[str, float, float, Box]] = []
         self.segments = self._segments()
         self.titles = self._titles()
         self.labels: dict[str, Label] = {}
+        self._owner: dict[Box, str] = {}  # a placed label's box -> its territory (to draw its leader line)
         marks = marks or {}
         for tid, terr in territories.items():
             if tid not in self.pos:
@@ -236,6 +310,9 @@ class BoardLayout:
                 label = self.labels[start]
                 label.far = f"{label.far}, {code}" if label.far else f"to {code}"
         self._place()
+        boxes = tuple(self.label_boxes().values())
+        if any(t[3].hits(b, 1.5) for t in self.titles for b in boxes):  # a label had to go over a title
+            self.titles = self._titles(boxes)
 
     def _crosses(self, a: str, b: str) -> bool:
         """Does the straight edge a-b pass through another territory's circle?"""
@@ -259,6 +336,9 @@ class BoardLayout:
             layout = territories.get(tid, {}).get("layout")
             return 0 if isinstance(layout, dict) and layout.get("drawing_choice") else 1
 
+        lo, right, bottom = self.radius + 2, self.width - self.radius - 2, self.view_h - self.radius - 2
+        self.pos = {t: (x, y) if isinstance(territories.get(t, {}).get("layout"), dict) else  # placed here: inside
+                    (min(max(x, lo), right), min(max(y, lo), bottom)) for t, (x, y) in self.pos.items()}
         ids = list(self.pos)
         for _ in range(60):
             moved = False
@@ -300,7 +380,8 @@ class BoardLayout:
                 cross_y = ly + (ry - ly) * (lx / span if span else 0.5)  # where it crosses the side
                 out.append(("wrap", (lx, ly), (0.0, cross_y), kind))
                 out.append(("wrap", (rx, ry), (self.width, cross_y), kind))
-            elif math.dist((x1, y1), (x2, y2)) > LONG_EDGE * self.width and self._crosses(a, b):  # two stubs
+            elif math.dist((x1, y1), (x2, y2)) > LONG_EDGE * self.width and (
+                    self._crosses(a, b) or math.dist((x1, y1), (x2, y2)) > ACROSS * self.width):  # two stubs
                 length = math.dist((x1, y1), (x2, y2))
                 ux, uy = (x2 - x1) / length, (y2 - y1) / length
                 reach = self.radius + STUB * 0.5
@@ -310,11 +391,21 @@ class BoardLayout:
                 out.append(("edge", (x1, y1), (x2, y2), kind))
         return out
 
-    def _titles(self) -> list[tuple[str, float, float, Box]]:
+    def _titles(self, labels: tuple[Box, ...] = ()) -> list[tuple[str, float, float, Box]]:
+        """Each region's title (text, x, y, box), placed clear of codes and other titles (and of `labels`, the
+        label blocks placed so far: a title already placed that overprints none of them stays where it is)."""
         out: list[tuple[str, float, float, Box]] = []
+        before = dict(zip(self.title_rids, zip(self.titles, self.title_sizes, strict=True), strict=True)) \
+            if labels else {}
+        self.title_rids, self.title_sizes, self.untitled = [], [], []
         members = self.game.region_members()
         shown = bonuses_shown(self.game)
         for rid, region in self.game.section("regions").items():
+            if rid in before and not any(before[rid][0][3].hits(b, 1.5) for b in labels):
+                out.append(before[rid][0])
+                self.title_rids.append(rid)
+                self.title_sizes.append(before[rid][1])
+                continue
             layout = region.get("layout")
             if isinstance(layout, dict) and isinstance(layout.get("x"), int | float):
                 rx, ry = float(layout["x"]) * self.scale, float(layout["y"]) * self.scale
@@ -325,23 +416,48 @@ class BoardLayout:
                 rx = sum(p[0] for p in points) / len(points)
                 ry = min(p[1] for p in points) - self.radius - 8
             bonus = known(region.get("bonus"))
-            text = _label(region, rid) + ("" if not shown else f" +{bonus}" if isinstance(bonus, int) and bonus >= 0
-                                          else f" {bonus}" if isinstance(bonus, int) else " +?")
-            w = text_width(text, 15, True)
+            name = _label(region, rid)
+            text = name + ("" if not shown else f" +{bonus}" if isinstance(bonus, int) and bonus >= 0
+                           else f" {bonus}" if isinstance(bonus, int) else " +?")
             own = set(members.get(rid, []))
-            beside = [(mx + dx, max(14.0, my + dy)) for t in sorted(own) if t in self.pos
-                      for mx, my in [self.pos[t]]
-                      for dx, dy in ((0, -self.radius - 8), (0, self.radius + 18),
-                                     (-self.radius - w / 2 - 4, 4), (self.radius + w / 2 + 4, 4))]
-            best = min([*((rx + dx, max(14.0, ry + dy)) for dy in (0, -14, 14, -28, 28, -42, 42, -56, 56, -70, 70, -84,
-                                                                   84)
-                          for dx in (0, -30, 30, -60, 60, -90, 90, -120, 120)), *beside],
-                       key=lambda p: self._title_collisions(Box(p[0] - w / 2, p[1] - 12, p[0] + w / 2, p[1] + 4),
-                                                            [t[3] for t in out])
-                       + self._elsewhere(Box(p[0] - w / 2, p[1] - 12, p[0] + w / 2, p[1] + 4), own)
-                       + abs(p[0] - rx) / 1000)
-            bx, by = best
-            out.append((text, bx, by, Box(bx - w / 2, by - 12, bx + w / 2, by + 4)))
+            placed = [t[3] for t in out]
+            chosen: tuple[float, float, float, float, str] | None = None  # cost, x, y, size, text
+            # smaller only where the full size finds no clear place; an unknown bonus's '+?' left out last
+            tries = [(size, text, 0.0) for size in TITLE_SIZES]
+            tries += [(size, name, 2.0) for size in TITLE_SIZES[1:] if text != name and not isinstance(bonus, int)]
+            for size, words, shorter in tries:
+                w = text_width(words, size, True)
+                up, down = size * 0.8, size * 4 / 15
+                beside = [(mx + dx, max(14.0, my + dy)) for t in sorted(own) if t in self.pos
+                          for mx, my in [self.pos[t]]
+                          for dx, dy in ((0, -self.radius - 8), (0, self.radius + 18),
+                                         (-self.radius - w / 2 - 4, 4), (self.radius + w / 2 + 4, 4))]
+                spots = [*((rx + dx, max(14.0, ry + dy), 0.0) for dy in TITLE_DY for dx in TITLE_DX),
+                         *((x, y, 0.0) for x, y in beside)]
+                mine = [self.pos[t] for t in own if t in self.pos]
+                if mine:  # then anywhere over its own territories and around them (a little dearer)
+                    x0, x1 = min(p[0] for p in mine) - 40 - w / 2, max(p[0] for p in mine) + 40 + w / 2
+                    y0, y1 = min(p[1] for p in mine) - 50, max(p[1] for p in mine) + 50
+                    spots += [(x0 + i * 15.0, y0 + j * 10.0, 5.0) for i in range(int((x1 - x0) / 15) + 1)
+                              for j in range(int((y1 - y0) / 10) + 1)]
+                for x, y, dear in spots:
+                    box = Box(x - w / 2, y - up, x + w / 2, y + down)
+                    clash = self._title_collisions(box, placed) + sum(CODE_COVERED for b in labels if box.hits(b, 1.5))
+                    cost = clash + self._elsewhere(box, own) + abs(x - rx) / 1000 + (TITLE_SIZE - size) / 10 \
+                        + dear + shorter
+                    if chosen is None or cost < chosen[0]:
+                        chosen = (cost, x, y, size, words)
+                if chosen is not None and chosen[0] < 10:  # nothing covered but edges: no smaller size needed
+                    break
+            assert chosen is not None
+            cost, bx, by, size, text = chosen
+            if cost >= ELSEWHERE:  # it would cover text or stand by another region: the legend keys it alone
+                self.untitled.append(rid)
+                continue
+            w = text_width(text, size, True)
+            self.title_rids.append(rid)
+            self.title_sizes.append(size)
+            out.append((text, bx, by, Box(bx - w / 2, by - size * 0.8, bx + w / 2, by + size * 4 / 15)))
         return out
 
     def nearest(self, box: Box) -> str | None:
@@ -355,14 +471,15 @@ class BoardLayout:
     def _elsewhere(self, box: Box, own: set[str]) -> float:
         """What it costs to put a region's title in `box` when the territory nearest to it is another region's:
         more than covering one circle, so that a title sits inside or beside its own region."""
-        return 15.0 if own and self.nearest(box) not in own else 0.0
+        return ELSEWHERE if own and self.nearest(box) not in own else 0.0
 
     def _title_collisions(self, box: Box, placed: list[Box]) -> float:
         if box.x0 < 1 or box.y0 < 1 or box.x1 > self.width - 1 or box.y1 > self.view_h - 1:
-            return 100.0
-        hits = sum(10.0 for cx, cy in self.pos.values() if box.hits_circle(cx, cy, self.radius + 3))
+            return 1000.0  # cut off by the picture's edge: worse than anything inside it
+        hits = sum(10.0 + (CODE_COVERED if tid in self.coded else 0.0) for tid, (cx, cy) in self.pos.items()
+                   if box.hits_circle(cx, cy, self.radius + 3))
         hits += sum(1.0 for _kind, a, b, _style in self.segments if box.hits_segment(a, b))
-        return hits + sum(40.0 for other in placed if box.hits(other, 2))  # titles never overprint one another
+        return hits + sum(TITLE_OVER_TITLE for other in placed if box.hits(other, 2))  # never over one another
 
     def _collisions(self, box: Box, own: str, placed: list[Box], bound: float = math.inf) -> float:
         """What `box` runs into, weighted (0: nothing); counting stops once it reaches `bound`."""
@@ -371,20 +488,33 @@ class BoardLayout:
         hits = 0.0
         for other in placed:
             if box.hits(other, 1.5):
-                hits += 50  # overprinted text is worst
+                hits += TEXT_OVER  # overprinted text is worst
         for *_, title in self.titles:
             if box.hits(title, 1.5):
-                hits += 50
+                hits += TEXT_OVER
         if hits >= bound:
             return hits
         for tid, (cx, cy) in self.pos.items():
             if box.hits_circle(cx, cy, self.radius + (0 if tid == own else 2)):
                 hits += 10 if tid == own else 20  # text over another territory's circle reads as its label
+                hits += CODE_COVERED if tid in self.coded else 0  # and over the code printed in it: overprinted
         if hits >= bound:
             return hits
         for _kind, a, b, _style in self.segments:
             if box.hits_segment(a, b):
-                hits += 3
+                hits += LINE_CROSSED
+        if hits >= bound or not placed:
+            return hits
+        mine = self._leader_to(own, box) if own in self.pos else None
+        for other in placed:  # a leader line across a label, this one's or another's
+            owner = self._owner.get(other)
+            if owner is None or owner == own:
+                continue
+            line = self._leader_to(owner, other)
+            if line is not None and box.hits_segment(*_shortened(line)):
+                hits += LINE_CROSSED
+            if mine is not None and other.hits_segment(*_shortened(mine)):
+                hits += LINE_CROSSED
         return hits
 
     def _best(self, label: Label, placed: list[Box]) -> Box:
@@ -426,6 +556,7 @@ class BoardLayout:
             best = self._best(label, placed)
             label.box = best
             placed.append(best)
+            self._owner[best] = label.tid
         for _ in range(6):  # then each label again, the others standing: clears what the greedy order left
             changed = False
             for label in order:
@@ -437,7 +568,9 @@ class BoardLayout:
                     continue
                 best = self._best(label, others)
                 if self._collisions(best, label.tid, others) < now:
+                    self._owner.pop(label.box, None)
                     label.box, changed = best, True
+                    self._owner[best] = label.tid
             if not changed:
                 break
 
@@ -449,9 +582,10 @@ class BoardLayout:
 
     def leader(self, tid: str) -> tuple[tuple[float, float], tuple[float, float]] | None:
         """A line from the circle's edge to its label when the label stands away from it (else None)."""
-        label = self.labels[tid]
+        return self._leader_to(tid, self.labels[tid].box)
+
+    def _leader_to(self, tid: str, box: Box) -> tuple[tuple[float, float], tuple[float, float]] | None:
         x, y = self.pos[tid]
-        box = label.box
         nx, ny = min(max(x, box.x0), box.x1), min(max(y, box.y0), box.y1)
         d = math.dist((x, y), (nx, ny))
         if d <= self.radius + 10:
@@ -461,6 +595,14 @@ class BoardLayout:
     def label_boxes(self) -> dict[str, Box]:
         """Territory id -> the box of its label block (only territories with a label)."""
         return {tid: lab.box for tid, lab in self.labels.items() if lab.name or lab.marks or lab.far}
+
+
+def _shortened(line: tuple[tuple[float, float], tuple[float, float]]) -> tuple[tuple[float, float],
+                                                                                 tuple[float, float]]:
+    """A leader line less its last unit: it ends on its own label's edge, which it does not cross."""
+    (x1, y1), (x2, y2) = line
+    length = math.dist((x1, y1), (x2, y2)) or 1.0
+    return (x1, y1), (x2 - (x2 - x1) / length, y2 - (y2 - y1) / length)
 
 
 def _hatch(x: float, y: float, r: float) -> str:
@@ -648,8 +790,9 @@ def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, l
         if label.far:  # where its long edges lead (drawn as stubs)
             out.append(f'<text x="{(box.x0 + box.x1) / 2:.1f}" y="{row + MARK_SIZE * 0.9:.1f}" font-size="{MARK_SIZE}" '
                        f'text-anchor="middle" fill="#555">{escape(label.far)}</text>')
-    for text, rx, ry, _box in lay.titles:
-        out.append(f'<text x="{rx:.1f}" y="{ry:.1f}" font-size="15" text-anchor="middle" '
+    for i, (text, rx, ry, _box) in enumerate(lay.titles):
+        size = lay.title_sizes[i]
+        out.append(f'<text x="{rx:.1f}" y="{ry:.1f}" font-size="{size:g}" text-anchor="middle" '
                    f'font-weight="bold" fill="#555" font-style="italic">{escape(text)}</text>')
     if legend_kinds:
         y = lay.view_h + 7 - 14

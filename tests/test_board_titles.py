@@ -24,8 +24,9 @@ def misplaced_titles(game: Game, view_width: float, compact: bool) -> list[tuple
         by_text.setdefault(rid, set(members.get(rid, [])))
     wrong = []
     titled = [rid for rid, r in game.section("regions").items()  # as BoardLayout._titles takes them, in order
-              if (isinstance(r.get("layout"), dict) and isinstance(r["layout"].get("x"), int | float))
-              or any(t in lay.pos for t in members.get(rid, []))]
+              if ((isinstance(r.get("layout"), dict) and isinstance(r["layout"].get("x"), int | float))
+                  or any(t in lay.pos for t in members.get(rid, []))) and rid not in lay.untitled]
+    assert titled == lay.title_rids
     for rid, (text, _x, _y, box) in zip(titled, lay.titles, strict=True):
         near = lay.nearest(box)
         if by_text[rid] and near not in by_text[rid]:
@@ -57,3 +58,43 @@ def test_fifteen_game_boards_title_their_regions_beside_them(name: str, tmp_path
     game = campaign_game(file, [])
     for width, compact in widths(game):
         assert not misplaced_titles(game, width, compact), (name, width)
+
+
+def crossed_labels(lay: BoardLayout) -> list[tuple[str, str]]:
+    """Label blocks crossed by an edge or by another label's leader line (issue 34 P5), as the picture draws
+    them: (territory, what crosses it)."""
+    out = []
+    leaders = {t: lay.leader(t) for t in lay.label_boxes()}
+    for tid, box in lay.label_boxes().items():
+        out += [(tid, "edge") for _k, a, b, _s in lay.segments if box.hits_segment(a, b)]
+        out += [(tid, f"leader of {o}") for o, line in leaders.items() if line and o != tid and box.hits_segment(*line)]
+    return out
+
+
+#: Label blocks still crossed at the aid's widths (A4: 112 mm tall, then the 88 mm fallback) and full width, per
+#: shipped board: the Warhammer 40k board's long names among its many edges do not all find a clear place yet
+#: (issue 34 P5, 51 and 101 before); the others must stay clear. A ceiling: lower it when the layout improves.
+CROSSED_AT_MOST = {"risk-legacy": (1, 5, 0), "risk-warhammer-40k": (25, 51, 2)}
+
+
+@pytest.mark.parametrize("game_id", sorted(shipped_games()))
+def test_no_line_crosses_a_label_on_a_shipped_board(game_id: str) -> None:
+    from scarbook.compiler.aid import map_marks
+
+    full = cached_game(game_id)
+    game = for_players(full.effective(), full)
+    if not game.section("territories"):
+        pytest.skip("no board")
+    views = [(view_width_for(game, 188, 112), True), (view_width_for(game, 188, 88), True), (VIEW_WIDTH, False)]
+    for (width, compact), most in zip(views, CROSSED_AT_MOST.get(game_id, (0, 0, 0)), strict=True):
+        lay = BoardLayout(game, map_marks(game) if compact else effective_marks(game), width, compact)
+        crossed = crossed_labels(lay)
+        assert len(crossed) <= most, (game_id, round(width), crossed)
+    # the check can fail: a label laid across an edge on purpose is found
+    lay = BoardLayout(game, {}, VIEW_WIDTH, False)
+    _kind, a, b, _style = lay.segments[0]
+    tid = next(iter(lay.labels))
+    lay.labels[tid].name = lay.labels[tid].name or "x"
+    lay.labels[tid].box = type(lay.labels[tid].box)(min(a[0], b[0]) - 1, min(a[1], b[1]) - 1,
+                                                    max(a[0], b[0]) + 1, max(a[1], b[1]) + 1)
+    assert (tid, "edge") in crossed_labels(lay)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import math
 import xml.etree.ElementTree as ET
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -111,24 +112,35 @@ def test_box_hits_segment(a: tuple[float, float], b: tuple[float, float], hit: b
 
 # --- labels and mark rows -----------------------------------------------------------------------------------------
 def test_text_widths_and_mark_texts() -> None:
-    assert bm.text_width("abcd", 10) == pytest.approx(24.0) and bm.text_width("abcd", 10, True) == pytest.approx(25.6)
+    from fontTools.ttLib import TTFont
+
+    from scarbook.templates import TEMPLATE_DIR
+
+    for bold, file in ((False, "DejaVuSans.ttf"), (True, "DejaVuSans-Bold.ttf")):  # the bundled font's own advances
+        font = TTFont(Path(TEMPLATE_DIR) / "fonts" / file)
+        cmap, advances, em = font.getBestCmap(), font["hmtx"], font["head"].unitsPerEm
+        for text in ("abcd", "AS-02", "Annland 15 +?", "WMW iii", "Bob's continent-nb"):
+            real = sum(advances[cmap[ord(c)]][0] for c in text) * 10 / em
+            assert real <= bm.text_width(text, 10, bold) <= real * 1.04 + 0.125, (text, bold)
+    assert bm.text_width("é", 10) > bm.text_width("e", 10)  # outside the table: counted wide
     assert bm._mark_text(MapMark("f", "", 4, 10)) == "4/10"
     assert bm._mark_text(MapMark("f", "Fort", 4, 10)) == "4/10 Fort"
     assert bm._mark_text(MapMark("f", "Fort", 0, 3)) == "0/3 Fort"
     assert bm._mark_text(MapMark("c", "Town", 3)) == "Town"  # a size is dots, not text
     assert bm._mark_text(MapMark("c", "Town", 3, 0)) == "Town"
     assert bm._mark_width(MapMark("x", "")) == bm.ICON
-    assert bm._mark_width(MapMark("x", "ab")) == pytest.approx(bm.ICON + 2 + 2 * bm.MARK_SIZE * 0.6)
+    assert bm._mark_width(MapMark("x", "ab")) == pytest.approx(bm.ICON + 2 + bm.text_width("ab", bm.MARK_SIZE, True))
 
 
 def test_a_label_is_as_wide_as_its_widest_row_and_as_tall_as_its_rows() -> None:
     name = Label("t", "abcd", [])
-    assert name.width == pytest.approx(24 + 2) and name.height == pytest.approx(bm.LABEL_SIZE + 2 + 1)
+    assert name.width == pytest.approx(bm.text_width("abcd", bm.LABEL_SIZE) + 2)
+    assert name.height == pytest.approx(bm.LABEL_SIZE + 2 + 1)
     long_mark = Label("t", "ab", [MapMark("x", "abcdefghij"), MapMark("y", "")])
-    assert long_mark.width == pytest.approx(bm.ICON + 2 + 10 * bm.MARK_SIZE * 0.6 + 2)
+    assert long_mark.width == pytest.approx(bm.ICON + 2 + bm.text_width("abcdefghij", bm.MARK_SIZE, True) + 2)
     assert long_mark.height == pytest.approx(bm.LABEL_SIZE + 2 + 2 * (bm.ICON + 2) + 1)
     far = Label("t", "", [], far="to AB-01, CD-02")
-    assert far.width == pytest.approx(15 * bm.MARK_SIZE * 0.6 + 2)
+    assert far.width == pytest.approx(bm.text_width("to AB-01, CD-02", bm.MARK_SIZE) + 2)
     assert far.height == pytest.approx(1 + bm.MARK_SIZE + 2)
     assert Label("t", "", [MapMark("x", "")]).height == pytest.approx(bm.ICON + 2 + 1)
 
@@ -264,14 +276,14 @@ def test_region_titles_say_the_bonus_and_keep_clear() -> None:
 def test_title_and_label_collision_costs() -> None:
     lay = bm.BoardLayout(made([at("a", 500, 300)], edges=[], board={"layout": {"width": 1000, "height": 600}}))
     for box in (Box(0.5, 10, 20, 20), Box(10, 0.5, 20, 20), Box(980, 10, 999.5, 20), Box(10, 580, 20, 599.5)):
-        # off the view: a title pays 100, a label 1000 (worse than any pile of overlaps: never taken if avoidable)
-        assert lay._title_collisions(box, []) == 100.0 and lay._collisions(box, "a", []) == 1000.0
+        # off the view: 1000 (worse than any pile of overlaps: never taken if avoidable)
+        assert lay._title_collisions(box, []) == 1000.0 and lay._collisions(box, "a", []) == 1000.0
     inside = Box(1, 1, 999, 599)
     assert lay._title_collisions(Box(1, 1, 20, 20), []) == 0.0 and lay._collisions(Box(1, 1, 20, 20), "a", []) == 0
     assert lay._title_collisions(inside, []) == 10.0 and lay._collisions(inside, "a", []) == 10
     assert lay._collisions(inside, "x", []) == 20  # over another territory's circle: twice its own
-    # within 2 of another title: titles never overprint one another (cost 40)
-    assert lay._title_collisions(Box(1, 1, 20, 20), [Box(21, 1, 30, 20)]) == 40.0
+    # within 2 of another title: titles never overprint one another (cost 100, more than covering a code)
+    assert lay._title_collisions(Box(1, 1, 20, 20), [Box(21, 1, 30, 20)]) == 100.0
     assert lay._title_collisions(Box(1, 1, 20, 20), [Box(23, 1, 30, 20)]) == 0.0
     near = Box(500 + 16 + 2.5, 290, 530, 310)  # 2.5 from its own circle: clear; 3 of the title margin: not
     assert lay._collisions(near, "a", []) == 0 and lay._collisions(near, "b", []) == 0
@@ -280,30 +292,38 @@ def test_title_and_label_collision_costs() -> None:
     assert lay._collisions(own, "a", []) == 10
     other = Box(500 + 16 + 1.5, 290, 530, 310)  # clear of its own circle, too near another's
     assert lay._collisions(other, "a", []) == 0 and lay._collisions(other, "x", []) == 20
-    assert lay._collisions(Box(1, 1, 20, 20), "a", [Box(21, 1, 30, 20)]) == 50  # overprinted text is worst
-    assert lay._collisions(Box(1, 1, 20, 20), "a", [Box(21, 1, 30, 20), Box(1, 21, 20, 30)]) == 100  # each
+    assert lay._collisions(Box(1, 1, 20, 20), "a", [Box(21, 1, 30, 20)]) == bm.TEXT_OVER == 100  # text over text
+    assert lay._collisions(Box(1, 1, 20, 20), "a", [Box(21, 1, 30, 20), Box(1, 21, 20, 30)]) == 200  # each
     assert lay._collisions(Box(1, 1, 20, 20), "a", [Box(22, 1, 30, 20)]) == 0
     edged = bm.BoardLayout(made([at("a", 100, 300), at("b", 300, 300)], edges=[("a", "b", "land")],
                                 board={"layout": {"width": 1000, "height": 600}}))
     across = Box(190, 290, 210, 310)
-    assert edged._collisions(across, "a", []) == 3 and edged._title_collisions(across, []) == 1.0
+    assert edged._collisions(across, "a", []) == bm.LINE_CROSSED == 25 and edged._title_collisions(across, []) == 1.0
     everything = Box(110, 290, 200, 310)  # over a's circle, along the edge, under a placed label
     placed = [Box(150, 290, 160, 310)]
-    assert edged._collisions(everything, "a", placed) == 50 + 10 + 3
-    assert edged._collisions(everything, "x", placed) == 50 + 20 + 3
+    assert edged._collisions(everything, "a", placed) == 100 + 10 + 25
+    assert edged._collisions(everything, "x", placed) == 100 + 20 + 25
     # counting stops once the cost reaches the bound (after the texts, then after the circles); below it, exact
-    assert edged._collisions(everything, "x", placed, 50) == 50
-    assert edged._collisions(everything, "x", placed, 49) == 50
-    assert edged._collisions(everything, "x", placed, 51) == 70
-    assert edged._collisions(everything, "x", placed, 70) == 70
-    assert edged._collisions(everything, "x", placed, 71) == 73
-    assert edged._collisions(everything, "x", [], 20) == 20 and edged._collisions(everything, "x", [], 21) == 23
+    assert edged._collisions(everything, "x", placed, 100) == 100
+    assert edged._collisions(everything, "x", placed, 99) == 100
+    assert edged._collisions(everything, "x", placed, 101) == 120
+    assert edged._collisions(everything, "x", placed, 120) == 120
+    assert edged._collisions(everything, "x", placed, 121) == 145
+    assert edged._collisions(everything, "x", [], 20) == 20 and edged._collisions(everything, "x", [], 21) == 45
+    # another label's leader line across it costs as much as an edge, and so does its own line across another label
+    far_label = Box(100, 400, 140, 420)  # a's label far under a's circle: its leader runs from (100, 316) down
+    edged._owner[far_label] = "a"
+    assert edged._leader_to("a", far_label) is not None
+    assert edged._collisions(Box(90, 340, 110, 350), "b", [far_label]) == 25
+    assert edged._collisions(Box(90, 340, 110, 350), "b", [Box(100, 400, 140, 420.5)]) == 0  # no owner: no line
+    edged._owner[Box(60, 340, 140, 350)] = "b"  # b's label on the way of a's leader (b's own line misses a's label)
+    assert edged._collisions(Box(100, 400, 140, 420), "a", [Box(60, 340, 140, 350)]) == 25
     assert edged._collisions(everything, "x", [], 0) == 0  # a bound already reached: nothing counted
     titled = bm.BoardLayout(made([at("a", 500, 300, regions=["r"])], [{"id": "r", "name": "R"}],
                                  board={"layout": {"width": 1000, "height": 600}}))
     title = titled.titles[0][3]
-    assert titled._collisions(Box(title.x0, title.y0, title.x0 + 5, title.y0 + 5), "x", []) == 50
-    assert titled._collisions(Box(title.x0 - 7, title.y0, title.x0 - 1.4, title.y0 + 5), "x", []) == 50  # within 1.5
+    assert titled._collisions(Box(title.x0, title.y0, title.x0 + 5, title.y0 + 5), "x", []) == 100
+    assert titled._collisions(Box(title.x0 - 7, title.y0, title.x0 - 1.4, title.y0 + 5), "x", []) == 100  # within 1.5
     assert titled._collisions(Box(title.x0 - 7, title.y0, title.x0 - 1.6, title.y0 + 5), "x", []) == 0
 
 
@@ -568,18 +588,18 @@ def test_the_legend_keys_the_marks_used_the_wrap_and_each_region_in_rows_that_fi
     assert keys[11] == "C: no source gives its place; drawn where there is room"
     lay = bm.BoardLayout(game, marks)  # type: ignore[arg-type]
     rows = bm._legend_rows(game, lay, [MapMark("y", legend="why"), MapMark("z", legend="zeta")])
-    assert [len(r) for r in rows] == [6, 4, 1]
+    assert [len(r) for r in rows] == [6, 5]  # (the bundled font's widths)
     def width(entry: tuple[str, object, str]) -> float:
         return bm.ICON + 14 + bm.text_width(entry[2], bm.LEGEND_SIZE)
 
     for row, after in zip(rows, rows[1:], strict=False):
         assert 6 + sum(width(e) for e in row) <= 1000 - 6  # each row fits
         assert 6 + sum(width(e) for e in row) + width(after[0]) > 1000 - 6  # and the next entry would not
-    height = 600 + 8 + 14 * 3 + 14
+    height = 600 + 8 + 14 * 2 + 14
     assert f'viewBox="0 0 1000 {height}" width="1000" height="{height}"' in svg
     assert board.territory("C").dashed and not board.territory("A").dashed
     ys = sorted({int(line.rsplit(",", 1)[1]) for line in board.legend})
-    assert ys == [615, 629, 643, 657]
+    assert ys == [615, 629, 643]
     assert 'stroke-dasharray="3 2"' in svg
     two = made([at("a", 100, 100, layout={"drawing_choice": True}), at("b", 300, 100, layout={"drawing_choice": True})],
                board={"layout": {"width": 1000, "height": 600}})
@@ -832,7 +852,7 @@ def test_a_narrow_view_keeps_the_text_and_shrinks_the_board() -> None:
         assert box.x0 >= 1 and box.x1 <= 499 and box.y0 >= 1 and box.y1 <= 299
     assert narrow._collisions(Box(480, 10, 499.5, 20), "a", []) == 1000.0
     assert narrow._collisions(Box(480, 10, 499, 20), "a", []) == 0
-    assert narrow._title_collisions(Box(480, 10, 499.5, 20), []) == 100.0
+    assert narrow._title_collisions(Box(480, 10, 499.5, 20), []) == 1000.0
     svg = board_svg(game, {}, view_width=500)
     assert 'viewBox="0 0 500 300" width="500" height="300"' in svg
     assert '<rect x="0" y="0" width="500" height="300"' in svg

@@ -272,3 +272,20 @@ def test_the_chronicle_prose_says_stats_in_words_not_keys() -> None:
 
     assert _plain("melee_dice") == "melee dice" and _plain("cyber_tech") == "cyber tech"
     assert _plain("Kai Weller") == "Kai Weller"  # a name is left as it is
+
+
+def test_the_chronicle_names_no_internal_id(played: Path, chronicles: tuple[Path, Path]) -> None:
+    """Issue 34 item 5: a faction's chosen power is told by its name, or by its place on the faction's card when no
+    source names it ("starting tactic 2 (its name is not known)"), never by its id ("white-starting-tactic-2")."""
+    from conftest import pdftotext
+    from scarbook.compiler.validate import cached_game
+
+    pdf, _ = chronicles
+    text = " ".join(pdftotext(pdf).split())
+    game = "risk-shadow-forces" if "NA-01" in text else "risk-legacy"
+    ids = {str(p["id"]) for f in cached_game(game).section("factions").values() for p in f.get("powers") or []
+           if isinstance(p, dict) and "-" in str(p.get("id", ""))}
+    shown = sorted(i for i in ids if i in text)
+    assert not shown, shown
+    if game == "risk-shadow-forces":
+        assert "on The White Faction: starting tactic 2 (its name is not known)" in text

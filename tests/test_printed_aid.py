@@ -279,11 +279,7 @@ def test_no_output_without_a_campaign_names_a_sealed_item(plain_builds: dict[str
 
 @pytest.mark.parametrize("name", ["risk-legacy-15", "risk-shadow-forces-15", "risk-shadow-forces-opening"])
 def test_a_campaign_build_shows_only_what_the_campaign_opened(name: str, campaigns: dict[str, Path],
-                                                              tmp_path: Path, request: pytest.FixtureRequest) -> None:
-    if name.startswith("risk-shadow-forces"):  # known, open in issue 34 (P3-P5): measured, not hidden
-        request.applymarker(pytest.mark.xfail(reason="after the merges of 2026-12-02 the Shadow Forces campaign aid's "
-                                              "board prints region titles over territory codes (SA-02/AG-01 at 15 "
-                                              "games; issue 34)"))
+                                                              tmp_path: Path) -> None:
     file = campaigns[name]
     status = _status(file)
     game_id = "risk-legacy" if name.startswith("risk-legacy") else "risk-shadow-forces"
@@ -300,7 +296,14 @@ def test_a_campaign_build_shows_only_what_the_campaign_opened(name: str, campaig
         assert not leaks(texts, later_texts(game, reached)), leaks(texts, later_texts(game, reached))[:10]
         aid = " ".join(t for f, t in texts.items() if f.endswith("reference.pdf"))
         assert _norm(file.stem) in aid and str(file.parent) not in aid  # named by its file, not its folder
-        assert_campaign_aid_whole(folder / game_id, game_id)
+        try:
+            assert_campaign_aid_whole(folder / game_id, game_id)
+        except AssertionError:
+            if game_id != "risk-shadow-forces":
+                raise
+            # measured, not hidden: the board no longer overprints (checked above), but the Shadow Forces campaign
+            # aid still needs the second shortening (it fits only with the shorter header line; issue 34 P2)
+            pytest.xfail("the Shadow Forces campaign aid is still 'Shortened to fit two pages' (issue 34 P2)")
     if name == "risk-shadow-forces-opening":
         assert opened == {"container-b"} and reached == 4
 
@@ -322,3 +325,30 @@ def test_validate_warns_where_free_text_names_a_sealed_item_and_outputs_withhold
         tables.output and "mercenary" not in tables.output.lower()
     shipped = CliRunner().invoke(app, ["validate"])
     assert "X111" not in shipped.output  # the shipped content names nothing sealed where players read it
+
+
+def test_the_shadow_blades_aid_carries_its_card_reference(plain_builds: dict[str, Path]) -> None:
+    """Issue 34: the Shadow Blades help sheet is its card reference, so its aid carries every agent, weapon and
+    mission players see, by zone, with strength, bounty, skill and condition (a value no source gives is '?'),
+    on its two pages; a game whose content asks for no card reference prints none."""
+    from scarbook.compiler.aid import card_reference
+
+    full = cached_game("shadow-blades", [])
+    cards = [c for c in full.section("cards").values() if c.get("deck") in ("agents", "missions", "weapons")]
+    assert len({c["name"] for c in cards}) >= 25
+    for paper, folder in plain_builds.items():
+        aid = folder / "shadow-blades" / "reference.pdf"
+        assert len(pages_of(aid)) == 2, paper
+        text = " ".join(raw_text(aid).split())
+        missing = sorted({c["name"] for c in cards if c["name"] not in text})
+        assert not missing, (paper, missing)
+        for row in ("Assassin 1, 1, 2, 3, 4 No skill.", "Moonlit Specters 3 You must dominate",
+                    "Sapphire Illusionist 1 Draw 4 cards", "Prodigious Weapons 2 Linked to an Agent"):
+            assert row in text, (paper, row)
+        for zone in ("Assassination", "Theft", "Reinforcements", "Infiltration"):
+            assert f"{zone} Agent Strength Skill" in text or f"{zone} Mission Bounty Condition" in text, zone
+        html = (folder / "shadow-blades" / "reference.html").read_text("utf-8")
+        spy = html[html.index("<td>Spy</td>"):].split("</tr>")[0]
+        assert '<span class="unknown">?</span>' in spy  # the Spy's skill: not in the sources, not invented
+    assert card_reference(cached_game("risk-legacy", [])) is None
+    assert "Card reference" not in pdftotext(plain_builds["a4"] / "risk-legacy" / "reference.pdf")

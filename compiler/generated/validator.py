@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
 from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = 'a069a914c63f0de86d32f3f7'
+SCHEMAS_DIGEST = '7c1637ec1b8edab27b5d52e9'
 VERSION = "2.22.3"
 class Decimal:  # see compiled._generated_code
     pass
@@ -7339,6 +7339,69 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
             data_keys.remove("summary")
             data__summary = data["summary"]
             validate____defs_defs_schema_json__defs_text(data__summary, custom_formats, None)
+        if "aid" in data_keys:
+            data_keys.remove("aid")
+            data__aid = data["aid"]
+            if not isinstance(data__aid, (dict)):
+                raise JsonSchemaValueException
+            data__aid_is_dict = isinstance(data__aid, dict)
+            if data__aid_is_dict:
+                data__aid_keys = set(data__aid.keys())
+                if "card_reference" in data__aid_keys:
+                    data__aid_keys.remove("card_reference")
+                    data__aid__cardreference = data__aid["card_reference"]
+                    if not isinstance(data__aid__cardreference, (dict)):
+                        raise JsonSchemaValueException
+                    data__aid__cardreference_is_dict = isinstance(data__aid__cardreference, dict)
+                    if data__aid__cardreference_is_dict:
+                        data__aid__cardreference__missing_keys = set(['decks']) - data__aid__cardreference.keys()
+                        if data__aid__cardreference__missing_keys:
+                            raise JsonSchemaValueException
+                        data__aid__cardreference_keys = set(data__aid__cardreference.keys())
+                        if "title" in data__aid__cardreference_keys:
+                            data__aid__cardreference_keys.remove("title")
+                            data__aid__cardreference__title = data__aid__cardreference["title"]
+                            if not isinstance(data__aid__cardreference__title, (str)):
+                                raise JsonSchemaValueException
+                        if "decks" in data__aid__cardreference_keys:
+                            data__aid__cardreference_keys.remove("decks")
+                            data__aid__cardreference__decks = data__aid__cardreference["decks"]
+                            if not isinstance(data__aid__cardreference__decks, (list, tuple)):
+                                raise JsonSchemaValueException
+                            data__aid__cardreference__decks_is_list = isinstance(data__aid__cardreference__decks, (list, tuple))
+                            if data__aid__cardreference__decks_is_list:
+                                data__aid__cardreference__decks_len = len(data__aid__cardreference__decks)
+                                if data__aid__cardreference__decks_len < 1:
+                                    raise JsonSchemaValueException
+                                for data__aid__cardreference__decks_x, data__aid__cardreference__decks_item in enumerate(data__aid__cardreference__decks):
+                                    if not isinstance(data__aid__cardreference__decks_item, (str)):
+                                        raise JsonSchemaValueException
+                        if "group_by" in data__aid__cardreference_keys:
+                            data__aid__cardreference_keys.remove("group_by")
+                            data__aid__cardreference__groupby = data__aid__cardreference["group_by"]
+                            if not isinstance(data__aid__cardreference__groupby, (str)):
+                                raise JsonSchemaValueException
+                        if "text" in data__aid__cardreference_keys:
+                            data__aid__cardreference_keys.remove("text")
+                            data__aid__cardreference__text = data__aid__cardreference["text"]
+                            if not isinstance(data__aid__cardreference__text, (dict)):
+                                raise JsonSchemaValueException
+                            data__aid__cardreference__text_is_dict = isinstance(data__aid__cardreference__text, dict)
+                            if data__aid__cardreference__text_is_dict:
+                                data__aid__cardreference__text_keys = set(data__aid__cardreference__text.keys())
+                                for data__aid__cardreference__text_key in data__aid__cardreference__text_keys:
+                                    if data__aid__cardreference__text_key not in []:
+                                        data__aid__cardreference__text_value = data__aid__cardreference__text.get(data__aid__cardreference__text_key)
+                                        if not isinstance(data__aid__cardreference__text_value, (str)):
+                                            raise JsonSchemaValueException
+                        if "source" in data__aid__cardreference_keys:
+                            data__aid__cardreference_keys.remove("source")
+                            data__aid__cardreference__source = data__aid__cardreference["source"]
+                            validate____defs_defs_schema_json__defs_source(data__aid__cardreference__source, custom_formats, None)
+                        if data__aid__cardreference_keys:
+                            raise JsonSchemaValueException
+                if data__aid_keys:
+                    raise JsonSchemaValueException
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]

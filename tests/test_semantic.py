@@ -152,7 +152,7 @@ def test_sticker_slot_checks_and_params(tmp_path: Path) -> None:
 def test_envelope_contents_must_exist(tmp_path: Path) -> None:
     out = check(tmp_path, """\
         envelopes:
-          - {id: e, name: E, trigger: {text: soon, when: {after_game: 2}}, contents: [a, zz]}
+          - {id: e, name: E, trigger: {text: soon, when: {game: played, at_least: 2}}, contents: [a, zz]}
         """)
     assert [line.split(" ")[1] for line in out] == ["X102"] and "'zz'" in out[0]
 

@@ -471,7 +471,8 @@ def _page_shape(words: Words, record: Any, number: int) -> dict[str, Any]:
     played = _scenario_name(words, record.scenario) or chapter_label(words.content, record)
     return {"played": played, "team": (_team_result(record.team, words, number) if record.team else ""),
             "columns": {"pieces": any(record.pieces.get(p) for p in record.plays),
-                        "start": any(record.starts.get(p) for p in record.plays), "score": bool(record.scores)}}
+                        "start": any(record.starts.get(p) for p in record.plays), "score": bool(record.scores),
+                        "result": not record.team}}
 
 
 def _result_line(winner: dict[str, Any] | None) -> str:

@@ -304,6 +304,7 @@ def aid_view(game: Game, campaign: str | None, reached: int = 1, level: int = 0)
         summary = None  # a rule already says it (the objective, say): printed once (issue 34 P17)
     return {
         "game": {"id": game.id, "title": game.title}, "campaign": campaign_label(campaign), "reached": reached,
+        "over": game.over,
         "summary": summary if isinstance(summary, str) and level < 3 else None,
         "turn": turn, "tables": _small_tables(game) if level < 1 else [],
         "card_reference": card_reference(game),

@@ -51,6 +51,8 @@ class Game:
     file_cites: dict[str, list[str]] = field(default_factory=dict)  # file -> the cites of its top-level `source`
     #: The game of the campaign schedule players have reached (1 without a campaign; `spoilers.for_players`).
     reached: int = 1
+    #: The campaign is over (its end condition holds, or every chapter is played): outputs say "as it ended".
+    over: bool = False
 
     # --- lookups -------------------------------------------------------------------------
     @property

@@ -213,7 +213,7 @@ def _without_cites(item: Item, hidden: set[str]) -> Item:
     return {**item, "source": {**item["source"], "cite": [c for c in own if c not in hidden]}}
 
 
-def for_players(visible: Game, full: Game, opened: Iterable[str] = (), reached: int = 1) -> Game:
+def for_players(visible: Game, full: Game, opened: Iterable[str] = (), reached: int = 1, over: bool = False) -> Game:
     """`visible` (the game as `Game.effective` or a campaign left it) as every output shows it: the
     schedule's later games and their items left out, and each sentence of free text that names a sealed
     item withheld (see the module's docstring)."""
@@ -222,7 +222,7 @@ def for_players(visible: Game, full: Game, opened: Iterable[str] = (), reached: 
     seal = sealed(full, opened, reached)
     later = later_items(full, reached)
     if not later and not seal.active:
-        return dataclasses.replace(visible, reached=reached)
+        return dataclasses.replace(visible, reached=reached, over=over)
     hidden = later_cites(full, reached)
     sections = {name: {iid: _without_cites(_free_text(item, seal) if seal.active else item, hidden)
                        for iid, item in items.items() if iid not in later}
@@ -231,7 +231,7 @@ def for_players(visible: Game, full: Game, opened: Iterable[str] = (), reached: 
     meta = _free_text(visible.meta, seal) if seal.active else visible.meta
     board = _free_text(visible.board, seal) if seal.active else visible.board
     return Game(visible.id, meta, board, sections, visible.edges, visible.spans, visible.files,
-                visible.packs, visible.fingerprint, file_cites, reached)
+                visible.packs, visible.fingerprint, file_cites, reached, over)
 
 
 def free_text_mentions(game: Game) -> Iterator[tuple[str | None, str, str]]:

@@ -222,6 +222,7 @@ def test_the_chronicle_speaks_the_games_shape(tmp_path: Path) -> None:
     assert "Game 1 · The River Crossing" in text and "The River Crossing lost" in text, text
     assert "Open to play: The Old Ford, The Guild Hall" in text  # the end page: the campaign's shape lines
     assert "Started in" not in text and "Signature" not in text and "unnamed" not in text
+    assert "held on" not in text and "Result" not in text  # a team game: the team's result, no one's role
     cinder = _cinder(tmp_path)
     out = tmp_path / "cinder.pdf"
     assert run(cinder, f"chronicle --out {out}").exit_code == 0
@@ -252,3 +253,20 @@ def test_the_aid_tells_the_world_of_other_shapes(tmp_path: Path) -> None:
 def test_one_player_is_one_player(tmp_path: Path) -> None:
     file = _example(tmp_path, "founders-vale")
     no(file, "game start --play Ann", "R306", "1 player; Founders' Vale needs at least 2")
+
+
+def test_the_aid_of_an_ended_campaign_says_it_ended(tmp_path: Path) -> None:
+    """A campaign whose end condition holds is not 'as it stands before game 4': there is no game 4."""
+    from scarbook.campaign.service.reading import campaign_game
+    from scarbook.compiler.render.html import aid_html
+
+    vale = _example(tmp_path, "founders-vale")
+    do(vale, "place charter north-district --by Ann", "place charter south-district --by Bob",
+       "game start --play Ann --play Bob", "game end --winner Ann --score Ann=5 --score Bob=3",
+       "game start --play Ann --play Bob")
+    during = aid_html(campaign_game(vale, []), "a4", None, [], "vale")
+    assert "as it stands before game 2" in during and "as it ended" not in during
+    do(vale, "game end --winner Bob --score Ann=2 --score Bob=4", "game start --play Ann --play Bob",
+       "game end --winner Bob --score Ann=3 --score Bob=3")
+    ended = aid_html(campaign_game(vale, []), "a4", None, [], "vale")
+    assert "as it ended, after game 3." in ended and "before game 4" not in ended

@@ -115,8 +115,11 @@ def as_players_see(campaign: Campaign, replay: Replay) -> Game:
 
     state = replay.state
     reached = state.started if state.in_progress else state.started + 1  # the game being played, or the next
+    from scarbook.campaign.shape import campaign_over, end_verdict
+
     game = applied(replay, campaign.ledger.display)
-    return for_players(game, campaign.game(replay.packs), list(state.opened), reached)
+    over = end_verdict(replay.content, state) is not None or campaign_over(replay.content, state)
+    return for_players(game, campaign.game(replay.packs), list(state.opened), reached, over)
 
 
 @dataclass(frozen=True)

@@ -323,7 +323,8 @@ def _names_of(changed: dict[str, Any], words: Words) -> dict[str, str]:
     found: dict[str, str] = {}
 
     def walk(value: Any) -> None:
-        if isinstance(value, str) and value not in found and words.content.game.item(value) is not None:
+        if isinstance(value, str) and value not in found and (words.content.game.item(value) is not None
+                                                              or value in words.name.slots):
             found[value] = words(value)
         elif isinstance(value, dict):
             for v in value.values():

@@ -22,7 +22,7 @@ from scarbook.campaign.engine import Replay
 from scarbook.campaign.ledger.file import Ledger
 from scarbook.campaign.report import status_data
 from scarbook.campaign.views.status import when_placed
-from scarbook.compiler.model import known
+from scarbook.compiler.model import as_list, known
 
 if TYPE_CHECKING:
     from scarbook.compiler.boardmap import MapMark
@@ -36,6 +36,10 @@ class Names:
 
     def __init__(self, replay: Replay) -> None:
         self.game = replay.content.game
+        # a rulebook's slot (a box stickers go in) by its label in its rulebook: 'The Road Book: Achievements'
+        self.slots = {str(slot["id"]): f"{known(book.get('title')) or bid}: {known(slot.get('label')) or slot['id']}"
+                      for bid, book in self.game.section("rulebook").items()
+                      for slot in as_list(book.get("slots")) if isinstance(slot, dict) and slot.get("id")}
 
     def __call__(self, item_id: str | None, section: str | None = None) -> str:
         if not item_id:
@@ -43,7 +47,7 @@ class Names:
         found = (section, self.game.section(section).get(item_id)) if section else self.game.item(item_id)
         item = found[1] if found and found[1] is not None else None
         if not isinstance(item, dict):
-            return item_id
+            return self.slots.get(item_id, item_id) if not section else item_id
         name = known(item.get("name"))
         if name:
             code = item.get("code")

@@ -270,3 +270,9 @@ def test_the_aid_of_an_ended_campaign_says_it_ended(tmp_path: Path) -> None:
        "game end --winner Bob --score Ann=3 --score Bob=3")
     ended = aid_html(campaign_game(vale, []), "a4", None, [], "vale")
     assert "as it ended, after game 3." in ended and "before game 4" not in ended
+
+
+def test_diff_names_a_rulebook_slot_by_its_label(tmp_path: Path) -> None:
+    """A sticker put in a rulebook's box is told with the box's label in its rulebook, not the slot's id."""
+    text = run(_lantern(tmp_path), "diff 0 3").output
+    assert "The Road Book: Achievements" in text and "achievements-box" not in text, text

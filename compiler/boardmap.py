@@ -133,6 +133,8 @@ ELSEWHERE = 15.0
 TEXT_OVER = 100.0
 #: What a line (an edge or another label's leader line) across a label's text costs.
 LINE_CROSSED = 25.0
+#: What a label over another territory's circle costs: more than a line across it (it reads as that one's label).
+OTHER_CIRCLE = 30.0
 #: What a title over another title costs: more than covering a code.
 TITLE_OVER_TITLE = 100.0
 #: An edge longer than this share of the board's width that passes through other circles is drawn as two
@@ -140,24 +142,9 @@ TITLE_OVER_TITLE = 100.0
 #: otherwise cross the whole board).
 LONG_EDGE = 0.3
 STUB = 26.0
-#: Region titles: their size, and the smaller sizes tried where no place at full size keeps clear of every
-#: circle and title (a title's text may not cover a territory's code); the places tried around its spot.
-TITLE_SIZE = 15.0
-TITLE_SIZES = (TITLE_SIZE, 13.0, 11.0)
-TITLE_DY = (0, -14, 14, -28, 28, -42, 42, -56, 56, -70, 70, -84, 84)
-TITLE_DX = (0, -30, 30, -60, 60, -90, 90, -120, 120)
-#: What covering a code printed inside a circle costs a title or a label: as much as overprinting a label.
-CODE_COVERED = 50.0
-#: What a title nearer another region's territory than its own's costs: more than covering one circle.
-ELSEWHERE = 15.0
-#: What a label over another label or a title costs: overprinted text is worst (more than two lines across it).
-TEXT_OVER = 100.0
-#: What a line (an edge or another label's leader line) across a label's text costs.
-LINE_CROSSED = 25.0
-#: What a title over another title costs: more than covering a code.
-TITLE_OVER_TITLE = 100.0
 #: An edge longer than this share of the board's width is drawn as two stubs even where it crosses no circle: a
-#: line across the whole board reads as a border, not as a link.
+#: line across the whole board reads as a border, not as a link (on a board laid out by its content; a ring
+#: drawn for a board without positions keeps its lines).
 ACROSS = 0.5
 
 
@@ -381,7 +368,7 @@ class BoardLayout:
                 out.append(("wrap", (lx, ly), (0.0, cross_y), kind))
                 out.append(("wrap", (rx, ry), (self.width, cross_y), kind))
             elif math.dist((x1, y1), (x2, y2)) > LONG_EDGE * self.width and (
-                    self._crosses(a, b) or math.dist((x1, y1), (x2, y2)) > ACROSS * self.width):  # two stubs
+                    self._crosses(a, b) or drawn and math.dist((x1, y1), (x2, y2)) > ACROSS * self.width):  # stubs
                 length = math.dist((x1, y1), (x2, y2))
                 ux, uy = (x2 - x1) / length, (y2 - y1) / length
                 reach = self.radius + STUB * 0.5
@@ -496,7 +483,7 @@ class BoardLayout:
             return hits
         for tid, (cx, cy) in self.pos.items():
             if box.hits_circle(cx, cy, self.radius + (0 if tid == own else 2)):
-                hits += 10 if tid == own else 20  # text over another territory's circle reads as its label
+                hits += 10 if tid == own else OTHER_CIRCLE  # over another's circle it reads as its label
                 hits += CODE_COVERED if tid in self.coded else 0  # and over the code printed in it: overprinted
         if hits >= bound:
             return hits

@@ -281,7 +281,7 @@ def test_title_and_label_collision_costs() -> None:
     inside = Box(1, 1, 999, 599)
     assert lay._title_collisions(Box(1, 1, 20, 20), []) == 0.0 and lay._collisions(Box(1, 1, 20, 20), "a", []) == 0
     assert lay._title_collisions(inside, []) == 10.0 and lay._collisions(inside, "a", []) == 10
-    assert lay._collisions(inside, "x", []) == 20  # over another territory's circle: twice its own
+    assert lay._collisions(inside, "x", []) == bm.OTHER_CIRCLE == 30  # another territory's circle: more than a line
     # within 2 of another title: titles never overprint one another (cost 100, more than covering a code)
     assert lay._title_collisions(Box(1, 1, 20, 20), [Box(21, 1, 30, 20)]) == 100.0
     assert lay._title_collisions(Box(1, 1, 20, 20), [Box(23, 1, 30, 20)]) == 0.0
@@ -291,7 +291,7 @@ def test_title_and_label_collision_costs() -> None:
     own = Box(500 + 16 - 0.5, 290, 530, 310)
     assert lay._collisions(own, "a", []) == 10
     other = Box(500 + 16 + 1.5, 290, 530, 310)  # clear of its own circle, too near another's
-    assert lay._collisions(other, "a", []) == 0 and lay._collisions(other, "x", []) == 20
+    assert lay._collisions(other, "a", []) == 0 and lay._collisions(other, "x", []) == 30
     assert lay._collisions(Box(1, 1, 20, 20), "a", [Box(21, 1, 30, 20)]) == bm.TEXT_OVER == 100  # text over text
     assert lay._collisions(Box(1, 1, 20, 20), "a", [Box(21, 1, 30, 20), Box(1, 21, 20, 30)]) == 200  # each
     assert lay._collisions(Box(1, 1, 20, 20), "a", [Box(22, 1, 30, 20)]) == 0
@@ -302,14 +302,14 @@ def test_title_and_label_collision_costs() -> None:
     everything = Box(110, 290, 200, 310)  # over a's circle, along the edge, under a placed label
     placed = [Box(150, 290, 160, 310)]
     assert edged._collisions(everything, "a", placed) == 100 + 10 + 25
-    assert edged._collisions(everything, "x", placed) == 100 + 20 + 25
+    assert edged._collisions(everything, "x", placed) == 100 + 30 + 25
     # counting stops once the cost reaches the bound (after the texts, then after the circles); below it, exact
     assert edged._collisions(everything, "x", placed, 100) == 100
     assert edged._collisions(everything, "x", placed, 99) == 100
-    assert edged._collisions(everything, "x", placed, 101) == 120
-    assert edged._collisions(everything, "x", placed, 120) == 120
-    assert edged._collisions(everything, "x", placed, 121) == 145
-    assert edged._collisions(everything, "x", [], 20) == 20 and edged._collisions(everything, "x", [], 21) == 45
+    assert edged._collisions(everything, "x", placed, 101) == 130
+    assert edged._collisions(everything, "x", placed, 130) == 130
+    assert edged._collisions(everything, "x", placed, 131) == 155
+    assert edged._collisions(everything, "x", [], 30) == 30 and edged._collisions(everything, "x", [], 31) == 55
     # another label's leader line across it costs as much as an edge, and so does its own line across another label
     far_label = Box(100, 400, 140, 420)  # a's label far under a's circle: its leader runs from (100, 316) down
     edged._owner[far_label] = "a"

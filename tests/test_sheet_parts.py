@@ -189,7 +189,7 @@ class TestViewReadsOnlyWhatItKnows:
         assert v["players"] == [{"name": "Ann", "signatures": 0, "signed": [], "starts_with": "nothing", "starts": 0,
                                  "may_take": [], "claimed": [], "score_total": None}]
         assert v["continents"] == [{"printed": "Europe", "name": None, "named_by": None, "printed_bonus": None,
-                                    "bonus": None, "changes": []}]
+                                    "bonus": None, "changes": [], "owner": None}]
         assert v["factions"] == [{"name": "Khan Industries", "given_name": "", "power": "", "marks": [],
                                   "history": {1: {"player": None, "start": "", "result": ""}}}]
         assert v["games"] == [{"game": 1, "type": "", "title": "", "plays": {}, "ended": False, "winner": None,

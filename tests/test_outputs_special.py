@@ -133,6 +133,12 @@ def test_build_out_a_folder_of_other_things_is_refused(tmp_path: Path) -> None:
     assert sb("build", "risk-legacy", "--out", str(fresh), "--only", "tables", cwd=tmp_path).returncode == 0
     again = sb("build", "risk-legacy", "--out", str(fresh), "--only", "tables", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
+    kept = tmp_path / "kept"  # a repository's empty build/ folder: only a .gitkeep (the README's first command)
+    kept.mkdir()
+    (kept / ".gitkeep").write_text("")
+    built = sb("build", "risk-legacy", "--out", str(kept), "--only", "tables", cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    assert (kept / ".gitkeep").read_text() == "" and (kept / "risk-legacy").is_dir()
 
 
 def test_build_refuses_to_replace_an_unrelated_file_without_force(tmp_path: Path) -> None:

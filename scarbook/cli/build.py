@@ -130,20 +130,22 @@ def _check_out_folder(out: Path) -> None:
 
 def _check_out_is_a_build(out: Path, games: set[str], force: bool) -> None:
     """Without --force, --out is new, or holds only the folders of the games built (with the user's own files in
-    them, kept), or is a folder an earlier build wrote (its manifest is there): a folder of other things (a home
-    folder, a system folder, a project) is refused, exit 1, nothing written."""
+    them, kept; hidden files such as `.gitkeep` aside), or is a folder an earlier build wrote (its manifest is
+    there): a folder of other things (a home folder, a system folder, a project) is refused, exit 1, nothing
+    written."""
     from scarbook.compiler.build import MANIFEST
 
     if force or not os.path.isdir(out) or os.path.lexists(out / MANIFEST):
         return
     try:
         with os.scandir(out) as entries:
-            other = next((e.name for e in entries if e.name not in games), None)
+            # hidden files (a `.gitkeep` holding an empty folder in a repository, a `.gitignore`) are not "things"
+            other = next((e.name for e in entries if e.name not in games and not e.name.startswith(".")), None)
     except OSError as exc:
         fail_usage(f"--out {out}: {exc.strerror}; give a folder, e.g. --out build")
     if other is not None:
         echo(f"error: --out {out} holds other things ({other}, ...) and no earlier build of scarbook; nothing was "
-             "written: give a new or empty folder, e.g. --out build, or add --force to build there", err=True)
+             "written: give a new or empty folder with --out, or add --force to build there", err=True)
         raise typer.Exit(1)
 
 

@@ -404,21 +404,24 @@ def limit(p: Placement, params: dict[str, Any]) -> Failure:
     if n is None:
         return None
     per = [str(x) for x in as_list(params.get("per"))] or ["campaign"]
-    what = _of_text(p, params)
-    if n == 1 and params.get("name"):  # the content's name for them is a plural: one of them, in the singular
-        what = singular_of(what)
-    rule = (f"at most {n} {what} per {' per '.join(_scope_word(p, s) for s in per)}"
-            f"{limit_source(p, params.get('max'))}")
+
+    def rule() -> str:  # only for a refusal: its singular may need inflect (never on a legal placement)
+        what = _of_text(p, params)
+        if n == 1 and params.get("name"):  # the content's name for them is a plural: one of them, in the singular
+            what = singular_of(what)
+        return (f"at most {n} {what} per {' per '.join(_scope_word(p, s) for s in per)}"
+                f"{limit_source(p, params.get('max'))}")
+
     if "player" in per and not p.actor:
-        return "say who places it with --by NAME", rule
+        return "say who places it with --by NAME", rule()
     state, content = p.state, p.content
     now = window(state)
     if "draft" in per:
         draft = as_dict(as_dict(content.model.schedule.get(now[1])).get("draft"))
         if now[0] != "during":
-            return "no game is in progress: a draft is part of a game", rule
+            return "no game is in progress: a draft is part of a game", rule()
         if p.sticker_id not in as_list(draft.get("of")):
-            return f"game {now[1]} has no draft of {p.label}", rule
+            return f"game {now[1]} has no draft of {p.label}", rule()
     ids = selected(content, list(params.get("of") or [p.sticker_id]))
     piece = content.piece_of(p.sticker_id, p.target) if "piece" in per else None
     gtype = _type_of(state, now[1])
@@ -447,8 +450,8 @@ def limit(p: Placement, params: dict[str, Any]) -> Failure:
     listed = ", ".join(f"{m.sticker} on {m.target} (line {m.line})" for m in found[:3])
     listed += " …" if len(found) > 3 else ""
     if "player" in per:
-        return f"{p.actor} already placed {listed}{when}", rule
-    return f"{listed} {'is' if len(found) == 1 else 'are'} already placed{when}", rule
+        return f"{p.actor} already placed {listed}{when}", rule()
+    return f"{listed} {'is' if len(found) == 1 else 'are'} already placed{when}", rule()
 
 
 def enough_for_each(p: Placement, params: dict[str, Any]) -> Failure:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from scarbook.compiler.model import Game, as_dict, as_list, known
@@ -100,18 +101,33 @@ def _remembered(key: str, answer: Any) -> str:
     if key in memo:
         return memo[key]
     memo[key] = found = str(answer())
+    global _SAVING
+    if not _SAVING:  # kept once, when the process ends: a command that asks inflect ten times writes one file
+        import atexit
+
+        from scarbook.kernel.cachedir import cache_dir
+
+        atexit.register(_save, cache_dir())  # the cache folder of now: a test may point elsewhere by then
+        _SAVING = True
+    return found
+
+
+_SAVING = False
+
+
+def _save(folder: Path) -> None:
+    """Keep inflect's answers in the cache folder for the next command (at exit: one write, not one per noun)."""
     import contextlib
     import json
 
     from scarbook.kernel.atomic import replace_file
-    from scarbook.kernel.cachedir import cache_dir
     from scarbook.kernel.trust import private_like
 
+    memo = _memo()
     with contextlib.suppress(OSError):  # not kept: the next command asks inflect again, never wrong
-        cache_dir().mkdir(parents=True, exist_ok=True)
-        replace_file(cache_dir() / GRAMMAR_FILE, json.dumps(memo, ensure_ascii=False).encode("utf-8"),
+        folder.mkdir(parents=True, exist_ok=True)
+        replace_file(folder / GRAMMAR_FILE, json.dumps(memo, ensure_ascii=False).encode("utf-8"),
                      like=private_like())
-    return found
 
 
 @functools.cache

@@ -30,6 +30,13 @@ def pytest_configure(config: pytest.Config) -> None:
         from campaigns.shared import ENV
 
         config.stash[_SHARED] = os.environ[ENV] = tempfile.mkdtemp(prefix="scarbook-tests-")
+        # Bytecode for every process of the run (xdist workers and the `scarbook` processes tests start), kept in
+        # the run's folder, never in the checkout. An editable install under PYTHONDONTWRITEBYTECODE=1 (set on
+        # some machines) otherwise compiles all of scarbook's modules from source in every process, hundreds
+        # of times per run. An installed scarbook has its bytecode from `pip install`; this gives the tests'
+        # processes the same.
+        os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(os.environ[ENV], "pycache")
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -41,6 +48,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
         shutil.rmtree(folder, ignore_errors=True)
         os.environ.pop(ENV, None)
+        os.environ.pop("PYTHONPYCACHEPREFIX", None)
 
 
 _SHARED = pytest.StashKey[str]()

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -89,13 +91,18 @@ def test_code_fingerprint_changes_with_the_tracker_and_the_content_model(monkeyp
     fingerprint = replaycache.code_fingerprint.__wrapped__  # the uncached function
     plain = fingerprint()
     assert len(plain) == 16 and plain == fingerprint()
-    real = Path.read_bytes
+    real = Path.stat
     for edited in (Path(engine.__file__).with_name("checks.py"), COMPILER / "model.py"):
-        def read_bytes(self: Path, edited: Path = edited) -> bytes:
-            data = real(self)
-            return data + b"#" if self.resolve() == edited.resolve() else data
+        for change in ("st_size", "st_mtime_ns"):  # an edit changes one or both; either must count
+            def stat(self: Path, *args: object, edited: Path = edited, change: str = change, **kw: object) -> object:
+                st = real(self, *args, **kw)  # type: ignore[arg-type]
+                if os.path.realpath(self) != os.path.realpath(edited):
+                    return st
+                fields = {"st_size": st.st_size, "st_mtime_ns": st.st_mtime_ns}
+                fields[change] += 1
+                return SimpleNamespace(**fields)
 
-        monkeypatch.setattr(Path, "read_bytes", read_bytes)
-        assert fingerprint() != plain, edited
-    monkeypatch.setattr(Path, "read_bytes", lambda self: (_ for _ in ()).throw(OSError("unreadable")))
+            monkeypatch.setattr(Path, "stat", stat)
+            assert fingerprint() != plain, (edited, change)
+    monkeypatch.setattr(Path, "stat", lambda self, *a, **k: (_ for _ in ()).throw(OSError("unreadable")))
     assert fingerprint() == ""

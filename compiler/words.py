@@ -15,6 +15,7 @@ noun that needs one, each answer kept). Pure functions of the content.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,21 +78,37 @@ GRAMMAR_FILE = "grammar.json"
 _MEMO: dict[str, str] | None = None
 
 
+#: inflect's answers for the nouns of shipped games and examples, shipped with the package
+#: (tools/generate_grammar.py writes it; tests/test_game_words.py checks it against inflect).
+SHIPPED_GRAMMAR = Path(__file__).resolve().parent / "generated" / GRAMMAR_FILE
+
+
+def _read_answers(raw: bytes) -> dict[str, str]:
+    import json
+
+    loaded = json.loads(raw.decode("utf-8"))
+    return {str(k): str(v) for k, v in loaded.items()} if isinstance(loaded, dict) else {}
+
+
+@functools.cache
+def _shipped() -> dict[str, str]:
+    try:
+        return _read_answers(SHIPPED_GRAMMAR.read_bytes())
+    except (OSError, ValueError):  # missing or damaged: inflect is asked, never wrong
+        return {}
+
+
 def _memo() -> dict[str, str]:
-    """inflect's earlier answers ('plural:valley' -> 'valleys'), read once from the cache folder: a command that
-    names only nouns named before never imports inflect (0.3 s of CPU)."""
+    """inflect's earlier answers ('plural:valley' -> 'valleys'): the shipped ones, then those kept in the cache
+    folder, read once: a command that names only nouns named before never imports inflect (0.3 s of CPU)."""
     global _MEMO
     if _MEMO is None:
-        import json
-
         from scarbook.kernel.cachedir import cache_dir
         from scarbook.kernel.trust import read_trusted
 
-        try:
-            loaded = json.loads(read_trusted(cache_dir() / GRAMMAR_FILE).decode("utf-8"))
-            _MEMO = {str(k): str(v) for k, v in loaded.items()} if isinstance(loaded, dict) else {}
-        except (OSError, ValueError):
-            _MEMO = {}
+        _MEMO = dict(_shipped())
+        with contextlib.suppress(OSError, ValueError):  # none kept, or damaged: inflect is asked again
+            _MEMO.update(_read_answers(read_trusted(cache_dir() / GRAMMAR_FILE)))
     return _MEMO
 
 
@@ -117,13 +134,13 @@ _SAVING = False
 
 def _save(folder: Path) -> None:
     """Keep inflect's answers in the cache folder for the next command (at exit: one write, not one per noun)."""
-    import contextlib
     import json
 
     from scarbook.kernel.atomic import replace_file
     from scarbook.kernel.trust import private_like
 
-    memo = _memo()
+    shipped = _shipped()
+    memo = {k: v for k, v in _memo().items() if shipped.get(k) != v}  # the user's own words only
     with contextlib.suppress(OSError):  # not kept: the next command asks inflect again, never wrong
         folder.mkdir(parents=True, exist_ok=True)
         replace_file(folder / GRAMMAR_FILE, json.dumps(memo, ensure_ascii=False).encode("utf-8"),

@@ -267,9 +267,27 @@ def test_inflects_answers_are_kept_so_the_next_command_does_not_import_it(tmp_pa
 
     env = {**os.environ, "SCARBOOK_CACHE": str(tmp_path)}
     code = ("import sys; from scarbook.compiler.words import plural_of, a; print(plural_of('valley'), a('hour'), "
-            "'inflect' in sys.modules)")
+            "plural_of('territory'), 'inflect' in sys.modules)")
     first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
-    assert first.stdout.split() == ["valleys", "an", "hour", "True"], first.stderr
+    assert first.stdout.split() == ["valleys", "an", "hour", "territories", "True"], first.stderr
+    # the user's own words are kept; a shipped noun's answer ships with the package and is not copied
     assert json.loads((tmp_path / "grammar.json").read_text("utf-8")) == {"plural:valley": "valleys", "a:hour": "an"}
     again = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
-    assert again.stdout.split() == ["valleys", "an", "hour", "False"], again.stderr
+    assert again.stdout.split() == ["valleys", "an", "hour", "territories", "False"], again.stderr
+
+
+def test_the_shipped_answers_are_inflects_and_current() -> None:
+    """compiler/generated/grammar.json holds inflect's own answer for every noun of the shipped games and examples
+    (tools/generate_grammar.py --check asks inflect afresh and compares), and names the nouns a shipped game uses."""
+    import json
+    import subprocess
+    import sys
+
+    from scarbook.compiler.words import SHIPPED_GRAMMAR
+
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "generate_grammar.py"), "--check"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    shipped = json.loads(SHIPPED_GRAMMAR.read_text("utf-8"))
+    assert shipped["plural:territory"] == "territories" and shipped["a:Upgrade"] == "an"
+    assert shipped["plural:scar"] == "scars" and shipped["singular:scar"] == "scar"

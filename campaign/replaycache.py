@@ -4,8 +4,10 @@
 read through the cache, whether the cache may answer: when it vouches for these very bytes ("all legal
 under this content key", `content_key`) it returns the state it stored, so a write checks only its new
 event and `status` folds nothing; else it lets the replay run and stores the verdict and the state it
-ends with. A hand edit (other bytes), a changed pack or a changed tracker voids the verdict, and
-`checked` always checks every event. Nothing in the fold, the rules or the state imports this module.
+ends with. A ledger with illegal events keeps its verdict too (the problems and the state, for these very bytes:
+reading it again checks nothing; writing onto it stays refused). A hand edit (other bytes), a changed pack
+or a changed tracker voids the verdict, and `checked` (the `check` command) always checks every event.
+Nothing in the fold, the rules or the state imports this module.
 """
 
 from __future__ import annotations
@@ -20,16 +22,42 @@ import scarbook.campaign
 import scarbook.compiler
 import scarbook.kernel
 from scarbook.campaign.engine import Campaign, Replay
-from scarbook.campaign.ledger.cache import RECENT_GAMES, fast_pickle, holds_state, recall_state, remember_state
+from scarbook.campaign.ledger.cache import (
+    RECENT_GAMES,
+    fast_pickle,
+    holds_state,
+    recall_judged,
+    recall_state,
+    remember_judged,
+    remember_state,
+)
 from scarbook.campaign.ledger.file import LedgerError
 from scarbook.campaign.state import CampaignState, GameRecord
 
 
 def checked(campaign: Campaign) -> Replay:
-    """The replay with every event checked; when all are legal, the verdict and the state are cached."""
+    """The replay with every event checked; when all are legal, the verdict and the state are cached (when some
+    are not, the verdict with its problems is, for these very bytes: `for_state` answers from it)."""
     result = campaign.replay(copy_before_last=copy_state)
     _vouch(campaign, result)
     return result
+
+
+def _judged(campaign: Campaign) -> Replay | None:
+    """The replay of a ledger with illegal events, as the last check of these very bytes found it, when the
+    content key still holds (same tracker, game, packs and their bytes); None otherwise."""
+    from scarbook.compiler.validate import ContentError
+
+    found = recall_judged(campaign.ledger)
+    if found is None:
+        return None
+    key, state, packs, problems = found
+    try:
+        if content_key(campaign, packs) != key:
+            return None
+        return Replay(state, campaign.content_for(packs, list(state.opened), state), problems=problems, packs=packs)
+    except (ContentError, LedgerError):
+        return None  # a recorded pack is gone or broken now: the full replay reports it
 
 
 def for_state(campaign: Campaign) -> Replay:
@@ -48,6 +76,9 @@ def for_state(campaign: Campaign) -> Replay:
             remember_state(ledger, ledger.verified, folded.state, folded.packs, folded.before_last)
             folded.verified = ledger.verified
             return folded
+    judged = _judged(campaign)  # illegal events, found so in these very bytes before: not checked again
+    if judged is not None:
+        return judged
     return checked(campaign)
 
 
@@ -57,6 +88,8 @@ def _vouch(campaign: Campaign, result: Replay) -> None:
         result.verified = content_key(campaign, result.packs)
         if result.verified and not holds_state(ledger, result.verified):
             remember_state(ledger, result.verified, result.state, result.packs, result.before_last)
+    elif result.problems and not (result.pack_problems or ledger.problems or result.earlier):
+        remember_judged(ledger, content_key(campaign, result.packs), result.state, result.packs, result.problems)
 
 
 def _cached(campaign: Campaign) -> Replay | None:

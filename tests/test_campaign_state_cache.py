@@ -178,3 +178,42 @@ def test_line_starts_counts_lines_as_an_editor_does(text: str) -> None:
     from scarbook.campaign.ledger.file import line_starts
 
     assert line_starts(text) == [0, *(m.end() for m in re.finditer(r"\r\n|\r|\n", text))]
+
+
+def _illegal(file: Path) -> None:
+    """Five games played, then a hand-written event the rules refuse (a sticker the game does not have)."""
+    assert not run_script(FIVE_GAMES, file)
+    with file.open("a", encoding="utf-8") as out:
+        out.write("- {event: place, sticker: no-such-sticker, target: peru}\n")
+
+
+def test_a_ledger_with_illegal_events_is_judged_once_for_its_bytes(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """D6: reading a ledger with an illegal event again takes the verdict kept for these very bytes (no event
+    checked), with the same problems and state as a cold replay; other bytes, a damaged entry or another tracker
+    check it all again."""
+    warm, cold, file = tmp_path / "warm", tmp_path / "cold", tmp_path / "c.yaml"
+    with cache_at(warm):
+        _illegal(file)
+        first = replaycache.for_state(Campaign(read(file)))
+        events = len(read(file).events)
+        assert first.problems and first.checked == events
+        again = replaycache.for_state(Campaign(read(file)))
+        assert again.checked == 0 and not again.verified
+        assert [(e.span.line, d.code, d.message) for e, d in again.problems] == \
+            [(e.span.line, d.code, d.message) for e, d in first.problems]
+        assert invoke(["place", "bunker", "peru", "--by", "Ann"], file).exit_code == 1  # still no write onto it
+        assert replaycache.checked(Campaign(read(file))).checked == events  # `check` checks every event
+    same_as_cold(file, warm, cold, "illegal, judged")
+    with cache_at(warm):
+        [entry] = (warm / "ledgers").glob("*.judged")
+        entry.write_bytes(entry.read_bytes()[:-7] + b"garbage")
+        assert replaycache.for_state(Campaign(read(file))).checked == events  # damaged: checked again ...
+        assert replaycache.for_state(Campaign(read(file))).checked == 0  # ... and kept again
+        monkeypatch.setattr(replaycache, "code_fingerprint", lambda: "another-version")
+        assert replaycache.for_state(Campaign(read(file))).checked == events
+        monkeypatch.undo()
+        with file.open("a", encoding="utf-8") as out:
+            out.write("# a comment: other bytes\n")
+        assert replaycache.for_state(Campaign(read(file))).checked == events
+    same_as_cold(file, warm, cold, "illegal, edited")

@@ -346,6 +346,49 @@ def remember_state(ledger: Ledger, verified: str, state: Any, packs: tuple[str, 
         _write_head(ledger, head, _tail(current, snapshots))
 
 
+# --- the verdict on a ledger with illegal events ---------------------------------------------------
+# `KEY.judged`: the CRC-32 of a pickle, then the pickle: the sha256 of the ledger bytes it was made from, the
+# content key they were checked under, the problems found and the state they fold to. Such a ledger is never
+# "verified" (no write goes onto it: L007), but reading it again (`status`, `check`, `where`, the web page)
+# takes the verdict from here instead of checking every event once more (D6: 11 s of CPU per `status` at
+# 100,000 events). The same trust and verification as the head's: a part that does not verify is a miss.
+def remember_judged(ledger: Ledger, key: str, state: Any, packs: tuple[str, ...], problems: list[Any]) -> None:
+    """Keep the verdict on these very bytes (illegal events and where) under content key `key`; never fails."""
+    digest = raw_sha256(ledger)
+    if not key or not digest or ledger.problems:
+        return
+    from scarbook.kernel.atomic import replace_file
+    from scarbook.kernel.cachedir import cache_stored
+    from scarbook.kernel.trust import private_like
+
+    pickle = fast_pickle()
+    with contextlib.suppress(Exception):  # a state or problem that does not pickle is simply not kept
+        blob = pickle.dumps({"sha256": digest, "key": key, "state": state, "packs": list(packs),
+                             "problems": problems}, protocol=5)
+        entry = _cache_file(ledger.path, "judged")
+        replace_file(entry, b"%08x\n%s" % (_crc(blob), blob), like=private_like())
+        cache_stored(entry)
+
+
+def recall_judged(ledger: Ledger) -> tuple[str, Any, tuple[str, ...], list[Any]] | None:
+    """(content key, state, packs, problems) of the verdict kept for these very bytes; None: none kept."""
+    digest = raw_sha256(ledger)
+    if not digest or ledger.problems or ledger.verified:
+        return None
+    pickle = fast_pickle()
+    try:
+        raw = _own_bytes(_cache_file(ledger.path, "judged"))
+        crc, _, blob = raw.partition(b"\n")
+        if int(crc, 16) != _crc(blob):
+            return None
+        found = pickle.loads(blob)
+        if found["sha256"] != digest or not isinstance(found["key"], str):
+            return None
+        return found["key"], found["state"], tuple(found["packs"]), list(found["problems"])
+    except Exception:  # noqa: BLE001 - missing, foreign, torn or tampered: a miss, never a traceback
+        return None
+
+
 def _json_list(event: Event) -> list[Any]:
     import json
 

@@ -119,9 +119,14 @@ def state(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> tu
 
 
 def normalised(text: str, ledger: Path) -> str:
-    """The output with the state's temporary folder written `{dir}`."""
+    """The output with the state's temporary folder written `{dir}`, and the day the scripts were played (a game
+    ended without `--date` is dated today) written `{today}`: a golden file must not expire overnight."""
+    import datetime
+
     folder = str(ledger.parent)
-    return text.replace(os.path.realpath(folder), "{dir}").replace(folder, "{dir}")
+    played_on = datetime.date.fromtimestamp(ledger.stat().st_mtime).isoformat()
+    text = text.replace(os.path.realpath(folder), "{dir}").replace(folder, "{dir}")
+    return text.replace(f'"{played_on}"', '"{today}"').replace(f" {played_on}\n", " {today}\n")
 
 
 def test_status_text(state: tuple[str, Path]) -> None:

@@ -21,23 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from scarbook.campaign import narrate, rules
+from scarbook.campaign import events, narrate, rules
 from scarbook.campaign import state as fold
-from scarbook.campaign.events import (
-    Destroyed,
-    Event,
-    GameEnded,
-    GameStarted,
-    Joined,
-    Left,
-    Linked,
-    Opened,
-    PackAdded,
-    Passed,
-    Placed,
-    Retired,
-    Ticked,
-)
+from scarbook.campaign.events import Event
 from scarbook.campaign.links import adds
 from scarbook.kernel.diagnostics import Diagnostic, refusal
 
@@ -103,11 +89,11 @@ class EventSpec(Generic[E]):
         return ev.to_dict()
 
 
-def _players_of_start(ev: GameStarted) -> list[str]:
+def _players_of_start(ev: events.GameStarted) -> list[str]:
     return [p for p, _ in ev.plays]
 
 
-def _reshapes_place(ev: Placed, content: Content) -> bool:
+def _reshapes_place(ev: events.Placed, content: Content) -> bool:
     return bool(ev.to or adds(content.stickers.get(ev.sticker, {})))
 
 
@@ -116,30 +102,30 @@ def _always(ev: Event, content: Content) -> bool:
 
 
 SPECS: dict[type[Event], EventSpec[Any]] = {spec.cls: spec for spec in (
-    EventSpec(GameStarted, narrate.line_game_start, narrate.tell_game_start, fold.apply_game_start,
+    EventSpec(events.GameStarted, narrate.line_game_start, narrate.tell_game_start, fold.apply_game_start,
               rules.canonical_game_start, check=rules.game_start_problems, actors=_players_of_start, game="start"),
-    EventSpec(GameEnded, narrate.line_game_end, narrate.tell_game_end, fold.apply_game_end,
+    EventSpec(events.GameEnded, narrate.line_game_end, narrate.tell_game_end, fold.apply_game_end,
               rules.canonical_game_end, check=rules.game_end_problems, game="end"),
-    EventSpec(Placed, narrate.line_place, narrate.tell_place, fold.apply_place, rules.canonical_place,
+    EventSpec(events.Placed, narrate.line_place, narrate.tell_place, fold.apply_place, rules.canonical_place,
               admit=rules.admit_place, actors=_by, reshapes=_reshapes_place),
-    EventSpec(Destroyed, narrate.line_destroy, narrate.tell_destroy, fold.apply_destroy, rules.canonical_destroy,
+    EventSpec(events.Destroyed, narrate.line_destroy, narrate.tell_destroy, fold.apply_destroy, rules.canonical_destroy,
               admit=rules.admit_destroy, actors=_by),
-    EventSpec(Opened, narrate.line_open, narrate.tell_open, fold.apply_open, rules.canonical_open,
+    EventSpec(events.Opened, narrate.line_open, narrate.tell_open, fold.apply_open, rules.canonical_open,
               check=rules.open_problems, pack=lambda ev: (ev.pack, f"of packet {ev.envelope}")),
-    EventSpec(PackAdded, narrate.line_add_pack, narrate.tell_add_pack, fold.apply_add_pack,
+    EventSpec(events.PackAdded, narrate.line_add_pack, narrate.tell_add_pack, fold.apply_add_pack,
               rules.canonical_add_pack, check=rules.add_pack_problems, pack=lambda ev: (ev.pack, "added")),
-    EventSpec(Linked, narrate.line_link, narrate.tell_link, fold.apply_link, rules.canonical_link,
+    EventSpec(events.Linked, narrate.line_link, narrate.tell_link, fold.apply_link, rules.canonical_link,
               check=rules.link_problems, actors=_by, reshapes=_always),
-    EventSpec(Ticked, narrate.line_tick, narrate.tell_tick, fold.apply_tick, rules.canonical_tick,
+    EventSpec(events.Ticked, narrate.line_tick, narrate.tell_tick, fold.apply_tick, rules.canonical_tick,
               check=rules.tick_problems),
-    EventSpec(Passed, narrate.line_pass, narrate.tell_pass, fold.apply_pass, rules.canonical_pass,
+    EventSpec(events.Passed, narrate.line_pass, narrate.tell_pass, fold.apply_pass, rules.canonical_pass,
               check=rules.pass_problems, actors=_by),
-    EventSpec(Joined, narrate.line_join, narrate.tell_join, fold.apply_join, rules.canonical_join,
+    EventSpec(events.Joined, narrate.line_join, narrate.tell_join, fold.apply_join, rules.canonical_join,
               check=rules.join_problems),
-    EventSpec(Left, narrate.line_leave, narrate.tell_leave, fold.apply_leave, rules.canonical_leave,
+    EventSpec(events.Left, narrate.line_leave, narrate.tell_leave, fold.apply_leave, rules.canonical_leave,
               check=rules.leave_problems),
     # a departed player's mark may still be retired: its `by` is not refused for having left
-    EventSpec(Retired, narrate.line_retire, narrate.tell_retire, fold.apply_retire, rules.canonical_retire,
+    EventSpec(events.Retired, narrate.line_retire, narrate.tell_retire, fold.apply_retire, rules.canonical_retire,
               check=rules.retire_problems),
 )}
 

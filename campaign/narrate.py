@@ -12,23 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from scarbook.campaign.events import (
-    Destroyed,
-    GameEnded,
-    GameStarted,
-    Joined,
-    Left,
-    Linked,
-    Opened,
-    PackAdded,
-    Passed,
-    Placed,
-    Retired,
-    Ticked,
-)
 from scarbook.campaign.links import cuts
 
 if TYPE_CHECKING:
+    from scarbook.campaign import events
     from scarbook.campaign.history import Words
 
 
@@ -78,7 +65,7 @@ def team_result(result: str, words: Words, game: int) -> str:
 
 
 # --- game-start -------------------------------------------------------------------------------------
-def line_game_start(ev: GameStarted, cutting: frozenset[str]) -> str:
+def line_game_start(ev: events.GameStarted, cutting: frozenset[str]) -> str:
     starts = dict(ev.starts)
     plays = ", ".join((f"{p} as {' and '.join(f)}" if f else p) + (f" from {starts[p]}" if p in starts else "")
                       for p, f in ev.plays)
@@ -87,7 +74,7 @@ def line_game_start(ev: GameStarted, cutting: frozenset[str]) -> str:
             + (f"; seated clockwise: {', '.join(ev.seating)}" if ev.seating else ""))
 
 
-def tell_game_start(ev: GameStarted, words: Words, game: int) -> str:
+def tell_game_start(ev: events.GameStarted, words: Words, game: int) -> str:
     starts = dict(ev.starts)
     plays = [p + (f" plays {' and '.join(words(i) for i in ids)}" if ids else "")
              + (f" from {words(starts[p])}" if p in starts else "") for p, ids in ev.plays]
@@ -96,7 +83,7 @@ def tell_game_start(ev: GameStarted, words: Words, game: int) -> str:
 
 
 # --- game-end ---------------------------------------------------------------------------------------
-def line_game_end(ev: GameEnded, cutting: frozenset[str]) -> str:
+def line_game_end(ev: events.GameEnded, cutting: frozenset[str]) -> str:
     parts = [f"the team {ev.team}" if ev.team else f"{ev.winner} wins"]
     if ev.held_on:
         parts.append(f"held on: {', '.join(ev.held_on)}")
@@ -107,7 +94,7 @@ def line_game_end(ev: GameEnded, cutting: frozenset[str]) -> str:
     return "game ends: " + "; ".join(parts)
 
 
-def tell_game_end(ev: GameEnded, words: Words, game: int) -> str:
+def tell_game_end(ev: events.GameEnded, words: Words, game: int) -> str:
     parts = [team_result(ev.team, words, game) if ev.team else f"{ev.winner} wins" + _scenario_of(words, game)]
     if ev.held_on:
         parts.append(f"{' and '.join(ev.held_on)} held on")
@@ -120,18 +107,18 @@ def tell_game_end(ev: GameEnded, words: Words, game: int) -> str:
     return f"game {game} ends: " + "; ".join(parts)
 
 
-def _scores(ev: GameEnded) -> str:
+def _scores(ev: events.GameEnded) -> str:
     return "scores: " + ", ".join(f"{p} {n}" for p, n in ev.scores)
 
 
 # --- place ------------------------------------------------------------------------------------------
-def line_place(ev: Placed, cutting: frozenset[str]) -> str:
+def line_place(ev: events.Placed, cutting: frozenset[str]) -> str:
     name = f" {ev.name!r}" if ev.name else ""
     joined = "cut from" if ev.sticker in cutting else "joined to"
     return f"{ev.sticker}{name} on {ev.target}" + (f", {joined} {ev.to}" if ev.to else "") + _by(ev.by)
 
 
-def tell_place(ev: Placed, words: Words, game: int) -> str:
+def tell_place(ev: events.Placed, words: Words, game: int) -> str:
     who = ev.by or "the group"
     st = words.sticker(ev.sticker)
     what, where = words(ev.sticker, "stickers"), words(ev.target)
@@ -163,80 +150,80 @@ def tell_place(ev: Placed, words: Words, game: int) -> str:
 
 
 # --- destroy, open, add-pack, link, tick ------------------------------------------------------------
-def line_destroy(ev: Destroyed, cutting: frozenset[str]) -> str:
+def line_destroy(ev: events.Destroyed, cutting: frozenset[str]) -> str:
     return f"{ev.card} destroyed" + _by(ev.by)
 
 
-def tell_destroy(ev: Destroyed, words: Words, game: int) -> str:
+def tell_destroy(ev: events.Destroyed, words: Words, game: int) -> str:
     return f"{ev.by or 'the group'} destroys {words(ev.card)}"
 
 
-def line_open(ev: Opened, cutting: frozenset[str]) -> str:
+def line_open(ev: events.Opened, cutting: frozenset[str]) -> str:
     return f"packet {ev.envelope} opened" + (f" (pack {ev.pack})" if ev.pack else "")
 
 
-def tell_open(ev: Opened, words: Words, game: int) -> str:
+def tell_open(ev: events.Opened, words: Words, game: int) -> str:
     return f"{words(ev.envelope, 'envelopes')} is opened" + (f" (its pack: {ev.pack})" if ev.pack else "")
 
 
-def line_add_pack(ev: PackAdded, cutting: frozenset[str]) -> str:
+def line_add_pack(ev: events.PackAdded, cutting: frozenset[str]) -> str:
     return f"pack {ev.pack} added"
 
 
-def tell_add_pack(ev: PackAdded, words: Words, game: int) -> str:
+def tell_add_pack(ev: events.PackAdded, words: Words, game: int) -> str:
     return f"the house-rule pack {ev.pack} is added"
 
 
-def line_link(ev: Linked, cutting: frozenset[str]) -> str:
+def line_link(ev: events.Linked, cutting: frozenset[str]) -> str:
     done = "cut" if ev.sticker in cutting else "drawn"
     return f"line {ev.a} - {ev.b} {done} ({ev.sticker})" + _by(ev.by)
 
 
-def tell_link(ev: Linked, words: Words, game: int) -> str:
+def tell_link(ev: events.Linked, words: Words, game: int) -> str:
     done = "cuts the line" if cuts(words.sticker(ev.sticker)) else "draws a line"
     return f"{ev.by or 'the group'} {done} {words(ev.a)} - {words(ev.b)} ({words(ev.sticker, 'stickers')})"
 
 
-def line_tick(ev: Ticked, cutting: frozenset[str]) -> str:
+def line_tick(ev: events.Ticked, cutting: frozenset[str]) -> str:
     return f"{_boxes(ev.boxes)} on {ev.target}"
 
 
-def tell_tick(ev: Ticked, words: Words, game: int) -> str:
+def tell_tick(ev: events.Ticked, words: Words, game: int) -> str:
     return f"{_boxes(ev.boxes)} in {words(ev.target)}"
 
 
 # --- join, leave, retire, pass ----------------------------------------------------------------------
-def line_join(ev: Joined, cutting: frozenset[str]) -> str:
+def line_join(ev: events.Joined, cutting: frozenset[str]) -> str:
     """Both registers: the players' names are their own."""
     return f"{ev.player} joins the campaign" + (f" in {ev.replaces}'s place, taking over their holdings"
                                                  if ev.replaces else "")
 
 
-def tell_join(ev: Joined, words: Words, game: int) -> str:
+def tell_join(ev: events.Joined, words: Words, game: int) -> str:
     return line_join(ev, frozenset())
 
 
-def line_leave(ev: Left, cutting: frozenset[str]) -> str:
+def line_leave(ev: events.Left, cutting: frozenset[str]) -> str:
     return f"{ev.player} leaves the campaign" + (f"; their holdings go to {ev.to}" if ev.to else "")
 
 
-def tell_leave(ev: Left, words: Words, game: int) -> str:
+def tell_leave(ev: events.Left, words: Words, game: int) -> str:
     return f"{ev.player} leaves the campaign" + (f", handing their holdings to {ev.to}" if ev.to else "")
 
 
-def line_retire(ev: Retired, cutting: frozenset[str]) -> str:
+def line_retire(ev: events.Retired, cutting: frozenset[str]) -> str:
     return f"{ev.sticker} on {ev.target} {ev.status}" + (f" ({ev.by}'s)" if ev.by else "")
 
 
-def tell_retire(ev: Retired, words: Words, game: int) -> str:
+def tell_retire(ev: events.Retired, words: Words, game: int) -> str:
     return (f"{words(ev.sticker, 'stickers')} on {words(ev.target)}" + (f" ({ev.by}'s)" if ev.by else "")
             + f" is {ev.status} for good")
 
 
-def line_pass(ev: Passed, cutting: frozenset[str]) -> str:
+def line_pass(ev: events.Passed, cutting: frozenset[str]) -> str:
     return f"{ev.by} passes {ev.step}" + (f" for {ev.piece}" if ev.piece else "") + (f" ({ev.why})" if ev.why else "")
 
 
-def tell_pass(ev: Passed, words: Words, game: int) -> str:
+def tell_pass(ev: events.Passed, words: Words, game: int) -> str:
     return (f"{ev.by} passes: {words.steps.get(ev.step, ev.step)}" + (f" for {words(ev.piece)}" if ev.piece else "")
             + (f" ({ev.why})" if ev.why else ""))

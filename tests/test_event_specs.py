@@ -123,8 +123,8 @@ def test_every_event_class_has_exactly_one_spec_and_a_sample() -> None:
 @pytest.fixture(scope="module")
 def words(tmp_path_factory: pytest.TempPathFactory) -> Any:
     from scarbook.campaign.engine import Campaign
-    from scarbook.campaign.ledger.cache import read
     from scarbook.campaign.history import Words
+    from scarbook.campaign.ledger.cache import read
 
     file = tmp_path_factory.mktemp("specs") / "c.yaml"
     assert run_script(f"new {{file}} --game {GAME} --player Ann --player Bob\n", file) == []

@@ -1180,7 +1180,7 @@ def retire_problems(content: Content, state: CampaignState, ev: Retired) -> list
 # --- any event: who acts, and the canonical form of each kind (`eventspecs.SPECS` names them) -------
 def left_problem(content: Content, state: CampaignState, named: list[str]) -> Diagnostic | None:
     """The refusal for a new event that has a player who left act (`named`: the players the event has act, as
-    typed), or for a name that is nobody's; None when every one still plays."""
+    typed; a name that is nobody's is the kind's own check to refuse); None when none of them left."""
     if not state.left:
         return None
     gone = [raw for raw in named if player_name(state, raw) not in state.players

@@ -383,8 +383,14 @@ def _texts(cls: type[Event], data: dict[Any, Any], skip: str = "") -> dict[str, 
     values = {k: _text(data.get(k)) for k in cls.ledger_fields if k != skip}
     if any(data.get(k) is not None and v is None for k, v in values.items()):
         return None
-    defaults = {f.name: f.default for f in fields(cls) if isinstance(f.default, str)}
+    defaults = _text_defaults(cls)
     return {k: v or defaults.get(k, "") for k, v in values.items()}
+
+
+@functools.cache
+def _text_defaults(cls: type[Event]) -> dict[str, str]:
+    """A kind's text fields' defaults (`retire`'s status: retired), read once per kind."""
+    return {f.name: f.default for f in fields(cls) if isinstance(f.default, str)}
 
 
 def _names(value: Any) -> tuple[str, ...] | None:

@@ -387,10 +387,15 @@ def _texts(cls: type[Event], data: dict[Any, Any], skip: str = "") -> dict[str, 
     return {k: v or defaults.get(k, "") for k, v in values.items()}
 
 
-@functools.cache
+_DEFAULTS: dict[type[Event], dict[str, str]] = {}
+
+
 def _text_defaults(cls: type[Event]) -> dict[str, str]:
     """A kind's text fields' defaults (`retire`'s status: retired), read once per kind."""
-    return {f.name: f.default for f in fields(cls) if isinstance(f.default, str)}
+    found = _DEFAULTS.get(cls)
+    if found is None:
+        found = _DEFAULTS[cls] = {f.name: f.default for f in fields(cls) if isinstance(f.default, str)}
+    return found
 
 
 def _names(value: Any) -> tuple[str, ...] | None:

@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scarbook.campaign.content import Content
-from scarbook.campaign.events import Event, Linked, Opened, PackAdded, Placed
+from scarbook.campaign.events import Event
+from scarbook.campaign.eventspecs import admit, apply, canonical, spec_of
 from scarbook.campaign.ledger.file import Ledger, LedgerError, resolved_path
 from scarbook.campaign.links import adds, as_played
-from scarbook.campaign.rules import admit, canonical, pending, trigger_met
-from scarbook.campaign.state import CampaignState, apply, new_state
+from scarbook.campaign.rules import pending, trigger_met
+from scarbook.campaign.state import CampaignState, new_state
 from scarbook.compiler.model import Game
 from scarbook.kernel.diagnostics import Diagnostic, Span, error
 
@@ -119,19 +120,18 @@ class Campaign:
             if fixed is None:
                 continue
             apply(state, content, fixed)
-            if isinstance(fixed, (Opened, PackAdded)):
-                if fixed.pack:
+            spec = spec_of(fixed)
+            if spec.pack is not None:  # a packet opened or a pack added: the content as played changes
+                pack, whose = spec.pack(fixed)
+                if pack:
                     try:
-                        self.game((*packs, fixed.pack))
-                        packs = (*packs, fixed.pack)
+                        self.game((*packs, pack))
+                        packs = (*packs, pack)
                     except ContentError as exc:
-                        whose = (f"of packet {fixed.envelope}" if isinstance(fixed, Opened) else "added")
-                        result.pack_problems.append(error(ev.span, "L010", f"the pack {fixed.pack} {whose} has "
-                                                          f"errors: "
+                        result.pack_problems.append(error(ev.span, "L010", f"the pack {pack} {whose} has errors: "
                                                           f"{exc.diagnostics[0].render() if exc.diagnostics else ''}"))
                 content = self.content_for(packs, list(state.opened), state)
-            elif isinstance(fixed, Linked) or (isinstance(fixed, Placed)
-                                               and (fixed.to or adds(content.stickers.get(fixed.sticker, {})))):
+            elif spec.reshapes(fixed, content):
                 content = self.content_for(packs, list(state.opened), state)
         result.content, result.packs = content, packs
         return result
@@ -157,8 +157,7 @@ class Campaign:
         before = set(replay.pending)
         state = replay.state
         apply(state, replay.content, fixed)
-        adding = isinstance(fixed, Placed) and bool(fixed.to or adds(replay.content.stickers.get(fixed.sticker, {})))
-        if isinstance(fixed, Linked) or adding:
+        if spec_of(fixed).reshapes(fixed, replay.content):
             replay.content = self.content_for(replay.packs, list(state.opened), state)
         after = [e for e, env in replay.content.envelopes.items()
                  if e not in state.opened and trigger_met(replay.content, state, env)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any
+from typing import Any, ClassVar
 
 from scarbook.kernel.diagnostics import Span
 
@@ -28,6 +28,16 @@ class Event:
     note: str = field(default="", kw_only=True)
 
     kind = "event"
+    #: The kind's fields as the ledger writes them, each with whether it is required (`note` aside).
+    ledger_fields: ClassVar[dict[str, bool]] = {}
+
+    @classmethod
+    def read(cls, data: dict[Any, Any], where: dict[str, Any]) -> Event | str:
+        """The event from its ledger mapping, whose keys `parse_event` checked (known, the required ones set, the
+        note read into `where`), or why not ('' for a malformed field). Here each field is text named as in the
+        class (unset: the class's default); a kind with other fields reads them itself."""
+        kwargs = _texts(cls, data)
+        return "" if kwargs is None else cls(**kwargs, **where)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A kind's own `to_dict` also writes the note (last, when there is one): every kind gets it."""
@@ -91,6 +101,18 @@ class GameStarted(Event):
     scenario: str = ""  # the scenario chosen (a scenario graph, `game.campaign.scenarios`)
 
     kind = "game-start"
+    ledger_fields: ClassVar[dict[str, bool]] = {"play": True, "start": False, "type": False, "seating": False,
+                                                  "scenario": False}
+
+    @classmethod
+    def read(cls, data: dict[Any, Any], where: dict[str, Any]) -> Event | str:
+        plays, starts = _plays(data.get("play")), _pairs(data.get("start"))
+        gtype = _text(data.get("type")) if data.get("type") is not None else ""
+        seating = _names(data.get("seating"))
+        scenario = _text(data.get("scenario")) if data.get("scenario") is not None else ""
+        if plays is None or starts is None or gtype is None or seating is None or scenario is None:
+            return ""
+        return cls(plays, starts, gtype, seating, scenario, **where)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"event": self.kind,
@@ -121,6 +143,31 @@ class GameEnded(Event):
     scores: tuple[tuple[str, int], ...] = ()  # (player, score) in this game (`--score NAME=N`)
 
     kind = "game-end"
+    ledger_fields: ClassVar[dict[str, bool]] = {"winner": False, "team": False, "held_on": False, "eliminated": False,
+                                                  "controlled": False, "date": False, "lost": False, "scores": False}
+
+    @classmethod
+    def read(cls, data: dict[Any, Any], where: dict[str, Any]) -> Event | str:
+        if data.get("winner") in (None, "") and data.get("team") in (None, ""):
+            return "a 'game-end' event needs 'winner' (or 'team' in a co-operative game)"
+        winner = _text(data.get("winner")) if data.get("winner") is not None else ""
+        team = _text(data.get("team")) if data.get("team") is not None else ""
+        held, elim, lost = _names(data.get("held_on")), _names(data.get("eliminated")), _names(data.get("lost"))
+        ctrl_raw = data.get("controlled")
+        controlled: list[tuple[str, tuple[str, ...]]] = []
+        if isinstance(ctrl_raw, dict):
+            for p, ts in ctrl_raw.items():
+                names = _names(ts)
+                if names is None:
+                    return ""
+                controlled.append((str(p), names))
+        elif ctrl_raw is not None:
+            return ""
+        scores = _scores(data.get("scores"))
+        if winner is None or team is None or held is None or elim is None or lost is None or scores is None:
+            return ""
+        return cls(winner, held, elim, tuple(controlled), _text(data.get("date")) or "", lost, team, scores,
+                   **where)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"event": self.kind}
@@ -152,6 +199,16 @@ class Placed(Event):
     to: str = ""  # the second territory a sticker that brings a line joins its target to (a bridge)
 
     kind = "place"
+    ledger_fields: ClassVar[dict[str, bool]] = {"sticker": True, "target": True, "by": False, "name": False,
+                                                  "value": False, "to": False}
+
+    @classmethod
+    def read(cls, data: dict[Any, Any], where: dict[str, Any]) -> Event | str:
+        number = data.get("value")
+        if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+            return ""
+        kwargs = _texts(cls, data, skip="value")
+        return "" if kwargs is None else cls(**kwargs, value=number, **where)
 
 
 @dataclass(frozen=True)
@@ -162,6 +219,7 @@ class Destroyed(Event):
     by: str = ""
 
     kind = "destroy"
+    ledger_fields: ClassVar[dict[str, bool]] = {"card": True, "by": False}
 
 
 @dataclass(frozen=True)
@@ -172,6 +230,7 @@ class Opened(Event):
     pack: str = ""
 
     kind = "open"
+    ledger_fields: ClassVar[dict[str, bool]] = {"envelope": True, "pack": False}
 
 
 @dataclass(frozen=True)
@@ -183,6 +242,7 @@ class PackAdded(Event):
     fingerprint: str = ""
 
     kind = "add-pack"
+    ledger_fields: ClassVar[dict[str, bool]] = {"pack": True, "fingerprint": False}
 
 
 @dataclass(frozen=True)
@@ -196,6 +256,7 @@ class Linked(Event):
     by: str = ""
 
     kind = "link"
+    ledger_fields: ClassVar[dict[str, bool]] = {"sticker": True, "a": True, "b": True, "by": False}
 
 
 @dataclass(frozen=True)
@@ -206,6 +267,14 @@ class Ticked(Event):
     boxes: int = 1
 
     kind = "tick"
+    ledger_fields: ClassVar[dict[str, bool]] = {"target": True, "boxes": False}
+
+    @classmethod
+    def read(cls, data: dict[Any, Any], where: dict[str, Any]) -> Event | str:
+        target, boxes = _text(data.get("target")), data.get("boxes", 1)
+        if target is None or not isinstance(boxes, int) or isinstance(boxes, bool) or boxes < 1:
+            return ""
+        return cls(target, boxes, **where)
 
     def to_dict(self) -> dict[str, Any]:
         return {"event": self.kind, "target": self.target, "boxes": self.boxes}
@@ -221,6 +290,7 @@ class Passed(Event):
     why: str = ""
 
     kind = "pass"
+    ledger_fields: ClassVar[dict[str, bool]] = {"step": True, "by": True, "piece": False, "why": False}
 
 
 @dataclass(frozen=True)
@@ -232,6 +302,7 @@ class Joined(Event):
     replaces: str = ""
 
     kind = "join"
+    ledger_fields: ClassVar[dict[str, bool]] = {"player": True, "replaces": False}
 
 
 @dataclass(frozen=True)
@@ -243,6 +314,7 @@ class Left(Event):
     to: str = ""
 
     kind = "leave"
+    ledger_fields: ClassVar[dict[str, bool]] = {"player": True, "to": False}
 
 
 @dataclass(frozen=True)
@@ -256,6 +328,7 @@ class Retired(Event):
     by: str = ""
 
     kind = "retire"
+    ledger_fields: ClassVar[dict[str, bool]] = {"sticker": True, "target": True, "status": False, "by": False}
 
 
 #: The statuses a retired mark may take (`campaign retire --as`), beside active and cancelled.
@@ -304,6 +377,27 @@ def _text(value: Any) -> str | None:
     return None
 
 
+def _texts(cls: type[Event], data: dict[Any, Any], skip: str = "") -> dict[str, Any] | None:
+    """The kind's ledger fields but `skip` as text, by name (an unset one: the class's default); None when one
+    is not text."""
+    values = {k: _text(data.get(k)) for k in cls.ledger_fields if k != skip}
+    if any(data.get(k) is not None and v is None for k, v in values.items()):
+        return None
+    defaults = _text_defaults(cls)
+    return {k: v or defaults.get(k, "") for k, v in values.items()}
+
+
+_DEFAULTS: dict[type[Event], dict[str, str]] = {}
+
+
+def _text_defaults(cls: type[Event]) -> dict[str, str]:
+    """A kind's text fields' defaults (`retire`'s status: retired), read once per kind."""
+    found = _DEFAULTS.get(cls)
+    if found is None:
+        found = _DEFAULTS[cls] = {f.name: f.default for f in fields(cls) if isinstance(f.default, str)}
+    return found
+
+
 def _names(value: Any) -> tuple[str, ...] | None:
     if value is None:
         return ()
@@ -344,31 +438,16 @@ def _scores(value: Any) -> tuple[tuple[str, int], ...] | None:
     return None
 
 
-_FIELDS: dict[str, dict[str, bool]] = {  # event -> field -> required
-    "game-start": {"play": True, "start": False, "type": False, "seating": False, "scenario": False},
-    "game-end": {"winner": False, "team": False, "held_on": False, "eliminated": False, "controlled": False,
-                 "date": False, "lost": False, "scores": False},
-    "place": {"sticker": True, "target": True, "by": False, "name": False, "value": False, "to": False},
-    "destroy": {"card": True, "by": False},
-    "open": {"envelope": True, "pack": False},
-    "add-pack": {"pack": True, "fingerprint": False},
-    "link": {"sticker": True, "a": True, "b": True, "by": False},
-    "tick": {"target": True, "boxes": False},
-    "pass": {"step": True, "by": True, "piece": False, "why": False},
-    "join": {"player": True, "replaces": False},
-    "leave": {"player": True, "to": False},
-    "retire": {"sticker": True, "target": True, "status": False, "by": False},
-}
-
-
 def parse_event(data: Any, span: Span, index: int) -> Event | ParseProblem:
-    """One ledger entry to an event, or the reason it cannot be read."""
+    """One ledger entry to an event, or the reason it cannot be read (never an exception: any value YAML gives,
+    of any shape, is one or the other; the kind's own `read` turns its fields into the event)."""
     if not isinstance(data, dict):
         return ParseProblem(span, "an event is a mapping like {event: place, sticker: STICKER, target: TARGET}")
     kind = data.get("event")
-    if kind not in EVENT_TYPES:
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
         return ParseProblem(span, f"unknown event {kind!r}; events are: {', '.join(EVENT_TYPES)}")
-    fields = _FIELDS[kind]
+    fields = cls.ledger_fields
     for key in data:
         if key not in ("event", "note") and key not in fields:
             return ParseProblem(span, f"a '{kind}' event has no field '{key}'; its fields: {', '.join(fields)}, "
@@ -379,66 +458,7 @@ def parse_event(data: Any, span: Span, index: int) -> Event | ParseProblem:
     note = _text(data.get("note")) if data.get("note") is not None else ""
     if note is None:
         return ParseProblem(span, f"a '{kind}' event's note is text (a word, a sentence), not a list or mapping")
-    where: dict[str, Any] = {"span": span, "index": index, "note": note}
-    bad = ParseProblem(span, f"a '{kind}' event has a malformed field")
-    if kind == "game-start":
-        plays, starts = _plays(data.get("play")), _pairs(data.get("start"))
-        gtype = _text(data.get("type")) if data.get("type") is not None else ""
-        seating = _names(data.get("seating"))
-        scenario = _text(data.get("scenario")) if data.get("scenario") is not None else ""
-        if plays is None or starts is None or gtype is None or seating is None or scenario is None:
-            return bad
-        return GameStarted(plays, starts, gtype, seating, scenario, **where)
-    if kind == "game-end":
-        if data.get("winner") in (None, "") and data.get("team") in (None, ""):
-            return ParseProblem(span, "a 'game-end' event needs 'winner' (or 'team' in a co-operative "
-                                "game)")
-        winner = _text(data.get("winner")) if data.get("winner") is not None else ""
-        team = _text(data.get("team")) if data.get("team") is not None else ""
-        held, elim, lost = _names(data.get("held_on")), _names(data.get("eliminated")), _names(data.get("lost"))
-        ctrl_raw = data.get("controlled")
-        controlled: list[tuple[str, tuple[str, ...]]] = []
-        if isinstance(ctrl_raw, dict):
-            for p, ts in ctrl_raw.items():
-                names = _names(ts)
-                if names is None:
-                    return bad
-                controlled.append((str(p), names))
-        elif ctrl_raw is not None:
-            return bad
-        scores = _scores(data.get("scores"))
-        if winner is None or team is None or held is None or elim is None or lost is None or scores is None:
-            return bad
-        return GameEnded(winner, held, elim, tuple(controlled), _text(data.get("date")) or "", lost, team, scores,
-                         **where)
-    number = data.get("value") if kind == "place" else None
-    if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
-        return bad
-    values = {k: _text(data.get(k)) for k in fields if k != "value"}
-    if any(values[k] is None for k, req in fields.items() if req) or any(
-            data.get(k) is not None and values[k] is None for k in values):
-        return bad
-    if kind == "place":
-        return Placed(values["sticker"] or "", values["target"] or "", values["by"] or "", values["name"] or "",
-                      number, values["to"] or "", **where)
-    if kind == "destroy":
-        return Destroyed(values["card"] or "", values["by"] or "", **where)
-    if kind == "open":
-        return Opened(values["envelope"] or "", values["pack"] or "", **where)
-    if kind == "link":
-        return Linked(values["sticker"] or "", values["a"] or "", values["b"] or "", values["by"] or "", **where)
-    if kind == "add-pack":
-        return PackAdded(values["pack"] or "", values["fingerprint"] or "", **where)
-    if kind == "join":
-        return Joined(values["player"] or "", values["replaces"] or "", **where)
-    if kind == "leave":
-        return Left(values["player"] or "", values["to"] or "", **where)
-    if kind == "retire":
-        return Retired(values["sticker"] or "", values["target"] or "", values["status"] or "retired",
-                       values["by"] or "", **where)
-    if kind == "pass":
-        return Passed(values["step"] or "", values["by"] or "", values["piece"] or "", values["why"] or "", **where)
-    boxes = data.get("boxes", 1)
-    if not isinstance(boxes, int) or isinstance(boxes, bool) or boxes < 1:
-        return bad
-    return Ticked(values["target"] or "", boxes, **where)
+    read = cls.read(data, {"span": span, "index": index, "note": note})
+    if isinstance(read, Event):
+        return read
+    return ParseProblem(span, read or f"a '{kind}' event has a malformed field")

@@ -6,9 +6,9 @@ so it holds game N's end-of-game steps (rewards, passes, packets opened before t
 events (`Campaign.replay` of a prefix): exactly what `status` says of the ledger cut there, and
 spoiler-safe as of then (a packet opened later is still sealed in that fold's content).
 
-`tell` phrases events as a group would say them, from the content's names (the name printed on a
-sticker, a territory, a card, a packet; the name a player gave) and from what the sticker's data
-says it does (`founds`, `named`, `cancels`, `adds`, a set value, lines): nothing here knows a game.
+`story` tells events as a group would say them (`eventspecs.tell`: each kind's sentence in `narrate`) with
+`Words`, the content's names (the name printed on a sticker, a territory, a card, a packet; the name a player
+gave): nothing here knows a game.
 `diff_data` is `scarbook campaign diff N [M]`; `chronicle` is the view the printable chronicle shows
 (`templates/chronicle.html.j2`, rendered by the compiler's Jinja2 environment and WeasyPrint path).
 Nothing here writes a file but `write_chronicle`, the one output it is asked for.
@@ -22,22 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from scarbook.campaign.engine import Campaign, Replay
-from scarbook.campaign.events import (
-    Destroyed,
-    Event,
-    GameEnded,
-    GameStarted,
-    Joined,
-    Left,
-    Linked,
-    Opened,
-    PackAdded,
-    Passed,
-    Placed,
-    Retired,
-    Ticked,
-)
-from scarbook.campaign.links import cuts
+from scarbook.campaign.events import Event
+from scarbook.campaign.eventspecs import spec_of, tell
+from scarbook.campaign.narrate import scenario_name, team_result
 from scarbook.campaign.shape import status_lines as shape_lines
 from scarbook.compiler.words import a
 
@@ -52,10 +39,11 @@ def points(events: list[Event]) -> list[int]:
     out: list[int] = []
     ended = True  # before the first game, "game 0" has ended
     for i, ev in enumerate(events):
-        if isinstance(ev, GameStarted):
+        edge = spec_of(ev).game
+        if edge == "start":
             out.append(i)  # the world after the previous game: everything before this start
             ended = False
-        elif isinstance(ev, GameEnded):
+        elif edge == "end":
             ended = True
     if ended:
         out.append(len(events))
@@ -110,120 +98,6 @@ class Words:
 CHRONICLE_BOARD_MM = (186.0, 160.0)
 
 
-def _plain(key: str) -> str:
-    """A field's key or a left-over id in the prose's words: "melee_dice" -> "melee dice"."""
-    return key.replace("_", " ") if " " not in key else key
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else str(n)
-
-
-def tell(ev: Event, words: Words, game: int = 0) -> str:
-    """One sentence for one event, named as printed (the game number for a start or an end)."""
-    who = ev.by if isinstance(ev, (Placed, Destroyed, Linked)) and ev.by else "the group"
-    if isinstance(ev, GameStarted):
-        starts = dict(ev.starts)
-        plays = [p + (f" plays {' and '.join(words(i) for i in ids)}" if ids else "")
-                 + (f" from {words(starts[p])}" if p in starts else "") for p, ids in ev.plays]
-        played = _scenario_name(words, ev.scenario)
-        return f"game {game} starts: {played + '; ' if played else ''}{', '.join(plays)}"
-    if isinstance(ev, GameEnded):
-        parts = [_team_result(ev.team, words, game) if ev.team else f"{ev.winner} wins" + _scenario_of(words, game)]
-        if ev.held_on:
-            parts.append(f"{' and '.join(ev.held_on)} held on")
-        if ev.eliminated:
-            parts.append(f"{' and '.join(ev.eliminated)} {'was' if len(ev.eliminated) == 1 else 'were'} eliminated")
-        if ev.lost:
-            parts.append(f"lost for good: {', '.join(words(p) for p in ev.lost)}")
-        if ev.scores:
-            parts.append("scores: " + ", ".join(f"{p} {n}" for p, n in ev.scores))
-        return f"game {game} ends: " + "; ".join(parts)
-    if isinstance(ev, Placed):
-        return _tell_placed(ev, words, who)
-    if isinstance(ev, Destroyed):
-        return f"{who} destroys {words(ev.card)}"
-    if isinstance(ev, Opened):
-        return f"{words(ev.envelope, 'envelopes')} is opened" + (f" (its pack: {ev.pack})" if ev.pack else "")
-    if isinstance(ev, PackAdded):
-        return f"the house-rule pack {ev.pack} is added"
-    if isinstance(ev, Linked):
-        done = "cuts the line" if cuts(words.sticker(ev.sticker)) else "draws a line"
-        return f"{who} {done} {words(ev.a)} - {words(ev.b)} ({words(ev.sticker, 'stickers')})"
-    if isinstance(ev, Ticked):
-        return f"{ev.boxes} box{'' if ev.boxes == 1 else 'es'} ticked in {words(ev.target)}"
-    if isinstance(ev, Joined):
-        return f"{ev.player} joins the campaign" + (f" in {ev.replaces}'s place, taking over their holdings"
-                                                     if ev.replaces else "")
-    if isinstance(ev, Left):
-        return f"{ev.player} leaves the campaign" + (f", handing their holdings to {ev.to}" if ev.to else "")
-    if isinstance(ev, Retired):
-        return f"{words(ev.sticker, 'stickers')} on {words(ev.target)}" + (f" ({ev.by}'s)" if ev.by else "") \
-            + f" is {ev.status} for good"
-    if isinstance(ev, Passed):
-        return (f"{ev.by} passes: {words.steps.get(ev.step, ev.step)}" + (f" for {words(ev.piece)}" if ev.piece else "")
-                + (f" ({ev.why})" if ev.why else ""))
-    return ev.kind
-
-
-def _scenario_name(words: Words, sid: str) -> str:
-    """A scenario's name as the content gives it ('' for none)."""
-    if not sid:
-        return ""
-    sc = words.content.model.scenarios.get(sid)
-    return sc.name if sc is not None else sid
-
-
-def _scenario_of(words: Words, game: int) -> str:
-    """' (The Cave)': the scenario a game played, where it played one."""
-    record = words.state.games[game - 1] if 0 < game <= len(words.state.games) else None
-    name = _scenario_name(words, record.scenario) if record is not None else ""
-    return f" ({name})" if name else ""
-
-
-def _team_result(result: str, words: Words, game: int) -> str:
-    """A team game's result in the game's words ("<Chapter> 2 lost (try 1 of 2)" where games play chapters, "The
-    Cave lost" where they play scenarios), else "the team lost"."""
-    chapters = words.content.model.chapters
-    record = words.state.games[game - 1] if 0 < game <= len(words.state.games) else None
-    if record is not None and record.scenario:
-        return f"{_scenario_name(words, record.scenario)} {result}"
-    if chapters is None or record is None or not record.chapter:
-        return f"the team {result}"
-    tries = f" ({chapters.try_word} {record.attempt} of {chapters.tries})" if chapters.tries > 1 else ""
-    return f"{chapters.name[:1].upper()}{chapters.name[1:]} {record.chapter} {result}{tries}"
-
-
-def _tell_placed(ev: Placed, words: Words, who: str) -> str:
-    st = words.sticker(ev.sticker)
-    what, where = words(ev.sticker, "stickers"), words(ev.target)
-    founds = st.get("founds") if isinstance(st.get("founds"), dict) else None
-    if founds is not None:
-        text = f"{who} founds {ev.name!r} ({what}) in {where}" if ev.name else f"{who} founds a {what} in {where}"
-    elif st.get("named") and ev.name:
-        text = f"{who} names {where} {ev.name!r} ({what})"
-    elif st.get("cancels"):
-        gone = [m for m in words.state.marks.get(ev.target, []) if m.covered_by == ev.sticker
-                and m.line < ev.span.line]  # the latest mark it may cover went under it
-        covered = f"the {words(gone[-1].sticker, 'stickers')}" if gone else "what was"
-        text = f"{who} cancels {covered} on {where} ({what})"
-    elif ev.value is not None:
-        text = f"{who} sets {_plain(words(ev.name)) if ev.name else 'the value'} of {where} to {ev.value} ({what})"
-    elif ev.name:
-        text = f"{who} places {what} on {where}: {_plain(words(ev.name))}"
-    else:
-        text = f"{who} places {what}" + ("" if where == what else f" on {where}")
-    adds = st.get("adds")
-    pairs = adds.items() if isinstance(adds, dict) else ()
-    changes = [f"{_plain(k)} {_signed(v)}" for k, v in pairs if isinstance(v, int) and not isinstance(v, bool)
-               and f"{_signed(v)} " not in f"{what} "]  # a mark whose name already says its value says it once
-    if changes:
-        text += f" ({', '.join(changes)})"
-    if ev.to:
-        text += f", {'cut from' if cuts(st) else 'joined to'} {words(ev.to)}"
-    return text
-
-
 @dataclass
 class Told:
     """One event in its place in the story: the game it belongs to and when (before, during, after)."""
@@ -243,9 +117,10 @@ def story(events: list[Event], start: int, stop: int, words: Words) -> list[Told
     game, playing = 0, False
     out = []
     for i, ev in enumerate(events[:stop]):
-        if isinstance(ev, GameStarted):
+        edge = spec_of(ev).game
+        if edge == "start":
             game, playing, when = game + 1, True, "start"
-        elif isinstance(ev, GameEnded):
+        elif edge == "end":
             playing, when = False, "end"
         else:
             when = "during" if playing else ("after" if game else "before")
@@ -405,7 +280,7 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
     ledger = campaign.ledger
     events = ledger.events
     ends = points(events)
-    starts = [i for i, ev in enumerate(events) if isinstance(ev, GameStarted)]
+    starts = [i for i, ev in enumerate(events) if spec_of(ev).game == "start"]
     pages = []
     for number, begin in enumerate(starts, 1):
         if progress is not None:
@@ -469,8 +344,8 @@ def _page_shape(words: Words, record: Any, number: int) -> dict[str, Any]:
     which columns its table needs (pieces, starts, scores only where the game has them)."""
     from scarbook.campaign.shape import chapter_label
 
-    played = _scenario_name(words, record.scenario) or chapter_label(words.content, record)
-    return {"played": played, "team": (_team_result(record.team, words, number) if record.team else ""),
+    played = scenario_name(words, record.scenario) or chapter_label(words.content, record)
+    return {"played": played, "team": (team_result(record.team, words, number) if record.team else ""),
             "columns": {"pieces": any(record.pieces.get(p) for p in record.plays),
                         "start": any(record.starts.get(p) for p in record.plays), "score": bool(record.scores),
                         "result": not record.team}}

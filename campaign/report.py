@@ -11,21 +11,6 @@ from typing import Any
 
 from scarbook.campaign import shape, steps, todo
 from scarbook.campaign.engine import Replay
-from scarbook.campaign.events import (
-    Destroyed,
-    Event,
-    GameEnded,
-    GameStarted,
-    Joined,
-    Left,
-    Linked,
-    Opened,
-    PackAdded,
-    Passed,
-    Placed,
-    Retired,
-    Ticked,
-)
 from scarbook.campaign.ledger.file import Ledger
 from scarbook.campaign.links import cuts
 from scarbook.campaign.rules import blocking as rules_blocking
@@ -286,50 +271,3 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
                            and not m["cancels"]],
         **shape.status_data(content, state, lambda sid, t: legal_now(content, state, sid, t)),
     }
-
-
-def describe(ev: Event, cutting: frozenset[str] = frozenset()) -> str:
-    """One line for an event; `cutting`: the stickers whose lines cut edges (when the content is at hand)."""
-    if isinstance(ev, GameStarted):
-        starts = dict(ev.starts)
-        plays = ", ".join((f"{p} as {' and '.join(f)}" if f else p) + (f" from {starts[p]}" if p in starts else "")
-                          for p, f in ev.plays)
-        return (f"game starts: {plays}" + (f" ({ev.type})" if ev.type else "")
-                + (f"; scenario: {ev.scenario}" if ev.scenario else "")
-                + (f"; seated clockwise: {', '.join(ev.seating)}" if ev.seating else ""))
-    if isinstance(ev, GameEnded):
-        parts = [f"the team {ev.team}" if ev.team else f"{ev.winner} wins"]
-        if ev.held_on:
-            parts.append(f"held on: {', '.join(ev.held_on)}")
-        if ev.eliminated:
-            parts.append(f"eliminated: {', '.join(ev.eliminated)}")
-        if ev.scores:
-            parts.append("scores: " + ", ".join(f"{p} {n}" for p, n in ev.scores))
-        return "game ends: " + "; ".join(parts)
-    if isinstance(ev, Placed):
-        name = f" {ev.name!r}" if ev.name else ""
-        joined = "cut from" if ev.sticker in cutting else "joined to"
-        return (f"{ev.sticker}{name} on {ev.target}" + (f", {joined} {ev.to}" if ev.to else "")
-                + (f" by {ev.by}" if ev.by else ""))
-    if isinstance(ev, Destroyed):
-        return f"{ev.card} destroyed" + (f" by {ev.by}" if ev.by else "")
-    if isinstance(ev, Opened):
-        return f"packet {ev.envelope} opened" + (f" (pack {ev.pack})" if ev.pack else "")
-    if isinstance(ev, Linked):
-        done = "cut" if ev.sticker in cutting else "drawn"
-        return f"line {ev.a} - {ev.b} {done} ({ev.sticker})" + (f" by {ev.by}" if ev.by else "")
-    if isinstance(ev, PackAdded):
-        return f"pack {ev.pack} added"
-    if isinstance(ev, Ticked):
-        return f"{ev.boxes} box{'' if ev.boxes == 1 else 'es'} ticked on {ev.target}"
-    if isinstance(ev, Joined):
-        return f"{ev.player} joins the campaign" + (f" in {ev.replaces}'s place, taking over their holdings"
-                                                     if ev.replaces else "")
-    if isinstance(ev, Left):
-        return f"{ev.player} leaves the campaign" + (f"; their holdings go to {ev.to}" if ev.to else "")
-    if isinstance(ev, Retired):
-        return f"{ev.sticker} on {ev.target} {ev.status}" + (f" ({ev.by}'s)" if ev.by else "")
-    if isinstance(ev, Passed):
-        return f"{ev.by} passes {ev.step}" + (f" for {ev.piece}" if ev.piece else "") + (f" ({ev.why})" if ev.why
-                                                                                        else "")
-    return ev.kind

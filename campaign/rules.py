@@ -8,7 +8,6 @@ factions exist, entitled players take their reward). Never changes the state.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -936,7 +935,7 @@ def open_problems(content: Content, state: CampaignState, ev: Opened) -> list[Di
     return []
 
 
-def add_pack_problems(state: CampaignState, ev: PackAdded) -> list[Diagnostic]:
+def add_pack_problems(content: Content, state: CampaignState, ev: PackAdded) -> list[Diagnostic]:
     """A house-rule pack joins before game 1 or between games, once."""
     if state.in_progress is not None:
         return [refusal("R301", f"game {state.in_progress.number} is in progress: add a pack between games",
@@ -1178,58 +1177,40 @@ def retire_problems(content: Content, state: CampaignState, ev: Retired) -> list
                     + (f" (active there: {', '.join(on)})" if on else ""), *rule)]
 
 
-def _named_players(ev: Event) -> list[str]:
-    """The players a new event has act (a placement's --by, who plays …), to refuse those who left."""
-    if isinstance(ev, GameStarted):
-        return [p for p, _ in ev.plays]
-    by = getattr(ev, "by", "")
-    return [by] if isinstance(by, str) and by else []
+# --- any event: who acts, and the canonical form of each kind (`eventspecs.SPECS` names them) -------
+def left_problem(content: Content, state: CampaignState, named: list[str]) -> Diagnostic | None:
+    """The refusal for a new event that has a player who left act (`named`: the players the event has act, as
+    typed; a name that is nobody's is the kind's own check to refuse); None when none of them left."""
+    if not state.left:
+        return None
+    gone = [raw for raw in named if player_name(state, raw) not in state.players
+            and player_name(state, raw) is not None]
+    return _gone_or_unknown(content, state, gone[0]) if gone else None
 
 
-# --- any event --------------------------------------------------------------------------------
-def admit(content: Content, state: CampaignState, ev: Event) -> tuple[list[Diagnostic], Event | None]:
-    """Everything wrong with recording `ev` now, and `ev` as the content and the ledger spell it (None: it names
-    nothing that exists). What was typed is resolved once, for both: the replay's one pass per event."""
-    if state.left and not isinstance(ev, (Left, Retired)):
-        gone = [raw for raw in _named_players(ev) if player_name(state, raw) not in state.players
-                and player_name(state, raw) is not None]
-        if gone:
-            return [_gone_or_unknown(content, state, gone[0])], canonical(content, state, ev)
-    if isinstance(ev, (Placed, Destroyed)):
-        r = _resolved(content, state, ev)
-        if isinstance(r, Diagnostic):
-            return [r], None
-        found = placement_problems(content, state, r)
-        if not found and isinstance(ev, Placed) and ev.to:
-            found = place_to_problems(content, state, r, normalize(ev.to))
-        return found, _placed(ev, r)
-    check = _CHECK_OF.get(type(ev))
-    if check is None:
-        return [refusal("L003", "unknown event")], ev
-    return check(content, state, ev), canonical(content, state, ev)
+def admit_place(content: Content, state: CampaignState, ev: Placed) -> tuple[list[Diagnostic], Event | None]:
+    """A placement's problems and canonical form, what was typed resolved once for both."""
+    r = resolve(content, state, ev.sticker, ev.target, ev.by, ev.name, ev.value)
+    if isinstance(r, Diagnostic):
+        return [r], None
+    found = placement_problems(content, state, r)
+    if not found and ev.to:
+        found = place_to_problems(content, state, r, normalize(ev.to))
+    return found, _placed(ev, r)
 
 
-#: What checks each kind of event but a placement (which is resolved first, in `admit`).
-_CHECK_OF: dict[type[Event], Callable[[Content, CampaignState, Any], list[Diagnostic]]] = {
-    GameStarted: game_start_problems, GameEnded: game_end_problems, Opened: open_problems,
-    PackAdded: lambda content, state, ev: add_pack_problems(state, ev), Linked: link_problems,
-    Ticked: tick_problems, Passed: pass_problems,
-    Joined: join_problems, Left: leave_problems, Retired: retire_problems,
-}
+def admit_destroy(content: Content, state: CampaignState, ev: Destroyed) -> tuple[list[Diagnostic], Event | None]:
+    """A destroyed card's problems and canonical form (a placement of the game's destroy sticker)."""
+    r = resolve_destroy(content, state, ev.card, ev.by)
+    if isinstance(r, Diagnostic):
+        return [r], None
+    return placement_problems(content, state, r), Destroyed(r.target.id, r.actor, span=ev.span, index=ev.index)
 
 
-def _resolved(content: Content, state: CampaignState, ev: Placed | Destroyed) -> Resolved | Diagnostic:
-    if isinstance(ev, Placed):
-        return resolve(content, state, ev.sticker, ev.target, ev.by, ev.name, ev.value)
-    return resolve_destroy(content, state, ev.card, ev.by)
-
-
-def _placed(ev: Placed | Destroyed, r: Resolved) -> Event:
+def _placed(ev: Placed, r: Resolved) -> Event:
     """A placement as resolved: ids and the player's name as the content and the ledger spell them."""
-    if isinstance(ev, Placed):
-        return Placed(r.sticker_id, r.target.id, r.actor, r.name, ev.value, normalize(ev.to) if ev.to else "",
-                      span=ev.span, index=ev.index)
-    return Destroyed(r.target.id, r.actor, span=ev.span, index=ev.index)
+    return Placed(r.sticker_id, r.target.id, r.actor, r.name, ev.value, normalize(ev.to) if ev.to else "",
+                  span=ev.span, index=ev.index)
 
 
 def resolve_destroy(content: Content, state: CampaignState, card: str, by: str = "") -> Resolved | Diagnostic:
@@ -1245,53 +1226,82 @@ def resolve_destroy(content: Content, state: CampaignState, card: str, by: str =
                    "only the cards the game's rules let you destroy")
 
 
-def canonical(content: Content, state: CampaignState, ev: Event) -> Event | None:
-    """The event with ids and names as the content and the ledger spell them (None: unreadable)."""
-    span, index = ev.span, ev.index  # the canonical event keeps where the ledger wrote it
+def _who(state: CampaignState, raw: str) -> str:
+    return player_name(state, raw) or raw
 
+
+def canonical_place(content: Content, state: CampaignState, ev: Placed) -> Event | None:
+    """The event with ids and names as the content and the ledger spell them (None: unreadable); the canonical
+    event keeps where the ledger wrote it (span, index), as every `canonical_*` does."""
+    r = resolve(content, state, ev.sticker, ev.target, ev.by, ev.name, ev.value)
+    return None if isinstance(r, Diagnostic) else _placed(ev, r)
+
+
+def canonical_destroy(content: Content, state: CampaignState, ev: Destroyed) -> Event | None:
+    r = resolve_destroy(content, state, ev.card, ev.by)
+    return None if isinstance(r, Diagnostic) else Destroyed(r.target.id, r.actor, span=ev.span, index=ev.index)
+
+
+def canonical_game_start(content: Content, state: CampaignState, ev: GameStarted) -> Event | None:
+    return GameStarted(tuple((_who(state, p), tuple(normalize(f) for f in fs)) for p, fs in ev.plays),
+                       tuple((_who(state, p), normalize(t)) for p, t in ev.starts), ev.type,
+                       tuple(_who(state, p) for p in ev.seating),
+                       pick(ev.scenario, content.model.scenarios) if ev.scenario else "",
+                       span=ev.span, index=ev.index)
+
+
+def canonical_game_end(content: Content, state: CampaignState, ev: GameEnded) -> Event | None:
     def who(raw: str) -> str:
-        return player_name(state, raw) or raw
+        return _who(state, raw)
 
-    if isinstance(ev, (Placed, Destroyed)):
-        r = _resolved(content, state, ev)
-        return None if isinstance(r, Diagnostic) else _placed(ev, r)
-    if isinstance(ev, GameStarted):
-        return GameStarted(tuple((who(p), tuple(normalize(f) for f in fs)) for p, fs in ev.plays),
-                           tuple((who(p), normalize(t)) for p, t in ev.starts), ev.type,
-                           tuple(who(p) for p in ev.seating),
-                           pick(ev.scenario, content.model.scenarios) if ev.scenario else "",
-                           span=span, index=index)
-    if isinstance(ev, GameEnded):
-        game = state.in_progress
-        listed = [who(ev.winner), *(who(p) for p in ev.held_on), *(who(p) for p in ev.eliminated)]
-        held = [who(p) for p in ev.held_on]
-        if game is not None:
-            held += [p for p in game.plays if p not in listed]  # unlisted players held on
-        return GameEnded(who(ev.winner), tuple(held), tuple(who(p) for p in ev.eliminated),
-                         tuple((who(p), tuple(normalize(t) for t in ts)) for p, ts in ev.controlled), ev.date,
-                         tuple(normalize(p) for p in ev.lost), ev.team.strip().lower(),
-                         tuple((who(p), n) for p, n in ev.scores), span=span, index=index)
-    if isinstance(ev, Opened):
-        return Opened(normalize(ev.envelope), ev.pack, span=span, index=index)
-    if isinstance(ev, Ticked):
-        return Ticked(normalize(ev.target), ev.boxes, span=span, index=index)
-    if isinstance(ev, Linked):
-        return Linked(normalize(ev.sticker), normalize(ev.a), normalize(ev.b), who(ev.by) if ev.by else "",
-                      span=span, index=index)
-    if isinstance(ev, Joined):
-        return Joined(ev.player.strip(), who(ev.replaces) if ev.replaces else "", span=span, index=index)
-    if isinstance(ev, Left):
-        return Left(who(ev.player), who(ev.to) if ev.to else "", span=span, index=index)
-    if isinstance(ev, Retired):
-        target = normalize(ev.target)
-        mark = retiring(content, state, normalize(ev.sticker), target, who(ev.by) if ev.by else "")
-        by = who(ev.by) if ev.by else (state.owner(content, mark) if mark is not None else "")
-        return Retired(normalize(ev.sticker), target, ev.status.strip().lower() or "retired", by, span=span,
-                       index=index)
-    if isinstance(ev, Passed):
-        step, by, piece = normalize(ev.step), who(ev.by), normalize(ev.piece) if ev.piece else ""
-        if not piece:  # the one piece this player takes the step for, when the step is per piece
-            pieces = {o.piece for o in steps.open_entries(content, state) if o.step.id == step and o.takes(by)}
-            piece = pieces.pop() if len(pieces) == 1 else ""
-        return Passed(step, by, piece, ev.why, span=span, index=index)
-    return ev
+    game = state.in_progress
+    listed = [who(ev.winner), *(who(p) for p in ev.held_on), *(who(p) for p in ev.eliminated)]
+    held = [who(p) for p in ev.held_on]
+    if game is not None:
+        held += [p for p in game.plays if p not in listed]  # unlisted players held on
+    return GameEnded(who(ev.winner), tuple(held), tuple(who(p) for p in ev.eliminated),
+                     tuple((who(p), tuple(normalize(t) for t in ts)) for p, ts in ev.controlled), ev.date,
+                     tuple(normalize(p) for p in ev.lost), ev.team.strip().lower(),
+                     tuple((who(p), n) for p, n in ev.scores), span=ev.span, index=ev.index)
+
+
+def canonical_open(content: Content, state: CampaignState, ev: Opened) -> Event | None:
+    return Opened(normalize(ev.envelope), ev.pack, span=ev.span, index=ev.index)
+
+
+def canonical_add_pack(content: Content, state: CampaignState, ev: PackAdded) -> Event | None:
+    return ev  # a pack is named by its path as the ledger wrote it
+
+
+def canonical_tick(content: Content, state: CampaignState, ev: Ticked) -> Event | None:
+    return Ticked(normalize(ev.target), ev.boxes, span=ev.span, index=ev.index)
+
+
+def canonical_link(content: Content, state: CampaignState, ev: Linked) -> Event | None:
+    return Linked(normalize(ev.sticker), normalize(ev.a), normalize(ev.b), _who(state, ev.by) if ev.by else "",
+                  span=ev.span, index=ev.index)
+
+
+def canonical_join(content: Content, state: CampaignState, ev: Joined) -> Event | None:
+    return Joined(ev.player.strip(), _who(state, ev.replaces) if ev.replaces else "", span=ev.span, index=ev.index)
+
+
+def canonical_leave(content: Content, state: CampaignState, ev: Left) -> Event | None:
+    return Left(_who(state, ev.player), _who(state, ev.to) if ev.to else "", span=ev.span, index=ev.index)
+
+
+def canonical_retire(content: Content, state: CampaignState, ev: Retired) -> Event | None:
+    target = normalize(ev.target)
+    by = _who(state, ev.by) if ev.by else ""
+    mark = retiring(content, state, normalize(ev.sticker), target, by)
+    by = by or (state.owner(content, mark) if mark is not None else "")
+    return Retired(normalize(ev.sticker), target, ev.status.strip().lower() or "retired", by, span=ev.span,
+                   index=ev.index)
+
+
+def canonical_pass(content: Content, state: CampaignState, ev: Passed) -> Event | None:
+    step, by, piece = normalize(ev.step), _who(state, ev.by), normalize(ev.piece) if ev.piece else ""
+    if not piece:  # the one piece this player takes the step for, when the step is per piece
+        pieces = {o.piece for o in steps.open_entries(content, state) if o.step.id == step and o.takes(by)}
+        piece = pieces.pop() if len(pieces) == 1 else ""
+    return Passed(step, by, piece, ev.why, span=ev.span, index=ev.index)

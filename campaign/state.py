@@ -1,9 +1,9 @@
 """Campaign state: the fold of the ledger's events over the effective content.
 
-`apply` has one case per event type and never checks legality (that is `rules.problems`, run
-before it). State is derived, never stored. Nothing here knows any particular game: the
-effects of a mark come from its sticker's data (`adds`, `covers`, `cancels`, `founds`, `boxes`,
-`named`, `kind: destroyed`, `destroys_card`).
+`apply_<kind>` folds one kind of event (`eventspecs.apply` picks it by the event's type) and never checks
+legality (that is the kind's check in `rules`, run before it). State is derived, never stored. Nothing here
+knows any particular game: the effects of a mark come from its sticker's data (`adds`, `covers`, `cancels`,
+`founds`, `boxes`, `named`, `kind: destroyed`, `destroys_card`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from scarbook.campaign import steps
 from scarbook.campaign.content import Content
 from scarbook.campaign.events import (
     Destroyed,
-    Event,
     GameEnded,
     GameStarted,
     Joined,
@@ -306,77 +305,95 @@ def new_state(players: list[str]) -> CampaignState:
     return CampaignState(list(players))
 
 
-def apply(state: CampaignState, content: Content, event: Event) -> None:
-    """Fold one event into the state (legality was checked before)."""
-    state.events += 1
-    if isinstance(event, GameStarted):
-        number = state.started + 1
-        pieces = {p: {content.piece_kind_of(i) or "": i for i in ids} for p, ids in event.plays}
-        record = GameRecord(number, {p: ids[0] if ids else "" for p, ids in event.plays}, dict(event.starts),
-                            line=event.span.line, type=content.model.type_of(number, event.type), pieces=pieces,
-                            seating=event.seating or (state.games[-1].seating if state.games else ()))
-        if content.model.chapters is not None:
-            record.chapter, record.attempt = next_chapter(content, state)
-        record.scenario = event.scenario
-        state.games.append(record)
-        back = as_dict(as_dict(content.model.schedule.get(number)).get("returns"))
-        gone = steps.gone_pieces(state, number) if back else set()
-        for piece in (p for ids in pieces.values() for p in ids.values() if p in gone):
-            state.games[-1].returned[piece] = str(back.get("price") or "")
-    elif isinstance(event, GameEnded):
-        game = state.in_progress
-        if game is None:
-            return
-        game.ended = True
-        game.winner, game.held_on, game.eliminated = event.winner, list(event.held_on), list(event.eliminated)
-        game.controlled = {p: set(ts) for p, ts in event.controlled}
-        game.lost = list(event.lost)
-        game.team = event.team
-        game.scores = {state.by_lower.get(p.lower(), p): n for p, n in event.scores}
-        game.pieces_at_end = {k: list(content.pieces_of(k)) for k in content.model.pieces}
-        state.eliminations += len(event.eliminated)
-        game.date = event.date
-        gtype = content.model.types.get(game.type)
-        signs = gtype is not None and any(s.does == "sign" for s in gtype.steps)
-        if event.winner and signs and content.model.rewarded(game.number):
-            game.signed = True
-            state.signatures.append((event.winner, game.number))
-    elif isinstance(event, Passed):
-        game = state.last_ended
-        if game is not None:
-            state.steps[(game.number, event.step, event.piece or event.by)] = f"passed (line {event.span.line})"
-            state.passes.append((game.number, event.step, event.by, event.piece, event.why))
-    elif isinstance(event, Placed):
-        place(state, content, event.sticker, event.target, event.by, event.name, event.span.line).value = event.value
-        if event.to:
-            state.links.append((event.sticker, event.target, event.to))
-    elif isinstance(event, Destroyed):
-        sticker = next(iter(content.destroy_stickers), "destroyed")
-        place(state, content, sticker, event.card, event.by, "", event.span.line)
-    elif isinstance(event, Opened):
-        state.opened[event.envelope] = event.pack
-    elif isinstance(event, Linked):
-        state.links.append((event.sticker, event.a, event.b))
-    elif isinstance(event, PackAdded):
-        state.packs.append(event.pack)
-    elif isinstance(event, Joined):
-        join(state, event.player)
-        if event.replaces:
-            leave(state, event.replaces, event.player)
-    elif isinstance(event, Left):
-        leave(state, event.player, event.to)
-    elif isinstance(event, Retired):
-        mark = retiring(content, state, event.sticker, event.target, event.by)
-        if mark is not None:
-            state.retire(mark, event.status)
-            if mark.sticker in content.model.claim_kinds() and content.piece_kind_of(mark.target) is not None:
-                state.retired_pieces[mark.target] = event.status
-    elif isinstance(event, Ticked):
-        forts = [m for m in state.active_marks(event.target) if m.boxes]
-        if forts:
-            forts[-1].ticked = min(forts[-1].boxes or 0, forts[-1].ticked + event.boxes)
+# --- folding each kind of event (legality was checked before; `eventspecs.SPECS` names each kind's function) ---
+def apply_game_start(state: CampaignState, content: Content, event: GameStarted) -> None:
+    number = state.started + 1
+    pieces = {p: {content.piece_kind_of(i) or "": i for i in ids} for p, ids in event.plays}
+    record = GameRecord(number, {p: ids[0] if ids else "" for p, ids in event.plays}, dict(event.starts),
+                        line=event.span.line, type=content.model.type_of(number, event.type), pieces=pieces,
+                        seating=event.seating or (state.games[-1].seating if state.games else ()))
+    if content.model.chapters is not None:
+        record.chapter, record.attempt = next_chapter(content, state)
+    record.scenario = event.scenario
+    state.games.append(record)
+    back = as_dict(as_dict(content.model.schedule.get(number)).get("returns"))
+    gone = steps.gone_pieces(state, number) if back else set()
+    for piece in (p for ids in pieces.values() for p in ids.values() if p in gone):
+        state.games[-1].returned[piece] = str(back.get("price") or "")
 
 
+def apply_game_end(state: CampaignState, content: Content, event: GameEnded) -> None:
+    game = state.in_progress
+    if game is None:
+        return
+    game.ended = True
+    game.winner, game.held_on, game.eliminated = event.winner, list(event.held_on), list(event.eliminated)
+    game.controlled = {p: set(ts) for p, ts in event.controlled}
+    game.lost = list(event.lost)
+    game.team = event.team
+    game.scores = {state.by_lower.get(p.lower(), p): n for p, n in event.scores}
+    game.pieces_at_end = {k: list(content.pieces_of(k)) for k in content.model.pieces}
+    state.eliminations += len(event.eliminated)
+    game.date = event.date
+    gtype = content.model.types.get(game.type)
+    signs = gtype is not None and any(s.does == "sign" for s in gtype.steps)
+    if event.winner and signs and content.model.rewarded(game.number):
+        game.signed = True
+        state.signatures.append((event.winner, game.number))
+
+
+def apply_pass(state: CampaignState, content: Content, event: Passed) -> None:
+    game = state.last_ended
+    if game is not None:
+        state.steps[(game.number, event.step, event.piece or event.by)] = f"passed (line {event.span.line})"
+        state.passes.append((game.number, event.step, event.by, event.piece, event.why))
+
+
+def apply_place(state: CampaignState, content: Content, event: Placed) -> None:
+    place(state, content, event.sticker, event.target, event.by, event.name, event.span.line).value = event.value
+    if event.to:
+        state.links.append((event.sticker, event.target, event.to))
+
+
+def apply_destroy(state: CampaignState, content: Content, event: Destroyed) -> None:
+    sticker = next(iter(content.destroy_stickers), "destroyed")
+    place(state, content, sticker, event.card, event.by, "", event.span.line)
+
+
+def apply_open(state: CampaignState, content: Content, event: Opened) -> None:
+    state.opened[event.envelope] = event.pack
+
+
+def apply_link(state: CampaignState, content: Content, event: Linked) -> None:
+    state.links.append((event.sticker, event.a, event.b))
+
+
+def apply_add_pack(state: CampaignState, content: Content, event: PackAdded) -> None:
+    state.packs.append(event.pack)
+
+
+def apply_join(state: CampaignState, content: Content, event: Joined) -> None:
+    join(state, event.player)
+    if event.replaces:
+        leave(state, event.replaces, event.player)
+
+
+def apply_leave(state: CampaignState, content: Content, event: Left) -> None:
+    leave(state, event.player, event.to)
+
+
+def apply_retire(state: CampaignState, content: Content, event: Retired) -> None:
+    mark = retiring(content, state, event.sticker, event.target, event.by)
+    if mark is not None:
+        state.retire(mark, event.status)
+        if mark.sticker in content.model.claim_kinds() and content.piece_kind_of(mark.target) is not None:
+            state.retired_pieces[mark.target] = event.status
+
+
+def apply_tick(state: CampaignState, content: Content, event: Ticked) -> None:
+    forts = [m for m in state.active_marks(event.target) if m.boxes]
+    if forts:
+        forts[-1].ticked = min(forts[-1].boxes or 0, forts[-1].ticked + event.boxes)
 
 
 def join(state: CampaignState, player: str) -> None:

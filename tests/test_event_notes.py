@@ -146,11 +146,12 @@ def test_redo_records_the_undone_event_with_its_note(playing: Path) -> None:
 
 def test_the_campaign_file_reference_lists_every_event_and_field() -> None:
     """docs/reference/ledger.md has a row per event kind naming each of its fields, and says what `note` is."""
-    from scarbook.campaign.events import _FIELDS
+    from scarbook.campaign.events import EVENT_TYPES
 
     text = (Path(__file__).resolve().parents[1] / "docs" / "reference" / "ledger.md").read_text("utf-8")
     rows = {line.split("|")[1].strip().strip("`"): line for line in text.splitlines() if line.startswith("| `")}
-    missing = [f"{kind}.{name}" if kind in rows else kind for kind, fields in _FIELDS.items()
+    kinds = {kind: cls.ledger_fields for kind, cls in EVENT_TYPES.items()}
+    missing = [f"{kind}.{name}" if kind in rows else kind for kind, fields in kinds.items()
                for name in (fields if kind in rows else [""]) if kind not in rows or f"`{name}" not in rows[kind]]
     assert sorted(set(missing)) == [], missing
     assert "### Every event: `note`" in text and "1000 characters" in text and "L020" in text

@@ -268,10 +268,10 @@ def test_a_chronicle_before_the_first_game_has_its_title_and_its_end(tmp_path: P
 
 def test_the_chronicle_prose_says_stats_in_words_not_keys() -> None:
     """Issue 34 P8: a stat a sticker sets or raises reads "melee dice", never the key "melee_dice"."""
-    from scarbook.campaign.history import _plain
+    from scarbook.campaign.narrate import plain
 
-    assert _plain("melee_dice") == "melee dice" and _plain("cyber_tech") == "cyber tech"
-    assert _plain("Kai Weller") == "Kai Weller"  # a name is left as it is
+    assert plain("melee_dice") == "melee dice" and plain("cyber_tech") == "cyber tech"
+    assert plain("Kai Weller") == "Kai Weller"  # a name is left as it is
 
 
 def test_the_chronicle_names_no_internal_id(played: Path, chronicles: tuple[Path, Path]) -> None:

@@ -154,7 +154,7 @@ class TestDescribe:
             Placed,
             Ticked,
         )
-        from scarbook.campaign.report import describe
+        from scarbook.campaign.eventspecs import describe
 
         said = {
             GameStarted((("Ann", ("red", "kai")), ("Bob", ())), type="global"):

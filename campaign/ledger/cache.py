@@ -55,7 +55,7 @@ from scarbook.kernel.yamlload import decode
 # and recorded_under (the ledger's stretches)
 LEDGER_CACHE_VERSION = "10"  # 10: an event's note
 UNDO_DEPTH = 8  # consecutive undos served from stored states; more fold the events again (unchecked)
-RECENT_GAMES = 2  # games kept in the cached state itself; no event changes older ones (see `state.apply`)
+RECENT_GAMES = 2  # games kept in the cached state itself; no event changes older ones (see `state.apply_*`)
 
 
 class CacheMiss(Exception):

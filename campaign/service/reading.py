@@ -13,11 +13,12 @@ from scarbook.campaign import replaycache, rules
 from scarbook.campaign.effective import applied
 from scarbook.campaign.engine import Campaign, Replay
 from scarbook.campaign.events import GameStarted, PackAdded
+from scarbook.campaign.eventspecs import describe
 from scarbook.campaign.ids import normalize
 from scarbook.campaign.ledger.cache import read
 from scarbook.campaign.ledger.file import Ledger
 from scarbook.campaign.ledger.stretches import recording
-from scarbook.campaign.report import describe, status_data
+from scarbook.campaign.report import status_data
 from scarbook.compiler.model import Game
 from scarbook.kernel.diagnostics import Diagnostic, Span, warning
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from scarbook.campaign import replaycache, rules, shape, steps
 from scarbook.campaign.engine import Campaign, Replay
-from scarbook.campaign.events import Opened, PackAdded
+from scarbook.campaign.eventspecs import pack_of
 from scarbook.campaign.ledger.cache import read
 from scarbook.campaign.ledger.file import Ledger
 from scarbook.campaign.links import lines_of
@@ -210,8 +210,7 @@ def table(path: Path) -> Table:
                  actions(replay), plays, model.team, shape.campaign_over(content, state), found.warning,
                  found.data, stickers, names, tickable, linkable,
                  [Choice(tid, names.get(tid, tid)) for tid in content.territories] if linkable else [],
-                 [] if live else pack_choices(path, [str(ev.pack) for ev in campaign.ledger.events
-                                                     if isinstance(ev, PackAdded | Opened) and ev.pack]),
+                 [] if live else pack_choices(path, [pack for ev in campaign.ledger.events if (pack := pack_of(ev))]),
                  redone.said if redone else "")
 
 

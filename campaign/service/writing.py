@@ -18,13 +18,13 @@ from scarbook import __version__
 from scarbook.campaign import replaycache, unknowns
 from scarbook.campaign.engine import Campaign, Replay
 from scarbook.campaign.events import Event, GameStarted, Opened, PackAdded, clean_note, note_problem
+from scarbook.campaign.eventspecs import describe, pack_of
 from scarbook.campaign.ledger.cache import placed_at, raw_sha256, read, remember_appended, remember_undone
 from scarbook.campaign.ledger.file import LedgerError, recorded_path
 from scarbook.campaign.ledger.stretches import new_stretch
 from scarbook.campaign.ledger.text import render, with_event, with_stretch, without_last
 from scarbook.campaign.ledger.write import locked, write_atomic
 from scarbook.campaign.links import cuts
-from scarbook.campaign.report import describe
 from scarbook.campaign.rules import model_cite, player_count_problem, starts_asked
 from scarbook.campaign.service.reading import pack_fingerprint
 from scarbook.kernel.diagnostics import Diagnostic, Span, error, refusal
@@ -135,7 +135,7 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False, note: str = "") -
         fixed = placed_at(campaign.ledger, text, fixed)  # the state keeps each mark's line
         triggered = campaign.fold_new(replay, fixed)
         mended = write_atomic(path, text, expected=campaign.ledger.raw, expected_sha256=raw_sha256(campaign.ledger))
-        keeps = not isinstance(fixed, (Opened, PackAdded)) or not fixed.pack  # a new pack: a new content key
+        keeps = not pack_of(fixed)  # a new pack: a new content key
         if stretch is None:  # a changed header: the next read parses the file and caches it again
             remember_appended(campaign.ledger, text, fixed, replay.verified, replay.state if keeps else None,
                               replay.packs)

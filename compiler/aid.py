@@ -153,8 +153,9 @@ def _after_each_game(game: Game) -> list[dict[str, Any]]:
 
 
 def _rule_stickers(game: Game) -> list[dict[str, str]]:
-    """The rule stickers players see now (stickers that go on a rulebook place), each once: a sticker a campaign
-    placed says where and since when; a filled place whose sticker is not listed is shown on its own."""
+    """The rule stickers in play: those a campaign placed on a rulebook place, each once, with where and since
+    when (one that is only in the box, or the side a group did not take, is not in play); a filled place whose
+    sticker is not listed is shown on its own."""
     placed: dict[str, str] = {}
     others = []
     for sid, sec in game.section("rulebook").items():
@@ -176,9 +177,9 @@ def _rule_stickers(game: Game) -> list[dict[str, str]]:
                                                           else "")})
     out = []
     for sid, st in game.section("stickers").items():
-        if "rulebook-slot" in as_list(st.get("targets")):
+        if "rulebook-slot" in as_list(st.get("targets")) and sid in placed:
             text = _text(st.get("effect") or st.get("text"))
-            out.append({"name": str(st.get("name", sid)), "text": f"{text} {placed[sid]}" if sid in placed else text})
+            out.append({"name": str(st.get("name", sid)), "text": f"{text} {placed[sid]}"})
     return out + others
 
 

@@ -274,3 +274,28 @@ def test_build_gutter_option_reaches_the_card_sheet_and_is_bounded(tmp_path: Pat
     assert _slot_pixel(front, gap_x, grid.y0 + 40) == (255, 255, 255)
     assert _slot_pixel(front, grid.x0 + 63.0 + 2.0, grid.y0 + 40) != (255, 255, 255)  # the first card's bleed
     assert _slot_pixel(front, grid.x0 + 63.0 + 6.0, grid.y0 + 40) != (255, 255, 255)  # the second's
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_calibration_text_keeps_inside_the_slots(built: dict[str, Path], paper: str) -> None:
+    """Issue 34 P18: on the calibration pair every word (the instructions, the ruler's labels, the slot numbers)
+    lies inside one slot, 1 mm or more from its cut lines: no line of text runs across a slot's edge (the
+    instructions ran from 15.4 to 194.6 mm, through slots 1 to 3). Word boxes from `pdftotext -bbox`."""
+    import re
+
+    from scarbook.compiler.sheets import cut_lines
+    from scarbook.compiler.sizes import POKER_MM
+
+    grid = grid_for(POKER_MM, paper)
+    xs = cut_lines(grid.x0, grid.w, grid.cols, grid.gutter)
+    ys = cut_lines(grid.y0, grid.h, grid.rows, grid.gutter)
+    for game in GAMES:
+        bbox = subprocess.run(["pdftotext", "-bbox", "-f", "1", "-l", "2", str(built[paper] / game / "cards.pdf"), "-"],
+                              capture_output=True, text=True, check=True).stdout
+        words = [(float(a) / PT_PER_MM, float(b) / PT_PER_MM, float(c) / PT_PER_MM, float(d) / PT_PER_MM, w)
+                 for a, b, c, d, w in re.findall(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">'
+                                                 r'([^<]*)</word>', bbox)]
+        assert len(words) > 40, (game, words)
+        across = [(w, round(x0, 1), round(x1, 1)) for x0, y0, x1, y1, w in words
+                  if any(x0 - 1 < x < x1 + 1 for x in xs) or any(y0 - 1 < y < y1 + 1 for y in ys)]
+        assert not across, (game, paper, across[:6])

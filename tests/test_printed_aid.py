@@ -299,11 +299,11 @@ def test_a_campaign_build_shows_only_what_the_campaign_opened(name: str, campaig
         try:
             assert_campaign_aid_whole(folder / game_id, game_id)
         except AssertionError:
-            if game_id != "risk-shadow-forces":
+            if game_id != "risk-shadow-forces" or paper == "a4":
                 raise
-            # measured, not hidden: the board no longer overprints (checked above), but the Shadow Forces campaign
-            # aid still needs the second shortening (it fits only with the shorter header line; issue 34 P2)
-            pytest.xfail("the Shadow Forces campaign aid is still 'Shortened to fit two pages' (issue 34 P2)")
+            # measured, not hidden: on A4 the Shadow Forces campaign aid keeps every word (its board smaller, its
+            # text at 7.8 pt); Letter's 17.6 mm shorter pages still need its rules cut (issue 34 P2)
+            pytest.xfail("on Letter the Shadow Forces campaign aid is still 'Shortened to fit two pages' (issue 34 P2)")
     if name == "risk-shadow-forces-opening":
         assert opened == {"container-b"} and reached == 4
 

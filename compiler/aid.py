@@ -327,5 +327,5 @@ def aid_view(game: Game, campaign: str | None, reached: int = 1, level: int = 0)
         "rule_stickers": _rule_stickers(game), "next_game": next_game(game, reached) if level < 2 else None,
         "world": world(game) if campaign else None, "small_map": small_map, "dense": dense,
         "shortened": ("" if not small_map else "Board drawn smaller." if not dense else
-                      "Board drawn smaller, text set smaller." if level == 0 else "Shortened to fit two pages."),
+                      "Board and text smaller, in two columns." if level == 0 else "Shortened to fit two pages."),
     }

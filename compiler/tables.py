@@ -277,7 +277,9 @@ def sticker_tables(game: Game) -> list[Table]:
     rows = []
     for sid, st in stickers.items():
         effect = st.get("effect") if st.get("effect") is not None else st.get("text")
-        rows.append([_name(st, sid), cell(st.get("kind")), _targets(st), _supply(st.get("supply")), _text(effect)])
+        kind = st.get("kind")  # in words ('restricted operating zone'), not the content's slug (issue 34 P11)
+        rows.append([_name(st, sid), kind.replace("-", " ") if isinstance(kind, str) else cell(kind), _targets(st),
+                     _supply(st.get("supply")), _text(effect)])
     return [_table(game, "stickers", "Stickers and marks",
                    [("sticker", "Sticker"), ("kind", "Kind"), ("goes-on", "Goes on"), ("supply", "Supply"),
                     ("effect", "Effect")], rows, stickers, "stickers")]

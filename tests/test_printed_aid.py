@@ -352,3 +352,17 @@ def test_the_shadow_blades_aid_carries_its_card_reference(plain_builds: dict[str
         assert '<span class="unknown">?</span>' in spy  # the Spy's skill: not in the sources, not invented
     assert card_reference(cached_game("risk-legacy", [])) is None
     assert "Card reference" not in pdftotext(plain_builds["a4"] / "risk-legacy" / "reference.pdf")
+
+
+def test_the_digest_names_sticker_kinds_in_words(plain_builds: dict[str, Path]) -> None:
+    """Issue 34 P11: the digest's 'Stickers and marks' table gives each sticker's kind in words ('restricted
+    operating zone'), not as the content's slug ('restricted-operating-zone'), in the PDF a group prints."""
+    for folder in plain_builds.values():
+        for gid in LEGACY:
+            full = cached_game(gid, [])
+            kinds = {str(st["kind"]) for st in full.section("stickers").values() if isinstance(st.get("kind"), str)}
+            slugs = {k for k in kinds if "-" in k}
+            assert slugs, gid
+            text = " ".join(raw_text(folder / gid / "digest.pdf").split())
+            assert not [k for k in slugs if k in text], (gid, sorted(k for k in slugs if k in text)[:5])
+            assert [k for k in slugs if k.replace("-", " ") in text], (gid, sorted(slugs)[:5])

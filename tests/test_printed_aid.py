@@ -356,7 +356,8 @@ def test_the_shadow_blades_aid_carries_its_card_reference(plain_builds: dict[str
 
 def test_the_digest_names_sticker_kinds_in_words(plain_builds: dict[str, Path]) -> None:
     """Issue 34 P11: the digest's 'Stickers and marks' table gives each sticker's kind in words ('restricted
-    operating zone'), not as the content's slug ('restricted-operating-zone'), in the PDF a group prints."""
+    operating zone'), not as the content's slug ('restricted-operating-zone'), and 'Faction powers' names a power
+    the sources do not name by its place on the card, not by its id ('green-starting-tactic-1'), in the PDF."""
     for folder in plain_builds.values():
         for gid in LEGACY:
             full = cached_game(gid, [])
@@ -366,3 +367,8 @@ def test_the_digest_names_sticker_kinds_in_words(plain_builds: dict[str, Path]) 
             text = " ".join(raw_text(folder / gid / "digest.pdf").split())
             assert not [k for k in slugs if k in text], (gid, sorted(k for k in slugs if k in text)[:5])
             assert [k for k in slugs if k.replace("-", " ") in text], (gid, sorted(slugs)[:5])
+            powers = {p["id"] for f in full.section("factions").values() for p in f.get("powers") or []
+                      if isinstance(p, dict) and isinstance(p.get("id"), str) and not p.get("name")}
+            assert not [p for p in powers if p in text], (gid, sorted(p for p in powers if p in text)[:4])  # no ids
+    sf = " ".join(raw_text(plain_builds["a4"] / "risk-shadow-forces" / "digest.pdf").split())
+    assert "Power 1 (name not in the sources)" in sf

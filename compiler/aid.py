@@ -8,9 +8,11 @@ territories, destroyed cards). The full digest of every table is `digest.pdf` be
 
 `aid_view(game, campaign, level)` is pure data for `templates/aid.html.j2`. The renderer lays the aid
 out at level 0 and, while it takes more than `MAX_PAGES`, at the next level, each shorter than the one
-before (a smaller board picture with text as large, then small tables left out, then each rule cut to its
-first sentence, then titles only); the aid says when and how it was shortened. Nothing here names a game or
-gives a topic or sticker kind a meaning beyond the order of play words below.
+before (a smaller board picture with text as large, then the text set at 7.8 pt with every word kept, then
+small tables left out, then each rule cut to its first sentence, then titles only); the aid says when and how
+it was shortened. A type of game whose end a small table already gives (its title names '<type> game') is
+not listed again. Nothing here names a game or gives a topic or sticker kind a meaning beyond the order of
+play words below.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from scarbook.compiler.tables import cell_text
 #: The most pages a player aid takes.
 MAX_PAGES = 2
 #: How many versions the renderer may try: the full one, then a smaller board, then shorter texts.
-LEVELS = 5
+LEVELS = 6
 #: Words of a rule topic, in the order of play: a topic is placed by the first of these it contains
 #: (others follow, in content order).
 PLAY_ORDER = ("goal", "winning", "setup", "set-up", "before", "start", "turn", "recruit", "deploy", "combat",
@@ -152,9 +154,17 @@ def _after_each_game(game: Game) -> list[dict[str, Any]]:
     return out
 
 
+def _not_tabled(after: list[dict[str, Any]], tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What each type of game ends with, less a type whose end the aid already prints as a table of its own
+    (a table titled 'End of the global game' holds the steps of the 'global' game): said once (issue 34 P2)."""
+    titles = " ".join(str(t["title"]).lower() for t in tables)
+    return [gt for gt in after if f"{gt['name'].lower()} game" not in titles]
+
+
 def _rule_stickers(game: Game) -> list[dict[str, str]]:
-    """The rule stickers players see now (stickers that go on a rulebook place), each once: a sticker a campaign
-    placed says where and since when; a filled place whose sticker is not listed is shown on its own."""
+    """The rule stickers in play: those a campaign placed on a rulebook place, each once, with where and since
+    when (one that is only in the box, or the side a group did not take, is not in play); a filled place whose
+    sticker is not listed is shown on its own."""
     placed: dict[str, str] = {}
     others = []
     for sid, sec in game.section("rulebook").items():
@@ -176,9 +186,9 @@ def _rule_stickers(game: Game) -> list[dict[str, str]]:
                                                           else "")})
     out = []
     for sid, st in game.section("stickers").items():
-        if "rulebook-slot" in as_list(st.get("targets")):
+        if "rulebook-slot" in as_list(st.get("targets")) and sid in placed:
             text = _text(st.get("effect") or st.get("text"))
-            out.append({"name": str(st.get("name", sid)), "text": f"{text} {placed[sid]}" if sid in placed else text})
+            out.append({"name": str(st.get("name", sid)), "text": f"{text} {placed[sid]}"})
     return out + others
 
 
@@ -292,10 +302,13 @@ def campaign_label(campaign: str | None) -> str | None:
 
 
 def aid_view(game: Game, campaign: str | None, reached: int = 1, level: int = 0) -> dict[str, Any]:
-    """Everything the aid prints at shortening `level` (0: all of it; 1: the board smaller, every word kept)."""
+    """Everything the aid prints at shortening `level` (0: all of it; 1: the board smaller, every word kept; 2: the
+    text set smaller too, every word kept; then shorter)."""
     small_map = level >= 1
-    level = max(0, level - 1)
+    dense = level >= 2  # every word kept, set a little smaller (aid.css: body.dense)
+    level = max(0, level - 2)
     turn, campaign_rules = _rules(game, level)
+    tables = _small_tables(game) if level < 1 else []
     legacy = bool(game.meta.get("legacy"))
     campaign_meta = as_dict(game.meta.get("campaign"))
     summary = game.meta.get("summary")
@@ -306,13 +319,13 @@ def aid_view(game: Game, campaign: str | None, reached: int = 1, level: int = 0)
         "game": {"id": game.id, "title": game.title}, "campaign": campaign_label(campaign), "reached": reached,
         "over": game.over,
         "summary": summary if isinstance(summary, str) and level < 3 else None,
-        "turn": turn, "tables": _small_tables(game) if level < 1 else [],
+        "turn": turn, "tables": tables,
         "card_reference": card_reference(game),
         "legacy": legacy, "campaign_text": _text(campaign_meta.get("text")) if legacy else "",
-        "after_each_game": _after_each_game(game) if legacy else [],
+        "after_each_game": _not_tabled(_after_each_game(game), tables) if legacy else [],
         "campaign_rules": campaign_rules if legacy else [],
         "rule_stickers": _rule_stickers(game), "next_game": next_game(game, reached) if level < 2 else None,
-        "world": world(game) if campaign else None, "small_map": small_map,
-        "shortened": ("" if not small_map else "Board drawn smaller." if level == 0 else
-                      "Shortened to fit two pages."),
+        "world": world(game) if campaign else None, "small_map": small_map, "dense": dense,
+        "shortened": ("" if not small_map else "Board drawn smaller." if not dense else
+                      "Board and text smaller, in two columns." if level == 0 else "Shortened to fit two pages."),
     }

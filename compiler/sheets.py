@@ -73,17 +73,76 @@ def deck_colour(index: int) -> str:
     return "#" + "".join(f"{round(c * 255):02x}" for c in (r, g, b))
 
 
+#: Two decks' backs differ by at least this much (CIE76 colour difference in CIELAB), the first of these
+#: floors every deck of a game can keep: 16 dark backs (white text on each) reach about 20 (issue 34 P16).
+BACK_FLOORS = (30.0, 25.0, 20.0, 15.0, 10.0, 0.0)
+#: Colours a deck may get when it names none: the palette, then hues a golden angle apart at three
+#: lightnesses, each dark enough for white text (contrast 4.5 : 1 or more).
+CANDIDATES = 72
+
+
+def _linear(hex_colour: str) -> tuple[float, float, float]:
+    def one(c: float) -> float:
+        return ((c + 0.055) / 1.055) ** 2.4 if c > 0.04045 else c / 12.92
+    r, g, b = (one(int(hex_colour[i:i + 2], 16) / 255) for i in (1, 3, 5))
+    return r, g, b
+
+
+def lab(hex_colour: str) -> tuple[float, float, float]:
+    """A #rrggbb colour (sRGB, D65) in CIELAB."""
+    r, g, b = _linear(hex_colour)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def colour_distance(a: str, b: str) -> float:
+    """CIE76 colour difference of two #rrggbb colours (about 2.3: just told apart; 20 and more: plainly)."""
+    return sum((p - q) ** 2 for p, q in zip(lab(a), lab(b), strict=True)) ** 0.5
+
+
+def _candidates() -> list[str]:
+    out = list(PALETTE)
+    for i in range(CANDIDATES):
+        for light, sat in ((0.32, 0.55), (0.22, 0.6), (0.42, 0.5)):
+            r, g, b = colorsys.hls_to_rgb((i * 0.381966 + 0.05) % 1.0, light, sat)
+            out.append("#" + "".join(f"{round(c * 255):02x}" for c in (r, g, b)))
+    dark = [c for c in out if 1.05 / (0.2126 * _linear(c)[0] + 0.7152 * _linear(c)[1] + 0.0722 * _linear(c)[2]
+                                      + 0.05) >= 4.5]
+    return list(dict.fromkeys(dark))
+
+
 def deck_colours(game: Game) -> dict[str, str]:
-    """A colour per deck that prints, the factions' and records' decks last: its own `color`, else
-    the first colour no other deck of the game has."""
+    """A colour per deck that prints, the factions' and records' decks last: its own `color`, else the
+    first candidate colour at least the first of `BACK_FLOORS` from every other deck's colour that every
+    deck can keep (one pass per floor, no search beyond it)."""
     decks = game.section("decks")
     ids = [d for d, deck in decks.items() if deck.get("printable") is not False]
     if game.section("factions"):
         ids += [FACTION_DECK] + ([RECORD_DECK] if game.meta.get("legacy") is True else [])
     own = {d: c for d in ids if (c := colour(decks.get(d, {}).get("color")))}
-    taken = set(own.values())
-    out: dict[str, str] = {}
-    n = 0
+    candidates = _candidates()
+    for floor in BACK_FLOORS:
+        taken = list(dict.fromkeys(own.values()))
+        out: dict[str, str] = {}
+        for d in ids:
+            if d in own:
+                out[d] = own[d]
+                continue
+            found = next((c for c in candidates if c not in taken
+                          and all(colour_distance(c, t) >= floor for t in taken)), None)
+            if found is None:
+                break
+            out[d] = found
+            taken.append(found)
+        else:
+            return out
+    n = 0  # more decks than candidates: every colour differs, however little
+    out, taken = {}, list(own.values())
     for d in ids:
         if d in own:
             out[d] = own[d]
@@ -91,7 +150,7 @@ def deck_colours(game: Game) -> dict[str, str]:
         while deck_colour(n) in taken:
             n += 1
         out[d] = deck_colour(n)
-        taken.add(out[d])
+        taken.append(out[d])
     return out
 
 

@@ -277,7 +277,9 @@ def sticker_tables(game: Game) -> list[Table]:
     rows = []
     for sid, st in stickers.items():
         effect = st.get("effect") if st.get("effect") is not None else st.get("text")
-        rows.append([_name(st, sid), cell(st.get("kind")), _targets(st), _supply(st.get("supply")), _text(effect)])
+        kind = st.get("kind")  # in words ('restricted operating zone'), not the content's slug (issue 34 P11)
+        rows.append([_name(st, sid), kind.replace("-", " ") if isinstance(kind, str) else cell(kind), _targets(st),
+                     _supply(st.get("supply")), _text(effect)])
     return [_table(game, "stickers", "Stickers and marks",
                    [("sticker", "Sticker"), ("kind", "Kind"), ("goes-on", "Goes on"), ("supply", "Supply"),
                     ("effect", "Effect")], rows, stickers, "stickers")]
@@ -346,9 +348,10 @@ def faction_tables(game: Game) -> list[Table]:
                 leader_text += f": {cell_text(_text(leader.get('text')))}"
         rows.append([_name(f, fid), cell(f.get("color")), leader_text, units or None, _text(f.get("text"))])
         choose = f.get("choose_powers")
-        for p in f.get("powers") or []:
-            if isinstance(p, dict):
-                power_rows.append([_name(f, fid), _name(p, p.get("id", "?")), _text(p.get("text")),
+        for number, p in enumerate(f.get("powers") or [], 1):
+            if isinstance(p, dict):  # a power the sources do not name: by its place on the card, not its id (P11)
+                power_rows.append([_name(f, fid), _name(p, f"Power {number} (name not in the sources)"),
+                                   _text(p.get("text")),
                                    f"choose {choose}" if choose else None])
     out = [_table(game, "factions", "Factions",
                   [("faction", "Faction"), ("color", "Colour"), ("leader", "Leader"), ("units", "Units"),

@@ -306,3 +306,29 @@ def test_the_sheet_carries_the_board_picture_with_the_campaign_marks(tmp_path: P
     assert svg.startswith("<svg") and svg in html  # the very picture `--format svg` writes
     assert len(re.findall(r"<circle\b", svg)) >= 42  # one per territory of the Risk Legacy board
     assert "Greenland" in svg
+
+
+def test_no_table_leaves_one_row_alone_on_a_page(tmp_path: Path) -> None:
+    """Issue 34 P10: a table that runs onto the next page takes two rows or more with it (the Shadow Forces
+    opening's sheet, A4: page 5 held the repeated header and game 3's row alone) and leaves two or more behind.
+    Read from the PDF: a page that opens with the header the page before it also has (a table going on) holds two
+    or more rows after it, and the page before two or more lines after that header."""
+    from campaigns.helpers import script
+
+    file = tmp_path / "sfo.yaml"
+    assert not play_once(script("risk-shadow-forces-opening.txt"), file)
+    for paper in ("a4", "letter"):
+        out = tmp_path / f"sfo-{paper}.pdf"
+        result = invoke(["sheet", "--out", str(out), "--paper", paper], file)
+        assert result.exit_code == 0, result.output
+        pages = [[" ".join(line.split()) for line in page.splitlines() if line.strip()]
+                 for page in pdftotext(out).split("\f") if page.strip()]
+        assert len(pages) >= 3, pages
+        for number, (before, page) in enumerate(zip(pages, pages[1:], strict=False), 2):
+            if page[0] in before:  # a table's repeated header: the table goes on here
+                body = [line for line in page[1:] if " page " not in line]  # the running footer
+                rows = body[:next((i for i, line in enumerate(body) if not line[0].isdigit()), len(body))] \
+                    if body and body[0][0].isdigit() else body
+                assert len(rows) >= 2, (paper, number, page[:4])
+                left = [line for line in before[len(before) - before[::-1].index(page[0]):] if " page " not in line]
+                assert len(left) >= 2, (paper, number - 1, before[-4:])  # nor one row alone at the page's foot

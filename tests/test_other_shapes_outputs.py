@@ -250,6 +250,26 @@ def test_the_aid_tells_the_world_of_other_shapes(tmp_path: Path) -> None:
     assert aid_view(campaign_game(vale, []), "v")["world"]["regions"] == ["North District: held by Ann"]
 
 
+def test_the_aids_rule_stickers_in_play_are_the_placed_ones(tmp_path: Path) -> None:
+    """Issue 34: 'Rule stickers in play' on the printed aid names the stickers the campaign placed in the rulebook
+    (where, since when), not one it has not placed (Lantern Road: the Thieves' Pact was the side not taken)."""
+    from typer.testing import CliRunner
+
+    from conftest import pdftotext
+    from scarbook.cli.main import app
+
+    lantern = _lantern(tmp_path)
+    out = tmp_path / "out"
+    built = CliRunner().invoke(app, ["build", str(EXAMPLES / "lantern-road"), "--campaign", str(lantern),
+                                     "--out", str(out), "--only", "reference", "--jobs", "1"])
+    assert built.exit_code == 0, built.output
+    text = " ".join(pdftotext(out / "lantern-road" / "reference.pdf").split())
+    in_play = text[text.index("Rule stickers in play"):]
+    assert "The Bridge Burned The bridge at the crossing is gone" in in_play
+    assert "The Guild's Pact The Guild Hall opens its doors" in in_play
+    assert "Thieves' Pact" not in in_play and "Smugglers' Cove" not in in_play, in_play
+
+
 def test_one_player_is_one_player(tmp_path: Path) -> None:
     file = _example(tmp_path, "founders-vale")
     no(file, "game start --play Ann", "R306", "1 player; Founders' Vale needs at least 2")

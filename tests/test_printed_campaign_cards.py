@@ -185,3 +185,38 @@ def test_the_html_aid_has_its_screen_margin_and_its_fonts_beside_it(tmp_path: Pa
     legend = legend[:legend.index("</div>")]
     swatches = legend.count('class="swatch"')
     assert swatches > 0 and legend.count('<span class="key"><span class="swatch"') == swatches
+
+
+def test_campaign_deck_backs_are_told_apart_at_a_glance(sf15: Path, tmp_path: Path) -> None:
+    """Issue 34 P16: after 15 games Shadow Forces prints 11 decks (the opened envelopes' among them); every two
+    decks' backs, sampled from the PDF's backs pages 1.5 mm inside each trim, differ by a CIE76 colour
+    difference of 20 or more (the warlord upgrade cards and the faction records were 9.3 apart)."""
+    from test_printed_sheets import BACKS_APART, _slot_pixel, delta_e, pixels
+
+    from scarbook.compiler.sheets import grid_for
+    from scarbook.compiler.sizes import POKER_MM
+
+    _build(tmp_path, "risk-shadow-forces", "--campaign", str(sf15), "--only", "cards")
+    pdf = tmp_path / "risk-shadow-forces" / "cards.pdf"
+    grid = grid_for(POKER_MM, "a4")
+    words = _words(pdf)
+    backs: dict[tuple[int, ...], set[str]] = {}  # a back colour -> the deck names printed on it
+    for number, image in enumerate(pixels(pdf, tmp_path, grow=0.0)[2:], 3):  # after the calibration pair
+        if number % 2:
+            continue  # a fronts page; its backs follow it
+        for row in range(grid.rows):
+            for col in range(grid.cols):
+                x, y = grid.x0 + col * grid.w, grid.y0 + row * grid.h
+                fill = _slot_pixel(image, x + 1.5, y + 1.5)
+                if min(fill) > 240:
+                    continue  # an empty slot
+                name = " ".join(w for x0, y0, x1, y1, w in words[number - 1]
+                                if x < x0 and x1 < x + grid.w and y < y0 and y1 < y + grid.h)
+                seen = next((c for c in backs if delta_e(c, fill) < 3), fill)
+                backs.setdefault(seen, set()).update([name] if name else [])
+    assert len(backs) >= 10, backs
+    assert all(len(names) == 1 for names in backs.values()), backs  # one colour, one deck
+    colours = list(backs)
+    close = sorted((round(delta_e(a, b), 1), *backs[a], *backs[b]) for i, a in enumerate(colours)
+                   for b in colours[i + 1:] if delta_e(a, b) < BACKS_APART)
+    assert not close, close[:4]

@@ -152,6 +152,24 @@ def _near(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = 24) -> bool:
     return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
 
 
+def _lab(rgb: tuple[int, ...]) -> tuple[float, float, float]:
+    """An sRGB pixel in CIELAB (D65)."""
+    lin = [((c / 255 + 0.055) / 1.055) ** 2.4 if c / 255 > 0.04045 else c / 255 / 12.92 for c in rgb]
+    xyz = [sum(k * v for k, v in zip(row, lin, strict=True)) / white for row, white in
+           (((0.4124, 0.3576, 0.1805), 0.95047), ((0.2126, 0.7152, 0.0722), 1.0), ((0.0193, 0.1192, 0.9505), 1.08883))]
+    fx, fy, fz = (t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in xyz)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def delta_e(a: tuple[int, ...], b: tuple[int, ...]) -> float:
+    """CIE76 colour difference of two pixels (20 and more: two colours plainly told apart)."""
+    return sum((p - q) ** 2 for p, q in zip(_lab(a), _lab(b), strict=True)) ** 0.5
+
+
+#: Issue 34 P16: no two decks' backs of a game closer than this (16 dark backs of Shadow Forces were 9.3 apart).
+BACKS_APART = 20.0
+
+
 def _slot_pixel(image: Any, x_mm: float, y_mm: float) -> tuple[int, int, int]:
     return tuple(image.getpixel((px(x_mm), px(y_mm))))  # type: ignore[no-any-return]
 
@@ -179,10 +197,11 @@ def test_one_back_per_deck_and_no_two_decks_alike_from_behind(built: dict[str, P
     for deck, seen in backs.items():
         first = next(iter(seen))
         assert all(_near(c, first, 6) for c in seen), (game, deck, seen)  # one back
-    colours = [next(iter(seen)) for seen in backs.values()]
-    for i, a in enumerate(colours):
-        for b in colours[i + 1:]:
-            assert not _near(a, b, 12), (game, list(backs), colours)  # two decks, two backs
+    colours = {deck: next(iter(seen)) for deck, seen in backs.items()}
+    decks = list(colours)
+    close = [(round(delta_e(colours[a], colours[b]), 1), a, b) for i, a in enumerate(decks) for b in decks[i + 1:]
+             if delta_e(colours[a], colours[b]) < BACKS_APART]
+    assert not close, (game, paper, sorted(close)[:4])  # two decks, two backs told apart at a glance
 
 
 @pytest.mark.parametrize("game", ["risk-shadow-forces", "risk-warhammer-40k"])
@@ -255,3 +274,28 @@ def test_build_gutter_option_reaches_the_card_sheet_and_is_bounded(tmp_path: Pat
     assert _slot_pixel(front, gap_x, grid.y0 + 40) == (255, 255, 255)
     assert _slot_pixel(front, grid.x0 + 63.0 + 2.0, grid.y0 + 40) != (255, 255, 255)  # the first card's bleed
     assert _slot_pixel(front, grid.x0 + 63.0 + 6.0, grid.y0 + 40) != (255, 255, 255)  # the second's
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_calibration_text_keeps_inside_the_slots(built: dict[str, Path], paper: str) -> None:
+    """Issue 34 P18: on the calibration pair every word (the instructions, the ruler's labels, the slot numbers)
+    lies inside one slot, 1 mm or more from its cut lines: no line of text runs across a slot's edge (the
+    instructions ran from 15.4 to 194.6 mm, through slots 1 to 3). Word boxes from `pdftotext -bbox`."""
+    import re
+
+    from scarbook.compiler.sheets import cut_lines
+    from scarbook.compiler.sizes import POKER_MM
+
+    grid = grid_for(POKER_MM, paper)
+    xs = cut_lines(grid.x0, grid.w, grid.cols, grid.gutter)
+    ys = cut_lines(grid.y0, grid.h, grid.rows, grid.gutter)
+    for game in GAMES:
+        bbox = subprocess.run(["pdftotext", "-bbox", "-f", "1", "-l", "2", str(built[paper] / game / "cards.pdf"), "-"],
+                              capture_output=True, text=True, check=True).stdout
+        words = [(float(a) / PT_PER_MM, float(b) / PT_PER_MM, float(c) / PT_PER_MM, float(d) / PT_PER_MM, w)
+                 for a, b, c, d, w in re.findall(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">'
+                                                 r'([^<]*)</word>', bbox)]
+        assert len(words) > 40, (game, words)
+        across = [(w, round(x0, 1), round(x1, 1)) for x0, y0, x1, y1, w in words
+                  if any(x0 - 1 < x < x1 + 1 for x in xs) or any(y0 - 1 < y < y1 + 1 for y in ys)]
+        assert not across, (game, paper, across[:6])

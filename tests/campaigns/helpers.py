@@ -199,6 +199,51 @@ def play_once(text: str, file: Path, refusals: list[str] | None = None) -> list[
     return [] if checked.exit_code == 0 else [f"check of the copied ledger: {checked.output.strip()}"]
 
 
+def play_prefix(text: str, lines: int, file: Path) -> list[str]:
+    """`run_script` of the first `lines` lines of `text` (`"".join(text.splitlines(keepends=True)[:lines])`) for a
+    new `file`, from one play of the whole of `text` per test run.
+
+    The first process to ask plays `text` line by line in a shared folder of its own (campaigns/shared.py; every
+    line checked as `run_script` checks it, numbered as `run_script` numbers them) and keeps the ledger's bytes after
+    every line that changed it. A caller gets the failures among its first `lines` lines or, when there are none,
+    a copy of the ledger as it was after them, `check`ed with the caller's cache (as `play_once` does). Tests that
+    need the scripted campaign stopped at some line (35 of them stop Shadow Forces at one line or another) replayed
+    the script up to it, about half of the 15 games each on average. Not for a test of what the writes leave in
+    the cache append by append."""
+    if file.exists() or "MUTANT_UNDER_TEST" in os.environ:  # a mutant plays the script with its own code
+        return run_script("".join(text.splitlines(keepends=True)[:lines]), file)
+
+    def make(folder: Path) -> None:
+        ledger = folder / "c.yaml"
+        failures: list[str] = []
+        kept: list[int] = []  # the lines after which the ledger changed: after-N.yaml
+        last: bytes | None = None
+        with cache_folder(folder / "cache"):
+            for number, line in enumerate(text.splitlines(), 1):
+                if not line.strip() or line.strip().startswith("#"):
+                    continue
+                failures += [f"{number}:{said.split(':', 1)[1]}" for said in run_script(line, ledger, _copy=False)]
+                now = ledger.read_bytes() if ledger.exists() else None
+                if now is not None and now != last:
+                    (folder / f"after-{number}.yaml").write_bytes(now)
+                    kept.append(number)
+                    last = now
+        shutil.rmtree(folder / "cache", ignore_errors=True)
+        (folder / "result.json").write_text(json.dumps({"failures": failures, "kept": kept}), "utf-8")
+
+    folder = once_per_run(f"prefixes\0{text}", make)
+    result = json.loads((folder / "result.json").read_text("utf-8"))
+    failures = [f for f in result["failures"] if int(f.split(":", 1)[0]) <= lines]
+    if failures:
+        return failures
+    before = [n for n in result["kept"] if n <= lines]
+    if not before:
+        return []  # nothing written yet: no file, as run_script leaves it
+    file.write_bytes((folder / f"after-{before[-1]}.yaml").read_bytes())
+    checked = invoke(["check"], file)
+    return [] if checked.exit_code == 0 else [f"check of the copied ledger: {checked.output.strip()}"]
+
+
 def script(name: str) -> str:
     return (HERE / name).read_text("utf-8")
 

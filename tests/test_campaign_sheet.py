@@ -142,6 +142,7 @@ def _homebrew(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.mark.slow
 def test_risk_legacy_sheet_after_fifteen_games(risk_legacy_sheet: Path) -> None:
+    """Slow (the sheet of a 15-game campaign rendered to PDF): what the Risk Legacy sheet prints at the end."""
     text = pdftotext(risk_legacy_sheet)
     flat = " ".join(text.split())
     # page 1: the board with names as printed, cities with names, fortifications with boxes left
@@ -187,7 +188,8 @@ def test_risk_legacy_sheet_keeps_headings_with_their_tables(risk_legacy_sheet: P
 @pytest.mark.slow
 def test_shadow_forces_sheet_shows_setup_scars_and_warlord_stickers(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    """The end state of the scripted 15-game campaign: devastation, warlord stickers, zones, names, the tie."""
+    """The end state of the scripted 15-game campaign: devastation, warlord stickers, zones, names, the tie.
+    Slow: its sheet rendered to PDF."""
     file = _run(tmp_path, _shadow_forces_script(), monkeypatch)
     out = tmp_path / "sf.pdf"
     result = invoke(["sheet", "--out", str(out)], file)

@@ -210,9 +210,9 @@ SOURCE_FILE = re.compile(r"\.txt\b|reference/|\.md\b|_[0-9a-f]{16}")
 def test_no_output_on_a_scripted_campaign_names_a_source_file(name: str, tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch,
                                                               tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Slow (a whole campaign's outputs, from its one play per run): every command of the scripted campaign (its
-    refusals too), then status, log, check, where and the sheet of its end state: no output names a source file
-    (the titles stand in their place)."""
+    """Slow (a whole campaign's outputs, from its one play per run, and its sheet): every command of the scripted
+    campaign (its refusals too), then status, log, check, where and the sheet of its end state: no output names a
+    source file (the titles stand in their place)."""
     set_cache(monkeypatch, tmp_path_factory)
     file = tmp_path / "c.yaml"
     text = (HERE / f"{name}.txt").read_text("utf-8")

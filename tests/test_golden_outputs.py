@@ -22,6 +22,8 @@ Each state is played once per test run (a script through the CLI, in a folder an
 shared by the xdist workers: campaigns/shared.py) and kept; under mutmut the children forked for each
 mutant inherit it, so a mutant of `report.py` or `sheet.py` costs a replay from the warm cache, not a
 whole campaign.
+
+Slow: seven campaign states (three whole campaigns), each played once per run, and every output of each.
 """
 
 from __future__ import annotations

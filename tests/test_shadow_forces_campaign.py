@@ -3,6 +3,9 @@
 `campaigns/risk-shadow-forces-15.txt` mixes every kind of end-of-game step with illegal moves
 (each refused with the file unchanged, by the runner); these tests then read the end state.
 The generator `campaigns/make_shadow_forces.py` wrote games 4-15 of the script.
+
+Slow: the 300-line script (its one play per run, campaigns.helpers.play_once / play_prefix) and the tests that
+read its states.
 """
 
 from __future__ import annotations

@@ -113,9 +113,9 @@ def risk_legacy_sheet(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from campaigns.helpers import script
 
     file = tmp_path_factory.mktemp("rl") / "world.yaml"
-    assert not play_once(script("risk-legacy-15.txt") + "\ngame start --play Ann=khan-industries --play "
-                          "Bob=saharan-republic --play Cat=die-mechaniker\ntick argentina --boxes 4\n"
-                          "game end --winner Ann\n", file)
+    assert not play_once(script("risk-legacy-15.txt"), file)  # the script's one play per run, then a 16th game
+    assert not run_script("game start --play Ann=khan-industries --play Bob=saharan-republic --play "
+                          "Cat=die-mechaniker\ntick argentina --boxes 4\ngame end --winner Ann\n", file)
     out = file.with_suffix(".pdf")
     result = invoke(["sheet", "--out", str(out)], file)
     assert result.exit_code == 0, result.output
@@ -190,7 +190,9 @@ def test_shadow_forces_sheet_shows_setup_scars_and_warlord_stickers(tmp_path: Pa
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The end state of the scripted 15-game campaign: devastation, warlord stickers, zones, names, the tie.
     Slow: its sheet rendered to PDF."""
-    file = _run(tmp_path, _shadow_forces_script(), monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    file = tmp_path / "c.yaml"
+    assert not play_once(_shadow_forces_script(), file)  # the script's one play per run
     out = tmp_path / "sf.pdf"
     result = invoke(["sheet", "--out", str(out)], file)
     assert result.exit_code == 0, result.output

@@ -44,6 +44,8 @@ os.dup2(null, 1)
 
 def child(req):
     os.setsid()
+    requests.close()  # the server's pipes are not the command's
+    answers.close()
     os.chdir(req["cwd"])
     os.environ.clear()
     os.environ.update(req["env"])

@@ -5,6 +5,8 @@ From the SVG: no two territory circles overlap, every circle, label and legend l
 From the PDF (poppler's word boxes): no two words of the board overprint, none is smaller than 6 pt at 100 %,
 none lies outside the page; no ink on any page of the sheet within 5 mm of the paper's edge (pixels); the
 legend keys every region colour; the names the players gave are on the sheet.
+
+Slow: two 15-game campaigns (their one play per run) and their sheets rendered to PDF and rasterised, on two papers.
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ colour, text, a city's size as dots, positions rounded) with, under each territo
 there that the picture does not draw (cancelled, covered, or of a group kept off the board, from `status --format
 json`). The boards `scarbook build --campaign` prints (reference sheet and play aid) must draw the same.
 
+Slow: five campaign states drawn as SVG and read back, and `build --campaign` of each for its boards.
+
 Golden files `tests/golden/*.board.txt`: written only by
 `SCARBOOK_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_board_picture.py tests/test_board_printed.py`; review
 the diff.

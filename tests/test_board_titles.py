@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from campaigns.helpers import run_script, script
+from campaigns.helpers import play_once, script
 
 from scarbook.compiler.boardmap import VIEW_WIDTH, BoardLayout, effective_marks, view_width_for
 from scarbook.compiler.load import shipped_games
@@ -54,7 +54,7 @@ def test_fifteen_game_boards_title_their_regions_beside_them(name: str, tmp_path
     from scarbook.campaign.service.reading import campaign_game
 
     file = tmp_path / "c.yaml"
-    assert not run_script(script(f"{name}.txt"), file)
+    assert not play_once(script(f"{name}.txt"), file)  # the end state, played once per run
     game = campaign_game(file, [])
     for width, compact in widths(game):
         assert not misplaced_titles(game, width, compact), (name, width)

@@ -216,7 +216,8 @@ def test_cli_usage_errors() -> None:
 
 @pytest.mark.slow
 def test_cli_builds_a_shipped_game_then_is_up_to_date(tmp_path: Path) -> None:
-    """End to end on the real content: the installed script, then a no-op rebuild."""
+    """End to end on the real content: the installed script, then a no-op rebuild. Slow: a whole shipped game
+    rendered to PDF by a real process."""
     out = tmp_path / "out"
     exe = Path(sys.executable).parent / "scarbook"
     env = {**os.environ, "CI": "1"}

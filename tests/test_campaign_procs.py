@@ -50,7 +50,8 @@ while True:
 
 @pytest.mark.slow
 def test_killed_mid_write_leaves_old_or_new(tmp_path: Path) -> None:
-    """SIGKILL a process that rewrites the ledger in a loop, many times: always one whole version."""
+    """SIGKILL a process that rewrites the ledger in a loop, many times: always one whole version. Slow: many real
+    processes killed mid-write."""
     events = [{"event": "place", "sticker": "coin", "target": f"c{i}-card"} for i in range(300)]
     old = render("w", "risk-legacy", "f", ["A"], events)
     new = render("w", "risk-legacy", "f", ["A"], events + [{"event": "place", "sticker": "bunker", "target": "x"}])

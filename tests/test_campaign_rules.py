@@ -46,6 +46,8 @@ def status(file: Path) -> dict:
 
 @pytest.mark.slow
 def test_whole_fifteen_game_campaign_is_legal_and_checks_clean(full_campaign: Path) -> None:
+    """Slow (the fixture plays the 15-game script itself, every write filling the cache append by append): the
+    whole Risk Legacy script is legal, each refusal as scripted, and `check` of the end state is clean."""
     result = invoke(["check"], full_campaign)
     assert result.exit_code == 0, result.output
     assert "all legal" in result.output

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from campaigns.helpers import SETUP, START, invoke, run_script, script, set_cache
+from campaigns.helpers import SETUP, START, invoke, play_prefix, run_script, script, set_cache
 
 
 @pytest.fixture(autouse=True)
@@ -21,14 +21,16 @@ def _cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFac
 
 
 def sf_until(file: Path, stop: str, occurrence: int = 1) -> None:
-    """The scripted Shadow Forces campaign, up to (not including) the `occurrence`-th line starting with `stop`."""
-    lines = script("risk-shadow-forces-15.txt").splitlines(keepends=True)
+    """The scripted Shadow Forces campaign, up to (not including) the `occurrence`-th line starting with `stop` (from
+    one play of the script per test run: campaigns.helpers.play_prefix)."""
+    text = script("risk-shadow-forces-15.txt")
+    lines = text.splitlines(keepends=True)
     seen = 0
     for i, line in enumerate(lines):
         if line.startswith(stop):
             seen += 1
             if seen == occurrence:
-                assert not run_script("".join(lines[:i]), file)
+                assert not play_prefix(text, i, file)
                 return
     raise AssertionError(f"no line {stop!r}")
 

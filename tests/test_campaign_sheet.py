@@ -113,9 +113,9 @@ def risk_legacy_sheet(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from campaigns.helpers import script
 
     file = tmp_path_factory.mktemp("rl") / "world.yaml"
-    assert not play_once(script("risk-legacy-15.txt") + "\ngame start --play Ann=khan-industries --play "
-                          "Bob=saharan-republic --play Cat=die-mechaniker\ntick argentina --boxes 4\n"
-                          "game end --winner Ann\n", file)
+    assert not play_once(script("risk-legacy-15.txt"), file)  # the script's one play per run, then a 16th game
+    assert not run_script("game start --play Ann=khan-industries --play Bob=saharan-republic --play "
+                          "Cat=die-mechaniker\ntick argentina --boxes 4\ngame end --winner Ann\n", file)
     out = file.with_suffix(".pdf")
     result = invoke(["sheet", "--out", str(out)], file)
     assert result.exit_code == 0, result.output
@@ -142,6 +142,7 @@ def _homebrew(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.mark.slow
 def test_risk_legacy_sheet_after_fifteen_games(risk_legacy_sheet: Path) -> None:
+    """Slow (the sheet of a 15-game campaign rendered to PDF): what the Risk Legacy sheet prints at the end."""
     text = pdftotext(risk_legacy_sheet)
     flat = " ".join(text.split())
     # page 1: the board with names as printed, cities with names, fortifications with boxes left
@@ -187,8 +188,11 @@ def test_risk_legacy_sheet_keeps_headings_with_their_tables(risk_legacy_sheet: P
 @pytest.mark.slow
 def test_shadow_forces_sheet_shows_setup_scars_and_warlord_stickers(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    """The end state of the scripted 15-game campaign: devastation, warlord stickers, zones, names, the tie."""
-    file = _run(tmp_path, _shadow_forces_script(), monkeypatch)
+    """The end state of the scripted 15-game campaign: devastation, warlord stickers, zones, names, the tie.
+    Slow: its sheet rendered to PDF."""
+    monkeypatch.chdir(tmp_path)
+    file = tmp_path / "c.yaml"
+    assert not play_once(_shadow_forces_script(), file)  # the script's one play per run
     out = tmp_path / "sf.pdf"
     result = invoke(["sheet", "--out", str(out)], file)
     assert result.exit_code == 0, result.output

@@ -46,6 +46,8 @@ def test_split_sheets_keeps_fronts_with_their_backs() -> None:
 @pytest.mark.slow
 def test_a_long_sheet_in_parts_is_whole_in_order_and_the_same_for_any_workers(tmp_path: Path,
                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Slow (a card sheet of 70 cards rendered in parts, with one and with several workers): the parts make the
+    whole sheet, in order, the same whatever the workers."""
     monkeypatch.setattr(sheetmod, "CARDS_PER_PART", 60)  # parts of 60 cards: a short test of the same code
     n = sheetmod.CARDS_PER_PART + 10
     game = tiny_game(tmp_path, cards=many_cards(n), stickers=[], tables=[], rewards=[], envelopes=[])

@@ -74,6 +74,8 @@ def _words(text: str) -> str:
 
 @pytest.mark.slow
 def test_printed_territory_and_faction_cards(built: dict[str, str]) -> None:
+    """Slow (its fixture waits for the shipped games' build on A4, once per run): the printed territory and faction
+    cards of Risk Legacy without a campaign."""
     text = _words(built["plain"])
     assert "Alaska" in text and "1 resource" in text
     assert "upgraded (+" not in text and "DESTROYED" not in text

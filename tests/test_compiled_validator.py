@@ -36,6 +36,10 @@ def test_every_shipped_file_takes_the_fast_path() -> None:
 
 @pytest.mark.slow
 def test_the_compiled_validator_never_accepts_what_jsonschema_refuses() -> None:
+    """Slow (about 3,000 documents through jsonschema, 15 s of CPU): covers every content file and up to 40 one-value
+    mutations of each. jsonschema judges every document the compiled validator accepts; of the ones it refuses,
+    only as many as the count of refusals below needs (the verdict of the rest asserts nothing; judging them all
+    cost another third of the test)."""
     checked = refused = 0
     for path in FILES:
         data = load_file(path, str(path)).data
@@ -43,10 +47,10 @@ def test_the_compiled_validator_never_accepts_what_jsonschema_refuses() -> None:
             continue
         for variant in [data, *mutations(data)]:
             checked += 1
-            ok = jsonschema_ok(variant)
-            refused += not ok
             if compiled.is_valid(variant):
-                assert ok, (path, json.dumps(variant)[:300])
+                assert jsonschema_ok(variant), (path, json.dumps(variant)[:300])
+            elif refused <= 100:
+                refused += not jsonschema_ok(variant)
     assert checked > 500 and refused > 100  # the mutations do make invalid content
 
 

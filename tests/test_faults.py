@@ -410,6 +410,7 @@ def test_ledger_game_naming_a_system_folder_is_refused_at_once(tmp_path: Path, g
 
 @pytest.mark.slow
 def test_walking_a_huge_folder_stops_at_a_budget(tmp_path: Path) -> None:
+    """Slow (a folder of many files made and walked by a real process): the walk stops at its budget."""
     game = tmp_path / "big"
     shutil.copytree(Path(__file__).parent.parent / "examples" / "tiny-game", game)
     junk = game / "junk"

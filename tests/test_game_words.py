@@ -9,12 +9,11 @@
 from __future__ import annotations
 
 import re
-import shlex
 from pathlib import Path
 
 import pytest
 import yaml
-from campaigns.helpers import HERE, invoke, run_script, set_cache
+from campaigns.helpers import HERE, invoke, play_once, played_outputs, run_script, set_cache
 
 from scarbook.compiler.words import a, article, kind_name, mark_groups, words
 
@@ -211,19 +210,16 @@ SOURCE_FILE = re.compile(r"\.txt\b|reference/|\.md\b|_[0-9a-f]{16}")
 def test_no_output_on_a_scripted_campaign_names_a_source_file(name: str, tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch,
                                                               tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Every command of the scripted campaign (its refusals too), then status, log, check, where and the sheet
-    of its end state: no output names a source file (the titles stand in their place)."""
+    """Slow (a whole campaign's outputs, from its one play per run, and its sheet): every command of the scripted
+    campaign (its refusals too), then status, log, check, where and the sheet of its end state: no output names a
+    source file (the titles stand in their place)."""
     set_cache(monkeypatch, tmp_path_factory)
     file = tmp_path / "c.yaml"
-    outputs: list[tuple[str, str]] = []
-    for raw in (HERE / f"{name}.txt").read_text("utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("!"):
-            line = line.split(" ", 1)[1]
-        result = invoke(shlex.split(line.replace("{file}", str(file))), file)
-        outputs.append((line, result.output))
+    text = (HERE / f"{name}.txt").read_text("utf-8")
+    folder, said = played_outputs(text)  # what each line printed in the play play_once shares
+    outputs = [(line, out.replace(str(folder), "")) for line, out in said]
+    assert len(outputs) == sum(1 for raw in text.splitlines() if raw.strip() and not raw.strip().startswith("#"))
+    assert not play_once(text, file)
     assert any("rulebook §" in out for _, out in outputs)  # refusals cite: the check below can fail
     for args in (["status"], ["status", "--format", "json"], ["log"], ["check"]):
         outputs.append((" ".join(args), invoke(args, file).output))

@@ -31,7 +31,7 @@ def test_installed_script_validates_and_shows(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_non_editable_install_ships_content_schemas_and_templates(tmp_path: Path) -> None:
-    """`pip install .` (no editable link back to the checkout) must carry all data files."""
+    """`pip install .` (no editable link back to the checkout) must carry all data files. Slow: a pip install."""
     target = tmp_path / "site"
     # From a clean copy of the tree: a stale scarbook.egg-info or build folder in the checkout can
     # neither hide a packaging mistake nor be written by the test. setuptools is in the test extras,

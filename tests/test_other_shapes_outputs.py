@@ -213,6 +213,7 @@ def test_a_comparison_that_holds_does_not_repeat_the_value_read(tmp_path: Path) 
 
 @pytest.mark.slow
 def test_the_chronicle_speaks_the_games_shape(tmp_path: Path) -> None:
+    """Slow (a chronicle rendered to PDF): the chronicle of a game of another shape speaks its words."""
     from conftest import pdftotext
 
     lantern = _lantern(tmp_path)

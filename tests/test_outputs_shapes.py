@@ -36,6 +36,7 @@ def test_diff_tells_a_lost_team_game_in_the_games_words(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_the_chronicle_of_a_co_operative_campaign(tmp_path: Path) -> None:
+    """Slow (a chronicle rendered to PDF): the chronicle of a co-operative campaign with a month lost."""
     file = _month_lost(tmp_path)
     out = tmp_path / "chronicle.pdf"
     done = invoke(["chronicle", "--out", str(out)], file)

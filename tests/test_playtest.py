@@ -156,6 +156,7 @@ PLAYTESTS = sorted(EXAMPLES.glob("*/playtest.yaml"))
 @pytest.mark.slow
 @pytest.mark.parametrize("file", PLAYTESTS, ids=[p.parent.name for p in PLAYTESTS])
 def test_every_example_play_test_passes_through_the_installed_cli(file: Path, tmp_path: Path) -> None:
+    """Slow (a real process playing a whole example play test): each example's play test passes, 0 differences."""
     if not SCRIPT.exists():
         pytest.skip("scarbook is not installed in this environment")
     env = {**os.environ, "SCARBOOK_CACHE": str(tmp_path / "cache")}

@@ -18,7 +18,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from campaigns.helpers import run_script, script
+from campaigns.helpers import play_once, script
 from typer.testing import CliRunner
 
 from scarbook.cli.main import app
@@ -50,7 +50,7 @@ def _words(pdf: Path) -> list[list[tuple[float, float, float, float, str]]]:
 @pytest.fixture(scope="module")
 def sf15(tmp_path_factory: pytest.TempPathFactory) -> Path:
     file = tmp_path_factory.mktemp("sf15") / "sf15.yaml"
-    assert not run_script(script("risk-shadow-forces-15.txt"), file)
+    assert not play_once(script("risk-shadow-forces-15.txt"), file)  # the end state, played once per run
     return file
 
 

@@ -149,7 +149,8 @@ def _all_content_files() -> list[Path]:
 
 @pytest.mark.slow
 def test_check_jsonschema_agrees_offline_with_the_installed_schemas(tmp_path: Path) -> None:
-    """check-jsonschema with only --schemafile, no network: same verdict as scarbook's schema level, file by file."""
+    """check-jsonschema with only --schemafile, no network: same verdict as scarbook's schema level, file by file.
+    Slow: check-jsonschema (jsonschema in Python) over every content file, and scarbook's own verdict on each."""
     files = _all_content_files()
     verdicts = _check_jsonschema_verdicts(SCHEMA_DIR / schema.TOP_SCHEMA, files, tmp_path)
     assert verdicts == _scarbook_schema_verdicts(files)
@@ -159,6 +160,7 @@ def test_check_jsonschema_agrees_offline_with_the_installed_schemas(tmp_path: Pa
 
 @pytest.mark.slow
 def test_exported_standalone_schema_needs_no_other_file(tmp_path: Path) -> None:
+    """Slow (every content file checked against the exported schema alone): `schema --export` needs no other file."""
     result = CliRunner().invoke(app, ["schema", "--export", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     exported = sorted(p.name for p in (tmp_path / "out").iterdir())

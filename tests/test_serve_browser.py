@@ -6,6 +6,8 @@ first one's writes without a reload. Each step leaves a screenshot in SCARBOOK_S
 test's tmp folder). Also: the server and the CLI writing at once lose nothing.
 
 Without chromium the test is skipped, unless SCARBOOK_REQUIRE_BROWSER is set (`.ci/run` sets it): then it fails.
+
+Slow: a real server process and a real browser, step by step.
 """
 
 from __future__ import annotations

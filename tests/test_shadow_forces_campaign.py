@@ -3,6 +3,9 @@
 `campaigns/risk-shadow-forces-15.txt` mixes every kind of end-of-game step with illegal moves
 (each refused with the file unchanged, by the runner); these tests then read the end state.
 The generator `campaigns/make_shadow_forces.py` wrote games 4-15 of the script.
+
+Slow: the 300-line script (its one play per run, campaigns.helpers.play_once / play_prefix) and the tests that
+read its states.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
-from campaigns.helpers import invoke, play_once, play_transcript, run_script, script, set_cache
+from campaigns.helpers import invoke, play_once, play_prefix, play_transcript, run_script, script, set_cache
 
 from conftest import check_golden, snapshot
 from conftest import refused as refuses
@@ -204,9 +207,10 @@ def test_where_waits_for_the_earlier_steps_and_lines_owed_are_counted(tmp_path: 
     ])
 
     file = tmp_path / "lines.yaml"  # game 2's new continent TS: one of ts-01's two lines drawn, none of ts-02's
-    lines = script("risk-shadow-forces-15.txt").splitlines(keepends=True)
+    text = script("risk-shadow-forces-15.txt")
+    lines = text.splitlines(keepends=True)
     at = next(i for i, line in enumerate(lines) if line.startswith("link continent-sticker-ts ts-01 sa-04"))
-    assert not run_script("".join(lines[:at + 1]), file)
+    assert not play_prefix(text, at + 1, file)
     why = ("(After applying the sticker the player connects each new territory to two different territories with "
            "lines, then may draw one more line.; Risk: Shadow Forces rulebook § Game 2 (Skirmish): In Search of Answers)")
     play_transcript(file, [(
@@ -223,9 +227,10 @@ def test_a_lost_warlord_owes_no_stat_upgrade(tmp_path: Path, monkeypatch: pytest
                                              tmp_path_factory: pytest.TempPathFactory) -> None:
     set_cache(monkeypatch, tmp_path_factory)
     file = tmp_path / "lost.yaml"
-    lines = script("risk-shadow-forces-15.txt").splitlines(keepends=True)
+    text = script("risk-shadow-forces-15.txt")
+    lines = text.splitlines(keepends=True)
     at = next(i for i, line in enumerate(lines) if line.startswith("game end --winner Bob --lost angus-smith"))
-    assert not run_script("".join(lines[:at + 1]), file)  # game 13, a skirmish
+    assert not play_prefix(text, at + 1, file)  # game 13, a skirmish
     play_transcript(file, [
         ("place warlord-stat-upgrade angus-smith --by Cat --name melee_dice --value 3", "error R205: Cat has no step "
          "after game 13 that places a Warlord stat upgrade sticker (Upgrade a stat on the main warlord card: every "

@@ -147,6 +147,7 @@ def test_the_fonts_are_inlined_as_the_files_they_name() -> None:
 
 @pytest.mark.slow
 def test_the_html_sheet_is_self_contained(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Slow (a campaign state played once per run, its sheet made): the HTML sheet carries everything it shows."""
     import scarbook.campaign.sheet as sheet
     from scarbook.campaign.service import reading
 

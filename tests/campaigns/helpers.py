@@ -13,6 +13,7 @@ import shlex
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -125,12 +126,14 @@ def _set_up(file: Path) -> list[str]:
     return [] if result.exit_code == 0 else [f"check of the copied set-up: {result.output.strip()}"]
 
 
-def run_script(text: str, file: Path, _copy: bool = True, refusals: list[str] | None = None) -> list[str]:
+def run_script(text: str, file: Path, _copy: bool = True, refusals: list[str] | None = None,
+               outputs: list[tuple[str, str]] | None = None) -> list[str]:
     """Run every line; return the lines that did not behave as the script says (empty: all fine).
 
     A script that starts with SETUP on a file that does not exist yet starts from a copy of SETUP's
     ledger (replayed once per process): the suite replays it in about 40 tests. Given `refusals`, each
-    refused `!CODE` line is appended to it with what the command printed first (for a golden file)."""
+    refused `!CODE` line is appended to it with what the command printed first (for a golden file); given
+    `outputs`, every command line (without its `!CODE`) with what it printed."""
     # not under mutmut: its runs fork a process that already holds the template, made by unmutated code
     if _copy and text.startswith(SETUP) and not file.exists() and "MUTANT_UNDER_TEST" not in os.environ:
         failures = _set_up(file)
@@ -148,6 +151,8 @@ def run_script(text: str, file: Path, _copy: bool = True, refusals: list[str] | 
         args = shlex.split(line.replace("{file}", str(file)))
         before = file.read_bytes() if file.exists() else None
         result = invoke(args, file)
+        if outputs is not None:
+            outputs.append((line, result.output))
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             # a crash exits 1 too under CliRunner: it is never a refusal, whatever the code expected
             failures.append(f"{number}: {line}: raised {result.exception!r}")
@@ -169,6 +174,48 @@ def run_script(text: str, file: Path, _copy: bool = True, refusals: list[str] | 
     return failures
 
 
+def _played(text: str) -> tuple[Path, dict[str, Any]]:
+    """The shared folder of `text` played once per run, line by line (every line checked as `run_script` checks it,
+    numbered as it numbers them), and what the play said: `failures`, `refusals` (as `run_script` gives them),
+    `kept` (the lines after which the ledger changed: its bytes then are `after-N.yaml`) and `outputs` (each
+    command line as written and what it printed, for every line; the folder's path is in them)."""
+
+    def make(folder: Path) -> None:
+        ledger = folder / "c.yaml"
+        failures: list[str] = []
+        refusals: list[str] = []
+        outputs: list[tuple[str, str]] = []
+        kept: list[int] = []
+        last: bytes | None = None
+        with cache_folder(folder / "cache"):
+            for number, line in enumerate(text.splitlines(), 1):
+                if not line.strip() or line.strip().startswith("#"):
+                    continue
+                said = run_script(line, ledger, _copy=False, refusals=refusals, outputs=outputs)
+                failures += [f"{number}:{problem.split(':', 1)[1]}" for problem in said]
+                now = ledger.read_bytes() if ledger.exists() else None
+                if now is not None and now != last:
+                    (folder / f"after-{number}.yaml").write_bytes(now)
+                    kept.append(number)
+                    last = now
+        shutil.rmtree(folder / "cache", ignore_errors=True)
+        (folder / "result.json").write_text(json.dumps({"failures": failures, "refusals": refusals, "kept": kept,
+                                                        "outputs": outputs}), "utf-8")
+
+    folder = once_per_run(f"played\0{text}", make)
+    return folder, json.loads((folder / "result.json").read_text("utf-8"))
+
+
+def _copy_checked(folder: Path, kept: list[int], file: Path) -> list[str]:
+    """The ledger as it was after the last of the `kept` lines, copied to `file` and `check`ed with the caller's
+    cache (which then holds the verdict, as after the last write)."""
+    if not kept:
+        return []  # nothing written yet: no file, as run_script leaves it
+    file.write_bytes((folder / f"after-{kept[-1]}.yaml").read_bytes())
+    checked = invoke(["check"], file)
+    return [] if checked.exit_code == 0 else [f"check of the copied ledger: {checked.output.strip()}"]
+
+
 def play_once(text: str, file: Path, refusals: list[str] | None = None) -> list[str]:
     """`run_script(text, file, refusals=refusals)` for a new `file`, with the script played once per test run:
     the first process to ask plays it (every line checked as `run_script` checks it) in a shared folder of its
@@ -180,23 +227,33 @@ def play_once(text: str, file: Path, refusals: list[str] | None = None) -> list[
     plays its campaign itself): the caller's cache holds what `check` of the whole file left."""
     if file.exists() or "MUTANT_UNDER_TEST" in os.environ:  # a mutant plays the script with its own code
         return run_script(text, file, refusals=refusals)
-
-    def make(folder: Path) -> None:
-        said: list[str] = []
-        with cache_folder(folder / "cache"):
-            failures = run_script(text, folder / "c.yaml", refusals=said)
-        shutil.rmtree(folder / "cache", ignore_errors=True)
-        (folder / "result.json").write_text(json.dumps({"failures": failures, "refusals": said}), "utf-8")
-
-    folder = once_per_run(f"played\0{text}", make)
-    result = json.loads((folder / "result.json").read_text("utf-8"))
+    folder, result = _played(text)
     if refusals is not None:
         refusals.extend(result["refusals"])
     if result["failures"]:
         return list(result["failures"])
-    file.write_bytes((folder / "c.yaml").read_bytes())
-    checked = invoke(["check"], file)
-    return [] if checked.exit_code == 0 else [f"check of the copied ledger: {checked.output.strip()}"]
+    return _copy_checked(folder, result["kept"], file)
+
+
+def play_prefix(text: str, lines: int, file: Path) -> list[str]:
+    """`run_script` of the first `lines` lines of `text` (`"".join(text.splitlines(keepends=True)[:lines])`) for a
+    new `file`, from the one play of the whole of `text` per test run that `play_once` shares: the failures among
+    those lines or, when there are none, a copy of the ledger as it was after them, `check`ed with the caller's
+    cache. Tests that need the scripted campaign stopped at some line (35 of them stop Shadow Forces at one line or
+    another) replayed the script up to it, about half of the 15 games each on average. Not for a test of what the
+    writes leave in the cache append by append."""
+    if file.exists() or "MUTANT_UNDER_TEST" in os.environ:  # a mutant plays the script with its own code
+        return run_script("".join(text.splitlines(keepends=True)[:lines]), file)
+    folder, result = _played(text)
+    failures = [f for f in result["failures"] if int(f.split(":", 1)[0]) <= lines]
+    return failures or _copy_checked(folder, [n for n in result["kept"] if n <= lines], file)
+
+
+def played_outputs(text: str) -> tuple[Path, list[tuple[str, str]]]:
+    """What every command line of `text` printed (refused ones too) in its one play per run (`play_once`'s), with
+    the folder it was played in (its path is in the outputs)."""
+    folder, result = _played(text)
+    return folder, [(line, out) for line, out in result["outputs"]]
 
 
 def script(name: str) -> str:

@@ -14,7 +14,8 @@ from scarbook.campaign import checks as checks  # registers the named checks wit
 from scarbook.campaign.ids import normalize, pick
 from scarbook.campaign.lang import Library
 from scarbook.campaign.model import CampaignModel
-from scarbook.compiler.model import Game
+from scarbook.compiler.items import Envelope, Sticker, envelopes_of, stickers_of
+from scarbook.compiler.model import Game, as_list
 
 #: Target kinds of the sticker schema -> the section whose items they name. Any other kind
 #: ending in `-card` (`territory-card`, a card type the content declares) names the cards of
@@ -75,6 +76,16 @@ class Content:
         return CampaignModel.of(self.game)
 
     @cached_property
+    def sticker_views(self) -> dict[str, Sticker]:
+        """The stickers as typed views (compiler/items.py), built on first use, once per content."""
+        return stickers_of(self.stickers)
+
+    @cached_property
+    def envelope_views(self) -> dict[str, Envelope]:
+        """The sealed packets as typed views, built on first use, once per content."""
+        return envelopes_of(self.envelopes)
+
+    @cached_property
     def conditions(self) -> Library:
         """The content's conditions and queries, compiled once (campaign/lang.py)."""
         return Library(self.model.conditions)
@@ -88,6 +99,11 @@ class Content:
             found = {i: v for i, v in items.items() if pk is not None and (not pk.deck or v.get("deck") == pk.deck)}
             self._pieces[kind] = found  # every game start and end asks: the replay's hot path
         return found
+
+    def options_of(self, faction: str, field: str) -> list[Any]:
+        """The ids of a faction's options in its list `field` (its powers …) that a `choice-of` check offers."""
+        return [o.get("id") for o in as_list(self.factions.get(faction, {}).get(field)) if isinstance(o, dict)] \
+            if field else []
 
     def piece_kind_of(self, item_id: str) -> str | None:
         for kind in self.model.pieces:

@@ -160,6 +160,6 @@ class Campaign:
         adding = isinstance(fixed, Placed) and bool(fixed.to or adds(replay.content.stickers.get(fixed.sticker, {})))
         if isinstance(fixed, Linked) or adding:
             replay.content = self.content_for(replay.packs, list(state.opened), state)
-        after = [e for e, env in replay.content.envelopes.items()
+        after = [e for e, env in replay.content.envelope_views.items()
                  if e not in state.opened and trigger_met(replay.content, state, env)]
         return [e for e in after if e not in before]

@@ -84,7 +84,7 @@ def _name_part(content: Content, state: CampaignState, sid: str, target: str | N
         tgt = next((content.target_of_kind(k, target) for k in kinds if target in content.target_ids(k, sticker)),
                    None)
         if tgt is not None:
-            opts = [(n, v) for n, v in _choices(content, state, sticker, tgt) if n and n != "x"]
+            opts = [(n, v) for n, v in _choices(content, state, content.sticker_views[sid], tgt) if n and n != "x"]
             if opts and opts[0][1] is not None:
                 return " --name {" + "|".join(n for n, _ in opts) + "} --value N"
             if opts:

@@ -299,6 +299,7 @@ def options(path: Path, sticker: str, targets: list[str]) -> dict[str, list[Choi
     if not any(isinstance(c, dict) and c.get("check") in ("choice-of", "steps-value") for c in st.get("checks") or []):
         return {}
     out = {}
+    view = content.sticker_views[sticker]
     for tid in targets:
         target = content.target(st, tid)
         powers = {str(o.get("id")): str(o.get("name") or o.get("id")) for c in st.get("checks") or []
@@ -306,7 +307,7 @@ def options(path: Path, sticker: str, targets: list[str]) -> dict[str, list[Choi
                   for o in target.item.get(str(c.get("field") or "powers"), []) or [] if isinstance(o, dict)}
         out[tid] = [Choice(name if value is None else f"{name}={value}",
                            powers.get(name, name) if value is None else f"{name} to {value}")
-                    for name, value in placement_choices(content, state, st, target) if name]
+                    for name, value in placement_choices(content, state, view, target) if name]
     return out
 
 

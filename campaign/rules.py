@@ -47,7 +47,8 @@ class Resolved:
     """A placement as the rules read it: the sticker, its target, who places it, its name and value."""
 
     sticker_id: str
-    sticker: dict[str, Any]
+    sticker: dict[str, Any]  # as the content gives it (its supply, its pools: state.pool_for)
+    view: Sticker  # … and as its typed view (compiler/items.py): what the rules read
     target: Target
     actor: str
     name: str
@@ -149,7 +150,7 @@ def resolve(content: Content, state: CampaignState, sticker_raw: str, target_raw
                        f"'scarbook campaign where {sid}'", f"{a(view.name)} goes on {a(kinds)}", view.cite)
     if not actor:
         actor = default_actor(content, state, sticker)
-    return Resolved(sid, sticker, target, actor, name.strip(), value)
+    return Resolved(sid, sticker, content.sticker_views[sid], target, actor, name.strip(), value)
 
 
 def default_actor(content: Content, state: CampaignState, sticker: dict[str, Any]) -> str:
@@ -182,8 +183,8 @@ def placement_problems(content: Content, state: CampaignState, r: Resolved, in_o
         return [waiting]
     out: list[Diagnostic] = []
     pool, count = pool_for(state, r.sticker)
-    p = Placement(content, state, r.sticker_id, r.sticker, r.target, r.actor, r.name, pool, count, r.value)
-    view = content.sticker_views[r.sticker_id]
+    view = r.view
+    p = Placement(content, state, r.sticker_id, view, r.target, r.actor, r.name, pool, count, r.value)
     for chk in view.checks:
         name = chk.check
         fn = CHECKS.get(name)
@@ -193,7 +194,7 @@ def placement_problems(content: Content, state: CampaignState, r: Resolved, in_o
         if not phase_applies(state, chk.only):
             continue
         try:
-            failure = fn(p, dict(chk.params))  # a copy: a predicate never changes the content
+            failure = fn(p, chk)
         except Exception as exc:  # a crashing check is one more diagnostic, never a traceback
             out.append(refusal("R298", f"check '{name}' failed on this placement: {type(exc).__name__}: {exc}"))
             continue
@@ -401,7 +402,7 @@ def where(content: Content, state: CampaignState, sticker_id: str, actor: str = 
             if piece and content.piece_of(sticker_id, target) not in (None, piece):
                 continue
             for name, value in _choices(content, state, view, target):
-                r = Resolved(sticker_id, sticker, target, actor, name or "x", value)
+                r = Resolved(sticker_id, sticker, view, target, actor, name or "x", value)
                 if not [q for q in placement_problems(content, state, r, in_order) if q.code != "R224"]:
                     out.append(tid)
                     break
@@ -410,7 +411,7 @@ def where(content: Content, state: CampaignState, sticker_id: str, actor: str = 
 
 def legal_now(content: Content, state: CampaignState, sticker_id: str, target: Target) -> bool:
     """Whether the sticker could go on the target now, by whoever may place it (a name it needs aside)."""
-    r = Resolved(sticker_id, content.stickers[sticker_id], target, "", "")
+    r = Resolved(sticker_id, content.stickers[sticker_id], content.sticker_views[sticker_id], target, "", "")
     return not [q for q in placement_problems(content, state, r, in_order=False) if q.code != "R224"]
 
 

@@ -10,7 +10,7 @@ as it is where the tracker shows it (a sticker's `adds`, a packet's name) and is
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from scarbook.compiler.model import as_dict, as_list
@@ -29,25 +29,52 @@ def _source_cite(item: dict[str, Any]) -> Any:
 
 @dataclass(frozen=True)
 class CheckSpec:
-    """One named check on a sticker (`stickers[].checks[]`): its name, its parameters, when and where it applies."""
+    """One named check on a sticker (`stickers[].checks[]`, or `{check: NAME …}` in the campaign language): its
+    name, where and when it applies, and its optional parameters typed (checks.schema.json). A parameter the
+    schema requires is read from `params` by its predicate, which fails as before when it is missing."""
 
-    check: str  # the catalog's name ('' when the content gives none)
-    params: dict[str, Any]  # everything but check, cite and only: what the check's predicate reads
+    check: str  # the catalog's name (as written; 'None' when the content gives none)
+    params: dict[str, Any]  # everything but check, cite and only: the parameters as written
     cite: str
-    only: Any = None  # the phase it applies in (campaign/rules.py::phase_applies); None: always
+    only: Any = None  # the phase it applies in (campaign/checks.py::phase_applies); None: always
     raw_cite: Any = None  # as written (a check's cite is the first cite some messages find)
     pool: Any = None  # the pool it is about (None: every pool)
     role: Any = None  # actor-is: the role
     field: str = ""  # choice-of: the item's list of options ('' when not given)
     fields: dict[str, Any] | None = None  # steps-value: field -> step
     envelope: Any = None  # opened / placed-once-opened: the packet
+    slot: str = ""  # slot-free: the slot ('' : the sticker's own)
+    kind: str | None = None  # next-to, in-order, spread-over-regions: a mark's kind
+    tag: str = ""  # next-to, in-order: a tag of places
+    absent: bool = False  # target-tagged: the tag is absent
+    before_first_game: bool = False
+    by: bool = False  # target-card-value: the player it concerns is named
+    games: int | None = None  # rewards-in-first-games: how many
+    max: Any = None  # a number, or {track: ID} / {stat: FIELD} (campaign/checks.py::limit_number)
+    min: Any = None
+    of: tuple[Any, ...] = ()  # limit, enough-for-each: sticker ids, kinds, tags or {deck: D}
+    per: tuple[str, ...] = ()  # limit: the scopes
+    name: str = ""  # limit, in-order: what the content calls them
+    text: str = ""  # when: the rule in words
+    ids: tuple[str, ...] = ()  # in-order: the row of boxes
+    types: tuple[str, ...] = ()  # game-type: the types of game
+    regions: tuple[str, ...] = ()  # spread-over-regions: the regions ('' : every region)
+    per_region: int = 2  # spread-over-regions
 
     @classmethod
-    def of(cls, raw: dict[str, Any]) -> CheckSpec:
-        fields = raw.get("fields")
-        return cls(str(raw.get("check") or ""), {k: v for k, v in raw.items() if k not in ("check", "cite", "only")},
+    def of_raw(cls, raw: dict[str, Any]) -> CheckSpec:
+        fields, kind, games, per_region = raw.get("fields"), raw.get("kind"), raw.get("games"), raw.get("per_region", 2)
+        return cls(str(raw.get("check")), {k: v for k, v in raw.items() if k not in ("check", "cite", "only")},
                    _cite(raw.get("cite")), raw.get("only"), raw.get("cite"), raw.get("pool"), raw.get("role"),
-                   str(raw.get("field") or ""), fields if isinstance(fields, dict) else None, raw.get("envelope"))
+                   str(raw.get("field") or ""), fields if isinstance(fields, dict) else None, raw.get("envelope"),
+                   str(raw.get("slot") or ""), str(kind) if kind is not None else None,
+                   str(raw.get("tag") or ""), bool(raw.get("absent")), bool(raw.get("before_first_game")),
+                   bool(raw.get("by")), games if isinstance(games, int) and not isinstance(games, bool) else None,
+                   raw.get("max"), raw.get("min"), tuple(as_list(raw.get("of"))),
+                   tuple(str(x) for x in as_list(raw.get("per"))), str(raw.get("name") or ""),
+                   str(raw.get("text") or ""), tuple(str(i) for i in as_list(raw.get("ids"))),
+                   tuple(str(t) for t in as_list(raw.get("types"))), tuple(str(r) for r in as_list(raw.get("regions"))),
+                   per_region if isinstance(per_region, int) else 2)
 
 
 @dataclass(frozen=True)
@@ -72,18 +99,29 @@ class Sticker:
     named: bool  # the player names it (the sticker's `named`, or what it founds is named)
     links: Links
     boxed: bool = False  # it has boxes to tick (`boxes`)
+    named_itself: bool = False  # the sticker itself is `named` (what it founds aside)
+    slot: str = ""  # the slot it takes ('' : none)
+    covers: tuple[str, ...] = ()  # the kinds of mark it goes over
+    adds: dict[str, Any] = field(default_factory=dict)  # field -> what it adds (a number, or unknown)
+    founds_kind: str | None = None  # the kind of what it founds
+    tags: tuple[str, ...] = ()
+    supply: int | None = None  # how many there are (None: not a number the content gives)
 
     @classmethod
     def of(cls, sid: str, raw: dict[str, Any]) -> Sticker:
-        founds = as_dict(raw.get("founds"))
-        links = as_dict(raw.get("links"))
+        founds, links, supply = as_dict(raw.get("founds")), as_dict(raw.get("links")), raw.get("supply")
         cite = _cite(_source_cite(raw))
         return cls(sid, str(raw.get("name", sid)), str(raw.get("kind") or ""),
                    tuple(str(t) for t in as_list(raw.get("targets"))),
-                   tuple(CheckSpec.of(c) for c in as_list(raw.get("checks")) if isinstance(c, dict)),
+                   tuple(CheckSpec.of_raw(c) for c in as_list(raw.get("checks")) if isinstance(c, dict)),
                    cite, bool(raw.get("named") or founds.get("named")),
                    Links(str(links.get("by") or ""), str(links.get("text") or "").strip(),
-                         _cite(links.get("cite") or _source_cite(raw))), bool(raw.get("boxes")))
+                         _cite(links.get("cite") or _source_cite(raw))), bool(raw.get("boxes")),
+                   bool(raw.get("named")), str(raw.get("slot") or ""),
+                   tuple(str(k) for k in as_list(raw.get("covers"))),
+                   dict(as_dict(raw.get("adds"))), str(founds["kind"]) if founds.get("kind") is not None else None,
+                   tuple(str(t) for t in as_list(raw.get("tags"))),
+                   supply if isinstance(supply, int) and not isinstance(supply, bool) else None)
 
     def checks_named(self, name: str) -> tuple[CheckSpec, ...]:
         return tuple(c for c in self.checks if c.check == name)

@@ -17,6 +17,7 @@ from scarbook.campaign import rules
 from scarbook.campaign.engine import Campaign, Replay
 from scarbook.campaign.events import Event, Passed
 from scarbook.campaign.ledger.cache import read
+from scarbook.compiler.items import CheckSpec, Sticker
 
 GAME = Path(__file__).parent / "packs" / "valid" / "checks-isles"
 
@@ -32,7 +33,8 @@ def replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Replay:
 def banner(replay: Replay, checks: list[dict]) -> rules.Resolved:
     r = rules.resolve(replay.content, replay.state, "banner", "a-isle", by="Ann")
     assert isinstance(r, rules.Resolved), r
-    return dataclasses.replace(r, sticker={**r.sticker, "checks": checks})
+    raw = {**r.sticker, "checks": checks}
+    return dataclasses.replace(r, sticker=raw, view=Sticker.of("banner", raw))
 
 
 def test_a_placement_typed_without_a_name_or_value_has_none(replay: Replay) -> None:
@@ -50,7 +52,7 @@ def test_an_unknown_check_is_named_and_the_others_still_run(replay: Replay) -> N
 
 
 def test_a_crashing_check_is_one_more_refusal(replay: Replay, monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(p: object, params: dict) -> None:
+    def broken(p: object, check: CheckSpec) -> None:
         raise KeyError("slot")
 
     monkeypatch.setitem(rules.CHECKS, "one-per-player", broken)

@@ -434,7 +434,7 @@ def limit(p: Placement, c: CheckSpec) -> Failure:
             continue
         if "game-type" in per and _type_of(state, mark_window(m)[1]) != gtype:
             continue
-        if piece is not None and content.piece_of(m.sticker, content.target(content.stickers.get(m.sticker, {}),
+        if piece is not None and content.piece_of(m.sticker, content.target(content.sticker_view(m.sticker),
                                                                             m.target)) != piece:
             continue
         seen.add((m.line, m.sticker))

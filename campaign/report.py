@@ -216,7 +216,7 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
             value = state.value(content, cid, card, "resources")
             cards.append({"card": cid, "resources": value, "printed": card["resources"]})
     stickers = []
-    for sid, st in content.stickers.items():
+    for sid, st in content.sticker_views.items():
         pool, count = pool_for(state, st)
         left = None if count is None else count - state.pool_used[(sid, pool)]
         stickers.append({"sticker": sid, "placed": state.placed[sid], "pool": pool, "left": left})

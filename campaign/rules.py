@@ -47,8 +47,7 @@ class Resolved:
     """A placement as the rules read it: the sticker, its target, who places it, its name and value."""
 
     sticker_id: str
-    sticker: dict[str, Any]  # as the content gives it (its supply, its pools: state.pool_for)
-    view: Sticker  # … and as its typed view (compiler/items.py): what the rules read
+    view: Sticker  # the sticker's typed view (compiler/items.py)
     target: Target
     actor: str
     name: str
@@ -131,7 +130,7 @@ def resolve(content: Content, state: CampaignState, sticker_raw: str, target_raw
         else:
             return (_about_to_place(content, state, sid) or _sealed_in(content, state, sid)
                     or unknown_sticker(content, sticker_raw))
-    sticker = content.stickers[sid]
+    sticker = content.sticker_views[sid]
     actor = ""
     if by:
         found = player_name(state, by)
@@ -143,29 +142,27 @@ def resolve(content: Content, state: CampaignState, sticker_raw: str, target_raw
         sealed = _sealed_in(content, state, normalize(target_raw))  # a card still in its packet: say so
         if sealed is not None:
             return sealed
-        view = content.sticker_views[sid]
-        kinds = " or ".join(k.replace("-", " ") for k in view.targets)
+        kinds = " or ".join(k.replace("-", " ") for k in sticker.targets)
         hint = did_you_mean(normalize(target_raw), content.target_names(sticker))
-        return refusal("R102", f"'{target_raw}' is not {a(kinds)} that {a(view.name)} can go on{hint}; see "
-                       f"'scarbook campaign where {sid}'", f"{a(view.name)} goes on {a(kinds)}", view.cite)
+        return refusal("R102", f"'{target_raw}' is not {a(kinds)} that {a(sticker.name)} can go on{hint}; see "
+                       f"'scarbook campaign where {sid}'", f"{a(sticker.name)} goes on {a(kinds)}", sticker.cite)
     if not actor:
         actor = default_actor(content, state, sticker)
-    return Resolved(sid, sticker, content.sticker_views[sid], target, actor, name.strip(), value)
+    return Resolved(sid, sticker, target, actor, name.strip(), value)
 
 
-def default_actor(content: Content, state: CampaignState, sticker: dict[str, Any]) -> str:
+def default_actor(content: Content, state: CampaignState, sticker: Sticker) -> str:
     """The player a reward must be for when only one can take it (the winner, a lone held-on player)."""
     game = state.last_ended
     if game is None or state.in_progress is not None:
         return ""
-    sid = str(sticker.get("id"))  # a sticker's own id, as the merged content gives it
+    sid = sticker.id
     if steps.offered_now(content, state, sid):
         actors = {o.actor for o in steps.open_entries(content, state) if o.step.offers(sid)}
         if len(actors) == 1:
             return actors.pop()
     pool, _ = pool_for(state, sticker)
-    view = content.sticker_views.get(sid)
-    roles = {c.role for c in view.checks_named("actor-is") if c.pool in (None, pool)} if view else set()
+    roles = {c.role for c in sticker.checks_named("actor-is") if c.pool in (None, pool)}
     if roles == {"winner"}:
         return game.winner
     if roles == {"held-on"}:
@@ -182,8 +179,8 @@ def placement_problems(content: Content, state: CampaignState, r: Resolved, in_o
     if waiting is not None:
         return [waiting]
     out: list[Diagnostic] = []
-    pool, count = pool_for(state, r.sticker)
     view = r.view
+    pool, count = pool_for(state, view)
     p = Placement(content, state, r.sticker_id, view, r.target, r.actor, r.name, pool, count, r.value)
     for chk in view.checks:
         name = chk.check
@@ -391,18 +388,17 @@ def where(content: Content, state: CampaignState, sticker_id: str, actor: str = 
           in_order: bool = True) -> list[str]:
     """Every target where the sticker could legally go now (for that player; for that piece, if given;
     `in_order=False`: once the earlier end-of-game steps are done)."""
-    sticker = content.stickers[sticker_id]
     view = content.sticker_views[sticker_id]
     if not actor:
-        actor = default_actor(content, state, sticker)
+        actor = default_actor(content, state, view)
     out = []
     for kind in view.targets:
-        for tid in content.target_ids(kind, sticker):
+        for tid in content.target_ids(kind, view):
             target = content.target_of_kind(kind, tid)
             if piece and content.piece_of(sticker_id, target) not in (None, piece):
                 continue
             for name, value in _choices(content, state, view, target):
-                r = Resolved(sticker_id, sticker, view, target, actor, name or "x", value)
+                r = Resolved(sticker_id, view, target, actor, name or "x", value)
                 if not [q for q in placement_problems(content, state, r, in_order) if q.code != "R224"]:
                     out.append(tid)
                     break
@@ -411,7 +407,7 @@ def where(content: Content, state: CampaignState, sticker_id: str, actor: str = 
 
 def legal_now(content: Content, state: CampaignState, sticker_id: str, target: Target) -> bool:
     """Whether the sticker could go on the target now, by whoever may place it (a name it needs aside)."""
-    r = Resolved(sticker_id, content.stickers[sticker_id], content.sticker_views[sticker_id], target, "", "")
+    r = Resolved(sticker_id, content.sticker_views[sticker_id], target, "", "")
     return not [q for q in placement_problems(content, state, r, in_order=False) if q.code != "R224"]
 
 
@@ -721,8 +717,8 @@ def owed_targets(content: Content, state: CampaignState, sticker_id: str) -> lis
     """The targets a one-on-every-target obligation still owes: those with no mark of the sticker ever placed
     (one placed and later covered was placed) where the sticker may go now by its own targets and checks (what
     `where` lists): a target its checks refuse is never owed."""
-    st = content.stickers[sticker_id]
-    ids = [t for kind in content.sticker_views[sticker_id].targets for t in content.target_ids(kind, st)]
+    st = content.sticker_views[sticker_id]
+    ids = [t for kind in st.targets for t in content.target_ids(kind, st)]
     bare = [t for t in ids if not any(m.sticker == sticker_id for m in state.marks.get(t, ()))]
     if not bare:
         return []
@@ -785,9 +781,9 @@ def owed_once_opened(content: Content, state: CampaignState) -> list[Diagnostic]
     return out
 
 
-def _used_up(state: CampaignState, sid: str, sticker: dict[str, Any], view: Sticker) -> bool:
+def _used_up(state: CampaignState, sid: str, view: Sticker) -> bool:
     """Whether the sticker's `supply-left` check fails now, wherever it would go (so `where` finds nothing)."""
-    pool, count = pool_for(state, sticker)
+    pool, count = pool_for(state, view)
     if count is None or state.pool_used[(sid, pool)] < count:
         return False
     return any(c.pool in (None, pool) for c in view.checks_named("supply-left"))
@@ -799,9 +795,8 @@ def to_put_in_place(content: Content, state: CampaignState,
     that can still go somewhere (only those of these `kinds`, when given): status lists them; the next game
     waits for those whose kind `game.campaign.owed_when_opened` names (`owed_once_opened`), not for the others."""
     out = []
-    for sid, st in content.stickers.items():
-        view = content.sticker_views[sid]
-        if (kinds is not None and view.kind not in kinds) or _used_up(state, sid, st, view):
+    for sid, view in content.sticker_views.items():
+        if (kinds is not None and view.kind not in kinds) or _used_up(state, sid, view):
             continue
         for chk in view.checks_named("placed-once-opened"):
             env = chk.envelope
@@ -1217,12 +1212,12 @@ def _placed(ev: Placed | Destroyed, r: Resolved) -> Event:
 
 def resolve_destroy(content: Content, state: CampaignState, card: str, by: str = "") -> Resolved | Diagnostic:
     for sid in content.destroy_stickers:
-        if content.resolve(content.stickers[sid], card) is not None:
+        if content.resolve(content.sticker_views[sid], card) is not None:
             return resolve(content, state, sid, card, by)
     if not content.destroy_stickers:
         return refusal("R103", f"{content.game.title} has no rule for destroying cards; nothing to record",
                        "a card is destroyed only where the game's rules say so")
-    names = sorted({n for sid in content.destroy_stickers for n in content.target_names(content.stickers[sid])})
+    names = sorted({n for sid in content.destroy_stickers for n in content.target_names(content.sticker_views[sid])})
     return refusal("R102", f"'{card}' is not a card that can be destroyed{did_you_mean(normalize(card), names)}; "
                    "see 'scarbook campaign where " + content.destroy_stickers[0] + "'",
                    "only the cards the game's rules let you destroy")

@@ -109,7 +109,7 @@ def place_values(content: Content, state: CampaignState) -> list[dict[str, Any]]
         for pid, item in section.items():
             fields: list[str] = []
             for m in state.active_marks(pid):
-                for k in (content.stickers.get(m.sticker, {}).get("adds") or {}):
+                for k in content.sticker_view(m.sticker).adds:
                     if k not in fields and not (section is content.regions and k == "bonus"):
                         fields.append(str(k))
             if fields:
@@ -209,7 +209,7 @@ def owed_now(content: Content, state: CampaignState, legal: Legal) -> list[Owed]
     and who has no active mark of that sticker yet."""
     out: list[Owed] = []
     for rule in content.model.owed_when:
-        sticker = content.stickers.get(rule.place)
+        sticker = content.sticker_views.get(rule.place)
         if sticker is None:
             continue
         if rule.when is not None and rule.each == "player":
@@ -219,7 +219,7 @@ def owed_now(content: Content, state: CampaignState, legal: Legal) -> list[Owed]
                         for m in ms):
                     out.append(Owed(rule, "", 0, player))
             continue
-        kinds = [rule.targets] if rule.targets else [str(k) for k in sticker.get("targets", []) or []]
+        kinds = [rule.targets] if rule.targets else list(sticker.targets)
         for kind in kinds:
             for tid in content.target_ids(kind, sticker):
                 target = content.target_of_kind(kind, tid)
@@ -248,7 +248,7 @@ def owed_problems(content: Content, state: CampaignState, legal: Legal) -> list[
     """R316: a sticker an `owed_when` condition asks for, not placed yet, blocks the next game."""
     out = []
     for o in owed_now(content, state, legal):
-        label = content.stickers[o.rule.place].get("name", o.rule.place)
+        label = content.sticker_views[o.rule.place].name
         if o.player or o.rule.when is not None:
             how = f"--by {o.player}" if o.player else o.target
             out.append(refusal("R316", f"{a(label)} is owed{' by ' + o.player if o.player else ' on ' + o.target} "
@@ -305,8 +305,8 @@ def status_data(content: Content, state: CampaignState, legal: Legal) -> dict[st
     out["card_values"] = [
         {"card": cid, "name": str(card.get("name") or cid),
          "values": {k: state.stat(content, cid, v, k) for k, v in card["stats"].items()},
-         "marks": [str(content.stickers.get(m.sticker, {}).get("name") or m.sticker) for m in state.active_marks(cid)
-                   if not content.stickers.get(m.sticker, {}).get("adds")]}  # what adds is in the values
+         "marks": [content.sticker_view(m.sticker).name or m.sticker for m in state.active_marks(cid)
+                   if not content.sticker_view(m.sticker).adds]}  # what adds is in the values
         for cid, card in content.cards.items() if isinstance(card.get("stats"), dict) and cid not in pieces]
     out["place_values"] = place_values(content, state)
     out["tracks"] = [{"id": t.id, "name": t.name, "value": track_value(content, state, t.id), "min": t.low,

@@ -106,10 +106,20 @@ class Sticker:
     founds_kind: str | None = None  # the kind of what it founds
     tags: tuple[str, ...] = ()
     supply: int | None = None  # how many there are (None: not a number the content gives)
+    pools: tuple[tuple[Any, Any], ...] | None = None  # a supply in pools: (pool, count); None: not in pools
+    setup_pools: frozenset[Any] = frozenset()  # the pools its `before-first-game` checks name
+    deck: Any = None  # the deck of cards it goes on (None: any)
+    adds_territories: tuple[str, ...] = ()
+    boxes: int | None = None
+    cancels: bool = False
+    covers_all: bool = False
+    destroys_card: bool = False
+    text: str = ""  # its rule text ('' when the content transcribes none)
 
     @classmethod
     def of(cls, sid: str, raw: dict[str, Any]) -> Sticker:
         founds, links, supply = as_dict(raw.get("founds")), as_dict(raw.get("links")), raw.get("supply")
+        boxes, text = raw.get("boxes"), raw.get("text")
         cite = _cite(_source_cite(raw))
         return cls(sid, str(raw.get("name", sid)), str(raw.get("kind") or ""),
                    tuple(str(t) for t in as_list(raw.get("targets"))),
@@ -121,7 +131,14 @@ class Sticker:
                    tuple(str(k) for k in as_list(raw.get("covers"))),
                    dict(as_dict(raw.get("adds"))), str(founds["kind"]) if founds.get("kind") is not None else None,
                    tuple(str(t) for t in as_list(raw.get("tags"))),
-                   supply if isinstance(supply, int) and not isinstance(supply, bool) else None)
+                   supply if isinstance(supply, int) and not isinstance(supply, bool) else None,
+                   tuple((p.get("pool"), p.get("count")) for p in supply if isinstance(p, dict))
+                   if isinstance(supply, list) else None,
+                   frozenset(c.get("pool") for c in as_list(raw.get("checks"))
+                             if isinstance(c, dict) and c.get("check") == "before-first-game") - {None},
+                   raw.get("deck"), tuple(str(t) for t in as_list(raw.get("adds_territories"))),
+                   boxes if isinstance(boxes, int) else None, bool(raw.get("cancels")), bool(raw.get("covers_all")),
+                   bool(raw.get("destroys_card")), text if isinstance(text, str) else "")
 
     def checks_named(self, name: str) -> tuple[CheckSpec, ...]:
         return tuple(c for c in self.checks if c.check == name)

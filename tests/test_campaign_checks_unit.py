@@ -127,7 +127,7 @@ def upgrade(name: str, value: int | None, printed: dict[str, Any], marks: list[M
     state = CampaignState(["Ann"])
     for m in marks:
         state.marks.setdefault("kai", []).append(m)
-    content = SimpleNamespace(stickers={"up": {}})
+    content = SimpleNamespace(stickers={"up": {}}, sticker_view=lambda sid: Sticker.of(sid, {}))
     p = Placement(content, state, "up", Sticker.of("up", {"name": "Stat upgrade"}),  # type: ignore[arg-type]
                   Target("card", "kai", {"stats": printed}), name=name, value=value)
     return steps_value(p, spec(STEPS))
@@ -181,7 +181,8 @@ def test_a_supply_check_of_another_pool_or_of_a_supply_of_unknown_size_passes() 
 
     state = CampaignState(["Ann"])
     state.pool_used[("s1", "red")] = 5
-    assert supply_left(placement(territory("n1"), state=state, pool="red", pool_count=5), spec({"pool": "blue"})) is None
+    blue = spec({"pool": "blue"})
+    assert supply_left(placement(territory("n1"), state=state, pool="red", pool_count=5), blue) is None
     assert supply_left(placement(territory("n1"), state=state, pool="red", pool_count=None), spec({})) is None
     assert supply_left(placement(territory("n1"), state=state, pool="red", pool_count=5), spec({}))[0] == \
         "no s1 is left in the red supply (all 5 placed)"

@@ -33,8 +33,8 @@ def replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Replay:
 def banner(replay: Replay, checks: list[dict]) -> rules.Resolved:
     r = rules.resolve(replay.content, replay.state, "banner", "a-isle", by="Ann")
     assert isinstance(r, rules.Resolved), r
-    raw = {**r.sticker, "checks": checks}
-    return dataclasses.replace(r, sticker=raw, view=Sticker.of("banner", raw))
+    raw = {**replay.content.stickers["banner"], "checks": checks}
+    return dataclasses.replace(r, view=Sticker.of("banner", raw))
 
 
 def test_a_placement_typed_without_a_name_or_value_has_none(replay: Replay) -> None:
@@ -95,7 +95,7 @@ def test_the_default_player_is_the_only_one_a_reward_can_be_for(risk_legacy_afte
 
     def default(sticker: str) -> str:
         replay = Campaign(read(file)).replay()
-        return rules.default_actor(replay.content, replay.state, replay.content.stickers[sticker])
+        return rules.default_actor(replay.content, replay.state, replay.content.sticker_views[sticker])
 
     assert (default("major-city"), default("minor-city")) == ("Ann", "")  # the winner; two held on
     assert run_script("place major-city alaska --by Ann --name Ankh\nplace minor-city peru --by Bob --name Lima\n",

@@ -249,6 +249,67 @@ class ScheduleEntry:
 NO_ENTRY = ScheduleEntry()
 
 
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _cite_as_written(value: Any) -> str | list[Any]:
+    """A cite as the status JSON shows it: as written (one, or a list), '' when there is none."""
+    return value if isinstance(value, (str, list)) else ""
+
+
+@dataclass(frozen=True)
+class TieBonus:
+    """`overall_winner.tie_bonus`: tied players roll off with one die more per active mark of `per` they placed."""
+
+    per: tuple[Any, ...]
+    named: bool  # only the marks they named count
+    text: str
+
+
+@dataclass(frozen=True)
+class Overall:
+    """`game.campaign.overall_winner`: after which game the campaign has a winner, or the team's threshold."""
+
+    team: bool = False
+    after_game: int | None = None
+    at_least: int = 0
+    count: str = ""  # what the team counts ('chapters-won'; '' : games won)
+    text: str = ""
+    cite: str | list[Any] = ""
+    tie_bonus: TieBonus | None = None
+
+    @classmethod
+    def of(cls, raw: dict[str, Any]) -> Overall:
+        after, least, bonus = raw.get("after_game"), raw.get("at_least"), raw.get("tie_bonus")
+        per = bonus.get("per") if isinstance(bonus, dict) else None
+        return cls(bool(raw.get("team")), after if isinstance(after, int) and not isinstance(after, bool) else None,
+                   least if isinstance(least, int) else 0, str(raw.get("count") or ""), _text(raw.get("text")),
+                   _cite_as_written(raw.get("cite")),
+                   TieBonus(tuple([per] if isinstance(per, str) else as_list(per)), bool(bonus.get("named")),
+                            _text(bonus.get("text"))) if isinstance(bonus, dict) else None)
+
+
+@dataclass(frozen=True)
+class End:
+    """`game.campaign.end`: the condition that ends the campaign, and the rule in words."""
+
+    when: Any  # a condition (campaign/lang.py)
+    text: str
+    cite: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """`game.campaign.outcome`: the standings by `rank_by` (queries), or the team's result by `won_when`."""
+
+    ranked: bool  # it ranks the players (`rank_by` given)
+    rank_by: tuple[Any, ...]
+    won_when: Any  # a condition; None: none
+    text: str
+    cite: str
+
+
 @dataclass
 class CampaignModel:
     """The content's `game.campaign` as typed data, with defaults for a game that declares none."""
@@ -261,7 +322,7 @@ class CampaignModel:
     default_type: str
     setup: list[Obligation]
     tokens: list[Token]
-    overall: dict[str, Any]
+    overall: Overall
     starts: list[StartCheck]
     step_stickers: set[str] = field(default_factory=set)
     owed_when_opened: list[OwedWhenOpened] = field(default_factory=list)
@@ -273,8 +334,8 @@ class CampaignModel:
     claims: tuple[str, ...] = ()  # stickers whose mark makes its owner the owner of the place (and its region)
     levels: dict[str, Level] = field(default_factory=dict)
     scenarios: dict[str, ScenarioNode] = field(default_factory=dict)
-    end: dict[str, Any] = field(default_factory=dict)  # `game.campaign.end`: {when: COND, text, cite}
-    outcome: dict[str, Any] = field(default_factory=dict)  # `game.campaign.outcome`: rank_by / won_when
+    end: End | None = None  # `game.campaign.end` (None: the campaign ends with its games or chapters)
+    outcome: Outcome | None = None  # `game.campaign.outcome`: rank_by / won_when
     entries: dict[int, ScheduleEntry] = field(default_factory=dict)  # the schedule, typed
     declared_default: bool = False  # the content names a default type of game (`default_type`)
 
@@ -310,7 +371,7 @@ class CampaignModel:
         starts = _start_checks(camp.get("starts"))
         model = cls(games if isinstance(games, int) else None, until if isinstance(until, int) else None,
                     pieces, types, schedule, default if default in types else next(iter(types)), setup, tokens,
-                    as_dict(camp.get("overall_winner")), starts)
+                    Overall.of(as_dict(camp.get("overall_winner"))), starts)
         model.step_stickers = {s for t in types.values() for st in t.steps for s in (*st.stickers, *st.fallback)}
         model.owed_when_opened = [
             OwedWhenOpened(tuple(str(k) for k in as_list(o.get("kinds"))), str(o.get("text") or ""), cite_of(o))
@@ -331,8 +392,11 @@ class CampaignModel:
         model.scenarios = {str(sc["id"]): ScenarioNode(str(sc["id"]), str(sc.get("name") or sc["id"]), sc.get("open"),
                                                        bool(sc.get("again")), cite_of(sc))
                            for sc in as_list(camp.get("scenarios")) if isinstance(sc, dict) and sc.get("id")}
-        model.end = as_dict(camp.get("end"))
-        model.outcome = as_dict(camp.get("outcome"))
+        end, outcome = as_dict(camp.get("end")), as_dict(camp.get("outcome"))
+        model.end = End(end.get("when"), str(end.get("text") or ""), str(end.get("cite") or "")) if end else None
+        model.outcome = Outcome(bool(outcome.get("rank_by")), tuple(as_list(outcome.get("rank_by"))),
+                                outcome.get("won_when"), str(outcome.get("text") or ""),
+                                str(outcome.get("cite") or "")) if outcome else None
         model.entries = {number: ScheduleEntry.of(s) for number, s in schedule.items()}
         model.declared_default = bool(camp.get("default_type"))
         return model

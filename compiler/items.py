@@ -1,4 +1,7 @@
-"""Typed views of the content items the tracker reads: stickers (with their checks), packets, schedule entries.
+"""Typed views of the content items the tracker reads: stickers (with their checks), packets.
+
+NamedTuples (immutable, as beancount's directives): a frozen dataclass of this many fields costs several times as
+much to build, and every content the tracker derives (a packet opened …) builds its views again.
 
 Like `compiler/campaign_model.py` for `game.campaign`, each view is built once per content
 (`campaign/content.py::Content` builds them lazily, on first use) from the merged, effective content. The
@@ -10,8 +13,9 @@ as it is where the tracker shows it (a sticker's `adds`, a packet's name) and is
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from scarbook.compiler.model import as_dict, as_list
 
@@ -27,8 +31,7 @@ def _source_cite(item: dict[str, Any]) -> Any:
     return as_dict(item.get("source")).get("cite")
 
 
-@dataclass(frozen=True)
-class CheckSpec:
+class CheckSpec(NamedTuple):
     """One named check on a sticker (`stickers[].checks[]`, or `{check: NAME …}` in the campaign language): its
     name, where and when it applies, and its optional parameters typed (checks.schema.json). A parameter the
     schema requires is read from `params` by its predicate, which fails as before when it is missing."""
@@ -63,22 +66,41 @@ class CheckSpec:
 
     @classmethod
     def of_raw(cls, raw: dict[str, Any]) -> CheckSpec:
-        fields, kind, games, per_region = raw.get("fields"), raw.get("kind"), raw.get("games"), raw.get("per_region", 2)
-        return cls(str(raw.get("check")), {k: v for k, v in raw.items() if k not in ("check", "cite", "only")},
-                   _cite(raw.get("cite")), raw.get("only"), raw.get("cite"), raw.get("pool"), raw.get("role"),
-                   str(raw.get("field") or ""), fields if isinstance(fields, dict) else None, raw.get("envelope"),
-                   str(raw.get("slot") or ""), str(kind) if kind is not None else None,
-                   str(raw.get("tag") or ""), bool(raw.get("absent")), bool(raw.get("before_first_game")),
-                   bool(raw.get("by")), games if isinstance(games, int) and not isinstance(games, bool) else None,
-                   raw.get("max"), raw.get("min"), tuple(as_list(raw.get("of"))),
-                   tuple(str(x) for x in as_list(raw.get("per"))), str(raw.get("name") or ""),
-                   str(raw.get("text") or ""), tuple(str(i) for i in as_list(raw.get("ids"))),
-                   tuple(str(t) for t in as_list(raw.get("types"))), tuple(str(r) for r in as_list(raw.get("regions"))),
-                   per_region if isinstance(per_region, int) else 2)
+        params = {k: v for k, v in raw.items() if k not in ("check", "cite", "only")}
+        typed = {k: _PARAMS[k](v) for k, v in params.items() if k in _PARAMS}  # only what it gives: the rest default
+        return cls(str(raw.get("check")), params, _cite(raw.get("cite")), raw.get("only"), raw.get("cite"), **typed)
 
 
-@dataclass(frozen=True)
-class Links:
+def _strs(value: Any) -> tuple[str, ...]:
+    return tuple(map(str, value)) if isinstance(value, list) and value else ()
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _str(value: Any) -> str:
+    return str(value or "")
+
+
+def _number(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+#: A check's optional parameter -> how it is typed (a value of the wrong type is the default).
+_PARAMS: dict[str, Any] = {
+    "pool": _same, "role": _same, "envelope": _same, "max": _same, "min": _same,
+    "field": _str, "slot": _str, "tag": _str, "name": _str, "text": _str,
+    "fields": lambda v: v if isinstance(v, dict) else None,
+    "kind": lambda v: str(v) if v is not None else None,
+    "absent": bool, "before_first_game": bool, "by": bool,
+    "games": _number, "per_region": lambda v: v if isinstance(v, int) else 2,
+    "of": lambda v: tuple(v) if isinstance(v, list) else (),
+    "per": _strs, "ids": _strs, "types": _strs, "regions": _strs,
+}
+
+
+class Links(NamedTuple):
     """What a sticker's `links` block says about who draws its lines, and where the rule is."""
 
     by: str = ""
@@ -86,8 +108,7 @@ class Links:
     cite: str = ""  # the block's own, else the sticker's
 
 
-@dataclass(frozen=True)
-class Sticker:
+class Sticker(NamedTuple):
     """A sticker (or mark) of the content as the tracker reads it."""
 
     id: str
@@ -102,7 +123,7 @@ class Sticker:
     named_itself: bool = False  # the sticker itself is `named` (what it founds aside)
     slot: str = ""  # the slot it takes ('' : none)
     covers: tuple[str, ...] = ()  # the kinds of mark it goes over
-    adds: dict[str, Any] = field(default_factory=dict)  # field -> what it adds (a number, or unknown)
+    adds: Mapping[str, Any] = MappingProxyType({})  # field -> what it adds (a number, or unknown)
     founds_kind: str | None = None  # the kind of what it founds
     tags: tuple[str, ...] = ()
     supply: int | None = None  # how many there are (None: not a number the content gives)
@@ -118,34 +139,29 @@ class Sticker:
 
     @classmethod
     def of(cls, sid: str, raw: dict[str, Any]) -> Sticker:
-        founds, links, supply = as_dict(raw.get("founds")), as_dict(raw.get("links")), raw.get("supply")
-        boxes, text = raw.get("boxes"), raw.get("text")
+        get = raw.get
+        founds, links, supply = as_dict(get("founds")), as_dict(get("links")), get("supply")
+        boxes, text, checks = get("boxes"), get("text"), [c for c in as_list(get("checks")) if isinstance(c, dict)]
         cite = _cite(_source_cite(raw))
-        return cls(sid, str(raw.get("name", sid)), str(raw.get("kind") or ""),
-                   tuple(str(t) for t in as_list(raw.get("targets"))),
-                   tuple(CheckSpec.of_raw(c) for c in as_list(raw.get("checks")) if isinstance(c, dict)),
-                   cite, bool(raw.get("named") or founds.get("named")),
+        return cls(sid, str(get("name", sid)), str(get("kind") or ""), _strs(get("targets")),
+                   tuple(CheckSpec.of_raw(c) for c in checks), cite, bool(get("named") or founds.get("named")),
                    Links(str(links.get("by") or ""), str(links.get("text") or "").strip(),
-                         _cite(links.get("cite") or _source_cite(raw))), bool(raw.get("boxes")),
-                   bool(raw.get("named")), str(raw.get("slot") or ""),
-                   tuple(str(k) for k in as_list(raw.get("covers"))),
-                   dict(as_dict(raw.get("adds"))), str(founds["kind"]) if founds.get("kind") is not None else None,
-                   tuple(str(t) for t in as_list(raw.get("tags"))),
-                   supply if isinstance(supply, int) and not isinstance(supply, bool) else None,
+                         _cite(links.get("cite") or _source_cite(raw))) if links else Links(cite=cite),
+                   bool(boxes), bool(get("named")), str(get("slot") or ""), _strs(get("covers")),
+                   dict(as_dict(get("adds"))), str(founds["kind"]) if founds.get("kind") is not None else None,
+                   _strs(get("tags")), _number(supply),
                    tuple((p.get("pool"), p.get("count")) for p in supply if isinstance(p, dict))
                    if isinstance(supply, list) else None,
-                   frozenset(c.get("pool") for c in as_list(raw.get("checks"))
-                             if isinstance(c, dict) and c.get("check") == "before-first-game") - {None},
-                   raw.get("deck"), tuple(str(t) for t in as_list(raw.get("adds_territories"))),
-                   boxes if isinstance(boxes, int) else None, bool(raw.get("cancels")), bool(raw.get("covers_all")),
-                   bool(raw.get("destroys_card")), text if isinstance(text, str) else "")
+                   frozenset(c.get("pool") for c in checks if c.get("check") == "before-first-game") - {None},
+                   get("deck"), _strs(get("adds_territories")), boxes if isinstance(boxes, int) else None,
+                   bool(get("cancels")), bool(get("covers_all")), bool(get("destroys_card")),
+                   text if isinstance(text, str) else "")
 
     def checks_named(self, name: str) -> tuple[CheckSpec, ...]:
         return tuple(c for c in self.checks if c.check == name)
 
 
-@dataclass(frozen=True)
-class Envelope:
+class Envelope(NamedTuple):
     """A sealed packet (`envelopes`): what opens it and what it holds."""
 
     id: str

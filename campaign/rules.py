@@ -442,7 +442,7 @@ def start_problem(content: Content, state: CampaignState, player: str, territory
         if chk.check in lifted:
             continue
         fn = START_CHECKS.get(chk.check)
-        why = fn(content, state, player, territory, chk.params) if fn else None
+        why = fn(content, state, player, territory, chk) if fn else None
         if why:
             return refusal("R305", f"{territory} is not a legal starting territory for {player} ({why})",
                            chk.text, chk.cite)

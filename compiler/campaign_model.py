@@ -137,6 +137,10 @@ class StartCheck:
     params: dict[str, Any]
     text: str
     cite: str
+    kind: str = "None"  # lacks, not-near-own: the kind of mark (as written; 'None' when not given)
+    zone: str = "None"  # zone-owner: the zone's kind of mark
+    with_: Any = None  # zone-owner: the owner's own mark of this kind beside the zone (`with`)
+    unless_own: tuple[Any, ...] = ()  # no-marks: stickers that are fine when they are the player's own
 
 
 @dataclass(frozen=True)
@@ -457,7 +461,8 @@ def _track(t: dict[str, Any]) -> Track:
 
 def _start_checks(raw: Any) -> list[StartCheck]:
     return [StartCheck(str(c["check"]), {k: v for k, v in c.items() if k not in ("check", "cite", "text")},
-                       str(c.get("text") or ""), cite_of(c))
+                       str(c.get("text") or ""), cite_of(c), str(c.get("kind")), str(c.get("zone")), c.get("with"),
+                       tuple(as_list(c.get("unless_own"))))
             for c in as_list(raw) if isinstance(c, dict) and c.get("check")]
 
 

@@ -373,9 +373,9 @@ def selected(content: Content, of: list[Any]) -> set[str]:
     for entry in of:
         if isinstance(entry, dict):
             deck = entry.get("deck")
-            for card in content.cards.values():
-                if card.get("deck") == deck:
-                    out.update(str(s) for s in card.get("stickers", []) or [])
+            for card in content.card_views.values():
+                if card.deck == deck:
+                    out.update(card.stickers)
             continue
         for sid, st in content.sticker_views.items():
             if entry in (sid, st.kind or None, st.founds_kind) or entry in st.tags:

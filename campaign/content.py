@@ -14,7 +14,7 @@ from scarbook.campaign import checks as checks  # registers the named checks wit
 from scarbook.campaign.ids import normalize, pick
 from scarbook.campaign.lang import Library
 from scarbook.campaign.model import CampaignModel
-from scarbook.compiler.items import Envelope, Sticker, envelopes_of, stickers_of
+from scarbook.compiler.items import Card, Envelope, Sticker, cards_of, envelopes_of, stickers_of
 from scarbook.compiler.model import Game, as_list
 
 #: Target kinds of the sticker schema -> the section whose items they name. Any other kind
@@ -86,6 +86,11 @@ class Content:
         return found if found is not None else Sticker.of(sid, {})
 
     @cached_property
+    def card_views(self) -> dict[str, Card]:
+        """The cards as typed views, built on first use, once per content."""
+        return cards_of(self.cards)
+
+    @cached_property
     def envelope_views(self) -> dict[str, Envelope]:
         """The sealed packets as typed views, built on first use, once per content."""
         return envelopes_of(self.envelopes)
@@ -146,7 +151,7 @@ class Content:
 
     @cached_property
     def card_of_territory(self) -> dict[str, str]:
-        return {c["territory"]: cid for cid, c in self.cards.items() if isinstance(c.get("territory"), str)}
+        return {c.territory: cid for cid, c in self.card_views.items() if c.territory is not None}
 
     @cached_property
     def deck_types(self) -> dict[str, str]:
@@ -203,11 +208,11 @@ class Content:
     def decks_of(self, card_type: str) -> list[str]:
         """Decks of this card type whose cards the content does not list: the deck stands for 'one of its
         cards' (a sticker goes on one of eight cards whose texts are unknown)."""
-        listed = {c.get("deck") for c in self.cards.values()}
+        listed = {c.deck for c in self.card_views.values()}
         return [d for d, t in self.deck_types.items() if t == card_type and d not in listed]
 
-    def card_kind(self, card: dict[str, Any]) -> str:
-        return str(card.get("type") or self.deck_types.get(str(card.get("deck")), ""))
+    def card_kind(self, card: Card) -> str:
+        return card.type or self.deck_types.get(str(card.deck), "")
 
     def added_regions(self, sticker: Sticker) -> list[str] | None:
         """For a sticker that adds territories (a new continent): the regions they form; else None."""
@@ -224,10 +229,10 @@ class Content:
             return [r for r in added if r in self.regions]
         if kind == "card":
             deck = sticker.deck
-            return [cid for cid, c in self.cards.items() if not deck or c.get("deck") == deck]
+            return [cid for cid, c in self.card_views.items() if not deck or c.deck == deck]
         if kind not in TARGET_SECTIONS and kind.endswith("-card"):
             wanted = kind.removesuffix("-card")
-            return [cid for cid, c in self.cards.items() if self.card_kind(c) == wanted] + self.decks_of(wanted)
+            return [cid for cid, c in self.card_views.items() if self.card_kind(c) == wanted] + self.decks_of(wanted)
         return list(self.items_of(kind))
 
     def resolve(self, sticker: Sticker, raw: str) -> Target | None:

@@ -211,7 +211,7 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
     for cid, card in content.cards.items():
         if state.destroyed(cid):
             destroyed.append(cid)
-        if isinstance(card.get("resources"), int) and content.card_kind(card) == "territory":
+        if isinstance(card.get("resources"), int) and content.card_kind(content.card_views[cid]) == "territory":
             value = state.value(content, cid, card, "resources")
             cards.append({"card": cid, "resources": value, "printed": card["resources"]})
     stickers = []

@@ -85,9 +85,9 @@ def map_marks(replay: Replay, data: dict[str, Any], names: Names) -> dict[str, l
             out.setdefault(target, []).append(MapMark(group["id"], text, size if isinstance(size, int) else (
                 m.get("left") if m.get("boxes") else None), m.get("boxes"), look.icon, look.color, look.legend_text))
     for cid in data.get("destroyed_cards", []):
-        card = replay.content.cards.get(cid, {})
-        if isinstance(card.get("territory"), str):
-            out.setdefault(card["territory"], []).append(DESTROYED)
+        card = replay.content.card_views.get(cid)
+        if card is not None and card.territory is not None:
+            out.setdefault(card.territory, []).append(DESTROYED)
     return out
 
 

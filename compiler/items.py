@@ -189,6 +189,27 @@ class Envelope(NamedTuple):
         return str(found) if found is not None else None
 
 
+class Card(NamedTuple):
+    """A card (`cards`) as the tracker finds it: its deck, its printed type, the territory it stands for, the
+    stickers printed on it (a card group's)."""
+
+    id: str
+    deck: Any  # None: in no deck
+    type: str  # '' : its deck's card type
+    territory: str | None
+    stickers: tuple[str, ...]
+
+    @classmethod
+    def of(cls, cid: str, raw: dict[str, Any]) -> Card:
+        territory = raw.get("territory")
+        return cls(cid, raw.get("deck"), str(raw.get("type") or ""), territory if isinstance(territory, str) else None,
+                   tuple(map(str, raw.get("stickers") or [])))
+
+
+def cards_of(section: dict[str, dict[str, Any]]) -> dict[str, Card]:
+    return {cid: Card.of(cid, card) for cid, card in section.items()}
+
+
 def stickers_of(section: dict[str, dict[str, Any]]) -> dict[str, Sticker]:
     return {sid: Sticker.of(sid, st) for sid, st in section.items()}
 

@@ -14,13 +14,13 @@ from pathlib import Path
 
 from scarbook.campaign.content import Content
 from scarbook.campaign.model import NO_ENTRY, CampaignModel, ScheduleEntry
-from scarbook.compiler.items import CheckSpec, Envelope, Sticker
+from scarbook.compiler.items import Card, CheckSpec, Envelope, Sticker
 from scarbook.compiler.model import Game
 
 CAMPAIGN = Path(__file__).resolve().parent.parent / "campaign"
 
 #: Lines of campaign/ that read a mapping by a literal key, and that call as_dict/as_list: at most these.
-GET_CEILING = 351
+GET_CEILING = 344
 AS_CEILING = 43
 
 
@@ -116,6 +116,14 @@ def test_a_packet_reads_its_trigger_its_contents_and_its_cites() -> None:
     bare = Envelope.of("p2", {"trigger": "not a mapping", "contents": "not a list", "source": {"cite": "Box"}})
     assert (bare.name, bare.trigger_text, bare.when, bare.cite, bare.contents) == ("p2", "", None, "Box", None)
     assert bare.about_to_place() is None and not bare.opened_at_start
+
+
+# --- cards ----------------------------------------------------------------------------------------------------
+def test_a_card_reads_its_deck_type_territory_and_stickers() -> None:
+    card = Card.of("c1", {"deck": "territory", "type": "scar", "territory": "alaska", "stickers": ["coin", 3]})
+    assert (card.deck, card.type, card.territory, card.stickers) == ("territory", "scar", "alaska", ("coin", "3"))
+    odd = Card.of("c2", {"territory": {"unknown": "not printed"}})
+    assert (odd.deck, odd.type, odd.territory, odd.stickers) == (None, "", None, ())  # an unknown territory: none
 
 
 # --- the schedule ----------------------------------------------------------------------------------------------

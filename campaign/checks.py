@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from scarbook.campaign import lang
 from scarbook.campaign.tracks import track_value
-from scarbook.compiler.model import Game, as_dict, as_list, components
+from scarbook.compiler.items import CheckSpec, Sticker
+from scarbook.compiler.model import Game, as_dict, components
 from scarbook.compiler.words import a, a_game, kind_name, plural, singular_of, words
 
 if TYPE_CHECKING:  # annotations only: the state and the content import the language, which names these checks
@@ -36,7 +37,7 @@ class Placement:
     content: Content
     state: CampaignState
     sticker_id: str
-    sticker: dict[str, Any]
+    sticker: Sticker  # the sticker's typed view (compiler/items.py)
     target: Target
     actor: str = ""
     name: str = ""
@@ -46,7 +47,7 @@ class Placement:
 
     @property
     def label(self) -> str:
-        return str(self.sticker.get("name") or self.sticker_id)
+        return self.sticker.name or self.sticker_id
 
     @property
     def where(self) -> str:
@@ -57,8 +58,8 @@ def _marks_text(marks: list[Any]) -> str:
     return ", ".join(f"{m.sticker}{' ' + repr(m.name) if m.name else ''}" for m in marks)
 
 
-def slot_free(p: Placement, params: dict[str, Any]) -> Failure:
-    slot = params.get("slot") or p.sticker.get("slot")
+def slot_free(p: Placement, c: CheckSpec) -> Failure:
+    slot = c.slot or p.sticker.slot
     if not slot:
         return None
     cap = p.content.slot_capacity(p.target, slot)
@@ -81,8 +82,8 @@ def slot_free(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
-def supply_left(p: Placement, params: dict[str, Any]) -> Failure:
-    pool = params.get("pool")
+def supply_left(p: Placement, c: CheckSpec) -> Failure:
+    pool = c.pool
     if pool is not None and pool != p.pool:
         return None
     if p.pool_count is None:
@@ -98,18 +99,18 @@ def supply_left(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
-def target_has(p: Placement, params: dict[str, Any]) -> Failure:
-    kind = params["kind"]
+def target_has(p: Placement, c: CheckSpec) -> Failure:
+    kind = c.params["kind"]
     if not p.state.has(p.target.id, kind):
         noun = kind_name(_game(p), kind)
         return f"{p.where} has no {noun}", f"{a(p.label)} goes only on {a(noun)}"
     return None
 
 
-def card_territory_has(p: Placement, params: dict[str, Any]) -> Failure:
+def card_territory_has(p: Placement, c: CheckSpec) -> Failure:
     """The target card's territory carries an active mark of this kind or id (a card destroyed by a mark on its
     territory); a mark that cancels what it covers counts too."""
-    kind = params["kind"]
+    kind = c.params["kind"]
     territory = p.target.item.get("territory")
     if not territory:
         return f"{p.where} is not the card of a territory", f"{a(p.label)} goes only on the card of a territory"
@@ -119,8 +120,8 @@ def card_territory_has(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
-def target_lacks(p: Placement, params: dict[str, Any]) -> Failure:
-    kind = params["kind"]
+def target_lacks(p: Placement, c: CheckSpec) -> Failure:
+    kind = c.params["kind"]
     found = p.state.has(p.target.id, kind)
     if found:
         noun = kind_name(_game(p), kind)
@@ -129,9 +130,9 @@ def target_lacks(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
-def target_tagged(p: Placement, params: dict[str, Any]) -> Failure:
+def target_tagged(p: Placement, c: CheckSpec) -> Failure:
     """The target has the tag `tag` (or lacks it, with `absent: true`): where a sticker may go, declared."""
-    tag, absent = str(params["tag"]), bool(params.get("absent"))
+    tag, absent = str(c.params["tag"]), c.absent
     tags = p.target.item.get("tags") or []
     if (tag in tags) == absent:
         return (f"{p.where} is {'' if absent else 'not '}{tag}",
@@ -140,17 +141,16 @@ def target_tagged(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
-def covers_existing(p: Placement, params: dict[str, Any]) -> Failure:
-    covers = p.sticker.get("covers", []) or []
+def covers_existing(p: Placement, c: CheckSpec) -> Failure:
+    covers = p.sticker.covers
     if not any(p.state.has(p.target.id, k) for k in covers):
         what = " or ".join(kind_name(_game(p), k) for k in covers) or "mark"
         return f"{p.where} has no {what} to cover", f"{a(p.label)} goes only over {a(what)}"
     return None
 
 
-def _applies(p: Placement, params: dict[str, Any]) -> bool:
-    pool = params.get("pool")
-    return pool is None or pool == p.pool
+def _applies(p: Placement, c: CheckSpec) -> bool:
+    return c.pool is None or c.pool == p.pool
 
 
 def _last_game(p: Placement) -> Failure:
@@ -165,22 +165,22 @@ def _need_actor(p: Placement) -> Failure:
     return None
 
 
-def _reward_game(p: Placement, params: dict[str, Any]) -> GameRecord | None:
+def _reward_game(p: Placement, c: CheckSpec) -> GameRecord | None:
     """The game whose rewards a player is taking, when this check applies and names a player."""
-    if not _applies(p, params) or not p.actor:
+    if not _applies(p, c) or not p.actor:
         return None
     return p.state.last_ended
 
 
-def actor_is(p: Placement, params: dict[str, Any]) -> Failure:
-    if not _applies(p, params):
+def actor_is(p: Placement, c: CheckSpec) -> Failure:
+    if not _applies(p, c):
         return None
     fail = _last_game(p) or _need_actor(p)
     if fail:
         return fail
     game = p.state.last_ended
     assert game is not None
-    role = params["role"]
+    role = c.params["role"]
     actual = game.role(p.actor)
     ok = actual == role or (role == "any-finisher" and actual in ("winner", "held-on"))
     if ok:
@@ -192,25 +192,25 @@ def actor_is(p: Placement, params: dict[str, Any]) -> Failure:
     return f"{p.actor} {did} in game {game.number}", f"{a(p.label)} is for {wanted}"
 
 
-def actor_not_eliminated(p: Placement, params: dict[str, Any]) -> Failure:
-    game = _reward_game(p, params)
+def actor_not_eliminated(p: Placement, c: CheckSpec) -> Failure:
+    game = _reward_game(p, c)
     if game is not None and p.actor in game.eliminated:
         return f"{p.actor} was eliminated in game {game.number}", "eliminated players take no reward"
     return None
 
 
-def rewards_in_first_games(p: Placement, params: dict[str, Any]) -> Failure:
-    if not _applies(p, params):
+def rewards_in_first_games(p: Placement, c: CheckSpec) -> Failure:
+    if not _applies(p, c):
         return None
-    limit = params.get("games") or p.content.rewards_limit
+    limit = c.games or p.content.rewards_limit
     game = p.state.last_ended
     if limit and game is not None and game.number > limit:
         return f"game {game.number} gives no rewards", f"only the first {limit} games give rewards"
     return None
 
 
-def before_first_game(p: Placement, params: dict[str, Any]) -> Failure:
-    if not _applies(p, params):
+def before_first_game(p: Placement, c: CheckSpec) -> Failure:
+    if not _applies(p, c):
         return None
     if p.state.started:
         live, n = p.state.in_progress, p.state.started
@@ -220,8 +220,8 @@ def before_first_game(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
-def after_a_game(p: Placement, params: dict[str, Any]) -> Failure:
-    if not _applies(p, params):
+def after_a_game(p: Placement, c: CheckSpec) -> Failure:
+    if not _applies(p, c):
         return None
     live = p.state.in_progress
     if live is not None:
@@ -229,27 +229,27 @@ def after_a_game(p: Placement, params: dict[str, Any]) -> Failure:
     return _last_game(p)
 
 
-def max_value(p: Placement, params: dict[str, Any]) -> Failure:
-    if not _applies(p, params):
+def max_value(p: Placement, c: CheckSpec) -> Failure:
+    if not _applies(p, c):
         return None
-    if params.get("before_first_game") and p.state.started:
+    if c.before_first_game and p.state.started:
         return None
-    fieldname, limit = params["field"], params["max"]
-    adds = (p.sticker.get("adds") or {}).get(fieldname, 0)
+    fieldname, limit = c.params["field"], c.params["max"]
+    adds = p.sticker.adds.get(fieldname, 0)
     after = p.state.value(p.content, p.target.id, p.target.item, fieldname, adds if isinstance(adds, int) else 0)
     if after > limit:
-        when = " before the first game" if params.get("before_first_game") else ""
+        when = " before the first game" if c.before_first_game else ""
         return (f"{p.where} would have {after} {fieldname}", f"at most {limit} {fieldname} per card{when}")
     return None
 
 
-def min_value(p: Placement, params: dict[str, Any]) -> Failure:
+def min_value(p: Placement, c: CheckSpec) -> Failure:
     """The target's value of `field` (printed, stats included, plus what marks and this sticker add) is at least
     `min`: a mark that needs a value reached, or a sticker that lowers a value, never takes it below its floor."""
-    if not _applies(p, params):
+    if not _applies(p, c):
         return None
-    fieldname, low = params["field"], params["min"]
-    adds = (p.sticker.get("adds") or {}).get(fieldname, 0)
+    fieldname, low = c.params["field"], c.params["min"]
+    adds = p.sticker.adds.get(fieldname, 0)
     item = p.target.item
     stats = item.get("stats")
     base = {**item, **stats} if isinstance(stats, dict) else item
@@ -260,12 +260,12 @@ def min_value(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
-def next_to(p: Placement, params: dict[str, Any]) -> Failure:
+def next_to(p: Placement, c: CheckSpec) -> Failure:
     """The target territory (or the territory of the target card) is next to one that holds an active mark of
     `kind` (on the territory itself or on its card), or that carries `tag`, on the board as played: marks
     placed later count as soon as they are placed."""
     territory = p.target.id if p.target.kind == "territory" else p.target.item.get("territory")
-    kind, tag = params.get("kind"), params.get("tag")
+    kind, tag = c.kind, c.tag
     what = f"a territory that holds {a(kind)}" if kind else f"a territory that is {tag}"
     rule = f"{a(p.label)} goes only next to {what}"
     if not isinstance(territory, str):
@@ -283,8 +283,8 @@ def next_to(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
-def target_deck(p: Placement, params: dict[str, Any]) -> Failure:
-    decks = params["decks"]
+def target_deck(p: Placement, c: CheckSpec) -> Failure:
+    decks = c.params["decks"]
     deck = p.target.id if p.target.id in p.content.game.section("decks") else p.target.item.get("deck")
     if deck not in decks:
         named = p.content.game.section("decks")
@@ -297,15 +297,15 @@ def target_deck(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
-def card_not_destroyed(p: Placement, params: dict[str, Any]) -> Failure:
+def card_not_destroyed(p: Placement, c: CheckSpec) -> Failure:
     gone = p.state.destroyed(p.target.id)
     if gone is not None:
         return f"{p.where} was destroyed (line {gone.line})", "a destroyed card takes nothing"
     return None
 
 
-def actor_controlled_target(p: Placement, params: dict[str, Any]) -> Failure:
-    game = _reward_game(p, params)
+def actor_controlled_target(p: Placement, c: CheckSpec) -> Failure:
+    game = _reward_game(p, c)
     if game is None or p.actor not in game.controlled:
         return None  # control was not recorded: the players' word stands
     territory = p.target.item.get("territory") if p.target.kind != "territory" else p.target.id
@@ -373,21 +373,21 @@ def selected(content: Content, of: list[Any]) -> set[str]:
     for entry in of:
         if isinstance(entry, dict):
             deck = entry.get("deck")
-            for card in content.cards.values():
-                if card.get("deck") == deck:
-                    out.update(str(s) for s in card.get("stickers", []) or [])
+            for card in content.card_views.values():
+                if card.deck == deck:
+                    out.update(card.stickers)
             continue
-        for sid, st in content.stickers.items():
-            if entry in (sid, st.get("kind"), as_dict(st.get("founds")).get("kind")) or entry in (st.get("tags") or []):
+        for sid, st in content.sticker_views.items():
+            if entry in (sid, st.kind or None, st.founds_kind) or entry in st.tags:
                 out.add(sid)
     return out
 
 
-def _of_text(p: Placement, params: dict[str, Any]) -> str:
-    if params.get("name"):
-        return str(params["name"])
+def _of_text(p: Placement, c: CheckSpec) -> str:
+    if c.name:
+        return c.name
     names = []
-    for entry in params.get("of") or [p.sticker_id]:
+    for entry in c.of or [p.sticker_id]:
         if isinstance(entry, dict):
             did = entry.get("deck")
             deck = as_dict(p.content.game.section("decks").get(did) if isinstance(did, str) else None)
@@ -397,32 +397,32 @@ def _of_text(p: Placement, params: dict[str, Any]) -> str:
     return " or ".join(names)
 
 
-def limit(p: Placement, params: dict[str, Any]) -> Failure:
+def limit(p: Placement, c: CheckSpec) -> Failure:
     """At most `max` of `of` (stickers, kinds, tags or a card group) per `per` (player, piece, target, game,
     draft, game-type, campaign; several: per player per game). The one way content says how many."""
-    n = limit_number(p, params.get("max"))
+    n = limit_number(p, c.max)
     if n is None:
         return None
-    per = [str(x) for x in as_list(params.get("per"))] or ["campaign"]
+    per = list(c.per) or ["campaign"]
 
     def rule() -> str:  # only for a refusal: its singular may need inflect (never on a legal placement)
-        what = _of_text(p, params)
-        if n == 1 and params.get("name"):  # the content's name for them is a plural: one of them, in the singular
+        what = _of_text(p, c)
+        if n == 1 and c.name:  # the content's name for them is a plural: one of them, in the singular
             what = singular_of(what)
         return (f"at most {n} {what} per {' per '.join(_scope_word(p, s) for s in per)}"
-                f"{limit_source(p, params.get('max'))}")
+                f"{limit_source(p, c.max)}")
 
     if "player" in per and not p.actor:
         return "say who places it with --by NAME", rule()
     state, content = p.state, p.content
     now = window(state)
     if "draft" in per:
-        draft = as_dict(as_dict(content.model.schedule.get(now[1])).get("draft"))
+        draft = content.model.entry(now[1]).draft
         if now[0] != "during":
             return "no game is in progress: a draft is part of a game", rule()
-        if p.sticker_id not in as_list(draft.get("of")):
+        if p.sticker_id not in (draft.of if draft else ()):
             return f"game {now[1]} has no draft of {p.label}", rule()
-    ids = selected(content, list(params.get("of") or [p.sticker_id]))
+    ids = selected(content, list(c.of or [p.sticker_id]))
     piece = content.piece_of(p.sticker_id, p.target) if "piece" in per else None
     gtype = _type_of(state, now[1])
     found: list[Mark] = []
@@ -437,7 +437,7 @@ def limit(p: Placement, params: dict[str, Any]) -> Failure:
             continue
         if "game-type" in per and _type_of(state, mark_window(m)[1]) != gtype:
             continue
-        if piece is not None and content.piece_of(m.sticker, content.target(content.stickers.get(m.sticker, {}),
+        if piece is not None and content.piece_of(m.sticker, content.target(content.sticker_view(m.sticker),
                                                                             m.target)) != piece:
             continue
         seen.add((m.line, m.sticker))
@@ -454,7 +454,7 @@ def limit(p: Placement, params: dict[str, Any]) -> Failure:
     return f"{listed} {'is' if len(found) == 1 else 'are'} already placed{when}", rule()
 
 
-def enough_for_each(p: Placement, params: dict[str, Any]) -> Failure:
+def enough_for_each(p: Placement, c: CheckSpec) -> Failure:
     """Scarcity: during a game, `of` is placed only if at the game's start at least as many were left as the game
     has players (dealt one each, or to nobody). Left: each sticker's supply (not a sealed one's), less what was
     placed before the game; an unknown supply holds nothing back."""
@@ -462,13 +462,12 @@ def enough_for_each(p: Placement, params: dict[str, Any]) -> Failure:
     if live is None:
         return None
     left = 0
-    for sid in sorted(selected(p.content, list(params.get("of") or [p.sticker_id]))):
-        st = p.content.stickers.get(sid)
-        if st is None or any(c.get("check") == "opened" and c.get("envelope") not in p.state.opened
-                             for c in st.get("checks", []) or [] if isinstance(c, dict)):
+    for sid in sorted(selected(p.content, list(c.of or [p.sticker_id]))):
+        st = p.content.sticker_views.get(sid)
+        if st is None or any(o.envelope not in p.state.opened for o in st.checks_named("opened")):
             continue
-        supply = st.get("supply")
-        if not isinstance(supply, int) or isinstance(supply, bool):
+        supply = st.supply
+        if supply is None:
             return None
         before = sum(1 for ms in p.state.marks.values() for m in ms
                      if m.sticker == sid and m.during_game != live.number)
@@ -476,7 +475,7 @@ def enough_for_each(p: Placement, params: dict[str, Any]) -> Failure:
     players = len(live.plays)
     if left >= players:
         return None
-    what = _of_text(p, params)
+    what = _of_text(p, c)
     return (f"only {plural(left, what)} {'was' if left == 1 else 'were'} left at the start of game {live.number} for "
             f"{players} players, so nobody gets one in this game",
             f"{plural(2, what).split(' ', 1)[1]} are dealt one to each player, or to nobody if there are not enough")
@@ -500,12 +499,11 @@ def _scope_word(p: Placement, scope: str) -> str:
 
 def impassable(content: Content, state: CampaignState) -> set[str]:
     """Territories an active mark of a `keeps-board-connected` sticker takes off the board's connections."""
-    cutters = {sid for sid, st in content.stickers.items()
-               if any(c.get("check") == "keeps-board-connected" for c in st.get("checks", []) or [])}
+    cutters = {sid for sid, st in content.sticker_views.items() if st.checks_named("keeps-board-connected")}
     return {t for t, ms in state.marks.items() if any(m.active and m.sticker in cutters for m in ms)}
 
 
-def keeps_board_connected(p: Placement, params: dict[str, Any]) -> Failure:
+def keeps_board_connected(p: Placement, c: CheckSpec) -> Failure:
     if p.target.kind != "territory":
         return None
     removed = impassable(p.content, p.state) | {p.target.id}
@@ -517,9 +515,14 @@ def keeps_board_connected(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
-def target_unnamed(p: Placement, params: dict[str, Any]) -> Failure:
+def _named_itself(content: Content, sid: str) -> bool:
+    view = content.sticker_views.get(sid)
+    return view is not None and view.named_itself
+
+
+def target_unnamed(p: Placement, c: CheckSpec) -> Failure:
     named = [m for m in p.state.active_marks(p.target.id)
-             if p.content.stickers.get(m.sticker, {}).get("named") and m.name]
+             if _named_itself(p.content, m.sticker) and m.name]
     if named:
         by = f" by {named[0].by}" if named[0].by else ""
         return (f"{p.where} was already named {named[0].name!r}{by} (line {named[0].line})",
@@ -527,52 +530,52 @@ def target_unnamed(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
-def opened(p: Placement, params: dict[str, Any]) -> Failure:
-    env = params["envelope"]
+def opened(p: Placement, c: CheckSpec) -> Failure:
+    env = c.params["envelope"]
     if env not in p.state.opened:
         return f"packet {env} is not open", f"{a(p.label)} comes into play when {env} is opened"
     return None
 
 
-def game_number(p: Placement, params: dict[str, Any]) -> Failure:
+def game_number(p: Placement, c: CheckSpec) -> Failure:
     n = p.state.started
-    lo, hi = params.get("min"), params.get("max")
+    lo, hi = c.min, c.max
     if (lo is not None and n < lo) or (hi is not None and n > hi):
         span = f"{lo if lo is not None else 0}-{hi if hi is not None else '…'}"
         return f"this is game {n}", f"{a(p.label)} is placed only in games {span}"
     return None
 
 
-def required_before_first_game(p: Placement, params: dict[str, Any]) -> Failure:
+def required_before_first_game(p: Placement, c: CheckSpec) -> Failure:
     return None  # a placement is always fine; `rules.game_start_problems` enforces it
 
 
-def placed_once_opened(p: Placement, params: dict[str, Any]) -> Failure:
+def placed_once_opened(p: Placement, c: CheckSpec) -> Failure:
     return None  # a placement is always fine; `rules.to_put_in_place` lists what is still to place (status)
 
 
-def choice_of(p: Placement, params: dict[str, Any]) -> Failure:
-    options = [o.get("id") for o in p.target.item.get(params["field"], []) or [] if isinstance(o, dict)]
+def choice_of(p: Placement, c: CheckSpec) -> Failure:
+    options = [o.get("id") for o in p.target.item.get(c.params["field"], []) or [] if isinstance(o, dict)]
     if p.name not in options:
         got = f"{p.name!r} is not one of them" if p.name else "none was given"
-        return (f"choose one of {p.where}'s {params['field']} with --name ({', '.join(map(str, options))}); {got}",
-                f"{a(p.label)} is one of the {params['field']} printed for that {p.target.kind}")
+        return (f"choose one of {p.where}'s {c.params['field']} with --name ({', '.join(map(str, options))}); {got}",
+                f"{a(p.label)} is one of the {c.params['field']} printed for that {p.target.kind}")
     return None
 
 
-def start_for_founder(p: Placement, params: dict[str, Any]) -> Failure:
+def start_for_founder(p: Placement, c: CheckSpec) -> Failure:
     return None  # kept for older packs: starting territories are `game.campaign.starts` now
 
 
-def during_a_game(p: Placement, params: dict[str, Any]) -> Failure:
+def during_a_game(p: Placement, c: CheckSpec) -> Failure:
     if p.state.in_progress is None:
         return "no game is in progress", f"{a(p.label)} is placed during a game"
     return None
 
 
-def target_has_own(p: Placement, params: dict[str, Any]) -> Failure:
+def target_has_own(p: Placement, c: CheckSpec) -> Failure:
     """The target holds a mark of `kind` that is the actor's own (their character's sticker …)."""
-    kind = params["kind"]
+    kind = c.params["kind"]
     noun = kind_name(_game(p), kind)
     if not p.actor:
         return "say who places it with --by NAME", f"{a(p.label)} goes beside your own {noun}"
@@ -587,14 +590,14 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def spread_over_regions(p: Placement, params: dict[str, Any]) -> Failure:
+def spread_over_regions(p: Placement, c: CheckSpec) -> Failure:
     """No more than `per_region` of one piece's marks in a region until every listed region has that many."""
     piece = p.content.piece_of(p.sticker_id, p.target)
     if piece is None or p.target.kind != "territory":
         return None
-    limit = int(params.get("per_region", 2))
-    regions = params.get("regions") or list(p.content.regions)
-    kind = str(params.get("kind") or p.sticker.get("kind"))
+    limit = c.per_region
+    regions = list(c.regions) or list(p.content.regions)
+    kind = c.kind or p.sticker.kind
     counts: dict[str, int] = dict.fromkeys(regions, 0)
     members = p.content.game.region_members()
     for rid in regions:
@@ -611,10 +614,10 @@ def spread_over_regions(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
-def steps_value(p: Placement, params: dict[str, Any]) -> Failure:
+def steps_value(p: Placement, c: CheckSpec) -> Failure:
     """A sticker that sets one of `fields` (chosen with --name) to a number (--value): one step from the
     current value in the field's direction (+1 up, -1 down); never weaker."""
-    fields: dict[str, int] = params["fields"]
+    fields: dict[str, int] = c.params["fields"]
     if p.name not in fields:
         return (f"choose what it raises with --name ({', '.join(fields)})",
                 f"{a(p.label)} changes one of {', '.join(fields)}")
@@ -630,11 +633,11 @@ def steps_value(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
-def target_card_value(p: Placement, params: dict[str, Any]) -> Failure:
+def target_card_value(p: Placement, c: CheckSpec) -> Failure:
     """The target's card (the target itself when it is a card, else the card of that territory) is still in
     play and has at least `min` of `field`; with `by: true` the player it concerns is named (who drew it)."""
-    fieldname, low = params["field"], params["min"]
-    if params.get("by") and not p.actor:
+    fieldname, low = c.params["field"], c.params["min"]
+    if c.by and not p.actor:
         return "say with --by NAME which player it is for", f"{a(p.label)} is placed by the player the card is for"
     cid = p.target.id if p.target.id in p.content.cards else p.content.card_of_territory.get(p.target.id)
     rule = f"{a(p.label)} goes where a card with {low} or more {fieldname} is"
@@ -649,10 +652,10 @@ def target_card_value(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
-def game_type(p: Placement, params: dict[str, Any]) -> Failure:
+def game_type(p: Placement, c: CheckSpec) -> Failure:
     """The game in progress (between games: the last one) is of one of `types` (scar cards in global games)."""
     game = p.state.in_progress or p.state.last_ended
-    types = [str(t) for t in as_list(params.get("types"))]
+    types = list(c.types)
     names = " or ".join(p.content.model.types[t].name if t in p.content.model.types else t for t in types)
     if game is None:
         return "no game has started", f"{a(p.label)} is used in {names} games"
@@ -663,31 +666,31 @@ def game_type(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
-def target_is(p: Placement, params: dict[str, Any]) -> Failure:
+def target_is(p: Placement, c: CheckSpec) -> Failure:
     """The target is one of `ids` (a rules sticker goes in its own place)."""
-    ids = [str(i) for i in params["ids"]]
+    ids = [str(i) for i in c.params["ids"]]
     if p.target.id not in ids:
         return f"{p.where} is not its place", f"{a(p.label)} goes on {' or '.join(ids)}"
     return None
 
 
-def in_order(p: Placement, params: dict[str, Any]) -> Failure:
+def in_order(p: Placement, c: CheckSpec) -> Failure:
     """Ordered slots: the target must be the next box of a row filled in order (`ids`, or the places carrying
     `tag` in the content's order), the first not yet filled by a mark of `kind` (default: the sticker's slot,
     else the sticker itself; a mark once placed keeps its box filled, cancelled or retired)."""
-    boxes = [str(i) for i in params.get("ids") or []]
-    if not boxes and params.get("tag"):
-        tag = str(params["tag"])
+    boxes = list(c.ids)
+    if not boxes and c.tag:
+        tag = c.tag
         boxes = [pid for sec in (p.content.territories, p.content.regions, p.content.cards)
                  for pid, item in sec.items() if tag in (item.get("tags") or [])]
-    kind, slot = params.get("kind"), p.sticker.get("slot")
+    kind, slot = c.kind, p.sticker.slot
 
     def filled(box: str) -> bool:
         return any(not m.cancels and (m.is_a(str(kind)) if kind else (m.slot == slot if slot
                                                                           else m.sticker == p.sticker_id))
                    for m in p.state.marks.get(box, ()))
 
-    row = str(params.get("name") or params.get("tag") or "boxes")
+    row = c.name or c.tag or "boxes"
     rule = f"{a(p.label)} fills the {row} in order: the next free one"
     if p.target.id not in boxes:
         return f"{p.where} is not one of the {row} ({', '.join(boxes[:6])}{' …' if len(boxes) > 6 else ''})", rule
@@ -700,17 +703,17 @@ def in_order(p: Placement, params: dict[str, Any]) -> Failure:
     return None
 
 
-def when(p: Placement, params: dict[str, Any]) -> Failure:
+def when(p: Placement, c: CheckSpec) -> Failure:
     """Any condition of the campaign language (campaign/lang.py) over the target, the player placing and the
     campaign: refused with the condition's `text` and the part that failed, with the values read."""
-    verdict = p.content.conditions.holds(params["when"], lang.Scope(p.content, p.state, p.actor, p.target, p))
+    verdict = p.content.conditions.holds(c.params["when"], lang.Scope(p.content, p.state, p.actor, p.target, p))
     if verdict.ok:
         return None
-    text = str(params.get("text") or "")
+    text = c.text
     return verdict.why, text or f"{a(p.label)} goes only where its condition holds"
 
 
-CHECKS: dict[str, Callable[[Placement, dict[str, Any]], Failure]] = {
+CHECKS: dict[str, Callable[[Placement, CheckSpec], Failure]] = {
     "actor-controlled-target": actor_controlled_target,
     "actor-is": actor_is,
     "actor-not-eliminated": actor_not_eliminated,

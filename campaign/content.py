@@ -14,7 +14,8 @@ from scarbook.campaign import checks as checks  # registers the named checks wit
 from scarbook.campaign.ids import normalize, pick
 from scarbook.campaign.lang import Library
 from scarbook.campaign.model import CampaignModel
-from scarbook.compiler.model import Game
+from scarbook.compiler.items import Card, Envelope, Sticker, cards_of, envelopes_of, stickers_of
+from scarbook.compiler.model import Game, as_list
 
 #: Target kinds of the sticker schema -> the section whose items they name. Any other kind
 #: ending in `-card` (`territory-card`, a card type the content declares) names the cards of
@@ -75,6 +76,26 @@ class Content:
         return CampaignModel.of(self.game)
 
     @cached_property
+    def sticker_views(self) -> dict[str, Sticker]:
+        """The stickers as typed views (compiler/items.py), built on first use, once per content."""
+        return stickers_of(self.stickers)
+
+    def sticker_view(self, sid: str) -> Sticker:
+        """A sticker's view; one the content does not list reads as a sticker of nothing (no adds, no checks)."""
+        found = self.sticker_views.get(sid)
+        return found if found is not None else Sticker.of(sid, {})
+
+    @cached_property
+    def card_views(self) -> dict[str, Card]:
+        """The cards as typed views, built on first use, once per content."""
+        return cards_of(self.cards)
+
+    @cached_property
+    def envelope_views(self) -> dict[str, Envelope]:
+        """The sealed packets as typed views, built on first use, once per content."""
+        return envelopes_of(self.envelopes)
+
+    @cached_property
     def conditions(self) -> Library:
         """The content's conditions and queries, compiled once (campaign/lang.py)."""
         return Library(self.model.conditions)
@@ -88,6 +109,11 @@ class Content:
             found = {i: v for i, v in items.items() if pk is not None and (not pk.deck or v.get("deck") == pk.deck)}
             self._pieces[kind] = found  # every game start and end asks: the replay's hot path
         return found
+
+    def options_of(self, faction: str, field: str) -> list[Any]:
+        """The ids of a faction's options in its list `field` (its powers …) that a `choice-of` check offers."""
+        return [o.get("id") for o in as_list(self.factions.get(faction, {}).get(field)) if isinstance(o, dict)] \
+            if field else []
 
     def piece_kind_of(self, item_id: str) -> str | None:
         for kind in self.model.pieces:
@@ -125,7 +151,7 @@ class Content:
 
     @cached_property
     def card_of_territory(self) -> dict[str, str]:
-        return {c["territory"]: cid for cid, c in self.cards.items() if isinstance(c.get("territory"), str)}
+        return {c.territory: cid for cid, c in self.card_views.items() if c.territory is not None}
 
     @cached_property
     def deck_types(self) -> dict[str, str]:
@@ -148,7 +174,7 @@ class Content:
 
     @cached_property
     def destroy_stickers(self) -> list[str]:
-        return [sid for sid, st in self.stickers.items() if st.get("kind") == "destroyed"]
+        return [sid for sid, st in self.sticker_views.items() if st.kind == "destroyed"]
 
     @cached_property
     def powers(self) -> dict[str, str]:
@@ -182,37 +208,37 @@ class Content:
     def decks_of(self, card_type: str) -> list[str]:
         """Decks of this card type whose cards the content does not list: the deck stands for 'one of its
         cards' (a sticker goes on one of eight cards whose texts are unknown)."""
-        listed = {c.get("deck") for c in self.cards.values()}
+        listed = {c.deck for c in self.card_views.values()}
         return [d for d, t in self.deck_types.items() if t == card_type and d not in listed]
 
-    def card_kind(self, card: dict[str, Any]) -> str:
-        return str(card.get("type") or self.deck_types.get(str(card.get("deck")), ""))
+    def card_kind(self, card: Card) -> str:
+        return card.type or self.deck_types.get(str(card.deck), "")
 
-    def added_regions(self, sticker: dict[str, Any]) -> list[str] | None:
+    def added_regions(self, sticker: Sticker) -> list[str] | None:
         """For a sticker that adds territories (a new continent): the regions they form; else None."""
-        added = [str(t) for t in sticker.get("adds_territories") or []]
+        added = list(sticker.adds_territories)
         if not added:
             return None
         land = {**self.game.section("off_board"), **self.territories}
         return list(dict.fromkeys(str(r) for t in added for r in (land.get(t) or {}).get("regions") or []))
 
-    def target_ids(self, kind: str, sticker: dict[str, Any]) -> list[str]:
+    def target_ids(self, kind: str, sticker: Sticker) -> list[str]:
         """Every id a sticker could name as a target of this kind."""
         added = self.added_regions(sticker) if section_of(kind) == "regions" else None
         if added is not None:
             return [r for r in added if r in self.regions]
         if kind == "card":
-            deck = sticker.get("deck")
-            return [cid for cid, c in self.cards.items() if not deck or c.get("deck") == deck]
+            deck = sticker.deck
+            return [cid for cid, c in self.card_views.items() if not deck or c.deck == deck]
         if kind not in TARGET_SECTIONS and kind.endswith("-card"):
             wanted = kind.removesuffix("-card")
-            return [cid for cid, c in self.cards.items() if self.card_kind(c) == wanted] + self.decks_of(wanted)
+            return [cid for cid, c in self.card_views.items() if self.card_kind(c) == wanted] + self.decks_of(wanted)
         return list(self.items_of(kind))
 
-    def resolve(self, sticker: dict[str, Any], raw: str) -> Target | None:
+    def resolve(self, sticker: Sticker, raw: str) -> Target | None:
         """The target a person means by `raw` for this sticker (a territory's id names its territory card
         for a sticker that goes on territory cards)."""
-        for kind in sticker.get("targets", []):
+        for kind in sticker.targets:
             section = section_of(kind)
             if section is None:
                 continue
@@ -241,17 +267,17 @@ class Content:
         item = items.get(tid) if tid in items else self.game.section("decks").get(tid, {})
         return Target(kind, tid, item or {})
 
-    def target(self, sticker: dict[str, Any], tid: str) -> Target:
+    def target(self, sticker: Sticker, tid: str) -> Target:
         """A canonical target id (as the ledger records it) back to its target, by the sticker's kinds."""
-        for kind in sticker.get("targets", []):
+        for kind in sticker.targets:
             if tid in self.target_ids(kind, sticker):
                 return self.target_of_kind(kind, tid)
         return Target("", tid, {})
 
-    def target_names(self, sticker: dict[str, Any]) -> list[str]:
+    def target_names(self, sticker: Sticker) -> list[str]:
         """Every id a person may type as this sticker's target (for a 'did you mean')."""
         names: list[str] = []
-        for kind in sticker.get("targets", []):
+        for kind in sticker.targets:
             added = self.added_regions(sticker) if section_of(kind) == "regions" else None
             names.extend(r for r in self.items_of(kind) if added is None or r in added)  # as `resolve` takes them
             if is_card_kind(kind):
@@ -285,21 +311,21 @@ class Content:
                 return 0
         return None
 
-    def declared_places(self, sticker: dict[str, Any]) -> dict[str, list[str]]:
+    def declared_places(self, sticker: Sticker) -> dict[str, list[str]]:
         """The territories that offer this sticker's slot (when only some do) and that carry each tag its
         `target-tagged` checks name (`"lighthouse slot": [...]`, `"coastal": [...]`, `"not mountain": [...]`)."""
         out: dict[str, list[str]] = {}
-        slot = sticker.get("slot")
-        if isinstance(slot, str) and "territory" in (sticker.get("targets") or []) \
+        slot = sticker.slot
+        if slot and "territory" in sticker.targets \
                 and slot not in (self.game.board.get("default_slots") or {}) and self.offered_by("territory", slot):
             out[f"{slot} slot"] = self.offered_by("territory", slot)
-        for chk in sticker.get("checks") or []:
-            if isinstance(chk, dict) and chk.get("check") == "target-tagged" and isinstance(chk.get("tag"), str):
+        for chk in sticker.checks_named("target-tagged"):
+            if chk.tag:
                 tagged = [tid for tid, terr in self.game.section("territories").items()
-                          if chk["tag"] in (terr.get("tags") or [])]
-                if chk.get("absent"):
+                          if chk.tag in (terr.get("tags") or [])]
+                if chk.absent:
                     tagged = [tid for tid in self.game.section("territories") if tid not in tagged]
-                out[("not " if chk.get("absent") else "") + chk["tag"]] = tagged
+                out[("not " if chk.absent else "") + chk.tag] = tagged
         return out
 
     def offered_by(self, kind: str, slot: str) -> list[str]:

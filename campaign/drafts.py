@@ -11,8 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from scarbook.campaign.model import cite_of
-from scarbook.compiler.model import as_dict, as_list
 from scarbook.compiler.words import a, plural
 
 if TYPE_CHECKING:
@@ -36,24 +34,23 @@ def owed(content: Content, state: CampaignState) -> list[DraftOwed]:
     game = state.in_progress
     if game is None:
         return []
-    draft = as_dict(as_dict(content.model.schedule.get(game.number)).get("draft"))
-    ids = [str(s) for s in as_list(draft.get("of")) if str(s) in content.stickers]
-    if not ids:
+    draft = content.model.entry(game.number).draft
+    ids = [s for s in draft.of if s in content.stickers] if draft else []
+    if not draft or not ids:
         return []
-    rule = str(draft.get("text") or "every player selects one in the draft; the rest go on the unchosen pieces")
-    cite = cite_of(draft)
+    rule = draft.text or "every player selects one in the draft; the rest go on the unchosen pieces"
+    cite = draft.cite
     sid = ids[0]
-    label = str(content.stickers[sid].get("name") or sid)
+    label = content.sticker_views[sid].name or sid
     placed = [m for ms in state.marks.values() for m in ms if m.sticker in ids and m.during_game == game.number]
-    supply = sum(int(s) for s in (content.stickers[i].get("supply") for i in ids)
-                 if isinstance(s, int) and not isinstance(s, bool))
+    supply = sum(s for s in (content.sticker_views[i].supply for i in ids) if s is not None)
     out: list[DraftOwed] = []
     if supply >= len(game.pieces):  # enough for every player: each selects one for a piece they play
         for player, pieces in game.pieces.items():
             mine = set(pieces.values())
             if not any(m.target in mine for m in placed):
-                sticker = content.stickers[sid]
-                tids = {t for k in sticker.get("targets", []) or [] for t in content.target_ids(str(k), sticker)}
+                sticker = content.sticker_views[sid]
+                tids = {t for k in sticker.targets for t in content.target_ids(k, sticker)}
                 target = next((p for p in pieces.values() if p in tids), "TARGET")
                 out.append(DraftOwed(player, f"{player} selects {a(label)} for {target} in game {game.number}'s draft",
                                      f"scarbook campaign place {sid} {target} --by {player}", rule, cite))

@@ -43,13 +43,12 @@ def _fill_slot(content: Any, state: Any, slot: dict[str, Any]) -> None:
         return
     m = marks[-1]
     slot["placed"] = [{"sticker": x.sticker, "when": when_placed(x.after_game, x.during_game)} for x in marks]
-    st = content.stickers.get(m.sticker, {})
-    slot["filled"] = f"{st.get('name', m.sticker)} ({when_placed(m.after_game, m.during_game)})"
+    st = content.sticker_view(m.sticker)
+    slot["filled"] = f"{st.name} ({when_placed(m.after_game, m.during_game)})"
     slot["sticker"] = m.sticker
     slot["when"] = when_placed(m.after_game, m.during_game)
-    text = st.get("text")
-    slot["text"] = text if isinstance(text, str) and text.strip() else {
-        "unknown": f"{st.get('name', m.sticker)} is placed; its text is not transcribed in a pack"}
+    slot["text"] = st.text if st.text.strip() else {
+        "unknown": f"{st.name} is placed; its text is not transcribed in a pack"}
 
 
 def _stats(content: Any, state: Any, tid: str, item: dict[str, Any]) -> None:
@@ -65,7 +64,7 @@ def _stats(content: Any, state: Any, tid: str, item: dict[str, Any]) -> None:
             printed[key] = now
             upgraded.append(key)
         elif now is None and isinstance(base, dict):
-            raised = sum(int((content.stickers.get(m.sticker, {}).get("adds") or {}).get(key) or 0)
+            raised = sum(int(content.sticker_view(m.sticker).adds.get(key) or 0)
                          for m in state.active_marks(tid) if not m.cancels)
             if raised:
                 adds[key] = raised
@@ -115,11 +114,11 @@ def applied(replay: Replay, ledger: str = "") -> Game:
             if ledger:
                 for j, m in enumerate(m for m in marks if not m.cancels):
                     spans[f"{tid}/marks/{j}"] = Span(ledger, m.line, 1)
-            for fieldname in {k for m in marks for k in (content.stickers.get(m.sticker, {}).get("adds") or {})}:
+            for fieldname in {k for m in marks for k in content.sticker_view(m.sticker).adds}:
                 item[fieldname] = state.value(content, tid, game.sections[section][tid], fieldname)
             for m in marks:
-                st = content.stickers.get(m.sticker, {})
-                if st.get("named") and m.name:
+                st = content.sticker_view(m.sticker)
+                if st.named_itself and m.name:
                     if section == "cards" and isinstance(item.get("name"), str):
                         item["alias"] = m.name  # a card keeps its printed name (a piece's), the alias beside it
                     else:
@@ -129,7 +128,7 @@ def applied(replay: Replay, ledger: str = "") -> Game:
                         spans[f"{tid}/name"] = spans[f"{tid}/named_by"] = Span(ledger, m.line, 1)
                 if m.kind == "destroyed":
                     item["destroyed"] = True
-                if any(c.get("check") == "choice-of" for c in st.get("checks", []) or []) and m.name:
+                if st.checks_named("choice-of") and m.name:
                     item["power"] = m.name
                     for power in item.get("powers", []) or []:
                         if isinstance(power, dict) and power.get("id") != m.name:

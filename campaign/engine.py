@@ -159,6 +159,6 @@ class Campaign:
         apply(state, replay.content, fixed)
         if spec_of(fixed).reshapes(fixed, replay.content):
             replay.content = self.content_for(replay.packs, list(state.opened), state)
-        after = [e for e, env in replay.content.envelopes.items()
+        after = [e for e, env in replay.content.envelope_views.items()
                  if e not in state.opened and trigger_met(replay.content, state, env)]
         return [e for e in after if e not in before]

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from scarbook.compiler.conditions import QUERY_KEYS
+from scarbook.compiler.items import CheckSpec
 from scarbook.compiler.model import as_dict, as_list
 
 if TYPE_CHECKING:
@@ -688,11 +689,12 @@ class Check(Condition):
     params: dict[str, Any] = field(hash=False)
     text: str = ""
     cite: str = ""
+    spec: CheckSpec | None = field(default=None, hash=False, compare=False)  # the check typed, built with it
 
     def holds(self, scope: Scope) -> Verdict:
         if scope.placement is None:
             return Verdict(False, f"the check '{self.name}' is asked only of a placement", self.cite)
-        failure = CHECKS[self.name](scope.placement, self.params)
+        failure = CHECKS[self.name](scope.placement, self.spec or CheckSpec.of_raw({"check": self.name, **self.params}))
         if failure is None:
             said = ", ".join(f"{k} {' or '.join(map(str, v)) if isinstance(v, list) else v}"
                              for k, v in self.params.items())
@@ -764,7 +766,8 @@ def compile_condition(raw: Any, library: Library) -> Condition:
         name = str(raw["check"])
         if name not in CHECKS:
             raise LanguageError(f"no check '{name}'")
-        return Check(name, {k: v for k, v in raw.items() if k not in ("check", "cite", "text", "only")}, text, cite)
+        params = {k: v for k, v in raw.items() if k not in ("check", "cite", "text", "only")}
+        return Check(name, params, text, cite, CheckSpec.of_raw({"check": name, **params}))
     ops = [k for k in COMPARISONS if k in raw]
     query = compile_query({k: v for k, v in raw.items() if k in QUERY_KEYS})
     if not ops:

@@ -21,7 +21,7 @@ from scarbook.campaign.state import pool_for
 from scarbook.campaign.views.status import mark_line as mark_line
 from scarbook.campaign.views.status import status_text as status_text
 from scarbook.campaign.views.status import when_placed as when_placed
-from scarbook.compiler.model import as_dict, as_list
+from scarbook.compiler.model import as_dict
 from scarbook.compiler.words import group_of, mark_groups, words
 
 
@@ -29,10 +29,10 @@ def overall_winner(replay: Replay) -> dict[str, Any] | None:
     """By the content's `overall_winner` rule, once its game has ended: the leader(s), and for a tie
     the roll-off bonus each tied player adds."""
     rule = replay.content.model.overall
-    if rule.get("team"):
+    if rule.team:
         return shape.team_result(replay.content, replay.state)
     last = replay.state.last_ended
-    if not rule.get("after_game") or last is None or last.number < int(rule["after_game"]):
+    if not rule.after_game or last is None or last.number < rule.after_game:
         return None
     state = replay.state
     counts = {p: state.signature_count(p) for p in state.players}
@@ -40,25 +40,24 @@ def overall_winner(replay: Replay) -> dict[str, Any] | None:
     leaders = [p for p, n in counts.items() if n == best]
     still = [o for o in steps.open_entries(replay.content, state) if o.game == last.number]
     out: dict[str, Any] = {"players": leaders, "signatures": best, "tie": len(leaders) > 1,
-                           "text": rule.get("text", ""), "cite": rule.get("cite", ""),
+                           "text": rule.text, "cite": rule.cite,
                            "provisional": bool(still),  # game N's steps still to take can change it
                            "after_game": last.number}
-    bonus = rule.get("tie_bonus")
-    if len(leaders) > 1 and isinstance(bonus, dict):
-        per = [bonus["per"]] if isinstance(bonus.get("per"), str) else as_list(bonus.get("per"))  # an id, or a list
-        stickers = replay.content.stickers
+    bonus = rule.tie_bonus
+    if len(leaders) > 1 and bonus is not None:
+        per = bonus.per  # an id, or a list
+        stickers = replay.content.sticker_views
 
         def earns(m: Any, player: str) -> bool:
             """An active mark of `per` the player placed (with `named`: one whose sticker names what it marks, and
             that they named)."""
             if not (m.active and m.by == player and any(m.is_a(x) for x in per)):
                 return False
-            sticker = stickers.get(m.sticker) or {}
-            return not bonus.get("named") or bool(m.name and (sticker.get("named")
-                                                                or as_dict(sticker.get("founds")).get("named")))
+            sticker = stickers.get(m.sticker)
+            return not bonus.named or bool(m.name and sticker is not None and sticker.named)
 
         out["roll_off_bonus"] = {p: sum(1 for ms in state.marks.values() for m in ms if earns(m, p)) for p in leaders}
-        out["roll_off"] = bonus.get("text", "")
+        out["roll_off"] = bonus.text
     return out
 
 
@@ -197,11 +196,11 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
     for cid, card in content.cards.items():
         if state.destroyed(cid):
             destroyed.append(cid)
-        if isinstance(card.get("resources"), int) and content.card_kind(card) == "territory":
+        if isinstance(card.get("resources"), int) and content.card_kind(content.card_views[cid]) == "territory":
             value = state.value(content, cid, card, "resources")
             cards.append({"card": cid, "resources": value, "printed": card["resources"]})
     stickers = []
-    for sid, st in content.stickers.items():
+    for sid, st in content.sticker_views.items():
         pool, count = pool_for(state, st)
         left = None if count is None else count - state.pool_used[(sid, pool)]
         stickers.append({"sticker": sid, "placed": state.placed[sid], "pool": pool, "left": left})

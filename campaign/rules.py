@@ -31,9 +31,10 @@ from scarbook.campaign.events import (
 )
 from scarbook.campaign.ids import normalize, pick
 from scarbook.campaign.links import link_problem, owed_lines
-from scarbook.campaign.model import CampaignModel, Step, cite_of
+from scarbook.campaign.model import CampaignModel, Step
 from scarbook.campaign.starts import START_CHECKS
 from scarbook.campaign.state import CampaignState, GameRecord, pool_for, retiring
+from scarbook.compiler.items import Envelope, Links, Sticker
 from scarbook.compiler.model import Game, as_dict, as_list
 from scarbook.compiler.words import a_game, words
 from scarbook.kernel.diagnostics import Diagnostic, did_you_mean, refusal
@@ -45,7 +46,7 @@ class Resolved:
     """A placement as the rules read it: the sticker, its target, who places it, its name and value."""
 
     sticker_id: str
-    sticker: dict[str, Any]
+    view: Sticker  # the sticker's typed view (compiler/items.py)
     target: Target
     actor: str
     name: str
@@ -90,25 +91,19 @@ def _players_cite(content: Content) -> str:
 
 
 def _about_to_place(content: Content, state: CampaignState, sticker_id: str) -> Diagnostic | None:
-    for eid, env in content.envelopes.items():
-        when = (env.get("trigger") or {}).get("when")
-        if isinstance(when, dict) and when.get("about_to_place") == sticker_id and eid not in state.opened:
-            return refusal("R310", f"open the sealed packet '{eid}' first: {env.get('name', eid)}",
-                           str((env.get("trigger") or {}).get("text", "")),
-                           cite_text(as_dict(env.get("trigger")).get("cite") or (env.get("source") or {}).get("cite")))
+    for eid, env in content.envelope_views.items():
+        if env.about_to_place() == sticker_id and eid not in state.opened:
+            return refusal("R310", f"open the sealed packet '{eid}' first: {env.name}", env.trigger_text, env.cite)
     return None
 
 
 def _sealed_in(content: Content, state: CampaignState, item_id: str) -> Diagnostic | None:
     """A sticker (or anything) the players cannot have yet: listed in the contents of a packet still sealed."""
-    for eid, env in content.envelopes.items():
-        contents = env.get("contents")
-        if eid not in state.opened and isinstance(contents, list) and item_id in contents:
-            trigger = as_dict(env.get("trigger"))
-            return refusal("R310", f"'{item_id}' is sealed in the packet '{eid}' ({env.get('name', eid)}): open "
+    for eid, env in content.envelope_views.items():
+        if eid not in state.opened and env.contents is not None and item_id in env.contents:
+            return refusal("R310", f"'{item_id}' is sealed in the packet '{eid}' ({env.name}): open "
                            f"packet {eid} first ('scarbook campaign open {eid}')",
-                           str(trigger.get("text") or "a sealed packet's contents are used once it is opened"),
-                           cite_text(trigger.get("cite") or as_dict(env.get("source")).get("cite")))
+                           env.trigger_text or "a sealed packet's contents are used once it is opened", env.cite)
     return None
 
 
@@ -117,11 +112,9 @@ def _choice_sticker(content: Content, option: str) -> tuple[str, str] | None:
     owner = content.powers.get(option)
     if owner is None:
         return None
-    for sid, st in content.stickers.items():
-        for chk in st.get("checks", []) or []:
-            if chk.get("check") == "choice-of" and any(
-                    isinstance(o, dict) and o.get("id") == option
-                    for o in content.factions.get(owner, {}).get(chk.get("field"), []) or []):
+    for sid, st in content.sticker_views.items():
+        for chk in st.checks_named("choice-of"):
+            if option in content.options_of(owner, chk.field):
                 return sid, owner
     return None
 
@@ -136,7 +129,7 @@ def resolve(content: Content, state: CampaignState, sticker_raw: str, target_raw
         else:
             return (_about_to_place(content, state, sid) or _sealed_in(content, state, sid)
                     or unknown_sticker(content, sticker_raw))
-    sticker = content.stickers[sid]
+    sticker = content.sticker_views[sid]
     actor = ""
     if by:
         found = player_name(state, by)
@@ -148,30 +141,27 @@ def resolve(content: Content, state: CampaignState, sticker_raw: str, target_raw
         sealed = _sealed_in(content, state, normalize(target_raw))  # a card still in its packet: say so
         if sealed is not None:
             return sealed
-        kinds = " or ".join(str(k).replace("-", " ") for k in sticker.get("targets", []))
+        kinds = " or ".join(k.replace("-", " ") for k in sticker.targets)
         hint = did_you_mean(normalize(target_raw), content.target_names(sticker))
-        label = sticker.get("name", sid)
-        return refusal("R102", f"'{target_raw}' is not {a(kinds)} that {a(label)} can go on{hint}; see "
-                       f"'scarbook campaign where {sid}'", f"{a(label)} goes on {a(kinds)}",
-                       cite_text(as_dict(sticker.get("source")).get("cite")))
+        return refusal("R102", f"'{target_raw}' is not {a(kinds)} that {a(sticker.name)} can go on{hint}; see "
+                       f"'scarbook campaign where {sid}'", f"{a(sticker.name)} goes on {a(kinds)}", sticker.cite)
     if not actor:
         actor = default_actor(content, state, sticker)
     return Resolved(sid, sticker, target, actor, name.strip(), value)
 
 
-def default_actor(content: Content, state: CampaignState, sticker: dict[str, Any]) -> str:
+def default_actor(content: Content, state: CampaignState, sticker: Sticker) -> str:
     """The player a reward must be for when only one can take it (the winner, a lone held-on player)."""
     game = state.last_ended
     if game is None or state.in_progress is not None:
         return ""
-    sid = str(sticker.get("id"))
+    sid = sticker.id
     if steps.offered_now(content, state, sid):
         actors = {o.actor for o in steps.open_entries(content, state) if o.step.offers(sid)}
         if len(actors) == 1:
             return actors.pop()
     pool, _ = pool_for(state, sticker)
-    roles = {c.get("role") for c in sticker.get("checks", []) or []
-             if c.get("check") == "actor-is" and c.get("pool") in (None, pool)}
+    roles = {c.role for c in sticker.checks_named("actor-is") if c.pool in (None, pool)}
     if roles == {"winner"}:
         return game.winner
     if roles == {"held-on"}:
@@ -188,28 +178,27 @@ def placement_problems(content: Content, state: CampaignState, r: Resolved, in_o
     if waiting is not None:
         return [waiting]
     out: list[Diagnostic] = []
-    pool, count = pool_for(state, r.sticker)
-    p = Placement(content, state, r.sticker_id, r.sticker, r.target, r.actor, r.name, pool, count, r.value)
-    for chk in r.sticker.get("checks", []) or []:
-        name = chk.get("check")
-        fn = CHECKS.get(str(name))
+    view = r.view
+    pool, count = pool_for(state, view)
+    p = Placement(content, state, r.sticker_id, view, r.target, r.actor, r.name, pool, count, r.value)
+    for chk in view.checks:
+        name = chk.check
+        fn = CHECKS.get(name)
         if fn is None:
             out.append(refusal("R299", f"the content names an unknown check '{name}'"))
             continue
-        if not phase_applies(state, chk.get("only")):
+        if not phase_applies(state, chk.only):
             continue
-        params = {k: v for k, v in chk.items() if k not in ("check", "cite", "only")}
         try:
-            failure = fn(p, params)
+            failure = fn(p, chk)
         except Exception as exc:  # a crashing check is one more diagnostic, never a traceback
             out.append(refusal("R298", f"check '{name}' failed on this placement: {type(exc).__name__}: {exc}"))
             continue
         if failure is not None and all((q.message, q.rule) != failure for q in out):
-            out.append(refusal(CODES.get(str(name), "R200"), failure[0], failure[1], cite_text(chk.get("cite"))))
-    founds = as_dict(r.sticker.get("founds"))
-    if (r.sticker.get("named") or founds.get("named")) and not r.name:
-        out.append(refusal("R224", f"give the {r.sticker.get('name', r.sticker_id)} its name with --name TEXT",
-                           "the player names it", cite_text((r.sticker.get("source") or {}).get("cite"))))
+            out.append(refusal(CODES.get(name, "R200"), failure[0], failure[1], chk.cite))
+    if view.named and not r.name:
+        out.append(refusal("R224", f"give the {view.name} its name with --name TEXT", "the player names it",
+                           view.cite))
     if not out:
         out.extend(at_once_problems(content, state, r.sticker_id))
     if not out:
@@ -250,7 +239,7 @@ def step_problems(content: Content, state: CampaignState, r: Resolved, in_order:
         return _no_step_offers(content, state, r)
     game = state.last_ended
     assert game is not None
-    label = r.sticker.get("name", r.sticker_id)
+    label = content.sticker_views[r.sticker_id].name
     if not content.model.rewarded(game.number):
         return [refusal("R208", f"game {game.number} gives no rewards",
                         f"only the first {content.rewards_limit} games give rewards", _model_cite(content))]
@@ -351,11 +340,11 @@ def _no_step_offers(content: Content, state: CampaignState, r: Resolved) -> list
     if game is None and state.in_progress is None:
         return []
     if game is not None and state.in_progress is None and \
-            r.sticker_id in as_list(as_dict(content.model.schedule.get(game.number)).get("places")):
+            r.sticker_id in content.model.entry(game.number).places:
         return []
     offering = [(t, s) for t in content.model.types.values() for s in t.steps if s.offers(r.sticker_id)]
     kinds = sorted({t.name for t, _ in offering})
-    label = r.sticker.get("name", r.sticker_id)
+    label = content.sticker_views[r.sticker_id].name
     step = offering[0][1]
     if state.in_progress is not None:
         return [refusal("R239", f"game {state.in_progress.number} is in progress; {a(label)} is placed at the end of "
@@ -398,17 +387,17 @@ def where(content: Content, state: CampaignState, sticker_id: str, actor: str = 
           in_order: bool = True) -> list[str]:
     """Every target where the sticker could legally go now (for that player; for that piece, if given;
     `in_order=False`: once the earlier end-of-game steps are done)."""
-    sticker = content.stickers[sticker_id]
+    view = content.sticker_views[sticker_id]
     if not actor:
-        actor = default_actor(content, state, sticker)
+        actor = default_actor(content, state, view)
     out = []
-    for kind in sticker.get("targets", []):
-        for tid in content.target_ids(kind, sticker):
+    for kind in view.targets:
+        for tid in content.target_ids(kind, view):
             target = content.target_of_kind(kind, tid)
             if piece and content.piece_of(sticker_id, target) not in (None, piece):
                 continue
-            for name, value in _choices(content, state, sticker, target):
-                r = Resolved(sticker_id, sticker, target, actor, name or "x", value)
+            for name, value in _choices(content, state, view, target):
+                r = Resolved(sticker_id, view, target, actor, name or "x", value)
                 if not [q for q in placement_problems(content, state, r, in_order) if q.code != "R224"]:
                     out.append(tid)
                     break
@@ -417,26 +406,24 @@ def where(content: Content, state: CampaignState, sticker_id: str, actor: str = 
 
 def legal_now(content: Content, state: CampaignState, sticker_id: str, target: Target) -> bool:
     """Whether the sticker could go on the target now, by whoever may place it (a name it needs aside)."""
-    r = Resolved(sticker_id, content.stickers[sticker_id], target, "", "")
+    r = Resolved(sticker_id, content.sticker_views[sticker_id], target, "", "")
     return not [q for q in placement_problems(content, state, r, in_order=False) if q.code != "R224"]
 
 
-def _choices(content: Content, state: CampaignState, sticker: dict[str, Any],
+def _choices(content: Content, state: CampaignState, sticker: Sticker,
              target: Target) -> list[tuple[str, int | None]]:
     """The (--name, --value) pairs a placement on `target` could be given, so that `where`, `status` and the owed
     steps see a sticker that needs them: one of the options of a `choice-of` check (a faction's powers), each field
     of a `steps-value` check with the value one step on; else a name only a `named` sticker needs."""
     out: list[tuple[str, int | None]] = []
-    for chk in sticker.get("checks", []) or []:
-        if not isinstance(chk, dict):
-            continue
-        if chk.get("check") == "choice-of":
-            field = str(chk.get("field") or "powers")
+    for chk in sticker.checks:
+        if chk.check == "choice-of":
+            field = chk.field or "powers"
             out += [(str(o.get("id")), None) for o in target.item.get(field, []) or [] if isinstance(o, dict)]
             if not out:
                 return [("", None)]
-        elif chk.get("check") == "steps-value" and isinstance(chk.get("fields"), dict):
-            for name, step in chk["fields"].items():
+        elif chk.check == "steps-value" and chk.fields is not None:
+            for name, step in chk.fields.items():
                 base = (target.item.get("stats") or {}).get(name)
                 current = state.stat(content, target.id, base, name)
                 out.append((str(name), (current if current is not None else 0) + int(step)))
@@ -449,12 +436,12 @@ def start_problem(content: Content, state: CampaignState, player: str, territory
     """Why `territory` is not a legal starting territory for `player` (None: it is): the checks listed
     in `campaign.starts`, except those the schedule lifts for game `number`."""
     number = number if number is not None else state.started + 1
-    lifted = set(as_list(content.model.schedule.get(number, {}).get("ignore_starts")))
+    lifted = set(content.model.entry(number).ignore_starts)
     for chk in content.model.starts + content.model.extra_starts(number):
         if chk.check in lifted:
             continue
         fn = START_CHECKS.get(chk.check)
-        why = fn(content, state, player, territory, chk.params) if fn else None
+        why = fn(content, state, player, territory, chk) if fn else None
         if why:
             return refusal("R305", f"{territory} is not a legal starting territory for {player} ({why})",
                            chk.text, chk.cite)
@@ -506,10 +493,9 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
                            f"{o.step.id} --by {by}{' --for ' + o.piece if o.piece else ''}')",
                            *_step_rule(o)))
     for eid in pending(content, state):
-        env = content.envelopes[eid]
-        out.append(refusal("R310", f"open the sealed packet '{eid}' first: {env.get('name', eid)} "
-                           f"('scarbook campaign open {eid}')", str((env.get("trigger") or {}).get("text", "")),
-                           cite_text(as_dict(env.get("trigger")).get("cite") or (env.get("source") or {}).get("cite"))))
+        env = content.envelope_views[eid]
+        out.append(refusal("R310", f"open the sealed packet '{eid}' first: {env.name} "
+                           f"('scarbook campaign open {eid}')", env.trigger_text, env.cite))
     out.extend(setup_problems(content, state, number))
     out.extend(owed_once_opened(content, state))
     out.extend(shape.owed_problems(content, state, lambda sid, t: legal_now(content, state, sid, t)))
@@ -521,11 +507,10 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
                 carriers.setdefault(m.sticker, []).append(t)
         owed = owed_lines(content.game, state.placed, state.links, carriers)
     for sid, territory, left in owed:
-        st = content.stickers.get(sid, {})
+        st = content.sticker_views.get(sid)
         out.append(refusal("R344", f"{territory} still needs {left} line{'' if left == 1 else 's'} of the {sid} "
                            f"('scarbook campaign link {sid} {territory} TERRITORY')",
-                           str(as_dict(st.get("links")).get("text") or "").strip(),
-                           cite_text(as_dict(st.get("source")).get("cite"))))
+                           st.links.text if st else "", st.cite if st else ""))
     if ev.type and ev.type not in model.types:
         out.append(refusal("R308", f"unknown type of game '{ev.type}'{did_you_mean(ev.type, model.types)}; "
                            f"types: {', '.join(model.types)}"))
@@ -570,9 +555,8 @@ def game_start_problems(content: Content, state: CampaignState, ev: GameStarted)
 def _must_ask_type(content: Content, number: int) -> bool:
     """Whether game `number`'s type must be said: several types, none scheduled for it, no declared default."""
     model = content.model
-    entry = model.schedule.get(number)
-    scheduled = entry is not None and entry.get("type") in model.types
-    declared = bool(as_dict(content.game.meta.get("campaign")).get("default_type"))
+    scheduled = model.entry(number).type in model.types
+    declared = model.declared_default
     return len(model.types) > 1 and not scheduled and not declared
 
 
@@ -688,11 +672,10 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
             seen_pieces[pid] = player
             if pid in gone:
                 lost_in = next((g.number for g in reversed(state.games) if pid in g.lost), 0)
-                back = as_dict(as_dict(content.model.schedule.get(number)).get("returns"))
-                if back.get("lost_in") != lost_in:
+                if content.model.entry(number).returns_lost_in != lost_in:
                     out.append(refusal("R303", f"{pid} was lost for good in game {lost_in} and cannot be played in "
                                        f"game {number}", "a piece lost for good comes back only where a game says so",
-                                       cite_of(as_dict(content.model.schedule.get(lost_in)))
+                                       content.model.entry(lost_in).cite
                                        or _model_cite(content)))
             if pid in state.retired_pieces:
                 out.append(refusal("R303", f"{pid} is {state.retired_pieces[pid]} for good and cannot be played "
@@ -733,8 +716,8 @@ def owed_targets(content: Content, state: CampaignState, sticker_id: str) -> lis
     """The targets a one-on-every-target obligation still owes: those with no mark of the sticker ever placed
     (one placed and later covered was placed) where the sticker may go now by its own targets and checks (what
     `where` lists): a target its checks refuse is never owed."""
-    st = content.stickers[sticker_id]
-    ids = [t for kind in st.get("targets", []) for t in content.target_ids(kind, st)]
+    st = content.sticker_views[sticker_id]
+    ids = [t for kind in st.targets for t in content.target_ids(kind, st)]
     bare = [t for t in ids if not any(m.sticker == sticker_id for m in state.marks.get(t, ()))]
     if not bare:
         return []
@@ -755,8 +738,7 @@ def setup_problems(content: Content, state: CampaignState, number: int) -> list[
     for ob in content.model.setup:
         if ob.before_game > number or ob.sticker not in content.stickers:
             continue
-        st = content.stickers[ob.sticker]
-        label = st.get("name", ob.sticker)
+        label = content.sticker_views[ob.sticker].name
         what = ob.text or f"place {label}"
         if ob.each == "player":
             missing = [p for p in state.players if setup_left_for(state, ob.sticker, ob.count, p)]
@@ -786,11 +768,11 @@ def owed_once_opened(content: Content, state: CampaignState) -> list[Diagnostic]
     if not kinds:
         return out
     for sid, target, env in to_put_in_place(content, state, kinds):  # (every game start asks: only owed kinds)
-        kind = str(content.stickers[sid].get("kind") or "")
+        kind = content.sticker_views[sid].kind
         owed = next((o for o in content.model.owed_when_opened if kind in o.kinds), None)
         if owed is None:
             continue
-        label = content.stickers[sid].get("name", sid)
+        label = content.sticker_views[sid].name
         out.append(refusal("R315", f"{label} from the opened packet '{env}' is not in place yet ('scarbook "
                            f"campaign place {sid} {target}')",
                            owed.text or f"an opened packet's {kind} stickers go in place before the next game",
@@ -798,13 +780,12 @@ def owed_once_opened(content: Content, state: CampaignState) -> list[Diagnostic]
     return out
 
 
-def _used_up(state: CampaignState, sid: str, sticker: dict[str, Any]) -> bool:
+def _used_up(state: CampaignState, sid: str, view: Sticker) -> bool:
     """Whether the sticker's `supply-left` check fails now, wherever it would go (so `where` finds nothing)."""
-    pool, count = pool_for(state, sticker)
+    pool, count = pool_for(state, view)
     if count is None or state.pool_used[(sid, pool)] < count:
         return False
-    return any(c.get("check") == "supply-left" and c.get("pool") in (None, pool)
-               for c in sticker.get("checks", []) or [] if isinstance(c, dict))
+    return any(c.pool in (None, pool) for c in view.checks_named("supply-left"))
 
 
 def to_put_in_place(content: Content, state: CampaignState,
@@ -813,12 +794,12 @@ def to_put_in_place(content: Content, state: CampaignState,
     that can still go somewhere (only those of these `kinds`, when given): status lists them; the next game
     waits for those whose kind `game.campaign.owed_when_opened` names (`owed_once_opened`), not for the others."""
     out = []
-    for sid, st in content.stickers.items():
-        if (kinds is not None and str(st.get("kind") or "") not in kinds) or _used_up(state, sid, st):
+    for sid, view in content.sticker_views.items():
+        if (kinds is not None and view.kind not in kinds) or _used_up(state, sid, view):
             continue
-        for chk in st.get("checks", []) or []:
-            env = chk.get("envelope")
-            if chk.get("check") == "placed-once-opened" and env in state.opened:
+        for chk in view.checks_named("placed-once-opened"):
+            env = chk.envelope
+            if env in state.opened:
                 targets = where(content, state, sid)
                 if targets:
                     out.append((sid, targets[0], str(env)))
@@ -868,7 +849,7 @@ def game_end_problems(content: Content, state: CampaignState, ev: GameEnded) -> 
         out.append(refusal("R307", "a player is given two scores", *rule))
     out += [refusal("R318", f"{d.what} first ('{d.command}')", d.rule, d.cite) for d in drafts.owed(content, state)]
     played = {p for ps in game.pieces.values() for p in ps.values()}
-    lost_allowed = as_dict(content.model.schedule.get(game.number)).get("may_lose")
+    lost_allowed = content.model.entry(game.number).may_lose
     for raw in ev.lost:  # whether anything may be lost comes first: a piece name is only worth checking then
         if not lost_allowed:
             out.append(refusal("R307", f"nothing is lost for good in game {game.number}; leave out --lost {raw}",
@@ -880,9 +861,9 @@ def game_end_problems(content: Content, state: CampaignState, ev: GameEnded) -> 
 
 
 # --- packets ----------------------------------------------------------------------------------
-def trigger_met(content: Content, state: CampaignState, env: dict[str, Any]) -> bool | None:
+def trigger_met(content: Content, state: CampaignState, env: Envelope) -> bool | None:
     """Whether a packet's trigger is met now; None when the tracker cannot tell (the players decide)."""
-    when = (env.get("trigger") or {}).get("when")
+    when = env.when
     if not isinstance(when, dict):
         return None
     if "placed" in when:
@@ -912,13 +893,13 @@ def trigger_met(content: Content, state: CampaignState, env: dict[str, Any]) -> 
 
 def pending(content: Content, state: CampaignState) -> list[str]:
     """Packets whose trigger is met and that are not opened yet."""
-    return [eid for eid, env in content.envelopes.items()
+    return [eid for eid, env in content.envelope_views.items()
             if eid not in state.opened and trigger_met(content, state, env)]
 
 
 def open_problems(content: Content, state: CampaignState, ev: Opened) -> list[Diagnostic]:
     eid = normalize(ev.envelope)
-    env = content.envelopes.get(eid)
+    env = content.envelope_views.get(eid)
     if env is None:
         return [refusal("R311", f"unknown packet '{ev.envelope}'{did_you_mean(eid, content.envelopes)}; packets: "
                         f"{', '.join(content.envelopes)}",
@@ -926,12 +907,10 @@ def open_problems(content: Content, state: CampaignState, ev: Opened) -> list[Di
                         _file_cite(content, "envelopes"))]
     if eid in state.opened:
         return [refusal("R312", f"packet {eid} is already open", "a sealed packet is opened once",
-                        cite_text((env.get("source") or {}).get("cite")))]
+                        env.source_cite)]
     met = trigger_met(content, state, env)
     if met is False:
-        trigger = env.get("trigger") or {}
-        return [refusal("R313", f"packet {eid} may not be opened yet", str(trigger.get("text", "")),
-                        cite_text((env.get("source") or {}).get("cite")))]
+        return [refusal("R313", f"packet {eid} may not be opened yet", env.trigger_text, env.source_cite)]
     return []
 
 
@@ -954,14 +933,13 @@ def place_to_problems(content: Content, state: CampaignState, r: Resolved, to: s
                          frozenset(impassable(content, state)))
     if found is None:
         return []
-    return [line_refusal(r.sticker, found)]
+    return [line_refusal(content.sticker_views.get(r.sticker_id), found)]
 
 
-def line_refusal(sticker: dict[str, Any], found: tuple[str, str]) -> Diagnostic:
+def line_refusal(sticker: Sticker | None, found: tuple[str, str]) -> Diagnostic:
     """A refused line, citing the sticker's `links.cite` (else its `source`)."""
-    links = as_dict(sticker.get("links"))
-    cite = links.get("cite") or as_dict(sticker.get("source")).get("cite")
-    return refusal(found[0], found[1], str(links.get("text") or "").strip(), cite_text(cite))
+    links = sticker.links if sticker is not None else Links()
+    return refusal(found[0], found[1], links.text, links.cite)
 
 
 def link_problems(content: Content, state: CampaignState, ev: Linked) -> list[Diagnostic]:
@@ -977,19 +955,18 @@ def link_problems(content: Content, state: CampaignState, ev: Linked) -> list[Di
                          frozenset(impassable(content, state)))
     if found is None:
         return []
-    return [line_refusal(content.stickers.get(sid, {}), found)]
+    return [line_refusal(content.sticker_views.get(sid), found)]
 
 
 def _placer_problem(content: Content, state: CampaignState, sid: str, by: str) -> Diagnostic | None:
     """R346: a sticker whose lines its placer draws (`links.by: placer`): the line is drawn by that player."""
-    st = content.stickers.get(sid, {})
-    links = as_dict(st.get("links"))
-    if links.get("by") != "placer":
+    st = content.sticker_views.get(sid)
+    links = st.links if st is not None else Links()
+    if links.by != "placer":
         return None
     placers = {m.by for ms in state.marks.values() for m in ms if m.sticker == sid and m.by}
     who = player_name(state, by) if by else ""
-    rule = (str(links.get("text") or "").strip() or "the player who placed it draws its lines",
-            cite_text(links.get("cite") or as_dict(st.get("source")).get("cite")))
+    rule = (links.text or "the player who placed it draws its lines", links.cite)
     if placers and who not in placers:
         return refusal("R346", f"{', '.join(sorted(placers))} placed the {sid} and draws its lines"
                        f"{', not ' + who if who else ': say so with --by NAME'}", *rule)
@@ -1000,19 +977,19 @@ def tick_problems(content: Content, state: CampaignState, ev: Ticked) -> list[Di
     target = normalize(ev.target)
     forts = [m for m in state.active_marks(target) if m.boxes]
     if not forts:
-        boxed = [st for st in content.stickers.values() if st.get("boxes")]
-        cite = cite_text(as_dict(boxed[0].get("source")).get("cite")) if boxed else ""
+        boxed = [st for st in content.sticker_views.values() if st.boxed]
+        cite = boxed[0].cite if boxed else ""
         return [refusal("R320", f"{target} has no mark with boxes to tick", "boxes are ticked on a mark that has "
                         "them", cite)]
-    st = content.stickers.get(forts[-1].sticker, {})
-    cite = cite_text(as_dict(st.get("source")).get("cite"))
+    view = content.sticker_views.get(forts[-1].sticker)
+    cite, label = (view.cite, view.name) if view else ("", forts[-1].sticker)
     if state.in_progress is None:
         return [refusal("R320", f"no game is in progress: boxes on {target}'s {forts[-1].sticker} are ticked during "
                         "a game", "a box is ticked after an attack on it", cite)]
     left = (forts[-1].boxes or 0) - forts[-1].ticked
     if ev.boxes > left:
         return [refusal("R320", f"{target} has {plural(left, 'box', 'boxes')} left, not {ev.boxes}",
-                        f"{a(st.get('name', forts[-1].sticker))} has {plural(forts[-1].boxes or 0, 'box', 'boxes')}",
+                        f"{a(label)} has {plural(forts[-1].boxes or 0, 'box', 'boxes')}",
                         cite)]
     return []
 
@@ -1069,10 +1046,11 @@ def _who_plays_cite(content: Content) -> str:
 
 def _sticker_cite(content: Content, sid: str) -> str:
     """A sticker's `source` cite, else the cite of its first check."""
-    st = content.stickers.get(sid) or next((s for s in content.stickers.values() if s.get("kind") == sid), {})
-    return cite_text(as_dict(st.get("source")).get("cite")) or next(
-        (cite_text(c.get("cite")) for c in as_list(st.get("checks")) if isinstance(c, dict) and c.get("cite")),
-        "") or _who_plays_cite(content)
+    views = content.sticker_views
+    st = views.get(sid) if content.stickers.get(sid) else next((s for s in views.values() if s.kind == sid), None)
+    if st is None:
+        return _who_plays_cite(content)
+    return st.cite or next((c.cite for c in st.checks if c.raw_cite), "") or _who_plays_cite(content)
 
 
 def _between_games(content: Content, state: CampaignState, what: str) -> list[Diagnostic]:
@@ -1215,12 +1193,12 @@ def _placed(ev: Placed, r: Resolved) -> Event:
 
 def resolve_destroy(content: Content, state: CampaignState, card: str, by: str = "") -> Resolved | Diagnostic:
     for sid in content.destroy_stickers:
-        if content.resolve(content.stickers[sid], card) is not None:
+        if content.resolve(content.sticker_views[sid], card) is not None:
             return resolve(content, state, sid, card, by)
     if not content.destroy_stickers:
         return refusal("R103", f"{content.game.title} has no rule for destroying cards; nothing to record",
                        "a card is destroyed only where the game's rules say so")
-    names = sorted({n for sid in content.destroy_stickers for n in content.target_names(content.stickers[sid])})
+    names = sorted({n for sid in content.destroy_stickers for n in content.target_names(content.sticker_views[sid])})
     return refusal("R102", f"'{card}' is not a card that can be destroyed{did_you_mean(normalize(card), names)}; "
                    "see 'scarbook campaign where " + content.destroy_stickers[0] + "'",
                    "only the cards the game's rules let you destroy")

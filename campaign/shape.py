@@ -19,7 +19,6 @@ from scarbook.campaign.checks import a, plural
 from scarbook.campaign.lang import Scope, Verdict
 from scarbook.campaign.model import TEAM_RESULTS, OwedWhen
 from scarbook.campaign.state import track_value
-from scarbook.compiler.model import as_list
 from scarbook.kernel.diagnostics import Diagnostic, refusal
 
 __all__ = ["track_value"]
@@ -109,7 +108,7 @@ def place_values(content: Content, state: CampaignState) -> list[dict[str, Any]]
         for pid, item in section.items():
             fields: list[str] = []
             for m in state.active_marks(pid):
-                for k in (content.stickers.get(m.sticker, {}).get("adds") or {}):
+                for k in content.sticker_view(m.sticker).adds:
                     if k not in fields and not (section is content.regions and k == "bonus"):
                         fields.append(str(k))
             if fields:
@@ -154,9 +153,9 @@ def campaign_over(content: Content, state: CampaignState) -> bool:
 def end_verdict(content: Content, state: CampaignState) -> Verdict | None:
     """The campaign's end (`game.campaign.end`): the verdict when its condition holds between games, else None."""
     end = content.model.end
-    if not end or state.in_progress is not None:
+    if end is None or state.in_progress is not None:
         return None
-    verdict = holds(content, state, end.get("when"))
+    verdict = holds(content, state, end.when)
     return verdict if verdict.ok else None
 
 
@@ -165,9 +164,9 @@ def start_problems(content: Content, state: CampaignState) -> list[Diagnostic]:
     ended = end_verdict(content, state)
     if ended is not None:
         end = content.model.end
+        assert end is not None  # an end verdict is the end condition's
         return [refusal("R351", f"the campaign is over ({ended.why}): no game starts after its end",
-                        str(end.get("text") or "the campaign ends when its end condition holds"),
-                        str(end.get("cite") or "") or ended.cite)]
+                        end.text or "the campaign ends when its end condition holds", end.cite or ended.cite)]
     chapters = content.model.chapters
     if chapters is None or not campaign_over(content, state):
         return []
@@ -209,7 +208,7 @@ def owed_now(content: Content, state: CampaignState, legal: Legal) -> list[Owed]
     and who has no active mark of that sticker yet."""
     out: list[Owed] = []
     for rule in content.model.owed_when:
-        sticker = content.stickers.get(rule.place)
+        sticker = content.sticker_views.get(rule.place)
         if sticker is None:
             continue
         if rule.when is not None and rule.each == "player":
@@ -219,7 +218,7 @@ def owed_now(content: Content, state: CampaignState, legal: Legal) -> list[Owed]
                         for m in ms):
                     out.append(Owed(rule, "", 0, player))
             continue
-        kinds = [rule.targets] if rule.targets else [str(k) for k in sticker.get("targets", []) or []]
+        kinds = [rule.targets] if rule.targets else list(sticker.targets)
         for kind in kinds:
             for tid in content.target_ids(kind, sticker):
                 target = content.target_of_kind(kind, tid)
@@ -248,7 +247,7 @@ def owed_problems(content: Content, state: CampaignState, legal: Legal) -> list[
     """R316: a sticker an `owed_when` condition asks for, not placed yet, blocks the next game."""
     out = []
     for o in owed_now(content, state, legal):
-        label = content.stickers[o.rule.place].get("name", o.rule.place)
+        label = content.sticker_views[o.rule.place].name
         if o.player or o.rule.when is not None:
             how = f"--by {o.player}" if o.player else o.target
             out.append(refusal("R316", f"{a(label)} is owed{' by ' + o.player if o.player else ' on ' + o.target} "
@@ -266,11 +265,11 @@ def team_result(content: Content, state: CampaignState) -> dict[str, Any] | None
     """By `overall_winner: {team: true, count, at_least}`: how many chapters (or games) the team won so far, and
     whether the campaign is won (the threshold reached), lost (it can no longer be) or still open (None)."""
     rule = content.model.overall
-    if not rule.get("team"):
+    if not rule.team:
         return None
-    need = int(rule.get("at_least") or 0)
+    need = rule.at_least
     chapters = content.model.chapters
-    if rule.get("count") == "chapters-won" and chapters is not None:
+    if rule.count == "chapters-won" and chapters is not None:
         results = chapter_results(content, state)
         won = sum(1 for r in results.values() if r == "won")
         total = chapters.count
@@ -283,7 +282,7 @@ def team_result(content: Content, state: CampaignState) -> dict[str, Any] | None
         word = "games"
     verdict = "won" if won >= need else ("lost" if left is not None and won + left < need else None)
     return {"team": True, "won": won, "of": total, "at_least": need, "unit": word, "result": verdict,
-            "text": rule.get("text", ""), "cite": rule.get("cite", "")}
+            "text": rule.text, "cite": rule.cite}
 
 
 def status_data(content: Content, state: CampaignState, legal: Legal) -> dict[str, Any]:
@@ -305,8 +304,8 @@ def status_data(content: Content, state: CampaignState, legal: Legal) -> dict[st
     out["card_values"] = [
         {"card": cid, "name": str(card.get("name") or cid),
          "values": {k: state.stat(content, cid, v, k) for k, v in card["stats"].items()},
-         "marks": [str(content.stickers.get(m.sticker, {}).get("name") or m.sticker) for m in state.active_marks(cid)
-                   if not content.stickers.get(m.sticker, {}).get("adds")]}  # what adds is in the values
+         "marks": [content.sticker_view(m.sticker).name or m.sticker for m in state.active_marks(cid)
+                   if not content.sticker_view(m.sticker).adds]}  # what adds is in the values
         for cid, card in content.cards.items() if isinstance(card.get("stats"), dict) and cid not in pieces]
     out["place_values"] = place_values(content, state)
     out["tracks"] = [{"id": t.id, "name": t.name, "value": track_value(content, state, t.id), "min": t.low,
@@ -327,13 +326,13 @@ def outcome(content: Content, state: CampaignState) -> dict[str, Any] | None:
     """The campaign's outcome by `game.campaign.outcome`: the standings (every player's values of `rank_by`,
     ranked, ties sharing a rank) or the team's result by `won_when`; `over` once the end condition holds."""
     rule = content.model.outcome
-    if not rule:
+    if rule is None:
         return None
     over = end_verdict(content, state) is not None
-    out: dict[str, Any] = {"over": over, "text": str(rule.get("text") or ""), "cite": str(rule.get("cite") or "")}
-    if rule.get("rank_by"):
+    out: dict[str, Any] = {"over": over, "text": rule.text, "cite": rule.cite}
+    if rule.ranked:
         library = content.conditions
-        queries = [library.query(q) for q in as_list(rule["rank_by"])]
+        queries = [library.query(q) for q in rule.rank_by]
         rows = []
         for player in state.players:
             scope = Scope(content, state, player)
@@ -351,8 +350,8 @@ def outcome(content: Content, state: CampaignState) -> dict[str, Any] | None:
         out["by"] = [q.words(nobody) for q in queries]
         out["standings"] = standings
         out["winners"] = [r["player"] for r in standings if r["rank"] == 1] if over else []
-    if rule.get("won_when") is not None:
-        verdict = holds(content, state, rule["won_when"])
+    if rule.won_when is not None:
+        verdict = holds(content, state, rule.won_when)
         out["team"] = ("won" if verdict.ok else "lost") if over else None
         out["why"] = verdict.why
     return out

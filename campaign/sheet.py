@@ -26,6 +26,7 @@ from scarbook.compiler.model import as_list, known
 
 if TYPE_CHECKING:
     from scarbook.compiler.boardmap import MapMark
+    from scarbook.compiler.items import Sticker
     from scarbook.compiler.words import MarkGroup
 
 FORMATS = ("pdf", "html", "svg")
@@ -55,8 +56,8 @@ class Names:
         return str(item.get("code") or item_id)
 
 
-def _sticker_facts(replay: Replay, sticker: str) -> dict[str, Any]:
-    return replay.content.stickers.get(sticker, {})
+def _sticker_facts(replay: Replay, sticker: str) -> Sticker:
+    return replay.content.sticker_view(sticker)
 
 
 def map_marks(replay: Replay, data: dict[str, Any], names: Names) -> dict[str, list[MapMark]]:
@@ -76,7 +77,7 @@ def map_marks(replay: Replay, data: dict[str, Any], names: Names) -> dict[str, l
             if target not in territories or m.get("cancelled"):
                 continue
             st = _sticker_facts(replay, m["sticker"])
-            label = short_label(str(st.get("name") or m["sticker"]), look.word.one)
+            label = short_label(st.name or m["sticker"], look.word.one)
             size = m.get("population")
             text = (m.get("name") or label) if isinstance(size, int) or m.get("name") else label
             if m.get("boxes"):
@@ -84,9 +85,9 @@ def map_marks(replay: Replay, data: dict[str, Any], names: Names) -> dict[str, l
             out.setdefault(target, []).append(MapMark(group["id"], text, size if isinstance(size, int) else (
                 m.get("left") if m.get("boxes") else None), m.get("boxes"), look.icon, look.color, look.legend_text))
     for cid in data.get("destroyed_cards", []):
-        card = replay.content.cards.get(cid, {})
-        if isinstance(card.get("territory"), str):
-            out.setdefault(card["territory"], []).append(DESTROYED)
+        card = replay.content.card_views.get(cid)
+        if card is not None and card.territory is not None:
+            out.setdefault(card.territory, []).append(DESTROYED)
     return out
 
 
@@ -231,8 +232,8 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
              for g in data.get("games", [])]
 
     def packet(eid: str) -> dict[str, str]:
-        env = content.envelopes.get(eid) or game.section("envelopes").get(eid) or {}
-        return {"name": names(eid, "envelopes"), "trigger": str((env.get("trigger") or {}).get("text", ""))}
+        env = content.envelope_views.get(eid)  # content.envelopes are the game's
+        return {"name": names(eid, "envelopes"), "trigger": env.trigger_text if env else ""}
 
     pieces = []
     for pc in data.get("pieces", []):
@@ -260,9 +261,9 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         "pending_packets": [packet(e) for e in data.get("pending_packets", [])],
         "opened_packets": [packet(e) for e in data.get("opened_packets", [])],
         # still sealed: what is printed on the outside (name, trigger) is no secret
-        "sealed_packets": [packet(e) for e, env in {**game.section("envelopes"), **content.envelopes}.items()
+        "sealed_packets": [packet(e) for e, env in content.envelope_views.items()
                            if e not in data.get("opened_packets", []) and e not in data.get("pending_packets", [])
-                           and not (isinstance(env, dict) and env.get("opened_at_start"))],
+                           and not env.opened_at_start],
         "owed": [f"{o['player']}: {o['role']}" for o in data.get("owed_rewards", [])],
         "overall_winner": winner, "data": data,
     }

@@ -8,49 +8,48 @@ game: the content says which marks matter (`kind`, `unless_own`, `zone`, `with`)
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from scarbook.campaign.content import Content
 from scarbook.campaign.state import CampaignState
-from scarbook.compiler.model import as_list
+from scarbook.compiler.campaign_model import StartCheck
 
 
-def no_marks(content: Content, state: CampaignState, player: str, territory: str, params: dict[str, Any]) -> str:
+def no_marks(content: Content, state: CampaignState, player: str, territory: str, check: StartCheck) -> str:
     """No mark stands there, unless it holds one of `unless_own` that is the player's own."""
     marks = [m for m in state.active_marks(territory) if not m.cancels]
     if not marks:
         return ""
-    own = set(as_list(params.get("unless_own")))
+    own = set(check.unless_own)
     if any(m.sticker in own and state.owner(content, m) == player for m in marks):
         return ""
     return "it has " + ", ".join(sorted({m.sticker for m in marks}))
 
 
-def lacks(content: Content, state: CampaignState, player: str, territory: str, params: dict[str, Any]) -> str:
+def lacks(content: Content, state: CampaignState, player: str, territory: str, check: StartCheck) -> str:
     """No mark of this kind (or sticker) stands there."""
-    found = state.has(territory, str(params.get("kind")))
+    found = state.has(territory, check.kind)
     return f"it has a {found[0].sticker}" if found else ""
 
 
-def zone_owner(content: Content, state: CampaignState, player: str, territory: str, params: dict[str, Any]) -> str:
+def zone_owner(content: Content, state: CampaignState, player: str, territory: str, check: StartCheck) -> str:
     """A `zone` mark keeps everyone but its owner out; its owner starts there only beside their own
     mark of kind `with` (when given)."""
-    zones = state.has(territory, str(params.get("zone")))
+    zones = state.has(territory, check.zone)
     if not zones:
         return ""
     others = [m for m in zones if state.owner(content, m) != player]
     if others:
         return f"{others[0].sticker} of {state.owner(content, others[0]) or 'another player'}"
-    need = params.get("with")
+    need = check.with_
     if need and not any(state.owner(content, m) == player for m in state.has(territory, str(need))):
         return f"your {zones[0].sticker} without your own {need} there"
     return ""
 
 
 def not_near_own(content: Content, state: CampaignState, player: str, territory: str,
-                 params: dict[str, Any]) -> str:
+                 check: StartCheck) -> str:
     """Neither the territory nor a neighbour holds the player's own mark of kind `kind`."""
-    kind = str(params.get("kind"))
+    kind = check.kind
     near = [territory, *content.game.neighbors().get(territory, [])]
     for t in near:
         if any(state.owner(content, m) == player for m in state.has(t, kind)):
@@ -58,7 +57,7 @@ def not_near_own(content: Content, state: CampaignState, player: str, territory:
     return ""
 
 
-START_CHECKS: dict[str, Callable[[Content, CampaignState, str, str, dict[str, Any]], str]] = {
+START_CHECKS: dict[str, Callable[[Content, CampaignState, str, str, StartCheck], str]] = {
     "no-marks": no_marks,
     "lacks": lacks,
     "zone-owner": zone_owner,

@@ -29,7 +29,7 @@ from scarbook.campaign.events import (
     Ticked,
 )
 from scarbook.campaign.tracks import track_value as track_value
-from scarbook.compiler.model import as_dict
+from scarbook.compiler.items import Sticker
 
 
 @dataclass
@@ -265,7 +265,7 @@ class CampaignState:
         base = item.get(fieldname)
         total = base if isinstance(base, int) and not isinstance(base, bool) else 0
         for sticker, count in self._indexed(target).tally.items():  # per sticker, not per mark: linear replay
-            extra = (content.stickers.get(sticker, {}).get("adds") or {}).get(fieldname)
+            extra = content.sticker_view(sticker).adds.get(fieldname)
             if count and isinstance(extra, int) and not isinstance(extra, bool):  # as for the printed number
                 total += extra * count
         return total + adds
@@ -275,7 +275,7 @@ class CampaignState:
         `adds` stickers add, replaced by the latest sticker that sets it (`steps-value`)."""
         value = base if isinstance(base, int) and not isinstance(base, bool) else None
         for m in self.active_marks(target):
-            adds = (content.stickers.get(m.sticker, {}).get("adds") or {}).get(fieldname)
+            adds = content.sticker_view(m.sticker).adds.get(fieldname)
             if isinstance(adds, int) and not isinstance(adds, bool):
                 value = None if value is None else value + adds
             if m.name == fieldname and m.value is not None:
@@ -316,10 +316,10 @@ def apply_game_start(state: CampaignState, content: Content, event: GameStarted)
         record.chapter, record.attempt = next_chapter(content, state)
     record.scenario = event.scenario
     state.games.append(record)
-    back = as_dict(as_dict(content.model.schedule.get(number)).get("returns"))
-    gone = steps.gone_pieces(state, number) if back else set()
+    back = content.model.entry(number)
+    gone = steps.gone_pieces(state, number) if back.returns else set()
     for piece in (p for ids in pieces.values() for p in ids.values() if p in gone):
-        state.games[-1].returned[piece] = str(back.get("price") or "")
+        state.games[-1].returned[piece] = back.returns_price
 
 
 def apply_game_end(state: CampaignState, content: Content, event: GameEnded) -> None:
@@ -442,24 +442,22 @@ def next_chapter(content: Content, state: CampaignState) -> tuple[int, int]:
     return prev.chapter + 1, 1
 
 
-def pool_for(state: CampaignState, sticker: dict[str, Any]) -> tuple[str | None, int | None]:
+def pool_for(state: CampaignState, sticker: Sticker) -> tuple[str | None, int | None]:
     """The supply pool a placement draws from now, and how many that pool holds (None: unknown).
 
     Pools named by a `before-first-game` check are the ones used before the first game; the
     others after it. Within those, the first pool with stickers left (else the last one).
     """
-    supply = sticker.get("supply")
-    if isinstance(supply, int) and not isinstance(supply, bool):
-        return None, supply
-    if not isinstance(supply, list):
+    if sticker.supply is not None:
+        return None, sticker.supply
+    if sticker.pools is None:
         return None, None
-    setup = {c.get("pool") for c in sticker.get("checks", []) or [] if c.get("check") == "before-first-game"}
-    setup.discard(None)
-    pools = [(p["pool"], p["count"]) for p in supply if isinstance(p, dict)]
+    setup = sticker.setup_pools
+    pools = list(sticker.pools)
     if setup:
         phase = [p for p in pools if (p[0] in setup) == (state.started == 0)]
         pools = phase or pools
-    sid = str(sticker.get("id"))
+    sid = sticker.id
     for name, count in pools:
         if not isinstance(count, int) or state.pool_used[(sid, name)] < count:
             return name, count if isinstance(count, int) else None
@@ -469,22 +467,19 @@ def pool_for(state: CampaignState, sticker: dict[str, Any]) -> tuple[str | None,
 
 def place(state: CampaignState, content: Content, sticker_id: str, target: str, by: str, name: str,
           line: int) -> Mark:
-    sticker = content.stickers.get(sticker_id, {})
+    sticker = content.sticker_view(sticker_id)
     pool, _ = pool_for(state, sticker)
     owed = None
     if by and steps.offered_now(content, state, sticker_id):
         owed = steps.assign(content, state, sticker_id, content.target(sticker, target), by)
-    founds = as_dict(sticker.get("founds"))
-    boxes = sticker.get("boxes")
     last = state.last_ended
     live = state.in_progress
-    mark = Mark(sticker_id, str(sticker.get("kind") or sticker_id), target, sticker.get("slot"), by, name, pool,
-                last.number if last else 0, line, boxes if isinstance(boxes, int) else None,
-                founds=founds.get("kind"), cancels=bool(sticker.get("cancels")),
+    mark = Mark(sticker_id, sticker.kind or sticker_id, target, sticker.slot or None, by, name, pool,
+                last.number if last else 0, line, sticker.boxes, founds=sticker.founds_kind, cancels=sticker.cancels,
                 during_game=live.number if live else 0)
-    kinds = sticker.get("covers", []) or []
+    kinds = sticker.covers
     covered = [m for m in state.active_marks(target) if any(m.is_a(k) for k in kinds)] if kinds else []
-    if covered and sticker.get("covers_all"):  # it goes over the latest mark of each kind it covers
+    if covered and sticker.covers_all:  # it goes over the latest mark of each kind it covers
         for kind in kinds:
             of_kind = [m for m in covered if m.is_a(kind) and m.active]
             if of_kind:
@@ -492,7 +487,7 @@ def place(state: CampaignState, content: Content, sticker_id: str, target: str, 
     elif covered:  # a sticker goes over one mark: the latest it may cover
         state.cover(covered[-1], sticker_id)
     state.add_mark(mark)
-    card = content.card_of_territory.get(target) if sticker.get("destroys_card") else None
+    card = content.card_of_territory.get(target) if sticker.destroys_card else None
     if card and state.destroyed(card) is None:  # the territory's card is destroyed in the same step
         state.add_mark(Mark(sticker_id, "destroyed", card, None, by, "", pool, mark.after_game, line,
                             during_game=mark.during_game))

@@ -27,6 +27,7 @@ from scarbook.campaign.rules import (
 if TYPE_CHECKING:
     from scarbook.campaign.content import Content
     from scarbook.campaign.state import CampaignState, GameRecord
+    from scarbook.compiler.items import Sticker
 
 
 @dataclass(frozen=True)
@@ -71,16 +72,16 @@ def in_turn(game: GameRecord, owed: list[steps.Owed]) -> list[steps.Owed]:
     return sorted(owed, key=key)
 
 
-def _placeholder(sticker: dict[str, Any]) -> str:
-    kinds = [str(k) for k in sticker.get("targets", []) or []]
+def _placeholder(sticker: Sticker) -> str:
+    kinds = list(sticker.targets)
     return "|".join(k.upper().replace("-", "_") for k in kinds) or "TARGET"
 
 
 def _name_part(content: Content, state: CampaignState, sid: str, target: str | None) -> str:
     """The --name/--value a placement needs: a name the players give, one of the target's options, a stat."""
-    sticker = content.stickers[sid]
+    sticker = content.sticker_views[sid]
     if target is not None:
-        kinds = [str(k) for k in sticker.get("targets", []) or []]
+        kinds = list(sticker.targets)
         tgt = next((content.target_of_kind(k, target) for k in kinds if target in content.target_ids(k, sticker)),
                    None)
         if tgt is not None:
@@ -89,13 +90,11 @@ def _name_part(content: Content, state: CampaignState, sid: str, target: str | N
                 return " --name {" + "|".join(n for n, _ in opts) + "} --value N"
             if opts:
                 return " --name " + (opts[0][0] if len(opts) == 1 else "{" + "|".join(n for n, _ in opts) + "}")
-    checks = [c for c in sticker.get("checks", []) or [] if isinstance(c, dict)]
-    if any(c.get("check") == "choice-of" for c in checks):
+    if sticker.checks_named("choice-of"):
         return " --name CHOICE"
-    if any(c.get("check") == "steps-value" for c in checks):
+    if sticker.checks_named("steps-value"):
         return " --name STAT --value N"
-    founds = sticker.get("founds")
-    if sticker.get("named") or (isinstance(founds, dict) and founds.get("named")):
+    if sticker.named:
         return " --name NAME"
     return ""
 
@@ -104,7 +103,7 @@ def place_command(content: Content, state: CampaignState, sid: str, by: str = ""
                   target: str | None = None) -> tuple[str, str]:
     """The `place` command for one sticker: its target when only one is legal now, else the kind to choose
     (with the `where` command that lists them)."""
-    sticker = content.stickers[sid]
+    sticker = content.sticker_views[sid]
     if target is None:
         found = where(content, state, sid, by, piece, in_order=False)
         target = found[0] if len(found) == 1 else None
@@ -180,9 +179,9 @@ def todo(content: Content, state: CampaignState) -> list[Todo]:
                             o.step.id, o.piece))
     kinds = {k for o in content.model.owed_when_opened for k in o.kinds}
     for sid, target, env in to_put_in_place(content, state, kinds) if kinds else []:
-        kind = str(content.stickers[sid].get("kind") or "")
+        kind = content.sticker_views[sid].kind
         owed = next((o for o in content.model.owed_when_opened if kind in o.kinds), None)
-        label = content.stickers[sid].get("name", sid)
+        label = content.sticker_views[sid].name
         out.append(Todo("", f"put {label} from the opened packet '{env}' in place",
                         *place_command(content, state, sid, target=target), owed.text if owed else "",
                         owed.cite if owed else "", "in-place"))

@@ -21,8 +21,8 @@ def note(content: Content, state: CampaignState, event: Event) -> str:
     checked; '' otherwise."""
     if not isinstance(event, Placed) or event.value is None:
         return ""
-    sticker = content.stickers.get(event.sticker) or {}
-    if not any(isinstance(c, dict) and c.get("check") == "steps-value" for c in sticker.get("checks", []) or []):
+    sticker = content.sticker_view(event.sticker)
+    if not sticker.checks_named("steps-value"):
         return ""
     target = content.target(sticker, event.target)
     base = (target.item.get("stats") or {}).get(event.name)

@@ -15,6 +15,7 @@ from typing import Any
 from scarbook.campaign.checks import Placement, ordinal, spread_over_regions, steps_value
 from scarbook.campaign.content import Content, Target
 from scarbook.campaign.state import CampaignState, Mark
+from scarbook.compiler.items import CheckSpec, Sticker
 
 TERRITORIES = {"n1": ["north"], "n2": ["north"], "n3": ["north"], "s1": ["south"], "s2": ["south"], "e1": ["east"]}
 
@@ -35,6 +36,15 @@ class World:
         return "warlord" if item_id in ("kai", "raaz") else None
 
 
+def spec(params: dict[str, Any]) -> CheckSpec:
+    """A check's parameters as its predicate gets them (typed, as compiler/items.py builds them from the content)."""
+    return CheckSpec.of_raw(params)
+
+
+def view(sid: str, raw: dict[str, Any] | None = None) -> Sticker:
+    return Sticker.of(sid, World.stickers[sid] if raw is None else raw)
+
+
 def territory(tid: str) -> Target:
     return Target("territory", tid, {"regions": TERRITORIES[tid]})
 
@@ -44,8 +54,8 @@ def spread(marks: list[tuple[str, str]], sticker: str, target: str, **params: An
     for sid, tid in marks:
         kind, _, sid = sid.rpartition(":")  # "KIND:STICKER" for a mark of another kind
         state.marks.setdefault(tid, []).append(Mark(sid, kind or "warlord", tid))
-    p = Placement(World(), state, sticker, World.stickers[sticker], territory(target))  # type: ignore[arg-type]
-    return spread_over_regions(p, {"per_region": 2, "regions": ["north", "south"], **params})
+    p = Placement(World(), state, sticker, view(sticker), territory(target))  # type: ignore[arg-type]
+    return spread_over_regions(p, spec({"per_region": 2, "regions": ["north", "south"], **params}))
 
 
 def test_two_in_a_region_then_the_others_first() -> None:
@@ -95,19 +105,19 @@ def test_every_region_when_none_are_listed() -> None:
     state = CampaignState(["Ann"])
     for tid in ("n1", "n2"):
         state.marks.setdefault(tid, []).append(Mark("kai-sticker", "warlord", tid))
-    p = Placement(World(), state, "kai-sticker", World.stickers["kai-sticker"], territory("n3"))  # type: ignore[arg-type]
-    assert spread_over_regions(p, {}) == (  # by default two a region, every region of the game
+    p = Placement(World(), state, "kai-sticker", view("kai-sticker"), territory("n3"))  # type: ignore[arg-type]
+    assert spread_over_regions(p, spec({})) == (  # by default two a region, every region of the game
         "kai already has 2 warlords in north, and south, east have fewer than 2",
         "no 3rd in one region until every one has 2")
-    assert spread_over_regions(Placement(World(), CampaignState([]), "loose", {"kind": "x"},  # type: ignore[arg-type]
-                                         territory("n1")), {}) is None  # no piece: nothing to spread
+    assert spread_over_regions(Placement(World(), CampaignState([]), "loose", view("loose", {"kind": "x"}),  # type: ignore[arg-type]
+                                         territory("n1")), spec({})) is None  # no piece: nothing to spread
 
 
 def test_not_a_territory_is_not_limited() -> None:
     state = CampaignState(["Ann"])
-    p = Placement(World(), state, "kai-sticker", World.stickers["kai-sticker"],  # type: ignore[arg-type]
+    p = Placement(World(), state, "kai-sticker", view("kai-sticker"),  # type: ignore[arg-type]
                   Target("continent", "north", {}))
-    assert spread_over_regions(p, {"per_region": 0}) is None
+    assert spread_over_regions(p, spec({"per_region": 0})) is None
 
 
 STEPS = {"fields": {"melee_dice": 1, "melee_to_hit": -1}}
@@ -117,10 +127,10 @@ def upgrade(name: str, value: int | None, printed: dict[str, Any], marks: list[M
     state = CampaignState(["Ann"])
     for m in marks:
         state.marks.setdefault("kai", []).append(m)
-    content = SimpleNamespace(stickers={"up": {}})
-    p = Placement(content, state, "up", {"name": "Stat upgrade"}, Target("card", "kai", {"stats": printed}),  # type: ignore[arg-type]
-                  name=name, value=value)
-    return steps_value(p, STEPS)
+    content = SimpleNamespace(stickers={"up": {}}, sticker_view=lambda sid: Sticker.of(sid, {}))
+    p = Placement(content, state, "up", Sticker.of("up", {"name": "Stat upgrade"}),  # type: ignore[arg-type]
+                  Target("card", "kai", {"stats": printed}), name=name, value=value)
+    return steps_value(p, spec(STEPS))
 
 
 def test_steps_value_one_step_in_the_fields_direction() -> None:
@@ -152,17 +162,17 @@ def test_ordinals() -> None:
 def placement(target: Target, sticker: dict[str, Any] | None = None, state: CampaignState | None = None,
               content: Any = None, **fields: Any) -> Placement:
     return Placement(content or SimpleNamespace(), state or CampaignState(["Ann", "Bob"]), "s1",  # type: ignore[arg-type]
-                     sticker or {"kind": "scar"}, target, **fields)
+                     Sticker.of("s1", sticker or {"kind": "scar"}), target, **fields)
 
 
 def test_a_slot_check_without_a_slot_or_with_a_capacity_nobody_knows_passes() -> None:
     from scarbook.campaign.checks import slot_free
 
     unknown = SimpleNamespace(slot_capacity=lambda target, slot: None)
-    assert slot_free(placement(territory("n1"), content=unknown), {}) is None  # no slot named anywhere
-    assert slot_free(placement(territory("n1"), {"slot": "city"}, content=unknown), {}) is None
+    assert slot_free(placement(territory("n1"), content=unknown), spec({})) is None  # no slot named anywhere
+    assert slot_free(placement(territory("n1"), {"slot": "city"}, content=unknown), spec({})) is None
     full = SimpleNamespace(slot_capacity=lambda target, slot: 0, offered_by=lambda kind, slot: [])
-    assert slot_free(placement(territory("n1"), {"slot": "city"}, content=full), {}) == (
+    assert slot_free(placement(territory("n1"), {"slot": "city"}, content=full), spec({})) == (
         "n1 has no city slot", "a city goes only where a territory declares a city slot")
 
 
@@ -171,9 +181,10 @@ def test_a_supply_check_of_another_pool_or_of_a_supply_of_unknown_size_passes() 
 
     state = CampaignState(["Ann"])
     state.pool_used[("s1", "red")] = 5
-    assert supply_left(placement(territory("n1"), state=state, pool="red", pool_count=5), {"pool": "blue"}) is None
-    assert supply_left(placement(territory("n1"), state=state, pool="red", pool_count=None), {}) is None
-    assert supply_left(placement(territory("n1"), state=state, pool="red", pool_count=5), {})[0] == \
+    blue = spec({"pool": "blue"})
+    assert supply_left(placement(territory("n1"), state=state, pool="red", pool_count=5), blue) is None
+    assert supply_left(placement(territory("n1"), state=state, pool="red", pool_count=None), spec({})) is None
+    assert supply_left(placement(territory("n1"), state=state, pool="red", pool_count=5), spec({}))[0] == \
         "no s1 is left in the red supply (all 5 placed)"
 
 
@@ -183,22 +194,22 @@ def test_a_value_limit_of_another_pool_or_only_before_the_first_game_passes() ->
 
     state = CampaignState(["Ann"])
     state.games.append(GameRecord(1, {"Ann": ""}))
-    assert max_value(placement(territory("n1"), state=state), {"before_first_game": True, "field": "x",
-                                                                 "max": 0}) is None
-    assert max_value(placement(territory("n1"), pool="red"), {"pool": "blue", "field": "x", "max": 0}) is None
+    assert max_value(placement(territory("n1"), state=state), spec({"before_first_game": True, "field": "x",
+                                                                      "max": 0})) is None
+    assert max_value(placement(territory("n1"), pool="red"), spec({"pool": "blue", "field": "x", "max": 0})) is None
 
 
 def test_the_board_stays_connected_check_is_for_territories_only() -> None:
     from scarbook.campaign.checks import keeps_board_connected
 
-    assert keeps_board_connected(placement(Target("card", "c1", {})), {}) is None
+    assert keeps_board_connected(placement(Target("card", "c1", {})), spec({})) is None
 
 
 def test_the_checks_that_only_list_or_enforce_elsewhere_never_refuse_a_placement() -> None:
     from scarbook.campaign.checks import placed_once_opened, required_before_first_game, start_for_founder
 
     for check in (required_before_first_game, placed_once_opened, start_for_founder):
-        assert check(placement(territory("n1")), {}) is None, check.__name__
+        assert check(placement(territory("n1")), spec({})) is None, check.__name__
 
 
 def test_a_card_value_check_refuses_a_destroyed_card_citing_its_line() -> None:
@@ -208,5 +219,5 @@ def test_a_card_value_check_refuses_a_destroyed_card_citing_its_line() -> None:
     state.marks["c1"] = [Mark("card-destroyed", "destroyed", "c1", line=12)]
     content = SimpleNamespace(cards={"c1": {"coins": 3}}, card_of_territory={})
     assert target_card_value(placement(Target("card", "c1", {}), {"name": "Ammo"}, state, content),
-                             {"field": "coins", "min": 2}) == ("c1 was destroyed (line 12)",
+                             spec({"field": "coins", "min": 2})) == ("c1 was destroyed (line 12)",
                                                               "an Ammo goes where a card with 2 or more coins is")

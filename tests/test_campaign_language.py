@@ -208,8 +208,7 @@ def ask(played: Any, cond: dict[str, Any]) -> Any:
 
     content, state = played
     target = content.target_of_kind("territory", "a-isle")
-    sticker = content.stickers["crown"]
-    p = Placement(content, state, "crown", sticker, target, "Ann")
+    p = Placement(content, state, "crown", content.sticker_views["crown"], target, "Ann")
     return content.conditions.holds(cond, Scope(content, state, "Ann", target, p))
 
 

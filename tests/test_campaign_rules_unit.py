@@ -17,6 +17,7 @@ from scarbook.campaign import rules
 from scarbook.campaign.engine import Campaign, Replay
 from scarbook.campaign.events import Event, Passed
 from scarbook.campaign.ledger.cache import read
+from scarbook.compiler.items import CheckSpec, Sticker
 
 GAME = Path(__file__).parent / "packs" / "valid" / "checks-isles"
 
@@ -32,7 +33,8 @@ def replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Replay:
 def banner(replay: Replay, checks: list[dict]) -> rules.Resolved:
     r = rules.resolve(replay.content, replay.state, "banner", "a-isle", by="Ann")
     assert isinstance(r, rules.Resolved), r
-    return dataclasses.replace(r, sticker={**r.sticker, "checks": checks})
+    raw = {**replay.content.stickers["banner"], "checks": checks}
+    return dataclasses.replace(r, view=Sticker.of("banner", raw))
 
 
 def test_a_placement_typed_without_a_name_or_value_has_none(replay: Replay) -> None:
@@ -50,7 +52,7 @@ def test_an_unknown_check_is_named_and_the_others_still_run(replay: Replay) -> N
 
 
 def test_a_crashing_check_is_one_more_refusal(replay: Replay, monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(p: object, params: dict) -> None:
+    def broken(p: object, check: CheckSpec) -> None:
         raise KeyError("slot")
 
     monkeypatch.setitem(rules.CHECKS, "one-per-player", broken)
@@ -95,7 +97,7 @@ def test_the_default_player_is_the_only_one_a_reward_can_be_for(risk_legacy_afte
 
     def default(sticker: str) -> str:
         replay = Campaign(read(file)).replay()
-        return rules.default_actor(replay.content, replay.state, replay.content.stickers[sticker])
+        return rules.default_actor(replay.content, replay.state, replay.content.sticker_views[sticker])
 
     assert (default("major-city"), default("minor-city")) == ("Ann", "")  # the winner; two held on
     assert run_script("place major-city alaska --by Ann --name Ankh\nplace minor-city peru --by Bob --name Lima\n",

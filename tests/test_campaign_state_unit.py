@@ -11,9 +11,12 @@ from types import SimpleNamespace
 from typing import Any
 
 from scarbook.campaign.state import CampaignState, GameRecord, Mark
+from scarbook.compiler.items import Sticker
 
-CONTENT: Any = SimpleNamespace(stickers={"plus-two": {"adds": {"strength": 2}}, "minus-one": {"adds": {"strength": -1}},
-                                         "odd": {"adds": {"strength": "two", "bounty": True}}, "upgrade": {}})
+STICKERS = {"plus-two": {"adds": {"strength": 2}}, "minus-one": {"adds": {"strength": -1}},
+            "odd": {"adds": {"strength": "two", "bounty": True}}, "upgrade": {}}
+CONTENT: Any = SimpleNamespace(stickers=STICKERS,  # a sticker read as its view, an unknown one as a sticker of nothing
+                               sticker_view=lambda sid: Sticker.of(sid, STICKERS.get(sid, {})))
 
 
 def state_with(*marks: Mark) -> CampaignState:
@@ -89,7 +92,10 @@ def test_a_mark_of_a_sticker_the_content_no_longer_has_adds_nothing() -> None:
 
 
 def test_pool_for_draws_from_the_first_pool_with_stickers_left() -> None:
-    from scarbook.campaign.state import pool_for
+    from scarbook.campaign.state import pool_for as pool_of
+
+    def pool_for(state: CampaignState, raw: dict) -> tuple[str | None, int | None]:  # the sticker's view
+        return pool_of(state, Sticker.of(str(raw["id"]), raw))
 
     sticker = {"id": "coin", "supply": [{"pool": "box", "count": 2}, {"pool": "sheet", "count": 3},
                                         {"pool": "spare", "count": {"unknown": "not printed"}}]}
@@ -112,7 +118,11 @@ def test_pool_for_draws_from_the_first_pool_with_stickers_left() -> None:
 
 
 def test_pool_for_setup_pools_before_the_first_game_only() -> None:
-    from scarbook.campaign.state import GameRecord, pool_for
+    from scarbook.campaign.state import GameRecord
+    from scarbook.campaign.state import pool_for as pool_of
+
+    def pool_for(state: CampaignState, raw: dict) -> tuple[str | None, int | None]:
+        return pool_of(state, Sticker.of(str(raw["id"]), raw))
 
     sticker = {"id": "coin", "supply": [{"pool": "setup", "count": 12}, {"pool": "rewards", "count": 20}],
                "checks": [{"check": "before-first-game", "pool": "setup"}, {"check": "supply-left"}]}

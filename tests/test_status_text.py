@@ -223,8 +223,11 @@ class TestOverallWinnerRule:
         state = SimpleNamespace(players=list(signatures), signature_count=lambda p: signatures[p],
                                 last_ended=SimpleNamespace(number=last, type=""), marks={"t": marks},
                                 in_progress=None)  # no step of the last game left: not provisional
-        return SimpleNamespace(state=state, content=SimpleNamespace(model=SimpleNamespace(overall=rule, types={}),
-                                                                    stickers=stickers))
+        from scarbook.compiler.campaign_model import Overall
+        from scarbook.compiler.items import stickers_of
+
+        return SimpleNamespace(state=state, content=SimpleNamespace(  # the content's typed views of the rule, stickers
+            model=SimpleNamespace(overall=Overall.of(rule), types={}), sticker_views=stickers_of(stickers)))
 
     @staticmethod
     def mark(sticker: str, by: str, name: str = "", active: bool = True) -> Any:

@@ -199,7 +199,7 @@ def where(path: Path, sticker: str, by: str = "") -> Where | list[Diagnostic]:
         first = next(iter(content.territories), "x")
         problem = rules.resolve(content, now, sid, first, by)
         return [problem] if isinstance(problem, Diagnostic) else [rules.unknown_sticker(content, sticker)]
-    return Where(sid, actor, rules.where(content, now, sid, actor), content.declared_places(content.stickers[sid]))
+    return Where(sid, actor, rules.where(content, now, sid, actor), content.declared_places(content.sticker_views[sid]))
 
 
 def sheet(path: Path, target: Path, fmt: str, paper: str = "a4") -> Path:

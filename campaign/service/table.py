@@ -262,16 +262,14 @@ def legal_here(path: Path, target: str) -> tuple[str, list[Legal]]:
     replay = replaycache.for_state(campaign)
     content, state = replay.content, replay.state
     out = []
-    for sid, st in content.stickers.items():
-        if not any(target in content.target_ids(kind, st) for kind in st.get("targets", [])):
+    for sid, st in content.sticker_views.items():
+        if not any(target in content.target_ids(kind, st) for kind in st.targets):
             continue
         players = [p for p in state.players if target in rules.where(content, state, sid, p)]
         if not players and target in rules.where(content, state, sid):
             players = [""]
         if players:
-            founds = st.get("founds")
-            named = bool(st.get("named") or (isinstance(founds, dict) and founds.get("named")))
-            out.append(Legal(sid, str(st.get("name") or sid), players, named))
+            out.append(Legal(sid, st.name or sid, players, st.named))
     return _name(content, target), out
 
 
@@ -294,18 +292,17 @@ def options(path: Path, sticker: str, targets: list[str]) -> dict[str, list[Choi
     campaign = Campaign(read(path))
     replay = replaycache.for_state(campaign)
     content, state = replay.content, replay.state
-    st = content.stickers.get(sticker) or {}
-    if not any(isinstance(c, dict) and c.get("check") in ("choice-of", "steps-value") for c in st.get("checks") or []):
+    view = content.sticker_view(sticker)
+    if not (view.checks_named("choice-of") or view.checks_named("steps-value")):
         return {}
     out = {}
     for tid in targets:
-        target = content.target(st, tid)
-        powers = {str(o.get("id")): str(o.get("name") or o.get("id")) for c in st.get("checks") or []
-                  if isinstance(c, dict) and c.get("check") == "choice-of"
-                  for o in target.item.get(str(c.get("field") or "powers"), []) or [] if isinstance(o, dict)}
+        target = content.target(view, tid)
+        powers = {str(o.get("id")): str(o.get("name") or o.get("id")) for c in view.checks_named("choice-of")
+                  for o in target.item.get(c.field or "powers", []) or [] if isinstance(o, dict)}
         out[tid] = [Choice(name if value is None else f"{name}={value}",
                            powers.get(name, name) if value is None else f"{name} to {value}")
-                    for name, value in placement_choices(content, state, st, target) if name]
+                    for name, value in placement_choices(content, state, view, target) if name]
     return out
 
 

@@ -1,0 +1,218 @@
+"""Typed views of the content items the tracker reads: stickers (with their checks), packets.
+
+NamedTuples (immutable, as beancount's directives): a frozen dataclass of this many fields costs several times as
+much to build, and every content the tracker derives (a packet opened …) builds its views again.
+
+Like `compiler/campaign_model.py` for `game.campaign`, each view is built once per content
+(`campaign/content.py::Content` builds them lazily, on first use) from the merged, effective content. The
+builders here are where the raw mapping reads are: a reader sees typed attributes that mypy checks. Content
+that failed its schema is still merged, so a builder takes what it finds: a value of the wrong type is
+absent, an absent optional key is its default, and a value the content marks unknown (`{unknown: …}`) stays
+as it is where the tracker shows it (a sticker's `adds`, a packet's name) and is never guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, NamedTuple
+
+from scarbook.compiler.model import as_dict, as_list
+
+
+def _cite(value: Any) -> str:
+    """A cite as the tracker prints it: a list joined by '; ' (as `campaign.checks.cite_text`)."""
+    if isinstance(value, list):
+        return "; ".join(str(c) for c in value)
+    return str(value or "")
+
+
+def _source_cite(item: dict[str, Any]) -> Any:
+    return as_dict(item.get("source")).get("cite")
+
+
+class CheckSpec(NamedTuple):
+    """One named check on a sticker (`stickers[].checks[]`, or `{check: NAME …}` in the campaign language): its
+    name, where and when it applies, and its optional parameters typed (checks.schema.json). A parameter the
+    schema requires is read from `params` by its predicate, which fails as before when it is missing."""
+
+    check: str  # the catalog's name (as written; 'None' when the content gives none)
+    params: dict[str, Any]  # everything but check, cite and only: the parameters as written
+    cite: str
+    only: Any = None  # the phase it applies in (campaign/checks.py::phase_applies); None: always
+    raw_cite: Any = None  # as written (a check's cite is the first cite some messages find)
+    pool: Any = None  # the pool it is about (None: every pool)
+    role: Any = None  # actor-is: the role
+    field: str = ""  # choice-of: the item's list of options ('' when not given)
+    fields: dict[str, Any] | None = None  # steps-value: field -> step
+    envelope: Any = None  # opened / placed-once-opened: the packet
+    slot: str = ""  # slot-free: the slot ('' : the sticker's own)
+    kind: str | None = None  # next-to, in-order, spread-over-regions: a mark's kind
+    tag: str = ""  # next-to, in-order: a tag of places
+    absent: bool = False  # target-tagged: the tag is absent
+    before_first_game: bool = False
+    by: bool = False  # target-card-value: the player it concerns is named
+    games: int | None = None  # rewards-in-first-games: how many
+    max: Any = None  # a number, or {track: ID} / {stat: FIELD} (campaign/checks.py::limit_number)
+    min: Any = None
+    of: tuple[Any, ...] = ()  # limit, enough-for-each: sticker ids, kinds, tags or {deck: D}
+    per: tuple[str, ...] = ()  # limit: the scopes
+    name: str = ""  # limit, in-order: what the content calls them
+    text: str = ""  # when: the rule in words
+    ids: tuple[str, ...] = ()  # in-order: the row of boxes
+    types: tuple[str, ...] = ()  # game-type: the types of game
+    regions: tuple[str, ...] = ()  # spread-over-regions: the regions ('' : every region)
+    per_region: int = 2  # spread-over-regions
+
+    @classmethod
+    def of_raw(cls, raw: dict[str, Any]) -> CheckSpec:
+        params = {k: v for k, v in raw.items() if k not in ("check", "cite", "only")}
+        typed = {k: _PARAMS[k](v) for k, v in params.items() if k in _PARAMS}  # only what it gives: the rest default
+        return cls(str(raw.get("check")), params, _cite(raw.get("cite")), raw.get("only"), raw.get("cite"), **typed)
+
+
+def _strs(value: Any) -> tuple[str, ...]:
+    return tuple(map(str, value)) if isinstance(value, list) and value else ()
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _str(value: Any) -> str:
+    return str(value or "")
+
+
+def _number(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+#: A check's optional parameter -> how it is typed (a value of the wrong type is the default).
+_PARAMS: dict[str, Any] = {
+    "pool": _same, "role": _same, "envelope": _same, "max": _same, "min": _same,
+    "field": _str, "slot": _str, "tag": _str, "name": _str, "text": _str,
+    "fields": lambda v: v if isinstance(v, dict) else None,
+    "kind": lambda v: str(v) if v is not None else None,
+    "absent": bool, "before_first_game": bool, "by": bool,
+    "games": _number, "per_region": lambda v: v if isinstance(v, int) else 2,
+    "of": lambda v: tuple(v) if isinstance(v, list) else (),
+    "per": _strs, "ids": _strs, "types": _strs, "regions": _strs,
+}
+
+
+class Links(NamedTuple):
+    """What a sticker's `links` block says about who draws its lines, and where the rule is."""
+
+    by: str = ""
+    text: str = ""  # stripped
+    cite: str = ""  # the block's own, else the sticker's
+
+
+class Sticker(NamedTuple):
+    """A sticker (or mark) of the content as the tracker reads it."""
+
+    id: str
+    name: str  # as printed (the id when the content gives none)
+    kind: str  # '' when none
+    targets: tuple[str, ...]
+    checks: tuple[CheckSpec, ...]
+    cite: str  # where its source says it is (`source.cite`)
+    named: bool  # the player names it (the sticker's `named`, or what it founds is named)
+    links: Links
+    boxed: bool = False  # it has boxes to tick (`boxes`)
+    named_itself: bool = False  # the sticker itself is `named` (what it founds aside)
+    slot: str = ""  # the slot it takes ('' : none)
+    covers: tuple[str, ...] = ()  # the kinds of mark it goes over
+    adds: Mapping[str, Any] = MappingProxyType({})  # field -> what it adds (a number, or unknown)
+    founds_kind: str | None = None  # the kind of what it founds
+    tags: tuple[str, ...] = ()
+    supply: int | None = None  # how many there are (None: not a number the content gives)
+    pools: tuple[tuple[Any, Any], ...] | None = None  # a supply in pools: (pool, count); None: not in pools
+    setup_pools: frozenset[Any] = frozenset()  # the pools its `before-first-game` checks name
+    deck: Any = None  # the deck of cards it goes on (None: any)
+    adds_territories: tuple[str, ...] = ()
+    boxes: int | None = None
+    cancels: bool = False
+    covers_all: bool = False
+    destroys_card: bool = False
+    text: str = ""  # its rule text ('' when the content transcribes none)
+
+    @classmethod
+    def of(cls, sid: str, raw: dict[str, Any]) -> Sticker:
+        get = raw.get
+        founds, links, supply = as_dict(get("founds")), as_dict(get("links")), get("supply")
+        boxes, text, checks = get("boxes"), get("text"), [c for c in as_list(get("checks")) if isinstance(c, dict)]
+        cite = _cite(_source_cite(raw))
+        return cls(sid, str(get("name", sid)), str(get("kind") or ""), _strs(get("targets")),
+                   tuple(CheckSpec.of_raw(c) for c in checks), cite, bool(get("named") or founds.get("named")),
+                   Links(str(links.get("by") or ""), str(links.get("text") or "").strip(),
+                         _cite(links.get("cite") or _source_cite(raw))) if links else Links(cite=cite),
+                   bool(boxes), bool(get("named")), str(get("slot") or ""), _strs(get("covers")),
+                   dict(as_dict(get("adds"))), str(founds["kind"]) if founds.get("kind") is not None else None,
+                   _strs(get("tags")), _number(supply),
+                   tuple((p.get("pool"), p.get("count")) for p in supply if isinstance(p, dict))
+                   if isinstance(supply, list) else None,
+                   frozenset(c.get("pool") for c in checks if c.get("check") == "before-first-game") - {None},
+                   get("deck"), _strs(get("adds_territories")), boxes if isinstance(boxes, int) else None,
+                   bool(get("cancels")), bool(get("covers_all")), bool(get("destroys_card")),
+                   text if isinstance(text, str) else "")
+
+    def checks_named(self, name: str) -> tuple[CheckSpec, ...]:
+        return tuple(c for c in self.checks if c.check == name)
+
+
+class Envelope(NamedTuple):
+    """A sealed packet (`envelopes`): what opens it and what it holds."""
+
+    id: str
+    name: str  # the id when the content gives none
+    trigger_text: str
+    when: Any  # the trigger's condition (envelopes.schema.json#/$defs/condition); None: none
+    cite: str  # the trigger's cite, else the packet's source
+    source_cite: str
+    contents: tuple[str, ...] | None  # None: the content lists none (not even an empty list)
+    opened_at_start: bool = False
+
+    @classmethod
+    def of(cls, eid: str, raw: dict[str, Any]) -> Envelope:
+        trigger = as_dict(raw.get("trigger"))
+        contents = raw.get("contents")
+        return cls(eid, str(raw.get("name", eid)), str(trigger.get("text") or ""), trigger.get("when"),
+                   _cite(trigger.get("cite") or _source_cite(raw)), _cite(_source_cite(raw)),
+                   tuple(str(c) for c in contents) if isinstance(contents, list) else None,
+                   bool(raw.get("opened_at_start")))
+
+    def about_to_place(self) -> str | None:
+        """The sticker whose placement opens it (`when: {about_to_place: ID}`), if that is its trigger."""
+        when = as_dict(self.when)
+        found = when.get("about_to_place")
+        return str(found) if found is not None else None
+
+
+class Card(NamedTuple):
+    """A card (`cards`) as the tracker finds it: its deck, its printed type, the territory it stands for, the
+    stickers printed on it (a card group's)."""
+
+    id: str
+    deck: Any  # None: in no deck
+    type: str  # '' : its deck's card type
+    territory: str | None
+    stickers: tuple[str, ...]
+
+    @classmethod
+    def of(cls, cid: str, raw: dict[str, Any]) -> Card:
+        territory = raw.get("territory")
+        return cls(cid, raw.get("deck"), str(raw.get("type") or ""), territory if isinstance(territory, str) else None,
+                   tuple(map(str, raw.get("stickers") or [])))
+
+
+def cards_of(section: dict[str, dict[str, Any]]) -> dict[str, Card]:
+    return {cid: Card.of(cid, card) for cid, card in section.items()}
+
+
+def stickers_of(section: dict[str, dict[str, Any]]) -> dict[str, Sticker]:
+    return {sid: Sticker.of(sid, st) for sid, st in section.items()}
+
+
+def envelopes_of(section: dict[str, dict[str, Any]]) -> dict[str, Envelope]:
+    return {eid: Envelope.of(eid, env) for eid, env in section.items()}

@@ -1,0 +1,165 @@
+"""The typed views of the content (compiler/items.py, compiler/campaign_model.py) and the ceiling on untyped reads.
+
+The tracker reads stickers, their checks, packets and the schedule as typed views built once per content; the
+builders are where the raw mapping reads are. Content that failed its schema is still merged, so a builder takes
+what it finds: a value of the wrong type is absent, an absent optional key is its default, a value the content
+marks unknown stays as written where the tracker shows it. The ceiling keeps the untyped reads in campaign/ from
+growing back (issue 35: 621 lines with `.get("` and 112 with as_dict/as_list before the views).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from scarbook.campaign.content import Content
+from scarbook.campaign.model import NO_ENTRY, CampaignModel, ScheduleEntry
+from scarbook.compiler.items import Card, CheckSpec, Envelope, Sticker
+from scarbook.compiler.model import Game
+
+CAMPAIGN = Path(__file__).resolve().parent.parent / "campaign"
+
+#: Lines of campaign/ that read a mapping by a literal key, and that call as_dict/as_list: at most these.
+GET_CEILING = 344
+AS_CEILING = 43
+
+
+def _lines(pattern: str) -> dict[str, int]:
+    found = {}
+    for path in sorted(CAMPAIGN.rglob("*.py")):
+        n = sum(1 for line in path.read_text("utf-8").splitlines() if re.search(pattern, line))
+        if n:
+            found[path.relative_to(CAMPAIGN).as_posix()] = n
+    return found
+
+
+def test_the_untyped_reads_in_campaign_stay_under_the_ceiling() -> None:
+    gets, ases = _lines(r'\.get\("'), _lines(r"as_dict|as_list")
+    assert sum(gets.values()) <= GET_CEILING, (
+        f"{sum(gets.values())} lines of campaign/ read a mapping by key (ceiling {GET_CEILING}): read the typed views "
+        f"(compiler/items.py, compiler/campaign_model.py) instead; per file: {gets}")
+    assert sum(ases.values()) <= AS_CEILING, (
+        f"{sum(ases.values())} lines of campaign/ call as_dict/as_list (ceiling {AS_CEILING}); per file: {ases}")
+
+
+def test_the_ceiling_counts_what_it_says() -> None:
+    assert sum(_lines(r'\.get\("').values()) > 0 and "rules.py" in _lines(r'\.get\("')
+
+
+# --- stickers --------------------------------------------------------------------------------------------------
+def test_a_bare_sticker_reads_its_defaults() -> None:
+    st = Sticker.of("fort", {})
+    assert (st.id, st.name, st.kind, st.targets, st.checks, st.cite) == ("fort", "fort", "", (), (), "")
+    assert (st.named, st.named_itself, st.slot, st.covers, st.adds, st.founds_kind, st.tags) == (
+        False, False, "", (), {}, None, ())
+    assert (st.supply, st.pools, st.setup_pools, st.deck, st.boxes, st.boxed, st.text) == (
+        None, None, frozenset(), None, None, False, "")
+    assert (st.links.by, st.links.text, st.links.cite) == ("", "", "")
+
+
+def test_a_sticker_reads_what_it_has_and_leaves_out_values_of_the_wrong_type() -> None:
+    st = Sticker.of("city", {
+        "name": "Major City", "kind": "city", "targets": ["territory", 7], "slot": "city", "covers": ["ruin"],
+        "source": {"cite": ["RB p. 4", "RB p. 5"]}, "founds": {"kind": "city", "named": True},
+        "adds": {"population": 3, "bounty": {"unknown": "not printed"}}, "tags": ["big"], "boxes": 2,
+        "supply": True, "checks": [{"check": "supply-left", "pool": "red", "cite": "RB p. 6"}, "not a check", None],
+        "links": {"by": "placer", "text": "  draw two lines  "}, "text": 5})
+    assert (st.name, st.kind, st.targets, st.slot, st.covers) == ("Major City", "city", ("territory", "7"), "city",
+                                                                   ("ruin",))
+    assert st.cite == "RB p. 4; RB p. 5" and st.links.cite == "RB p. 4; RB p. 5"  # the links' cite, else the source's
+    assert (st.links.by, st.links.text) == ("placer", "draw two lines")
+    assert st.named and not st.named_itself and st.founds_kind == "city"
+    assert st.adds == {"population": 3, "bounty": {"unknown": "not printed"}}  # an unknown value stays unknown
+    assert (st.boxes, st.boxed, st.tags) == (2, True, ("big",))
+    assert st.supply is None and st.pools is None  # a yes/no is no supply
+    assert st.text == ""  # a rule text that is not text is none
+    assert [c.check for c in st.checks] == ["supply-left"]  # what is not a mapping is no check
+    assert st.checks_named("supply-left")[0].pool == "red" and st.checks_named("limit") == ()
+
+
+def test_a_supply_in_pools_and_the_setup_pools() -> None:
+    st = Sticker.of("coin", {"supply": [{"pool": "setup", "count": 12}, {"pool": "spare", "count": {"unknown": "?"}},
+                                        "junk"],
+                             "checks": [{"check": "before-first-game", "pool": "setup"},
+                                        {"check": "before-first-game"}]})
+    assert st.pools == (("setup", 12), ("spare", {"unknown": "?"}))  # a count nobody knows stays unknown
+    assert st.setup_pools == frozenset({"setup"})  # a check without a pool names none
+    assert Sticker.of("c", {"supply": 4}).supply == 4 and Sticker.of("c", {"supply": 4}).pools is None
+
+
+# --- checks ----------------------------------------------------------------------------------------------------
+def test_a_check_keeps_its_parameters_and_types_the_optional_ones() -> None:
+    c = CheckSpec.of_raw({"check": "limit", "max": {"track": "fame"}, "of": ["city", {"deck": "scars"}],
+                          "per": ["player", 3], "cite": ["a", "b"], "only": "between-games"})
+    assert (c.check, c.cite, c.raw_cite, c.only) == ("limit", "a; b", ["a", "b"], "between-games")
+    assert c.params == {"max": {"track": "fame"}, "of": ["city", {"deck": "scars"}], "per": ["player", 3]}
+    assert (c.max, c.of, c.per) == ({"track": "fame"}, ("city", {"deck": "scars"}), ("player", "3"))
+    assert (c.name, c.tag, c.kind, c.slot, c.text, c.ids, c.types, c.regions) == ("", "", None, "", "", (), (), ())
+    assert (c.absent, c.before_first_game, c.by, c.games, c.per_region, c.fields) == (False, False, False, None, 2,
+                                                                                       None)
+
+
+def test_a_check_without_a_name_or_with_parameters_of_the_wrong_type() -> None:
+    c = CheckSpec.of_raw({"games": True, "per_region": "3", "fields": ["x"], "regions": "north", "kind": 5})
+    assert c.check == "None"  # as the content named it: R299 says 'None' is no check
+    assert (c.games, c.per_region, c.fields, c.regions, c.kind) == (None, 2, None, (), "5")
+
+
+# --- packets ---------------------------------------------------------------------------------------------------
+def test_a_packet_reads_its_trigger_its_contents_and_its_cites() -> None:
+    env = Envelope.of("p1", {"name": "Do Not Open", "trigger": {"text": "when a city is placed", "cite": "RB 9",
+                                                                 "when": {"about_to_place": "city"}},
+                             "contents": ["scar-1"], "source": {"cite": "Box"}})
+    assert (env.name, env.trigger_text, env.cite, env.source_cite, env.contents) == (
+        "Do Not Open", "when a city is placed", "RB 9", "Box", ("scar-1",))
+    assert env.about_to_place() == "city"
+    bare = Envelope.of("p2", {"trigger": "not a mapping", "contents": "not a list", "source": {"cite": "Box"}})
+    assert (bare.name, bare.trigger_text, bare.when, bare.cite, bare.contents) == ("p2", "", None, "Box", None)
+    assert bare.about_to_place() is None and not bare.opened_at_start
+
+
+# --- cards ----------------------------------------------------------------------------------------------------
+def test_a_card_reads_its_deck_type_territory_and_stickers() -> None:
+    card = Card.of("c1", {"deck": "territory", "type": "scar", "territory": "alaska", "stickers": ["coin", 3]})
+    assert (card.deck, card.type, card.territory, card.stickers) == ("territory", "scar", "alaska", ("coin", "3"))
+    odd = Card.of("c2", {"territory": {"unknown": "not printed"}})
+    assert (odd.deck, odd.type, odd.territory, odd.stickers) == (None, "", None, ())  # an unknown territory: none
+
+
+# --- the schedule ----------------------------------------------------------------------------------------------
+def test_a_schedule_entry_reads_its_parts_and_an_absent_one_is_empty() -> None:
+    e = ScheduleEntry.of({"game": 3, "type": "global", "places": ["scar"], "ignore_starts": ["far-from-others"],
+                          "returns": {"lost_in": 2, "price": "a scar"}, "may_lose": True,
+                          "draft": {"of": ["a", "b"], "text": "each takes one"}, "cite": "RB 12"})
+    assert (e.game, e.type, e.places, e.ignore_starts, e.returns, e.returns_lost_in, e.returns_price, e.may_lose) == (
+        3, "global", ("scar",), ("far-from-others",), True, 2, "a scar", True)
+    assert e.draft is not None and (e.draft.of, e.draft.text, e.draft.cite) == (("a", "b"), "each takes one", "")
+    assert e.cite == "RB 12"
+    odd = ScheduleEntry.of({"game": True, "draft": "not a mapping", "returns": None})
+    assert (odd.game, odd.draft, odd.returns) == (None, None, False)
+    assert ScheduleEntry() == NO_ENTRY and NO_ENTRY.type == "" and NO_ENTRY.draft is None
+
+
+def _game(sections: dict, campaign: dict | None = None) -> Game:
+    meta = {"title": "T", **({"campaign": campaign} if campaign is not None else {})}
+    return Game("t", meta, {}, sections)
+
+
+def test_the_model_reads_each_scheduled_game_once_and_an_unscheduled_one_as_empty() -> None:
+    game = _game({"schedule": {"g2": {"id": "g2", "game": 2, "type": "global", "may_lose": True}},
+                  "stickers": {}}, {"default_type": "local", "game_types": [{"id": "local"}, {"id": "global"}]})
+    model = CampaignModel.of(game)
+    assert model.entry(2).type == "global" and model.entry(2).may_lose and model.declared_default
+    assert model.entry(5) is NO_ENTRY and model.type_of(5) == "local"
+
+
+def test_the_views_are_built_once_per_content_and_only_when_read() -> None:
+    game = _game({"stickers": {"fort": {"id": "fort", "name": "Fortification", "targets": ["territory"]}},
+                  "envelopes": {"p1": {"id": "p1", "trigger": {"text": "t"}}}})
+    content = Content(game)
+    assert "sticker_views" not in vars(content) and "envelope_views" not in vars(content)  # nothing built yet
+    views = content.sticker_views
+    assert content.sticker_views is views and views["fort"].name == "Fortification"
+    assert content.envelope_views["p1"].trigger_text == "t"
+    gone = content.sticker_view("no-longer-listed")  # a mark of a sticker the content dropped adds nothing
+    assert (gone.id, gone.adds, gone.checks) == ("no-longer-listed", {}, ())

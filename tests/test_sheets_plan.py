@@ -477,7 +477,7 @@ def test_a_card_type_comes_from_its_deck_when_the_card_names_none(tmp_path: Path
 
 
 def test_every_deck_gets_a_colour_no_other_deck_has(tmp_path: Path) -> None:
-    from scarbook.compiler.sheets import PALETTE, printable_cards
+    from scarbook.compiler.sheets import BACK_FLOORS, PALETTE, colour_distance, printable_cards
 
     decks = [{"id": f"d{i}", "name": f"D{i}"} for i in range(16)]
     decks[2]["color"] = "green"  # the content's colour, as printed
@@ -485,8 +485,13 @@ def test_every_deck_gets_a_colour_no_other_deck_has(tmp_path: Path) -> None:
     cards = [{"id": f"c{i}", "deck": f"d{i}", "name": f"C{i}"} for i in range(16)]
     faces = printable_cards(tiny_game(tmp_path, decks=decks, cards=cards))
     colours = [f["color"] for f in faces]
-    assert colours[:5] == [PALETTE[1], PALETTE[2], "#2e7d32", PALETTE[0], PALETTE[3]]
+    # the content's own colours stand (d2 green, d3 the palette's first); the others take the palette in order
+    # where a colour stays apart from every other deck's (issue 34 P16), so d0 gets the first one free
+    assert colours[0] == PALETTE[1] and colours[2] == "#2e7d32" and colours[3] == PALETTE[0]
+    assert PALETTE[0] not in colours[:3] + colours[4:]
     assert len(set(colours)) == 16  # past the palette, more colours, never one twice
+    chosen = [c for i, c in enumerate(colours) if i not in (2, 3)]
+    assert min(colour_distance(a, b) for n, a in enumerate(chosen) for b in chosen[n + 1:]) >= BACK_FLOORS[-2]
     assert all(f["deck_color"] == f["color"] for f in faces)
     assert [f["back"] for f in faces] == [f"D{i}" for i in range(16)]  # a deck without a back shows its name
 

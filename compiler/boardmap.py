@@ -584,6 +584,30 @@ class BoardLayout:
         return {tid: lab.box for tid, lab in self.labels.items() if lab.name or lab.marks or lab.far}
 
 
+#: Layouts kept in this process, newest last: a build draws one board on several pages, `serve` on every request
+#: (0.5-2 s of CPU each, most of it placing region titles and labels).
+_LAYOUTS: dict[str, BoardLayout] = {}
+LAYOUTS_KEPT = 8
+
+
+def layout_of(game: Game, marks: dict[str, list[str | MapMark]] | None = None, view_width: float = VIEW_WIDTH,
+              compact: bool = False) -> BoardLayout:
+    """`BoardLayout(game, marks, view_width, compact)`, laid out once per process for the same board, marks and
+    width. Keyed by everything a layout reads (the board, its edges, territories and regions, the marks); a
+    layout is never changed once made, so the same one may be drawn again."""
+    import hashlib
+
+    key = hashlib.sha256(repr((game.board, game.edges, game.section("territories"), game.section("regions"),
+                               marks or {}, view_width, compact)).encode("utf-8", "surrogateescape")).hexdigest()
+    found = _LAYOUTS.pop(key, None)
+    if found is None:
+        found = BoardLayout(game, marks, view_width, compact)
+    _LAYOUTS[key] = found  # newest last
+    while len(_LAYOUTS) > LAYOUTS_KEPT:
+        del _LAYOUTS[next(iter(_LAYOUTS))]
+    return found
+
+
 def _shortened(line: tuple[tuple[float, float], tuple[float, float]]) -> tuple[tuple[float, float],
                                                                                  tuple[float, float]]:
     """A leader line less its last unit: it ends on its own label's edge, which it does not cross."""
@@ -702,7 +726,7 @@ def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, l
     `view_width` (view_width_for) keeps the text readable where the picture prints narrow; `compact` draws a
     territory's marks as one row of icons without their texts (a legend beside the picture keys the icons).
     """
-    lay = BoardLayout(game, effective_marks(game) if marks is None else marks, view_width, compact)
+    lay = layout_of(game, effective_marks(game) if marks is None else marks, view_width, compact)
     colors = region_colors(game)
     territories = game.section("territories")
     used: dict[str, MapMark] = {}  # group id -> a mark of it (its icon, colour, legend), in order of first use

@@ -935,3 +935,31 @@ def test_odd_places_and_styles_the_first_runs_did_not_reach() -> None:
     locator = bm.locator_svg(made([at("a", 10, 10)], board={"layout": {"width": 200, "height": 100}}))
     assert locator.startswith('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100.0" width="200" '
                               'height="100.0"><rect x="0" y="0" width="200" height="100.0" fill="#f4f1e6"/><circle')
+
+
+def test_a_board_is_laid_out_once_per_process_for_the_same_marks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`layout_of` keeps a layout for the same board, marks and width (a build draws a board on several pages,
+    `serve` on every request); another name, mark or width is laid out again."""
+    made_layouts: list[object] = []
+    real = bm.BoardLayout
+
+    class Counted(real):  # type: ignore[misc, valid-type]
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            made_layouts.append(args)
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bm, "BoardLayout", Counted)
+    monkeypatch.setattr(bm, "_LAYOUTS", {})
+    game = made([at("a", 100, 300, name="Alpha"), at("b", 300, 300, name="Beta")], edges=[("a", "b", "land")],
+                board={"layout": {"width": 1000, "height": 600}})
+    first = bm.board_svg(game, {})
+    assert bm.board_svg(game, {}) == first and len(made_layouts) == 1
+    assert bm.layout_of(game, {}) is bm.layout_of(game, {})
+    bm.board_svg(game, {"a": [MapMark("x", "Mark")]})  # type: ignore[dict-item]
+    bm.board_svg(game, {}, view_width=500)
+    assert len(made_layouts) == 3
+    game.section("territories")["a"]["name"] = "Alpha Prime"  # a campaign names a place: another board
+    assert "Alpha Prime" in bm.board_svg(game, {}) and len(made_layouts) == 4
+    for n in range(bm.LAYOUTS_KEPT + 2):  # the oldest layouts make room
+        bm.layout_of(game, {}, view_width=300 + n)
+    assert len(bm._LAYOUTS) == bm.LAYOUTS_KEPT

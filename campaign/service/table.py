@@ -335,7 +335,7 @@ def board(path: Path, after: int | None = None) -> Board | None:
     from scarbook.campaign.effective import applied
     from scarbook.campaign.history import replay_after
     from scarbook.campaign.sheet import sheet_svg
-    from scarbook.compiler.boardmap import BoardLayout
+    from scarbook.compiler.boardmap import layout_of
 
     campaign = Campaign(read(path))
     replay = replaycache.for_state(campaign) if after is None else replay_after(campaign, after)
@@ -347,7 +347,7 @@ def board(path: Path, after: int | None = None) -> Board | None:
         return Board(svg, [])
     width, height = float(size.group(1)), float(size.group(2))
     game = applied(replay)
-    layout = BoardLayout(game)
+    layout = layout_of(game)  # where each place is: the same for every request until the board changes
     names = game.section("territories")
     places = [(tid, str((names.get(tid) or {}).get("name") or tid), x / width, y / height, layout.radius / width)
               for tid, (x, y) in layout.pos.items()]

@@ -1,7 +1,5 @@
 """`scarbook examples`: the example packs and games shipped with scarbook, and copying one to start from."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

@@ -1,7 +1,5 @@
 """`scarbook games`: list the shipped games."""
 
-from __future__ import annotations
-
 from scarbook.cli.common import FormatOption, TextOrJson
 from scarbook.cli.reporters import render
 from scarbook.cli.terminal import echo

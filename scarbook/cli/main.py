@@ -6,8 +6,6 @@ The root's own options: `--version`, and Typer's shell completion (`--show-compl
 (`scarbook.cli.completion`).
 """
 
-from __future__ import annotations
-
 import os
 from collections.abc import MutableMapping
 from typing import Any

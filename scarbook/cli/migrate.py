@@ -1,7 +1,5 @@
 """`scarbook migrate`: rewrite old content in place to the current edition of the content format."""
 
-from __future__ import annotations
-
 import os
 from pathlib import Path
 from typing import Annotated

@@ -1,7 +1,5 @@
 """`scarbook new pack|game`: start a homebrew pack or game that validates clean and builds."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

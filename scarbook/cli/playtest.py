@@ -1,7 +1,5 @@
 """`scarbook playtest FILE…`: play each play-test file's campaign and report every difference at its line."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

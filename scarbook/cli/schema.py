@@ -1,7 +1,5 @@
 """`scarbook schema`: where this install keeps the JSON Schemas, or a standalone copy of them for other tools."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

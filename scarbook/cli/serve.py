@@ -1,7 +1,5 @@
 """`scarbook serve`: a local web app over a campaign file, for the phones around the table."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

@@ -1,7 +1,5 @@
 """`scarbook show`: print a game's effective content (nothing sealed)."""
 
-from __future__ import annotations
-
 from enum import Enum
 from typing import Annotated
 

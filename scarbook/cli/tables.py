@@ -3,8 +3,6 @@
 A thin face over `compiler.tables`; Jinja2 is imported only for `--format html`.
 """
 
-from __future__ import annotations
-
 from enum import Enum
 from typing import Annotated
 

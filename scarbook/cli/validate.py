@@ -1,7 +1,5 @@
 """`scarbook validate`: check shipped content or homebrew packs, every problem at once."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

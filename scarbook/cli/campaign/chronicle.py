@@ -1,7 +1,5 @@
 """`scarbook campaign chronicle`: the campaign's story as a printable PDF or one self-contained HTML page."""
 
-from __future__ import annotations
-
 from enum import Enum
 from pathlib import Path
 from typing import Annotated

@@ -1,7 +1,5 @@
 """`scarbook campaign diff N [M]`: what happened between the end of game N and the end of game M (or now)."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

@@ -1,7 +1,5 @@
 """`scarbook campaign game start|end`: record the start and the end of a game."""
 
-from __future__ import annotations
-
 import datetime
 from typing import Annotated
 

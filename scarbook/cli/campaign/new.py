@@ -1,7 +1,5 @@
 """`scarbook campaign new`: start a campaign file for a game and its players."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

@@ -1,7 +1,5 @@
 """`scarbook campaign open`: record that a sealed packet was opened, merging the players' pack."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

@@ -1,7 +1,5 @@
 """`scarbook campaign place|destroy|tick`: record one permanent change after checking it is legal."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

@@ -1,8 +1,6 @@
 """`scarbook campaign join|leave|retire`: a newcomer joins, a player leaves (handing their holdings over), a mark
 (a character, a claimed piece) retires or is lost for good."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

@@ -1,8 +1,6 @@
 """`scarbook campaign sheet`: the campaign's state as a printable page (PDF), a self-contained HTML
 page, or the board picture alone (SVG)."""
 
-from __future__ import annotations
-
 from enum import Enum
 from pathlib import Path
 from typing import Annotated

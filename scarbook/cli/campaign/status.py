@@ -1,7 +1,5 @@
 """`scarbook campaign status|log|check`: show the campaign's state, its events, and re-check it all."""
 
-from __future__ import annotations
-
 import json
 
 import typer

@@ -1,8 +1,6 @@
 """`scarbook campaign undo|redo`: remove the last recorded event (the previous file is kept as .bak), or record
 again the event the last undo removed."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

@@ -1,7 +1,5 @@
 """`scarbook campaign where`: every target where a sticker could legally go now."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

@@ -203,3 +203,20 @@ def test_chronicle_reports_each_game_to_progress(tmp_path: Path) -> None:
     heard: list[str] = []
     history.chronicle(file, tmp_path / "c.html", "html", heard.append)
     assert heard == ["game 1 of 1"]
+
+
+def test_game_end_lists_what_is_owed_from_the_state_it_wrote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`game end` says what is owed from the state its write folded, without reading the campaign again (that second
+    read was a sixth of a warm `game end`); what it says is what `status` then lists."""
+    from scarbook.campaign.service import reading
+
+    file = tmp_path / "c.yaml"
+    assert not run_script(SETUP + START + "\n", file)
+    monkeypatch.setattr(reading, "owed", lambda path: (_ for _ in ()).throw(AssertionError("read again")))
+    ended = invoke(["game", "end", "--winner", "Ann", "--held-on", "Bob", "--eliminated", "Cat"], file)
+    assert ended.exit_code == 0, ended.output
+    owed = ended.stdout[ended.stdout.index("Still to do before game 2"):]
+    assert "Ann: The winner's reward" in owed and "Bob: A held-on player's reward" in owed
+    monkeypatch.undo()
+    status = invoke(["status"], file).stdout
+    assert owed.strip() in status

@@ -26,7 +26,7 @@ from scarbook.campaign.ledger.text import render, with_event, with_stretch, with
 from scarbook.campaign.ledger.write import locked, write_atomic
 from scarbook.campaign.links import cuts
 from scarbook.campaign.rules import model_cite, player_count_problem, starts_asked
-from scarbook.campaign.service.reading import pack_fingerprint
+from scarbook.campaign.service.reading import Owed, pack_fingerprint
 from scarbook.kernel.diagnostics import Diagnostic, Span, error, refusal
 
 #: Why a write from a page built on other bytes of the campaign file is refused (L012).
@@ -69,6 +69,7 @@ class Recorded:
     dry_run: bool = False
     note: str = ""  # what the write noticed and mended on the way (a late hand edit kept, ...)
     to_open: list[Packet] = field(default_factory=list)
+    owed: Owed | None = None  # asked for (`owed=True`): what is owed now, from the state the write made
 
 
 @dataclass(frozen=True)
@@ -91,10 +92,11 @@ class Created:
     first_game: str  # the --play options of game 1 for these players
 
 
-def record(path: Path, make: MakeEvent, dry_run: bool = False, note: str = "") -> Recorded:
+def record(path: Path, make: MakeEvent, dry_run: bool = False, note: str = "", owed: bool = False) -> Recorded:
     """Check one new event against the campaign and append it (with `dry_run`, only answer). `note`: the players'
     free text the event carries (`--note`; else the note the event was made with); L020 when it is too long or
-    not text, nothing written."""
+    not text, nothing written. `owed`: also say what is owed now (as `reading.owed` would, without reading the
+    campaign again: the state the write folded is the one the file now holds)."""
     note = clean_note(note)
     why = note_problem(note)
     if why:
@@ -139,13 +141,23 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False, note: str = "") -
         if stretch is None:  # a changed header: the next read parses the file and caches it again
             remember_appended(campaign.ledger, text, fixed, replay.verified, replay.state if keeps else None,
                               replay.packs)
+        now_owed = owed_now(campaign, replay) if owed and keeps else None
     packets = []
     for env in triggered:
         info = replay.content.envelopes.get(env, {})
         packets.append(Packet(env, info.get("name", env), (info.get("trigger") or {}).get("text", "")))
     return Recorded(event=fixed, said=describe(fixed, cutting),
                     note="\n".join(filter(None, [mended, asked, unknown])),
-                    to_open=packets)
+                    to_open=packets, owed=now_owed)
+
+
+def owed_now(campaign: Campaign, replay: Replay) -> Owed:
+    """What is owed before the next game in the state `replay` holds, with the content as played then."""
+    from scarbook.campaign.todo import todo
+
+    state = replay.state
+    content = campaign.content_for(replay.packs, list(state.opened), state)
+    return Owed([t.as_dict() for t in todo(content, state)], state.started + 1)
 
 
 def undo(path: Path, dry_run: bool = False, expected_sha256: str = "") -> Undone:

@@ -19,6 +19,7 @@ from scarbook.cli.terminal import echo, width, wrapped
 from scarbook.kernel.diagnostics import render_text
 
 if TYPE_CHECKING:
+    from scarbook.campaign.service.reading import Owed
     from scarbook.campaign.service.writing import MakeEvent, Recorded
     from scarbook.kernel.diagnostics import Diagnostic
 
@@ -103,13 +104,16 @@ def campaign_errors(writing: bool = True) -> Iterator[None]:
         raise typer.Exit(1) from None
 
 
-def record(path: Path, make: MakeEvent, dry_run: bool = False, note: str = "") -> None:
-    """Record one new event (or, with `dry_run`, only say whether it is legal) with its `note`, and report."""
+def record(path: Path, make: MakeEvent, dry_run: bool = False, note: str = "", owed: str | None = None) -> None:
+    """Record one new event (or, with `dry_run`, only say whether it is legal) with its `note`, and report; with
+    `owed` (the words for nothing owed), then everything owed before the next game, as `report_owed` does."""
     from scarbook.campaign.service import writing
 
     with campaign_errors():
-        result = writing.record(path, make, dry_run, note)
+        result = writing.record(path, make, dry_run, note, owed=owed is not None)
     report_recorded(result)
+    if owed is not None and not result.dry_run:
+        report_owed(path, owed, result.owed)
 
 
 def report_recorded(result: Recorded) -> None:
@@ -129,14 +133,16 @@ def report_recorded(result: Recorded) -> None:
              f"scarbook campaign open {packet.id} [--pack DIR]")
 
 
-def report_owed(path: Path, none_text: str = "") -> None:
+def report_owed(path: Path, none_text: str = "", found: Owed | None = None) -> None:
     """After a write that changes what is owed (a game's end, an opened packet): everything owed before the next
-    game, in order, each with its command (as `status` lists it); `none_text` when nothing is."""
+    game, in order, each with its command (as `status` lists it); `none_text` when nothing is. `found`: what the
+    write already knew is owed (else the campaign is read again)."""
     from scarbook.campaign.service import reading
     from scarbook.campaign.views.todo import todo_lines
 
-    with campaign_errors(writing=False):
-        found = reading.owed(path)
+    if found is None:
+        with campaign_errors(writing=False):
+            found = reading.owed(path)
     lines = todo_lines(found.items, found.next_game)
     if lines:
         echo(wrapped("\n".join(lines), width()))

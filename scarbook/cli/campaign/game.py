@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from scarbook.cli.campaign._shared import CampaignFile, NoteOption, campaign_path, record, report_owed
+from scarbook.cli.campaign._shared import CampaignFile, NoteOption, campaign_path, record
 from scarbook.cli.common import fail_usage
 
 app = typer.Typer(help="Record the start and the end of a game.\n\nExample: scarbook campaign game start "
@@ -107,6 +107,4 @@ def end(
     event = GameEnded(winner.strip(), tuple(held_on or ()), tuple(eliminated or ()), ctrl,
                       datetime.date.today().isoformat(), tuple(lost or ()), team.strip(), tuple(scores))
     path = campaign_path(campaign)
-    record(path, lambda c, r: event, dry_run, note)
-    if not dry_run:
-        report_owed(path, "nothing is owed before the next game")
+    record(path, lambda c, r: event, dry_run, note, owed="nothing is owed before the next game")

@@ -380,8 +380,9 @@ class Rank(Query):
 
     def read(self, scope: Scope) -> Value:
         who = _who(self.player, scope)
-        if self.points and self.total:
-            return sum(self._earned(rank_in(g, who)) for g in scope.state.games if g.ended)
+        if self.points and self.total:  # with the points of players who handed their holdings to them
+            mine = scope.state.holders(who)
+            return sum(self._earned(rank_in(g, p)) for g in scope.state.games if g.ended for p in mine)
         rank = rank_in(_game_now(scope.state), who)
         return self._earned(rank) if self.points else rank
 
@@ -406,13 +407,14 @@ def rank_in(game: GameRecord | None, player: str) -> int:
 
 @dataclass(frozen=True)
 class Wins(Query):
-    """How many games a player has won."""
+    """How many games a player has won, with the wins of players who handed their holdings to them (a total,
+    like their score's)."""
 
     player: str = "actor"
 
     def read(self, scope: Scope) -> Value:
-        who = _who(self.player, scope)
-        return sum(1 for g in scope.state.games if g.ended and g.winner == who)
+        mine = scope.state.holders(_who(self.player, scope))
+        return sum(1 for g in scope.state.games if g.ended and g.winner in mine)
 
     def words(self, scope: Scope) -> str:
         who = _who(self.player, scope)

@@ -52,7 +52,8 @@ class Owed:
 def entitled(content: Content, game: GameRecord, state: CampaignState | None = None) -> list[Owed]:
     """Every placing step the end of `game` asks for, in step order (nothing when it gives no rewards). With the
     state: a piece nobody played is its owner's to act for when they played in this game
-    (another piece), else the winner's; a piece lost for good in an earlier game, and not played since, is left out; so is a player who left the campaign (they owe nothing)."""
+    (another piece), else the winner's; a piece lost for good in an earlier game, and not played since, is left out;
+    so is a player who left the campaign (they owe nothing)."""
     model = content.model
     gtype = model.types.get(game.type)
     if gtype is None or not game.ended or not model.rewarded(game.number):

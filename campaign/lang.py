@@ -1,7 +1,7 @@
 """The campaign language: queries that read one value from the campaign, and conditions over them.
 
 A **query** is a mapping with one query key (`count`, `track`, `stat`, `level`, `game`, `games`, `scenario`,
-`score`, `rank`, `wins`, `owner`, `who`, `opened`, `held`, `destroyed`) that reads a number, a name or a
+`score`, `rank`, `wins`, `signatures`, `owner`, `who`, `opened`, `held`, `destroyed`) that reads a number, a name or a
 yes/no from the fold (`CampaignState`) over the content. A **condition** is a comparison of a query with a
 number, a name or another query (`at_least`, `at_most`, `equals`, `in`), a yes/no query alone, `all`, `any`,
 `not`, a named condition (`condition: ID`, defined once under `game.campaign.conditions`), or one of the named
@@ -52,7 +52,7 @@ COMPARISONS = ("at_least", "at_most", "equals", "in")
 #: Keys a condition may carry beside its form.
 ANNOTATIONS = ("text", "cite")
 #: What `game:` reads of the game in progress (else the last one ended).
-GAME_FACTS = ("number", "type", "scenario", "result", "winner", "played", "players")
+GAME_FACTS = ("number", "type", "scenario", "result", "winner", "played", "players", "eliminated", "chapters")
 
 
 class LanguageError(ValueError):
@@ -288,7 +288,8 @@ class Level(Query):
 @dataclass(frozen=True)
 class GameFact(Query):
     """A fact of the game in progress (between games: the last one): number, type, scenario, result, winner;
-    `played`: how many games have ended; `players`: how many play the campaign."""
+    `played`: how many games have ended; `players`: how many play the campaign; `eliminated`: how many players
+    were eliminated in every game so far; `chapters`: the highest chapter that is over (won, or out of tries)."""
 
     fact: str
 
@@ -298,6 +299,10 @@ class GameFact(Query):
             return sum(1 for g in state.games if g.ended)
         if self.fact == "players":
             return len(state.players)
+        if self.fact == "eliminated":
+            return state.eliminations
+        if self.fact == "chapters":
+            return chapters_over(scope.content, state)
         game = _game_now(state)
         if game is None:
             return 0 if self.fact == "number" else ""
@@ -306,7 +311,8 @@ class GameFact(Query):
         return facts[self.fact]
 
     def words(self, scope: Scope) -> str:
-        said = {"played": "games played", "players": "players in the campaign"}
+        said = {"played": "games played", "players": "players in the campaign",
+                "eliminated": "players eliminated so far", "chapters": "chapters over"}
         return said.get(self.fact, f"the game's {self.fact}")
 
 
@@ -380,8 +386,9 @@ class Rank(Query):
 
     def read(self, scope: Scope) -> Value:
         who = _who(self.player, scope)
-        if self.points and self.total:
-            return sum(self._earned(rank_in(g, who)) for g in scope.state.games if g.ended)
+        if self.points and self.total:  # with the points of players who handed their holdings to them
+            mine = scope.state.holders(who)
+            return sum(self._earned(rank_in(g, p)) for g in scope.state.games if g.ended for p in mine)
         rank = rank_in(_game_now(scope.state), who)
         return self._earned(rank) if self.points else rank
 
@@ -406,17 +413,44 @@ def rank_in(game: GameRecord | None, player: str) -> int:
 
 @dataclass(frozen=True)
 class Wins(Query):
-    """How many games a player has won."""
+    """How many games a player has won, with the wins of players who handed their holdings to them (a total,
+    like their score's)."""
 
     player: str = "actor"
 
     def read(self, scope: Scope) -> Value:
-        who = _who(self.player, scope)
-        return sum(1 for g in scope.state.games if g.ended and g.winner == who)
+        mine = scope.state.holders(_who(self.player, scope))
+        return sum(1 for g in scope.state.games if g.ended and g.winner in mine)
 
     def words(self, scope: Scope) -> str:
         who = _who(self.player, scope)
         return f"games {who} won" if who else "games won"
+
+
+@dataclass(frozen=True)
+class Signatures(Query):
+    """How many times a player has signed (with the signatures of players who handed their holdings to them); with
+    `most`, the most any one player of the campaign has."""
+
+    player: str = "actor"
+    most: bool = False
+
+    def read(self, scope: Scope) -> Value:
+        state = scope.state
+        if self.most:
+            return max((self._of(state, p) for p in state.players), default=0)
+        return self._of(state, _who(self.player, scope))
+
+    @staticmethod
+    def _of(state: CampaignState, player: str) -> int:
+        mine = state.holders(player)
+        return sum(1 for p, _n in state.signatures if p in mine)
+
+    def words(self, scope: Scope) -> str:
+        if self.most:
+            return "the most signatures of one player"
+        who = _who(self.player, scope)
+        return f"{who}'s signatures" if who else "signatures"
 
 
 @dataclass(frozen=True)
@@ -525,9 +559,11 @@ def compile_query(raw: Any) -> Query:
         return Games(_opt(g.get("type")), _opt(g.get("scenario")), _opt(g.get("result")), _opt(g.get("winner")))
     if key == "scenario":
         return Scenario(str(arg))
-    if key in ("score", "rank", "wins", "who"):
+    if key in ("score", "rank", "wins", "who", "signatures"):
         p = as_dict(arg) if isinstance(arg, dict) else {"player": arg}
         player = str(p.get("player") or "actor")
+        if key == "signatures":
+            return Signatures(player, bool(p.get("most")))
         if key == "score":
             return Score(player, bool(p.get("total")))
         if key == "rank":
@@ -853,3 +889,26 @@ def status_matches(mark: Mark, status: str) -> bool:
     if status == "cancelled":
         return mark.covered_by is not None
     return mark.status == status
+
+
+def chapter_results(content: Content, state: CampaignState) -> dict[int, str]:
+    """Chapter -> its result (won, lost), for every chapter that is over: won, or played as often as it may be
+    (a chapter still to be played again is not over)."""
+    chapters = content.model.chapters
+    out: dict[int, str] = {}
+    if chapters is None:
+        return out
+    for g in state.games:
+        if not g.ended or not g.chapter:
+            continue
+        again = g.team == chapters.again_after and g.attempt < chapters.tries
+        if not again:
+            out[g.chapter] = g.team or "over"
+        else:
+            out.pop(g.chapter, None)
+    return out
+
+
+def chapters_over(content: Content, state: CampaignState) -> int:
+    """The highest chapter that is over (0: none)."""
+    return max(chapter_results(content, state), default=0)

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scarbook.campaign.checks import a, plural
-from scarbook.campaign.lang import Scope, Verdict
+from scarbook.campaign.lang import Scope, Verdict, chapter_results
+from scarbook.campaign.lang import chapters_over as chapters_over  # moved to the language; still importable here
 from scarbook.campaign.model import TEAM_RESULTS, OwedWhen
 from scarbook.campaign.state import track_value
 from scarbook.kernel.diagnostics import Diagnostic, refusal
@@ -115,29 +116,6 @@ def place_values(content: Content, state: CampaignState) -> list[dict[str, Any]]
                 out.append({"place": pid, "name": str(item.get("name") or pid),
                             "values": {k: state.value(content, pid, item, k) for k in fields}})
     return out
-
-
-def chapter_results(content: Content, state: CampaignState) -> dict[int, str]:
-    """Chapter -> its result (won, lost), for every chapter that is over: won, or played as often as it may be
-    (a chapter still to be played again is not over)."""
-    chapters = content.model.chapters
-    out: dict[int, str] = {}
-    if chapters is None:
-        return out
-    for g in state.games:
-        if not g.ended or not g.chapter:
-            continue
-        again = g.team == chapters.again_after and g.attempt < chapters.tries
-        if not again:
-            out[g.chapter] = g.team or "over"
-        else:
-            out.pop(g.chapter, None)
-    return out
-
-
-def chapters_over(content: Content, state: CampaignState) -> int:
-    """The highest chapter that is over (0: none)."""
-    return max(chapter_results(content, state), default=0)
 
 
 def campaign_over(content: Content, state: CampaignState) -> bool:

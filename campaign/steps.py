@@ -9,7 +9,7 @@ Nothing here decides legality (that is `rules`) or names a game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from scarbook.campaign.model import Step
@@ -52,7 +52,8 @@ class Owed:
 def entitled(content: Content, game: GameRecord, state: CampaignState | None = None) -> list[Owed]:
     """Every placing step the end of `game` asks for, in step order (nothing when it gives no rewards). With the
     state: a piece nobody played is its owner's to act for when they played in this game
-    (another piece), else the winner's; a piece lost for good in an earlier game, and not played since, is left out."""
+    (another piece), else the winner's; a piece lost for good in an earlier game, and not played since, is left out;
+    so is a player who left the campaign (they owe nothing)."""
     model = content.model
     gtype = model.types.get(game.type)
     if gtype is None or not game.ended or not model.rewarded(game.number):
@@ -82,6 +83,10 @@ def entitled(content: Content, game: GameRecord, state: CampaignState | None = N
             for player in game.with_role(step.who):
                 piece = game.pieces.get(player, {}).get(step.piece, "") if step.piece else ""
                 out.append(Owed(game.number, step, index, player, player, piece))
+    gone_players = {p for p, _n, _heir in state.left} - set(state.players) if state is not None else set()
+    if gone_players:  # a player who left owes nothing and takes nothing (a team step is the others')
+        out = [replace(o, players=tuple(p for p in o.players if p not in gone_players)) for o in out
+               if o.actor not in gone_players]
     if state is not None and any(o.step.when is not None for o in out):
         from scarbook.campaign.lang import Scope
 

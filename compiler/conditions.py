@@ -23,14 +23,14 @@ TRIGGER_FORMS = {"placed", "count", "about_to_place", "event", "signatures_by_on
 
 #: The keys that make a mapping a query of the campaign language (campaign/lang.py compiles them).
 QUERY_KEYS = ("count", "track", "stat", "level", "game", "games", "scenario", "score", "rank", "wins", "owner",
-              "who", "opened", "held", "destroyed")
+              "who", "opened", "held", "destroyed", "signatures")
 
 #: Queries whose value is a name (compared with `equals`/`in`, never with `at_least`/`at_most`).
 NAME_QUERIES = ("owner", "who", "scenario")
 NAME_FACTS = ("type", "scenario", "result", "winner")
 COMPOSED = ("all", "any")
 #: Queries that read how many of something: never below 0.
-COUNTS = ("count", "games", "wins")
+COUNTS = ("count", "games", "wins", "signatures")
 
 
 @dataclass

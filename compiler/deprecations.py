@@ -18,9 +18,13 @@ Edition 3 (the campaign language) replaced:
 - a packet trigger's own forms that the language says the same way: `{placed: X, count: N}` by
   `{count: {sticker: X, status: any}, at_least: N}` (every X ever placed, covered or not), `{after_game: N}` by
   `{game: played, at_least: N}`, `{event: game-ended}` by `{game: played, at_least: 1}` and
-  `{event: game-started}` by `{game: number, at_least: 1}`. (`opened: X` is the language's own form already;
-  `signatures_by_one_player`, `after_chapter`, `about_to_place` and the elimination events have no equal in
-  the language yet and stay as they are.)
+  `{event: game-started}` by `{game: number, at_least: 1}`. (`opened: X` is the language's own form already.)
+
+Edition 4 replaced the packet triggers' last own forms that say a state of the campaign:
+`{signatures_by_one_player: N}` by `{signatures: {most: true}, at_least: N}`, `{after_chapter: N}` by
+`{game: chapters, at_least: N}`, and `{event: faction-eliminated}` / `{event: player-eliminated}` by
+`{game: eliminated, at_least: 1}`. (`about_to_place: X` is not a state but the moment a placement of X is
+tried, answered at that placement: it stays a trigger form of its own.)
 """
 
 from __future__ import annotations
@@ -110,6 +114,8 @@ def _flow(value: Any) -> str:
         return "[" + ", ".join(_flow(v) for v in value) + "]"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, bool):
+        return "true" if value else "false"  # as YAML writes it
     return str(value)
 
 
@@ -196,18 +202,22 @@ _TRIGGER = re.compile(r"(/.*)?/trigger/when")
 #: The trigger events the language says: event -> the condition that holds from then on.
 TRIGGER_EVENTS: dict[str, dict[str, Any]] = {"game-ended": {"game": "played", "at_least": 1},
                                              "game-started": {"game": "number", "at_least": 1}}
+#: The trigger events edition 4 replaced: an elimination in any game so far.
+ELIMINATION_EVENTS: dict[str, dict[str, Any]] = {"faction-eliminated": {"game": "eliminated", "at_least": 1},
+                                                 "player-eliminated": {"game": "eliminated", "at_least": 1}}
 
 
-def _trigger_form(key: str) -> Callable[[str, Any], bool]:
-    """A trigger's `when` written in the old form named by `key` that the language says the same way."""
+def _trigger_form(key: str, events: dict[str, dict[str, Any]] | None = None) -> Callable[[str, Any], bool]:
+    """A trigger's `when` written in the old form named by `key` that the language says the same way (for `event`,
+    one of `events`)."""
     def matches(pointer: str, value: Any) -> bool:
         if not isinstance(value, dict) or _TRIGGER.fullmatch(pointer) is None or key not in value:
             return False
         if key == "placed":
             return set(value) <= {"placed", "count"} and isinstance(value.get("count", 1), int)
         if key == "event":
-            return set(value) == {"event"} and value["event"] in TRIGGER_EVENTS
-        return set(value) == {key} and isinstance(value[key], int)
+            return set(value) == {"event"} and value["event"] in (events or {})
+        return set(value) == {key} and isinstance(value[key], int) and not isinstance(value[key], bool)
     return matches
 
 
@@ -217,7 +227,11 @@ def trigger_as_condition(old: dict[str, Any], data: Any) -> dict[str, Any]:
         return {"count": {"sticker": old["placed"], "status": "any"}, "at_least": old.get("count", 1)}
     if "after_game" in old:
         return {"game": "played", "at_least": old["after_game"]}
-    return dict(TRIGGER_EVENTS[str(old["event"])])
+    if "signatures_by_one_player" in old:  # some player has signed N times: the most of one player is N or more
+        return {"signatures": {"most": True}, "at_least": old["signatures_by_one_player"]}
+    if "after_chapter" in old:  # chapter N is over (won, or out of tries)
+        return {"game": "chapters", "at_least": old["after_chapter"]}
+    return dict({**TRIGGER_EVENTS, **ELIMINATION_EVENTS}[str(old["event"])])
 
 
 def _trigger_moved(old: Any) -> dict[str, str]:
@@ -237,9 +251,15 @@ DEPRECATIONS: tuple[Deprecation, ...] = (
                 probe_key="cite", probe=_names_a_file),
     Deprecation("an obligation's 'field'/'at_least'", 3, _owed_threshold, owed_as_condition, _owed_words,
                 at="field", probe_key="field", probe=lambda value: isinstance(value, str)),
-    *(Deprecation(f"the packet trigger '{key}'", 3, _trigger_form(key), trigger_as_condition, _trigger_words,
-                  probe_key=key, probe=probe, moved=_trigger_moved)
+    *(Deprecation(f"the packet trigger '{key}'", 3, _trigger_form(key, TRIGGER_EVENTS), trigger_as_condition,
+                  _trigger_words, probe_key=key, probe=probe, moved=_trigger_moved)
       for key, probe in (("placed", lambda value: isinstance(value, str)),
                          ("after_game", lambda value: isinstance(value, int)),
                          ("event", lambda value: value in TRIGGER_EVENTS))),
+    *(Deprecation(f"the packet trigger '{key}'" + (f" ({', '.join(ELIMINATION_EVENTS)})" if key == "event" else ""),
+                  4, _trigger_form(key, ELIMINATION_EVENTS), trigger_as_condition, _trigger_words, probe_key=key,
+                  probe=probe)
+      for key, probe in (("signatures_by_one_player", lambda value: isinstance(value, int)),
+                         ("after_chapter", lambda value: isinstance(value, int)),
+                         ("event", lambda value: value in ELIMINATION_EVENTS))),
 )

@@ -23,7 +23,7 @@ from scarbook.kernel.yamldoc import Document, escape
 #: The edition a file that declares none is read as: the content format of the first release.
 FIRST_EDITION = 1
 #: The edition `scarbook new` and `scarbook migrate` write, and the newest this scarbook reads.
-CURRENT_EDITION = 3
+CURRENT_EDITION = 4
 
 
 @dataclass(frozen=True)

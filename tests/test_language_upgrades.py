@@ -4,7 +4,8 @@ campaign exactly as the old one does.
 
 The old-form game is tests/packs/old-forms/panic-isles: an obligation on a threshold written with `field`/`at_least`
 and packet triggers in their own forms (`placed`/`count`, `after_game`, `event: game-ended`), edition 3's rows in
-compiler/deprecations.py.
+compiler/deprecations.py; with two packets more (`EDITION_4`), the trigger forms edition 4 replaced
+(`signatures_by_one_player`, `event: player-eliminated`).
 """
 
 from __future__ import annotations
@@ -134,3 +135,61 @@ def test_the_migrated_game_plays_a_campaign_exactly_as_the_old_one(tmp_path: Pat
     assert "R313" in before[0][1] and "R313" in before[SCRIPT.index("open third-game")][1]
     outs = [out for _code, out in before]
     assert any("kai has 4 panic: a Fallen is owed there before the next game" in o for o in outs)
+
+
+# edition 4: the last trigger forms that say a state of the campaign (signatures, eliminations)
+EDITION_4 = """\
+  - {id: second-sign, name: Second signature, contents: [],
+     trigger: {text: Open when a player signs twice., when: {signatures_by_one_player: 2}}}
+  - {id: first-out, name: First out, contents: [],
+     trigger: {text: Open when a player is eliminated., when: {event: player-eliminated}}}
+"""
+SCRIPT_4 = ["open second-sign", "open first-out", "game start --play Ann=kai --play Bob=raaz",
+            "game end --winner Ann", "open first-end", "open second-sign",  # one signature: R313
+            "game start --play Ann=kai --play Bob=raaz", "game end --winner Bob", "open second-sign",
+            "game start --play Ann=kai --play Bob=raaz", "game end --winner Ann --eliminated Bob",
+            "open first-out", "open third-game", "open second-sign"]
+
+
+def _with_edition_4(tmp: Path) -> Path:
+    folder = tmp / "g"
+    shutil.copytree(OLD, folder)
+    game = folder / "game.yaml"
+    game.write_text(game.read_text("utf-8") + EDITION_4, "utf-8")
+    return folder
+
+
+def _play_4(folder: Path, tmp: Path) -> list[tuple[int, str]]:
+    file = tmp / "c4.yaml"
+    made = runner.invoke(app, ["campaign", "new", str(file), "--game", str(folder), "--player", "Ann", "--player",
+                               "Bob"])
+    assert made.exit_code == 0, made.output
+    out = []
+    for line in SCRIPT_4:
+        result = runner.invoke(app, ["campaign", *shlex.split(line), "-c", str(file)])
+        out.append((result.exit_code, result.output.replace(str(tmp), "TMP").replace(str(folder), "GAME")))
+    return out
+
+
+def test_edition_4_trigger_forms_warn_migrate_and_play_the_same(tmp_path: Path) -> None:
+    old = _with_edition_4(tmp_path / "old")
+    report = validate_paths([old])
+    assert report.ok
+    said = [d.message.split(" (this file")[0] for d in report.diagnostics if d.code == "X600"][-2:]
+    assert said == [
+        "the packet trigger 'signatures_by_one_player' was replaced in edition 4 of the content format; read as "
+        "when: {signatures: {most: true}, at_least: 2}",
+        "the packet trigger 'event' (faction-eliminated, player-eliminated) was replaced in edition 4 of the content "
+        "format; read as when: {game: eliminated, at_least: 1}"], said
+    new = _with_edition_4(tmp_path / "new")
+    result = runner.invoke(app, ["migrate", str(new)])
+    assert result.exit_code == 0, result.output
+    data = yaml.safe_load((new / "game.yaml").read_text("utf-8"))
+    assert data["edition"] == CURRENT_EDITION == 4 and find(data) == []
+    assert [e["trigger"]["when"] for e in data["envelopes"][-2:]] == [
+        {"signatures": {"most": True}, "at_least": 2}, {"game": "eliminated", "at_least": 1}]
+    assert not [d for d in validate_paths([new]).diagnostics if d.code == "X600"]
+    before, after = _play_4(old, tmp_path / "old"), _play_4(new, tmp_path / "new")
+    assert before == after
+    refused = [line for line, (code, _out) in zip(SCRIPT_4, before, strict=True) if code]
+    assert refused == ["open second-sign", "open first-out", "open second-sign", "open second-sign"], before

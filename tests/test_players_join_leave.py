@@ -72,6 +72,26 @@ def test_a_hand_over_gives_the_heir_the_leavers_lands_marks_and_totals(tmp_path:
     assert "Bob leaves the campaign; their holdings go to Cat" in run(file, "log").output
 
 
+def test_a_hand_over_gives_the_heir_the_leavers_wins_and_points_by_rank(tmp_path: Path) -> None:
+    """Wins are a total like the score (design: a hand-over gives pieces, owned regions, totals)."""
+    def tallies(data: dict[str, Any]) -> None:
+        isles(data)
+        data["game"]["campaign"]["levels"] = [
+            {"id": "glory", "name": "glory", "of": {"wins": "actor"}, "at": [1], "per": "player", "cite": CITE},
+            {"id": "laurels", "name": "laurels", "of": {"rank": {"points": [3, 1], "total": True}}, "at": [1],
+             "per": "player", "cite": CITE}]
+
+    file = campaign(tmp_path, tallies)
+    do(file, *SETUP, PLAY, *ENDED, "join Cat")
+    values = {lv["id"]: lv["values"] for lv in status(file)["levels"]}
+    assert values["glory"]["Cat"]["value"] == 0 and values["laurels"]["Cat"]["value"] == 0
+    do(file, "leave Bob --to Cat")
+    values = {lv["id"]: lv["values"] for lv in status(file)["levels"]}
+    assert values["glory"]["Cat"] == {"level": 1, "value": 1}  # Bob's win came with his house
+    assert values["laurels"]["Cat"] == {"level": 1, "value": 3}  # and his first place's points
+    assert values["glory"]["Ann"]["value"] == 0 and values["laurels"]["Ann"]["value"] == 1
+
+
 def test_without_a_hand_over_nothing_changes_hands(tmp_path: Path) -> None:
     file = campaign(tmp_path, isles)
     do(file, *SETUP, PLAY, *ENDED, "join Cat", "leave Bob")
@@ -95,6 +115,24 @@ def test_a_leaver_who_owes_a_step_is_refused_until_it_is_taken(tmp_path: Path) -
     do(file, "game start --play Ann=kai --play Bob=raaz --play Cat=mira", "game end --winner Bob")
     no(file, "leave Bob --to Ann", "R360", "Bob still owes 'Crown an isle' after game 1")
     do(file, "place crown a-isle --by Bob", "leave Bob --to Ann")
+
+
+def test_a_leaver_owes_nothing_not_even_an_optional_step(tmp_path: Path) -> None:
+    def gift(data: dict[str, Any]) -> None:
+        isles(data)
+        data["game"]["campaign"]["game_types"][0]["steps"].append(
+            {"id": "gift", "name": "Leave a coin", "who": "everyone", "choose": ["coin"], "mandatory": False,
+             "cite": CITE})
+
+    file = campaign(tmp_path, gift, players=("Ann", "Bob", "Cat"))
+    do(file, "game start --play Ann=kai --play Bob=raaz --play Cat=mira", "game end --winner Bob",
+       "place crown a-isle --by Bob")
+    assert {s["player"] for s in status(file)["steps"] if s["step"] == "gift"} == {"Ann", "Bob", "Cat"}
+    do(file, "leave Cat --to Ann")
+    data = status(file)
+    assert {s["player"] for s in data["steps"] if s["step"] == "gift"} == {"Ann", "Bob"}
+    assert not [t for t in data["todo"] if t["who"] == "Cat"]
+    no(file, "place coin c-isle --by Cat", "R363")
 
 
 def test_a_retired_mark_no_longer_counts_and_its_retirement_is_a_condition(tmp_path: Path) -> None:

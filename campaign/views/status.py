@@ -87,8 +87,7 @@ def status_text(data: dict[str, Any]) -> str:
         starts = len(p["legal_starts"])
         head = f"{signed}{token}{owns}".lstrip(", ").lstrip("; ")
         legal = f"{starts} legal {_word(data, 'start', starts)}" if data.get("starts_used", True) else ""
-        total = f"total score {p['score_total']}" if p.get("score_total") is not None else ""
-        said = "; ".join(x for x in (head, total, legal, extra.removeprefix("; ")) if x)
+        said = "; ".join(x for x in (head, legal, extra.removeprefix("; ")) if x)  # the total: in `owns`
         out.append(f"  {p['name']}: {said or 'nothing yet'}")
     out.extend(_comings_and_goings(data))
     if data.get("todo"):

@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
 from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = '7c1637ec1b8edab27b5d52e9'
+SCHEMAS_DIGEST = '304423206f9b7a759fce92b2'
 VERSION = "2.22.3"
 class Decimal:  # see compiled._generated_code
     pass
@@ -3458,6 +3458,15 @@ def validate____defs_conditions_schema_json__defs_form(data, custom_formats={}, 
             data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count18:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['signatures']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count18 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count18:
         raise JsonSchemaValueException
     try:
         data_any_of_count19 = 0
@@ -3723,6 +3732,10 @@ def validate____defs_conditions_schema_json__defs_form(data, custom_formats={}, 
             data_keys.remove("cite")
             data__cite = data["cite"]
             validate____defs_defs_schema_json__defs_cite(data__cite, custom_formats, None)
+        if "signatures" in data_keys:
+            data_keys.remove("signatures")
+            data__signatures = data["signatures"]
+            validate____defs_conditions_schema_json__defs_queries_signatures(data__signatures, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     try:
@@ -3836,6 +3849,15 @@ def validate____defs_conditions_schema_json__defs_form(data, custom_formats={}, 
                 data_any_of_count24 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
         if not data_any_of_count24:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['signatures']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count24 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count24:
             raise JsonSchemaValueException
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
@@ -3879,6 +3901,47 @@ def validate____defs_conditions_schema_json__defs_form(data, custom_formats={}, 
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
         if not data_any_of_count25:
             raise JsonSchemaValueException
+    return data
+
+def validate____defs_conditions_schema_json__defs_queries_signatures(data, custom_formats={}, name_prefix=None):
+    data_any_of_count26 = 0
+    if not data_any_of_count26:
+        try:
+            if not isinstance(data, (str)):
+                raise JsonSchemaValueException
+            if isinstance(data, str):
+                data_len = len(data)
+                if data_len < 1:
+                    raise JsonSchemaValueException
+            data_any_of_count26 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count26:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data_keys = set(data.keys())
+                if "player" in data_keys:
+                    data_keys.remove("player")
+                    data__player = data["player"]
+                    if not isinstance(data__player, (str)):
+                        raise JsonSchemaValueException
+                    if isinstance(data__player, str):
+                        data__player_len = len(data__player)
+                        if data__player_len < 1:
+                            raise JsonSchemaValueException
+                if "most" in data_keys:
+                    data_keys.remove("most")
+                    data__most = data["most"]
+                    if not isinstance(data__most, (bool)):
+                        raise JsonSchemaValueException
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count26 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count26:
+        raise JsonSchemaValueException
     return data
 
 def validate____defs_conditions_schema_json__defs_query(data, custom_formats={}, name_prefix=None):
@@ -3952,6 +4015,10 @@ def validate____defs_conditions_schema_json__defs_query(data, custom_formats={},
             data_keys.remove("destroyed")
             data__destroyed = data["destroyed"]
             validate____defs_conditions_schema_json__defs_queries_destroyed(data__destroyed, custom_formats, None)
+        if "signatures" in data_keys:
+            data_keys.remove("signatures")
+            data__signatures = data["signatures"]
+            validate____defs_conditions_schema_json__defs_queries_signatures(data__signatures, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -3966,13 +4033,13 @@ def validate____defs_conditions_schema_json__defs_queries_destroyed(data, custom
     return data
 
 def validate____defs_conditions_schema_json__defs_queries_held(data, custom_formats={}, name_prefix=None):
-    data_any_of_count26 = 0
-    if not data_any_of_count26:
+    data_any_of_count27 = 0
+    if not data_any_of_count27:
         try:
             validate____defs_defs_schema_json__defs_id(data, custom_formats, None)
-            data_any_of_count26 += 1
+            data_any_of_count27 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count26:
+    if not data_any_of_count27:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -3997,9 +4064,9 @@ def validate____defs_conditions_schema_json__defs_queries_held(data, custom_form
                             raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count26 += 1
+            data_any_of_count27 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count26:
+    if not data_any_of_count27:
         raise JsonSchemaValueException
     return data
 
@@ -4008,42 +4075,6 @@ def validate____defs_conditions_schema_json__defs_queries_opened(data, custom_fo
     return data
 
 def validate____defs_conditions_schema_json__defs_queries_who(data, custom_formats={}, name_prefix=None):
-    data_any_of_count27 = 0
-    if not data_any_of_count27:
-        try:
-            if not isinstance(data, (str)):
-                raise JsonSchemaValueException
-            if isinstance(data, str):
-                data_len = len(data)
-                if data_len < 1:
-                    raise JsonSchemaValueException
-            data_any_of_count27 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count27:
-        try:
-            if not isinstance(data, (dict)):
-                raise JsonSchemaValueException
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data_keys = set(data.keys())
-                if "player" in data_keys:
-                    data_keys.remove("player")
-                    data__player = data["player"]
-                    if not isinstance(data__player, (str)):
-                        raise JsonSchemaValueException
-                    if isinstance(data__player, str):
-                        data__player_len = len(data__player)
-                        if data__player_len < 1:
-                            raise JsonSchemaValueException
-                if data_keys:
-                    raise JsonSchemaValueException
-            data_any_of_count27 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count27:
-        raise JsonSchemaValueException
-    return data
-
-def validate____defs_conditions_schema_json__defs_queries_owner(data, custom_formats={}, name_prefix=None):
     data_any_of_count28 = 0
     if not data_any_of_count28:
         try:
@@ -4062,14 +4093,14 @@ def validate____defs_conditions_schema_json__defs_queries_owner(data, custom_for
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data_keys = set(data.keys())
-                if "of" in data_keys:
-                    data_keys.remove("of")
-                    data__of = data["of"]
-                    if not isinstance(data__of, (str)):
+                if "player" in data_keys:
+                    data_keys.remove("player")
+                    data__player = data["player"]
+                    if not isinstance(data__player, (str)):
                         raise JsonSchemaValueException
-                    if isinstance(data__of, str):
-                        data__of_len = len(data__of)
-                        if data__of_len < 1:
+                    if isinstance(data__player, str):
+                        data__player_len = len(data__player)
+                        if data__player_len < 1:
                             raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
@@ -4079,7 +4110,7 @@ def validate____defs_conditions_schema_json__defs_queries_owner(data, custom_for
         raise JsonSchemaValueException
     return data
 
-def validate____defs_conditions_schema_json__defs_queries_wins(data, custom_formats={}, name_prefix=None):
+def validate____defs_conditions_schema_json__defs_queries_owner(data, custom_formats={}, name_prefix=None):
     data_any_of_count29 = 0
     if not data_any_of_count29:
         try:
@@ -4098,14 +4129,14 @@ def validate____defs_conditions_schema_json__defs_queries_wins(data, custom_form
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data_keys = set(data.keys())
-                if "player" in data_keys:
-                    data_keys.remove("player")
-                    data__player = data["player"]
-                    if not isinstance(data__player, (str)):
+                if "of" in data_keys:
+                    data_keys.remove("of")
+                    data__of = data["of"]
+                    if not isinstance(data__of, (str)):
                         raise JsonSchemaValueException
-                    if isinstance(data__player, str):
-                        data__player_len = len(data__player)
-                        if data__player_len < 1:
+                    if isinstance(data__of, str):
+                        data__of_len = len(data__of)
+                        if data__of_len < 1:
                             raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
@@ -4115,7 +4146,7 @@ def validate____defs_conditions_schema_json__defs_queries_wins(data, custom_form
         raise JsonSchemaValueException
     return data
 
-def validate____defs_conditions_schema_json__defs_queries_rank(data, custom_formats={}, name_prefix=None):
+def validate____defs_conditions_schema_json__defs_queries_wins(data, custom_formats={}, name_prefix=None):
     data_any_of_count30 = 0
     if not data_any_of_count30:
         try:
@@ -4128,6 +4159,42 @@ def validate____defs_conditions_schema_json__defs_queries_rank(data, custom_form
             data_any_of_count30 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count30:
+        try:
+            if not isinstance(data, (dict)):
+                raise JsonSchemaValueException
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data_keys = set(data.keys())
+                if "player" in data_keys:
+                    data_keys.remove("player")
+                    data__player = data["player"]
+                    if not isinstance(data__player, (str)):
+                        raise JsonSchemaValueException
+                    if isinstance(data__player, str):
+                        data__player_len = len(data__player)
+                        if data__player_len < 1:
+                            raise JsonSchemaValueException
+                if data_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count30 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count30:
+        raise JsonSchemaValueException
+    return data
+
+def validate____defs_conditions_schema_json__defs_queries_rank(data, custom_formats={}, name_prefix=None):
+    data_any_of_count31 = 0
+    if not data_any_of_count31:
+        try:
+            if not isinstance(data, (str)):
+                raise JsonSchemaValueException
+            if isinstance(data, str):
+                data_len = len(data)
+                if data_len < 1:
+                    raise JsonSchemaValueException
+            data_any_of_count31 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count31:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -4163,15 +4230,15 @@ def validate____defs_conditions_schema_json__defs_queries_rank(data, custom_form
                         raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count30 += 1
+            data_any_of_count31 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count30:
+    if not data_any_of_count31:
         raise JsonSchemaValueException
     return data
 
 def validate____defs_conditions_schema_json__defs_queries_score(data, custom_formats={}, name_prefix=None):
-    data_any_of_count31 = 0
-    if not data_any_of_count31:
+    data_any_of_count32 = 0
+    if not data_any_of_count32:
         try:
             if not isinstance(data, (str)):
                 raise JsonSchemaValueException
@@ -4179,9 +4246,9 @@ def validate____defs_conditions_schema_json__defs_queries_score(data, custom_for
                 data_len = len(data)
                 if data_len < 1:
                     raise JsonSchemaValueException
-            data_any_of_count31 += 1
+            data_any_of_count32 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count31:
+    if not data_any_of_count32:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -4204,9 +4271,9 @@ def validate____defs_conditions_schema_json__defs_queries_score(data, custom_for
                         raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count31 += 1
+            data_any_of_count32 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count31:
+    if not data_any_of_count32:
         raise JsonSchemaValueException
     return data
 
@@ -4247,18 +4314,18 @@ def validate____defs_conditions_schema_json__defs_queries_games(data, custom_for
     return data
 
 def validate____defs_conditions_schema_json__defs_queries_game(data, custom_formats={}, name_prefix=None):
-    if not (isinstance(data, str) and data == 'number' or isinstance(data, str) and data == 'type' or isinstance(data, str) and data == 'scenario' or isinstance(data, str) and data == 'result' or isinstance(data, str) and data == 'winner' or isinstance(data, str) and data == 'played' or isinstance(data, str) and data == 'players'):
+    if not (isinstance(data, str) and data == 'number' or isinstance(data, str) and data == 'type' or isinstance(data, str) and data == 'scenario' or isinstance(data, str) and data == 'result' or isinstance(data, str) and data == 'winner' or isinstance(data, str) and data == 'played' or isinstance(data, str) and data == 'players' or isinstance(data, str) and data == 'eliminated' or isinstance(data, str) and data == 'chapters'):
         raise JsonSchemaValueException
     return data
 
 def validate____defs_conditions_schema_json__defs_queries_level(data, custom_formats={}, name_prefix=None):
-    data_any_of_count32 = 0
-    if not data_any_of_count32:
+    data_any_of_count33 = 0
+    if not data_any_of_count33:
         try:
             validate____defs_defs_schema_json__defs_id(data, custom_formats, None)
-            data_any_of_count32 += 1
+            data_any_of_count33 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count32:
+    if not data_any_of_count33:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -4283,20 +4350,20 @@ def validate____defs_conditions_schema_json__defs_queries_level(data, custom_for
                             raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count32 += 1
+            data_any_of_count33 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count32:
+    if not data_any_of_count33:
         raise JsonSchemaValueException
     return data
 
 def validate____defs_conditions_schema_json__defs_queries_stat(data, custom_formats={}, name_prefix=None):
-    data_any_of_count33 = 0
-    if not data_any_of_count33:
+    data_any_of_count34 = 0
+    if not data_any_of_count34:
         try:
             validate____defs_defs_schema_json__defs_id(data, custom_formats, None)
-            data_any_of_count33 += 1
+            data_any_of_count34 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count33:
+    if not data_any_of_count34:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -4321,9 +4388,9 @@ def validate____defs_conditions_schema_json__defs_queries_stat(data, custom_form
                             raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count33 += 1
+            data_any_of_count34 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count33:
+    if not data_any_of_count34:
         raise JsonSchemaValueException
     return data
 
@@ -4340,13 +4407,13 @@ def validate____defs_conditions_schema_json__defs_queries_count(data, custom_for
         if "sticker" in data_keys:
             data_keys.remove("sticker")
             data__sticker = data["sticker"]
-            data__sticker_any_of_count34 = 0
-            if not data__sticker_any_of_count34:
+            data__sticker_any_of_count35 = 0
+            if not data__sticker_any_of_count35:
                 try:
                     validate____defs_defs_schema_json__defs_id(data__sticker, custom_formats, None)
-                    data__sticker_any_of_count34 += 1
+                    data__sticker_any_of_count35 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__sticker_any_of_count34:
+            if not data__sticker_any_of_count35:
                 try:
                     if not isinstance(data__sticker, (list, tuple)):
                         raise JsonSchemaValueException
@@ -4357,20 +4424,20 @@ def validate____defs_conditions_schema_json__defs_queries_count(data, custom_for
                             raise JsonSchemaValueException
                         for data__sticker_x, data__sticker_item in enumerate(data__sticker):
                             validate____defs_defs_schema_json__defs_id(data__sticker_item, custom_formats, None)
-                    data__sticker_any_of_count34 += 1
+                    data__sticker_any_of_count35 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__sticker_any_of_count34:
+            if not data__sticker_any_of_count35:
                 raise JsonSchemaValueException
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
-            data__kind_any_of_count35 = 0
-            if not data__kind_any_of_count35:
+            data__kind_any_of_count36 = 0
+            if not data__kind_any_of_count36:
                 try:
                     validate____defs_defs_schema_json__defs_id(data__kind, custom_formats, None)
-                    data__kind_any_of_count35 += 1
+                    data__kind_any_of_count36 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__kind_any_of_count35:
+            if not data__kind_any_of_count36:
                 try:
                     if not isinstance(data__kind, (list, tuple)):
                         raise JsonSchemaValueException
@@ -4381,20 +4448,20 @@ def validate____defs_conditions_schema_json__defs_queries_count(data, custom_for
                             raise JsonSchemaValueException
                         for data__kind_x, data__kind_item in enumerate(data__kind):
                             validate____defs_defs_schema_json__defs_id(data__kind_item, custom_formats, None)
-                    data__kind_any_of_count35 += 1
+                    data__kind_any_of_count36 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__kind_any_of_count35:
+            if not data__kind_any_of_count36:
                 raise JsonSchemaValueException
         if "tag" in data_keys:
             data_keys.remove("tag")
             data__tag = data["tag"]
-            data__tag_any_of_count36 = 0
-            if not data__tag_any_of_count36:
+            data__tag_any_of_count37 = 0
+            if not data__tag_any_of_count37:
                 try:
                     validate____defs_defs_schema_json__defs_id(data__tag, custom_formats, None)
-                    data__tag_any_of_count36 += 1
+                    data__tag_any_of_count37 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__tag_any_of_count36:
+            if not data__tag_any_of_count37:
                 try:
                     if not isinstance(data__tag, (list, tuple)):
                         raise JsonSchemaValueException
@@ -4405,20 +4472,20 @@ def validate____defs_conditions_schema_json__defs_queries_count(data, custom_for
                             raise JsonSchemaValueException
                         for data__tag_x, data__tag_item in enumerate(data__tag):
                             validate____defs_defs_schema_json__defs_id(data__tag_item, custom_formats, None)
-                    data__tag_any_of_count36 += 1
+                    data__tag_any_of_count37 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__tag_any_of_count36:
+            if not data__tag_any_of_count37:
                 raise JsonSchemaValueException
         if "group" in data_keys:
             data_keys.remove("group")
             data__group = data["group"]
-            data__group_any_of_count37 = 0
-            if not data__group_any_of_count37:
+            data__group_any_of_count38 = 0
+            if not data__group_any_of_count38:
                 try:
                     validate____defs_defs_schema_json__defs_id(data__group, custom_formats, None)
-                    data__group_any_of_count37 += 1
+                    data__group_any_of_count38 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__group_any_of_count37:
+            if not data__group_any_of_count38:
                 try:
                     if not isinstance(data__group, (list, tuple)):
                         raise JsonSchemaValueException
@@ -4429,9 +4496,9 @@ def validate____defs_conditions_schema_json__defs_queries_count(data, custom_for
                             raise JsonSchemaValueException
                         for data__group_x, data__group_item in enumerate(data__group):
                             validate____defs_defs_schema_json__defs_id(data__group_item, custom_formats, None)
-                    data__group_any_of_count37 += 1
+                    data__group_any_of_count38 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__group_any_of_count37:
+            if not data__group_any_of_count38:
                 raise JsonSchemaValueException
         if "by" in data_keys:
             data_keys.remove("by")
@@ -4501,8 +4568,8 @@ def validate____defs_conditions_schema_json__defs_queries_count(data, custom_for
     return data
 
 def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats={}, name_prefix=None):
-    data_any_of_count38 = 0
-    if not data_any_of_count38:
+    data_any_of_count39 = 0
+    if not data_any_of_count39:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -4526,9 +4593,9 @@ def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats=
                             raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count38 += 1
+            data_any_of_count39 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count38:
+    if not data_any_of_count39:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -4544,9 +4611,9 @@ def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats=
                     validate____defs_defs_schema_json__defs_id(data__abouttoplace, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count38 += 1
+            data_any_of_count39 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count38:
+    if not data_any_of_count39:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -4563,9 +4630,9 @@ def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats=
                         raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count38 += 1
+            data_any_of_count39 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count38:
+    if not data_any_of_count39:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -4585,9 +4652,9 @@ def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats=
                             raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count38 += 1
+            data_any_of_count39 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count38:
+    if not data_any_of_count39:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -4607,9 +4674,9 @@ def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats=
                             raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count38 += 1
+            data_any_of_count39 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count38:
+    if not data_any_of_count39:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -4629,9 +4696,9 @@ def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats=
                             raise JsonSchemaValueException
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count38 += 1
+            data_any_of_count39 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count38:
+    if not data_any_of_count39:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException
@@ -4647,15 +4714,15 @@ def validate____defs_envelopes_schema_json__defs_condition(data, custom_formats=
                     validate____defs_defs_schema_json__defs_id(data__opened, custom_formats, None)
                 if data_keys:
                     raise JsonSchemaValueException
-            data_any_of_count38 += 1
+            data_any_of_count39 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count38:
+    if not data_any_of_count39:
         try:
             if not (isinstance(data, str) and data == 'never'):
                 raise JsonSchemaValueException
-            data_any_of_count38 += 1
+            data_any_of_count39 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count38:
+    if not data_any_of_count39:
         raise JsonSchemaValueException
     return data
 
@@ -5110,13 +5177,13 @@ def validate____defs_stickers_schema_json__defs_sticker(data, custom_formats={},
         if "supply" in data_keys:
             data_keys.remove("supply")
             data__supply = data["supply"]
-            data__supply_any_of_count39 = 0
-            if not data__supply_any_of_count39:
+            data__supply_any_of_count40 = 0
+            if not data__supply_any_of_count40:
                 try:
                     validate____defs_defs_schema_json__defs_count(data__supply, custom_formats, None)
-                    data__supply_any_of_count39 += 1
+                    data__supply_any_of_count40 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__supply_any_of_count39:
+            if not data__supply_any_of_count40:
                 try:
                     if not isinstance(data__supply, (list, tuple)):
                         raise JsonSchemaValueException
@@ -5127,9 +5194,9 @@ def validate____defs_stickers_schema_json__defs_sticker(data, custom_formats={},
                             raise JsonSchemaValueException
                         for data__supply_x, data__supply_item in enumerate(data__supply):
                             validate____defs_stickers_schema_json__defs_pool(data__supply_item, custom_formats, None)
-                    data__supply_any_of_count39 += 1
+                    data__supply_any_of_count40 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__supply_any_of_count39:
+            if not data__supply_any_of_count40:
                 raise JsonSchemaValueException
         if "effect" in data_keys:
             data_keys.remove("effect")
@@ -5368,8 +5435,8 @@ def validate____defs_stickers_schema_json__defs_pool(data, custom_formats={}, na
     return data
 
 def validate____defs_defs_schema_json__defs_count(data, custom_formats={}, name_prefix=None):
-    data_any_of_count40 = 0
-    if not data_any_of_count40:
+    data_any_of_count41 = 0
+    if not data_any_of_count41:
         try:
             if not isinstance(data, (int)) and not (isinstance(data, float) and data.is_integer()) or isinstance(data, bool):
                 raise JsonSchemaValueException
@@ -5378,35 +5445,35 @@ def validate____defs_defs_schema_json__defs_count(data, custom_formats={}, name_
                     raise JsonSchemaValueException
                 if data > 10000:
                     raise JsonSchemaValueException
-            data_any_of_count40 += 1
+            data_any_of_count41 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count40:
+    if not data_any_of_count41:
         try:
             validate____defs_defs_schema_json__defs_unknown(data, custom_formats, None)
-            data_any_of_count40 += 1
+            data_any_of_count41 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count40:
+    if not data_any_of_count41:
         raise JsonSchemaValueException
     return data
 
 def validate____defs_stickers_schema_json__defs_target(data, custom_formats={}, name_prefix=None):
-    data_any_of_count41 = 0
-    if not data_any_of_count41:
+    data_any_of_count42 = 0
+    if not data_any_of_count42:
         try:
             if not (isinstance(data, str) and data == 'territory' or isinstance(data, str) and data == 'continent' or isinstance(data, str) and data == 'region' or isinstance(data, str) and data == 'card' or isinstance(data, str) and data == 'territory-card' or isinstance(data, str) and data == 'faction-card' or isinstance(data, str) and data == 'warlord-card' or isinstance(data, str) and data == 'rulebook-slot' or isinstance(data, str) and data == 'board'):
                 raise JsonSchemaValueException
-            data_any_of_count41 += 1
+            data_any_of_count42 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count41:
+    if not data_any_of_count42:
         try:
             if not isinstance(data, (str)):
                 raise JsonSchemaValueException
             if isinstance(data, str):
                 if not REGEX_PATTERNS['^[a-z0-9]+(-[a-z0-9]+)*-card$'].search(data):
                     raise JsonSchemaValueException
-            data_any_of_count41 += 1
+            data_any_of_count42 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count41:
+    if not data_any_of_count42:
         raise JsonSchemaValueException
     return data
 
@@ -5542,8 +5609,8 @@ def validate____defs_cards_schema_json__defs_card(data, custom_formats={}, name_
         if "resources" in data_keys:
             data_keys.remove("resources")
             data__resources = data["resources"]
-            data__resources_any_of_count42 = 0
-            if not data__resources_any_of_count42:
+            data__resources_any_of_count43 = 0
+            if not data__resources_any_of_count43:
                 try:
                     if not isinstance(data__resources, (int)) and not (isinstance(data__resources, float) and data__resources.is_integer()) or isinstance(data__resources, bool):
                         raise JsonSchemaValueException
@@ -5552,14 +5619,14 @@ def validate____defs_cards_schema_json__defs_card(data, custom_formats={}, name_
                             raise JsonSchemaValueException
                         if data__resources > 99:
                             raise JsonSchemaValueException
-                    data__resources_any_of_count42 += 1
+                    data__resources_any_of_count43 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__resources_any_of_count42:
+            if not data__resources_any_of_count43:
                 try:
                     validate____defs_defs_schema_json__defs_unknown(data__resources, custom_formats, None)
-                    data__resources_any_of_count42 += 1
+                    data__resources_any_of_count43 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__resources_any_of_count42:
+            if not data__resources_any_of_count43:
                 raise JsonSchemaValueException
         if "max_resources" in data_keys:
             data_keys.remove("max_resources")
@@ -6131,21 +6198,21 @@ def validate____defs_board_schema_json__defs_board(data, custom_formats={}, name
         if "complete" in data_keys:
             data_keys.remove("complete")
             data__complete = data["complete"]
-            data__complete_any_of_count43 = 0
-            if not data__complete_any_of_count43:
+            data__complete_any_of_count44 = 0
+            if not data__complete_any_of_count44:
                 try:
                     if not isinstance(data__complete, (bool)):
                         raise JsonSchemaValueException
                     if not (isinstance(data__complete, bool) and data__complete is True):
                         raise JsonSchemaValueException
-                    data__complete_any_of_count43 += 1
+                    data__complete_any_of_count44 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__complete_any_of_count43:
+            if not data__complete_any_of_count44:
                 try:
                     validate____defs_defs_schema_json__defs_unknown(data__complete, custom_formats, None)
-                    data__complete_any_of_count43 += 1
+                    data__complete_any_of_count44 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__complete_any_of_count43:
+            if not data__complete_any_of_count44:
                 raise JsonSchemaValueException
         if "inferred" in data_keys:
             data_keys.remove("inferred")
@@ -6265,8 +6332,8 @@ def validate____defs_game_schema_json__defs_sources(data, custom_formats={}, nam
                 if "year" in data_item_keys:
                     data_item_keys.remove("year")
                     data_item__year = data_item["year"]
-                    data_item__year_any_of_count44 = 0
-                    if not data_item__year_any_of_count44:
+                    data_item__year_any_of_count45 = 0
+                    if not data_item__year_any_of_count45:
                         try:
                             if not isinstance(data_item__year, (int)) and not (isinstance(data_item__year, float) and data_item__year.is_integer()) or isinstance(data_item__year, bool):
                                 raise JsonSchemaValueException
@@ -6275,14 +6342,14 @@ def validate____defs_game_schema_json__defs_sources(data, custom_formats={}, nam
                                     raise JsonSchemaValueException
                                 if data_item__year > 2100:
                                     raise JsonSchemaValueException
-                            data_item__year_any_of_count44 += 1
+                            data_item__year_any_of_count45 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__year_any_of_count44:
+                    if not data_item__year_any_of_count45:
                         try:
                             validate____defs_defs_schema_json__defs_unknown(data_item__year, custom_formats, None)
-                            data_item__year_any_of_count44 += 1
+                            data_item__year_any_of_count45 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__year_any_of_count44:
+                    if not data_item__year_any_of_count45:
                         raise JsonSchemaValueException
                 if "transcription" in data_item_keys:
                     data_item_keys.remove("transcription")
@@ -6640,13 +6707,13 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                 if "overall_winner" in data__campaign_keys:
                     data__campaign_keys.remove("overall_winner")
                     data__campaign__overallwinner = data__campaign["overall_winner"]
-                    data__campaign__overallwinner_any_of_count45 = 0
-                    if not data__campaign__overallwinner_any_of_count45:
+                    data__campaign__overallwinner_any_of_count46 = 0
+                    if not data__campaign__overallwinner_any_of_count46:
                         try:
                             validate____defs_defs_schema_json__defs_unknown(data__campaign__overallwinner, custom_formats, None)
-                            data__campaign__overallwinner_any_of_count45 += 1
+                            data__campaign__overallwinner_any_of_count46 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__overallwinner_any_of_count45:
+                    if not data__campaign__overallwinner_any_of_count46:
                         try:
                             if not isinstance(data__campaign__overallwinner, (dict)):
                                 raise JsonSchemaValueException
@@ -6683,18 +6750,18 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                         if "per" in data__campaign__overallwinner__tiebonus_keys:
                                             data__campaign__overallwinner__tiebonus_keys.remove("per")
                                             data__campaign__overallwinner__tiebonus__per = data__campaign__overallwinner__tiebonus["per"]
-                                            data__campaign__overallwinner__tiebonus__per_any_of_count46 = 0
-                                            if not data__campaign__overallwinner__tiebonus__per_any_of_count46:
+                                            data__campaign__overallwinner__tiebonus__per_any_of_count47 = 0
+                                            if not data__campaign__overallwinner__tiebonus__per_any_of_count47:
                                                 try:
                                                     validate____defs_defs_schema_json__defs_id(data__campaign__overallwinner__tiebonus__per, custom_formats, None)
-                                                    data__campaign__overallwinner__tiebonus__per_any_of_count46 += 1
+                                                    data__campaign__overallwinner__tiebonus__per_any_of_count47 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__campaign__overallwinner__tiebonus__per_any_of_count46:
+                                            if not data__campaign__overallwinner__tiebonus__per_any_of_count47:
                                                 try:
                                                     validate____defs_defs_schema_json__defs_ids(data__campaign__overallwinner__tiebonus__per, custom_formats, None)
-                                                    data__campaign__overallwinner__tiebonus__per_any_of_count46 += 1
+                                                    data__campaign__overallwinner__tiebonus__per_any_of_count47 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__campaign__overallwinner__tiebonus__per_any_of_count46:
+                                            if not data__campaign__overallwinner__tiebonus__per_any_of_count47:
                                                 raise JsonSchemaValueException
                                         if "named" in data__campaign__overallwinner__tiebonus_keys:
                                             data__campaign__overallwinner__tiebonus_keys.remove("named")
@@ -6717,9 +6784,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                     validate____defs_defs_schema_json__defs_cite(data__campaign__overallwinner__cite, custom_formats, None)
                                 if data__campaign__overallwinner_keys:
                                     raise JsonSchemaValueException
-                            data__campaign__overallwinner_any_of_count45 += 1
+                            data__campaign__overallwinner_any_of_count46 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__overallwinner_any_of_count45:
+                    if not data__campaign__overallwinner_any_of_count46:
                         try:
                             if not isinstance(data__campaign__overallwinner, (dict)):
                                 raise JsonSchemaValueException
@@ -6759,9 +6826,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                     validate____defs_defs_schema_json__defs_cite(data__campaign__overallwinner__cite, custom_formats, None)
                                 if data__campaign__overallwinner_keys:
                                     raise JsonSchemaValueException
-                            data__campaign__overallwinner_any_of_count45 += 1
+                            data__campaign__overallwinner_any_of_count46 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__overallwinner_any_of_count45:
+                    if not data__campaign__overallwinner_any_of_count46:
                         raise JsonSchemaValueException
                 if "starts" in data__campaign_keys:
                     data__campaign_keys.remove("starts")
@@ -6772,8 +6839,8 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                     if data__campaign__starts_is_list:
                         data__campaign__starts_len = len(data__campaign__starts)
                         for data__campaign__starts_x, data__campaign__starts_item in enumerate(data__campaign__starts):
-                            data__campaign__starts_item_any_of_count47 = 0
-                            if not data__campaign__starts_item_any_of_count47:
+                            data__campaign__starts_item_any_of_count48 = 0
+                            if not data__campaign__starts_item_any_of_count48:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -6802,9 +6869,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count47 += 1
+                                    data__campaign__starts_item_any_of_count48 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count47:
+                            if not data__campaign__starts_item_any_of_count48:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -6833,9 +6900,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count47 += 1
+                                    data__campaign__starts_item_any_of_count48 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count47:
+                            if not data__campaign__starts_item_any_of_count48:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -6868,9 +6935,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count47 += 1
+                                    data__campaign__starts_item_any_of_count48 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count47:
+                            if not data__campaign__starts_item_any_of_count48:
                                 try:
                                     if not isinstance(data__campaign__starts_item, (dict)):
                                         raise JsonSchemaValueException
@@ -6899,9 +6966,9 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                                             validate____defs_defs_schema_json__defs_cite(data__campaign__starts_item__cite, custom_formats, None)
                                         if data__campaign__starts_item_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__starts_item_any_of_count47 += 1
+                                    data__campaign__starts_item_any_of_count48 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__starts_item_any_of_count47:
+                            if not data__campaign__starts_item_any_of_count48:
                                 raise JsonSchemaValueException
                 if "team" in data__campaign_keys:
                     data__campaign_keys.remove("team")
@@ -7035,26 +7102,26 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                         for data__campaign__owedwhen_x, data__campaign__owedwhen_item in enumerate(data__campaign__owedwhen):
                             if not isinstance(data__campaign__owedwhen_item, (dict)):
                                 raise JsonSchemaValueException
-                            data__campaign__owedwhen_item_any_of_count48 = 0
-                            if not data__campaign__owedwhen_item_any_of_count48:
+                            data__campaign__owedwhen_item_any_of_count49 = 0
+                            if not data__campaign__owedwhen_item_any_of_count49:
                                 try:
                                     data__campaign__owedwhen_item_is_dict = isinstance(data__campaign__owedwhen_item, dict)
                                     if data__campaign__owedwhen_item_is_dict:
                                         data__campaign__owedwhen_item__missing_keys = set(['targets', 'field', 'at_least']) - data__campaign__owedwhen_item.keys()
                                         if data__campaign__owedwhen_item__missing_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__owedwhen_item_any_of_count48 += 1
+                                    data__campaign__owedwhen_item_any_of_count49 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__owedwhen_item_any_of_count48:
+                            if not data__campaign__owedwhen_item_any_of_count49:
                                 try:
                                     data__campaign__owedwhen_item_is_dict = isinstance(data__campaign__owedwhen_item, dict)
                                     if data__campaign__owedwhen_item_is_dict:
                                         data__campaign__owedwhen_item__missing_keys = set(['when']) - data__campaign__owedwhen_item.keys()
                                         if data__campaign__owedwhen_item__missing_keys:
                                             raise JsonSchemaValueException
-                                    data__campaign__owedwhen_item_any_of_count48 += 1
+                                    data__campaign__owedwhen_item_any_of_count49 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__campaign__owedwhen_item_any_of_count48:
+                            if not data__campaign__owedwhen_item_any_of_count49:
                                 raise JsonSchemaValueException
                             data__campaign__owedwhen_item_is_dict = isinstance(data__campaign__owedwhen_item, dict)
                             if data__campaign__owedwhen_item_is_dict:
@@ -7283,26 +7350,26 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                     data__campaign__outcome = data__campaign["outcome"]
                     if not isinstance(data__campaign__outcome, (dict)):
                         raise JsonSchemaValueException
-                    data__campaign__outcome_any_of_count49 = 0
-                    if not data__campaign__outcome_any_of_count49:
+                    data__campaign__outcome_any_of_count50 = 0
+                    if not data__campaign__outcome_any_of_count50:
                         try:
                             data__campaign__outcome_is_dict = isinstance(data__campaign__outcome, dict)
                             if data__campaign__outcome_is_dict:
                                 data__campaign__outcome__missing_keys = set(['rank_by']) - data__campaign__outcome.keys()
                                 if data__campaign__outcome__missing_keys:
                                     raise JsonSchemaValueException
-                            data__campaign__outcome_any_of_count49 += 1
+                            data__campaign__outcome_any_of_count50 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__outcome_any_of_count49:
+                    if not data__campaign__outcome_any_of_count50:
                         try:
                             data__campaign__outcome_is_dict = isinstance(data__campaign__outcome, dict)
                             if data__campaign__outcome_is_dict:
                                 data__campaign__outcome__missing_keys = set(['won_when']) - data__campaign__outcome.keys()
                                 if data__campaign__outcome__missing_keys:
                                     raise JsonSchemaValueException
-                            data__campaign__outcome_any_of_count49 += 1
+                            data__campaign__outcome_any_of_count50 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__campaign__outcome_any_of_count49:
+                    if not data__campaign__outcome_any_of_count50:
                         raise JsonSchemaValueException
                     data__campaign__outcome_is_dict = isinstance(data__campaign__outcome, dict)
                     if data__campaign__outcome_is_dict:
@@ -7449,13 +7516,13 @@ def validate____defs_game_schema_json__defs_mark_groups(data, custom_formats={},
                 if "title" in data_item_keys:
                     data_item_keys.remove("title")
                     data_item__title = data_item["title"]
-                    data_item__title_any_of_count50 = 0
-                    if not data_item__title_any_of_count50:
+                    data_item__title_any_of_count51 = 0
+                    if not data_item__title_any_of_count51:
                         try:
                             validate____defs_defs_schema_json__defs_text(data_item__title, custom_formats, None)
-                            data_item__title_any_of_count50 += 1
+                            data_item__title_any_of_count51 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__title_any_of_count50:
+                    if not data_item__title_any_of_count51:
                         try:
                             if not isinstance(data_item__title, (dict)):
                                 raise JsonSchemaValueException
@@ -7480,9 +7547,9 @@ def validate____defs_game_schema_json__defs_mark_groups(data, custom_formats={},
                                         raise JsonSchemaValueException
                                 if data_item__title_keys:
                                     raise JsonSchemaValueException
-                            data_item__title_any_of_count50 += 1
+                            data_item__title_any_of_count51 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__title_any_of_count50:
+                    if not data_item__title_any_of_count51:
                         raise JsonSchemaValueException
                 if "kinds" in data_item_keys:
                     data_item_keys.remove("kinds")
@@ -7557,13 +7624,13 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
         if "signature" in data_keys:
             data_keys.remove("signature")
             data__signature = data["signature"]
-            data__signature_any_of_count51 = 0
-            if not data__signature_any_of_count51:
+            data__signature_any_of_count52 = 0
+            if not data__signature_any_of_count52:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__signature, custom_formats, None)
-                    data__signature_any_of_count51 += 1
+                    data__signature_any_of_count52 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__signature_any_of_count51:
+            if not data__signature_any_of_count52:
                 try:
                     if not isinstance(data__signature, (dict)):
                         raise JsonSchemaValueException
@@ -7588,20 +7655,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__signature_keys:
                             raise JsonSchemaValueException
-                    data__signature_any_of_count51 += 1
+                    data__signature_any_of_count52 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__signature_any_of_count51:
+            if not data__signature_any_of_count52:
                 raise JsonSchemaValueException
         if "region" in data_keys:
             data_keys.remove("region")
             data__region = data["region"]
-            data__region_any_of_count52 = 0
-            if not data__region_any_of_count52:
+            data__region_any_of_count53 = 0
+            if not data__region_any_of_count53:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__region, custom_formats, None)
-                    data__region_any_of_count52 += 1
+                    data__region_any_of_count53 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__region_any_of_count52:
+            if not data__region_any_of_count53:
                 try:
                     if not isinstance(data__region, (dict)):
                         raise JsonSchemaValueException
@@ -7626,20 +7693,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__region_keys:
                             raise JsonSchemaValueException
-                    data__region_any_of_count52 += 1
+                    data__region_any_of_count53 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__region_any_of_count52:
+            if not data__region_any_of_count53:
                 raise JsonSchemaValueException
         if "territory" in data_keys:
             data_keys.remove("territory")
             data__territory = data["territory"]
-            data__territory_any_of_count53 = 0
-            if not data__territory_any_of_count53:
+            data__territory_any_of_count54 = 0
+            if not data__territory_any_of_count54:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__territory, custom_formats, None)
-                    data__territory_any_of_count53 += 1
+                    data__territory_any_of_count54 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__territory_any_of_count53:
+            if not data__territory_any_of_count54:
                 try:
                     if not isinstance(data__territory, (dict)):
                         raise JsonSchemaValueException
@@ -7664,20 +7731,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__territory_keys:
                             raise JsonSchemaValueException
-                    data__territory_any_of_count53 += 1
+                    data__territory_any_of_count54 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__territory_any_of_count53:
+            if not data__territory_any_of_count54:
                 raise JsonSchemaValueException
         if "start" in data_keys:
             data_keys.remove("start")
             data__start = data["start"]
-            data__start_any_of_count54 = 0
-            if not data__start_any_of_count54:
+            data__start_any_of_count55 = 0
+            if not data__start_any_of_count55:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__start, custom_formats, None)
-                    data__start_any_of_count54 += 1
+                    data__start_any_of_count55 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__start_any_of_count54:
+            if not data__start_any_of_count55:
                 try:
                     if not isinstance(data__start, (dict)):
                         raise JsonSchemaValueException
@@ -7702,20 +7769,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__start_keys:
                             raise JsonSchemaValueException
-                    data__start_any_of_count54 += 1
+                    data__start_any_of_count55 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__start_any_of_count54:
+            if not data__start_any_of_count55:
                 raise JsonSchemaValueException
         if "game" in data_keys:
             data_keys.remove("game")
             data__game = data["game"]
-            data__game_any_of_count55 = 0
-            if not data__game_any_of_count55:
+            data__game_any_of_count56 = 0
+            if not data__game_any_of_count56:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__game, custom_formats, None)
-                    data__game_any_of_count55 += 1
+                    data__game_any_of_count56 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__game_any_of_count55:
+            if not data__game_any_of_count56:
                 try:
                     if not isinstance(data__game, (dict)):
                         raise JsonSchemaValueException
@@ -7740,20 +7807,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__game_keys:
                             raise JsonSchemaValueException
-                    data__game_any_of_count55 += 1
+                    data__game_any_of_count56 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__game_any_of_count55:
+            if not data__game_any_of_count56:
                 raise JsonSchemaValueException
         if "faction" in data_keys:
             data_keys.remove("faction")
             data__faction = data["faction"]
-            data__faction_any_of_count56 = 0
-            if not data__faction_any_of_count56:
+            data__faction_any_of_count57 = 0
+            if not data__faction_any_of_count57:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__faction, custom_formats, None)
-                    data__faction_any_of_count56 += 1
+                    data__faction_any_of_count57 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__faction_any_of_count56:
+            if not data__faction_any_of_count57:
                 try:
                     if not isinstance(data__faction, (dict)):
                         raise JsonSchemaValueException
@@ -7778,20 +7845,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__faction_keys:
                             raise JsonSchemaValueException
-                    data__faction_any_of_count56 += 1
+                    data__faction_any_of_count57 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__faction_any_of_count56:
+            if not data__faction_any_of_count57:
                 raise JsonSchemaValueException
         if "packet" in data_keys:
             data_keys.remove("packet")
             data__packet = data["packet"]
-            data__packet_any_of_count57 = 0
-            if not data__packet_any_of_count57:
+            data__packet_any_of_count58 = 0
+            if not data__packet_any_of_count58:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__packet, custom_formats, None)
-                    data__packet_any_of_count57 += 1
+                    data__packet_any_of_count58 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__packet_any_of_count57:
+            if not data__packet_any_of_count58:
                 try:
                     if not isinstance(data__packet, (dict)):
                         raise JsonSchemaValueException
@@ -7816,20 +7883,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__packet_keys:
                             raise JsonSchemaValueException
-                    data__packet_any_of_count57 += 1
+                    data__packet_any_of_count58 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__packet_any_of_count57:
+            if not data__packet_any_of_count58:
                 raise JsonSchemaValueException
         if "bonus" in data_keys:
             data_keys.remove("bonus")
             data__bonus = data["bonus"]
-            data__bonus_any_of_count58 = 0
-            if not data__bonus_any_of_count58:
+            data__bonus_any_of_count59 = 0
+            if not data__bonus_any_of_count59:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__bonus, custom_formats, None)
-                    data__bonus_any_of_count58 += 1
+                    data__bonus_any_of_count59 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__bonus_any_of_count58:
+            if not data__bonus_any_of_count59:
                 try:
                     if not isinstance(data__bonus, (dict)):
                         raise JsonSchemaValueException
@@ -7854,20 +7921,20 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__bonus_keys:
                             raise JsonSchemaValueException
-                    data__bonus_any_of_count58 += 1
+                    data__bonus_any_of_count59 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__bonus_any_of_count58:
+            if not data__bonus_any_of_count59:
                 raise JsonSchemaValueException
         if "power" in data_keys:
             data_keys.remove("power")
             data__power = data["power"]
-            data__power_any_of_count59 = 0
-            if not data__power_any_of_count59:
+            data__power_any_of_count60 = 0
+            if not data__power_any_of_count60:
                 try:
                     validate____defs_defs_schema_json__defs_text(data__power, custom_formats, None)
-                    data__power_any_of_count59 += 1
+                    data__power_any_of_count60 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__power_any_of_count59:
+            if not data__power_any_of_count60:
                 try:
                     if not isinstance(data__power, (dict)):
                         raise JsonSchemaValueException
@@ -7892,9 +7959,9 @@ def validate____defs_game_schema_json__defs_words(data, custom_formats={}, name_
                                 raise JsonSchemaValueException
                         if data__power_keys:
                             raise JsonSchemaValueException
-                    data__power_any_of_count59 += 1
+                    data__power_any_of_count60 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__power_any_of_count59:
+            if not data__power_any_of_count60:
                 raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException

@@ -274,7 +274,7 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
     """Everything the printable chronicle shows: a title page, one page per game (who played what, from
     where, how it ended, every event of that game told, the board after it), and the end of the campaign.
     Each page is told from the fold that ends with it: nothing from a packet opened later."""
-    from scarbook.campaign.report import status_data
+    from scarbook.campaign.report import status
     from scarbook.campaign.sheet import sheet_svg
 
     ledger = campaign.ledger
@@ -290,7 +290,8 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
         words = Words(replay)
         told = story(events, begin, stop, words)
         record = replay.state.games[number - 1]
-        data = status_data(ledger, replay)
+        typed = status(ledger, replay)
+        data = typed.json()
         pages.append({
             "number": number, "type": record.type, "ended": record.ended, "date": record.date,
             "players": [{"name": p, "pieces": [words(i) for i in record.pieces.get(p, {}).values()],
@@ -303,9 +304,9 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
             "notes": [t.event.note for t in told if t.when in ("start", "end") and t.event.note],
             "during": _lines([t for t in told if t.when == "during"]),
             "after": _lines([t for t in told if t.when == "after"]),
-            "board": sheet_svg(ledger, replay, data, CHRONICLE_BOARD_MM), "standings": _standings(data)})
+            "board": sheet_svg(ledger, replay, typed, CHRONICLE_BOARD_MM), "standings": _standings(data)})
     final = campaign.replay(check=False)
-    data = status_data(ledger, final)
+    data = status(ledger, final).json()
     words = Words(final)
     setup = starts[0] if starts else len(events)
     before = story(events, 0, setup, Words(campaign.replay(events[:setup], check=False)))

@@ -23,10 +23,12 @@ from scarbook.campaign.status_rows import (
     GroupedMark,
     MarkGroupRow,
     MarkRow,
+    OwedReward,
     PieceRow,
     PlayerRow,
     RegionRow,
     ResourceRow,
+    SignatureRow,
     Status,
     StickerRow,
 )
@@ -179,15 +181,14 @@ def status(ledger: Ledger, replay: Replay) -> Status:
         sig = state.signature_count(p)
         owns = {k: [pid for pid in content.pieces_of(k) if state.claimed_by(content, pid) == p]
                 for k in content.model.pieces if content.model.pieces[k].claim}
-        totals = shape.player_totals(content, state, p)
         players.append(PlayerRow(p, sig, tokens(replay, p), {k: v for k, v in owns.items() if v},
                                  legal_starts(content, state, p), may_still(replay, p),
-                                 totals.get("score_total"), totals.get("claimed")))
+                                 *shape.player_totals(content, state, p)))
     regions = []
     for rid, reg in content.regions.items():
         named = [m for m in state.active_marks(rid) if content.stickers.get(m.sticker, {}).get("named")]
         bonus = reg.get("bonus")
-        regions.append(RegionRow(shape.region_owner(content, state, rid).get("owner"), rid,
+        regions.append(RegionRow(shape.region_owner(content, state, rid), rid,
                                  named[-1].name if named else None, named[-1].by if named else None,
                                  named[-1].sticker if named else None, bonus if isinstance(bonus, int) else None,
                                  state.value(content, rid, reg, "bonus") if isinstance(bonus, int) else None,
@@ -244,7 +245,8 @@ def status(ledger: Ledger, replay: Replay) -> Status:
     live = state.in_progress
     owed = todo.todo(content, state)
     return Status(
-        ledger.name or None, game.id, players, sum(1 for g in state.games if g.ended),
+        ledger.name or None, game.id, players, [SignatureRow(p, n) for p, n in state.signatures],
+        sum(1 for g in state.games if g.ended),
         live.number if live else None, games, regions,
         {k: {"one": w.one, "many": w.many} for k, w in words(content.game).items()},
         any(s.does == "sign" for gt in content.model.types.values() for s in gt.steps),
@@ -252,10 +254,10 @@ def status(ledger: Ledger, replay: Replay) -> Status:
         bool(content.model.starts) or any("start" in s.records for gt in content.model.types.values()
                                            for s in gt.steps),
         grouped_marks(replay, marks), cards, destroyed, stickers, factions, replay.pending, list(state.opened),
+        [OwedReward(t.who, t.what) for t in owed if t.kind == "step"],
         {t.id: {"name": t.name, "plural": t.plural} for t in content.model.tokens}, piece_stats(replay), marks,
         overall_winner(replay),
-        {"signatures": [{"player": p, "game": n} for p, n in state.signatures],
-         "cities": cities, "fortifications": forts,
+        {"cities": cities, "fortifications": forts,
          "scores_kept": any(g.scores for g in state.games),
          "to_put_in_place": [{"sticker": sid, "target": target, "packet": env,
                               "before_next_game": str(content.stickers[sid].get("kind")) in owed_kinds}
@@ -265,7 +267,6 @@ def status(ledger: Ledger, replay: Replay) -> Status:
                    if not cuts(content.stickers.get(s, {}))],
          "cuts": [{"sticker": s, "between": [a, b]} for s, a, b in state.links
                   if cuts(content.stickers.get(s, {}))],
-         "owed_rewards": [{"player": t.who, "role": t.what} for t in owed if t.kind == "step"],
          "todo": [t.as_dict() for t in owed],
          "steps": step_data(replay),
          "passes": [{"game": g, "step": st, "by": by, "for": piece or None, "why": why or None}

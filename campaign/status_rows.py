@@ -184,6 +184,24 @@ class PieceRow(NamedTuple):
         return self._asdict()
 
 
+class SignatureRow(NamedTuple):
+    player: str
+    game: int
+
+    def json(self) -> dict[str, Any]:
+        return self._asdict()
+
+
+class OwedReward(NamedTuple):
+    """A step a player still owes (`owed_rewards`): who, and the role it is for."""
+
+    player: str
+    role: str
+
+    def json(self) -> dict[str, Any]:
+        return self._asdict()
+
+
 class Status(NamedTuple):
     """Where the campaign stands. The rows the sheet reads are typed; `rest` holds the other keys of the JSON
     (steps, passes, to-do, links...) and `shape` what the campaign's shape adds (chapters, tracks, a team's
@@ -192,6 +210,7 @@ class Status(NamedTuple):
     campaign: str | None
     game: str
     players: list[PlayerRow]
+    signatures: list[SignatureRow]
     games_played: int
     game_in_progress: int | None
     games: list[GameRow]
@@ -207,6 +226,7 @@ class Status(NamedTuple):
     factions: list[FactionRow]
     pending_packets: list[str]
     opened_packets: list[str]
+    owed_rewards: list[OwedReward]
     token_names: dict[str, dict[str, str]]
     pieces: list[PieceRow]
     marks: list[MarkRow]
@@ -221,7 +241,7 @@ class Status(NamedTuple):
         return {
             "campaign": self.campaign, "game": self.game, "players": [p.json() for p in self.players],
             "games_played": self.games_played, "game_in_progress": self.game_in_progress,
-            "games": [g.json() for g in self.games], "signatures": r["signatures"],
+            "games": [g.json() for g in self.games], "signatures": [s.json() for s in self.signatures],
             "continents": [c.json() for c in self.continents], "cities": r["cities"],
             "fortifications": r["fortifications"], "words": self.words, "signs": self.signs,
             "regions_named": self.regions_named, "starts_used": self.starts_used, "scores_kept": r["scores_kept"],
@@ -230,7 +250,8 @@ class Status(NamedTuple):
             "stickers": [s.json() for s in self.stickers], "factions": [f.json() for f in self.factions],
             "pending_packets": self.pending_packets, "opened_packets": self.opened_packets,
             "to_put_in_place": r["to_put_in_place"], "packs": r["packs"], "lines": r["lines"], "cuts": r["cuts"],
-            "owed_rewards": r["owed_rewards"], "todo": r["todo"], "steps": r["steps"], "passes": r["passes"],
+            "owed_rewards": [o.json() for o in self.owed_rewards], "todo": r["todo"], "steps": r["steps"],
+            "passes": r["passes"],
             "token_names": self.token_names, "pieces": [p.json() for p in self.pieces], "joined": r["joined"],
             "left": r["left"], "next_game": r["next_game"], "overall_winner": self.overall_winner,
             "marks": marks, "events": r["events"], "campaign_games": r["campaign_games"],

@@ -202,6 +202,15 @@ class OwedReward(NamedTuple):
         return self._asdict()
 
 
+#: The keys of the status JSON kept as printed in `Status.rest`, in their order.
+REST = ("cities", "fortifications", "scores_kept", "to_put_in_place", "packs", "lines", "cuts", "todo", "steps",
+        "passes", "joined", "left", "next_game", "events", "campaign_games", "on_territories")
+
+
+def _grouped(m: dict[str, Any]) -> GroupedMark:
+    return GroupedMark(MarkRow(*(m[k] for k in MarkRow._fields)), m["cancelled"], m["shown_as"], m["population"])
+
+
 class Status(NamedTuple):
     """Where the campaign stands. The rows the sheet reads are typed; `rest` holds the other keys of the JSON
     (steps, passes, to-do, links...) and `shape` what the campaign's shape adds (chapters, tracks, a team's
@@ -233,6 +242,32 @@ class Status(NamedTuple):
     overall_winner: dict[str, Any] | None
     rest: dict[str, Any]
     shape: dict[str, Any]
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Status:
+        """The status `json()` printed, typed again (the status text reads the JSON a test or a caller hands it)."""
+        plain = ("campaign", "game", "games_played", "game_in_progress", "words", "signs", "regions_named",
+                 "starts_used", "destroyed_cards", "pending_packets", "opened_packets", "token_names",
+                 "overall_winner")
+        rest = {k: d[k] for k in REST}
+        rest["on_territories"] = [MarkRow(**m) for m in d["on_territories"]]
+        known = {*cls._fields, *REST}
+        return cls(
+            **{k: d[k] for k in plain},
+            players=[PlayerRow(**p) for p in d["players"]], signatures=[SignatureRow(**x) for x in d["signatures"]],
+            games=[GameRow(**g) for g in d["games"]], continents=[RegionRow(**{"owner": None, **r})
+                                                                  for r in d["continents"]],
+            mark_groups=[MarkGroupRow(**{**g, "marks": [_grouped(m) for m in g["marks"]]}) for g in d["mark_groups"]],
+            resources=[ResourceRow(**c) for c in d["resources"]], stickers=[StickerRow(**x) for x in d["stickers"]],
+            factions=[FactionRow(**{**f, "history": [FactionGame(**h) for h in f["history"]]})
+                      for f in d["factions"]],
+            owed_rewards=[OwedReward(**o) for o in d["owed_rewards"]], pieces=[PieceRow(**p) for p in d["pieces"]],
+            marks=[MarkRow(**m) for m in d["marks"]], rest=rest, shape={k: v for k, v in d.items() if k not in known})
+
+    def word(self, key: str, n: int = 1) -> str:
+        """The game's word for `key` ('signature', 'continent' …), singular or plural by `n`."""
+        w = self.words[key] if key in self.words else {"one": key, "many": key + "s"}
+        return str(w["one"] if n == 1 else w["many"])
 
     def json(self) -> dict[str, Any]:
         """`status --format json`: every key, in the order it has always had."""

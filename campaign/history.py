@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scarbook.campaign.engine import Campaign, Replay
 from scarbook.campaign.events import Event
@@ -27,6 +27,9 @@ from scarbook.campaign.eventspecs import spec_of, tell
 from scarbook.campaign.narrate import scenario_name, team_result
 from scarbook.campaign.shape import status_lines as shape_lines
 from scarbook.compiler.words import a
+
+if TYPE_CHECKING:
+    from scarbook.campaign.status_rows import Status as StatusRows
 
 
 class NoSuchPoint(ValueError):
@@ -291,7 +294,6 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
         told = story(events, begin, stop, words)
         record = replay.state.games[number - 1]
         typed = status(ledger, replay)
-        data = typed.json()
         pages.append({
             "number": number, "type": record.type, "ended": record.ended, "date": record.date,
             "players": [{"name": p, "pieces": [words(i) for i in record.pieces.get(p, {}).values()],
@@ -304,31 +306,28 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
             "notes": [t.event.note for t in told if t.when in ("start", "end") and t.event.note],
             "during": _lines([t for t in told if t.when == "during"]),
             "after": _lines([t for t in told if t.when == "after"]),
-            "board": sheet_svg(ledger, replay, typed, CHRONICLE_BOARD_MM), "standings": _standings(data)})
+            "board": sheet_svg(ledger, replay, typed, CHRONICLE_BOARD_MM), "standings": _standings(typed)})
     final = campaign.replay(check=False)
-    data = status(ledger, final).json()
+    data = status(ledger, final)
     words = Words(final)
     setup = starts[0] if starts else len(events)
     before = story(events, 0, setup, Words(campaign.replay(events[:setup], check=False)))
     return {"title": ledger.name or ledger.path.stem, "game_title": final.content.game.title,
-            "meta_title": f"{a(final.content.game.title)} campaign", "signs": bool(data.get("signs", True)),
-            "shape_lines": shape_lines(data), "comings": _comings(data),
-            "regions_shown": bool(data.get("regions_named")) or any(r["bonus"] or r["changes"]
-                                                                   for r in data["continents"]),
-            "players": [*ledger.players, *(j["player"] for j in data.get("joined", [])
+            "meta_title": f"{a(final.content.game.title)} campaign", "signs": data.signs,
+            "shape_lines": shape_lines(data.shape), "comings": _comings(data.rest),
+            "regions_shown": data.regions_named or any(r.bonus or r.changes for r in data.continents),
+            "players": [*ledger.players, *(j["player"] for j in data.rest["joined"]
                                              if j["player"] not in ledger.players)], "games": pages,
-            "holders": [{"name": words(r["id"], "regions"), "owner": r["owner"]} for r in data["continents"]
-                        if r.get("owner")],
-            "totals": [{"name": p["name"], "total": p["score_total"]} for p in data["players"]
-                       if p.get("score_total") is not None], "before": _lines(before),
-            "standings": _standings(data), "overall_winner": data["overall_winner"],
-            "continents": [{"name": words(r["id"], "regions"), "named": r["name"] or "", "by": r["named_by"] or "",
-                            "bonus": r["bonus"]} for r in data["continents"]],
+            "holders": [{"name": words(r.id, "regions"), "owner": r.owner} for r in data.continents if r.owner],
+            "totals": [{"name": p.name, "total": p.score_total} for p in data.players if p.score_total is not None],
+            "before": _lines(before), "standings": _standings(data), "overall_winner": data.overall_winner,
+            "continents": [{"name": words(r.id, "regions"), "named": r.name or "", "by": r.named_by or "",
+                            "bonus": r.bonus} for r in data.continents],
             "cities": [{"name": c["name"], "where": words(c["territory"]), "by": c["by"] or ""}
-                       for c in data["cities"]],
-            "played": data["games_played"], "in_progress": data["game_in_progress"],
-            "team": bool(data.get("team")), "result_line": _result_line(data["overall_winner"]),
-            "signature": data["words"]["signature"], "region": data["words"]["region"]}
+                       for c in data.rest["cities"]],
+            "played": data.games_played, "in_progress": data.game_in_progress,
+            "team": bool(data.shape.get("team")), "result_line": _result_line(data.overall_winner),
+            "signature": data.words["signature"], "region": data.words["region"]}
 
 
 def _comings(data: dict[str, Any]) -> list[str]:
@@ -359,8 +358,8 @@ def _result_line(winner: dict[str, Any] | None) -> str:
     return result_line(winner) if winner and winner.get("team") else ""
 
 
-def _standings(data: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{"name": p["name"], "signatures": p["signatures"]} for p in data["players"]]
+def _standings(data: StatusRows) -> list[dict[str, Any]]:
+    return [{"name": p.name, "signatures": p.signatures} for p in data.players]
 
 
 def _lines(told: list[Told]) -> list[dict[str, str]]:

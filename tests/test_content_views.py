@@ -20,7 +20,7 @@ from scarbook.compiler.model import Game
 CAMPAIGN = Path(__file__).resolve().parent.parent / "campaign"
 
 #: Lines of campaign/ that read a mapping by a literal key, and that call as_dict/as_list: at most these.
-GET_CEILING = 241
+GET_CEILING = 240
 AS_CEILING = 43
 
 

@@ -7,7 +7,7 @@ already the effective one: nothing sealed).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scarbook.campaign import shape, steps, todo
 from scarbook.campaign.engine import Replay
@@ -37,8 +37,10 @@ from scarbook.campaign.status_rows import (
 from scarbook.campaign.views.status import mark_line as mark_line
 from scarbook.campaign.views.status import status_text as status_text
 from scarbook.campaign.views.status import when_placed as when_placed
-from scarbook.compiler.model import as_dict
 from scarbook.compiler.words import group_of, mark_groups, words
+
+if TYPE_CHECKING:
+    from scarbook.compiler.items import Sticker
 
 
 def overall_winner(replay: Replay) -> dict[str, Any] | None:
@@ -119,7 +121,7 @@ def step_data(replay: Replay) -> list[dict[str, Any]]:
 def given_name(replay: Replay, item_id: str) -> str | None:
     """The name the players gave an item (a faction's name, a character's alias): its latest active named mark."""
     named = [m for m in replay.state.active_marks(item_id) if m.name
-             and replay.content.stickers.get(m.sticker, {}).get("named")]
+             and replay.content.sticker_view(m.sticker).named_itself]
     return named[-1].name if named else None
 
 
@@ -134,7 +136,7 @@ def piece_stats(replay: Replay) -> list[PieceRow]:
                 continue
             current = {key: state.stat(content, pid, base, key) for key, base in stats.items()}
             printed = {key: base if isinstance(base, int) else None for key, base in stats.items()}
-            raised = {key: sum(int(as_dict(content.stickers.get(m.sticker, {}).get("adds")).get(key) or 0)
+            raised = {key: sum(int(content.sticker_view(m.sticker).adds.get(key) or 0)
                                for m in state.active_marks(pid)) for key in stats}
             out.append(PieceRow(pid, item.get("name", pid), given_name(replay, pid), state.claimed_by(content, pid),
                                 current, printed, {k: n for k, n in raised.items() if n},
@@ -142,9 +144,9 @@ def piece_stats(replay: Replay) -> list[PieceRow]:
     return out
 
 
-def _is_choice(sticker: dict[str, Any]) -> bool:
+def _is_choice(sticker: Sticker) -> bool:
     """A sticker that records a choice among a faction's options (its chosen power)."""
-    return any(isinstance(c, dict) and c.get("check") == "choice-of" for c in sticker.get("checks", []) or [])
+    return bool(sticker.checks_named("choice-of"))
 
 
 def grouped_marks(replay: Replay, marks: list[MarkRow]) -> list[MarkGroupRow]:
@@ -158,8 +160,9 @@ def grouped_marks(replay: Replay, marks: list[MarkRow]) -> list[MarkGroupRow]:
             continue
         st = content.stickers.get(m.sticker, {})
         founds = st.get("founds")
+        view = content.sticker_view(m.sticker)
         # also shown elsewhere: a chosen power, a changed value, a given name, a destroyed card
-        shown_as = ("choice" if _is_choice(st) else "value" if st.get("adds") else "name" if st.get("named")
+        shown_as = ("choice" if _is_choice(view) else "value" if view.adds else "name" if view.named_itself
                     else "destroyed" if m.sticker in content.destroy_stickers else None)
         held[group_of(groups, m.sticker, st, m.slot).id].append(
             GroupedMark(m, not m.active, shown_as, founds.get("population") if isinstance(founds, dict) else None))
@@ -186,14 +189,14 @@ def status(ledger: Ledger, replay: Replay) -> Status:
                                  *shape.player_totals(content, state, p)))
     regions = []
     for rid, reg in content.regions.items():
-        named = [m for m in state.active_marks(rid) if content.stickers.get(m.sticker, {}).get("named")]
+        named = [m for m in state.active_marks(rid) if content.sticker_view(m.sticker).named_itself]
         bonus = reg.get("bonus")
         regions.append(RegionRow(shape.region_owner(content, state, rid), rid,
                                  named[-1].name if named else None, named[-1].by if named else None,
                                  named[-1].sticker if named else None, bonus if isinstance(bonus, int) else None,
                                  state.value(content, rid, reg, "bonus") if isinstance(bonus, int) else None,
                                  [m.sticker for m in state.active_marks(rid)
-                                  if "bonus" in (content.stickers.get(m.sticker, {}).get("adds") or {})]))
+                                  if "bonus" in content.sticker_view(m.sticker).adds]))
     cities, forts = [], []
     for tid in content.territories:
         for m in state.active_marks(tid):
@@ -220,7 +223,7 @@ def status(ledger: Ledger, replay: Replay) -> Status:
         stickers.append(StickerRow(sid, state.placed[sid], pool, left))
     factions = []
     for fid, fac in content.factions.items():
-        power = next((m.name for m in state.active_marks(fid) if _is_choice(content.stickers.get(m.sticker, {}))),
+        power = next((m.name for m in state.active_marks(fid) if _is_choice(content.sticker_view(m.sticker))),
                      None)
         history = []
         for g in state.games:
@@ -229,7 +232,7 @@ def status(ledger: Ledger, replay: Replay) -> Status:
                                        (g.role(player) if g.ended else "playing") if player else "not played"))
         factions.append(FactionRow(fid, fac.get("name", fid), given_name(replay, fid), power,
                                    [m.sticker for m in state.active_marks(fid) if not m.cancels
-                                    and not _is_choice(content.stickers.get(m.sticker, {}))], history))
+                                    and not _is_choice(content.sticker_view(m.sticker))], history))
     games = []
     for g in state.games:
         sc = content.model.scenarios.get(g.scenario) if g.scenario else None
@@ -250,7 +253,7 @@ def status(ledger: Ledger, replay: Replay) -> Status:
         live.number if live else None, games, regions,
         {k: {"one": w.one, "many": w.many} for k, w in words(content.game).items()},
         any(s.does == "sign" for gt in content.model.types.values() for s in gt.steps),
-        any(st.get("named") for st in content.stickers.values()),
+        any(st.named_itself for st in content.sticker_views.values()),
         bool(content.model.starts) or any("start" in s.records for gt in content.model.types.values()
                                            for s in gt.steps),
         grouped_marks(replay, marks), cards, destroyed, stickers, factions, replay.pending, list(state.opened),
@@ -260,7 +263,7 @@ def status(ledger: Ledger, replay: Replay) -> Status:
         {"cities": cities, "fortifications": forts,
          "scores_kept": any(g.scores for g in state.games),
          "to_put_in_place": [{"sticker": sid, "target": target, "packet": env,
-                              "before_next_game": str(content.stickers[sid].get("kind")) in owed_kinds}
+                              "before_next_game": content.sticker_view(sid).kind in owed_kinds}
                              for sid, target, env in to_put_in_place(content, state)],
          "packs": list(state.packs),
          "lines": [{"sticker": s, "between": [a, b]} for s, a, b in state.links

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scarbook.campaign.engine import Campaign, Replay
 from scarbook.campaign.events import Event
@@ -27,6 +27,10 @@ from scarbook.campaign.eventspecs import spec_of, tell
 from scarbook.campaign.narrate import scenario_name, team_result
 from scarbook.campaign.shape import status_lines as shape_lines
 from scarbook.compiler.words import a
+
+if TYPE_CHECKING:
+    from scarbook.campaign.status_rows import GroupedMark
+    from scarbook.campaign.status_rows import Status as StatusRows
 
 
 class NoSuchPoint(ValueError):
@@ -130,19 +134,21 @@ def story(events: list[Event], start: int, stop: int, words: Words) -> list[Told
 
 
 # --- what changed between two points ---------------------------------------------------------------
-def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
-    """What differs between two `status_data`: continents, cities, marks (by mark group), cards, signatures, packets."""
-    def keyed(data: dict[str, Any], section: str, *keys: str) -> dict[tuple[Any, ...], dict[str, Any]]:
-        return {tuple(row.get(k) for k in keys): row for row in data.get(section, [])}
+def changes(before: StatusRows, after: StatusRows) -> dict[str, Any]:
+    """What differs between two statuses: continents, cities, marks (by mark group), cards, signatures, packets."""
+    def keyed(data: StatusRows, section: str, *keys: str) -> dict[tuple[Any, ...], dict[str, Any]]:
+        return {tuple(row[k] for k in keys): row for row in data.rest[section]}
 
-    old_regions = {r["id"]: r for r in before["continents"]}
-    continents = [{"id": r["id"], "name": [old_regions.get(r["id"], {}).get("name"), r["name"]],
-                   "bonus": [old_regions.get(r["id"], {}).get("bonus"), r["bonus"]]}
-                  for r in after["continents"] if old_regions.get(r["id"], {}).get("name") != r["name"]
-                  or old_regions.get(r["id"], {}).get("bonus") != r["bonus"]]
-    old_cards = {c["card"]: c["resources"] for c in before["resources"]}
-    cards = [{"card": c["card"], "resources": [old_cards.get(c["card"], c["printed"]), c["resources"]]}
-             for c in after["resources"] if old_cards.get(c["card"], c["printed"]) != c["resources"]]
+    old_regions = {r.id: r for r in before.continents}
+    continents = []
+    for r in after.continents:
+        was = old_regions.get(r.id)
+        name, bonus = (was.name, was.bonus) if was is not None else (None, None)
+        if name != r.name or bonus != r.bonus:
+            continents.append({"id": r.id, "name": [name, r.name], "bonus": [bonus, r.bonus]})
+    old_cards = {c.card: c.resources for c in before.resources}
+    cards = [{"card": c.card, "resources": [old_cards.get(c.card, c.printed), c.resources]}
+             for c in after.resources if old_cards.get(c.card, c.printed) != c.resources]
     old_cities = keyed(before, "cities", "territory", "name", "sticker")
     new_cities = keyed(after, "cities", "territory", "name", "sticker")
     old_marks, new_marks = _plain_marks(before), _plain_marks(after)
@@ -152,32 +158,36 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
         "cities_gone": [c for k, c in old_cities.items() if k not in new_cities],
         # a mark placed in the range is told as placed even when it was cancelled in the range too (then it is
         # told as cancelled as well): the reader never meets a cancelled mark they were not told of
-        "marks_placed": [m for k, m in new_marks.items() if k not in old_marks],
-        "marks_cancelled": [m for k, m in new_marks.items() if m["cancelled"] and not m.get("status")
-                            and not old_marks.get(k, {"cancelled": False})["cancelled"]],
-        "marks_retired": [m for k, m in new_marks.items() if m.get("status")
-                          and not old_marks.get(k, {"status": None}).get("status")],
-        "players_joined": [j for j in after.get("joined", []) if j not in before.get("joined", [])],
-        "players_left": [x for x in after.get("left", []) if x not in before.get("left", [])],
-        "destroyed_cards": [c for c in after["destroyed_cards"] if c not in before["destroyed_cards"]],
-        "signatures": [s for s in after["signatures"] if s not in before["signatures"]],
-        "opened_packets": [e for e in after["opened_packets"] if e not in before["opened_packets"]],
+        "marks_placed": [_told(m) for k, m in new_marks.items() if k not in old_marks],
+        "marks_cancelled": [_told(m) for k, m in new_marks.items() if m[0].cancelled and not m[0].mark.status
+                            and not (k in old_marks and old_marks[k][0].cancelled)],
+        "marks_retired": [_told(m) for k, m in new_marks.items() if m[0].mark.status
+                          and not (k in old_marks and old_marks[k][0].mark.status)],
+        "players_joined": [j for j in after.rest["joined"] if j not in before.rest["joined"]],
+        "players_left": [x for x in after.rest["left"] if x not in before.rest["left"]],
+        "destroyed_cards": [c for c in after.destroyed_cards if c not in before.destroyed_cards],
+        "signatures": [s.json() for s in after.signatures if s not in before.signatures],
+        "opened_packets": [e for e in after.opened_packets if e not in before.opened_packets],
     }
 
 
-def _plain_marks(data: dict[str, Any]) -> dict[tuple[Any, ...], dict[str, Any]]:
+def _told(m: tuple[GroupedMark, str]) -> dict[str, Any]:
+    """A mark as the diff tells it: its status fields and its group's title."""
+    return {**m[0].json(), "group": m[1]}
+
+
+def _plain_marks(data: StatusRows) -> dict[tuple[Any, ...], tuple[GroupedMark, str]]:
     """The marks of every mark group that no other line of the diff tells (a founded place is a city, a value a
     card's change, a name a continent's), keyed by where and when they were placed, each with its group's title."""
-    return {(m["target"], m["sticker"], m["game"], m["during_game"], m["name"]):
-            {**m, "group": group["title"]}
-            for group in data.get("mark_groups", []) for m in group["marks"]
-            if m["population"] is None and m["shown_as"] is None}
+    return {(g.mark.target, g.mark.sticker, g.mark.game, g.mark.during_game, g.mark.name): (g, group.title)
+            for group in data.mark_groups for g in group.marks
+            if g.population is None and g.shown_as is None}
 
 
 def diff_data(campaign: Campaign, first: int, last: int | None = None) -> dict[str, Any]:
     """`campaign diff FIRST [LAST]`: every event after game FIRST up to the end of game LAST (default: the
     ledger's last event, a game in progress included), told, and what those events changed."""
-    from scarbook.campaign.report import status_data
+    from scarbook.campaign.report import status
 
     events = campaign.ledger.events
     start = point(events, first)
@@ -188,7 +198,7 @@ def diff_data(campaign: Campaign, first: int, last: int | None = None) -> dict[s
     now = campaign.replay(events[:stop])
     words = Words(now)
     told = story(events, start, stop, words)
-    changed = changes(status_data(campaign.ledger, then), status_data(campaign.ledger, now))
+    changed = changes(status(campaign.ledger, then), status(campaign.ledger, now))
     return {"campaign": campaign.ledger.name or None, "game": now.content.game.id, "from": first, "to": last,
             "events": [t.to_json() for t in told], "changes": changed, "names": _names_of(changed, words)}
 
@@ -274,7 +284,7 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
     """Everything the printable chronicle shows: a title page, one page per game (who played what, from
     where, how it ended, every event of that game told, the board after it), and the end of the campaign.
     Each page is told from the fold that ends with it: nothing from a packet opened later."""
-    from scarbook.campaign.report import status_data
+    from scarbook.campaign.report import status
     from scarbook.campaign.sheet import sheet_svg
 
     ledger = campaign.ledger
@@ -290,7 +300,7 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
         words = Words(replay)
         told = story(events, begin, stop, words)
         record = replay.state.games[number - 1]
-        data = status_data(ledger, replay)
+        typed = status(ledger, replay)
         pages.append({
             "number": number, "type": record.type, "ended": record.ended, "date": record.date,
             "players": [{"name": p, "pieces": [words(i) for i in record.pieces.get(p, {}).values()],
@@ -303,31 +313,28 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
             "notes": [t.event.note for t in told if t.when in ("start", "end") and t.event.note],
             "during": _lines([t for t in told if t.when == "during"]),
             "after": _lines([t for t in told if t.when == "after"]),
-            "board": sheet_svg(ledger, replay, data, CHRONICLE_BOARD_MM), "standings": _standings(data)})
+            "board": sheet_svg(ledger, replay, typed, CHRONICLE_BOARD_MM), "standings": _standings(typed)})
     final = campaign.replay(check=False)
-    data = status_data(ledger, final)
+    data = status(ledger, final)
     words = Words(final)
     setup = starts[0] if starts else len(events)
     before = story(events, 0, setup, Words(campaign.replay(events[:setup], check=False)))
     return {"title": ledger.name or ledger.path.stem, "game_title": final.content.game.title,
-            "meta_title": f"{a(final.content.game.title)} campaign", "signs": bool(data.get("signs", True)),
-            "shape_lines": shape_lines(data), "comings": _comings(data),
-            "regions_shown": bool(data.get("regions_named")) or any(r["bonus"] or r["changes"]
-                                                                   for r in data["continents"]),
-            "players": [*ledger.players, *(j["player"] for j in data.get("joined", [])
+            "meta_title": f"{a(final.content.game.title)} campaign", "signs": data.signs,
+            "shape_lines": shape_lines(data.shape), "comings": _comings(data.rest),
+            "regions_shown": data.regions_named or any(r.bonus or r.changes for r in data.continents),
+            "players": [*ledger.players, *(j["player"] for j in data.rest["joined"]
                                              if j["player"] not in ledger.players)], "games": pages,
-            "holders": [{"name": words(r["id"], "regions"), "owner": r["owner"]} for r in data["continents"]
-                        if r.get("owner")],
-            "totals": [{"name": p["name"], "total": p["score_total"]} for p in data["players"]
-                       if p.get("score_total") is not None], "before": _lines(before),
-            "standings": _standings(data), "overall_winner": data["overall_winner"],
-            "continents": [{"name": words(r["id"], "regions"), "named": r["name"] or "", "by": r["named_by"] or "",
-                            "bonus": r["bonus"]} for r in data["continents"]],
+            "holders": [{"name": words(r.id, "regions"), "owner": r.owner} for r in data.continents if r.owner],
+            "totals": [{"name": p.name, "total": p.score_total} for p in data.players if p.score_total is not None],
+            "before": _lines(before), "standings": _standings(data), "overall_winner": data.overall_winner,
+            "continents": [{"name": words(r.id, "regions"), "named": r.name or "", "by": r.named_by or "",
+                            "bonus": r.bonus} for r in data.continents],
             "cities": [{"name": c["name"], "where": words(c["territory"]), "by": c["by"] or ""}
-                       for c in data["cities"]],
-            "played": data["games_played"], "in_progress": data["game_in_progress"],
-            "team": bool(data.get("team")), "result_line": _result_line(data["overall_winner"]),
-            "signature": data["words"]["signature"], "region": data["words"]["region"]}
+                       for c in data.rest["cities"]],
+            "played": data.games_played, "in_progress": data.game_in_progress,
+            "team": bool(data.shape.get("team")), "result_line": _result_line(data.overall_winner),
+            "signature": data.words["signature"], "region": data.words["region"]}
 
 
 def _comings(data: dict[str, Any]) -> list[str]:
@@ -358,8 +365,8 @@ def _result_line(winner: dict[str, Any] | None) -> str:
     return result_line(winner) if winner and winner.get("team") else ""
 
 
-def _standings(data: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{"name": p["name"], "signatures": p["signatures"]} for p in data["players"]]
+def _standings(data: StatusRows) -> list[dict[str, Any]]:
+    return [{"name": p.name, "signatures": p.signatures} for p in data.players]
 
 
 def _lines(told: list[Told]) -> list[dict[str, str]]:

@@ -7,7 +7,7 @@ already the effective one: nothing sealed).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scarbook.campaign import shape, steps, todo
 from scarbook.campaign.engine import Replay
@@ -16,13 +16,31 @@ from scarbook.campaign.links import cuts
 from scarbook.campaign.rules import blocking as rules_blocking
 from scarbook.campaign.rules import legal_now, legal_starts, to_put_in_place, where
 from scarbook.campaign.state import pool_for
+from scarbook.campaign.status_rows import (
+    FactionGame,
+    FactionRow,
+    GameRow,
+    GroupedMark,
+    MarkGroupRow,
+    MarkRow,
+    OwedReward,
+    PieceRow,
+    PlayerRow,
+    RegionRow,
+    ResourceRow,
+    SignatureRow,
+    Status,
+    StickerRow,
+)
 
 # moved to the status view; still importable from here (code written against the old place keeps working)
 from scarbook.campaign.views.status import mark_line as mark_line
 from scarbook.campaign.views.status import status_text as status_text
 from scarbook.campaign.views.status import when_placed as when_placed
-from scarbook.compiler.model import as_dict
 from scarbook.compiler.words import group_of, mark_groups, words
+
+if TYPE_CHECKING:
+    from scarbook.compiler.items import Sticker
 
 
 def overall_winner(replay: Replay) -> dict[str, Any] | None:
@@ -103,11 +121,11 @@ def step_data(replay: Replay) -> list[dict[str, Any]]:
 def given_name(replay: Replay, item_id: str) -> str | None:
     """The name the players gave an item (a faction's name, a character's alias): its latest active named mark."""
     named = [m for m in replay.state.active_marks(item_id) if m.name
-             and replay.content.stickers.get(m.sticker, {}).get("named")]
+             and replay.content.sticker_view(m.sticker).named_itself]
     return named[-1].name if named else None
 
 
-def piece_stats(replay: Replay) -> list[dict[str, Any]]:
+def piece_stats(replay: Replay) -> list[PieceRow]:
     """Every piece with stats (a character card): its current values, upgrades applied."""
     content, state = replay.content, replay.state
     out = []
@@ -118,43 +136,47 @@ def piece_stats(replay: Replay) -> list[dict[str, Any]]:
                 continue
             current = {key: state.stat(content, pid, base, key) for key, base in stats.items()}
             printed = {key: base if isinstance(base, int) else None for key, base in stats.items()}
-            raised = {key: sum(int(as_dict(content.stickers.get(m.sticker, {}).get("adds")).get(key) or 0)
+            raised = {key: sum(int(content.sticker_view(m.sticker).adds.get(key) or 0)
                                for m in state.active_marks(pid)) for key in stats}
-            out.append({"piece": pid, "name": item.get("name", pid), "given_name": given_name(replay, pid),
-                        "owner": state.claimed_by(content, pid), "stats": current, "printed": printed,
-                        "raised": {k: n for k, n in raised.items() if n},
-                        "lost": any(pid in g.lost for g in state.games),
-                        "retired": state.retired_pieces.get(pid)})
+            out.append(PieceRow(pid, item.get("name", pid), given_name(replay, pid), state.claimed_by(content, pid),
+                                current, printed, {k: n for k, n in raised.items() if n},
+                                any(pid in g.lost for g in state.games), state.retired_pieces.get(pid)))
     return out
 
 
-def _is_choice(sticker: dict[str, Any]) -> bool:
+def _is_choice(sticker: Sticker) -> bool:
     """A sticker that records a choice among a faction's options (its chosen power)."""
-    return any(isinstance(c, dict) and c.get("check") == "choice-of" for c in sticker.get("checks", []) or [])
+    return bool(sticker.checks_named("choice-of"))
 
 
-def grouped_marks(replay: Replay, marks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def grouped_marks(replay: Replay, marks: list[MarkRow]) -> list[MarkGroupRow]:
     """Every placed mark (not the stickers that cancel others), in the game's mark groups (`game: marks:`), in the
     groups' order; only groups that hold a mark. Each mark keeps its status fields and says if it is cancelled."""
     content = replay.content
     groups = mark_groups(content.game)
-    held: dict[str, list[dict[str, Any]]] = {g.id: [] for g in groups}
+    held: dict[str, list[GroupedMark]] = {g.id: [] for g in groups}
     for m in marks:
-        if m["cancels"]:
+        if m.cancels:
             continue
-        st = content.stickers.get(m["sticker"], {})
+        st = content.stickers.get(m.sticker, {})
         founds = st.get("founds")
+        view = content.sticker_view(m.sticker)
         # also shown elsewhere: a chosen power, a changed value, a given name, a destroyed card
-        shown_as = ("choice" if _is_choice(st) else "value" if st.get("adds") else "name" if st.get("named")
-                    else "destroyed" if m["sticker"] in content.destroy_stickers else None)
-        held[group_of(groups, m["sticker"], st, m["slot"]).id].append(
-            {**m, "cancelled": not m["active"], "shown_as": shown_as,
-             "population": founds.get("population") if isinstance(founds, dict) else None})
-    return [{"id": g.id, "title": g.word.one, "plural": g.word.many, "board": g.board, "declared": g.declared,
-             "marks": held[g.id]} for g in groups if held[g.id]]
+        shown_as = ("choice" if _is_choice(view) else "value" if view.adds else "name" if view.named_itself
+                    else "destroyed" if m.sticker in content.destroy_stickers else None)
+        held[group_of(groups, m.sticker, st, m.slot).id].append(
+            GroupedMark(m, not m.active, shown_as, founds.get("population") if isinstance(founds, dict) else None))
+    return [MarkGroupRow(g.id, g.word.one, g.word.many, g.board, g.declared, held[g.id])
+            for g in groups if held[g.id]]
 
 
 def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
+    """`status --format json`."""
+    return status(ledger, replay).json()
+
+
+def status(ledger: Ledger, replay: Replay) -> Status:
+    """Where the campaign stands, as typed rows (`campaign/status_rows.py`)."""
     content, state = replay.content, replay.state
     game = content.game
     players = []
@@ -162,24 +184,19 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         sig = state.signature_count(p)
         owns = {k: [pid for pid in content.pieces_of(k) if state.claimed_by(content, pid) == p]
                 for k in content.model.pieces if content.model.pieces[k].claim}
-        players.append({
-            "name": p, "signatures": sig, "tokens": tokens(replay, p),
-            "owns": {k: v for k, v in owns.items() if v},
-            "legal_starts": legal_starts(content, state, p),
-            "may_take": may_still(replay, p),
-            **shape.player_totals(content, state, p),
-        })
+        players.append(PlayerRow(p, sig, tokens(replay, p), {k: v for k, v in owns.items() if v},
+                                 legal_starts(content, state, p), may_still(replay, p),
+                                 *shape.player_totals(content, state, p)))
     regions = []
     for rid, reg in content.regions.items():
-        named = [m for m in state.active_marks(rid) if content.stickers.get(m.sticker, {}).get("named")]
+        named = [m for m in state.active_marks(rid) if content.sticker_view(m.sticker).named_itself]
         bonus = reg.get("bonus")
-        regions.append({**shape.region_owner(content, state, rid), "id": rid, "name": named[-1].name if named else None,
-                        "named_by": named[-1].by if named else None,
-                        "named_with": named[-1].sticker if named else None,
-                        "printed_bonus": bonus if isinstance(bonus, int) else None,
-                        "bonus": state.value(content, rid, reg, "bonus") if isinstance(bonus, int) else None,
-                        "changes": [m.sticker for m in state.active_marks(rid)
-                                    if "bonus" in (content.stickers.get(m.sticker, {}).get("adds") or {})]})
+        regions.append(RegionRow(shape.region_owner(content, state, rid), rid,
+                                 named[-1].name if named else None, named[-1].by if named else None,
+                                 named[-1].sticker if named else None, bonus if isinstance(bonus, int) else None,
+                                 state.value(content, rid, reg, "bonus") if isinstance(bonus, int) else None,
+                                 [m.sticker for m in state.active_marks(rid)
+                                  if "bonus" in content.sticker_view(m.sticker).adds]))
     cities, forts = [], []
     for tid in content.territories:
         for m in state.active_marks(tid):
@@ -198,75 +215,72 @@ def status_data(ledger: Ledger, replay: Replay) -> dict[str, Any]:
             destroyed.append(cid)
         if isinstance(card.get("resources"), int) and content.card_kind(content.card_views[cid]) == "territory":
             value = state.value(content, cid, card, "resources")
-            cards.append({"card": cid, "resources": value, "printed": card["resources"]})
+            cards.append(ResourceRow(cid, value, card["resources"]))
     stickers = []
     for sid, st in content.sticker_views.items():
         pool, count = pool_for(state, st)
         left = None if count is None else count - state.pool_used[(sid, pool)]
-        stickers.append({"sticker": sid, "placed": state.placed[sid], "pool": pool, "left": left})
+        stickers.append(StickerRow(sid, state.placed[sid], pool, left))
     factions = []
     for fid, fac in content.factions.items():
-        power = next((m.name for m in state.active_marks(fid) if _is_choice(content.stickers.get(m.sticker, {}))),
+        power = next((m.name for m in state.active_marks(fid) if _is_choice(content.sticker_view(m.sticker))),
                      None)
         history = []
         for g in state.games:
             player = next((p for p, ps in g.pieces.items() if fid in ps.values()), None)
-            history.append({"game": g.number, "player": player, "start": g.starts.get(player or "", None),
-                            "result": (g.role(player) if g.ended else "playing") if player else "not played"})
-        factions.append({"id": fid, "name": fac.get("name", fid), "given_name": given_name(replay, fid), "power": power,
-                         "marks": [m.sticker for m in state.active_marks(fid) if not m.cancels
-                                   and not _is_choice(content.stickers.get(m.sticker, {}))],
-                         "history": history})
-    games = [{"game": g.number, "type": g.type, "plays": g.plays, "pieces": g.pieces, "starts": g.starts,
-              "seating": list(g.seating), "ended": g.ended,
-              "winner": g.winner or None, "held_on": g.held_on, "eliminated": g.eliminated, "lost": g.lost,
-              "returned": g.returned, "signed": g.signed, "date": g.date or None, "team": g.team or None,
-              "chapter": shape.chapter_label(content, g) or None, **shape.game_extras(content, g)}
-             for g in state.games]
-    marks = [{"target": target, "sticker": m.sticker, "kind": m.kind, "slot": m.slot, "name": m.name or None,
-              "by": m.by or None, "game": m.after_game, "during_game": m.during_game or None, "active": m.active,
-              "covered_by": m.covered_by, "status": m.status or None, "placed_by": m.placed_by or None,
-              "cancels": m.cancels, "boxes": m.boxes, "left": (m.boxes - m.ticked) if m.boxes else None}
+            history.append(FactionGame(g.number, player, g.starts.get(player or "", None),
+                                       (g.role(player) if g.ended else "playing") if player else "not played"))
+        factions.append(FactionRow(fid, fac.get("name", fid), given_name(replay, fid), power,
+                                   [m.sticker for m in state.active_marks(fid) if not m.cancels
+                                    and not _is_choice(content.sticker_view(m.sticker))], history))
+    games = []
+    for g in state.games:
+        sc = content.model.scenarios.get(g.scenario) if g.scenario else None
+        games.append(GameRow(g.number, g.type, g.plays, g.pieces, g.starts, list(g.seating), g.ended, g.winner or None,
+                             g.held_on, g.eliminated, g.lost, g.returned, g.signed, g.date or None, g.team or None,
+                             shape.chapter_label(content, g) or None, g.scenario or None,
+                             (sc.name if sc else g.scenario) if g.scenario else None,
+                             dict(g.scores) if g.scores else None))
+    marks = [MarkRow(target, m.sticker, m.kind, m.slot, m.name or None, m.by or None, m.after_game,
+                     m.during_game or None, m.active, m.covered_by, m.status or None, m.placed_by or None, m.cancels,
+                     m.boxes, (m.boxes - m.ticked) if m.boxes else None)
              for target, placed in state.marks.items() for m in placed]
     live = state.in_progress
     owed = todo.todo(content, state)
-    return {
-        "campaign": ledger.name or None, "game": game.id, "players": players,
-        "games_played": sum(1 for g in state.games if g.ended), "game_in_progress": live.number if live else None,
-        "games": games, "signatures": [{"player": p, "game": n} for p, n in state.signatures],
-        "continents": regions, "cities": cities, "fortifications": forts,
-        "words": {k: {"one": w.one, "many": w.many} for k, w in words(content.game).items()},
-        "signs": any(s.does == "sign" for gt in content.model.types.values() for s in gt.steps),
-        "regions_named": any(st.get("named") for st in content.stickers.values()),
-        "starts_used": bool(content.model.starts) or any("start" in s.records for gt in content.model.types.values()
-                                                          for s in gt.steps),
-        "scores_kept": any(g.scores for g in state.games),
-        "mark_groups": grouped_marks(replay, marks),
-        "resources": cards, "destroyed_cards": destroyed, "stickers": stickers, "factions": factions,
-        "pending_packets": replay.pending, "opened_packets": list(state.opened),
-        "to_put_in_place": [{"sticker": sid, "target": target, "packet": env,
-                             "before_next_game": str(content.stickers[sid].get("kind")) in owed_kinds}
-                            for sid, target, env in to_put_in_place(content, state)],
-        "packs": list(state.packs),
-        "lines": [{"sticker": s, "between": [a, b]} for s, a, b in state.links
-                  if not cuts(content.stickers.get(s, {}))],
-        "cuts": [{"sticker": s, "between": [a, b]} for s, a, b in state.links if cuts(content.stickers.get(s, {}))],
-        "owed_rewards": [{"player": t.who, "role": t.what} for t in owed if t.kind == "step"],
-        "todo": [t.as_dict() for t in owed],
-        "steps": step_data(replay),
-        "passes": [{"game": g, "step": st, "by": by, "for": piece or None, "why": why or None}
-                   for g, st, by, piece, why in state.passes],
-        "token_names": {t.id: {"name": t.name, "plural": t.plural} for t in content.model.tokens},
-        "pieces": piece_stats(replay),
-        "joined": [{"player": p, "after_game": n} for p, n in state.joined],
-        "left": [{"player": p, "after_game": n, "to": heir or None} for p, n, heir in state.left],
-        "next_game": {"number": state.started + 1 if live is None else live.number,
-                      "type": content.model.type_of(state.started + 1 if live is None else live.number),
-                      "rewarded": content.model.rewarded(state.started + 1 if live is None else live.number)},
-        "overall_winner": overall_winner(replay),
-        "marks": marks, "events": state.events,
-        "campaign_games": content.model.games,
-        "on_territories": [m for m in marks if m["target"] in content.territories and m["active"]
-                           and not m["cancels"]],
-        **shape.status_data(content, state, lambda sid, t: legal_now(content, state, sid, t)),
-    }
+    return Status(
+        ledger.name or None, game.id, players, [SignatureRow(p, n) for p, n in state.signatures],
+        sum(1 for g in state.games if g.ended),
+        live.number if live else None, games, regions,
+        {k: {"one": w.one, "many": w.many} for k, w in words(content.game).items()},
+        any(s.does == "sign" for gt in content.model.types.values() for s in gt.steps),
+        any(st.named_itself for st in content.sticker_views.values()),
+        bool(content.model.starts) or any("start" in s.records for gt in content.model.types.values()
+                                           for s in gt.steps),
+        grouped_marks(replay, marks), cards, destroyed, stickers, factions, replay.pending, list(state.opened),
+        [OwedReward(t.who, t.what) for t in owed if t.kind == "step"],
+        {t.id: {"name": t.name, "plural": t.plural} for t in content.model.tokens}, piece_stats(replay), marks,
+        overall_winner(replay),
+        {"cities": cities, "fortifications": forts,
+         "scores_kept": any(g.scores for g in state.games),
+         "to_put_in_place": [{"sticker": sid, "target": target, "packet": env,
+                              "before_next_game": content.sticker_view(sid).kind in owed_kinds}
+                             for sid, target, env in to_put_in_place(content, state)],
+         "packs": list(state.packs),
+         "lines": [{"sticker": s, "between": [a, b]} for s, a, b in state.links
+                   if not cuts(content.stickers.get(s, {}))],
+         "cuts": [{"sticker": s, "between": [a, b]} for s, a, b in state.links
+                  if cuts(content.stickers.get(s, {}))],
+         "todo": [t.as_dict() for t in owed],
+         "steps": step_data(replay),
+         "passes": [{"game": g, "step": st, "by": by, "for": piece or None, "why": why or None}
+                    for g, st, by, piece, why in state.passes],
+         "joined": [{"player": p, "after_game": n} for p, n in state.joined],
+         "left": [{"player": p, "after_game": n, "to": heir or None} for p, n, heir in state.left],
+         "next_game": {"number": state.started + 1 if live is None else live.number,
+                       "type": content.model.type_of(state.started + 1 if live is None else live.number),
+                       "rewarded": content.model.rewarded(state.started + 1 if live is None else live.number)},
+         "events": state.events,
+         "campaign_games": content.model.games,
+         "on_territories": [m for m in marks if m.target in content.territories and m.active and not m.cancels]},
+        shape.status_data(content, state, lambda sid, t: legal_now(content, state, sid, t)),
+    )

@@ -76,29 +76,28 @@ def game_extras(content: Content, game: GameRecord) -> dict[str, Any]:
     return out
 
 
-def player_totals(content: Content, state: CampaignState, player: str) -> dict[str, Any]:
+def player_totals(content: Content, state: CampaignState, player: str) -> tuple[int | None, list[str] | None]:
     """A player's totals over the campaign where the game keeps them: the score over every game ended
-    (`score_total`), the places their claims make their own (`claimed`)."""
+    (`score_total`, None where no game has scores), the places their claims make their own (`claimed`, None where
+    the game has no claims)."""
     from scarbook.campaign.lang import owner_of
 
-    out: dict[str, Any] = {}
+    total = None
     if any(g.scores for g in state.games):
         held = state.holders(player)  # their own, and what players who left handed to them
-        out["score_total"] = sum(n for g in state.games if g.ended for q, n in g.scores.items() if q in held)
+        total = sum(n for g in state.games if g.ended for q, n in g.scores.items() if q in held)
     claims = content.model.claims
-    if claims:
-        out["claimed"] = [pid for pid, ms in state.marks.items()
-                          if any(m.sticker in claims and m.active for m in ms)
-                          and owner_of(content, state, pid) == player]
-    return out
+    claimed = [pid for pid, ms in state.marks.items()
+               if any(m.sticker in claims and m.active for m in ms)
+               and owner_of(content, state, pid) == player] if claims else None
+    return total, claimed
 
 
-def region_owner(content: Content, state: CampaignState, rid: str) -> dict[str, Any]:
-    """`{"owner": NAME}` where the game has claims and a player's claim is on the region, else nothing."""
+def region_owner(content: Content, state: CampaignState, rid: str) -> str | None:
+    """The player whose claim is on the region, where the game has claims (else None)."""
     from scarbook.campaign.lang import owner_of
 
-    owner = owner_of(content, state, rid) if content.model.claims else None
-    return {"owner": owner} if owner else {}
+    return (owner_of(content, state, rid) or None) if content.model.claims else None
 
 
 def place_values(content: Content, state: CampaignState) -> list[dict[str, Any]]:

@@ -1,8 +1,7 @@
 """The campaign sheet: the campaign's state as a page a group pins to the wall (PDF, HTML or SVG).
 
-Builds a view model from `report.status_data` (reading only the keys it knows, so new state the
-tracker adds flows through without breaking it), names everything as printed (the content's
-`name`, a territory's code where it has no printed name, never a bare id), draws the board with
+Builds a view model from `report.status` (typed rows, `campaign/status_rows.py`), names everything as
+printed (the content's `name`, a territory's code where it has no printed name, never a bare id), draws the board with
 `compiler.boardmap.board_svg` (each permanent mark an icon in its territory) and renders
 `templates/campaign-sheet.html.j2` with the compiler's Jinja2 environment (autoescape,
 StrictUndefined). Imports Jinja2 (and WeasyPrint for a PDF), so only the `sheet` command loads it.
@@ -20,11 +19,12 @@ from scarbook.campaign import shape
 from scarbook.campaign.effective import applied
 from scarbook.campaign.engine import Replay
 from scarbook.campaign.ledger.file import Ledger
-from scarbook.campaign.report import status_data
+from scarbook.campaign.report import status
 from scarbook.campaign.views.status import when_placed
 from scarbook.compiler.model import as_list, known
 
 if TYPE_CHECKING:
+    from scarbook.campaign.status_rows import MarkRow, Status
     from scarbook.compiler.boardmap import MapMark
     from scarbook.compiler.items import Sticker
     from scarbook.compiler.words import MarkGroup
@@ -60,7 +60,7 @@ def _sticker_facts(replay: Replay, sticker: str) -> Sticker:
     return replay.content.sticker_view(sticker)
 
 
-def map_marks(replay: Replay, data: dict[str, Any], names: Names) -> dict[str, list[MapMark]]:
+def map_marks(replay: Replay, data: Status, names: Names) -> dict[str, list[MapMark]]:
     """Territory id -> the icons to draw in it: every active mark (not the cancel stickers, whose
     effect is that the cancelled mark is gone), each with its group's icon and colour, and a destroyed
     territory card."""
@@ -68,23 +68,23 @@ def map_marks(replay: Replay, data: dict[str, Any], names: Names) -> dict[str, l
 
     territories = replay.content.territories
     out: dict[str, list[MapMark]] = {}
-    for group in data.get("mark_groups", []):
-        look = _groups(replay).get(group["id"])
+    for group in data.mark_groups:
+        look = _groups(replay).get(group.id)
         if look is None or not look.board:
             continue
-        for m in group["marks"]:
-            target = m.get("target")
-            if target not in territories or m.get("cancelled"):
+        for grouped in group.marks:
+            m = grouped.mark
+            if m.target not in territories or grouped.cancelled:
                 continue
-            st = _sticker_facts(replay, m["sticker"])
-            label = short_label(st.name or m["sticker"], look.word.one)
-            size = m.get("population")
-            text = (m.get("name") or label) if isinstance(size, int) or m.get("name") else label
-            if m.get("boxes"):
+            st = _sticker_facts(replay, m.sticker)
+            label = short_label(st.name or m.sticker, look.word.one)
+            size = grouped.population
+            text = (m.name or label) if isinstance(size, int) or m.name else label
+            if m.boxes:
                 text = ""
-            out.setdefault(target, []).append(MapMark(group["id"], text, size if isinstance(size, int) else (
-                m.get("left") if m.get("boxes") else None), m.get("boxes"), look.icon, look.color, look.legend_text))
-    for cid in data.get("destroyed_cards", []):
+            out.setdefault(m.target, []).append(MapMark(group.id, text, size if isinstance(size, int) else (
+                m.left if m.boxes else None), m.boxes, look.icon, look.color, look.legend_text))
+    for cid in data.destroyed_cards:
         card = replay.content.card_views.get(cid)
         if card is not None and card.territory is not None:
             out.setdefault(card.territory, []).append(DESTROYED)
@@ -105,11 +105,11 @@ def _piece_title(content: Any) -> str:
     return title[:1].upper() + title[1:] + ("" if title.endswith("s") else "s")
 
 
-def changed_values(content: Any, data: dict[str, Any], names: Any, skip: set[str]) -> list[dict[str, Any]]:
+def changed_values(content: Any, data: Status, names: Any, skip: set[str]) -> list[dict[str, Any]]:
     """Cards whose printed values (`stats`) marks have changed, or that are destroyed: printed and now, in words."""
-    destroyed = set(data.get("destroyed_cards", []))
+    destroyed = set(data.destroyed_cards)
     out = []
-    for c in data.get("card_values", []):
+    for c in data.shape.get("card_values", []):  # the shape's part of the status is not typed yet
         printed = (content.cards.get(c["card"], {}).get("stats") or {})
         changed = [k for k, v in c["values"].items() if v != printed.get(k)]
         if c["card"] in skip or not (changed or c["card"] in destroyed):
@@ -121,71 +121,70 @@ def changed_values(content: Any, data: dict[str, Any], names: Any, skip: set[str
     return out
 
 
-def game_columns(data: dict[str, Any], games: list[dict[str, Any]]) -> dict[str, bool]:
+def game_columns(team: bool, games: list[dict[str, Any]]) -> dict[str, bool]:
     """The columns of the games table, by the game's result form: a team's result or a winner; who held on and
     who was eliminated only where a game had them; what was played (a scenario, a chapter); the scores."""
-    team = bool(data.get("team"))
     return {"type": any(g["type"] for g in games), "played": any(g["played"] for g in games),
             "result": team, "winner": not team, "held_on": not team and any(g["held_on"] for g in games),
             "eliminated": any(g["eliminated"] for g in games), "scores": any(g["scores"] for g in games)}
 
 
-def player_columns(data: dict[str, Any], players: list[dict[str, Any]]) -> dict[str, bool]:
+def player_columns(starts_used: bool, players: list[dict[str, Any]]) -> dict[str, bool]:
     """The columns of the players table, by what the game keeps: tokens to start with, legal starts, places
     claimed, a total score."""
     return {"starts_with": any(p["starts_with"] != "nothing" for p in players),
-            "starts": bool(data.get("starts_used", True)), "claimed": any(p["claimed"] for p in players),
+            "starts": starts_used, "claimed": any(p["claimed"] for p in players),
             "score_total": any(p["score_total"] is not None for p in players)}
 
 
 def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
     """Everything the sheet prints, named as printed, in the order it prints it."""
-    data = status_data(ledger, replay)
+    data = status(ledger, replay)
     names = Names(replay)
     content = replay.content
     game = content.game
 
-    def by(m: dict[str, Any]) -> str:
-        when = when_placed(m.get("game") or 0, m.get("during_game"))
-        who = m.get("by") or ("setup" if when == "before game 1" else "")  # nobody named: setup before game 1
-        if m.get("placed_by"):  # handed over since: whose it is now, and who placed it
-            return f"{m['placed_by']}, {when} (now {who}'s)"
+    def by(m: MarkRow) -> str:
+        when = when_placed(m.game or 0, m.during_game)
+        who = m.by or ("setup" if when == "before game 1" else "")  # nobody named: setup before game 1
+        if m.placed_by:  # handed over since: whose it is now, and who placed it
+            return f"{m.placed_by}, {when} (now {who}'s)"
         return f"{who}, {when}" if who else when
 
     players = []
-    for p in data.get("players", []):
-        token_names = data.get("token_names", {})
-        tokens = [f"{n} {token_names.get(t, {}).get('name' if n == 1 else 'plural', t)}"
-                  for t, n in (p.get("tokens") or {}).items() if n] or "nothing"
-        players.append({"name": p["name"], "signatures": p.get("signatures", 0),
-                        "signed": [s["game"] for s in data.get("signatures", []) if s.get("player") == p["name"]],
+    for p in data.players:
+        tokens = [f"{n} {data.token_names.get(t, {}).get('name' if n == 1 else 'plural', t)}"
+                  for t, n in p.tokens.items() if n] or "nothing"
+        players.append({"name": p.name, "signatures": p.signatures,
+                        "signed": [s.game for s in data.signatures if s.player == p.name],
                         "starts_with": tokens if isinstance(tokens, str) else ", ".join(map(str, tokens)),
-                        "starts": len(p.get("legal_starts", [])),
-                        "may_take": [names(s, "stickers") for s in p.get("may_take", [])],
-                        "claimed": [names(c) for c in p.get("claimed", [])], "score_total": p.get("score_total")})
-    continents = [{"printed": names(r["id"], "regions"), "name": r.get("name"), "named_by": r.get("named_by"),
-                   "printed_bonus": r.get("printed_bonus"), "bonus": r.get("bonus"),
-                   "changes": [names(s, "stickers") for s in r.get("changes", [])], "owner": r.get("owner")}
-                  for r in data.get("continents", [])]
+                        "starts": len(p.legal_starts),
+                        "may_take": [names(s, "stickers") for s in p.may_take],
+                        "claimed": [names(c) for c in p.claimed or []], "score_total": p.score_total})
+    continents = [{"printed": names(r.id, "regions"), "name": r.name, "named_by": r.named_by,
+                   "printed_bonus": r.printed_bonus, "bonus": r.bonus,
+                   "changes": [names(s, "stickers") for s in r.changes], "owner": r.owner}
+                  for r in data.continents]
     groups = []
-    for group in data.get("mark_groups", []):
+    for group in data.mark_groups:
         rows: list[dict[str, Any]] = []
-        for m in group["marks"]:
-            if m.get("shown_as") in ("value", "name", "choice", "destroyed"):
+        for grouped in group.marks:
+            m = grouped.mark
+            if grouped.shown_as in ("value", "name", "choice", "destroyed"):
                 continue  # shown as a value, a region's name, a faction's power, a destroyed card
-            if isinstance(m.get("population"), int) and m.get("cancelled"):
+            if isinstance(grouped.population, int) and grouped.cancelled:
                 continue
-            state = ("" if not m.get("boxes") else f"{m.get('left')} of {m['boxes']} boxes left")
-            if isinstance(m.get("population"), int):
-                state = f"size {m['population']}"
-            if m.get("status"):  # retired or lost for good (`campaign retire`)
-                state = str(m["status"]) + (f", {state}" if state else "")
-            elif m.get("cancelled"):
-                state = f"cancelled ({names(m.get('covered_by'), 'stickers')})" + (f", {state}" if state else "")
-            given = str(m.get("name") or "")
-            row = {"where": names(m["target"]), "mark": names(m["sticker"], "stickers"),
+            state = ("" if not m.boxes else f"{m.left} of {m.boxes} boxes left")
+            if isinstance(grouped.population, int):
+                state = f"size {grouped.population}"
+            if m.status:  # retired or lost for good (`campaign retire`)
+                state = str(m.status) + (f", {state}" if state else "")
+            elif grouped.cancelled:
+                state = f"cancelled ({names(m.covered_by, 'stickers')})" + (f", {state}" if state else "")
+            given = str(m.name or "")
+            row = {"where": names(m.target), "mark": names(m.sticker, "stickers"),
                    "name": given.replace("_", " ") if " " not in given else given,
-                   "state": state or "in play", "by": by(m), "active": not m.get("cancelled"), "count": 1}
+                   "state": state or "in play", "by": by(m), "active": not grouped.cancelled, "count": 1}
             same = next((r for r in rows if not row["name"] and all(r[k] == row[k] for k in
                                                                    ("where", "mark", "name", "state", "active"))),
                         None)  # the same sticker on the same card again (upgrades): counted, not repeated
@@ -195,81 +194,80 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
             else:
                 rows.append(row)
         if rows:
-            groups.append({"title": group["plural"][:1].upper() + group["plural"][1:], "rows": rows,
+            groups.append({"title": group.plural[:1].upper() + group.plural[1:], "rows": rows,
                            "counted": any(r["count"] > 1 for r in rows)})
-    destroyed = set(data.get("destroyed_cards", []))
-    cards = [{"name": names(c["card"], "cards"), "printed": c["printed"], "now": c["resources"],
-              "destroyed": c["card"] in destroyed}
-             for c in data.get("resources", []) if c["resources"] != c["printed"] or c["card"] in destroyed]
-    listed = {c["card"] for c in data.get("resources", [])}
+    destroyed = set(data.destroyed_cards)
+    cards = [{"name": names(c.card, "cards"), "printed": c.printed, "now": c.resources,
+              "destroyed": c.card in destroyed}
+             for c in data.resources if c.resources != c.printed or c.card in destroyed]
+    listed = {c.card for c in data.resources}
     cards += changed_values(content, data, names, listed)
-    listed |= {c["card"] for c in data.get("card_values", [])}
+    listed |= {c["card"] for c in data.shape.get("card_values", [])}
     cards += [{"name": names(cid, "cards"), "printed": None, "now": None, "destroyed": True}
-              for cid in data.get("destroyed_cards", []) if cid not in listed]
-    stickers = [{"name": names(s["sticker"], "stickers"), "placed": s.get("placed", 0), "left": s.get("left"),
-                 "pool": s.get("pool")} for s in data.get("stickers", [])
-                if s["sticker"] not in content.destroy_stickers]
+              for cid in data.destroyed_cards if cid not in listed]
+    stickers = [{"name": names(s.sticker, "stickers"), "placed": s.placed, "left": s.left, "pool": s.pool}
+                for s in data.stickers if s.sticker not in content.destroy_stickers]
     schedule = {it.get("game"): it for it in game.section("schedule").values()}
-    power_word = str((data.get("words") or {}).get("power", {}).get("one") or "power")
+    power_word = str((data.words["power"]["one"] if "power" in data.words else None) or "power")
     powers = {str(pw["id"]): str(known(pw.get("name")) or f"{power_word} {i} (its name is not known)")
               for fac in content.factions.values()
               for i, pw in enumerate(fac.get("powers", []) or [], 1) if isinstance(pw, dict)
               and isinstance(pw.get("id"), str)}
-    factions = [{"name": f.get("name") or names(f["id"], "factions"), "given_name": f.get("given_name") or "",
-                 "power": powers.get(f["power"], names(f["power"])) if f.get("power") else "",
-                 "marks": [names(s, "stickers") for s in f.get("marks", [])],
-                 "history": {h["game"]: {"player": h.get("player"),
-                                         "start": names(h["start"], "territories") if h.get("start") else "",
-                                         "result": str(h.get("result", "")).replace("-", " ")}
-                             for h in f.get("history", [])}}
-                for f in data.get("factions", [])]
-    games = [{"game": g["game"], "type": str((schedule.get(g["game"]) or {}).get("type") or ""),
-              "title": str((schedule.get(g["game"]) or {}).get("title") or ""),
-              "plays": g.get("plays", {}), "ended": g.get("ended", False), "winner": g.get("winner"),
-              "held_on": g.get("held_on", []), "eliminated": g.get("eliminated", []),
-              "team": g.get("team") or "", "played": g.get("scenario_name") or g.get("chapter") or "",
-              "scores": ", ".join(f"{p} {n}" for p, n in (g.get("scores") or {}).items())}
-             for g in data.get("games", [])]
+    factions = [{"name": f.name or names(f.id, "factions"), "given_name": f.given_name or "",
+                 "power": powers.get(f.power, names(f.power)) if f.power else "",
+                 "marks": [names(s, "stickers") for s in f.marks],
+                 "history": {h.game: {"player": h.player,
+                                      "start": names(h.start, "territories") if h.start else "",
+                                      "result": str(h.result).replace("-", " ")}
+                             for h in f.history}}
+                for f in data.factions]
+    games = [{"game": g.game, "type": str((schedule.get(g.game) or {}).get("type") or ""),
+              "title": str((schedule.get(g.game) or {}).get("title") or ""),
+              "plays": g.plays, "ended": g.ended, "winner": g.winner,
+              "held_on": g.held_on, "eliminated": g.eliminated,
+              "team": g.team or "", "played": g.scenario_name or g.chapter or "",
+              "scores": ", ".join(f"{p} {n}" for p, n in (g.scores or {}).items())}
+             for g in data.games]
 
     def packet(eid: str) -> dict[str, str]:
         env = content.envelope_views.get(eid)  # content.envelopes are the game's
         return {"name": names(eid, "envelopes"), "trigger": env.trigger_text if env else ""}
 
     pieces = []
-    for pc in data.get("pieces", []):
-        printed = pc.get("printed") or {}
-        changed = [f"{k.replace('_', ' ')} {'?' if printed.get(k) is None else printed[k]} → {v}"
-                   for k, v in (pc.get("stats") or {}).items() if v is not None and v != printed.get(k)]
-        if changed or pc.get("given_name") or pc.get("owner"):
-            pieces.append({"name": pc["name"], "alias": pc.get("given_name") or "", "owner": pc.get("owner") or "",
-                           "lost": pc.get("lost", False), "changes": changed})
-    winner = data.get("overall_winner")
-    shape_lines = shape.status_lines(data)  # a campaign in chapters, with tracks or a team result
+    for pc in data.pieces:
+        changed = [f"{k.replace('_', ' ')} {'?' if pc.printed.get(k) is None else pc.printed[k]} → {v}"
+                   for k, v in pc.stats.items() if v is not None and v != pc.printed.get(k)]
+        if changed or pc.given_name or pc.owner:
+            pieces.append({"name": pc.name, "alias": pc.given_name or "", "owner": pc.owner or "",
+                           "lost": pc.lost, "changes": changed})
+    winner = data.overall_winner
+    shape_lines = shape.status_lines(data.shape)  # a campaign in chapters, with tracks or a team result
     if winner and winner.get("team"):
         shape_lines.append(shape.result_line(winner))
         winner = None
     return {
         "shape_lines": shape_lines,
-        "campaign": data.get("campaign"), "game_title": game.title, "games_played": data.get("games_played", 0),
-        "game_in_progress": data.get("game_in_progress"), "players": players, "continents": continents,
+        "campaign": data.campaign, "game_title": game.title, "games_played": data.games_played,
+        "game_in_progress": data.game_in_progress, "players": players, "continents": continents,
         "mark_groups": groups, "pieces": pieces, "piece_title": _piece_title(content), "cards": cards,
-        "words": data.get("words", {}), "signs": data.get("signs", True),
-        "regions_named": data.get("regions_named", True),
-        "bonuses_shown": any(r.get("bonus") or r.get("changes") for r in data.get("continents", [])),
-        "stickers": stickers, "factions": factions, "games": games, "game_columns": game_columns(data, games),
-        "player_columns": player_columns(data, players),
-        "pending_packets": [packet(e) for e in data.get("pending_packets", [])],
-        "opened_packets": [packet(e) for e in data.get("opened_packets", [])],
+        "words": data.words, "signs": data.signs,
+        "regions_named": data.regions_named,
+        "bonuses_shown": any(r.bonus or r.changes for r in data.continents),
+        "stickers": stickers, "factions": factions, "games": games,
+        "game_columns": game_columns(bool(data.shape.get("team")), games),
+        "player_columns": player_columns(data.starts_used, players),
+        "pending_packets": [packet(e) for e in data.pending_packets],
+        "opened_packets": [packet(e) for e in data.opened_packets],
         # still sealed: what is printed on the outside (name, trigger) is no secret
         "sealed_packets": [packet(e) for e, env in content.envelope_views.items()
-                           if e not in data.get("opened_packets", []) and e not in data.get("pending_packets", [])
+                           if e not in data.opened_packets and e not in data.pending_packets
                            and not env.opened_at_start],
-        "owed": [f"{o['player']}: {o['role']}" for o in data.get("owed_rewards", [])],
+        "owed": [f"{o.player}: {o.role}" for o in data.owed_rewards],
         "overall_winner": winner, "data": data,
     }
 
 
-def sheet_svg(ledger: Ledger, replay: Replay, data: dict[str, Any] | None = None,
+def sheet_svg(ledger: Ledger, replay: Replay, data: Status | None = None,
               printed_mm: tuple[float, float] | None = None) -> str | None:
     """The board with the campaign's marks and a legend (None when the board is not drawn); with `printed_mm`
     (the box it prints in: width, most height), laid out so that its text prints at 6 pt or more there."""
@@ -278,7 +276,7 @@ def sheet_svg(ledger: Ledger, replay: Replay, data: dict[str, Any] | None = None
     game = applied(replay)
     if map_withheld(game):
         return None
-    marks = map_marks(replay, data if data is not None else status_data(ledger, replay), Names(replay))
+    marks = map_marks(replay, data if data is not None else status(ledger, replay), Names(replay))
     if printed_mm:
         view = view_width_for(game, *printed_mm)
         return board_svg(game, dict(marks), legend_kinds=True, view_width=view)  # type: ignore[arg-type]

@@ -261,11 +261,12 @@ def visible_text(html: str) -> str:
 
 def board_marks(ledger: Path) -> str:
     """What the board picture draws in each territory (`sheet.map_marks`), one line per mark."""
+    from scarbook.campaign.report import status
     from scarbook.campaign.service import reading
     from scarbook.campaign.sheet import Names, map_marks
 
     campaign, replay = reading.state(ledger)
-    marks = map_marks(replay, reading.status(ledger).data, Names(replay))
+    marks = map_marks(replay, status(campaign.ledger, replay), Names(replay))
     lines = [f"{territory}: {m.kind} {m.text!r} value={m.value} total={m.total} {m.icon} {m.color} ({m.legend})"
              for territory, placed in marks.items() for m in placed]
     return "Board picture marks:\n" + "".join(f"  {line}\n" for line in lines)
@@ -293,6 +294,7 @@ def test_the_sheet_draws_the_marks_it_lists(monkeypatch: pytest.MonkeyPatch) -> 
     the very one `--format svg` writes; none when the board is withheld."""
     import scarbook.compiler.boardmap as boardmap
     from scarbook.campaign.effective import applied
+    from scarbook.campaign.report import status
     from scarbook.campaign.service import reading
     from scarbook.campaign.sheet import Names, map_marks, sheet_html, sheet_svg, write_sheet
 
@@ -306,7 +308,7 @@ def test_the_sheet_draws_the_marks_it_lists(monkeypatch: pytest.MonkeyPatch) -> 
     ledger, cache = played("risk-legacy-after-game-3")
     monkeypatch.setenv("SCARBOOK_CACHE", str(cache))
     campaign, replay = reading.state(ledger)
-    expected = map_marks(replay, reading.status(ledger).data, Names(replay))
+    expected = map_marks(replay, status(campaign.ledger, replay), Names(replay))
     assert sheet_svg(campaign.ledger, replay) == "<svg><text>1</text></svg>"
     game, marks, options = drawn[-1]
     assert marks == expected and options == {"legend_kinds": True}

@@ -13,8 +13,44 @@ from typing import Any
 import pytest
 from test_golden_outputs import played
 
+from scarbook.campaign.report import status
 from scarbook.campaign.sheet import Names, _inline_fonts, _piece_title, map_marks
+from scarbook.campaign.status_rows import (
+    FactionGame,
+    FactionRow,
+    GameRow,
+    GroupedMark,
+    MarkGroupRow,
+    MarkRow,
+    PlayerRow,
+    RegionRow,
+    ResourceRow,
+    Status,
+    StickerRow,
+)
 from scarbook.compiler.boardmap import DESTROYED, MapMark
+
+
+def grouped(target: str, sticker: str, *, name: str | None = None, population: int | None = None,
+            boxes: int | None = None, left: int | None = None, cancelled: bool = False, game: int = 0,
+            by: str | None = None, covered_by: str | None = None) -> GroupedMark:
+    """A mark in a mark group, as `report.status` makes it."""
+    return GroupedMark(MarkRow(target, sticker, "", None, name, by, game, None, not cancelled, covered_by, None, None,
+                               False, boxes, left), cancelled, None, population)
+
+
+def group(gid: str, marks: list[GroupedMark]) -> MarkGroupRow:
+    return MarkGroupRow(gid, gid, gid, True, False, marks)
+
+
+def bare_status(replay: Any, **rows: Any) -> Status:
+    """A status with nothing in it but `rows` (a campaign's status, emptied)."""
+    empty = {"players": [], "signatures": [], "games_played": 0, "game_in_progress": None, "games": [],
+             "continents": [], "words": {}, "signs": True, "regions_named": True, "starts_used": True,
+             "mark_groups": [], "resources": [], "destroyed_cards": [], "stickers": [], "factions": [],
+             "pending_packets": [], "opened_packets": [], "owed_rewards": [], "token_names": {}, "pieces": [],
+             "marks": [], "overall_winner": None, "shape": {}}
+    return status(SimpleNamespace(name="W"), replay)._replace(**{**empty, **rows})  # type: ignore[arg-type]
 
 
 class _Game:
@@ -70,21 +106,16 @@ class TestMapMarks:
         monkeypatch.setenv("SCARBOOK_CACHE", str(cache))
         return reading.state(ledger)[1]
 
-    @staticmethod
-    def mark(target: str, sticker: str, **fields: Any) -> dict[str, Any]:
-        return {"target": target, "sticker": sticker, "name": None, "population": None, "boxes": None, "left": None,
-                "cancelled": False, **fields}
-
     def test_each_kind_of_mark(self, replay: Any) -> None:
-        data = {"mark_groups": [
-            {"id": "cities", "marks": [self.mark("peru", "minor-city", name="Lima", population=1),
-                                       self.mark("brazil", "major-city", population=2),
-                                       self.mark("egypt", "minor-city", name="Cairo", population=1, cancelled=True)]},
-            {"id": "fortifications", "marks": [self.mark("iceland", "fortification", boxes=10, left=6)]},
-            {"id": "scars", "marks": [self.mark("china", "bunker"), self.mark("india", "bunker", name="Deep Hole"),
-                                      self.mark("alaska-card", "bunker")]},
-            {"id": "no-such-group", "marks": [self.mark("ural", "bunker")]},
-        ], "destroyed_cards": ["japan-card", "coin-card"]}
+        data = bare_status(replay, mark_groups=[
+            group("cities", [grouped("peru", "minor-city", name="Lima", population=1),
+                             grouped("brazil", "major-city", population=2),
+                             grouped("egypt", "minor-city", name="Cairo", population=1, cancelled=True)]),
+            group("fortifications", [grouped("iceland", "fortification", boxes=10, left=6)]),
+            group("scars", [grouped("china", "bunker"), grouped("india", "bunker", name="Deep Hole"),
+                            grouped("alaska-card", "bunker")]),
+            group("no-such-group", [grouped("ural", "bunker")]),
+        ], destroyed_cards=["japan-card", "coin-card"])
         marks = map_marks(replay, data, Names(replay))
         city, fort, scar = (("city (dots: its size)", "house", "#1f4e79"), ("fortification (boxes left)", "tower",
                             "#6b4b12"), ("scar", "slash", "#b01818"))
@@ -105,9 +136,8 @@ class TestMapMarks:
         groups = sheet._groups(replay)
         monkeypatch.setattr(sheet, "_groups", lambda r: {**groups, "scars": dataclasses.replace(groups["scars"],
                                                                                                 board=False)})
-        lima = self.mark("peru", "minor-city", name="Lima", population=1)
-        data = {"mark_groups": [{"id": "scars", "marks": [self.mark("china", "bunker")]},
-                                {"id": "cities", "marks": [lima]}]}
+        lima = grouped("peru", "minor-city", name="Lima", population=1)
+        data = bare_status(replay, mark_groups=[group("scars", [grouped("china", "bunker")]), group("cities", [lima])])
         assert list(map_marks(replay, data, Names(replay))) == ["peru"]
 
 
@@ -176,17 +206,21 @@ class TestViewReadsOnlyWhatItKnows:
         return reading.state(ledger)[1]
 
     @staticmethod
-    def view_of(data: dict[str, Any], replay: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    def view_of(rows: dict[str, Any], replay: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
         import scarbook.campaign.sheet as sheet
 
-        monkeypatch.setattr(sheet, "status_data", lambda ledger, r: data)
+        data = bare_status(replay, **rows)
+        monkeypatch.setattr(sheet, "status", lambda ledger, r: data)
         return sheet.view(SimpleNamespace(name="W"), replay)  # type: ignore[arg-type]
 
     def test_a_status_with_only_names(self, replay: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-        v = self.view_of({"players": [{"name": "Ann"}], "factions": [{"id": "khan-industries",
-                                                                       "history": [{"game": 1}]}],
-                          "games": [{"game": 1}], "continents": [{"id": "europe"}], "stickers": [{"sticker": "coin"}],
-                          "resources": [], "words": {}}, replay, monkeypatch)
+        v = self.view_of({"players": [PlayerRow("Ann", 0, {}, {}, [], [])],
+                          "factions": [FactionRow("khan-industries", "", None, None, [],
+                                                  [FactionGame(1, None, None, "")])],
+                          "games": [GameRow(1, "", {}, {}, {}, [], False, None, [], [], [], {}, False, None, None,
+                                            None)],
+                          "continents": [RegionRow(None, "europe", None, None, None, None, None, [])],
+                          "stickers": [StickerRow("coin", 0, None, None)]}, replay, monkeypatch)
         assert v["players"] == [{"name": "Ann", "signatures": 0, "signed": [], "starts_with": "nothing", "starts": 0,
                                  "may_take": [], "claimed": [], "score_total": None}]
         assert v["continents"] == [{"printed": "Europe", "name": None, "named_by": None, "printed_bonus": None,
@@ -202,26 +236,24 @@ class TestViewReadsOnlyWhatItKnows:
         assert v["overall_winner"] is None and v["shape_lines"] == [] and v["words"] == {}
 
     def test_no_players_no_words(self, replay: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-        v = self.view_of({"factions": [{"id": "khan-industries", "power": "khan-industries-home-draft"}]}, replay,
-                         monkeypatch)
+        v = self.view_of({"factions": [FactionRow("khan-industries", "", None, "khan-industries-home-draft", [], [])]},
+                         replay, monkeypatch)
         assert v["players"] == [] and v["continents"] == [] and v["games"] == [] and v["stickers"] == []
         assert v["factions"][0]["power"] == "Home draft" and v["factions"][0]["history"] == {}
 
     def test_marks_no_shipped_campaign_holds(self, replay: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-        def mark(target: str, sticker: str, **fields: Any) -> dict[str, Any]:
-            return {"target": target, "sticker": sticker, "game": 2, "by": "Ann", "active": True, "cancelled": False,
-                    **fields}
+        def mark(target: str, sticker: str, **fields: Any) -> GroupedMark:
+            return grouped(target, sticker, **{"game": 2, "by": "Ann", **fields})
 
         v = self.view_of({"mark_groups": [
-            {"id": "cities", "plural": "cities", "marks": [
+            group("cities", [
                 mark("peru", "minor-city", name="Lima", population=1, cancelled=True, covered_by="scar-cancel"),
-                mark("brazil", "minor-city", name="Rio_de_Janeiro", population=1)]},
-            {"id": "upgrades", "plural": "upgrades", "marks": [
+                mark("brazil", "minor-city", name="Rio_de_Janeiro", population=1)]),
+            group("upgrades", [
                 mark("peru-card", "coin"), mark("peru-card", "coin", by="Bob"), mark("peru-card", "coin", by="Bob"),
-                mark("iceland-card", "coin"), mark("iceland-card", "coin")]},
-            {"id": "scars", "plural": "scars", "marks": [
-                mark("china", "bunker", cancelled=True, covered_by="scar-cancel", boxes=2, left=1)]},
-        ], "destroyed_cards": ["japan-card"], "resources": [{"card": "peru-card", "resources": 3, "printed": 1}]},
+                mark("iceland-card", "coin"), mark("iceland-card", "coin")]),
+            group("scars", [mark("china", "bunker", cancelled=True, covered_by="scar-cancel", boxes=2, left=1)]),
+        ], "destroyed_cards": ["japan-card"], "resources": [ResourceRow("peru-card", 3, 1)]},
             replay, monkeypatch)
         cities, upgrades, scars = v["mark_groups"]
         assert cities == {"title": "Cities", "counted": False, "rows": [

@@ -91,9 +91,12 @@ class TestHomebrewSections:
 
     def test_many_plain_marks_are_counted_per_target(self) -> None:
         d = data("risk-legacy-after-game-3")
-        plain = {"name": None, "boxes": None, "cancelled": False, "shown_as": None, "by": "Ann", "game": 1}
+        plain = {"kind": "upgrade", "slot": None, "name": None, "by": "Ann", "game": 1, "during_game": None,
+                 "active": True, "covered_by": None, "status": None, "placed_by": None, "cancels": False, "boxes": None,
+                 "left": None, "cancelled": False, "shown_as": None, "population": None}
         targets = ["peru-card", "peru-card", "iceland-card", "iceland-card", "iceland-card", "ural-card", "chad-card"]
-        d["mark_groups"] = [{"id": "upgrades", "plural": "upgrades", "marks": [
+        d["mark_groups"] = [{"id": "upgrades", "title": "upgrade", "plural": "upgrades", "board": False,
+                             "declared": True, "marks": [
             {**plain, "target": t, "sticker": "coin"} for t in targets]}]
         assert "Upgrades (7): peru-card coin x2; iceland-card coin x3; ural-card coin; chad-card coin" in lines(d)
         d["mark_groups"][0]["marks"] = d["mark_groups"][0]["marks"][:6]  # six or fewer: one line each
@@ -130,13 +133,16 @@ class TestMarks:
         assert when_placed(0, None) == "before game 1"
 
     def test_a_mark_line_names_everything_it_knows(self) -> None:
-        m = {"target": "peru", "sticker": "fort", "name": None, "by": None, "game": 0, "during_game": None,
-             "boxes": 1, "left": 0, "cancelled": False, "covered_by": None}
-        assert mark_line(m) == "  peru: fort (setup, before game 1, 0 of 1 box left)"
-        m.update(boxes=3, left=2, by="Ann", game=4, name="Keep", cancelled=True, covered_by="scar-cancel")
-        assert mark_line(m) == "  peru: fort 'Keep' (cancelled by scar-cancel) (Ann, after game 4, 2 of 3 boxes left)"
-        m.update(boxes=None, population=3, during_game=5)
-        assert mark_line(m) == "  peru: fort 'Keep' (cancelled by scar-cancel) (Ann, during game 5, population 3)"
+        from scarbook.campaign.status_rows import GroupedMark, MarkRow
+
+        m = MarkRow("peru", "fort", "fort", None, None, None, 0, None, True, None, None, None, False, 1, 0)
+        assert mark_line(GroupedMark(m, False, None, None)) == "  peru: fort (setup, before game 1, 0 of 1 box left)"
+        m = m._replace(boxes=3, left=2, by="Ann", game=4, name="Keep", active=False, covered_by="scar-cancel")
+        assert mark_line(GroupedMark(m, True, None, None)) \
+            == "  peru: fort 'Keep' (cancelled by scar-cancel) (Ann, after game 4, 2 of 3 boxes left)"
+        m = m._replace(boxes=None, during_game=5)
+        assert mark_line(GroupedMark(m, True, None, 3)) \
+            == "  peru: fort 'Keep' (cancelled by scar-cancel) (Ann, during game 5, population 3)"
 
 
 class TestDescribe:

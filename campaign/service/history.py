@@ -14,7 +14,7 @@ from scarbook.campaign import history
 from scarbook.campaign.engine import Campaign, Replay
 from scarbook.campaign.history import NoSuchPoint, diff_text
 from scarbook.campaign.ledger.cache import read
-from scarbook.campaign.report import status_data
+from scarbook.campaign.report import status
 from scarbook.campaign.service.reading import Status, as_players_see
 from scarbook.compiler.model import Game
 
@@ -31,7 +31,7 @@ def status_after(path: Path, game: int) -> Status:
     """What `status` said of the campaign when game `game` and its end-of-game steps were done."""
     campaign, replay = after(path, game)
     bad = replay.first_problem
-    return Status(status_data(campaign.ledger, replay),
+    return Status(status(campaign.ledger, replay),
                   f"the campaign file has an illegal event at line {bad[0].span.line}; run 'scarbook campaign "
                   "check'" if bad is not None else "")
 

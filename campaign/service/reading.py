@@ -6,6 +6,7 @@ Nothing here writes the campaign file; the ledger cache may be updated with a ve
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,8 @@ from scarbook.campaign.ids import normalize
 from scarbook.campaign.ledger.cache import read
 from scarbook.campaign.ledger.file import Ledger
 from scarbook.campaign.ledger.stretches import recording
-from scarbook.campaign.report import status_data
+from scarbook.campaign.report import status as status_rows
+from scarbook.campaign.status_rows import Status as StatusRows
 from scarbook.compiler.model import Game
 from scarbook.kernel.diagnostics import Diagnostic, Span, warning
 
@@ -125,17 +127,22 @@ def as_players_see(campaign: Campaign, replay: Replay) -> Game:
 
 @dataclass(frozen=True)
 class Status:
-    """Where the campaign stands (`status_data`'s dict), and a warning when the file has a bad event."""
+    """Where the campaign stands (typed rows, `report.status`), and a warning when the file has a bad event."""
 
-    data: dict[str, Any]
+    rows: StatusRows
     warning: str = ""
+
+    @cached_property
+    def data(self) -> dict[str, Any]:
+        """`status --format json` (`report.status_data`)."""
+        return self.rows.json()
 
 
 def status(path: Path) -> Status:
     """The campaign's state as `status` shows it (text or JSON), with a warning for an unreadable or
     illegal event (the state then stops before it)."""
     campaign, replay = state(path)
-    data = status_data(campaign.ledger, replay)
+    data = status_rows(campaign.ledger, replay)
     bad = replay.first_problem
     if campaign.ledger.problems:
         return Status(data, f"the campaign file has an unreadable event ({campaign.ledger.problems[0].render()}); "

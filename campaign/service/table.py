@@ -195,9 +195,9 @@ def table(path: Path) -> Table:
     kinds = [model.pieces[k] for k in model.types[model.type_of(number)].plays if k in model.pieces]
     plays = [(k.name, [Choice(pid, str(item.get("name") or pid)) for pid, item in content.pieces_of(k.id).items()])
              for k in kinds]
-    left = {s["sticker"]: s["left"] for s in found.data.get("stickers", [])}
+    left = {s.sticker: s.left for s in found.rows.stickers}
     stickers = [Choice(sid, str(st.get("name") or sid)) for sid, st in content.stickers.items()
-                if left.get(sid) is None or left[sid] > 0]
+                if (n := left.get(sid)) is None or n > 0]
     names = {**{tid: str(t.get("name") or tid) for tid, t in content.territories.items()},
              **{sid: str(st.get("name") or sid) for sid, st in content.stickers.items()}}
     tickable = [Choice(tid, names.get(tid, tid)) for tid in content.territories

@@ -55,8 +55,8 @@ def as_json(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False)
 
 
-def status_text(data: dict[str, Any]) -> str:
-    """`campaign status`: `scarbook.campaign.views.status.status_text`."""
+def status_text(data: Any) -> str:
+    """`campaign status`: `scarbook.campaign.views.status.status_text` (of the typed status or its JSON)."""
     from scarbook.campaign.views.status import status_text as text
 
     return text(data)

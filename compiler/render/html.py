@@ -162,10 +162,8 @@ def column_widths(table: Table, rows: list[list[dict[str, Any]]]) -> list[str]:
     layout measures every cell's smallest and largest width first: a sixth of a long reference sheet).
 
     The same idea in characters, from the texts (the header's and every row's, so a table's parts line
-    up): each column first gets its longest word (and padding), so no word is broken; the room left is
-    shared out first to the prose (a column whose longest text takes half a line or more), then from the
-    column that wants least (its longest text) to the one that wants most, each taking
-    what it wants or an even share of what is left; what nobody wants goes to the column of longest text."""
+    up): each column first gets its longest word (and padding), so no word is broken; the room left goes
+    to the columns whose longest text is longer than that, in proportion to how much longer."""
     least, most = [], []
     for i, column in enumerate(table.columns):
         texts = [column.title, *(r[i]["text"] for r in rows if i < len(r))]
@@ -175,17 +173,8 @@ def column_widths(table: Table, rows: list[list[dict[str, Any]]]) -> list[str]:
     if room < 0:  # crowded: automatic layout, which measures the words, decides
         return []
     wants = [max(0.0, m - w) for m, w in zip(most, least, strict=True)]
-    widths = list(least)
-    # the room is shared out from the column that wants least: each takes what it wants or an even share of
-    # what is left, so a short column (a kind, a count) gets its one line and the prose the rest (issue 34 P11)
-    # first served, longest first and all it wants: the prose, whose cells are the tall ones
-    prose = sorted((i for i, m in enumerate(most) if m >= TABLE_CHARS / 2), key=lambda i: -most[i])
-    order = prose + sorted((i for i in range(len(wants)) if i not in prose), key=lambda i: wants[i])
-    for n, i in enumerate(order):
-        give = min(wants[i], room if i in prose else room / (len(order) - n))
-        widths[i] += give
-        room -= give
-    widths[max(range(len(most)), key=lambda i: most[i])] += max(room, 0.0)  # what nobody wants: to the prose
+    share = min(1.0, room / sum(wants)) if sum(wants) > 0 else 0.0
+    widths = [w + share * want for w, want in zip(least, wants, strict=True)]
     total = sum(widths) or 1.0
     return [f"{100 * w / total:.2f}" for w in widths]
 

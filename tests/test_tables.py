@@ -138,3 +138,28 @@ def test_unofficial_facts_are_marked_in_every_format() -> None:
     assert json.loads(T.to_json(regions))["low_confidence"] == regions.low_confidence
     assert tables["starting-armies"].marks == ""
     assert tables["reinforcements-from-territories"].rows[-1] == ["42", 14]
+
+
+@pytest.mark.parametrize("game_id", sorted(shipped_games()))
+def test_digest_columns_give_the_prose_the_room(game_id: str) -> None:
+    """Issue 34 P11: a digest table's short columns (a kind, a count, a value) are no wider than their
+    longest text; the room nobody needs goes to the prose column, not spread over every column (the Shadow
+    Forces "Energy" table gave its one-number column 31 % of the page)."""
+    from scarbook.compiler.render.html import TABLE_CHARS, table_parts
+    from scarbook.compiler.validate import load_game
+
+    game = load_game(game_id).effective()
+    checked = 0
+    for table in T.rule_tables(game):
+        part = table_parts(table)[0]
+        if not part["cols"]:
+            continue
+        widths = [float(w) * TABLE_CHARS / 100 for w in part["cols"]]
+        longest = [max([1.2 * len(title)] + [len(r[i]["text"]) for r in part["rows"]]) + 2.5
+                   for i, title in enumerate(part["columns"])]
+        prose = max(range(len(widths)), key=lambda i: longest[i])
+        for i, (w, most) in enumerate(zip(widths, longest, strict=True)):
+            if i != prose and most < TABLE_CHARS / 2:  # a short column: one line of its longest text at most
+                assert w <= most + 0.5, (table.id, part["columns"][i], w, most)
+        checked += 1
+    assert checked

@@ -163,7 +163,8 @@ def column_widths(table: Table, rows: list[list[dict[str, Any]]]) -> list[str]:
 
     The same idea in characters, from the texts (the header's and every row's, so a table's parts line
     up): each column first gets its longest word (and padding), so no word is broken; the room left goes
-    to the columns whose longest text is longer than that, in proportion to how much longer."""
+    to the columns whose longest text is longer than that, in proportion to how much longer; what none of
+    them wants goes to the column of longest text (issue 34 P11), not to every column alike."""
     least, most = [], []
     for i, column in enumerate(table.columns):
         texts = [column.title, *(r[i]["text"] for r in rows if i < len(r))]
@@ -175,6 +176,7 @@ def column_widths(table: Table, rows: list[list[dict[str, Any]]]) -> list[str]:
     wants = [max(0.0, m - w) for m, w in zip(most, least, strict=True)]
     share = min(1.0, room / sum(wants)) if sum(wants) > 0 else 0.0
     widths = [w + share * want for w, want in zip(least, wants, strict=True)]
+    widths[max(range(len(most)), key=lambda i: most[i])] += max(0.0, TABLE_CHARS - sum(widths))  # to the prose
     total = sum(widths) or 1.0
     return [f"{100 * w / total:.2f}" for w in widths]
 

@@ -14,8 +14,8 @@ from scarbook.campaign import checks as checks  # registers the named checks wit
 from scarbook.campaign.ids import normalize, pick
 from scarbook.campaign.lang import Library
 from scarbook.campaign.model import CampaignModel
-from scarbook.compiler.items import Card, Envelope, Sticker, cards_of, envelopes_of, stickers_of
-from scarbook.compiler.model import Game, as_list
+from scarbook.compiler.items import Card, Envelope, Place, Sticker, cards_of, envelopes_of, places_of, stickers_of
+from scarbook.compiler.model import Game
 
 #: Target kinds of the sticker schema -> the section whose items they name. Any other kind
 #: ending in `-card` (`territory-card`, a card type the content declares) names the cards of
@@ -70,6 +70,7 @@ class Content:
         self.envelopes = game.section("envelopes")
         self.rewards = game.section("rewards")
         self._pieces: dict[str, dict[str, dict[str, Any]]] = {}
+        self._places: dict[str, dict[str, Place]] = {}
 
     @cached_property
     def model(self) -> CampaignModel:
@@ -95,6 +96,31 @@ class Content:
         """The sealed packets as typed views, built on first use, once per content."""
         return envelopes_of(self.envelopes)
 
+    def places_in(self, section: str) -> dict[str, Place]:
+        """A section's items as places (compiler/items.py::Place), built on first use, once per content."""
+        found = self._places.get(section)
+        if found is None:
+            found = self._places[section] = places_of(self.game.section(section))
+        return found
+
+    def places_for(self, kind: str) -> dict[str, Place]:
+        """The items a target kind names (`items_of`) as places, built on first use, once per content."""
+        if kind in (RULEBOOK_SLOT, BOARD):
+            found = self._places.get("@" + kind)
+            if found is None:
+                found = self._places["@" + kind] = places_of(self.items_of(kind))
+            return found
+        section = section_of(kind)
+        return self.places_in(section) if section else {}
+
+    def place(self, target: Target) -> Place:
+        """The target's item as a place (a deck standing for its cards, or an item not of its kind's section, is
+        read from the target itself)."""
+        found = self.places_for(target.kind).get(target.id)
+        if found is None or self.items_of(target.kind).get(target.id) is not target.item:
+            return Place.of(target.id, target.item)
+        return found
+
     @cached_property
     def conditions(self) -> Library:
         """The content's conditions and queries, compiled once (campaign/lang.py)."""
@@ -106,14 +132,15 @@ class Content:
         if found is None:
             pk = self.model.pieces.get(kind)
             items = self.game.section(pk.section) if pk is not None else {}
-            found = {i: v for i, v in items.items() if pk is not None and (not pk.deck or v.get("deck") == pk.deck)}
+            places = self.places_in(pk.section) if pk is not None else {}
+            found = {i: v for i, v in items.items() if pk is not None and (not pk.deck or places[i].deck == pk.deck)}
             self._pieces[kind] = found  # every game start and end asks: the replay's hot path
         return found
 
     def options_of(self, faction: str, field: str) -> list[Any]:
         """The ids of a faction's options in its list `field` (its powers …) that a `choice-of` check offers."""
-        return [o.get("id") for o in as_list(self.factions.get(faction, {}).get(field)) if isinstance(o, dict)] \
-            if field else []
+        place = self.places_in("factions").get(faction)
+        return list(place.options.get(field, ())) if field and place is not None else []
 
     def piece_kind_of(self, item_id: str) -> str | None:
         for kind in self.model.pieces:
@@ -146,7 +173,7 @@ class Content:
             return self.belongs_to[target.id]
         if self.piece_kind_of(target.id):
             return target.id
-        deck = target.item.get("deck")
+        deck = self.place(target).deck
         return self.belongs_to.get(deck) if isinstance(deck, str) else None
 
     @cached_property
@@ -180,10 +207,10 @@ class Content:
     def powers(self) -> dict[str, str]:
         """Candidate option id (a faction's power) -> the faction it belongs to."""
         out = {}
-        for fid, fac in self.factions.items():
-            for p in fac.get("powers", []) or []:
-                if isinstance(p, dict) and isinstance(p.get("id"), str):
-                    out[p["id"]] = fid
+        for fid, fac in self.places_in("factions").items():
+            for pid in fac.options.get("powers", ()):
+                if isinstance(pid, str):
+                    out[pid] = fid
         return out
 
     @cached_property
@@ -219,8 +246,8 @@ class Content:
         added = list(sticker.adds_territories)
         if not added:
             return None
-        land = {**self.game.section("off_board"), **self.territories}
-        return list(dict.fromkeys(str(r) for t in added for r in (land.get(t) or {}).get("regions") or []))
+        land = {**self.places_in("off_board"), **self.places_in("territories")}
+        return list(dict.fromkeys(str(r) for t in added if t in land for r in land[t].regions))
 
     def target_ids(self, kind: str, sticker: Sticker) -> list[str]:
         """Every id a sticker could name as a target of this kind."""
@@ -242,7 +269,7 @@ class Content:
             section = section_of(kind)
             if section is None:
                 continue
-            items = self.items_of(kind)
+            items, places = self.items_of(kind), self.places_for(kind)
             wanted = pick(raw, items)  # `s02` as typed when there is such an id, else `AS12` -> `as-12`
             added = self.added_regions(sticker) if section == "regions" else None
             if added is not None:
@@ -257,7 +284,7 @@ class Content:
                 return Target(kind, wanted, self.game.section("decks")[wanted])
             for iid, item in items.items():  # a printed name or code
                 if iid in self.target_ids(kind, sticker) and wanted in (
-                        normalize(str(item.get("name", ""))), normalize(str(item.get("code", "")))):
+                        normalize(places[iid].name), normalize(places[iid].code)):
                     return Target(kind, iid, item)
         return None
 
@@ -298,10 +325,10 @@ class Content:
         its `slots` (a faction card) holds only those: a slot still sealed (`sealed_slots` of a packet not yet
         opened, left out of the effective content) is not one of them until its packet is opened.
         """
-        slots = target.item.get("slots")
-        if isinstance(slots, dict) and slot in slots:
+        slots = self.place(target).slots
+        if slots is not None and slot in slots:
             return int(slots[slot])
-        if target.kind != "territory" and isinstance(slots, dict):
+        if target.kind != "territory" and slots is not None:
             return 0
         if target.kind == "territory":
             default = self.game.board.get("default_slots") or {}
@@ -321,8 +348,7 @@ class Content:
             out[f"{slot} slot"] = self.offered_by("territory", slot)
         for chk in sticker.checks_named("target-tagged"):
             if chk.tag:
-                tagged = [tid for tid, terr in self.game.section("territories").items()
-                          if chk.tag in (terr.get("tags") or [])]
+                tagged = [tid for tid, terr in self.places_in("territories").items() if chk.tag in terr.tags]
                 if chk.absent:
                     tagged = [tid for tid in self.game.section("territories") if tid not in tagged]
                 out[("not " if chk.absent else "") + chk.tag] = tagged
@@ -333,5 +359,5 @@ class Content:
         section = section_of(kind)
         if section is None:
             return []
-        return [iid for iid, item in self.game.section(section).items()
-                if isinstance(item.get("slots"), dict) and int(item["slots"].get(slot) or 0) > 0]
+        return [iid for iid, item in self.places_in(section).items()
+                if item.slots is not None and int(item.slots.get(slot) or 0) > 0]

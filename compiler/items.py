@@ -216,3 +216,34 @@ def stickers_of(section: dict[str, dict[str, Any]]) -> dict[str, Sticker]:
 
 def envelopes_of(section: dict[str, dict[str, Any]]) -> dict[str, Envelope]:
     return {eid: Envelope.of(eid, env) for eid, env in section.items()}
+
+
+class Place(NamedTuple):
+    """An item a sticker can go on (a territory, region, card, faction, deck …) as the tracker reads it: its
+    printed name and code, the regions and tags it is in, the slots it declares, its card's territory and deck,
+    its stats, and the ids of the options it lists (a faction's `powers`)."""
+
+    id: str
+    name: str  # as `str(name)`; '' when none
+    code: str  # '' when none
+    regions: tuple[Any, ...] = ()
+    tags: tuple[Any, ...] = ()
+    slots: Mapping[str, Any] | None = None  # None: it declares none (or not a mapping)
+    territory: Any = None  # a card's territory as written (None: none)
+    deck: Any = None  # a card's deck as written (None: none)
+    stats: Mapping[str, Any] | None = None  # None: it has none (or not a mapping)
+    options: Mapping[str, tuple[Any, ...]] = MappingProxyType({})  # list field -> the `id` of each option in it
+
+    @classmethod
+    def of(cls, pid: str, raw: dict[str, Any]) -> Place:
+        get = raw.get
+        slots, stats = get("slots"), get("stats")
+        return cls(pid, str(get("name", "")), str(get("code", "")), tuple(as_list(get("regions"))),
+                   tuple(as_list(get("tags"))), slots if isinstance(slots, dict) else None, get("territory"),
+                   get("deck"), stats if isinstance(stats, dict) else None,
+                   {k: tuple(o.get("id") for o in v if isinstance(o, dict)) for k, v in raw.items()
+                    if isinstance(v, list)})
+
+
+def places_of(section: dict[str, dict[str, Any]]) -> dict[str, Place]:
+    return {pid: Place.of(pid, item) for pid, item in section.items()}

@@ -15,7 +15,7 @@ from typing import Any
 from scarbook.campaign.checks import Placement, ordinal, spread_over_regions, steps_value
 from scarbook.campaign.content import Content, Target
 from scarbook.campaign.state import CampaignState, Mark
-from scarbook.compiler.items import CheckSpec, Sticker
+from scarbook.compiler.items import CheckSpec, Place, Sticker
 
 TERRITORIES = {"n1": ["north"], "n2": ["north"], "n3": ["north"], "s1": ["south"], "s2": ["south"], "e1": ["east"]}
 
@@ -34,6 +34,9 @@ class World:
 
     def piece_kind_of(self, item_id: str) -> str | None:
         return "warlord" if item_id in ("kai", "raaz") else None
+
+    def place(self, target: Target) -> Place:
+        return Place.of(target.id, target.item)  # as Content reads an item not of its kind's section
 
 
 def spec(params: dict[str, Any]) -> CheckSpec:

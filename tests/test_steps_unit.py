@@ -14,6 +14,7 @@ from scarbook.campaign.content import Content, Target
 from scarbook.campaign.model import GameType, Step
 from scarbook.campaign.state import CampaignState, GameRecord, Mark
 from scarbook.campaign.steps import Owed, assign, entitled, gone_pieces, offered_now, open_entries
+from scarbook.compiler.items import Place
 
 EVERYONE = Step("upgrade", "Upgrade", "everyone", stickers=("boost",))
 PER_HERO = Step("hero-mark", "Hero mark", "everyone", stickers=("hero-mark",), piece="hero", skip=("ghost",))
@@ -54,6 +55,9 @@ class World:
 
     def piece_kind_of(self, item_id: str) -> str | None:
         return "hero" if item_id in ("kai", "raaz", "mira", "ghost", "pia") else None
+
+    def place(self, target: Target) -> Place:
+        return Place.of(target.id, target.item)  # as Content reads an item not of its kind's section
 
 
 def game(number: int = 1, **kw: Any) -> GameRecord:

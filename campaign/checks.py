@@ -111,7 +111,7 @@ def card_territory_has(p: Placement, c: CheckSpec) -> Failure:
     """The target card's territory carries an active mark of this kind or id (a card destroyed by a mark on its
     territory); a mark that cancels what it covers counts too."""
     kind = c.params["kind"]
-    territory = p.target.item.get("territory")
+    territory = p.content.place(p.target).territory
     if not territory:
         return f"{p.where} is not the card of a territory", f"{a(p.label)} goes only on the card of a territory"
     if not any(m.is_a(kind) for m in p.state.active_marks(str(territory))):
@@ -133,8 +133,7 @@ def target_lacks(p: Placement, c: CheckSpec) -> Failure:
 def target_tagged(p: Placement, c: CheckSpec) -> Failure:
     """The target has the tag `tag` (or lacks it, with `absent: true`): where a sticker may go, declared."""
     tag, absent = str(c.params["tag"]), c.absent
-    tags = p.target.item.get("tags") or []
-    if (tag in tags) == absent:
+    if (tag in p.content.place(p.target).tags) == absent:
         return (f"{p.where} is {'' if absent else 'not '}{tag}",
                 f"{a(p.label)} goes only on a {'territory that is not ' if absent else ''}{tag}"
                 f"{'' if absent else ' ' + p.target.kind}")
@@ -250,9 +249,8 @@ def min_value(p: Placement, c: CheckSpec) -> Failure:
         return None
     fieldname, low = c.params["field"], c.params["min"]
     adds = p.sticker.adds.get(fieldname, 0)
-    item = p.target.item
-    stats = item.get("stats")
-    base = {**item, **stats} if isinstance(stats, dict) else item
+    item, stats = p.target.item, p.content.place(p.target).stats
+    base = {**item, **stats} if stats is not None else item
     after = p.state.value(p.content, p.target.id, base, fieldname, adds if isinstance(adds, int) else 0)
     if after < low:
         return (f"{p.where} {'would have' if adds else 'has'} {after} {fieldname}",
@@ -264,17 +262,17 @@ def next_to(p: Placement, c: CheckSpec) -> Failure:
     """The target territory (or the territory of the target card) is next to one that holds an active mark of
     `kind` (on the territory itself or on its card), or that carries `tag`, on the board as played: marks
     placed later count as soon as they are placed."""
-    territory = p.target.id if p.target.kind == "territory" else p.target.item.get("territory")
+    territory = p.target.id if p.target.kind == "territory" else p.content.place(p.target).territory
     kind, tag = c.kind, c.tag
     what = f"a territory that holds {a(kind)}" if kind else f"a territory that is {tag}"
     rule = f"{a(p.label)} goes only next to {what}"
     if not isinstance(territory, str):
         return f"{p.where} is not a territory nor the card of one", rule
     neighbours = p.content.game.neighbors().get(territory, [])
-    cards = p.content.card_of_territory
+    cards, places = p.content.card_of_territory, p.content.places_in("territories")
 
     def holds(t: str) -> bool:
-        if tag and tag in (p.content.territories.get(t, {}).get("tags") or []):
+        if tag and t in places and tag in places[t].tags:
             return True
         return bool(kind) and any(p.state.has(x, str(kind)) for x in (t, cards.get(t, "")) if x)
 
@@ -285,12 +283,12 @@ def next_to(p: Placement, c: CheckSpec) -> Failure:
 
 def target_deck(p: Placement, c: CheckSpec) -> Failure:
     decks = c.params["decks"]
-    deck = p.target.id if p.target.id in p.content.game.section("decks") else p.target.item.get("deck")
+    deck = p.target.id if p.target.id in p.content.game.section("decks") else p.content.place(p.target).deck
     if deck not in decks:
-        named = p.content.game.section("decks")
+        named = p.content.places_in("decks")
 
         def cards_of(d: Any) -> str:  # the deck's printed name ("Territory cards"), else its id
-            return str(as_dict(named.get(d)).get("name") or f"cards of deck {d}")
+            return (named[d].name if isinstance(d, str) and d in named else "") or f"cards of deck {d}"
 
         where = f"one of the {cards_of(deck)}" if deck else "in no deck"
         return (f"{p.where} is {where}", f"{a(p.label)} goes only on {' or '.join(cards_of(d) for d in decks)}")
@@ -308,7 +306,7 @@ def actor_controlled_target(p: Placement, c: CheckSpec) -> Failure:
     game = _reward_game(p, c)
     if game is None or p.actor not in game.controlled:
         return None  # control was not recorded: the players' word stands
-    territory = p.target.item.get("territory") if p.target.kind != "territory" else p.target.id
+    territory = p.content.place(p.target).territory if p.target.kind != "territory" else p.target.id
     if territory not in game.controlled[p.actor]:
         return (f"{p.actor} did not control {territory} at the end of game {game.number}",
                 "only a territory you controlled at the end of the game")
@@ -328,8 +326,8 @@ def limit_number(p: Placement, value: Any) -> int | None:
     if isinstance(value, dict) and isinstance(value.get("track"), str):
         return track_value(p.content, p.state, value["track"])
     if isinstance(value, dict) and isinstance(value.get("stat"), str):
-        stats = p.target.item.get("stats")
-        base = {**p.target.item, **stats} if isinstance(stats, dict) else p.target.item
+        stats = p.content.place(p.target).stats
+        base = {**p.target.item, **stats} if stats is not None else p.target.item
         return p.state.value(p.content, p.target.id, base, value["stat"])
     return None
 
@@ -391,7 +389,7 @@ def _of_text(p: Placement, c: CheckSpec) -> str:
         if isinstance(entry, dict):
             did = entry.get("deck")
             deck = as_dict(p.content.game.section("decks").get(did) if isinstance(did, str) else None)
-            names.append(str(deck.get("name") or f"cards of deck {entry.get('deck')}"))
+            names.append(str(deck.get("name") or f"cards of deck {did}"))
         else:
             names.append(str(entry))
     return " or ".join(names)
@@ -555,7 +553,7 @@ def placed_once_opened(p: Placement, c: CheckSpec) -> Failure:
 
 
 def choice_of(p: Placement, c: CheckSpec) -> Failure:
-    options = [o.get("id") for o in p.target.item.get(c.params["field"], []) or [] if isinstance(o, dict)]
+    options = list(p.content.place(p.target).options.get(c.params["field"], ()))
     if p.name not in options:
         got = f"{p.name!r} is not one of them" if p.name else "none was given"
         return (f"choose one of {p.where}'s {c.params['field']} with --name ({', '.join(map(str, options))}); {got}",
@@ -603,7 +601,7 @@ def spread_over_regions(p: Placement, c: CheckSpec) -> Failure:
     for rid in regions:
         for tid in members.get(rid, []):
             counts[rid] += sum(1 for m in p.state.has(tid, kind) if p.content.piece_of(m.sticker, p.target) == piece)
-    mine = [r for r in p.target.item.get("regions") or [] if r in counts]
+    mine = [r for r in p.content.place(p.target).regions if r in counts]
     short = [r for r in regions if counts[r] < limit]
     for rid in mine:
         if counts[rid] >= limit and short:
@@ -623,7 +621,7 @@ def steps_value(p: Placement, c: CheckSpec) -> Failure:
                 f"{a(p.label)} changes one of {', '.join(fields)}")
     if p.value is None:
         return "give the number printed on the sticker with --value N", f"{a(p.label)} shows the new value"
-    current = p.state.stat(p.content, p.target.id, (p.target.item.get("stats") or {}).get(p.name), p.name)
+    current = p.state.stat(p.content, p.target.id, (p.content.place(p.target).stats or {}).get(p.name), p.name)
     step = fields[p.name]
     if current is None:
         return None  # the printed value is unknown: the players' word stands
@@ -681,8 +679,8 @@ def in_order(p: Placement, c: CheckSpec) -> Failure:
     boxes = list(c.ids)
     if not boxes and c.tag:
         tag = c.tag
-        boxes = [pid for sec in (p.content.territories, p.content.regions, p.content.cards)
-                 for pid, item in sec.items() if tag in (item.get("tags") or [])]
+        boxes = [pid for sec in ("territories", "regions", "cards")
+                 for pid, item in p.content.places_in(sec).items() if tag in item.tags]
     kind, slot = c.kind, p.sticker.slot
 
     def filled(box: str) -> bool:

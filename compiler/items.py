@@ -224,7 +224,7 @@ class Place(NamedTuple):
     its stats, and the ids of the options it lists (a faction's `powers`)."""
 
     id: str
-    name: str  # as `str(name)`; '' when none
+    name: str  # as `str(name)`; '' when none (or null)
     code: str  # '' when none
     regions: tuple[Any, ...] = ()
     tags: tuple[Any, ...] = ()
@@ -238,7 +238,8 @@ class Place(NamedTuple):
     def of(cls, pid: str, raw: dict[str, Any]) -> Place:
         get = raw.get
         slots, stats = get("slots"), get("stats")
-        return cls(pid, str(get("name", "")), str(get("code", "")), tuple(as_list(get("regions"))),
+        name = get("name")
+        return cls(pid, str(name) if name is not None else "", str(get("code", "")), tuple(as_list(get("regions"))),
                    tuple(as_list(get("tags"))), slots if isinstance(slots, dict) else None, get("territory"),
                    get("deck"), stats if isinstance(stats, dict) else None,
                    {k: tuple(o.get("id") for o in v if isinstance(o, dict)) for k, v in raw.items()

@@ -130,7 +130,8 @@ def upgrade(name: str, value: int | None, printed: dict[str, Any], marks: list[M
     state = CampaignState(["Ann"])
     for m in marks:
         state.marks.setdefault("kai", []).append(m)
-    content = SimpleNamespace(stickers={"up": {}}, sticker_view=lambda sid: Sticker.of(sid, {}))
+    content = SimpleNamespace(stickers={"up": {}}, sticker_view=lambda sid: Sticker.of(sid, {}),
+                              place=lambda t: Place.of(t.id, t.item))
     p = Placement(content, state, "up", Sticker.of("up", {"name": "Stat upgrade"}),  # type: ignore[arg-type]
                   Target("card", "kai", {"stats": printed}), name=name, value=value)
     return steps_value(p, spec(STEPS))

@@ -9,7 +9,6 @@ factions exist, entitled players take their reward). Never changes the state.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from scarbook.campaign import drafts, shape, steps
 from scarbook.campaign.checks import CHECKS, CODES, Placement, a, cite_text, impassable, phase_applies, plural
@@ -34,7 +33,7 @@ from scarbook.campaign.links import link_problem, owed_lines
 from scarbook.campaign.model import CampaignModel, Step
 from scarbook.campaign.starts import START_CHECKS
 from scarbook.campaign.state import CampaignState, GameRecord, pool_for, retiring
-from scarbook.compiler.items import Envelope, Links, Sticker
+from scarbook.compiler.items import Envelope, Links, Meta, Players, Sticker
 from scarbook.compiler.model import Game, as_dict, as_list
 from scarbook.compiler.words import a_game, words
 from scarbook.kernel.diagnostics import Diagnostic, did_you_mean, refusal
@@ -356,8 +355,8 @@ def _no_step_offers(content: Content, state: CampaignState, r: Resolved) -> list
                     *_rule_of_step(step))]
 
 
-def _players_text(players: dict[str, Any]) -> str:
-    low, high = players.get("min"), players.get("max")
+def _players_text(players: Players) -> str:
+    low, high = players.min, players.max
     if isinstance(low, int) and isinstance(high, int):
         return f"{low} to {high} players"
     return f"at least {low} players" if isinstance(low, int) else f"at most {high} players"
@@ -419,12 +418,12 @@ def _choices(content: Content, state: CampaignState, sticker: Sticker,
     for chk in sticker.checks:
         if chk.check == "choice-of":
             field = chk.field or "powers"
-            out += [(str(o.get("id")), None) for o in target.item.get(field, []) or [] if isinstance(o, dict)]
+            out += [(str(o), None) for o in content.place(target).options.get(field, ())]
             if not out:
                 return [("", None)]
         elif chk.check == "steps-value" and chk.fields is not None:
             for name, step in chk.fields.items():
-                base = (target.item.get("stats") or {}).get(name)
+                base = (content.place(target).stats or {}).get(name)
                 current = state.stat(content, target.id, base, name)
                 out.append((str(name), (current if current is not None else 0) + int(step)))
     return out or [("x", None)]
@@ -697,10 +696,11 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
 def player_count_problem(game: Game, count: int, cite: str = "") -> Diagnostic | None:
     """R306: `count` players is fewer or more than the game's `players` (min/max), citing where the game says so
     (its source's cite: the rulebook's page on the players; else `cite`)."""
-    players = game.meta.get("players")
-    if not isinstance(players, dict):
+    meta = Meta.of(game.meta)
+    players = meta.players
+    if players is None:
         return None
-    low, high = players.get("min"), players.get("max")
+    low, high = players.min, players.max
     said = f"{count} {'player' if count == 1 else 'players'}"
     if isinstance(low, int) and count < low:
         message = f"{said}; {game.title} needs at least {low}"
@@ -709,7 +709,7 @@ def player_count_problem(game: Game, count: int, cite: str = "") -> Diagnostic |
     else:
         return None
     return refusal("R306", message, f"{game.title} is for {_players_text(players)}",
-                   cite_text(as_dict(game.meta.get("source")).get("cite")) or cite)
+                   cite_text(meta.cite) or cite)
 
 
 def owed_targets(content: Content, state: CampaignState, sticker_id: str) -> list[str]:
@@ -1040,7 +1040,7 @@ def pass_problems(content: Content, state: CampaignState, ev: Passed) -> list[Di
 # --- players who join and leave, marks that retire ---------------------------------------------------------
 def _who_plays_cite(content: Content) -> str:
     """Where the game says who plays: its pieces' cite, its own `source`, else the cite of its files."""
-    return (_players_cite(content) or cite_text(as_dict(content.game.meta.get("source")).get("cite"))
+    return (_players_cite(content) or cite_text(Meta.of(content.game.meta).cite)
             or _file_cite(content, "stickers"))
 
 
@@ -1075,8 +1075,8 @@ def join_problems(content: Content, state: CampaignState, ev: Joined) -> list[Di
         found = _leaver_problems(content, state, ev.replaces)
         if found:
             return found
-    players = as_dict(content.game.meta.get("players"))
-    high = players.get("max")
+    players = Meta.of(content.game.meta).players or Players()
+    high = players.max
     staying = len(state.players) - (1 if ev.replaces else 0)
     if isinstance(high, int) and not isinstance(high, bool) and staying + 1 > high:
         return [refusal("R306", f"{len(state.players) + 1} players with {name}; {content.game.title} takes at most "

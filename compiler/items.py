@@ -248,3 +248,23 @@ class Place(NamedTuple):
 
 def places_of(section: dict[str, dict[str, Any]]) -> dict[str, Place]:
     return {pid: Place.of(pid, item) for pid, item in section.items()}
+
+
+class Players(NamedTuple):
+    """A game's `players`: how few and how many may play, as written (None: not given)."""
+
+    min: Any = None
+    max: Any = None
+
+
+class Meta(NamedTuple):
+    """What the tracker reads of a game's own description (`game.meta`): its players and its source's cite."""
+
+    players: Players | None  # None: the game gives no `players` (or not a mapping)
+    cite: Any  # its `source.cite` as written (None: none)
+
+    @classmethod
+    def of(cls, meta: dict[str, Any]) -> Meta:
+        players = meta.get("players")
+        return cls(Players(players.get("min"), players.get("max")) if isinstance(players, dict) else None,
+                   _source_cite(meta))

@@ -17,7 +17,7 @@ from scarbook.campaign import rules
 from scarbook.campaign.engine import Campaign, Replay
 from scarbook.campaign.events import Event, Passed
 from scarbook.campaign.ledger.cache import read
-from scarbook.compiler.items import CheckSpec, Sticker
+from scarbook.compiler.items import CheckSpec, Players, Sticker
 
 GAME = Path(__file__).parent / "packs" / "valid" / "checks-isles"
 
@@ -77,9 +77,9 @@ def test_an_event_of_no_known_kind_is_refused(replay: Replay) -> None:
 
 
 def test_players_text_one_bound_or_both() -> None:
-    assert rules._players_text({"min": 2, "max": 4}) == "2 to 4 players"
-    assert rules._players_text({"min": 3}) == "at least 3 players"
-    assert rules._players_text({"max": 5}) == "at most 5 players"
+    assert rules._players_text(Players(2, 4)) == "2 to 4 players"
+    assert rules._players_text(Players(min=3)) == "at least 3 players"
+    assert rules._players_text(Players(max=5)) == "at most 5 players"
 
 
 

@@ -159,10 +159,10 @@ class Content:
     def belongs_to(self) -> dict[str, str]:
         """Sticker or deck id -> the piece it belongs to (a character's own stickers and cards)."""
         out = {}
-        for section in ("stickers", "decks"):
-            for iid, item in self.game.section(section).items():
-                if isinstance(item.get("belongs_to"), str):
-                    out[iid] = item["belongs_to"]
+        for views in (self.sticker_views, self.places_in("decks")):
+            for iid, item in views.items():
+                if item.belongs_to is not None:
+                    out[iid] = item.belongs_to
         return out
 
     def piece_of(self, sticker_id: str, target: Target) -> str | None:
@@ -182,7 +182,7 @@ class Content:
 
     @cached_property
     def deck_types(self) -> dict[str, str]:
-        return {did: str(d.get("card_type", "")) for did, d in self.game.section("decks").items()}
+        return {did: d.card_type for did, d in self.places_in("decks").items()}
 
     @cached_property
     def rewards_limit(self) -> int | None:

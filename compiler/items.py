@@ -27,6 +27,11 @@ def _cite(value: Any) -> str:
     return str(value or "")
 
 
+def _belongs_to(item: dict[str, Any]) -> str | None:
+    found = item.get("belongs_to")
+    return found if isinstance(found, str) else None
+
+
 def _source_cite(item: dict[str, Any]) -> Any:
     return as_dict(item.get("source")).get("cite")
 
@@ -136,6 +141,7 @@ class Sticker(NamedTuple):
     covers_all: bool = False
     destroys_card: bool = False
     text: str = ""  # its rule text ('' when the content transcribes none)
+    belongs_to: str | None = None  # the piece it is the own sticker of (a character's)
 
     @classmethod
     def of(cls, sid: str, raw: dict[str, Any]) -> Sticker:
@@ -155,7 +161,7 @@ class Sticker(NamedTuple):
                    frozenset(c.get("pool") for c in checks if c.get("check") == "before-first-game") - {None},
                    get("deck"), _strs(get("adds_territories")), boxes if isinstance(boxes, int) else None,
                    bool(get("cancels")), bool(get("covers_all")), bool(get("destroys_card")),
-                   text if isinstance(text, str) else "")
+                   text if isinstance(text, str) else "", _belongs_to(raw))
 
     def checks_named(self, name: str) -> tuple[CheckSpec, ...]:
         return tuple(c for c in self.checks if c.check == name)
@@ -233,6 +239,8 @@ class Place(NamedTuple):
     deck: Any = None  # a card's deck as written (None: none)
     stats: Mapping[str, Any] | None = None  # None: it has none (or not a mapping)
     options: Mapping[str, tuple[Any, ...]] = MappingProxyType({})  # list field -> the `id` of each option in it
+    card_type: str = ""  # a deck's type of cards ('' when none)
+    belongs_to: str | None = None  # a deck: the piece it is the own deck of
 
     @classmethod
     def of(cls, pid: str, raw: dict[str, Any]) -> Place:
@@ -243,7 +251,7 @@ class Place(NamedTuple):
                    tuple(as_list(get("tags"))), slots if isinstance(slots, dict) else None, get("territory"),
                    get("deck"), stats if isinstance(stats, dict) else None,
                    {k: tuple(o.get("id") for o in v if isinstance(o, dict)) for k, v in raw.items()
-                    if isinstance(v, list)})
+                    if isinstance(v, list)}, str(get("card_type", "")), _belongs_to(raw))
 
 
 def places_of(section: dict[str, dict[str, Any]]) -> dict[str, Place]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from scarbook.campaign import lang
 from scarbook.campaign.tracks import track_value
 from scarbook.compiler.items import CheckSpec, Sticker
-from scarbook.compiler.model import Game, as_dict, components
+from scarbook.compiler.model import Game, components
 from scarbook.compiler.words import a, a_game, kind_name, plural, singular_of, words
 
 if TYPE_CHECKING:  # annotations only: the state and the content import the language, which names these checks
@@ -317,28 +317,29 @@ def actor_controlled_target(p: Placement, c: CheckSpec) -> Failure:
 SCOPES = ("player", "piece", "target", "game", "draft", "game-type", "campaign")
 
 
-def limit_number(p: Placement, value: Any) -> int | None:
+def limit_number(p: Placement, c: CheckSpec) -> int | None:
     """The N of a limit (`max`): a number, the value of a campaign track now (`{track: ID}`, a level the whole
     table shares) or of one of the target's stats now (`{stat: FIELD}`: printed, plus what its marks add); None
     when it cannot be read (the limit then holds nothing back)."""
+    value = c.max
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    if isinstance(value, dict) and isinstance(value.get("track"), str):
-        return track_value(p.content, p.state, value["track"])
-    if isinstance(value, dict) and isinstance(value.get("stat"), str):
+    if c.max_track is not None:
+        return track_value(p.content, p.state, c.max_track)
+    if c.max_stat is not None:
         stats = p.content.place(p.target).stats
         base = {**p.target.item, **stats} if stats is not None else p.target.item
-        return p.state.value(p.content, p.target.id, base, value["stat"])
+        return p.state.value(p.content, p.target.id, base, c.max_stat)
     return None
 
 
-def limit_source(p: Placement, value: Any) -> str:
+def limit_source(p: Placement, c: CheckSpec) -> str:
     """Where a limit's number comes from, in words (' (the NAME of the track now)'; '' for a plain number)."""
-    if isinstance(value, dict) and isinstance(value.get("track"), str):
-        track = p.content.model.tracks.get(value["track"])
-        return f" (the {track.name if track else value['track']} now)"
-    if isinstance(value, dict) and isinstance(value.get("stat"), str):
-        return f" (its {value['stat']} now)"
+    if c.max_track is not None:
+        track = p.content.model.tracks.get(c.max_track)
+        return f" (the {track.name if track else c.max_track} now)"
+    if c.max_stat is not None:
+        return f" (its {c.max_stat} now)"
     return ""
 
 
@@ -387,9 +388,8 @@ def _of_text(p: Placement, c: CheckSpec) -> str:
     names = []
     for entry in c.of or [p.sticker_id]:
         if isinstance(entry, dict):
-            did = entry.get("deck")
-            deck = as_dict(p.content.game.section("decks").get(did) if isinstance(did, str) else None)
-            names.append(str(deck.get("name") or f"cards of deck {did}"))
+            did, decks = entry.get("deck"), p.content.places_in("decks")
+            names.append((decks[did].name if isinstance(did, str) and did in decks else "") or f"cards of deck {did}")
         else:
             names.append(str(entry))
     return " or ".join(names)
@@ -398,7 +398,7 @@ def _of_text(p: Placement, c: CheckSpec) -> str:
 def limit(p: Placement, c: CheckSpec) -> Failure:
     """At most `max` of `of` (stickers, kinds, tags or a card group) per `per` (player, piece, target, game,
     draft, game-type, campaign; several: per player per game). The one way content says how many."""
-    n = limit_number(p, c.max)
+    n = limit_number(p, c)
     if n is None:
         return None
     per = list(c.per) or ["campaign"]
@@ -408,7 +408,7 @@ def limit(p: Placement, c: CheckSpec) -> Failure:
         if n == 1 and c.name:  # the content's name for them is a plural: one of them, in the singular
             what = singular_of(what)
         return (f"at most {n} {what} per {' per '.join(_scope_word(p, s) for s in per)}"
-                f"{limit_source(p, c.max)}")
+                f"{limit_source(p, c)}")
 
     if "player" in per and not p.actor:
         return "say who places it with --by NAME", rule()

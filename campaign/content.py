@@ -106,9 +106,10 @@ class Content:
     def places_for(self, kind: str) -> dict[str, Place]:
         """The items a target kind names (`items_of`) as places, built on first use, once per content."""
         if kind in (RULEBOOK_SLOT, BOARD):
-            found = self._places.get("@" + kind)
+            key = "@" + kind  # not a section's name
+            found = self._places.get(key)
             if found is None:
-                found = self._places["@" + kind] = places_of(self.items_of(kind))
+                found = self._places[key] = places_of(self.items_of(kind))
             return found
         section = section_of(kind)
         return self.places_in(section) if section else {}

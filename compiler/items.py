@@ -68,11 +68,18 @@ class CheckSpec(NamedTuple):
     types: tuple[str, ...] = ()  # game-type: the types of game
     regions: tuple[str, ...] = ()  # spread-over-regions: the regions ('' : every region)
     per_region: int = 2  # spread-over-regions
+    max_track: str | None = None  # a `max` of {track: ID}: the track
+    max_stat: str | None = None  # a `max` of {stat: FIELD}: the target's stat
 
     @classmethod
     def of_raw(cls, raw: dict[str, Any]) -> CheckSpec:
         params = {k: v for k, v in raw.items() if k not in ("check", "cite", "only")}
         typed = {k: _PARAMS[k](v) for k, v in params.items() if k in _PARAMS}  # only what it gives: the rest default
+        bound = params.get("max")
+        if isinstance(bound, dict):
+            track, stat = bound.get("track"), bound.get("stat")
+            typed["max_track"], typed["max_stat"] = (track if isinstance(track, str) else None,
+                                                     stat if isinstance(stat, str) else None)
         return cls(str(raw.get("check")), params, _cite(raw.get("cite")), raw.get("only"), raw.get("cite"), **typed)
 
 

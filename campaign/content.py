@@ -14,7 +14,17 @@ from scarbook.campaign import checks as checks  # registers the named checks wit
 from scarbook.campaign.ids import normalize, pick
 from scarbook.campaign.lang import Library
 from scarbook.campaign.model import CampaignModel
-from scarbook.compiler.items import Card, Envelope, Place, Sticker, cards_of, envelopes_of, places_of, stickers_of
+from scarbook.compiler.items import (
+    Card,
+    Envelope,
+    Place,
+    Reward,
+    Sticker,
+    cards_of,
+    envelopes_of,
+    places_of,
+    stickers_of,
+)
 from scarbook.compiler.model import Game
 
 #: Target kinds of the sticker schema -> the section whose items they name. Any other kind
@@ -195,9 +205,10 @@ class Content:
     def reward_stickers(self) -> dict[str, list[str]]:
         """Sticker id -> the roles (winner, held-on …) whose rewards place it."""
         out: dict[str, list[str]] = {}
-        for rew in self.rewards.values():
-            for sid in rew.get("place", []) or []:
-                out.setdefault(sid, []).append(str(rew.get("for")))
+        for rid, raw in self.rewards.items():
+            rew = Reward.of(rid, raw)
+            for sid in rew.place:
+                out.setdefault(sid, []).append(rew.role)
         return out
 
     @cached_property

@@ -283,3 +283,15 @@ class Meta(NamedTuple):
         players = meta.get("players")
         return cls(Players(players.get("min"), players.get("max")) if isinstance(players, dict) else None,
                    _source_cite(meta))
+
+
+class Reward(NamedTuple):
+    """A reward (`rewards`): the role it is for (winner, held-on …) and the stickers it places."""
+
+    id: str
+    role: str  # as `str(for)` ('None' when the content gives none)
+    place: tuple[Any, ...]
+
+    @classmethod
+    def of(cls, rid: str, raw: dict[str, Any]) -> Reward:
+        return cls(rid, str(raw.get("for")), tuple(as_list(raw.get("place"))))

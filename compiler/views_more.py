@@ -1,10 +1,10 @@
 """More typed views of the content for the tracker's tables and sheet: the items pieces and places are
 (a faction with its powers, a character card with its stats, a region with its bonus), and what a sticker founds.
 
-As `compiler/items.py`: NamedTuples built once per content, lazily (`more(content)` keeps them beside the
-content, for as long as it lives), from the merged, effective content. The raw mapping reads are here; a reader
-sees typed attributes that mypy checks. A value of the wrong type is absent (None), and a name stays as written
-(an unknown name stays unknown: the reader decides how to show it).
+As `compiler/items.py`: NamedTuples built once per content, lazily (`more(content)` keeps them on the content),
+from the merged, effective content. The raw mapping reads are here; a reader sees typed attributes that mypy
+checks. A value of the wrong type is absent (None), and a name stays as written (an unknown name stays unknown:
+the reader decides how to show it).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import cached_property
 from typing import Any, NamedTuple, Protocol
-from weakref import WeakKeyDictionary
 
 from scarbook.compiler.model import as_dict
 
@@ -102,12 +101,11 @@ class MoreViews:
         return {}
 
 
-_MORE: WeakKeyDictionary[Content, MoreViews] = WeakKeyDictionary()
-
-
 def more(content: Content) -> MoreViews:
-    """The content's views (built once per content)."""
-    found = _MORE.get(content)
-    if found is None:
-        found = _MORE[content] = MoreViews(content)
+    """The content's views, kept on the content (as its cached properties are): built once per content, and gone
+    with it."""
+    found = getattr(content, "_more_views", None)
+    if not isinstance(found, MoreViews):
+        found = MoreViews(content)
+        setattr(content, "_more_views", found)  # noqa: B010 (the Protocol does not declare it)
     return found

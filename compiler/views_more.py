@@ -20,6 +20,7 @@ class Content(Protocol):
     """What the views are built from (`campaign/content.py::Content`)."""
 
     factions: dict[str, dict[str, Any]]
+    territories: dict[str, dict[str, Any]]
     regions: dict[str, dict[str, Any]]
     cards: dict[str, dict[str, Any]]
     stickers: dict[str, dict[str, Any]]
@@ -76,6 +77,10 @@ class MoreViews:
     @cached_property
     def factions(self) -> dict[str, Item]:
         return items_of(self.content.factions)
+
+    @cached_property
+    def territories(self) -> dict[str, Item]:
+        return items_of(self.content.territories)
 
     @cached_property
     def regions(self) -> dict[str, Item]:

@@ -21,6 +21,7 @@ from scarbook.campaign.ledger.file import Ledger
 from scarbook.campaign.links import lines_of
 from scarbook.campaign.rules import _choices as placement_choices  # the options `where` tries for a target
 from scarbook.campaign.service.writing import redoable
+from scarbook.compiler.views_more import more
 
 
 def ledger_sha256(ledger: Ledger) -> str:
@@ -193,12 +194,12 @@ def table(path: Path) -> Table:
     number = live.number if live else state.started + 1
     model = content.model
     kinds = [model.pieces[k] for k in model.types[model.type_of(number)].plays if k in model.pieces]
-    plays = [(k.name, [Choice(pid, str(item.get("name") or pid)) for pid, item in content.pieces_of(k.id).items()])
+    plays = [(k.name, [Choice(pid, str(item.name or pid)) for pid, item in more(content).pieces_of(k.id).items()])
              for k in kinds]
     left = {s.sticker: s.left for s in found.rows.stickers}
     stickers = [Choice(sid, st.name or sid) for sid, st in content.sticker_views.items()
                 if (n := left.get(sid)) is None or n > 0]
-    names = {**{tid: str(t.get("name") or tid) for tid, t in content.territories.items()},
+    names = {**{tid: str(t.name or tid) for tid, t in more(content).territories.items()},
              **{sid: st.name or sid for sid, st in content.sticker_views.items()}}
     tickable = [Choice(tid, names.get(tid, tid)) for tid in content.territories
                 if live and any(m.boxes and m.boxes > m.ticked for m in state.active_marks(tid))]

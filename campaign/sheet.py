@@ -38,6 +38,7 @@ class Names:
 
     def __init__(self, replay: Replay) -> None:
         self.game = replay.content.game
+        self.views = more(replay.content)
         # a rulebook's slot (a box stickers go in) by its label in its rulebook: 'The Road Book: Achievements'
         self.slots = {str(slot["id"]): f"{known(book.get('title')) or bid}: {known(slot.get('label')) or slot['id']}"
                       for bid, book in self.game.section("rulebook").items()
@@ -47,14 +48,14 @@ class Names:
         if not item_id:
             return ""
         found = (section, self.game.section(section).get(item_id)) if section else self.game.item(item_id)
-        item = found[1] if found and found[1] is not None else None
-        if not isinstance(item, dict):
+        item = self.views.section(found[0]).get(item_id) if found and found[1] is not None else None
+        if item is None:
             return self.slots.get(item_id, item_id) if not section else item_id
-        name = known(item.get("name"))
+        name = known(item.name)
         if name:
-            code = item.get("code")
+            code = item.code
             return f"{name} ({code})" if code and str(code).lower() != str(name).lower() else str(name)
-        return str(item.get("code") or item_id)
+        return str(item.code or item_id)
 
 
 def _sticker_facts(replay: Replay, sticker: str) -> Sticker:

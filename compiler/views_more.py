@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import Any, NamedTuple, Protocol
 
-from scarbook.compiler.model import as_dict
+from scarbook.compiler.model import Game, as_dict
 
 
 class Content(Protocol):
@@ -24,6 +24,7 @@ class Content(Protocol):
     regions: dict[str, dict[str, Any]]
     cards: dict[str, dict[str, Any]]
     stickers: dict[str, dict[str, Any]]
+    game: Game
 
     def pieces_of(self, kind: str) -> dict[str, dict[str, Any]]: ...
 
@@ -50,6 +51,7 @@ class Item(NamedTuple):
     powers: tuple[Power, ...]
     bonus: int | None  # a region's bonus (an int, bools included as the content's readers took them)
     resources: int | None
+    code: Any = None  # the code printed beside its name (a territory's), as written
 
     @classmethod
     def of(cls, iid: str, raw: dict[str, Any]) -> Item:
@@ -57,7 +59,7 @@ class Item(NamedTuple):
         powers = tuple(Power(i, p["id"], p.get("name")) for i, p in enumerate(raw.get("powers", []) or [], 1)
                        if isinstance(p, dict) and isinstance(p.get("id"), str))
         return cls(iid, raw.get("name"), "name" in raw, stats if isinstance(stats, dict) else None, powers,
-                   _int(raw.get("bonus")), _int(raw.get("resources")))
+                   _int(raw.get("bonus")), _int(raw.get("resources")), raw.get("code"))
 
     def name_or(self, default: Any) -> Any:
         """The name as `item.get('name', default)` gives it."""
@@ -94,6 +96,18 @@ class MoreViews:
     def population(self) -> dict[str, Any]:
         """Sticker -> the population of what it founds (None: it founds nothing, or gives none)."""
         return {sid: as_dict(st.get("founds")).get("population") for sid, st in self.content.stickers.items()}
+
+    def section(self, name: str) -> dict[str, Item]:
+        """Any section's items (those that are mappings), by id."""
+        found = self._sections.get(name)
+        if found is None:
+            raw = self.content.game.section(name)
+            found = self._sections[name] = {iid: Item.of(iid, it) for iid, it in raw.items() if isinstance(it, dict)}
+        return found
+
+    @cached_property
+    def _sections(self) -> dict[str, dict[str, Item]]:
+        return {}
 
     def pieces_of(self, kind: str) -> dict[str, Item]:
         found = self._pieces.get(kind)

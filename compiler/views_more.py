@@ -123,8 +123,8 @@ class MoreViews:
 def more(content: Content) -> MoreViews:
     """The content's views, kept on the content (as its cached properties are): built once per content, and gone
     with it."""
-    found = getattr(content, "_more_views", None)
+    kept = vars(content)  # where its cached properties are too
+    found = kept.get("_more_views")
     if not isinstance(found, MoreViews):
-        found = MoreViews(content)
-        setattr(content, "_more_views", found)  # noqa: B010 (the Protocol does not declare it)
+        found = kept["_more_views"] = MoreViews(content)
     return found

@@ -17,6 +17,7 @@ from typing import Any
 from scarbook.campaign.engine import Replay
 from scarbook.campaign.views.status import when_placed
 from scarbook.compiler.model import Game
+from scarbook.compiler.views_more import more
 from scarbook.kernel.diagnostics import Span
 
 
@@ -104,6 +105,9 @@ def applied(replay: Replay, ledger: str = "") -> Game:
     content = replay.content
     sections = copy.deepcopy(game.sections)
     spans = dict(game.spans)
+    views = more(content)  # the items as printed (`sections` holds copies being written)
+    printed = {"territories": views.territories, "regions": views.regions, "cards": views.cards,
+               "factions": views.factions}
     for section in ("territories", "regions", "cards", "factions"):
         items = sections.get(section, {})
         for tid, item in items.items():
@@ -133,7 +137,7 @@ def applied(replay: Replay, ledger: str = "") -> Game:
                     for power in item.get("powers", []) or []:
                         if isinstance(power, dict) and power.get("id") != m.name:
                             power["destroyed"] = True
-            if isinstance(item.get("stats"), dict):
+            if printed[section][tid].stats is not None:
                 _stats(content, state, tid, item)
             if section == "territories":
                 cities = [m for m in marks if m.founds and not m.cancels]

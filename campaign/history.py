@@ -26,6 +26,7 @@ from scarbook.campaign.events import Event
 from scarbook.campaign.eventspecs import spec_of, tell
 from scarbook.campaign.narrate import scenario_name, team_result
 from scarbook.campaign.shape import status_lines as shape_lines
+from scarbook.compiler.views_more import more
 from scarbook.compiler.words import a
 
 if TYPE_CHECKING:
@@ -85,10 +86,8 @@ class Words:
 
         word = words(self.content.game)["power"].one
         # a power without a printed name is told by its place on its faction's card, as the sheet does
-        self.powers = {str(p["id"]): str(known(p.get("name")) or f"{word} {i} (its name is not known)")
-                       for f in self.content.factions.values()
-                       for i, p in enumerate(f.get("powers", []) or [], 1)
-                       if isinstance(p, dict) and isinstance(p.get("id"), str)}
+        self.powers = {p.id: str(known(p.name) or f"{word} {p.number} (its name is not known)")
+                       for f in more(self.content).factions.values() for p in f.powers}
 
     def __call__(self, item_id: str, section: str | None = None) -> str:
         found = self.name(item_id, section)

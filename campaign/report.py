@@ -37,6 +37,7 @@ from scarbook.campaign.status_rows import (
 from scarbook.campaign.views.status import mark_line as mark_line
 from scarbook.campaign.views.status import status_text as status_text
 from scarbook.campaign.views.status import when_placed as when_placed
+from scarbook.compiler.views_more import more
 from scarbook.compiler.words import group_of, mark_groups, words
 
 if TYPE_CHECKING:
@@ -130,15 +131,15 @@ def piece_stats(replay: Replay) -> list[PieceRow]:
     content, state = replay.content, replay.state
     out = []
     for kind in content.model.pieces:
-        for pid, item in content.pieces_of(kind).items():
-            stats = item.get("stats")
-            if not isinstance(stats, dict):
+        for pid, item in more(content).pieces_of(kind).items():
+            stats = item.stats
+            if stats is None:
                 continue
             current = {key: state.stat(content, pid, base, key) for key, base in stats.items()}
             printed = {key: base if isinstance(base, int) else None for key, base in stats.items()}
             raised = {key: sum(int(content.sticker_view(m.sticker).adds.get(key) or 0)
                                for m in state.active_marks(pid)) for key in stats}
-            out.append(PieceRow(pid, item.get("name", pid), given_name(replay, pid), state.claimed_by(content, pid),
+            out.append(PieceRow(pid, item.name_or(pid), given_name(replay, pid), state.claimed_by(content, pid),
                                 current, printed, {k: n for k, n in raised.items() if n},
                                 any(pid in g.lost for g in state.games), state.retired_pieces.get(pid)))
     return out
@@ -159,13 +160,12 @@ def grouped_marks(replay: Replay, marks: list[MarkRow]) -> list[MarkGroupRow]:
         if m.cancels:
             continue
         st = content.stickers.get(m.sticker, {})
-        founds = st.get("founds")
         view = content.sticker_view(m.sticker)
         # also shown elsewhere: a chosen power, a changed value, a given name, a destroyed card
         shown_as = ("choice" if _is_choice(view) else "value" if view.adds else "name" if view.named_itself
                     else "destroyed" if m.sticker in content.destroy_stickers else None)
         held[group_of(groups, m.sticker, st, m.slot).id].append(
-            GroupedMark(m, not m.active, shown_as, founds.get("population") if isinstance(founds, dict) else None))
+            GroupedMark(m, not m.active, shown_as, more(content).population.get(m.sticker)))
     return [MarkGroupRow(g.id, g.word.one, g.word.many, g.board, g.declared, held[g.id])
             for g in groups if held[g.id]]
 
@@ -190,21 +190,20 @@ def status(ledger: Ledger, replay: Replay) -> Status:
     regions = []
     for rid, reg in content.regions.items():
         named = [m for m in state.active_marks(rid) if content.sticker_view(m.sticker).named_itself]
-        bonus = reg.get("bonus")
+        bonus = more(content).regions[rid].bonus
         regions.append(RegionRow(shape.region_owner(content, state, rid), rid,
                                  named[-1].name if named else None, named[-1].by if named else None,
-                                 named[-1].sticker if named else None, bonus if isinstance(bonus, int) else None,
-                                 state.value(content, rid, reg, "bonus") if isinstance(bonus, int) else None,
+                                 named[-1].sticker if named else None, bonus,
+                                 state.value(content, rid, reg, "bonus") if bonus is not None else None,
                                  [m.sticker for m in state.active_marks(rid)
                                   if "bonus" in content.sticker_view(m.sticker).adds]))
     cities, forts = [], []
     for tid in content.territories:
         for m in state.active_marks(tid):
             if m.founds:
-                founds = content.stickers.get(m.sticker, {}).get("founds")
                 cities.append({"territory": tid, "name": m.name, "sticker": m.sticker, "by": m.by,
                                "game": m.after_game, "during_game": m.during_game or None,
-                               "population": founds.get("population") if isinstance(founds, dict) else None})
+                               "population": more(content).population.get(m.sticker)})
             elif m.boxes:
                 forts.append({"territory": tid, "sticker": m.sticker, "boxes": m.boxes, "left": m.boxes - m.ticked})
     owed_kinds = {k for o in content.model.owed_when_opened for k in o.kinds}
@@ -213,16 +212,17 @@ def status(ledger: Ledger, replay: Replay) -> Status:
     for cid, card in content.cards.items():
         if state.destroyed(cid):
             destroyed.append(cid)
-        if isinstance(card.get("resources"), int) and content.card_kind(content.card_views[cid]) == "territory":
+        printed = more(content).cards[cid].resources
+        if printed is not None and content.card_kind(content.card_views[cid]) == "territory":
             value = state.value(content, cid, card, "resources")
-            cards.append(ResourceRow(cid, value, card["resources"]))
+            cards.append(ResourceRow(cid, value, printed))
     stickers = []
     for sid, st in content.sticker_views.items():
         pool, count = pool_for(state, st)
         left = None if count is None else count - state.pool_used[(sid, pool)]
         stickers.append(StickerRow(sid, state.placed[sid], pool, left))
     factions = []
-    for fid, fac in content.factions.items():
+    for fid, fac in more(content).factions.items():
         power = next((m.name for m in state.active_marks(fid) if _is_choice(content.sticker_view(m.sticker))),
                      None)
         history = []
@@ -230,7 +230,7 @@ def status(ledger: Ledger, replay: Replay) -> Status:
             player = next((p for p, ps in g.pieces.items() if fid in ps.values()), None)
             history.append(FactionGame(g.number, player, g.starts.get(player or "", None),
                                        (g.role(player) if g.ended else "playing") if player else "not played"))
-        factions.append(FactionRow(fid, fac.get("name", fid), given_name(replay, fid), power,
+        factions.append(FactionRow(fid, fac.name_or(fid), given_name(replay, fid), power,
                                    [m.sticker for m in state.active_marks(fid) if not m.cancels
                                     and not _is_choice(content.sticker_view(m.sticker))], history))
     games = []

@@ -20,6 +20,7 @@ from scarbook.campaign.lang import Scope, Verdict, chapter_results
 from scarbook.campaign.lang import chapters_over as chapters_over  # moved to the language; still importable here
 from scarbook.campaign.model import TEAM_RESULTS, OwedWhen
 from scarbook.campaign.state import track_value
+from scarbook.compiler.views_more import more
 from scarbook.kernel.diagnostics import Diagnostic, refusal
 
 __all__ = ["track_value"]
@@ -104,7 +105,8 @@ def place_values(content: Content, state: CampaignState) -> list[dict[str, Any]]
     """Values kept on board spaces (territories; regions beside their bonus, shown with the regions): every field
     a mark there `adds`, with the value now (printed plus what the marks add)."""
     out = []
-    for section in (content.territories, content.regions):
+    views = more(content)
+    for section, named in ((content.territories, views.territories), (content.regions, views.regions)):
         for pid, item in section.items():
             fields: list[str] = []
             for m in state.active_marks(pid):
@@ -112,7 +114,7 @@ def place_values(content: Content, state: CampaignState) -> list[dict[str, Any]]
                     if k not in fields and not (section is content.regions and k == "bonus"):
                         fields.append(str(k))
             if fields:
-                out.append({"place": pid, "name": str(item.get("name") or pid),
+                out.append({"place": pid, "name": str(named[pid].name or pid),
                             "values": {k: state.value(content, pid, item, k) for k in fields}})
     return out
 
@@ -279,11 +281,11 @@ def status_data(content: Content, state: CampaignState, legal: Legal) -> dict[st
                           "results": {str(k): v for k, v in sorted(chapter_results(content, state).items())}}
     pieces = {pid for kind in content.model.pieces for pid in content.pieces_of(kind)}
     out["card_values"] = [
-        {"card": cid, "name": str(card.get("name") or cid),
-         "values": {k: state.stat(content, cid, v, k) for k, v in card["stats"].items()},
+        {"card": cid, "name": str(card.name or cid),
+         "values": {k: state.stat(content, cid, v, k) for k, v in card.stats.items()},
          "marks": [content.sticker_view(m.sticker).name or m.sticker for m in state.active_marks(cid)
                    if not content.sticker_view(m.sticker).adds]}  # what adds is in the values
-        for cid, card in content.cards.items() if isinstance(card.get("stats"), dict) and cid not in pieces]
+        for cid, card in more(content).cards.items() if card.stats is not None and cid not in pieces]
     out["place_values"] = place_values(content, state)
     out["tracks"] = [{"id": t.id, "name": t.name, "value": track_value(content, state, t.id), "min": t.low,
                       "max": t.high} for t in content.model.tracks.values()]

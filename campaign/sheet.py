@@ -22,6 +22,7 @@ from scarbook.campaign.ledger.file import Ledger
 from scarbook.campaign.report import status
 from scarbook.campaign.views.status import when_placed
 from scarbook.compiler.model import as_list, known
+from scarbook.compiler.views_more import more
 
 if TYPE_CHECKING:
     from scarbook.campaign.status_rows import MarkRow, Status
@@ -37,6 +38,7 @@ class Names:
 
     def __init__(self, replay: Replay) -> None:
         self.game = replay.content.game
+        self.views = more(replay.content)
         # a rulebook's slot (a box stickers go in) by its label in its rulebook: 'The Road Book: Achievements'
         self.slots = {str(slot["id"]): f"{known(book.get('title')) or bid}: {known(slot.get('label')) or slot['id']}"
                       for bid, book in self.game.section("rulebook").items()
@@ -46,14 +48,14 @@ class Names:
         if not item_id:
             return ""
         found = (section, self.game.section(section).get(item_id)) if section else self.game.item(item_id)
-        item = found[1] if found and found[1] is not None else None
-        if not isinstance(item, dict):
+        item = self.views.section(found[0]).get(item_id) if found and found[1] is not None else None
+        if item is None:
             return self.slots.get(item_id, item_id) if not section else item_id
-        name = known(item.get("name"))
+        name = known(item.name)
         if name:
-            code = item.get("code")
+            code = item.code
             return f"{name} ({code})" if code and str(code).lower() != str(name).lower() else str(name)
-        return str(item.get("code") or item_id)
+        return str(item.code or item_id)
 
 
 def _sticker_facts(replay: Replay, sticker: str) -> Sticker:
@@ -100,7 +102,7 @@ def _groups(replay: Replay) -> dict[str, MarkGroup]:
 def _piece_title(content: Any) -> str:
     """The heading of the characters table: what the content calls its pieces with stats."""
     kinds = [k for k in content.model.pieces.values() if k.name]
-    names = [k.name for k in kinds if any(isinstance(i.get("stats"), dict) for i in content.pieces_of(k.id).values())]
+    names = [k.name for k in kinds if any(i.stats is not None for i in more(content).pieces_of(k.id).values())]
     title = ", ".join(dict.fromkeys(names)) or "Pieces"
     return title[:1].upper() + title[1:] + ("" if title.endswith("s") else "s")
 
@@ -110,7 +112,8 @@ def changed_values(content: Any, data: Status, names: Any, skip: set[str]) -> li
     destroyed = set(data.destroyed_cards)
     out = []
     for c in data.shape.get("card_values", []):  # the shape's part of the status is not typed yet
-        printed = (content.cards.get(c["card"], {}).get("stats") or {})
+        card = more(content).cards.get(c["card"])
+        printed = (card.stats if card is not None else None) or {}
         changed = [k for k, v in c["values"].items() if v != printed.get(k)]
         if c["card"] in skip or not (changed or c["card"] in destroyed):
             continue
@@ -207,12 +210,9 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
               for cid in data.destroyed_cards if cid not in listed]
     stickers = [{"name": names(s.sticker, "stickers"), "placed": s.placed, "left": s.left, "pool": s.pool}
                 for s in data.stickers if s.sticker not in content.destroy_stickers]
-    schedule = {it.get("game"): it for it in game.section("schedule").values()}
     power_word = str((data.words["power"]["one"] if "power" in data.words else None) or "power")
-    powers = {str(pw["id"]): str(known(pw.get("name")) or f"{power_word} {i} (its name is not known)")
-              for fac in content.factions.values()
-              for i, pw in enumerate(fac.get("powers", []) or [], 1) if isinstance(pw, dict)
-              and isinstance(pw.get("id"), str)}
+    powers = {pw.id: str(known(pw.name) or f"{power_word} {pw.number} (its name is not known)")
+              for fac in more(content).factions.values() for pw in fac.powers}
     factions = [{"name": f.name or names(f.id, "factions"), "given_name": f.given_name or "",
                  "power": powers.get(f.power, names(f.power)) if f.power else "",
                  "marks": [names(s, "stickers") for s in f.marks],
@@ -221,8 +221,7 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
                                       "result": str(h.result).replace("-", " ")}
                              for h in f.history}}
                 for f in data.factions]
-    games = [{"game": g.game, "type": str((schedule.get(g.game) or {}).get("type") or ""),
-              "title": str((schedule.get(g.game) or {}).get("title") or ""),
+    games = [{"game": g.game, "type": content.model.entry(g.game).type, "title": content.model.entry(g.game).title,
               "plays": g.plays, "ended": g.ended, "winner": g.winner,
               "held_on": g.held_on, "eliminated": g.eliminated,
               "team": g.team or "", "played": g.scenario_name or g.chapter or "",

@@ -21,6 +21,7 @@ from scarbook.campaign.ledger.file import Ledger
 from scarbook.campaign.links import lines_of
 from scarbook.campaign.rules import _choices as placement_choices  # the options `where` tries for a target
 from scarbook.campaign.service.writing import redoable
+from scarbook.compiler.views_more import more
 
 
 def ledger_sha256(ledger: Ledger) -> str:
@@ -165,9 +166,9 @@ def actions(replay: Replay) -> list[Action]:
     if state.in_progress is None:
         out += _setup(replay, state.started + 1)
     for env in replay.pending:
-        info = content.envelopes.get(env) or {}
-        trigger = (info.get("trigger") or {}).get("text", "") if isinstance(info.get("trigger"), dict) else ""
-        out.append(Action("open", f"open the sealed packet {info.get('name', env)}" + (f" ({trigger})" if trigger
+        info = content.envelope_views.get(env)
+        name, trigger = (info.name, info.trigger_text) if info is not None else (env, "")
+        out.append(Action("open", f"open the sealed packet {name}" + (f" ({trigger})" if trigger
                           else ""), command=f"scarbook campaign open {env}", packet=env))
     for sid, target, env in rules.to_put_in_place(content, state):
         out.append(Action("put", f"put {_name(content, sid)} from the packet {_name(content, env)} on "
@@ -193,13 +194,13 @@ def table(path: Path) -> Table:
     number = live.number if live else state.started + 1
     model = content.model
     kinds = [model.pieces[k] for k in model.types[model.type_of(number)].plays if k in model.pieces]
-    plays = [(k.name, [Choice(pid, str(item.get("name") or pid)) for pid, item in content.pieces_of(k.id).items()])
+    plays = [(k.name, [Choice(pid, str(item.name or pid)) for pid, item in more(content).pieces_of(k.id).items()])
              for k in kinds]
     left = {s.sticker: s.left for s in found.rows.stickers}
-    stickers = [Choice(sid, str(st.get("name") or sid)) for sid, st in content.stickers.items()
+    stickers = [Choice(sid, st.name or sid) for sid, st in content.sticker_views.items()
                 if (n := left.get(sid)) is None or n > 0]
-    names = {**{tid: str(t.get("name") or tid) for tid, t in content.territories.items()},
-             **{sid: str(st.get("name") or sid) for sid, st in content.stickers.items()}}
+    names = {**{tid: str(t.name or tid) for tid, t in more(content).territories.items()},
+             **{sid: st.name or sid for sid, st in content.sticker_views.items()}}
     tickable = [Choice(tid, names.get(tid, tid)) for tid in content.territories
                 if live and any(m.boxes and m.boxes > m.ticked for m in state.active_marks(tid))]
     linkable = [Choice(sid, names.get(sid, sid)) for sid, st in content.stickers.items()
@@ -278,11 +279,10 @@ def sticker_info(path: Path, sticker: str) -> tuple[str, bool]:
     for a name (it founds or names something)."""
     campaign = Campaign(read(path))
     content = replaycache.for_state(campaign).content
-    st = content.stickers.get(sticker)
+    st = content.sticker_views.get(sticker)
     if st is None:
         return "", False
-    founds = st.get("founds")
-    return str(st.get("name") or sticker), bool(st.get("named") or (isinstance(founds, dict) and founds.get("named")))
+    return st.name or sticker, st.named
 
 
 def options(path: Path, sticker: str, targets: list[str]) -> dict[str, list[Choice]]:
@@ -317,8 +317,8 @@ def packet_contents(path: Path, packet: str) -> list[str]:
     """What an opened packet holds, as the game names it (for the page that opened it)."""
     campaign = Campaign(read(path))
     content = replaycache.for_state(campaign).content
-    info = content.envelopes.get(packet) or {}
-    return [_name(content, str(item)) for item in info.get("contents") or []]
+    info = content.envelope_views.get(packet)
+    return [_name(content, item) for item in (info.contents if info is not None else None) or ()]
 
 
 @dataclass(frozen=True)

@@ -117,12 +117,18 @@ class Night:
 
 
 def _stale(element: Any) -> bool:
-    from selenium.common.exceptions import StaleElementReferenceException
+    """Whether the page the element was on is gone. Chromium answers a node of a page it is just replacing with
+    "Node with given id does not belong to the document" (an inspector error, not a stale reference): gone too."""
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 
     try:
         element.tag_name  # noqa: B018
     except StaleElementReferenceException:
         return True
+    except WebDriverException as exc:
+        if "does not belong to the document" in str(exc.msg or ""):
+            return True
+        raise
     return False
 
 

@@ -19,6 +19,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from generated import write_if_changed
+
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "compiler" / "generated" / "grammar.json"
 
@@ -71,11 +73,7 @@ def main() -> int:
             print(f"{TARGET.relative_to(ROOT)} is out of date: run python tools/generate_grammar.py", file=sys.stderr)
             return 1
         return 0
-    if current != text:
-        TARGET.write_text(text, "utf-8")
-        print(f"wrote {TARGET.relative_to(ROOT)} ({len(text):,} characters)")
-    else:
-        print(f"{TARGET.relative_to(ROOT)} is up to date")
+    write_if_changed(TARGET, text, ROOT)
     return 0
 
 

@@ -15,6 +15,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from generated import write_if_changed
+
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "compiler" / "generated" / "validator.py"
 
@@ -31,13 +33,7 @@ def main() -> int:
                   file=sys.stderr)
             return 1
         return 0
-    text = schema.shipped_source()
-    current = TARGET.read_text("utf-8") if TARGET.exists() else ""
-    if current != text:
-        TARGET.write_text(text, "utf-8")
-        print(f"wrote {TARGET.relative_to(ROOT)} ({len(text):,} characters)")
-    else:
-        print(f"{TARGET.relative_to(ROOT)} is up to date")
+    write_if_changed(TARGET, schema.shipped_source(), ROOT)
     return 0
 
 

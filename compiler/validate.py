@@ -270,9 +270,8 @@ CACHE_VERSION = "6"
 
 
 def _cache_key(game_id: str, packs: list[Path]) -> str | None:
-    import hashlib
-
     from scarbook import __version__
+    from scarbook.kernel.sha import key
     from scarbook.kernel.yamlload import MAX_FILE_BYTES, read_capped
     from scarbook.schemas import SCHEMA_DIR
 
@@ -284,7 +283,7 @@ def _cache_key(game_id: str, packs: list[Path]) -> str | None:
     for pack in packs:
         files.extend(pack_paths(pack)[0])
     # not the current folder: the cached game names its files by absolute path (`_stored_paths`)
-    digest = hashlib.sha256(f"{CACHE_VERSION}:{__version__}:{game_id}".encode())
+    digest = key(f"{CACHE_VERSION}:{__version__}:{game_id}".encode())
     for path in files:
         digest.update(str(path.resolve()).encode())
         try:

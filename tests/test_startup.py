@@ -83,6 +83,7 @@ def test_a_warm_read_loads_its_module_only_and_no_yaml(campaign_file: tuple[Path
     assert not {m for m in modules if m.startswith("scarbook.compiler.")} & {
         "scarbook.compiler.schema", "scarbook.compiler.semantic",
         "scarbook.compiler.build", "scarbook.kernel.yamlparse"}
+    assert "_hashlib" not in modules  # OpenSSL (2.3 ms): small keys and ledgers hash by the built-in SHA-256
     # the cached state is unpickled by the C pickler; nothing is written (coverage, when it measures the child
     # process, imports pickle and random itself)
     if args[0] in ("status", "where", "place") and "coverage" not in roots(modules):
@@ -108,6 +109,7 @@ def test_a_warm_write_and_undo_load_their_module_only(campaign_file: tuple[Path,
         assert not {m for m in modules if m.startswith("scarbook.compiler.")} & {
             "scarbook.compiler.schema", "scarbook.compiler.semantic", "scarbook.compiler.build",
             "scarbook.kernel.yamlparse"}, args
+        assert "_hashlib" not in modules, args
     assert file.read_bytes() == before  # the undo cut exactly the line the place wrote
 
 

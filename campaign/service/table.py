@@ -7,7 +7,6 @@ Reads only, through the same cache and replay as `status` and `where`. The words
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,11 +21,12 @@ from scarbook.campaign.links import lines_of
 from scarbook.campaign.rules import _choices as placement_choices  # the options `where` tries for a target
 from scarbook.campaign.service.writing import redoable
 from scarbook.compiler.views_more import more
+from scarbook.kernel.sha import hexdigest
 
 
 def ledger_sha256(ledger: Ledger) -> str:
     """The sha256 of the ledger's bytes: every page carries it, every write from a page compares it."""
-    return hashlib.sha256(ledger.raw).hexdigest()
+    return hexdigest(ledger.raw)
 
 
 def fingerprint(path: Path) -> str:

@@ -120,6 +120,8 @@ def test_a_cold_read_parses_but_stays_light(campaign_file: tuple[Path, dict[str,
     assert not roots(modules) & {"weasyprint", "jinja2", "rich", "pydantic", "pypdf"}
     # the shipped game's nouns are answered by compiler/generated/grammar.json, not by importing inflect
     assert not roots(modules) & {"inflect", "typeguard"}
+    # the shipped game comes validated (compiler/generated/game-ID.json): no content schema, no semantic checks
+    assert not modules & {"scarbook.compiler.semantic", "scarbook.compiler.generated.validator"}
 
 
 @pytest.mark.parametrize("args", HELPS, ids=[" ".join(a) for a in HELPS])

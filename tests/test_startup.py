@@ -90,6 +90,30 @@ def test_a_warm_read_loads_its_module_only_and_no_yaml(campaign_file: tuple[Path
         assert not modules & {"pickle", "tempfile", "random"}, sorted(modules & {"pickle", "tempfile", "random"})
 
 
+COUNTING = """
+import gc, json, sys
+runs = []
+gc.callbacks.append(lambda phase, info: runs.append(phase) if phase == "start" else None)
+sys.argv = ['scarbook', *json.loads(sys.argv[1])]
+from scarbook.cli.entry import run
+try:
+    run()
+except SystemExit:
+    pass
+print('COLLECTIONS', len(runs))
+"""
+
+
+def test_a_warm_read_leaves_the_garbage_collector_almost_idle(campaign_file: tuple[Path, dict[str, str]]) -> None:
+    # the default thresholds walked the command's young objects 52 times in a warm status (~5 % of its CPU)
+    file, env = campaign_file
+    argv = json.dumps(["campaign", "status", "-c", str(file)])
+    subprocess.run([PY, "-c", PROBE, argv], env=env, capture_output=True)  # fill the caches
+    done = subprocess.run([PY, "-c", COUNTING, argv], env=env, capture_output=True, text=True)
+    line = next(ln for ln in done.stdout.splitlines() if ln.startswith("COLLECTIONS "))
+    assert int(line.split()[1]) <= 8, line
+
+
 WRITES = [  # a warm write and its undo: an event of plain words is written (and recognised by undo) without PyYAML
     (["place", "bunker", "peru", "--by", "Ann"], "place"),
     (["undo"], "undo"),

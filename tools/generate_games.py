@@ -30,8 +30,9 @@ def texts() -> dict[Path, str]:
     from scarbook.compiler.load import shipped_games
     from scarbook.compiler.validate import SHIPPED_GAME, shipped_form
 
-    # a value a line (as grammar.json): a content change shows in a diff as the lines it changed
-    return {FOLDER / SHIPPED_GAME.format(game): json.dumps(shipped_form(game), ensure_ascii=False, sort_keys=True,
+    # a value a line (as grammar.json): a content change shows in a diff as the lines it changed; keys in the
+    # content's own order (never sorted: the order of regions, stickers and cards is what outputs print)
+    return {FOLDER / SHIPPED_GAME.format(game): json.dumps(shipped_form(game), ensure_ascii=False,
                                                           indent=0) + "\n"
             for game in sorted(shipped_games())}
 

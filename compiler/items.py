@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from scarbook.compiler.model import as_dict, as_list
+from scarbook.compiler.model import Game, as_dict, as_list
 
 
 def _cite(value: Any) -> str:
@@ -113,11 +113,29 @@ _PARAMS: dict[str, Any] = {
 
 
 class Links(NamedTuple):
-    """What a sticker's `links` block says about who draws its lines, and where the rule is."""
+    """What a sticker's `links` block says: how many lines it brings, whether they cut, where they may go, who
+    draws them, and where the rule is (campaign/links.py reads it)."""
 
     by: str = ""
     text: str = ""  # stripped
     cite: str = ""  # the block's own, else the sticker's
+    each: int = 0  # lines owed from each added territory (or each territory that carries it)
+    optional: int = 0  # lines it may bring beyond those
+    cuts: bool = False  # its lines remove edges (`cuts: true`) instead of drawing them
+    kind: str = "unknown"  # the kind of edge a drawn line is on the board as played
+    within: int | None = None  # a line joins territories at most this many steps apart (None: any)
+    same_region: bool | None = None  # a line joins territories of one region (True), of two (False); None: any
+
+    @classmethod
+    def of(cls, raw: dict[str, Any], cite: str) -> Links:
+        """The block as written (`cite`: the sticker's, for a block that gives none)."""
+        get = raw.get
+        each, optional, within, same = get("each", 0), get("optional", 0), get("within"), get("same_region")
+        return cls(str(get("by") or ""), str(get("text") or "").strip(), _cite(get("cite") or cite),
+                   each if isinstance(each, int) else 0, optional if isinstance(optional, int) else 0,
+                   get("cuts") is True, str(get("kind") or "unknown"),
+                   within if isinstance(within, int) and not isinstance(within, bool) else None,
+                   same if isinstance(same, bool) else None)
 
 
 class Sticker(NamedTuple):
@@ -158,8 +176,7 @@ class Sticker(NamedTuple):
         cite = _cite(_source_cite(raw))
         return cls(sid, str(get("name", sid)), str(get("kind") or ""), _strs(get("targets")),
                    tuple(CheckSpec.of_raw(c) for c in checks), cite, bool(get("named") or founds.get("named")),
-                   Links(str(links.get("by") or ""), str(links.get("text") or "").strip(),
-                         _cite(links.get("cite") or _source_cite(raw))) if links else Links(cite=cite),
+                   Links.of(links, cite) if links else Links(cite=cite),
                    bool(boxes), bool(get("named")), str(get("slot") or ""), _strs(get("covers")),
                    dict(as_dict(get("adds"))), str(founds["kind"]) if founds.get("kind") is not None else None,
                    _strs(get("tags")), _number(supply),
@@ -225,6 +242,25 @@ def cards_of(section: dict[str, dict[str, Any]]) -> dict[str, Card]:
 
 def stickers_of(section: dict[str, dict[str, Any]]) -> dict[str, Sticker]:
     return {sid: Sticker.of(sid, st) for sid, st in section.items()}
+
+
+def sticker_views(game: Game) -> dict[str, Sticker]:
+    """The game's stickers as views, built once per game and kept on it (as `views_more.more` keeps its views on a
+    content) beside the section they were built from: a game whose stickers section is another builds them again."""
+    section = game.section("stickers")
+    kept = vars(game).get("_sticker_views")
+    if kept is None or kept[0] is not section:
+        kept = vars(game)["_sticker_views"] = (section, stickers_of(section))
+    views: dict[str, Sticker] = kept[1]
+    return views
+
+
+def keep_sticker_views(game: Game, derived: Game) -> Game:
+    """`derived` (a game made from `game` with the same stickers section) with the views `game` has built."""
+    kept = vars(game).get("_sticker_views")
+    if kept is not None:
+        vars(derived)["_sticker_views"] = kept
+    return derived
 
 
 def envelopes_of(section: dict[str, dict[str, Any]]) -> dict[str, Envelope]:

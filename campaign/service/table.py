@@ -203,7 +203,7 @@ def table(path: Path) -> Table:
              **{sid: st.name or sid for sid, st in content.sticker_views.items()}}
     tickable = [Choice(tid, names.get(tid, tid)) for tid in content.territories
                 if live and any(m.boxes and m.boxes > m.ticked for m in state.active_marks(tid))]
-    linkable = [Choice(sid, names.get(sid, sid)) for sid, st in content.stickers.items()
+    linkable = [Choice(sid, names.get(sid, sid)) for sid, st in content.sticker_views.items()
                 if state.placed.get(sid) and any(lines_of(st))]
     redone = redoable(path)
     return Table(ledger_sha256(campaign.ledger), campaign.ledger.name or campaign.ledger.path.stem,

@@ -125,7 +125,7 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False, note: str = "", o
             return Recorded(problems or [refusal("L003", "this event cannot be recorded")])
         if fixed.note != event.note:  # the canonical form keeps the players' note
             fixed = dataclasses.replace(fixed, note=event.note)
-        cutting = frozenset(sid for sid, st in replay.content.stickers.items() if cuts(st))
+        cutting = frozenset(sid for sid, st in replay.content.sticker_views.items() if cuts(st))
         asked = starts_asked(replay.content, replay.state, fixed) if isinstance(fixed, GameStarted) else ""
         unknown = unknowns.note(replay.content, replay.state, fixed)
         if dry_run:

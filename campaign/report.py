@@ -270,7 +270,7 @@ def status(ledger: Ledger, replay: Replay) -> Status:
                    if not cuts(content.sticker_view(s))],
          "cuts": [{"sticker": s, "between": [a, b]} for s, a, b in state.links
                   if cuts(content.sticker_view(s))],
-         "todo": [t.as_dict() for t in owed],
+         "todo": [t.to_json() for t in owed],
          "steps": step_data(replay),
          "passes": [{"game": g, "step": st, "by": by, "for": piece or None, "why": why or None}
                     for g, st, by, piece, why in state.passes],

@@ -267,38 +267,77 @@ def envelopes_of(section: dict[str, dict[str, Any]]) -> dict[str, Envelope]:
     return {eid: Envelope.of(eid, env) for eid, env in section.items()}
 
 
+class Power(NamedTuple):
+    """One of a faction's options (`powers[]`) that has an id."""
+
+    number: int  # its place in the faction's list, from 1 (entries that are not options count too)
+    id: str
+    name: Any  # as written (None: none given; an unknown name stays unknown)
+
+
 class Place(NamedTuple):
-    """An item a sticker can go on (a territory, region, card, faction, deck …) as the tracker reads it: its
-    printed name and code, the regions and tags it is in, the slots it declares, its card's territory and deck,
-    its stats, and the ids of the options it lists (a faction's `powers`)."""
+    """An item of the content as the tracker reads it: a place a sticker can go on (a territory, region, card,
+    faction, deck …) or a piece (a character card): its printed name and code, the regions and tags it is in, the
+    slots it declares, its card's territory and deck, its stats, the ids of the options it lists (a faction's
+    `powers`), a region's bonus and a card's resources. (`compiler/views_more.py::Item` is this view.)"""
 
     id: str
     name: str  # as `str(name)`; '' when none (or null)
-    code: str  # '' when none
+    code: str  # as `str(code)`; '' when none
     regions: tuple[Any, ...] = ()
     tags: tuple[Any, ...] = ()
     slots: Mapping[str, Any] | None = None  # None: it declares none (or not a mapping)
     territory: Any = None  # a card's territory as written (None: none)
     deck: Any = None  # a card's deck as written (None: none)
-    stats: Mapping[str, Any] | None = None  # None: it has none (or not a mapping)
+    stats: Mapping[str, Any] | None = None  # the printed stats, the item's own mapping (None: none, or not a mapping)
     options: Mapping[str, tuple[Any, ...]] = MappingProxyType({})  # list field -> the `id` of each option in it
     card_type: str = ""  # a deck's type of cards ('' when none)
     belongs_to: str | None = None  # a deck: the piece it is the own deck of
+    printed_name: Any = None  # the name as written (None: none given; an unknown name stays unknown)
+    has_name: bool = False  # the item gives a `name` key (even a null one)
+    printed_code: Any = None  # the code printed beside its name (a territory's), as written (None: none)
+    powers: tuple[Power, ...] = ()  # a faction's options that have an id
+    bonus: int | None = None  # a region's bonus (an int, bools included as the content's readers took them)
+    resources: int | None = None  # a card's printed resources
+    cites: tuple[Any, ...] = ()  # its `source.cite` when that is a list (the list's entries)
 
     @classmethod
     def of(cls, pid: str, raw: dict[str, Any]) -> Place:
         get = raw.get
         slots, stats = get("slots"), get("stats")
-        name = get("name")
+        name, code, bonus, resources = get("name"), get("code"), get("bonus"), get("resources")
         return cls(pid, str(name) if name is not None else "", str(get("code", "")), tuple(as_list(get("regions"))),
                    tuple(as_list(get("tags"))), slots if isinstance(slots, dict) else None, get("territory"),
                    get("deck"), stats if isinstance(stats, dict) else None,
                    {k: tuple(o.get("id") for o in v if isinstance(o, dict)) for k, v in raw.items()
-                    if isinstance(v, list)}, str(get("card_type", "")), _belongs_to(raw))
+                    if isinstance(v, list)}, str(get("card_type", "")), _belongs_to(raw), name, "name" in raw, code,
+                   tuple(Power(i, p["id"], p.get("name")) for i, p in enumerate(get("powers", []) or [], 1)
+                         if isinstance(p, dict) and isinstance(p.get("id"), str)),
+                   bonus if isinstance(bonus, int) else None, resources if isinstance(resources, int) else None,
+                   tuple(as_list(_source_cite(raw))))
+
+    def name_or(self, default: Any) -> Any:
+        """The name as `item.get('name', default)` gives it."""
+        return self.printed_name if self.has_name else default
 
 
 def places_of(section: dict[str, dict[str, Any]]) -> dict[str, Place]:
     return {pid: Place.of(pid, item) for pid, item in section.items()}
+
+
+class BookSlot(NamedTuple):
+    """A box for a sticker in a rulebook section (`rulebook[].slots[]`, one with an id), as the sheet names it."""
+
+    id: Any  # as written
+    label: Any  # as written (None: none)
+    section: str  # the rulebook section's id
+    title: Any  # the section's title as written (None: none)
+
+
+def book_slots(rulebook: dict[str, dict[str, Any]]) -> list[BookSlot]:
+    """Every slot of the rulebook's sections with an id, in order (what is not a slot is left out)."""
+    return [BookSlot(slot["id"], slot.get("label"), bid, book.get("title")) for bid, book in rulebook.items()
+            for slot in as_list(book.get("slots")) if isinstance(slot, dict) and slot.get("id")]
 
 
 class Players(NamedTuple):

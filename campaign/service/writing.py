@@ -157,7 +157,7 @@ def owed_now(campaign: Campaign, replay: Replay) -> Owed:
 
     state = replay.state
     content = campaign.content_for(replay.packs, list(state.opened), state)
-    return Owed([t.as_dict() for t in todo(content, state)], state.started + 1)
+    return Owed([t.to_json() for t in todo(content, state)], state.started + 1)
 
 
 def undo(path: Path, dry_run: bool = False, expected_sha256: str = "") -> Undone:

@@ -1,14 +1,16 @@
-"""Typed views of the content items the tracker reads: stickers (with their checks), packets.
+"""Typed views of the content items the tracker reads: stickers (with their checks and links), packets, cards,
+places and pieces (`Place`: the one view of territories, regions, cards, factions …), rewards, rulebook slots.
 
 NamedTuples (immutable, as beancount's directives): a frozen dataclass of this many fields costs several times as
 much to build, and every content the tracker derives (a packet opened …) builds its views again.
 
 Like `compiler/campaign_model.py` for `game.campaign`, each view is built once per content
-(`campaign/content.py::Content` builds them lazily, on first use) from the merged, effective content. The
-builders here are where the raw mapping reads are: a reader sees typed attributes that mypy checks. Content
-that failed its schema is still merged, so a builder takes what it finds: a value of the wrong type is
-absent, an absent optional key is its default, and a value the content marks unknown (`{unknown: …}`) stays
-as it is where the tracker shows it (a sticker's `adds`, a packet's name) and is never guessed.
+(`campaign/content.py::Content` builds them lazily, on first use; the stickers once per game, `sticker_views`)
+from the merged, effective content. The builders here are where the raw mapping reads are: a reader sees typed
+attributes that mypy checks. Content that failed its schema is still merged, so a builder takes what it finds: a
+value of the wrong type is absent, an absent optional key is its default, and a value the content marks unknown
+(`{unknown: …}`) stays as it is where the tracker shows it (a sticker's `adds`, a packet's name) and is never
+guessed.
 """
 
 from __future__ import annotations

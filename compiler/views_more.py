@@ -1,10 +1,10 @@
-"""More typed views of the content for the tracker's tables and sheet: the items pieces and places are
-(a faction with its powers, a character card with its stats, a region with its bonus), and what a sticker founds.
+"""The typed views the tracker's tables and sheet read of one content: the items pieces and places are (a faction
+with its powers, a character card with its stats, a region with its bonus: `compiler/items.py::Place`, which this
+module called `Item`), and what a sticker founds.
 
-As `compiler/items.py`: NamedTuples built once per content, lazily (`more(content)` keeps them on the content),
-from the merged, effective content. The raw mapping reads are here; a reader sees typed attributes that mypy
-checks. A value of the wrong type is absent (None), and a name stays as written (an unknown name stays unknown:
-the reader decides how to show it).
+Built once per content, lazily (`more(content)` keeps them on the content): the sections' places are the content's
+own (`Content.places_in`), so both readers share one build. A value of the wrong type is absent (None), and a name
+stays as written (`Place.printed_name`: an unknown name stays unknown, the reader decides how to show it).
 """
 
 from __future__ import annotations

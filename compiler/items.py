@@ -307,14 +307,14 @@ class Place(NamedTuple):
     def of(cls, pid: str, raw: dict[str, Any]) -> Place:
         get = raw.get
         slots, stats = get("slots"), get("stats")
-        name, code, bonus, resources = get("name"), get("code"), get("bonus"), get("resources")
+        name, code, bonus, resources, powers = get("name"), get("code"), get("bonus"), get("resources"), get("powers")
         return cls(pid, str(name) if name is not None else "", str(get("code", "")), tuple(as_list(get("regions"))),
                    tuple(as_list(get("tags"))), slots if isinstance(slots, dict) else None, get("territory"),
                    get("deck"), stats if isinstance(stats, dict) else None,
                    {k: tuple(o.get("id") for o in v if isinstance(o, dict)) for k, v in raw.items()
                     if isinstance(v, list)}, str(get("card_type", "")), _belongs_to(raw), name, "name" in raw, code,
-                   tuple(Power(i, p["id"], p.get("name")) for i, p in enumerate(get("powers", []) or [], 1)
-                         if isinstance(p, dict) and isinstance(p.get("id"), str)),
+                   tuple(Power(i, p["id"], p.get("name")) for i, p in enumerate(powers, 1)
+                         if isinstance(p, dict) and isinstance(p.get("id"), str)) if isinstance(powers, list) else (),
                    bonus if isinstance(bonus, int) else None, resources if isinstance(resources, int) else None,
                    tuple(as_list(_source_cite(raw))))
 

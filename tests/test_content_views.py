@@ -229,6 +229,7 @@ def test_a_place_is_also_the_item_of_the_tables_and_sheet_with_its_name_and_code
     assert (pl.printed_name, pl.has_name, pl.name_or("f1"), pl.name) == (unknown, True, unknown, str(unknown))
     assert (pl.printed_code, pl.code) == (None, "None")  # `code` as the places read it, `printed_code` as written
     assert (pl.bonus, pl.resources, pl.powers, pl.cites) == (2, True, (Power(2, "p1", "Strong"),), ("RB 3", "RB 4"))
+    assert Place.of("f2", {"powers": 5}).powers == ()  # powers that are not a list are none
     bare = Place.of("t1", {"source": {"cite": "RB 5"}})  # a cite that is not a list: no cites (as the rules read it)
     assert (bare.printed_name, bare.has_name, bare.name_or("t1"), bare.cites, bare.bonus) == (None, False, "t1", (),
                                                                                               None)

@@ -114,7 +114,7 @@ def place_values(content: Content, state: CampaignState) -> list[dict[str, Any]]
                     if k not in fields and not (section is content.regions and k == "bonus"):
                         fields.append(str(k))
             if fields:
-                out.append({"place": pid, "name": str(named[pid].name or pid),
+                out.append({"place": pid, "name": str(named[pid].printed_name or pid),
                             "values": {k: state.value(content, pid, item, k) for k in fields}})
     return out
 

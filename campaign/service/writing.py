@@ -125,7 +125,7 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False, note: str = "", o
             return Recorded(problems or [refusal("L003", "this event cannot be recorded")])
         if fixed.note != event.note:  # the canonical form keeps the players' note
             fixed = dataclasses.replace(fixed, note=event.note)
-        cutting = frozenset(sid for sid, st in replay.content.stickers.items() if cuts(st))
+        cutting = frozenset(sid for sid, st in replay.content.sticker_views.items() if cuts(st))
         asked = starts_asked(replay.content, replay.state, fixed) if isinstance(fixed, GameStarted) else ""
         unknown = unknowns.note(replay.content, replay.state, fixed)
         if dry_run:
@@ -157,7 +157,7 @@ def owed_now(campaign: Campaign, replay: Replay) -> Owed:
 
     state = replay.state
     content = campaign.content_for(replay.packs, list(state.opened), state)
-    return Owed([t.as_dict() for t in todo(content, state)], state.started + 1)
+    return Owed([t.to_json() for t in todo(content, state)], state.started + 1)
 
 
 def undo(path: Path, dry_run: bool = False, expected_sha256: str = "") -> Undone:

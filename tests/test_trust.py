@@ -175,18 +175,24 @@ def test_planted_validator_and_dataclass_code_are_never_executed(tmp_path: Path)
     assert load(str(tmp_path / "code.bin")) == {}
 
 
+#: A homebrew game: validated and kept in the cache folder (a shipped game comes validated with the package).
+HOMEBREW = Path(__file__).resolve().parent.parent / "examples" / "tiny-game"
+CACHED_GAME = ("import sys; from scarbook.compiler.validate import cached_game; "
+               "print(cached_game(sys.argv[1]).title)")
+
+
 def test_a_foreign_cached_game_is_not_used(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     env = {"SCARBOOK_CACHE": str(cache)}
-    code = "from scarbook.compiler.validate import cached_game; print(cached_game('risk-legacy').title)"
-    first = subprocess.run([sys.executable, "-c", code], env=proc_env(**env), capture_output=True, text=True)
+    code = [sys.executable, "-c", CACHED_GAME, str(HOMEBREW)]
+    first = subprocess.run(code, env=proc_env(**env), capture_output=True, text=True)
     title = first.stdout.strip()
     assert title, first.stderr
-    entry = next(cache.glob("risk-legacy-*.json"))
+    entry = next(cache.glob("*tiny_game-*.json"))
     assert entry.stat().st_mode & 0o777 == 0o600
     entry.write_text(entry.read_text("utf-8").replace(title, "PLANTED"), "utf-8")
     os.chown(entry, NOBODY, NOBODY)
-    again = subprocess.run([sys.executable, "-c", code], env=proc_env(**env), capture_output=True, text=True)
+    again = subprocess.run(code, env=proc_env(**env), capture_output=True, text=True)
     assert again.stdout.strip() == title
 
 
@@ -218,6 +224,9 @@ def test_a_fifo_at_every_cache_file_never_hangs(ledger: Path, tmp_path: Path) ->
     sheet = ["campaign", "sheet", "--format", "html", "--out", str(tmp_path / "s.html")]
     for command in (sheet, ["campaign", "check"]):
         assert sb(*command, "-c", str(ledger), SCARBOOK_CACHE=str(cache)).returncode == 0
+    homebrew = [sys.executable, "-c", CACHED_GAME, str(HOMEBREW)]  # a cached game (the shipped one is not cached)
+    title = subprocess.run(homebrew, env=proc_env(SCARBOOK_CACHE=str(cache)), capture_output=True, text=True)
+    assert title.stdout.strip(), title.stderr
     planted = [p for p in cache.rglob("*") if p.is_file()]
     assert {p.parent.name for p in planted} >= {"cache", "templates", "ledgers"}, planted
     assert any(p.name.endswith(".json") for p in planted) and any(p.name.endswith(".bin") for p in planted)
@@ -227,6 +236,9 @@ def test_a_fifo_at_every_cache_file_never_hangs(ledger: Path, tmp_path: Path) ->
     for command in (sheet, ["campaign", "status"], ["campaign", "check"], ["campaign", "log"], PLACE):
         result = sb(*command, "-c", str(ledger), SCARBOOK_CACHE=str(cache), timeout=60)
         assert result.returncode == 0, (command, result.stderr)
+    again = subprocess.run(homebrew, env=proc_env(SCARBOOK_CACHE=str(cache)), capture_output=True, text=True,
+                           timeout=60)
+    assert again.stdout.strip() == title.stdout.strip(), again.stderr
 
 
 def test_a_symlink_in_the_ledger_cache_is_never_written_through(ledger: Path, tmp_path: Path) -> None:

@@ -13,8 +13,6 @@ value of the wrong type is absent, an absent optional key is its default, and a 
 guessed.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -74,7 +72,7 @@ class CheckSpec(NamedTuple):
     max_stat: str | None = None  # a `max` of {stat: FIELD}: the target's stat
 
     @classmethod
-    def of_raw(cls, raw: dict[str, Any]) -> CheckSpec:
+    def of_raw(cls, raw: dict[str, Any]) -> "CheckSpec":
         params = {k: v for k, v in raw.items() if k not in ("check", "cite", "only")}
         typed = {k: _PARAMS[k](v) for k, v in params.items() if k in _PARAMS}  # only what it gives: the rest default
         bound = params.get("max")
@@ -129,7 +127,7 @@ class Links(NamedTuple):
     same_region: bool | None = None  # a line joins territories of one region (True), of two (False); None: any
 
     @classmethod
-    def of(cls, raw: dict[str, Any], cite: str) -> Links:
+    def of(cls, raw: dict[str, Any], cite: str) -> "Links":
         """The block as written (`cite`: the sticker's, for a block that gives none)."""
         get = raw.get
         each, optional, within, same = get("each", 0), get("optional", 0), get("within"), get("same_region")
@@ -171,7 +169,7 @@ class Sticker(NamedTuple):
     belongs_to: str | None = None  # the piece it is the own sticker of (a character's)
 
     @classmethod
-    def of(cls, sid: str, raw: dict[str, Any]) -> Sticker:
+    def of(cls, sid: str, raw: dict[str, Any]) -> "Sticker":
         get = raw.get
         founds, links, supply = as_dict(get("founds")), as_dict(get("links")), get("supply")
         boxes, text, checks = get("boxes"), get("text"), [c for c in as_list(get("checks")) if isinstance(c, dict)]
@@ -206,7 +204,7 @@ class Envelope(NamedTuple):
     opened_at_start: bool = False
 
     @classmethod
-    def of(cls, eid: str, raw: dict[str, Any]) -> Envelope:
+    def of(cls, eid: str, raw: dict[str, Any]) -> "Envelope":
         trigger = as_dict(raw.get("trigger"))
         contents = raw.get("contents")
         return cls(eid, str(raw.get("name", eid)), str(trigger.get("text") or ""), trigger.get("when"),
@@ -232,7 +230,7 @@ class Card(NamedTuple):
     stickers: tuple[str, ...]
 
     @classmethod
-    def of(cls, cid: str, raw: dict[str, Any]) -> Card:
+    def of(cls, cid: str, raw: dict[str, Any]) -> "Card":
         territory = raw.get("territory")
         return cls(cid, raw.get("deck"), str(raw.get("type") or ""), territory if isinstance(territory, str) else None,
                    tuple(map(str, raw.get("stickers") or [])))
@@ -304,7 +302,7 @@ class Place(NamedTuple):
     cites: tuple[Any, ...] = ()  # its `source.cite` when that is a list (the list's entries)
 
     @classmethod
-    def of(cls, pid: str, raw: dict[str, Any]) -> Place:
+    def of(cls, pid: str, raw: dict[str, Any]) -> "Place":
         get = raw.get
         slots, stats = get("slots"), get("stats")
         name, code, bonus, resources, powers = get("name"), get("code"), get("bonus"), get("resources"), get("powers")
@@ -356,7 +354,7 @@ class Meta(NamedTuple):
     cite: Any  # its `source.cite` as written (None: none)
 
     @classmethod
-    def of(cls, meta: dict[str, Any]) -> Meta:
+    def of(cls, meta: dict[str, Any]) -> "Meta":
         players = meta.get("players")
         return cls(Players(players.get("min"), players.get("max")) if isinstance(players, dict) else None,
                    _source_cite(meta))
@@ -370,5 +368,5 @@ class Reward(NamedTuple):
     place: tuple[Any, ...]
 
     @classmethod
-    def of(cls, rid: str, raw: dict[str, Any]) -> Reward:
+    def of(cls, rid: str, raw: dict[str, Any]) -> "Reward":
         return cls(rid, str(raw.get("for")), tuple(as_list(raw.get("place"))))

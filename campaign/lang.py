@@ -117,6 +117,9 @@ def _game_now(state: CampaignState) -> GameRecord | None:
 
 
 _KEYS: weakref.WeakKeyDictionary[Content, dict[Count, set[str]]] = weakref.WeakKeyDictionary()
+#: Whether the fold's counts (`state.live`, by sticker, kind and what a mark founds) summed over a count's sticker
+#: ids give its count: not when one of them is also another sticker's kind (that sticker's marks would count twice).
+_EXACT: weakref.WeakKeyDictionary[Content, dict[Count, bool]] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -147,6 +150,16 @@ class Count(Query):
         found = kept.get(self)
         if found is None:
             found = kept[self] = self._find_keys(content)
+        return found
+
+    def _live_exact(self, content: Content, keys: set[str]) -> bool:
+        """Whether summing `state.live` over `keys` counts each mark once (worked out once per content)."""
+        kept = _EXACT.setdefault(content, {})
+        found = kept.get(self)
+        if found is None:
+            found = kept[self] = not any(
+                other != sid and other in keys for sid, st in content.stickers.items()
+                for other in (str(st.get("kind") or sid), as_dict(st.get("founds")).get("kind")))
         return found
 
     def _find_keys(self, content: Content) -> set[str]:
@@ -199,7 +212,7 @@ class Count(Query):
         by = _who(self.by, scope) if self.by is not None else None
         owner = _who(self.owned_by, scope) if self.owned_by is not None else None
         if places is None and by is None and owner is None and self.status == "active" and keys is not None \
-                and not self.named:
+                and not self.named and self._live_exact(content, keys):
             return sum(state.live[k] for k in keys)  # kept by the fold as marks come and go
         if places is None and by is None and owner is None and self.status == "any" and self.stickers and not \
                 (self.kinds or self.groups or self.named):  # every one ever placed (a trigger's `placed`): kept too

@@ -78,7 +78,8 @@ def _where(names: Names, key: str) -> tuple[set[str] | dict[str, int], str, str]
     """(the ids it may name, the noun, where they are defined)."""
     camp = "game: campaign: "
     table: dict[str, tuple[Any, str, str]] = {
-        "sticker": (names.stickers, "sticker", "stickers"), "kind": (names.kinds, "sticker kind", "stickers"),
+        "sticker": (names.stickers, "sticker", "stickers"),
+        "kind": (names.kinds, "sticker or sticker kind", "stickers"),
         "tag": (names.tags, "place tag", "territories: tags"), "group": (names.groups, "mark group", "game: marks"),
         "place": (names.places, "place", "territories, regions or cards"),
         "region": (names.places, "region or territory", "regions"),
@@ -268,7 +269,7 @@ def content_conditions(docs: list[Document], game: Game) -> Iterator[Diagnostic]
         yield from condition_problems(doc, f"{base}/outcome/when", outcome.get("when"), names)
         bonus = as_dict(as_dict(as_dict(outcome.get("ties")).get("roll_off")).get("bonus"))
         yield from query_problems(doc, f"{base}/outcome/ties/roll_off/bonus", bonus, names)
-        yield from _shown(doc, f"{base}/outcome", outcome)
+        yield from _shown(doc, base + "/outcome", outcome)
         for i, ow in enumerate(as_list(camp.get("owed_when"))):
             yield from condition_problems(doc, f"{base}/owed_when/{i}/when", as_dict(ow).get("when"), names)
         for i, gt in enumerate(as_list(camp.get("game_types"))):

@@ -158,8 +158,8 @@ class Count(Query):
         found = kept.get(self)
         if found is None:
             found = kept[self] = not any(
-                other != sid and other in keys for sid, st in content.stickers.items()
-                for other in (str(st.get("kind") or sid), as_dict(st.get("founds")).get("kind")))
+                other != sid and other in keys for sid, st in content.sticker_views.items()
+                for other in (st.kind or sid, st.founds_kind))
         return found
 
     def _find_keys(self, content: Content) -> set[str]:
@@ -167,11 +167,13 @@ class Count(Query):
 
         groups = mark_groups(content.game) if self.groups else []
         out = set(self.stickers)
-        for sid, st in content.stickers.items():
-            kind = str(st.get("kind") or sid)
-            if kind in self.kinds or sid in self.kinds or as_dict(st.get("founds")).get("kind") in self.kinds or \
-                    (groups and group_of(groups, sid, st, st.get("slot")).id in self.groups):
+        for sid, view in content.sticker_views.items():  # a sticker of that kind (its id, or what it founds)
+            if {view.kind or sid, sid, view.founds_kind} & set(self.kinds):
                 out.add(sid)
+            elif groups:
+                st = content.stickers[sid]
+                if group_of(groups, sid, st, st.get("slot")).id in self.groups:
+                    out.add(sid)
         return out
 
     def _places(self, scope: Scope) -> set[str] | None:
@@ -615,10 +617,10 @@ def compile_query(raw: Any) -> Query:
     arg = raw[key]
     if key == "count":
         c = as_dict(arg)
+        named = {"named": True} if c.get("named") is True else {}
         return Count(_ids(c.get("sticker")), _ids(c.get("kind")), _ids(c.get("tag")), _ids(c.get("group")),
                      _opt(c.get("by")), _opt(c.get("owned_by")), str(c.get("status") or "active"), _opt(c.get("on")),
-                     _opt(c.get("in")), _opt(c.get("next_to")), _opt(c.get("own")), str(c.get("name") or ""),
-                     bool(c.get("named")))
+                     _opt(c.get("in")), _opt(c.get("next_to")), _opt(c.get("own")), str(c.get("name") or ""), **named)
     if key == "track":
         return Track(str(arg))
     if key == "stat":

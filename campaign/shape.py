@@ -495,7 +495,7 @@ def outcome_lines(res: dict[str, Any]) -> list[str]:
         out.append(f"{head} (by {by}): " + "; ".join(
             f"{r['rank']}. {r['player']} " + "/".join(str(v) for v in r["values"]) for r in res["standings"]))
         if len(res["winners"]) > 1 and "roll_off" in res:
-            bonus = ", ".join(f"{p} +{n}" for p, n in (res.get("roll_off_bonus") or {}).items())
+            bonus = ", ".join(f"{p} +{n}" for p, n in res.get("roll_off_bonus", {}).items())
             out.append(f"A tie between {' and '.join(res['winners'])}: roll off" + (f", adding {bonus}" if bonus
                                                                                    else ""))
         elif res["winners"]:

@@ -193,3 +193,25 @@ def test_migrate_writes_the_outcome_where_the_old_rule_stood() -> None:
                           "at_least: 3}, rank_by: [{signatures: actor}], show: winner}}")
     again, more = migrate_text(new, "g.yaml")
     assert again == new and more == []
+
+
+@pytest.mark.parametrize(("outcome", "words"), [
+    ({"won_when": {"scenario": "s01", "equals": "won"}, "show": "winner"}, "'show: winner' names the player first"),
+    ({"won_when": {"scenario": "s01", "equals": "won"}, "show": "tally"}, "'show: tally' counts toward 'won_when'"),
+    ({"rank_by": [{"wins": "actor"}], "show": "tally"}, "'show: tally' counts toward 'won_when'"),
+])
+def test_x533_an_outcome_shown_in_a_way_its_form_cannot_give(tmp_path: Path, outcome: dict[str, Any],
+                                                             words: str) -> None:
+    from test_campaign_language import validate
+
+    def edit(data: dict[str, Any]) -> None:
+        data["game"]["campaign"]["outcome"] = {**outcome, "cite": CITE}
+
+    out = validate(tmp_path, edit)
+    hit = [line for line in out if "X533" in line]
+    assert len(hit) == 1 and words in hit[0] and "game.yaml:" in hit[0], out
+    fine = {**outcome, "show": "standings"} if "rank_by" in outcome else {**outcome, "show": "winner",
+                                                                          "rank_by": [{"wins": "actor"}]}
+    (tmp_path / "fine").mkdir()
+    assert not [line for line in validate(tmp_path / "fine", lambda d: d["game"]["campaign"].update(
+        outcome={**fine, "cite": CITE})) if "X533" in line]

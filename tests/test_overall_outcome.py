@@ -215,3 +215,24 @@ def test_x533_an_outcome_shown_in_a_way_its_form_cannot_give(tmp_path: Path, out
     (tmp_path / "fine").mkdir()
     assert not [line for line in validate(tmp_path / "fine", lambda d: d["game"]["campaign"].update(
         outcome={**fine, "cite": CITE})) if "X533" in line]
+
+
+def test_a_campaign_with_an_outcome_keeps_it_and_drops_the_old_rule_beside_it() -> None:
+    from scarbook.compiler.editions import find
+
+    camp = {"games": 3, "overall_winner": {"after_game": 3}, "outcome": {"rank_by": [{"wins": "actor"}]}}
+    found = find({"game": {"campaign": camp}})
+    assert [f.row.code for f in found] == ["X602"]
+    assert found[0].new == {"games": 3, "outcome": {"rank_by": [{"wins": "actor"}]}}
+    assert "the 'overall_winner' beside it is dropped" in found[0].row.replacement(found[0].old, found[0].new)
+    assert find({"game": {"campaign": {"overall_winner": {"unknown": "the source does not say"}}}}) == []
+
+
+def test_a_team_threshold_on_games_won_is_lost_only_where_the_games_are_counted() -> None:
+    rule = {"team": True, "at_least": 2, "text": "two wins"}
+    assert overall_as_outcome_rule(rule, {"games": 3}) == {
+        "won_when": {"games": {"result": "won"}, "at_least": 2},
+        "lost_when": {"sum": [{"games": {"result": "won"}}, {"game": "left"}], "at_most": 1}, "show": "tally",
+        "text": "two wins"}
+    assert "lost_when" not in overall_as_outcome_rule(rule, {"games": {"unknown": "not said"}})
+    assert "lost_when" not in overall_as_outcome_rule({**rule, "at_least": 0}, {"games": 3})  # won from the start

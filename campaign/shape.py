@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scarbook.campaign.checks import a, plural
-from scarbook.campaign.lang import Scope, Verdict, chapter_results
+from scarbook.campaign.lang import Compare, Constant, Scope, Verdict, chapter_results
 from scarbook.campaign.lang import chapters_over as chapters_over  # moved to the language; still importable here
 from scarbook.campaign.model import TEAM_RESULTS, OwedWhen
 from scarbook.campaign.state import track_value
@@ -269,8 +269,6 @@ def team_result(content: Content, state: CampaignState) -> dict[str, Any] | None
     """The team's tally (`outcome: {won_when: {COUNT, at_least: N}, show: tally}`): how many chapters (or games)
     the team won so far, of how many, the threshold, and whether the campaign is won, lost or still open (None).
     None when the outcome is not shown as a tally, or `won_when` is not a count compared with `at_least: N`."""
-    from scarbook.campaign.lang import Compare, Constant
-
     rule = content.model.outcome
     if rule is None or rule.show != "tally" or rule.won_when is None:
         return None

@@ -17,7 +17,11 @@ Run: .venv/bin/python bench/bench_build.py [--runs N] [--sizes 100,500,2000] [--
   produces (dumped with SCARBOOK_DUMP_HTML: each card-sheet part, the aid in the version kept, the digest
   when built), each in turn in one plain Python process, with the same fonts and base folder. What is left
   over is scarbook's own cost: starting, loading and validating content, planning, laying the aid out more
-  than once, pickling results between workers, joining parts. `--floor` runs only this row.
+  than once, pickling results between workers, joining parts. `--floor` runs only this row, and then where
+  the build's CPU goes: the same build run once in one process under cProfile (every task in the build's own
+  process, not forked), its own time per function summed by where the function lives (the renderer and its
+  libraries, templates, content loading and checking, scarbook's planning and aid fitting, PDF joining, imports),
+  and how many documents WeasyPrint laid out against the documents the build wrote.
 
 Every timed command must exit 0, or the benchmark stops (benchlib.run_command). Ratios are medians of
 pair-by-pair ratios (CPU: user + system of the command and its worker processes; wall: elapsed);
@@ -99,6 +103,69 @@ def floor_row(work: Path, env: dict[str, str], runs: int, cold: Callable[[Path],
                  f"(target <= 0.6 x on two cores); load average {' '.join(f'{v:.1f}' for v in os.getloadavg())}"))
 
 
+#: The build of the four shipped games in this process, every render task in it (`InProcess`), under cProfile.
+PROFILED = ("import cProfile, sys\n"
+            "from scarbook.compiler import tasks\n"
+            "tasks.choose = lambda *args, **kwargs: tasks.InProcess()\n"
+            "target, out = sys.argv[1], sys.argv[2]\n"
+            "sys.argv = ['scarbook', 'build', '--out', out]\n"
+            "from scarbook.cli.main import app\n"
+            "profile = cProfile.Profile()\n"
+            "try:\n"
+            "    profile.runcall(app)\n"
+            "except SystemExit as done:\n"
+            "    assert not done.code, done.code\n"
+            "profile.dump_stats(target)\n")
+
+#: Where a function lives -> the share it counts in (first match wins; paths as cProfile names them).
+BUCKETS = (
+    ("WeasyPrint and its libraries (layout, fonts, PDF)", ("/weasyprint/", "/tinycss2/", "/cssselect2/", "/pydyf/",
+                                                           "/fontTools/", "/PIL/", "/html5lib/", "/pyphen/",
+                                                           "/cffi/", "/webencodings/", "/zopfli/", "/brotli",
+                                                           "/tinyhtml5/")),
+    ("Jinja2 templates", ("/jinja2/", "/markupsafe/")),
+    ("content: YAML, schema and semantic checks", ("/compiler/validate.py", "/compiler/load.py",
+                                                   "/compiler/semantic", "/compiler/schema", "/compiler/compiled.py",
+                                                   "/compiler/generated/", "/compiler/editions.py",
+                                                   "/compiler/printable.py", "/kernel/yaml", "/yaml/")),
+    ("PDF joining (pypdf)", ("/pypdf/",)),
+    ("scarbook's planning, aid fitting, board layout", ("/compiler/", "/campaign/", "/kernel/", "/scarbook/")),
+    ("imports (loading modules)", ("<frozen importlib", "{built-in method marshal", "{built-in method _imp.")),
+)
+
+
+def where_rows(work: Path, env: dict[str, str], cold: Callable[[Path], Callable[[], None]],
+               rows: list[tuple[str, str, str]]) -> None:
+    """Where the default build's CPU goes (see the docstring): shares of the profiled run's own time."""
+    import pstats
+
+    prof, out = work / "build.prof", work / "where-build"
+    cold(out)()  # as the floor row's build: no outputs, no caches
+    run_command([sys.executable, "-c", PROFILED, str(prof), str(out)], env=env)
+    stats = pstats.Stats(str(prof)).stats  # type: ignore[attr-defined]
+    shares = {name: 0.0 for name, _ in BUCKETS} | {"everything else (Python's own library, the CLI)": 0.0}
+    renders = 0
+    def bucket(file: str, func: str) -> str:
+        where = f"{file} {func}"
+        return next((name for name, marks in BUCKETS if any(m in where for m in marks)),
+                    "everything else (Python's own library, the CLI)")
+
+    for (file, _line, func), (_cc, calls, own, _cum, callers) in stats.items():
+        if file == "~" and callers and not func.startswith(("<built-in method marshal", "<built-in method _imp.")):
+            for (cfile, _cline, cfunc), (_ccc, _cnc, ctt, _cct) in callers.items():  # a built-in: its callers'
+                shares[bucket(cfile, cfunc)] += ctt
+        else:
+            shares[bucket(file, func)] += own
+        if file.endswith("/weasyprint/__init__.py") and func == "render":
+            renders += calls
+    total = sum(shares.values()) or 1.0
+    documents = len([p for p in out.rglob("*") if p.suffix in (".pdf", ".html", ".svg")])
+    rows.append((f"where the build's own time goes (one process, profiled: {total:.1f} s)", "",
+                 f"WeasyPrint laid out {renders} documents for the {documents} files written"))
+    for name, own in sorted(shares.items(), key=lambda item: -item[1]):
+        rows.append((f"  {name}", f"{own:.2f} s", f"{100 * own / total:.0f} %"))
+
+
 def main() -> None:
     compile_sources()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -145,6 +212,7 @@ def main() -> None:
     try:
         if args.floor:
             floor_row(work, env, runs, cold, rows)
+            where_rows(work, env, cold, rows)
             return
         plain500: list[str] | None = None
         for n in sizes:
@@ -186,6 +254,7 @@ def main() -> None:
             rows.append(("python -c 'import typer, yaml' (reference)", ms(noop.reference), ""))
             row("scarbook build, nothing changed (no-op, warm)", noop, "", "python -c 'import typer, yaml'")
             floor_row(work, env, runs, cold, rows)
+            where_rows(work, env, cold, rows)
     finally:
         shutil.rmtree(work, ignore_errors=True)
         print_table(rows, ("measurement", "CPU / wall (median)", "ratio (medians of pairs)"))

@@ -23,7 +23,7 @@ from scarbook.compiler.items import (
     cards_of,
     envelopes_of,
     places_of,
-    stickers_of,
+    sticker_views,
 )
 from scarbook.compiler.model import Game
 
@@ -88,8 +88,9 @@ class Content:
 
     @cached_property
     def sticker_views(self) -> dict[str, Sticker]:
-        """The stickers as typed views (compiler/items.py), built on first use, once per content."""
-        return stickers_of(self.stickers)
+        """The stickers as typed views (compiler/items.py), built on first use, once per game (`as_played` keeps
+        those of the game it changes)."""
+        return sticker_views(self.game)
 
     def sticker_view(self, sid: str) -> Sticker:
         """A sticker's view; one the content does not list reads as a sticker of nothing (no adds, no checks)."""
@@ -164,7 +165,7 @@ class Content:
         """The stickers that bring lines to draw (`links.each`): a game start asks whether any is placed."""
         from scarbook.campaign.links import lines_of
 
-        return frozenset(sid for sid, st in self.stickers.items() if lines_of(st)[0])
+        return frozenset(sid for sid, st in self.sticker_views.items() if lines_of(st)[0])
 
     @cached_property
     def belongs_to(self) -> dict[str, str]:

@@ -20,6 +20,7 @@ from scarbook.campaign.ledger.file import Ledger, LedgerError, resolved_path
 from scarbook.campaign.links import adds, as_played
 from scarbook.campaign.rules import pending, trigger_met
 from scarbook.campaign.state import CampaignState, new_state
+from scarbook.compiler.items import sticker_views
 from scarbook.compiler.model import Game
 from scarbook.kernel.diagnostics import Diagnostic, Span, error
 
@@ -86,7 +87,7 @@ class Campaign:
     def content_for(self, packs: tuple[str, ...], opened: list[str], state: CampaignState | None = None) -> Content:
         """The content as played: sealed content left out, the board as the placed stickers changed it."""
         game = self.game(packs).effective(opened)
-        if state is not None or any(adds(st) for st in game.section("stickers").values()):
+        if state is not None or any(adds(st) for st in sticker_views(game).values()):
             game = as_played(game, dict(state.placed) if state else {}, list(state.links) if state else [])
         return Content(game)
 

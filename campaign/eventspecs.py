@@ -94,7 +94,7 @@ def _players_of_start(ev: events.GameStarted) -> list[str]:
 
 
 def _reshapes_place(ev: events.Placed, content: Content) -> bool:
-    return bool(ev.to or adds(content.stickers.get(ev.sticker, {})))
+    return bool(ev.to or adds(content.sticker_view(ev.sticker)))
 
 
 def _always(ev: Event, content: Content) -> bool:

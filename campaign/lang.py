@@ -22,9 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from scarbook.compiler.conditions import QUERY_KEYS
+from scarbook.compiler.conditions import QUERY_KEYS, Form
 from scarbook.compiler.items import CheckSpec
-from scarbook.compiler.model import as_dict, as_list
 
 if TYPE_CHECKING:
     from scarbook.campaign.checks import Placement
@@ -188,10 +187,10 @@ class Count(Query):
             narrow({_place(self.on, scope)})
         if self.within is not None:
             where = _place(self.within, scope)
+            lands = content.places_in("territories")
             regions = {where} if where in content.regions else \
-                {str(r) for r in as_list(content.territories.get(where, {}).get("regions"))}
-            found = set(regions) | {t for t, terr in content.territories.items()
-                                    if regions & {str(r) for r in as_list(terr.get("regions"))}}
+                {str(r) for r in (lands[where].regions if where in lands else ())}
+            found = set(regions) | {t for t, terr in lands.items() if regions & {str(r) for r in terr.regions}}
             narrow(found | {content.card_of_territory[t] for t in found if t in content.card_of_territory})
         if self.next_to is not None:
             where = _place(self.next_to, scope)
@@ -202,8 +201,8 @@ class Count(Query):
         if self.own is not None:
             narrow(owned_places(content, state, _who(self.own, scope)))
         if self.tags:
-            found = {pid for sec in (content.territories, content.regions, content.cards) for pid, item in sec.items()
-                     if any(t in self.tags for t in as_list(item.get("tags")))}
+            found = {pid for sec in ("territories", "regions", "cards") for pid, item in content.places_in(sec).items()
+                     if any(t in self.tags for t in item.tags)}
             narrow(found | {content.card_of_territory[t] for t in found if t in content.card_of_territory})
         return places
 
@@ -599,12 +598,7 @@ class Constant(Query):
         return str(self.value)
 
 
-def _ids(raw: Any) -> tuple[str, ...]:
-    """One id or a list of them."""
-    return tuple(str(x) for x in (raw if isinstance(raw, list) else [raw]) if x is not None)
-
-
-def compile_query(raw: Any) -> Query:
+def compile_query(raw: object) -> Query:
     """A query mapping (or, as a comparand, a plain number or name) as an object that reads its value."""
     if not isinstance(raw, dict):
         if isinstance(raw, (int, str, bool)) or raw is None:
@@ -616,26 +610,25 @@ def compile_query(raw: Any) -> Query:
     key = keys[0]
     arg = raw[key]
     if key == "count":
-        c = as_dict(arg)
-        named = {"named": True} if c.get("named") is True else {}
-        return Count(_ids(c.get("sticker")), _ids(c.get("kind")), _ids(c.get("tag")), _ids(c.get("group")),
-                     _opt(c.get("by")), _opt(c.get("owned_by")), str(c.get("status") or "active"), _opt(c.get("on")),
-                     _opt(c.get("in")), _opt(c.get("next_to")), _opt(c.get("own")), str(c.get("name") or ""), **named)
+        c = Form(arg)
+        return Count(c.ids("sticker"), c.ids("kind"), c.ids("tag"), c.ids("group"), c.optional("by"),
+                     c.optional("owned_by"), c.text("status", "active"), c.optional("on"), c.optional("in"),
+                     c.optional("next_to"), c.optional("own"), c.text("name"), c.flag("named"))
     if key == "track":
         return Track(str(arg))
     if key == "stat":
-        s = as_dict(arg) if isinstance(arg, dict) else {"field": arg}
-        return Stat(str(s.get("field")), str(s.get("of") or "target"))
+        s = Form(arg, "field")
+        return Stat(s.name("field"), s.text("of", "target"))
     if key == "level":
-        lv = as_dict(arg) if isinstance(arg, dict) else {"id": arg}
-        return Level(str(lv.get("id")), _opt(lv.get("player")))
+        lv = Form(arg, "id")
+        return Level(lv.name("id"), lv.optional("player"))
     if key == "game":
         if arg not in GAME_FACTS:
             raise LanguageError(f"'game' reads one of {', '.join(GAME_FACTS)}")
         return GameFact(str(arg))
     if key == "games":
-        g = as_dict(arg)
-        return Games(_opt(g.get("type")), _opt(g.get("scenario")), _opt(g.get("result")), _opt(g.get("winner")))
+        g = Form(arg)
+        return Games(g.optional("type"), g.optional("scenario"), g.optional("result"), g.optional("winner"))
     if key == "scenario":
         return Scenario(str(arg))
     if key == "chapters":
@@ -643,27 +636,21 @@ def compile_query(raw: Any) -> Query:
             raise LanguageError(f"'chapters' reads one of {', '.join(CHAPTER_FACTS)}")
         return Chapters(str(arg))
     if key == "sum":
-        return Sum(tuple(compile_query(q) for q in as_list(arg)))
+        return Sum(tuple(compile_query(q) for q in (arg if isinstance(arg, list) else [arg])))
     if key in ("score", "rank", "wins", "who", "signatures"):
-        p = as_dict(arg) if isinstance(arg, dict) else {"player": arg}
-        player = str(p.get("player") or "actor")
+        p = Form(arg, "player")
+        player = p.text("player", "actor")
         if key == "signatures":
-            return Signatures(player, bool(p.get("most")))
+            return Signatures(player, p.flag("most"))
         if key == "score":
-            return Score(player, bool(p.get("total")))
+            return Score(player, p.flag("total"))
         if key == "rank":
-            points = tuple(int(n) for n in as_list(p.get("points")) if isinstance(n, int))
-            return Rank(player, points, bool(p.get("total")))
+            return Rank(player, p.numbers("points"), p.flag("total"))
         return {"rank": Rank, "wins": Wins, "who": Who}[key](player)
     if key == "owner":
-        o = as_dict(arg) if isinstance(arg, dict) else {"of": arg}
-        return Owner(str(o.get("of") or "target"))
-    f = as_dict(arg) if isinstance(arg, dict) else {"id": arg}
-    return Flag(key, str(f.get("id")), _opt(f.get("by")))
-
-
-def _opt(raw: Any) -> str | None:
-    return None if raw is None else str(raw)
+        return Owner(Form(arg, "of").text("of", "target"))
+    f = Form(arg, "id")
+    return Flag(key, f.name("id"), f.optional("by"))
 
 
 # --- conditions ----------------------------------------------------------------------------------------------
@@ -870,15 +857,16 @@ class Library:
         return out
 
 
-def compile_condition(raw: Any, library: Library) -> Condition:
+def compile_condition(raw: object, library: Library) -> Condition:
     """A condition mapping as an object that says whether it holds (LanguageError: not a condition)."""
     if not isinstance(raw, dict):
         raise LanguageError("a condition is a mapping")
-    text, cite = str(raw.get("text") or ""), _cite(raw.get("cite"))
-    if "all" in raw:
-        return All(tuple(library.compile(p) for p in as_list(raw["all"])), text, cite)
-    if "any" in raw:
-        return Any_(tuple(library.compile(p) for p in as_list(raw["any"])), text, cite)
+    form = Form(raw)
+    text, cite = form.text("text"), form.cite()
+    if form.has("all"):
+        return All(tuple(library.compile(p) for p in form.items("all")), text, cite)
+    if form.has("any"):
+        return Any_(tuple(library.compile(p) for p in form.items("any")), text, cite)
     if "not" in raw:
         return Not(library.compile(raw["not"]), text, cite)
     if "condition" in raw:
@@ -898,14 +886,8 @@ def compile_condition(raw: Any, library: Library) -> Condition:
     if len(ops) > 1:
         raise LanguageError(f"one comparison per condition (found {', '.join(ops)}): join two with 'all'")
     op = ops[0]
-    against = tuple(compile_query(v) for v in as_list(raw[op])) if op == "in" else (compile_query(raw[op]),)
+    against = tuple(compile_query(v) for v in form.items(op)) if op == "in" else (compile_query(raw[op]),)
     return Compare(query, op, against, text, cite)
-
-
-def _cite(raw: Any) -> str:
-    if isinstance(raw, list):
-        return "; ".join(str(c) for c in raw)
-    return str(raw or "")
 
 
 # --- what the language reads of the fold -----------------------------------------------------------------------
@@ -931,8 +913,10 @@ def owner_of(content: Content, state: CampaignState, place: str) -> str | None:
     territory = content.cards.get(place, {}).get("territory")
     if isinstance(territory, str):
         places.append(territory)
+    lands = content.places_in("territories")
     for t in list(places):
-        places.extend(str(r) for r in as_list(content.territories.get(t, {}).get("regions")))
+        if t in lands:
+            places.extend(str(r) for r in lands[t].regions)
     for p in places:
         found = [m for m in state.active_marks(p) if m.sticker in claims]
         if found:
@@ -949,7 +933,7 @@ def owned_places(content: Content, state: CampaignState, player: str) -> set[str
             if m.sticker in claims and owner_of(content, state, tid) == player:
                 out.add(tid)
     for rid in [r for r in out if r in content.regions]:
-        out |= {t for t, terr in content.territories.items() if rid in as_list(terr.get("regions"))}
+        out |= {t for t, terr in content.places_in("territories").items() if rid in terr.regions}
     out |= {content.card_of_territory[t] for t in list(out) if t in content.card_of_territory}
     return out
 

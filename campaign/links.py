@@ -14,28 +14,27 @@ from __future__ import annotations
 from typing import Any
 
 from scarbook.campaign.ids import normalize
-from scarbook.compiler.model import Game, as_dict, as_list, components
+from scarbook.compiler.items import Links, Place, Sticker, keep_sticker_views, sticker_views
+from scarbook.compiler.model import Game, components
 
 
-def adds(sticker: dict[str, Any]) -> list[str]:
-    return [str(t) for t in as_list(sticker.get("adds_territories"))]
+def adds(sticker: Sticker) -> tuple[str, ...]:
+    return sticker.adds_territories
 
 
-def lines_of(sticker: dict[str, Any]) -> tuple[int, int]:
+def lines_of(sticker: Sticker) -> tuple[int, int]:
     """(lines owed from each added territory or placed sticker, optional lines more)."""
-    links = as_dict(sticker.get("links"))
-    each, optional = links.get("each", 0), links.get("optional", 0)
-    return (each if isinstance(each, int) else 0, optional if isinstance(optional, int) else 0)
+    return sticker.links.each, sticker.links.optional
 
 
 def hidden_territories(game: Game, placed: dict[str, int]) -> set[str]:
     """Territories a sticker adds to the board that is not placed yet (out of play)."""
-    return {t for sid, st in game.section("stickers").items() if not placed.get(sid) for t in adds(st)}
+    return {t for sid, st in sticker_views(game).items() if not placed.get(sid) for t in st.adds_territories}
 
 
-def cuts(sticker: dict[str, Any]) -> bool:
+def cuts(sticker: Sticker) -> bool:
     """Whether the sticker's lines remove edges (`links.cuts: true`) instead of drawing them."""
-    return as_dict(sticker.get("links")).get("cuts") is True
+    return sticker.links.cuts
 
 
 def as_played(game: Game, placed: dict[str, int], links: list[tuple[str, str, str]]) -> Game:
@@ -48,30 +47,31 @@ def as_played(game: Game, placed: dict[str, int], links: list[tuple[str, str, st
     territories = {t: v for t, v in game.sections.get("territories", {}).items() if t not in hidden}
     if hidden:
         sections["off_board"] = {t: v for t, v in game.sections["territories"].items() if t in hidden}
-    stickers = game.section("stickers")
-    kinds = {sid: str(as_dict(st.get("links")).get("kind") or "unknown") for sid, st in stickers.items()}
+    stickers = sticker_views(game)
     edges = [e for e in game.edges if e[0] not in hidden and e[1] not in hidden]
     removed: set[frozenset[str]] = set()
     for sid, a, b in links:
         pair = frozenset((a, b))
-        if cuts(stickers.get(sid, {})):
+        st = stickers.get(sid)
+        if st is not None and st.links.cuts:
             edges = [e for e in edges if frozenset(e[:2]) != pair]
             removed.add(pair)
         else:
-            edges.append((a, b, kinds.get(sid, "unknown")))
+            edges.append((a, b, st.links.kind if st is not None else "unknown"))
             removed.discard(pair)
     if removed:  # a neighbour a territory lists goes with the edge
         territories = {t: without_neighbours(t, v, removed) for t, v in territories.items()}
     sections["territories"] = territories
-    return Game(game.id, game.meta, game.board, sections, edges, game.spans, game.files, game.packs,
-                game.fingerprint, game.file_cites)
+    return keep_sticker_views(game, Game(game.id, game.meta, game.board, sections, edges, game.spans, game.files,
+                                         game.packs, game.fingerprint, game.file_cites))
 
 
 def without_neighbours(tid: str, territory: Any, removed: set[frozenset[str]]) -> Any:
     """The territory without the neighbours it lists across a removed edge."""
     if not isinstance(territory, dict) or not territory.get("neighbors"):
         return territory
-    kept = [n for n in as_list(territory["neighbors"]) if frozenset((tid, n)) not in removed]
+    listed = territory["neighbors"]  # a raw territory: the board as played is built from the raw sections
+    kept = [n for n in listed if frozenset((tid, n)) not in removed] if isinstance(listed, list) else []
     return {**territory, "neighbors": kept}
 
 
@@ -80,7 +80,7 @@ def owed_lines(game: Game, placed: dict[str, int], links: list[tuple[str, str, s
     """(sticker, territory, lines still owed) for every placed sticker whose added territories (or, for a
     sticker that adds none, the territories that carry it) lack lines."""
     out = []
-    for sid, st in game.section("stickers").items():
+    for sid, st in sticker_views(game).items():
         if not placed.get(sid):
             continue
         each, _ = lines_of(st)
@@ -101,7 +101,7 @@ def link_problem(game: Game, sticker_id: str, a: str, b: str, placed: dict[str, 
     `game` is the board as played; `carriers` the territories that carry the sticker; `impassable` the
     territories out of the board's connections (a cut must leave the rest connected).
     """
-    st = game.section("stickers").get(sticker_id)
+    st = sticker_views(game).get(sticker_id)
     if st is None:
         return "R101", f"unknown sticker '{sticker_id}'"
     each, optional = lines_of(st)
@@ -123,7 +123,7 @@ def link_problem(game: Game, sticker_id: str, a: str, b: str, placed: dict[str, 
     ends = adds(st) or carriers
     if a not in ends and b not in ends:
         return "R342", f"a line of the {sticker_id} starts at {' or '.join(ends) or 'where it is placed'}"
-    pair = pair_problem(game, as_dict(st.get("links")), a, b)
+    pair = pair_problem(game, st.links, a, b)
     if pair is not None:
         return "R345", pair
     mine = [(x, y) for s, x, y in links if s == sticker_id]
@@ -163,16 +163,16 @@ def steps_apart(game: Game, a: str, b: str, limit: int) -> int | None:
     return None
 
 
-def pair_problem(game: Game, links: dict[str, Any], a: str, b: str) -> str | None:
+def pair_problem(game: Game, links: Links, a: str, b: str) -> str | None:
     """Why the pair a-b may not be joined under the sticker's `links` (`within: N` steps on the board before the
     line, `same_region: true|false`); None when it may."""
-    within = links.get("within")
-    if isinstance(within, int) and not isinstance(within, bool) and steps_apart(game, a, b, within) is None:
+    within = links.within
+    if within is not None and steps_apart(game, a, b, within) is None:
         return f"{a} and {b} are more than {within} step{'' if within == 1 else 's'} apart"
-    same = links.get("same_region")
-    if isinstance(same, bool):
+    same = links.same_region
+    if same is not None:
         territories = game.section("territories")
-        shared = set(as_list(territories[a].get("regions"))) & set(as_list(territories[b].get("regions")))
+        shared = set(Place.of(a, territories[a]).regions) & set(Place.of(b, territories[b]).regions)
         if same and not shared:
             return f"{a} and {b} are not in the same region"
         if not same and shared:

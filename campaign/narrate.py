@@ -145,7 +145,7 @@ def tell_place(ev: events.Placed, words: Words, game: int) -> str:
     if changes:
         text += f" ({', '.join(changes)})"
     if ev.to:
-        text += f", {'cut from' if cuts(st) else 'joined to'} {words(ev.to)}"
+        text += f", {'cut from' if cuts(words.content.sticker_view(ev.sticker)) else 'joined to'} {words(ev.to)}"
     return text
 
 
@@ -180,7 +180,7 @@ def line_link(ev: events.Linked, cutting: frozenset[str]) -> str:
 
 
 def tell_link(ev: events.Linked, words: Words, game: int) -> str:
-    done = "cuts the line" if cuts(words.sticker(ev.sticker)) else "draws a line"
+    done = "cuts the line" if cuts(words.content.sticker_view(ev.sticker)) else "draws a line"
     return f"{ev.by or 'the group'} {done} {words(ev.a)} - {words(ev.b)} ({words(ev.sticker, 'stickers')})"
 
 

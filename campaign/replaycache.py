@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import copy
 import functools
-import hashlib
 import json
-from pathlib import Path
 
 import scarbook.campaign
 import scarbook.compiler
@@ -33,6 +31,7 @@ from scarbook.campaign.ledger.cache import (
 )
 from scarbook.campaign.ledger.file import LedgerError
 from scarbook.campaign.state import CampaignState, GameRecord
+from scarbook.kernel.sha import key
 
 
 def checked(campaign: Campaign) -> Replay:
@@ -143,29 +142,38 @@ def content_key(campaign: Campaign, packs: tuple[str, ...]) -> str:
         return ""
     places = [str(p.resolve()) for p in campaign.extra_packs + [campaign.pack_path(p) for p in packs]]
     parts = [__version__, code, campaign.ledger.game, fingerprint, places]
-    return hashlib.sha256(json.dumps(parts).encode("utf-8")).hexdigest()[:32]
+    return key(json.dumps(parts).encode("utf-8")).hexdigest()[:32]
 
 
-def _sources(folder: Path) -> list[Path]:
-    """Every .py file under `folder`."""
+def _sources(folder: str, prefix: str = "") -> list[tuple[str, str]]:
+    """Every .py file under `folder`: (its path, its name relative to `folder`), by os.scandir (no Path objects:
+    rglob compiles its pattern every time, and a Path per file costs more than its stat)."""
     import os
 
-    return [Path(top, name) for top, _, names in os.walk(folder) for name in names if name.endswith(".py")]
+    found: list[tuple[str, str]] = []
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name != "__pycache__":
+                    found += _sources(entry.path, f"{prefix}{entry.name}/")
+            elif entry.name.endswith(".py"):
+                found.append((entry.path, prefix + entry.name))
+    return found
 
 
 @functools.cache
 def code_fingerprint() -> str:
-    """sha256 of the tracker's and the content model's source files, each by its name, size and modification
+    """A digest of the tracker's and the content model's source files, each by its name, size and modification
     time (as Python's own .pyc check does): a changed rule, or a changed reading of the content (the board's
     adjacency, say), voids every cached verdict ('' if unreadable). Stat, not read: hashing the 1.5 MB of
     source on every command cost more than the rest of the cache check."""
-    digest = hashlib.sha256()
+    import os
+
+    digest = key()
     try:
         for package in (scarbook.campaign, scarbook.compiler, scarbook.kernel):
-            folder = Path(str(package.__file__)).parent
-            for path in sorted(_sources(folder)):  # os.walk: rglob compiles its pattern (3 regexes) every time
-                st = path.stat()
-                name = path.relative_to(folder).as_posix()
+            for path, name in sorted(_sources(os.path.dirname(str(package.__file__))), key=lambda found: found[1]):
+                st = os.stat(path)
                 digest.update(f"{name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
     except OSError:
         return ""

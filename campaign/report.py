@@ -248,10 +248,10 @@ def status(ledger: Ledger, replay: Replay) -> Status:
                              for sid, target, env in to_put_in_place(content, state)],
          "packs": list(state.packs),
          "lines": [{"sticker": s, "between": [a, b]} for s, a, b in state.links
-                   if not cuts(content.stickers.get(s, {}))],
+                   if not cuts(content.sticker_view(s))],
          "cuts": [{"sticker": s, "between": [a, b]} for s, a, b in state.links
-                  if cuts(content.stickers.get(s, {}))],
-         "todo": [t.as_dict() for t in owed],
+                  if cuts(content.sticker_view(s))],
+         "todo": [t.to_json() for t in owed],
          "steps": step_data(replay),
          "passes": [{"game": g, "step": st, "by": by, "for": piece or None, "why": why or None}
                     for g, st, by, piece, why in state.passes],

@@ -33,8 +33,8 @@ from scarbook.campaign.links import link_problem, owed_lines
 from scarbook.campaign.model import CampaignModel, Step
 from scarbook.campaign.starts import START_CHECKS
 from scarbook.campaign.state import CampaignState, GameRecord, pool_for, retiring
-from scarbook.compiler.items import Envelope, Links, Meta, Players, Sticker
-from scarbook.compiler.model import Game, as_dict, as_list
+from scarbook.compiler.items import Envelope, Links, Meta, Place, Players, Sticker
+from scarbook.compiler.model import Game
 from scarbook.compiler.words import a_game, words
 from scarbook.kernel.diagnostics import Diagnostic, did_you_mean, refusal
 
@@ -78,7 +78,7 @@ def _file_cite(content: Content, section: str) -> str:
     `source`), else that item's own; else where the rulebook describes a game."""
     game = content.game
     for iid, item in game.section(section).items():
-        found = game.file_cites.get(game.span(iid).file) or as_list(as_dict(item.get("source")).get("cite"))
+        found = game.file_cites.get(game.span(iid).file) or list(Place.of(iid, item).cites)
         if found:
             return cite_text(found)
     return _type_cite(content)

@@ -114,7 +114,7 @@ def place_values(content: Content, state: CampaignState) -> list[dict[str, Any]]
                     if k not in fields and not (section is content.regions and k == "bonus"):
                         fields.append(str(k))
             if fields:
-                out.append({"place": pid, "name": str(named[pid].name or pid),
+                out.append({"place": pid, "name": str(named[pid].printed_name or pid),
                             "values": {k: state.value(content, pid, item, k) for k in fields}})
     return out
 
@@ -383,10 +383,9 @@ def outcome(content: Content, state: CampaignState) -> dict[str, Any] | None:
         out["by"] = by
         out["standings"] = standings
         out["winners"] = [r["player"] for r in standings if r["rank"] == 1] if over else []
-        if len(out["winners"]) > 1 and rule.ties is not None:
-            if rule.ties.bonus is not None:
-                bonus = content.conditions.query(rule.ties.bonus)
-                out["roll_off_bonus"] = {p: bonus.read(Scope(content, state, p)) for p in out["winners"]}
+        if len(out["winners"]) > 1 and rule.ties is not None:  # ({} : a roll-off without a bonus)
+            bonus = content.conditions.query(rule.ties.bonus) if rule.ties.bonus is not None else None
+            out["roll_off_bonus"] = {p: bonus.read(Scope(content, state, p)) for p in out["winners"]} if bonus else {}
             out["roll_off"] = rule.ties.text
     if rule.won_when is not None:
         result, verdict = team_verdict(content, state, over)
@@ -493,7 +492,7 @@ def outcome_lines(res: dict[str, Any]) -> list[str]:
         out.append(f"{head} (by {by}): " + "; ".join(
             f"{r['rank']}. {r['player']} " + "/".join(str(v) for v in r["values"]) for r in res["standings"]))
         if len(res["winners"]) > 1 and "roll_off" in res:
-            bonus = ", ".join(f"{p} +{n}" for p, n in res.get("roll_off_bonus", {}).items())
+            bonus = ", ".join(f"{p} +{n}" for p, n in res["roll_off_bonus"].items())
             out.append(f"A tie between {' and '.join(res['winners'])}: roll off" + (f", adding {bonus}" if bonus
                                                                                    else ""))
         elif res["winners"]:

@@ -21,7 +21,8 @@ from scarbook.campaign.engine import Replay
 from scarbook.campaign.ledger.file import Ledger
 from scarbook.campaign.report import status
 from scarbook.campaign.views.status import when_placed
-from scarbook.compiler.model import as_list, known
+from scarbook.compiler.items import book_slots
+from scarbook.compiler.model import known
 from scarbook.compiler.views_more import more
 
 if TYPE_CHECKING:
@@ -40,9 +41,8 @@ class Names:
         self.game = replay.content.game
         self.views = more(replay.content)
         # a rulebook's slot (a box stickers go in) by its label in its rulebook: 'The Road Book: Achievements'
-        self.slots = {str(slot["id"]): f"{known(book.get('title')) or bid}: {known(slot.get('label')) or slot['id']}"
-                      for bid, book in self.game.section("rulebook").items()
-                      for slot in as_list(book.get("slots")) if isinstance(slot, dict) and slot.get("id")}
+        self.slots = {str(slot.id): f"{known(slot.title) or slot.section}: {known(slot.label) or slot.id}"
+                      for slot in book_slots(self.game.section("rulebook"))}
 
     def __call__(self, item_id: str | None, section: str | None = None) -> str:
         if not item_id:
@@ -51,11 +51,11 @@ class Names:
         item = self.views.section(found[0]).get(item_id) if found and found[1] is not None else None
         if item is None:
             return self.slots.get(item_id, item_id) if not section else item_id
-        name = known(item.name)
+        name = known(item.printed_name)
         if name:
-            code = item.code
+            code = item.printed_code
             return f"{name} ({code})" if code and str(code).lower() != str(name).lower() else str(name)
-        return str(item.code or item_id)
+        return str(item.printed_code or item_id)
 
 
 def _sticker_facts(replay: Replay, sticker: str) -> Sticker:

@@ -6,8 +6,6 @@ a row only has in some games (a player's `score_total`, a region's `owner`, a ga
 the row and left out of its JSON, as before.
 """
 
-from __future__ import annotations
-
 from typing import Any, NamedTuple
 
 
@@ -244,7 +242,7 @@ class Status(NamedTuple):
     shape: dict[str, Any]
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> Status:
+    def from_json(cls, d: dict[str, Any]) -> "Status":
         """The status `json()` printed, typed again (the status text reads the JSON a test or a caller hands it)."""
         plain = ("campaign", "game", "games_played", "game_in_progress", "words", "signs", "regions_named",
                  "starts_used", "destroyed_cards", "pending_packets", "opened_packets", "token_names",

@@ -44,7 +44,8 @@ class Todo:
     step: str = ""  # the end-of-game step's id (kind 'step')
     piece: str = ""
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
+        """The entry as the commands' JSON gives it (`status`, `game end`, `open`: `todo`)."""
         return {"who": self.who or None, "what": self.what, "command": self.command, "hint": self.hint or None,
                 "rule": self.rule or None, "cite": self.cite or None, "kind": self.kind, "step": self.step or None,
                 "for": self.piece or None}

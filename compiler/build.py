@@ -51,7 +51,7 @@ RENDER_CODE = ("scarbook.compiler.aid", "scarbook.compiler.boardmap", "scarbook.
                "scarbook.compiler.render.html", "scarbook.compiler.render.join", "scarbook.compiler.render.pdf",
                "scarbook.compiler.render.raster", "scarbook.kernel.atomic", "scarbook.kernel.cachedir",
                "scarbook.kernel.diagnostics", "scarbook.kernel.outputs",
-               "scarbook.kernel.paths", "scarbook.kernel.trust",
+               "scarbook.kernel.paths", "scarbook.kernel.sha", "scarbook.kernel.trust",
                "scarbook.kernel.yamldoc", "scarbook.kernel.yamlload", "scarbook.kernel.yamlparse")
 MANIFEST = ".scarbook-manifest.json"
 #: What a build without `--only` renders: everything but the full digest (`--only digest`, or `--digest`).

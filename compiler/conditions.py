@@ -33,6 +33,56 @@ COMPOSED = ("all", "any")
 COUNTS = ("count", "games", "wins", "signatures", "chapters")
 
 
+class Form:
+    """The argument of one form of the campaign language as written, read as typed values (campaign/lang.py builds
+    its nodes from them): a mapping of parameters, or a bare value standing for the form's main parameter (`stat:
+    hp` is `stat: {field: hp}`); any other argument has no parameters. The schema checked the shapes at the line;
+    content that failed it is still read, so a value of the wrong type reads as absent."""
+
+    __slots__ = ("_params",)
+
+    def __init__(self, arg: object, main: str = "") -> None:
+        self._params: dict[object, object] = arg if isinstance(arg, dict) else {main: arg} if main else {}
+
+    def has(self, key: str) -> bool:
+        return key in self._params
+
+    def name(self, key: str) -> str:
+        """The value as text, as written ('None' when absent)."""
+        return str(self._params.get(key))
+
+    def text(self, key: str, default: str = "") -> str:
+        """The value as text; `default` when absent or empty."""
+        return str(self._params.get(key) or default)
+
+    def optional(self, key: str) -> str | None:
+        """The value as text; None when absent."""
+        found = self._params.get(key)
+        return None if found is None else str(found)
+
+    def ids(self, key: str) -> tuple[str, ...]:
+        """One id or a list of them (what is null is none)."""
+        found = self._params.get(key)
+        return tuple(str(x) for x in (found if isinstance(found, list) else [found]) if x is not None)
+
+    def flag(self, key: str) -> bool:
+        return bool(self._params.get(key))
+
+    def numbers(self, key: str) -> tuple[int, ...]:
+        """A list's whole numbers (what is not one is left out)."""
+        return tuple(int(n) for n in self.items(key) if isinstance(n, int))
+
+    def items(self, key: str) -> tuple[object, ...]:
+        """A list's entries (not a list: none)."""
+        found = self._params.get(key)
+        return tuple(found) if isinstance(found, list) else ()
+
+    def cite(self) -> str:
+        """Its `cite` as printed: a list joined by '; '."""
+        found = self._params.get("cite")
+        return "; ".join(str(c) for c in found) if isinstance(found, list) else str(found or "")
+
+
 @dataclass
 class Names:
     """What the ids of a condition may name, from the merged game."""

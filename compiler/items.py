@@ -1,14 +1,16 @@
-"""Typed views of the content items the tracker reads: stickers (with their checks), packets.
+"""Typed views of the content items the tracker reads: stickers (with their checks and links), packets, cards,
+places and pieces (`Place`: the one view of territories, regions, cards, factions …), rewards, rulebook slots.
 
 NamedTuples (immutable, as beancount's directives): a frozen dataclass of this many fields costs several times as
 much to build, and every content the tracker derives (a packet opened …) builds its views again.
 
 Like `compiler/campaign_model.py` for `game.campaign`, each view is built once per content
-(`campaign/content.py::Content` builds them lazily, on first use) from the merged, effective content. The
-builders here are where the raw mapping reads are: a reader sees typed attributes that mypy checks. Content
-that failed its schema is still merged, so a builder takes what it finds: a value of the wrong type is
-absent, an absent optional key is its default, and a value the content marks unknown (`{unknown: …}`) stays
-as it is where the tracker shows it (a sticker's `adds`, a packet's name) and is never guessed.
+(`campaign/content.py::Content` builds them lazily, on first use; the stickers once per game, `sticker_views`)
+from the merged, effective content. The builders here are where the raw mapping reads are: a reader sees typed
+attributes that mypy checks. Content that failed its schema is still merged, so a builder takes what it finds: a
+value of the wrong type is absent, an absent optional key is its default, and a value the content marks unknown
+(`{unknown: …}`) stays as it is where the tracker shows it (a sticker's `adds`, a packet's name) and is never
+guessed.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from scarbook.compiler.model import as_dict, as_list
+from scarbook.compiler.model import Game, as_dict, as_list
 
 
 def _cite(value: Any) -> str:
@@ -113,11 +115,29 @@ _PARAMS: dict[str, Any] = {
 
 
 class Links(NamedTuple):
-    """What a sticker's `links` block says about who draws its lines, and where the rule is."""
+    """What a sticker's `links` block says: how many lines it brings, whether they cut, where they may go, who
+    draws them, and where the rule is (campaign/links.py reads it)."""
 
     by: str = ""
     text: str = ""  # stripped
     cite: str = ""  # the block's own, else the sticker's
+    each: int = 0  # lines owed from each added territory (or each territory that carries it)
+    optional: int = 0  # lines it may bring beyond those
+    cuts: bool = False  # its lines remove edges (`cuts: true`) instead of drawing them
+    kind: str = "unknown"  # the kind of edge a drawn line is on the board as played
+    within: int | None = None  # a line joins territories at most this many steps apart (None: any)
+    same_region: bool | None = None  # a line joins territories of one region (True), of two (False); None: any
+
+    @classmethod
+    def of(cls, raw: dict[str, Any], cite: str) -> Links:
+        """The block as written (`cite`: the sticker's, for a block that gives none)."""
+        get = raw.get
+        each, optional, within, same = get("each", 0), get("optional", 0), get("within"), get("same_region")
+        return cls(str(get("by") or ""), str(get("text") or "").strip(), _cite(get("cite") or cite),
+                   each if isinstance(each, int) else 0, optional if isinstance(optional, int) else 0,
+                   get("cuts") is True, str(get("kind") or "unknown"),
+                   within if isinstance(within, int) and not isinstance(within, bool) else None,
+                   same if isinstance(same, bool) else None)
 
 
 class Sticker(NamedTuple):
@@ -158,8 +178,7 @@ class Sticker(NamedTuple):
         cite = _cite(_source_cite(raw))
         return cls(sid, str(get("name", sid)), str(get("kind") or ""), _strs(get("targets")),
                    tuple(CheckSpec.of_raw(c) for c in checks), cite, bool(get("named") or founds.get("named")),
-                   Links(str(links.get("by") or ""), str(links.get("text") or "").strip(),
-                         _cite(links.get("cite") or _source_cite(raw))) if links else Links(cite=cite),
+                   Links.of(links, cite) if links else Links(cite=cite),
                    bool(boxes), bool(get("named")), str(get("slot") or ""), _strs(get("covers")),
                    dict(as_dict(get("adds"))), str(founds["kind"]) if founds.get("kind") is not None else None,
                    _strs(get("tags")), _number(supply),
@@ -227,42 +246,100 @@ def stickers_of(section: dict[str, dict[str, Any]]) -> dict[str, Sticker]:
     return {sid: Sticker.of(sid, st) for sid, st in section.items()}
 
 
+def sticker_views(game: Game) -> dict[str, Sticker]:
+    """The game's stickers as views, built once per game and kept on it (as `views_more.more` keeps its views on a
+    content) beside the section they were built from: a game whose stickers section is another builds them again."""
+    section = game.section("stickers")
+    kept = vars(game).get("_sticker_views")
+    if kept is None or kept[0] is not section:
+        kept = vars(game)["_sticker_views"] = (section, stickers_of(section))
+    views: dict[str, Sticker] = kept[1]
+    return views
+
+
+def keep_sticker_views(game: Game, derived: Game) -> Game:
+    """`derived` (a game made from `game` with the same stickers section) with the views `game` has built."""
+    kept = vars(game).get("_sticker_views")
+    if kept is not None:
+        vars(derived)["_sticker_views"] = kept
+    return derived
+
+
 def envelopes_of(section: dict[str, dict[str, Any]]) -> dict[str, Envelope]:
     return {eid: Envelope.of(eid, env) for eid, env in section.items()}
 
 
+class Power(NamedTuple):
+    """One of a faction's options (`powers[]`) that has an id."""
+
+    number: int  # its place in the faction's list, from 1 (entries that are not options count too)
+    id: str
+    name: Any  # as written (None: none given; an unknown name stays unknown)
+
+
 class Place(NamedTuple):
-    """An item a sticker can go on (a territory, region, card, faction, deck …) as the tracker reads it: its
-    printed name and code, the regions and tags it is in, the slots it declares, its card's territory and deck,
-    its stats, and the ids of the options it lists (a faction's `powers`)."""
+    """An item of the content as the tracker reads it: a place a sticker can go on (a territory, region, card,
+    faction, deck …) or a piece (a character card): its printed name and code, the regions and tags it is in, the
+    slots it declares, its card's territory and deck, its stats, the ids of the options it lists (a faction's
+    `powers`), a region's bonus and a card's resources. (`compiler/views_more.py::Item` is this view.)"""
 
     id: str
     name: str  # as `str(name)`; '' when none (or null)
-    code: str  # '' when none
+    code: str  # as `str(code)`; '' when none
     regions: tuple[Any, ...] = ()
     tags: tuple[Any, ...] = ()
     slots: Mapping[str, Any] | None = None  # None: it declares none (or not a mapping)
     territory: Any = None  # a card's territory as written (None: none)
     deck: Any = None  # a card's deck as written (None: none)
-    stats: Mapping[str, Any] | None = None  # None: it has none (or not a mapping)
+    stats: Mapping[str, Any] | None = None  # the printed stats, the item's own mapping (None: none, or not a mapping)
     options: Mapping[str, tuple[Any, ...]] = MappingProxyType({})  # list field -> the `id` of each option in it
     card_type: str = ""  # a deck's type of cards ('' when none)
     belongs_to: str | None = None  # a deck: the piece it is the own deck of
+    printed_name: Any = None  # the name as written (None: none given; an unknown name stays unknown)
+    has_name: bool = False  # the item gives a `name` key (even a null one)
+    printed_code: Any = None  # the code printed beside its name (a territory's), as written (None: none)
+    powers: tuple[Power, ...] = ()  # a faction's options that have an id
+    bonus: int | None = None  # a region's bonus (an int, bools included as the content's readers took them)
+    resources: int | None = None  # a card's printed resources
+    cites: tuple[Any, ...] = ()  # its `source.cite` when that is a list (the list's entries)
 
     @classmethod
     def of(cls, pid: str, raw: dict[str, Any]) -> Place:
         get = raw.get
         slots, stats = get("slots"), get("stats")
-        name = get("name")
+        name, code, bonus, resources, powers = get("name"), get("code"), get("bonus"), get("resources"), get("powers")
         return cls(pid, str(name) if name is not None else "", str(get("code", "")), tuple(as_list(get("regions"))),
                    tuple(as_list(get("tags"))), slots if isinstance(slots, dict) else None, get("territory"),
                    get("deck"), stats if isinstance(stats, dict) else None,
                    {k: tuple(o.get("id") for o in v if isinstance(o, dict)) for k, v in raw.items()
-                    if isinstance(v, list)}, str(get("card_type", "")), _belongs_to(raw))
+                    if isinstance(v, list)}, str(get("card_type", "")), _belongs_to(raw), name, "name" in raw, code,
+                   tuple(Power(i, p["id"], p.get("name")) for i, p in enumerate(powers, 1)
+                         if isinstance(p, dict) and isinstance(p.get("id"), str)) if isinstance(powers, list) else (),
+                   bonus if isinstance(bonus, int) else None, resources if isinstance(resources, int) else None,
+                   tuple(as_list(_source_cite(raw))))
+
+    def name_or(self, default: Any) -> Any:
+        """The name as `item.get('name', default)` gives it."""
+        return self.printed_name if self.has_name else default
 
 
 def places_of(section: dict[str, dict[str, Any]]) -> dict[str, Place]:
     return {pid: Place.of(pid, item) for pid, item in section.items()}
+
+
+class BookSlot(NamedTuple):
+    """A box for a sticker in a rulebook section (`rulebook[].slots[]`, one with an id), as the sheet names it."""
+
+    id: Any  # as written
+    label: Any  # as written (None: none)
+    section: str  # the rulebook section's id
+    title: Any  # the section's title as written (None: none)
+
+
+def book_slots(rulebook: dict[str, dict[str, Any]]) -> list[BookSlot]:
+    """Every slot of the rulebook's sections with an id, in order (what is not a slot is left out)."""
+    return [BookSlot(slot["id"], slot.get("label"), bid, book.get("title")) for bid, book in rulebook.items()
+            for slot in as_list(book.get("slots")) if isinstance(slot, dict) and slot.get("id")]
 
 
 class Players(NamedTuple):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import os
 import re
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from scarbook.compiler.model import ITEM_SECTIONS, Game, as_dict, as_list, cites
 from scarbook.compiler.sources import declares_sources, resolve_game
 from scarbook.kernel.diagnostics import Diagnostic, Span, error, warning
 from scarbook.kernel.paths import display_path
+from scarbook.kernel.sha import sha256
 from scarbook.kernel.yamlload import Document, load_file
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -147,7 +147,7 @@ def content_files(folder: Path) -> tuple[list[Path], list[Diagnostic]]:
 
 def fingerprint(paths: list[Path], base: Path | None = None) -> str:
     """sha256 over the files' relative names and bytes: the content's identity."""
-    digest = hashlib.sha256()
+    digest = sha256(large=True)  # the content's bytes: OpenSSL's, faster on ~100 KB and more
     for path in sorted(paths):
         name = str(path.relative_to(base)) if base and base in path.parents else path.name
         digest.update(name.encode())

@@ -1,19 +1,22 @@
-"""More typed views of the content for the tracker's tables and sheet: the items pieces and places are
-(a faction with its powers, a character card with its stats, a region with its bonus), and what a sticker founds.
+"""The typed views the tracker's tables and sheet read of one content: the items pieces and places are (a faction
+with its powers, a character card with its stats, a region with its bonus: `compiler/items.py::Place`, which this
+module called `Item`), and what a sticker founds.
 
-As `compiler/items.py`: NamedTuples built once per content, lazily (`more(content)` keeps them on the content),
-from the merged, effective content. The raw mapping reads are here; a reader sees typed attributes that mypy
-checks. A value of the wrong type is absent (None), and a name stays as written (an unknown name stays unknown:
-the reader decides how to show it).
+Built once per content, lazily (`more(content)` keeps them on the content): the sections' places are the content's
+own (`Content.places_in`), so both readers share one build. A value of the wrong type is absent (None), and a name
+stays as written (`Place.printed_name`: an unknown name stays unknown, the reader decides how to show it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cached_property
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
+from scarbook.compiler.items import Place, Power
 from scarbook.compiler.model import Game, as_dict
+
+__all__ = ["Item", "MoreViews", "Place", "Power", "items_of", "more"]
 
 
 class Content(Protocol):
@@ -28,46 +31,15 @@ class Content(Protocol):
 
     def pieces_of(self, kind: str) -> dict[str, dict[str, Any]]: ...
 
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) else None
+    def places_in(self, section: str) -> dict[str, Place]: ...
 
 
-class Power(NamedTuple):
-    """One of a faction's options (`powers[]`) that has an id."""
-
-    number: int  # its place in the faction's list, from 1 (entries that are not options count too)
-    id: str
-    name: Any  # as written (None: none given; an unknown name stays unknown)
+#: The items pieces and places are: one view of them (`compiler/items.py::Place`), under the name this module gave it.
+Item = Place
 
 
-class Item(NamedTuple):
-    """A piece or place of the content (a faction, a character card, a territory, a region, a card)."""
-
-    id: str
-    name: Any  # as written (None: none given)
-    has_name: bool  # the item gives a `name` key (even a null one)
-    stats: dict[str, Any] | None  # the printed stats, the item's own mapping (None: not a mapping)
-    powers: tuple[Power, ...]
-    bonus: int | None  # a region's bonus (an int, bools included as the content's readers took them)
-    resources: int | None
-    code: Any = None  # the code printed beside its name (a territory's), as written
-
-    @classmethod
-    def of(cls, iid: str, raw: dict[str, Any]) -> Item:
-        stats = raw.get("stats")
-        powers = tuple(Power(i, p["id"], p.get("name")) for i, p in enumerate(raw.get("powers", []) or [], 1)
-                       if isinstance(p, dict) and isinstance(p.get("id"), str))
-        return cls(iid, raw.get("name"), "name" in raw, stats if isinstance(stats, dict) else None, powers,
-                   _int(raw.get("bonus")), _int(raw.get("resources")), raw.get("code"))
-
-    def name_or(self, default: Any) -> Any:
-        """The name as `item.get('name', default)` gives it."""
-        return self.name if self.has_name else default
-
-
-def items_of(section: Mapping[str, dict[str, Any]]) -> dict[str, Item]:
-    return {iid: Item.of(iid, raw) for iid, raw in section.items()}
+def items_of(section: Mapping[str, dict[str, Any]]) -> dict[str, Place]:
+    return {iid: Place.of(iid, raw) for iid, raw in section.items()}
 
 
 class MoreViews:
@@ -77,46 +49,46 @@ class MoreViews:
         self.content = content
 
     @cached_property
-    def factions(self) -> dict[str, Item]:
-        return items_of(self.content.factions)
+    def factions(self) -> dict[str, Place]:
+        return self.content.places_in("factions")
 
     @cached_property
-    def territories(self) -> dict[str, Item]:
-        return items_of(self.content.territories)
+    def territories(self) -> dict[str, Place]:
+        return self.content.places_in("territories")
 
     @cached_property
-    def regions(self) -> dict[str, Item]:
-        return items_of(self.content.regions)
+    def regions(self) -> dict[str, Place]:
+        return self.content.places_in("regions")
 
     @cached_property
-    def cards(self) -> dict[str, Item]:
-        return items_of(self.content.cards)
+    def cards(self) -> dict[str, Place]:
+        return self.content.places_in("cards")
 
     @cached_property
     def population(self) -> dict[str, Any]:
         """Sticker -> the population of what it founds (None: it founds nothing, or gives none)."""
         return {sid: as_dict(st.get("founds")).get("population") for sid, st in self.content.stickers.items()}
 
-    def section(self, name: str) -> dict[str, Item]:
+    def section(self, name: str) -> dict[str, Place]:
         """Any section's items (those that are mappings), by id."""
         found = self._sections.get(name)
         if found is None:
             raw = self.content.game.section(name)
-            found = self._sections[name] = {iid: Item.of(iid, it) for iid, it in raw.items() if isinstance(it, dict)}
+            found = self._sections[name] = {iid: Place.of(iid, it) for iid, it in raw.items() if isinstance(it, dict)}
         return found
 
     @cached_property
-    def _sections(self) -> dict[str, dict[str, Item]]:
+    def _sections(self) -> dict[str, dict[str, Place]]:
         return {}
 
-    def pieces_of(self, kind: str) -> dict[str, Item]:
+    def pieces_of(self, kind: str) -> dict[str, Place]:
         found = self._pieces.get(kind)
         if found is None:
             found = self._pieces[kind] = items_of(self.content.pieces_of(kind))
         return found
 
     @cached_property
-    def _pieces(self) -> dict[str, dict[str, Item]]:
+    def _pieces(self) -> dict[str, dict[str, Place]]:
         return {}
 
 

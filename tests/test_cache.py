@@ -63,13 +63,18 @@ def test_the_cache_is_capped_least_recently_used_first(cache: Path, monkeypatch:
     assert sorted(e.name for e in (cache / "ledgers").iterdir()) == ["0.json", "1.json", "4.json"]
 
 
-def test_the_content_cache_does_not_depend_on_the_current_folder(cache: Path, tmp_path: Path,
+@pytest.mark.parametrize("shipped", [True, False], ids=["shipped validated", "cache folder"])
+def test_the_content_cache_does_not_depend_on_the_current_folder(cache: Path, tmp_path: Path, shipped: bool,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from scarbook.compiler import validate
+
+    if not shipped:  # as if the game's files had changed since the release: validated, kept in the cache folder
+        monkeypatch.setattr(validate, "_shipped", lambda game_id: None)
     monkeypatch.chdir(ROOT)
     here = cached_game("risk-legacy")
     monkeypatch.chdir(tmp_path)
     there = cached_game("risk-legacy")
-    assert len(list(cache.glob("risk-legacy-*.json"))) == 1
+    assert len(list(cache.glob("risk-legacy-*.json"))) == (0 if shipped else 1)
     board = here.spans["north-america"].file
     assert not os.path.isabs(board) and (ROOT / board).is_file()  # shown relative inside the folder
     assert Path(there.spans["north-america"].file) == ROOT / board  # absolute outside it

@@ -39,7 +39,23 @@ class Loose:
     items: list = field(default_factory=list)
     count: 'int' = 0
 
+from collections import namedtuple
+from typing import NamedTuple
+
+class View(NamedTuple):
+    id: str
+    count: int = 0
+    tags: tuple = ()
+
+    def label(self) -> str:
+        return f"{self.id}:{self.count}"
+
+Pair = namedtuple("Pair", ["left", "class", "left"], rename=True, defaults=[2])
+
 out = {}
+v = View("x", 3)
+out["namedtuple"] = [repr(v), v.label(), v._replace(count=4).count, View._fields, View._field_defaults,
+                     repr(Pair(1, 5)), Pair._fields, repr(View.__new__.__defaults__), View.__new__.__doc__]
 a, b = Child("x", 1, ("p",), "n"), Child("x", 1, ("p",), "other")
 out["repr"] = [repr(a), repr(Loose([1], 2)), repr(Base("s"))]
 out["eq"] = [a == b, hash(a) == hash(b), Loose() < Loose([1]), Loose() == Loose()]
@@ -51,6 +67,7 @@ out["signatures"] = [str(inspect.signature(c)) for c in (Base, Child, Loose)]
 out["annotations"] = [repr(c.__init__.__annotations__) for c in (Base, Child, Loose)]
 out["defaults"] = [repr(Loose().items), Child("z").names]
 out["cached"] = -1 if sys.argv[1] != "on" else len(cache.codes or {})
+out["evals"] = -1 if sys.argv[1] != "on" else sum(k.startswith("\\0eval\\0") for k in cache.used)
 out["compiled"] = -1 if sys.argv[1] != "on" else cache.added
 print(json.dumps(out))
 """
@@ -64,8 +81,8 @@ def _probe(mode: str, cache: Path) -> dict:
 
 
 def _same(a: dict, b: dict) -> bool:
-    return {k: v for k, v in a.items() if k not in ("cached", "compiled")} == \
-        {k: v for k, v in b.items() if k not in ("cached", "compiled")}
+    return {k: v for k, v in a.items() if k not in ("cached", "compiled", "evals")} == \
+        {k: v for k, v in b.items() if k not in ("cached", "compiled", "evals")}
 
 
 def test_classes_behave_the_same_with_the_cache_and_the_second_process_compiles_nothing(tmp_path: Path) -> None:
@@ -75,6 +92,7 @@ def test_classes_behave_the_same_with_the_cache_and_the_second_process_compiles_
     assert _same(plain, first) and _same(plain, second), (plain, first, second)
     assert first["compiled"] is True
     assert second["compiled"] is False and second["cached"] > 10  # every method came from the file
+    assert second["evals"] == 2  # both namedtuples' __new__ too
     [file] = (tmp_path / "cache").glob("dataclass-code-*.bin")
     assert file.stat().st_mode & 0o777 == 0o600
 

@@ -91,18 +91,18 @@ def test_code_fingerprint_changes_with_the_tracker_and_the_content_model(monkeyp
     fingerprint = replaycache.code_fingerprint.__wrapped__  # the uncached function
     plain = fingerprint()
     assert len(plain) == 16 and plain == fingerprint()
-    real = Path.stat
+    real = os.stat
     for edited in (Path(engine.__file__).with_name("checks.py"), COMPILER / "model.py"):
         for change in ("st_size", "st_mtime_ns"):  # an edit changes one or both; either must count
-            def stat(self: Path, *args: object, edited: Path = edited, change: str = change, **kw: object) -> object:
-                st = real(self, *args, **kw)  # type: ignore[arg-type]
-                if os.path.realpath(self) != os.path.realpath(edited):
+            def stat(path: object, *args: object, edited: Path = edited, change: str = change, **kw: object) -> object:
+                st = real(path, *args, **kw)  # type: ignore[arg-type]
+                if os.path.realpath(str(path)) != os.path.realpath(edited):
                     return st
                 fields = {"st_size": st.st_size, "st_mtime_ns": st.st_mtime_ns}
                 fields[change] += 1
                 return SimpleNamespace(**fields)
 
-            monkeypatch.setattr(Path, "stat", stat)
+            monkeypatch.setattr(os, "stat", stat)
             assert fingerprint() != plain, (edited, change)
-    monkeypatch.setattr(Path, "stat", lambda self, *a, **k: (_ for _ in ()).throw(OSError("unreadable")))
+    monkeypatch.setattr(os, "stat", lambda *a, **k: (_ for _ in ()).throw(OSError("unreadable")))
     assert fingerprint() == ""

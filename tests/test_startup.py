@@ -83,10 +83,35 @@ def test_a_warm_read_loads_its_module_only_and_no_yaml(campaign_file: tuple[Path
     assert not {m for m in modules if m.startswith("scarbook.compiler.")} & {
         "scarbook.compiler.schema", "scarbook.compiler.semantic",
         "scarbook.compiler.build", "scarbook.kernel.yamlparse"}
+    assert "_hashlib" not in modules  # OpenSSL (2.3 ms): small keys and ledgers hash by the built-in SHA-256
     # the cached state is unpickled by the C pickler; nothing is written (coverage, when it measures the child
     # process, imports pickle and random itself)
     if args[0] in ("status", "where", "place") and "coverage" not in roots(modules):
         assert not modules & {"pickle", "tempfile", "random"}, sorted(modules & {"pickle", "tempfile", "random"})
+
+
+COUNTING = """
+import gc, json, sys
+runs = []
+gc.callbacks.append(lambda phase, info: runs.append(phase) if phase == "start" else None)
+sys.argv = ['scarbook', *json.loads(sys.argv[1])]
+from scarbook.cli.entry import run
+try:
+    run()
+except SystemExit:
+    pass
+print('COLLECTIONS', len(runs))
+"""
+
+
+def test_a_warm_read_leaves_the_garbage_collector_almost_idle(campaign_file: tuple[Path, dict[str, str]]) -> None:
+    # the default thresholds walked the command's young objects 52 times in a warm status (~5 % of its CPU)
+    file, env = campaign_file
+    argv = json.dumps(["campaign", "status", "-c", str(file)])
+    subprocess.run([PY, "-c", PROBE, argv], env=env, capture_output=True)  # fill the caches
+    done = subprocess.run([PY, "-c", COUNTING, argv], env=env, capture_output=True, text=True)
+    line = next(ln for ln in done.stdout.splitlines() if ln.startswith("COLLECTIONS "))
+    assert int(line.split()[1]) <= 8, line
 
 
 WRITES = [  # a warm write and its undo: an event of plain words is written (and recognised by undo) without PyYAML
@@ -108,6 +133,7 @@ def test_a_warm_write_and_undo_load_their_module_only(campaign_file: tuple[Path,
         assert not {m for m in modules if m.startswith("scarbook.compiler.")} & {
             "scarbook.compiler.schema", "scarbook.compiler.semantic", "scarbook.compiler.build",
             "scarbook.kernel.yamlparse"}, args
+        assert "_hashlib" not in modules, args
     assert file.read_bytes() == before  # the undo cut exactly the line the place wrote
 
 
@@ -118,6 +144,8 @@ def test_a_cold_read_parses_but_stays_light(campaign_file: tuple[Path, dict[str,
     assert not roots(modules) & {"weasyprint", "jinja2", "rich", "pydantic", "pypdf"}
     # the shipped game's nouns are answered by compiler/generated/grammar.json, not by importing inflect
     assert not roots(modules) & {"inflect", "typeguard"}
+    # the shipped game comes validated (compiler/generated/game-ID.json): no content schema, no semantic checks
+    assert not modules & {"scarbook.compiler.semantic", "scarbook.compiler.generated.validator"}
 
 
 @pytest.mark.parametrize("args", HELPS, ids=[" ".join(a) for a in HELPS])

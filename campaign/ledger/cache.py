@@ -29,6 +29,7 @@ from scarbook.campaign.ledger.journal import journal_path
 from scarbook.campaign.ledger.lazylist import LazyList
 from scarbook.kernel.diagnostics import Span, error
 from scarbook.kernel.paths import display_path
+from scarbook.kernel.sha import Hasher, key, sha256
 from scarbook.kernel.yamlload import decode
 
 # --- a cache of parsed ledgers: one entry per ledger file, for its last bytes ---------------------
@@ -70,17 +71,15 @@ def _cache_file(path: Path, part: str = "head") -> Path:
 
 @functools.cache
 def _cache_key(where: str) -> str:
-    return _sha256(f"{LEDGER_CACHE_VERSION}\0{where}".encode("utf-8", "surrogateescape"))[:32]
+    return key(f"{LEDGER_CACHE_VERSION}\0{where}".encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
 def _sha256(data: bytes) -> str:
     return _hasher(data).hexdigest()
 
 
-def _hasher(data: bytes) -> Any:
-    import hashlib
-
-    return hashlib.sha256(data)
+def _hasher(data: bytes) -> Hasher:
+    return sha256(data)
 
 
 def fast_pickle() -> Any:

@@ -14,7 +14,6 @@ that wrote them, under the content of that entry, and are judged like any other 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Sequence
@@ -23,6 +22,7 @@ from typing import Any
 from scarbook.campaign.events import Event
 from scarbook.campaign.ledger.file import Ledger
 from scarbook.kernel.diagnostics import Diagnostic, Span, warning
+from scarbook.kernel.sha import sha256
 
 #: A content fingerprint as scarbook writes it (`compiler.load.fingerprint`: 16 hex digits).
 FINGERPRINT = re.compile(r"[0-9a-f]{16}")
@@ -32,7 +32,7 @@ def digest(events: Sequence[Event], before: int | None = None) -> str:
     """A digest of the events (those whose entry index is below `before`), as their fields say them: comments,
     spacing, key order and notes (free text the rules never read) do not count; a changed field, an added or a
     removed event does."""
-    h = hashlib.sha256()
+    h = sha256(large=len(events) > 2000)
     for ev in events:
         if before is not None and ev.index >= before:
             break

@@ -236,7 +236,7 @@ def owed(path: Path) -> Owed:
     from scarbook.campaign.todo import todo
 
     _, replay = state(path)
-    return Owed([t.as_dict() for t in todo(replay.content, replay.state)], replay.state.started + 1)
+    return Owed([t.to_json() for t in todo(replay.content, replay.state)], replay.state.started + 1)
 
 
 @dataclass(frozen=True)

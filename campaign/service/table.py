@@ -7,7 +7,6 @@ Reads only, through the same cache and replay as `status` and `where`. The words
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,11 +21,12 @@ from scarbook.campaign.links import lines_of
 from scarbook.campaign.rules import _choices as placement_choices  # the options `where` tries for a target
 from scarbook.campaign.service.writing import redoable
 from scarbook.compiler.views_more import more
+from scarbook.kernel.sha import hexdigest
 
 
 def ledger_sha256(ledger: Ledger) -> str:
     """The sha256 of the ledger's bytes: every page carries it, every write from a page compares it."""
-    return hashlib.sha256(ledger.raw).hexdigest()
+    return hexdigest(ledger.raw)
 
 
 def fingerprint(path: Path) -> str:
@@ -194,16 +194,16 @@ def table(path: Path) -> Table:
     number = live.number if live else state.started + 1
     model = content.model
     kinds = [model.pieces[k] for k in model.types[model.type_of(number)].plays if k in model.pieces]
-    plays = [(k.name, [Choice(pid, str(item.name or pid)) for pid, item in more(content).pieces_of(k.id).items()])
-             for k in kinds]
+    plays = [(k.name, [Choice(pid, str(item.printed_name or pid))
+                       for pid, item in more(content).pieces_of(k.id).items()]) for k in kinds]
     left = {s.sticker: s.left for s in found.rows.stickers}
     stickers = [Choice(sid, st.name or sid) for sid, st in content.sticker_views.items()
                 if (n := left.get(sid)) is None or n > 0]
-    names = {**{tid: str(t.name or tid) for tid, t in more(content).territories.items()},
+    names = {**{tid: str(t.printed_name or tid) for tid, t in more(content).territories.items()},
              **{sid: st.name or sid for sid, st in content.sticker_views.items()}}
     tickable = [Choice(tid, names.get(tid, tid)) for tid in content.territories
                 if live and any(m.boxes and m.boxes > m.ticked for m in state.active_marks(tid))]
-    linkable = [Choice(sid, names.get(sid, sid)) for sid, st in content.stickers.items()
+    linkable = [Choice(sid, names.get(sid, sid)) for sid, st in content.sticker_views.items()
                 if state.placed.get(sid) and any(lines_of(st))]
     redone = redoable(path)
     return Table(ledger_sha256(campaign.ledger), campaign.ledger.name or campaign.ledger.path.stem,

@@ -9,7 +9,6 @@ leaves the file byte for byte as it was. Results are values; nothing here prints
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +27,7 @@ from scarbook.campaign.links import cuts
 from scarbook.campaign.rules import model_cite, player_count_problem, starts_asked
 from scarbook.campaign.service.reading import Owed, pack_fingerprint
 from scarbook.kernel.diagnostics import Diagnostic, Span, error, refusal
+from scarbook.kernel.sha import hexdigest
 
 #: Why a write from a page built on other bytes of the campaign file is refused (L012).
 STALE_PAGE = ("the campaign changed since you opened this page (another device or the command line wrote to it); "
@@ -42,7 +42,7 @@ def from_page(expected_sha256: str, make: MakeEvent) -> MakeEvent:
     written) when the file, read under the lock by `record`, holds other bytes (fava's check on every save)."""
 
     def checked(campaign: Campaign, replay: Replay) -> Event | list[Diagnostic]:
-        if hashlib.sha256(campaign.ledger.raw).hexdigest() != expected_sha256:
+        if hexdigest(campaign.ledger.raw) != expected_sha256:
             return [error(Span(campaign.ledger.display, 1, 1), "L012", STALE_PAGE)]
         return make(campaign, replay)
 
@@ -125,7 +125,7 @@ def record(path: Path, make: MakeEvent, dry_run: bool = False, note: str = "", o
             return Recorded(problems or [refusal("L003", "this event cannot be recorded")])
         if fixed.note != event.note:  # the canonical form keeps the players' note
             fixed = dataclasses.replace(fixed, note=event.note)
-        cutting = frozenset(sid for sid, st in replay.content.stickers.items() if cuts(st))
+        cutting = frozenset(sid for sid, st in replay.content.sticker_views.items() if cuts(st))
         asked = starts_asked(replay.content, replay.state, fixed) if isinstance(fixed, GameStarted) else ""
         unknown = unknowns.note(replay.content, replay.state, fixed)
         if dry_run:
@@ -157,7 +157,7 @@ def owed_now(campaign: Campaign, replay: Replay) -> Owed:
 
     state = replay.state
     content = campaign.content_for(replay.packs, list(state.opened), state)
-    return Owed([t.as_dict() for t in todo(content, state)], state.started + 1)
+    return Owed([t.to_json() for t in todo(content, state)], state.started + 1)
 
 
 def undo(path: Path, dry_run: bool = False, expected_sha256: str = "") -> Undone:
@@ -166,7 +166,7 @@ def undo(path: Path, dry_run: bool = False, expected_sha256: str = "") -> Undone
     the file holds other bytes now."""
     with locked(path):
         ledger = read(path)
-        if expected_sha256 and hashlib.sha256(ledger.raw).hexdigest() != expected_sha256:
+        if expected_sha256 and hexdigest(ledger.raw) != expected_sha256:
             raise LedgerError([error(Span(ledger.display, 1, 1), "L012", STALE_PAGE)])
         text, last = without_last(ledger)
         if dry_run:
@@ -180,7 +180,7 @@ def redo(path: Path, dry_run: bool = False, expected_sha256: str = "") -> Record
     """Record again the event the last `undo` removed (with its note), checked like any new event: the kept .bak
     must be this file plus that one event (nothing recorded since the undo); else L019, nothing written. With
     `expected_sha256` (a page built on those bytes), refused with L012 when the file holds other bytes now."""
-    if expected_sha256 and path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() != expected_sha256:
+    if expected_sha256 and path.is_file() and hexdigest(path.read_bytes()) != expected_sha256:
         raise LedgerError([error(Span(str(path), 1, 1), "L012", STALE_PAGE)])
     backup = path.with_name(path.name + ".bak")
     nothing = LedgerError([error(Span(str(path), 1, 1), "L019", "there is nothing to redo: the last change was not "

@@ -6,7 +6,6 @@ This module must never import anything heavy: the tracker prints diagnostics too
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -100,6 +99,8 @@ def refusal(code: str, message: str, rule: str = "", cite: str = "", span: Span 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """' (did you mean 'x'?)' when a close choice exists, else ''."""
+    import difflib  # only a refusal asks; the module costs ~1 ms at every start-up
+
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
 

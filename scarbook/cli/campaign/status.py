@@ -17,12 +17,17 @@ def status(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None, a
     Example: scarbook campaign status --format json
     Example: scarbook campaign status --after 3
     """
-    from scarbook.campaign.service import history, reading
+    from scarbook.campaign.service import reading
     from scarbook.cli.reporters import render
 
     with campaign_errors(writing=False), game_numbers():
         path = campaign_path(campaign)
-        found = reading.status(path) if after is None else history.status_after(path, after)
+        if after is None:
+            found = reading.status(path)
+        else:
+            from scarbook.campaign.service import history  # the history's folds and wording: --after only
+
+            found = history.status_after(path, after)
     text = render(fmt, "status", found.data if fmt is TextOrJson.json else found.rows)
     echo(text if fmt is TextOrJson.json else wrapped(text, width()))
     if found.warning:

@@ -189,6 +189,24 @@ def test_the_ties_of_standings_roll_off_with_a_bonus(tmp_path: Path) -> None:
     assert "A tie between Ann and Bob: roll off, adding Ann +1, Bob +0" in run(file, "status").output
 
 
+def test_a_winner_by_another_value_than_signatures_is_named_with_it(tmp_path: Path) -> None:
+    """`show: winner` ranked by a score: status, its JSON (`by`), the sheet and the chronicle name the value, not
+    signatures."""
+    outcome = {"when": {"game": "played", "at_least": 1}, "rank_by": [{"score": {"total": True}}], "show": "winner",
+               "cite": CITE}
+    file = campaign(tmp_path, with_(camp("outcome", outcome)))
+    do(file, START, "game end --winner Ann --score Ann=7 --score Bob=3", "place crown a-isle --by Ann")
+    won = status(file)["overall_winner"]
+    assert (won["players"], won["signatures"], won["by"]) == (["Ann"], 7, "total score")
+    assert "Overall winner: Ann with total score 7" in run(file, "status").output
+    sheet = tmp_path / "sheet.html"
+    do(file, f"sheet --format html --out {sheet}")
+    assert "overall winner: Ann (total score 7)" in sheet.read_text("utf-8")
+    chronicle = tmp_path / "chronicle.html"
+    do(file, f"chronicle --format html --out {chronicle}")
+    assert "overall winner: <b>Ann</b> with total score 7" in chronicle.read_text("utf-8")
+
+
 TALLY = {"won_when": {"games": {"winner": "Ann"}, "at_least": 2},
          "lost_when": {"sum": [{"games": {"winner": "Ann"}}, {"game": "left"}], "at_most": 1},
          "show": "tally", "text": "Ann's crew wins with two games of three", "cite": CITE}

@@ -1,11 +1,12 @@
 """The campaign language: queries that read one value from the campaign, and conditions over them.
 
-A **query** is a mapping with one query key (`count`, `track`, `stat`, `level`, `game`, `games`, `scenario`,
-`score`, `rank`, `wins`, `signatures`, `owner`, `who`, `opened`, `held`, `destroyed`) that reads a number, a name or a
-yes/no from the fold (`CampaignState`) over the content. A **condition** is a comparison of a query with a
-number, a name or another query (`at_least`, `at_most`, `equals`, `in`), a yes/no query alone, `all`, `any`,
-`not`, a named condition (`condition: ID`, defined once under `game.campaign.conditions`), or one of the named
-placement checks (`check: NAME …`, `checks.CHECKS`), which the language can negate and combine.
+A **query** is a mapping with one query key (`count`, `track`, `stat`, `level`, `game`, `games`, `chapters`,
+`scenario`, `score`, `rank`, `wins`, `signatures`, `sum`, `owner`, `who`, `opened`, `held`, `destroyed`) that
+reads a number, a name or a yes/no from the fold (`CampaignState`) over the content. A **condition** is a
+comparison of a query with a number, a name or another query (`at_least`, `at_most`, `equals`, `in`), a yes/no
+query alone, `all`, `any`, `not`, a named condition (`condition: ID`, defined once under
+`game.campaign.conditions`), or one of the named placement checks (`check: NAME …`, `checks.CHECKS`), which the
+language can negate and combine.
 
 `compile_condition` turns the content's mapping into a tree of small objects once per content (`Library`,
 kept on `Content`); evaluating one (`holds`) gives a `Verdict`: whether it holds, and in words which part
@@ -51,7 +52,10 @@ COMPARISONS = ("at_least", "at_most", "equals", "in")
 #: Keys a condition may carry beside its form.
 ANNOTATIONS = ("text", "cite")
 #: What `game:` reads of the game in progress (else the last one ended).
-GAME_FACTS = ("number", "type", "scenario", "result", "winner", "played", "players", "eliminated", "chapters")
+GAME_FACTS = ("number", "type", "scenario", "result", "winner", "played", "players", "eliminated", "chapters",
+              "left")
+#: What `chapters:` counts: chapters won, lost, over (won, or out of tries), or left (not over yet).
+CHAPTER_FACTS = ("won", "lost", "over", "left")
 
 
 class LanguageError(ValueError):
@@ -88,6 +92,10 @@ class Query:
     def words(self, scope: Scope) -> str:
         raise NotImplementedError
 
+    def tally(self, scope: Scope) -> tuple[int | None, str]:
+        """What a count of this query is out of, and its unit in words (a team's tally: '3 of 12 chapters won')."""
+        return None, self.words(scope)
+
 
 def _who(raw: Any, scope: Scope) -> str:
     """`actor` is the player the rule is asked about; any other word is a player's name as the ledger spells it."""
@@ -108,6 +116,9 @@ def _game_now(state: CampaignState) -> GameRecord | None:
 
 
 _KEYS: weakref.WeakKeyDictionary[Content, dict[Count, set[str]]] = weakref.WeakKeyDictionary()
+#: Whether the fold's counts (`state.live`, by sticker, kind and what a mark founds) summed over a count's sticker
+#: ids give its count: not when one of them is also another sticker's kind (that sticker's marks would count twice).
+_EXACT: weakref.WeakKeyDictionary[Content, dict[Count, bool]] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -128,6 +139,7 @@ class Count(Query):
     next_to: str | None = None
     own: str | None = None  # the places this player owns
     name: str = ""
+    named: bool = False  # only marks placed with a name, of stickers that name what they mark
 
     def _keys(self, content: Content) -> set[str] | None:
         """The sticker ids that count (None: any), worked out once per content."""
@@ -139,17 +151,28 @@ class Count(Query):
             found = kept[self] = self._find_keys(content)
         return found
 
+    def _live_exact(self, content: Content, keys: set[str]) -> bool:
+        """Whether summing `state.live` over `keys` counts each mark once (worked out once per content)."""
+        kept = _EXACT.setdefault(content, {})
+        found = kept.get(self)
+        if found is None:
+            found = kept[self] = not any(
+                other != sid and other in keys for sid, st in content.sticker_views.items()
+                for other in (st.kind or sid, st.founds_kind))
+        return found
+
     def _find_keys(self, content: Content) -> set[str]:
         from scarbook.compiler.words import group_of, mark_groups
 
         groups = mark_groups(content.game) if self.groups else []
         out = set(self.stickers)
-        views = content.sticker_views
-        for sid, st in content.stickers.items():
-            view = views[sid]
-            if (view.kind or sid) in self.kinds or view.founds_kind in self.kinds or \
-                    (groups and group_of(groups, sid, st, st.get("slot")).id in self.groups):
+        for sid, view in content.sticker_views.items():  # a sticker of that kind (its id, or what it founds)
+            if {view.kind or sid, sid, view.founds_kind} & set(self.kinds):
                 out.add(sid)
+            elif groups:
+                st = content.stickers[sid]
+                if group_of(groups, sid, st, st.get("slot")).id in self.groups:
+                    out.add(sid)
         return out
 
     def _places(self, scope: Scope) -> set[str] | None:
@@ -189,10 +212,11 @@ class Count(Query):
         places = self._places(scope)
         by = _who(self.by, scope) if self.by is not None else None
         owner = _who(self.owned_by, scope) if self.owned_by is not None else None
-        if places is None and by is None and owner is None and self.status == "active" and keys is not None:
+        if places is None and by is None and owner is None and self.status == "active" and keys is not None \
+                and not self.named and self._live_exact(content, keys):
             return sum(state.live[k] for k in keys)  # kept by the fold as marks come and go
         if places is None and by is None and owner is None and self.status == "any" and self.stickers and not \
-                (self.kinds or self.groups):  # every one ever placed (a trigger's `placed`): kept by the fold too
+                (self.kinds or self.groups or self.named):  # every one ever placed (a trigger's `placed`): kept too
             return sum(state.placed[k] for k in self.stickers)
         total = 0
         for tid in (places if places is not None else state.marks):
@@ -208,11 +232,17 @@ class Count(Query):
             return False
         if by is not None and m.by != by:
             return False
+        if self.named:
+            sticker = scope.content.sticker_views.get(m.sticker)
+            if not (m.name and sticker is not None and sticker.named):
+                return False
         return owner is None or scope.state.owner(scope.content, m) == owner
 
     def words(self, scope: Scope) -> str:
         what = self.name or " or ".join([*self.stickers, *self.kinds, *self.groups]) or "marks"
         parts = [what if self.status == "active" else f"{what} ({self.status})"]
+        if self.named:
+            parts[0] = f"named {parts[0]}"
         if self.by is not None:
             parts.append(f"placed by {_who(self.by, scope) or 'the player'}")
         if self.owned_by is not None:
@@ -289,7 +319,9 @@ class Level(Query):
 class GameFact(Query):
     """A fact of the game in progress (between games: the last one): number, type, scenario, result, winner;
     `played`: how many games have ended; `players`: how many play the campaign; `eliminated`: how many players
-    were eliminated in every game so far; `chapters`: the highest chapter that is over (won, or out of tries)."""
+    were eliminated in every game so far; `chapters`: the highest chapter that is over (won, or out of tries);
+    `left`: how many of the campaign's games (`game.campaign.games`) are still to be played (0 when it does not
+    say how many)."""
 
     fact: str
 
@@ -303,6 +335,9 @@ class GameFact(Query):
             return state.eliminations
         if self.fact == "chapters":
             return chapters_over(scope.content, state)
+        if self.fact == "left":
+            total = scope.content.model.games
+            return max(total - sum(1 for g in state.games if g.ended), 0) if total is not None else 0
         game = _game_now(state)
         if game is None:
             return 0 if self.fact == "number" else ""
@@ -312,7 +347,7 @@ class GameFact(Query):
 
     def words(self, scope: Scope) -> str:
         said = {"played": "games played", "players": "players in the campaign",
-                "eliminated": "players eliminated so far", "chapters": "chapters over"}
+                "eliminated": "players eliminated so far", "chapters": "chapters over", "left": "games left"}
         return said.get(self.fact, f"the game's {self.fact}")
 
 
@@ -331,6 +366,9 @@ class Games(Query):
                    and (self.scenario is None or g.scenario == self.scenario)
                    and (self.result is None or (g.team or ("won" if g.winner else "")) == self.result)
                    and (winner is None or g.winner == winner))
+
+    def tally(self, scope: Scope) -> tuple[int | None, str]:
+        return scope.content.model.games, "games"
 
     def words(self, scope: Scope) -> str:
         bits = [f"{self.result} " if self.result else "", "games", f" of {self.type}" if self.type else "",
@@ -351,6 +389,45 @@ class Scenario(Query):
     def words(self, scope: Scope) -> str:
         sc = scope.content.model.scenarios.get(self.id)
         return f"{sc.name if sc else self.id}'s result"
+
+
+@dataclass(frozen=True)
+class Chapters(Query):
+    """How many chapters are won, lost, over (won, or played as often as they may be), or left (not over yet, of
+    the campaign's `chapters.count`; 0 when it does not say how many); 0 in a campaign without chapters."""
+
+    fact: str
+
+    def read(self, scope: Scope) -> Value:
+        chapters = scope.content.model.chapters
+        if chapters is None:
+            return 0
+        results = chapter_results(scope.content, scope.state)
+        if self.fact == "left":
+            return max(chapters.count - len(results), 0) if chapters.count is not None else 0
+        return len(results) if self.fact == "over" else sum(1 for r in results.values() if r == self.fact)
+
+    def words(self, scope: Scope) -> str:
+        chapters = scope.content.model.chapters
+        return f"{chapters.plural if chapters else 'chapters'} {self.fact}"
+
+    def tally(self, scope: Scope) -> tuple[int | None, str]:
+        chapters = scope.content.model.chapters
+        return (chapters.count, chapters.plural) if chapters else (None, "chapters")
+
+
+@dataclass(frozen=True)
+class Sum(Query):
+    """The sum of the numbers its queries read (`sum: [{chapters: won}, {chapters: left}]`: the most that can
+    still be won)."""
+
+    parts: tuple[Query, ...]
+
+    def read(self, scope: Scope) -> Value:
+        return sum(_number(q.read(scope)) for q in self.parts)
+
+    def words(self, scope: Scope) -> str:
+        return " + ".join(q.words(scope) for q in self.parts)
 
 
 @dataclass(frozen=True)
@@ -536,7 +613,7 @@ def compile_query(raw: object) -> Query:
         c = Form(arg)
         return Count(c.ids("sticker"), c.ids("kind"), c.ids("tag"), c.ids("group"), c.optional("by"),
                      c.optional("owned_by"), c.text("status", "active"), c.optional("on"), c.optional("in"),
-                     c.optional("next_to"), c.optional("own"), c.text("name"))
+                     c.optional("next_to"), c.optional("own"), c.text("name"), c.flag("named"))
     if key == "track":
         return Track(str(arg))
     if key == "stat":
@@ -554,6 +631,12 @@ def compile_query(raw: object) -> Query:
         return Games(g.optional("type"), g.optional("scenario"), g.optional("result"), g.optional("winner"))
     if key == "scenario":
         return Scenario(str(arg))
+    if key == "chapters":
+        if arg not in CHAPTER_FACTS:
+            raise LanguageError(f"'chapters' reads one of {', '.join(CHAPTER_FACTS)}")
+        return Chapters(str(arg))
+    if key == "sum":
+        return Sum(tuple(compile_query(q) for q in (arg if isinstance(arg, list) else [arg])))
     if key in ("score", "rank", "wins", "who", "signatures"):
         p = Form(arg, "player")
         player = p.text("player", "actor")

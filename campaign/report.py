@@ -45,39 +45,20 @@ if TYPE_CHECKING:
 
 
 def overall_winner(replay: Replay) -> dict[str, Any] | None:
-    """By the content's `overall_winner` rule, once its game has ended: the leader(s), and for a tie
-    the roll-off bonus each tied player adds."""
-    rule = replay.content.model.overall
-    if rule.team:
-        return shape.team_result(replay.content, replay.state)
-    last = replay.state.last_ended
-    if not rule.after_game or last is None or last.number < rule.after_game:
+    """The outcome as `status` has always shown it under `overall_winner` (`outcome.show: winner` or `tally`):
+    once decided, the leader(s) and for a tie the roll-off bonus each tied player adds; or the team's tally."""
+    content, state = replay.content, replay.state
+    rule = content.model.outcome
+    if rule is None or rule.show == "standings":
         return None
-    state = replay.state
-    counts = {p: state.signature_count(p) for p in state.players}
-    best = max(counts.values())
-    leaders = [p for p, n in counts.items() if n == best]
-    still = [o for o in steps.open_entries(replay.content, state) if o.game == last.number]
-    out: dict[str, Any] = {"players": leaders, "signatures": best, "tie": len(leaders) > 1,
-                           "text": rule.text, "cite": rule.cite,
-                           "provisional": bool(still),  # game N's steps still to take can change it
-                           "after_game": last.number}
-    bonus = rule.tie_bonus
-    if len(leaders) > 1 and bonus is not None:
-        per = bonus.per  # an id, or a list
-        stickers = replay.content.sticker_views
+    if rule.show == "tally":
+        return shape.team_result(content, state)
+    last = state.last_ended
 
-        def earns(m: Any, player: str) -> bool:
-            """An active mark of `per` the player placed (with `named`: one whose sticker names what it marks, and
-            that they named)."""
-            if not (m.active and m.by == player and any(m.is_a(x) for x in per)):
-                return False
-            sticker = stickers.get(m.sticker)
-            return not bonus.named or bool(m.name and sticker is not None and sticker.named)
+    def still_open() -> bool:  # a step of the last game still to take can change it
+        return last is not None and any(o.game == last.number for o in steps.open_entries(content, state))
 
-        out["roll_off_bonus"] = {p: sum(1 for ms in state.marks.values() for m in ms if earns(m, p)) for p in leaders}
-        out["roll_off"] = bonus.text
-    return out
+    return shape.overall_winner(content, state, still_open)
 
 
 def tokens(replay: Replay, player: str) -> dict[str, int]:

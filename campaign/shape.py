@@ -5,7 +5,7 @@
 - tracks: campaign-wide values (a level the table shares) moved by each result, bounded;
 - obligations on a condition (`owed_when`): a sticker owed on a target once one of its values reaches a
   threshold, before the next game;
-- the campaign won or lost by the team by a threshold (`overall_winner: {team: true, at_least: N}`).
+- the campaign's outcome (`outcome`): standings, the winner with a roll-off for a tie, or the team's tally.
 Each function takes the effective content and the state; none changes the state.
 """
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scarbook.campaign.checks import a, plural
-from scarbook.campaign.lang import Scope, Verdict, chapter_results
+from scarbook.campaign.lang import Compare, Constant, Scope, Verdict, chapter_results
 from scarbook.campaign.lang import chapters_over as chapters_over  # moved to the language; still importable here
 from scarbook.campaign.model import TEAM_RESULTS, OwedWhen
 from scarbook.campaign.state import track_value
@@ -240,28 +240,96 @@ def owed_problems(content: Content, state: CampaignState, legal: Legal) -> list[
 
 
 # --- the campaign's result -------------------------------------------------------------------
+def decided(content: Content, state: CampaignState) -> bool:
+    """Whether the outcome is decided: its `when` holds (the outcome's own moment, e.g. after game 15 of a
+    campaign that goes on), else the campaign's `end` holds."""
+    rule = content.model.outcome
+    if rule is not None and rule.when is not None:
+        return holds(content, state, rule.when).ok
+    return end_verdict(content, state) is not None
+
+
+def team_verdict(content: Content, state: CampaignState, over: bool) -> tuple[str | None, Verdict]:
+    """The team's result by `won_when` (and `lost_when`): won once `won_when` holds and the outcome is decided,
+    lost once it is decided without; with `lost_when` the result is known before: won as soon as `won_when`
+    holds, lost as soon as `lost_when` does. (None: still open.)"""
+    rule = content.model.outcome
+    assert rule is not None and rule.won_when is not None
+    won = holds(content, state, rule.won_when)
+    if rule.lost_when is not None:
+        if won.ok:
+            return "won", won
+        lost = holds(content, state, rule.lost_when)
+        if lost.ok:
+            return "lost", lost
+    return (("won" if won.ok else "lost") if over else None), won
+
+
 def team_result(content: Content, state: CampaignState) -> dict[str, Any] | None:
-    """By `overall_winner: {team: true, count, at_least}`: how many chapters (or games) the team won so far, and
-    whether the campaign is won (the threshold reached), lost (it can no longer be) or still open (None)."""
-    rule = content.model.overall
-    if not rule.team:
+    """The team's tally (`outcome: {won_when: {COUNT, at_least: N}, show: tally}`): how many chapters (or games)
+    the team won so far, of how many, the threshold, and whether the campaign is won, lost or still open (None).
+    None when the outcome is not shown as a tally, or `won_when` is not a count compared with `at_least: N`."""
+    rule = content.model.outcome
+    if rule is None or rule.show != "tally" or rule.won_when is None:
         return None
-    need = rule.at_least
-    chapters = content.model.chapters
-    if rule.count == "chapters-won" and chapters is not None:
-        results = chapter_results(content, state)
-        won = sum(1 for r in results.values() if r == "won")
-        total = chapters.count
-        left = (total - len(results)) if total is not None else None
-        word = chapters.plural
-    else:
-        won = sum(1 for g in state.games if g.ended and g.team == "won")
-        total = content.model.games
-        left = (total - sum(1 for g in state.games if g.ended)) if total is not None else None
-        word = "games"
-    verdict = "won" if won >= need else ("lost" if left is not None and won + left < need else None)
-    return {"team": True, "won": won, "of": total, "at_least": need, "unit": word, "result": verdict,
-            "text": rule.text, "cite": rule.cite}
+    cond = content.conditions.compile(rule.won_when)
+    if not (isinstance(cond, Compare) and cond.op == "at_least" and isinstance(cond.against[0], Constant)):
+        return None
+    scope = Scope(content, state)
+    need = cond.against[0].value
+    total, word = cond.query.tally(scope)
+    result, _why = team_verdict(content, state, decided(content, state))
+    return {"team": True, "won": cond.query.read(scope), "of": total, "at_least": need, "unit": word,
+            "result": result, "text": rule.text, "cite": rule.cite_as_written}
+
+
+def overall_winner(content: Content, state: CampaignState, still_open: Callable[[], bool]) -> dict[str, Any] | None:
+    """The outcome shown as its winner (`outcome: {rank_by, show: winner}`), once decided: the players first by
+    `rank_by` and the first value they share, a tie and, with `ties: {roll_off: {bonus}}`, what each tied player
+    adds to the roll-off. `still_open`: a step of the last game is still to be taken (the winner is provisional).
+    The JSON keeps the form `status` always gave it (the first value under `signatures`; `by` names the value when
+    it is not signatures)."""
+    rule = content.model.outcome
+    last = state.last_ended
+    if rule is None or rule.show != "winner" or not rule.ranked or last is None or not decided(content, state):
+        return None
+    standings, by = ranked(content, state)
+    leaders = [r["player"] for r in standings if r["rank"] == 1]
+    best = standings[0]["values"][0] if standings else 0
+    out: dict[str, Any] = {"players": leaders, "signatures": best, "tie": len(leaders) > 1, "text": rule.text,
+                           "cite": rule.cite_as_written, "provisional": still_open(), "after_game": last.number}
+    if by and by[0] != "signatures":
+        out["by"] = by[0]
+    if len(leaders) > 1 and rule.ties is not None:
+        if rule.ties.bonus is not None:
+            bonus = content.conditions.query(rule.ties.bonus)
+            out["roll_off_bonus"] = {p: bonus.read(Scope(content, state, p)) for p in leaders}
+        out["roll_off"] = rule.ties.text
+    return out
+
+
+def ranked(content: Content, state: CampaignState) -> tuple[list[dict[str, Any]], list[str]]:
+    """Every player's values of `rank_by`, ranked (highest first; later queries break ties; tied players share a
+    rank), and the queries in words."""
+    rule = content.model.outcome
+    assert rule is not None
+    library = content.conditions
+    queries = [library.query(q) for q in rule.rank_by]
+    rows = []
+    for player in state.players:
+        scope = Scope(content, state, player)
+        rows.append((player, [q.read(scope) for q in queries]))
+
+    def key(row: tuple[str, list[Any]]) -> list[int]:
+        return [-(v if isinstance(v, int) else 0) for v in row[1]]
+
+    rows.sort(key=key)
+    standings: list[dict[str, Any]] = []
+    for i, (player, values) in enumerate(rows):
+        rank = i + 1 if i == 0 or key(rows[i - 1]) != key((player, values)) else standings[-1]["rank"]
+        standings.append({"player": player, "rank": rank, "values": values})
+    nobody = Scope(content, state, "")
+    return standings, [q.words(nobody) for q in queries]
 
 
 def status_data(content: Content, state: CampaignState, legal: Legal) -> dict[str, Any]:
@@ -293,7 +361,7 @@ def status_data(content: Content, state: CampaignState, legal: Legal) -> dict[st
         out["levels"] = levels_data(content, state)
     if content.model.scenarios:
         out["scenarios"] = scenarios_data(content, state)
-    if content.model.outcome:
+    if content.model.outcome and content.model.outcome.show == "standings":
         out["outcome"] = outcome(content, state)
     out["owed"] = [{"sticker": o.rule.place, "target": o.target, "field": o.rule.field, "value": o.value,
                     "text": o.rule.text, **({"player": o.player} if o.player else {}), "said": o.said}
@@ -303,35 +371,25 @@ def status_data(content: Content, state: CampaignState, legal: Legal) -> dict[st
 
 def outcome(content: Content, state: CampaignState) -> dict[str, Any] | None:
     """The campaign's outcome by `game.campaign.outcome`: the standings (every player's values of `rank_by`,
-    ranked, ties sharing a rank) or the team's result by `won_when`; `over` once the end condition holds."""
+    ranked, ties sharing a rank) or the team's result by `won_when`; `over` once it is decided (its `when`, else
+    the end condition). A tie for first with `ties: {roll_off: ...}`: what each tied player adds to the roll-off."""
     rule = content.model.outcome
     if rule is None:
         return None
-    over = end_verdict(content, state) is not None
+    over = decided(content, state)
     out: dict[str, Any] = {"over": over, "text": rule.text, "cite": rule.cite}
     if rule.ranked:
-        library = content.conditions
-        queries = [library.query(q) for q in rule.rank_by]
-        rows = []
-        for player in state.players:
-            scope = Scope(content, state, player)
-            rows.append((player, [q.read(scope) for q in queries]))
-
-        def key(row: tuple[str, list[Any]]) -> list[int]:
-            return [-(v if isinstance(v, int) else 0) for v in row[1]]
-
-        rows.sort(key=key)
-        standings: list[dict[str, Any]] = []
-        for i, (player, values) in enumerate(rows):
-            rank = i + 1 if i == 0 or key(rows[i - 1]) != key((player, values)) else standings[-1]["rank"]
-            standings.append({"player": player, "rank": rank, "values": values})
-        nobody = Scope(content, state, "")
-        out["by"] = [q.words(nobody) for q in queries]
+        standings, by = ranked(content, state)
+        out["by"] = by
         out["standings"] = standings
         out["winners"] = [r["player"] for r in standings if r["rank"] == 1] if over else []
+        if len(out["winners"]) > 1 and rule.ties is not None:  # ({} : a roll-off without a bonus)
+            bonus = content.conditions.query(rule.ties.bonus) if rule.ties.bonus is not None else None
+            out["roll_off_bonus"] = {p: bonus.read(Scope(content, state, p)) for p in out["winners"]} if bonus else {}
+            out["roll_off"] = rule.ties.text
     if rule.won_when is not None:
-        verdict = holds(content, state, rule.won_when)
-        out["team"] = ("won" if verdict.ok else "lost") if over else None
+        result, verdict = team_verdict(content, state, over)
+        out["team"] = result
         out["why"] = verdict.why
     return out
 
@@ -433,7 +491,11 @@ def outcome_lines(res: dict[str, Any]) -> list[str]:
         by = ", then ".join(res["by"])
         out.append(f"{head} (by {by}): " + "; ".join(
             f"{r['rank']}. {r['player']} " + "/".join(str(v) for v in r["values"]) for r in res["standings"]))
-        if res["winners"]:
+        if len(res["winners"]) > 1 and "roll_off" in res:
+            bonus = ", ".join(f"{p} +{n}" for p, n in res["roll_off_bonus"].items())
+            out.append(f"A tie between {' and '.join(res['winners'])}: roll off" + (f", adding {bonus}" if bonus
+                                                                                   else ""))
+        elif res["winners"]:
             out.append(f"The campaign is won by {' and '.join(res['winners'])}")
     if "team" in res:
         if res["team"] is None:

@@ -8,7 +8,9 @@ A legacy game declares in its `game.campaign` block what the tracker's bookkeepi
 - `setup`: obligations that block a given game until they are met (placements to make first);
 - `tokens`: what a player starts each game with, as `base + per_signature × signatures` under a
   condition (`unsigned`, `signed`, `all-signed`);
-- `overall_winner`: after which game, by what, and what breaks a tie;
+- `end` and `outcome`: when the campaign ends, and its outcome in the campaign language: standings by queries
+  with a tie-break, or the team's result by conditions (the older `overall_winner` is rewritten into them when
+  the file is read: `compiler/deprecations.py`);
 - `starts`: the named checks that make a territory a legal starting territory;
 - `team`, `chapters`, `tracks`, `owed_when`: the shapes of other campaigns (docs/campaign-shapes.md): a
   team result instead of a winner, chapters played in order with tries, campaign tracks moved by each
@@ -263,38 +265,6 @@ def _cite_as_written(value: Any) -> str | list[Any]:
 
 
 @dataclass(frozen=True)
-class TieBonus:
-    """`overall_winner.tie_bonus`: tied players roll off with one die more per active mark of `per` they placed."""
-
-    per: tuple[Any, ...]
-    named: bool  # only the marks they named count
-    text: str
-
-
-@dataclass(frozen=True)
-class Overall:
-    """`game.campaign.overall_winner`: after which game the campaign has a winner, or the team's threshold."""
-
-    team: bool = False
-    after_game: int | None = None
-    at_least: int = 0
-    count: str = ""  # what the team counts ('chapters-won'; '' : games won)
-    text: str = ""
-    cite: str | list[Any] = ""
-    tie_bonus: TieBonus | None = None
-
-    @classmethod
-    def of(cls, raw: dict[str, Any]) -> Overall:
-        after, least, bonus = raw.get("after_game"), raw.get("at_least"), raw.get("tie_bonus")
-        per = bonus.get("per") if isinstance(bonus, dict) else None
-        return cls(bool(raw.get("team")), after if isinstance(after, int) and not isinstance(after, bool) else None,
-                   least if isinstance(least, int) else 0, str(raw.get("count") or ""), _text(raw.get("text")),
-                   _cite_as_written(raw.get("cite")),
-                   TieBonus(tuple([per] if isinstance(per, str) else as_list(per)), bool(bonus.get("named")),
-                            _text(bonus.get("text"))) if isinstance(bonus, dict) else None)
-
-
-@dataclass(frozen=True)
 class End:
     """`game.campaign.end`: the condition that ends the campaign, and the rule in words."""
 
@@ -304,14 +274,45 @@ class End:
 
 
 @dataclass(frozen=True)
+class Ties:
+    """`outcome.ties`: players tied first roll off, each adding what `roll_off.bonus` (a query, read for each of
+    them as `actor`) reads."""
+
+    bonus: Any  # a query; None: a roll-off without a bonus
+    text: str
+
+
+#: How an outcome is shown (`outcome.show`): every player's standing, only the winner (or the tie, with each tied
+#: player's roll-off bonus), or the team's tally (N of M won, at least K needed).
+SHOWS = ("standings", "winner", "tally")
+
+
+@dataclass(frozen=True)
 class Outcome:
-    """`game.campaign.outcome`: the standings by `rank_by` (queries), or the team's result by `won_when`."""
+    """`game.campaign.outcome`: the standings by `rank_by` (queries), or the team's result by `won_when` (and
+    `lost_when`); decided once `when` holds (default: the campaign's end); `ties` breaks a tie for first."""
 
     ranked: bool  # it ranks the players (`rank_by` given)
     rank_by: tuple[Any, ...]
     won_when: Any  # a condition; None: none
     text: str
     cite: str
+    when: Any = None  # a condition: decided once it holds (None: once the campaign's `end` holds)
+    lost_when: Any = None  # a condition: the team has lost once it holds (None: lost when not won at the end)
+    show: str = "standings"
+    ties: Ties | None = None
+    cite_as_written: str | list[Any] = ""
+
+    @classmethod
+    def of(cls, raw: dict[str, Any]) -> Outcome:
+        ties = raw.get("ties")
+        roll = as_dict(as_dict(ties).get("roll_off"))
+        show = raw.get("show")
+        return cls(bool(raw.get("rank_by")), tuple(as_list(raw.get("rank_by"))), raw.get("won_when"),
+                   str(raw.get("text") or ""), str(raw.get("cite") or ""), raw.get("when"), raw.get("lost_when"),
+                   show if show in SHOWS else "standings",
+                   Ties(roll.get("bonus"), _text(as_dict(ties).get("text"))) if isinstance(ties, dict) else None,
+                   _cite_as_written(raw.get("cite")))
 
 
 @dataclass
@@ -326,7 +327,6 @@ class CampaignModel:
     default_type: str
     setup: list[Obligation]
     tokens: list[Token]
-    overall: Overall
     starts: list[StartCheck]
     step_stickers: set[str] = field(default_factory=set)
     owed_when_opened: list[OwedWhenOpened] = field(default_factory=list)
@@ -375,7 +375,7 @@ class CampaignModel:
         starts = _start_checks(camp.get("starts"))
         model = cls(games if isinstance(games, int) else None, until if isinstance(until, int) else None,
                     pieces, types, schedule, default if default in types else next(iter(types)), setup, tokens,
-                    Overall.of(as_dict(camp.get("overall_winner"))), starts)
+                    starts)
         model.step_stickers = {s for t in types.values() for st in t.steps for s in (*st.stickers, *st.fallback)}
         model.owed_when_opened = [
             OwedWhenOpened(tuple(str(k) for k in as_list(o.get("kinds"))), str(o.get("text") or ""), cite_of(o))
@@ -398,9 +398,7 @@ class CampaignModel:
                            for sc in as_list(camp.get("scenarios")) if isinstance(sc, dict) and sc.get("id")}
         end, outcome = as_dict(camp.get("end")), as_dict(camp.get("outcome"))
         model.end = End(end.get("when"), str(end.get("text") or ""), str(end.get("cite") or "")) if end else None
-        model.outcome = Outcome(bool(outcome.get("rank_by")), tuple(as_list(outcome.get("rank_by"))),
-                                outcome.get("won_when"), str(outcome.get("text") or ""),
-                                str(outcome.get("cite") or "")) if outcome else None
+        model.outcome = Outcome.of(outcome) if outcome else None
         model.entries = {number: ScheduleEntry.of(s) for number, s in schedule.items()}
         model.declared_default = bool(camp.get("default_type"))
         return model

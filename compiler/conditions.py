@@ -23,14 +23,14 @@ TRIGGER_FORMS = {"placed", "count", "about_to_place", "event", "signatures_by_on
 
 #: The keys that make a mapping a query of the campaign language (campaign/lang.py compiles them).
 QUERY_KEYS = ("count", "track", "stat", "level", "game", "games", "scenario", "score", "rank", "wins", "owner",
-              "who", "opened", "held", "destroyed", "signatures")
+              "who", "opened", "held", "destroyed", "signatures", "chapters", "sum")
 
 #: Queries whose value is a name (compared with `equals`/`in`, never with `at_least`/`at_most`).
 NAME_QUERIES = ("owner", "who", "scenario")
 NAME_FACTS = ("type", "scenario", "result", "winner")
 COMPOSED = ("all", "any")
 #: Queries that read how many of something: never below 0.
-COUNTS = ("count", "games", "wins", "signatures")
+COUNTS = ("count", "games", "wins", "signatures", "chapters")
 
 
 class Form:
@@ -128,7 +128,8 @@ def _where(names: Names, key: str) -> tuple[set[str] | dict[str, int], str, str]
     """(the ids it may name, the noun, where they are defined)."""
     camp = "game: campaign: "
     table: dict[str, tuple[Any, str, str]] = {
-        "sticker": (names.stickers, "sticker", "stickers"), "kind": (names.kinds, "sticker kind", "stickers"),
+        "sticker": (names.stickers, "sticker", "stickers"),
+        "kind": (names.kinds, "sticker or sticker kind", "stickers"),
         "tag": (names.tags, "place tag", "territories: tags"), "group": (names.groups, "mark group", "game: marks"),
         "place": (names.places, "place", "territories, regions or cards"),
         "region": (names.places, "region or territory", "regions"),
@@ -172,6 +173,9 @@ def query_problems(doc: Document, pointer: str, q: dict[str, Any], names: Names)
         elif key in ("level", "held", "owner"):
             yield from _ref(doc, f"{pointer}/{key}", value, names, what)
     yield from _ref(doc, f"{pointer}/destroyed", q.get("destroyed"), names, "place")
+    for i, part in enumerate(as_list(q.get("sum"))):
+        if isinstance(part, dict):
+            yield from query_problems(doc, f"{pointer}/sum/{i}", part, names)
     games = q.get("games")
     if isinstance(games, dict):
         yield from _ref(doc, f"{pointer}/games/type", games.get("type"), names, "type")
@@ -272,6 +276,21 @@ def _loop(start: str, named: dict[str, Any]) -> list[str]:
     return []
 
 
+def _shown(doc: Document, pointer: str, outcome: dict[str, Any]) -> Iterator[Diagnostic]:
+    """X533: an outcome shown in a way its form cannot give (`show: winner` without `rank_by`; `show: tally` without
+    a `won_when` that compares a query with `at_least: N`)."""
+    show, won = outcome.get("show"), outcome.get("won_when")
+    if show == "winner" and not outcome.get("rank_by"):
+        yield error(doc.span(f"{pointer}/show"), "X533", "'show: winner' names the player first by 'rank_by': add "
+                    "'rank_by' (or show the team's result with 'won_when')", f"{pointer}/show")
+    won = as_dict(won)
+    least = won.get("at_least")
+    if show == "tally" and not (isinstance(least, int) and not isinstance(least, bool)
+                                and any(k in won for k in QUERY_KEYS)):
+        yield error(doc.span(f"{pointer}/show"), "X533", "'show: tally' counts toward 'won_when': write it as a "
+                    "count compared with a number, e.g. 'won_when: {chapters: won, at_least: 8}'", f"{pointer}/show")
+
+
 def content_conditions(docs: list[Document], game: Game) -> Iterator[Diagnostic]:
     """Every condition and query in every file of the game, checked where it stands."""
     names = Names.of(game)
@@ -296,6 +315,11 @@ def content_conditions(docs: list[Document], game: Game) -> Iterator[Diagnostic]
         for i, q in enumerate(as_list(outcome.get("rank_by"))):
             yield from query_problems(doc, f"{base}/outcome/rank_by/{i}", as_dict(q), names)
         yield from condition_problems(doc, f"{base}/outcome/won_when", outcome.get("won_when"), names)
+        yield from condition_problems(doc, f"{base}/outcome/lost_when", outcome.get("lost_when"), names)
+        yield from condition_problems(doc, f"{base}/outcome/when", outcome.get("when"), names)
+        bonus = as_dict(as_dict(as_dict(outcome.get("ties")).get("roll_off")).get("bonus"))
+        yield from query_problems(doc, f"{base}/outcome/ties/roll_off/bonus", bonus, names)
+        yield from _shown(doc, base + "/outcome", outcome)
         for i, ow in enumerate(as_list(camp.get("owed_when"))):
             yield from condition_problems(doc, f"{base}/owed_when/{i}/when", as_dict(ow).get("when"), names)
         for i, gt in enumerate(as_list(camp.get("game_types"))):

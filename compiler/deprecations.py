@@ -25,6 +25,13 @@ Edition 4 replaced the packet triggers' last own forms that say a state of the c
 `{game: chapters, at_least: N}`, and `{event: faction-eliminated}` / `{event: player-eliminated}` by
 `{game: eliminated, at_least: 1}`. (`about_to_place: X` is not a state but the moment a placement of X is
 tried, answered at that placement: it stays a trigger form of its own.)
+
+Edition 5 replaced the campaign's last special form, `overall_winner` (warning X602), by `outcome` in the
+language: `{after_game: N, most: signatures, tie_bonus: {per: P, named: B, text: T}}` by `{when: {game: played,
+at_least: N}, rank_by: [{signatures: actor}], ties: {roll_off: {bonus: {count: {kind: P, by: actor, named: B}}},
+text: T}, show: winner}`, and the team threshold `{team: true, count: chapters-won, at_least: N}` by `{won_when:
+{chapters: won, at_least: N}, lost_when: {sum: [{chapters: won}, {chapters: left}], at_most: N-1}, show: tally}`
+(games won, `{games: {result: won}}` and `{game: left}`, when it counts games). (`{unknown: ...}` stays.)
 """
 
 from __future__ import annotations
@@ -58,6 +65,7 @@ class Deprecation:
     #: Where a value of the old form went in the new one ({new pointer: old pointer}, below the node): a later
     #: diagnostic about it points at the value as the file writes it.
     moved: Callable[[Any], dict[str, str]] = lambda value: {}
+    code: str = "X600"  # the diagnostic code of the warning (X600, or a code of its own in the X6xx range)
 
 
 # --- the count checks (edition 2: the scoped limit) ------------------------------------------------------
@@ -243,6 +251,87 @@ def _trigger_words(old: Any, new: Any) -> str:
     return f"when: {_flow(new)}"
 
 
+# --- the overall winner (edition 5: the campaign's outcome in the language) ----------------------------------
+
+def _overall_old(pointer: str, value: Any) -> bool:
+    """`game.campaign` holding an `overall_winner` that says something (not `{unknown: ...}`)."""
+    if pointer != "/game/campaign" or not isinstance(value, dict):
+        return False
+    rule = value.get("overall_winner")
+    return isinstance(rule, dict) and "unknown" not in rule
+
+
+def overall_as_outcome_rule(rule: dict[str, Any], campaign: dict[str, Any]) -> dict[str, Any]:
+    """An `overall_winner` rule as the `outcome` that says the same (see the module's edition 5)."""
+    out: dict[str, Any] = {}
+    if rule.get("team"):
+        need = rule.get("at_least", 0)
+        need = need if isinstance(need, int) and not isinstance(need, bool) else 0
+        chapters = campaign.get("chapters")
+        if rule.get("count") == "chapters-won" and isinstance(chapters, dict) and chapters:
+            won: dict[str, Any] = {"chapters": "won"}
+            left: dict[str, Any] = {"chapters": "left"}
+            total = chapters.get("count")
+        else:
+            won, left, total = {"games": {"result": "won"}}, {"game": "left"}, campaign.get("games")
+        out["won_when"] = {**won, "at_least": need}
+        if need > 0 and isinstance(total, int) and not isinstance(total, bool):  # lost once it cannot be reached
+            out["lost_when"] = {"sum": [dict(won), left], "at_most": need - 1}
+        out["show"] = "tally"
+    else:
+        after = rule.get("after_game")
+        if isinstance(after, int) and not isinstance(after, bool):
+            out["when"] = {"game": "played", "at_least": after}
+        out["rank_by"] = [{"signatures": "actor"}]
+        bonus = rule.get("tie_bonus")
+        if isinstance(bonus, dict):
+            count: dict[str, Any] = {"kind": bonus.get("per"), "by": "actor"}
+            if bonus.get("named"):
+                count["named"] = True
+            ties: dict[str, Any] = {"roll_off": {"bonus": {"count": count}}}
+            if "text" in bonus:
+                ties["text"] = bonus["text"]
+            out["ties"] = ties
+        out["show"] = "winner"
+    for key in ("text", "cite"):
+        if key in rule:
+            out[key] = rule[key]
+    return out
+
+
+def overall_as_outcome(old: dict[str, Any], data: Any) -> dict[str, Any]:
+    """`game.campaign` with its `overall_winner` replaced, at its place, by the `outcome` that says the same (a
+    campaign that has an `outcome` already keeps it: the old rule is dropped)."""
+    new: dict[str, Any] = {}
+    for key, value in old.items():
+        if key == "overall_winner":
+            if "outcome" not in old:
+                new["outcome"] = overall_as_outcome_rule(value, old)
+        else:
+            new[key] = value
+    return new
+
+
+def _overall_moved(old: Any) -> dict[str, str]:
+    """The ids a tie bonus counts are the count's `kind` now."""
+    rule = old.get("overall_winner") if isinstance(old, dict) else None
+    bonus = rule.get("tie_bonus") if isinstance(rule, dict) else None
+    per = bonus.get("per") if isinstance(bonus, dict) else None
+    out = {"/outcome": "/overall_winner"}
+    if isinstance(per, list):
+        out.update({f"/outcome/ties/roll_off/bonus/count/kind/{i}": f"/overall_winner/tie_bonus/per/{i}"
+                    for i in range(len(per))})
+    elif per is not None:
+        out["/outcome/ties/roll_off/bonus/count/kind"] = "/overall_winner/tie_bonus/per"
+    return out
+
+
+def _overall_words(old: Any, new: Any) -> str:
+    if "outcome" in old:
+        return "the 'outcome' this campaign has already (the 'overall_winner' beside it is dropped)"
+    return f"outcome: {_flow(new['outcome'])}"
+
+
 DEPRECATIONS: tuple[Deprecation, ...] = (
     *(Deprecation(f"the check '{name}'", 2, _check_named(name), count_check_as_limit, _limit_words, at="check",
                   probe_key="check", probe=name.__eq__)
@@ -262,4 +351,7 @@ DEPRECATIONS: tuple[Deprecation, ...] = (
       for key, probe in (("signatures_by_one_player", lambda value: isinstance(value, int)),
                          ("after_chapter", lambda value: isinstance(value, int)),
                          ("event", lambda value: value in ELIMINATION_EVENTS))),
+    Deprecation("'overall_winner'", 5, _overall_old, overall_as_outcome, _overall_words, at="overall_winner",
+                probe_key="overall_winner", probe=lambda value: isinstance(value, dict) and "unknown" not in value,
+                moved=_overall_moved, code="X602"),
 )

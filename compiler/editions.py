@@ -2,7 +2,8 @@
 
 A content file may say `edition: N` at its top; none means the first edition. A construct that a later
 edition replaced (a row of `compiler.deprecations.DEPRECATIONS`) is rewritten in memory into what
-replaced it, before the schema sees the file, with a warning X600 at its line naming the replacement;
+replaced it, before the schema sees the file, with a warning X600 (or the row's own X6xx code) at its line
+naming the replacement;
 in a file that declares that later edition (or a newer one) the old form is an error X600 instead.
 `scarbook migrate` (`compiler.migrate`) makes the same rewrites in the file's text.
 
@@ -23,7 +24,7 @@ from scarbook.kernel.yamldoc import Document, escape
 #: The edition a file that declares none is read as: the content format of the first release.
 FIRST_EDITION = 1
 #: The edition `scarbook new` and `scarbook migrate` write, and the newest this scarbook reads.
-CURRENT_EDITION = 4
+CURRENT_EDITION = 5
 
 
 @dataclass(frozen=True)
@@ -123,18 +124,22 @@ def upgrade(doc: Document) -> list[Diagnostic]:
     for found in find(data):
         where = f"{found.pointer}/{found.row.at}" if found.row.at else found.pointer
         told = found.row.replacement(found.old, found.new)
-        if edition >= found.row.edition:
-            out.append(error(doc.span(where), "X600", f"{found.row.name} was replaced in edition {found.row.edition} "
+        code, name, since = found.row.code, found.row.name, found.row.edition
+        if edition >= since:
+            out.append(error(doc.span(where), code, f"{name} was replaced in edition {since} "
                              f"of the content format, and this file declares edition {edition}: write {told} "
                              f"(or declare edition {found.row.edition - 1} and run 'scarbook migrate')", where))
         else:
-            out.append(warning(doc.span(where), "X600", f"{found.row.name} was replaced in edition {found.row.edition} "
+            out.append(warning(doc.span(where), code, f"{name} was replaced in edition {since} "
                                f"of the content format; read as {told} (this file declares edition {edition}): "
                                f"'scarbook migrate {doc.file}' rewrites it", where))
         for new_at, old_at in found.row.moved(found.old).items():  # a value the file writes elsewhere: its span
             if found.pointer + old_at in doc.spans:
                 doc.spans[found.pointer + new_at] = doc.spans[found.pointer + old_at]
-        spot = _parent(data, found.pointer)
+        try:
+            spot = _parent(data, found.pointer)
+        except (KeyError, IndexError, TypeError):  # inside a construct an outer row has rewritten already: gone
+            continue
         if spot is None:
             doc.data = data = found.new
         else:

@@ -87,6 +87,23 @@ def _mapping_edits(text: str, node: Any, new: dict[str, Any], old: dict[str, Any
         if key in new and new[key] != old.get(key):
             value = pairs[key][1]
             edits.append((value.start_mark.index, value.end_mark.index, flow(new[key])))
+    # a key replaced by a new one at its very place (the same keys before and after it): written over it
+    in_place: dict[str, str] = {}
+    listed = list(new)
+    for j, key in enumerate(listed):
+        before, after = (listed[j - 1] if j else None), (listed[j + 1] if j + 1 < len(listed) else None)
+        if key in pairs or (before is not None and before not in pairs) or (after is not None and after not in pairs):
+            continue
+        i = order.index(before) + 1 if before is not None else 0
+        if i < len(order) and order[i] in removed and (order[i + 1] if i + 1 < len(order) else None) == after:
+            in_place[order[i]] = key
+    for gone, key in in_place.items():
+        k, v = pairs[gone]
+        end = v.end_mark.index
+        while end > k.start_mark.index and text[end - 1] in " \t\r\n":  # a block value ends at the next line
+            end -= 1
+        edits.append((k.start_mark.index, end, f"{key}: {flow(new[key])}"))
+    removed = [k for k in removed if k not in in_place]
     for key in removed:
         k, v = pairs[key]
         i = order.index(key)
@@ -105,7 +122,7 @@ def _mapping_edits(text: str, node: Any, new: dict[str, Any], old: dict[str, Any
     for key in new:
         if key in pairs:
             anchor = key
-        else:
+        elif key not in in_place.values():
             pending.setdefault(anchor, []).append(key)
 
     def text_of(key: str) -> str:

@@ -153,13 +153,6 @@ def check_campaign_references(ctx: Ctx) -> Iterator[Diagnostic]:
         yield from missing(f"{base}/setup/{i}/place", entry.get("place"), stickers, "sticker", "stickers")
     for i, entry in enumerate(as_dict(e) for e in as_list(campaign.get("owed_when"))):
         yield from missing(f"{base}/owed_when/{i}/place", entry.get("place"), stickers, "sticker", "stickers")
-    bonus = as_dict(as_dict(campaign.get("overall_winner")).get("tie_bonus"))
-    per = bonus.get("per")
-    marks = {*stickers, *(s.get("kind") for s in stickers.values()), *(as_dict(s.get("founds")).get("kind")
-                                                                      for s in stickers.values())}
-    for i, sid in enumerate(per if isinstance(per, list) else [per]):  # a sticker id or kind, or a list of them
-        yield from missing(f"{base}/overall_winner/tie_bonus/per" + (f"/{i}" if isinstance(per, list) else ""), sid,
-                           {m for m in marks if isinstance(m, str)}, "sticker or sticker kind", "stickers")
     for i, start in enumerate(as_dict(c) for c in as_list(campaign.get("starts"))):
         for j, sid in enumerate(as_list(start.get("unless_own"))):
             yield from missing(f"{base}/starts/{i}/unless_own/{j}", sid, stickers, "sticker", "stickers")

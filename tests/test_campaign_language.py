@@ -34,6 +34,8 @@ def language_game(data: dict[str, Any]) -> None:
         _sticker("blessing", "blessing", ["hero-card"], adds={"might": 1}),
         _sticker("blight", "destroyed", ["territory"]),
         _sticker("elder", "elder", ["territory"]),
+        _sticker("flag", "flag", ["territory"], named=True),
+        _sticker("pennant", "flag", ["territory"]),  # a flag nobody names
     ]
     data["game"]["marks"] = [{"id": "homes", "title": "Homes", "kinds": ["hut"]}]
     camp["claims"] = ["deed"]
@@ -60,7 +62,8 @@ PLAYED = ("place deed north --by Ann", "place deed south --by Bob",
           "place hut a-isle --by Ann", "place hut b-isle --by Ann", "place hut d-isle --by Bob",
           "place coin c-isle --by Bob", "place ruin a-isle --by Bob", "open chest", "place blight d-isle",
           "place blessing kai", "place elder c-isle --by Bob", "retire elder c-isle", "place elder b-isle --by Ann",
-          "retire elder b-isle --as lost")
+          "retire elder b-isle --as lost", "place flag c-isle --by Ann --name Hope",
+          "place pennant c-isle --by Bob")
 
 
 @pytest.fixture(scope="module")
@@ -209,6 +212,16 @@ ROWS: list[tuple[str, dict[str, Any], bool]] = [
     ("equals a query fails", {"owner": "target", "equals": {"who": "Bob"}}, False),
     ("at_most a query", {"count": {"sticker": "hut", "by": "Bob"}, "at_most": {"track": "fame"}}, True),
     ("at_most a query fails", {"count": {"sticker": "hut"}, "at_most": {"track": "fame"}}, False),
+    # a tie-break's bonus (`outcome.ties`): only the marks placed with a name; chapters; a sum; games left
+    ("count named", {"count": {"kind": "flag", "named": True}, "equals": 1}, True),
+    ("count named by Bob", {"count": {"kind": "flag", "by": "Bob", "named": True}, "at_least": 1}, False),
+    ("count named or not", {"count": {"kind": "flag", "named": False}, "equals": 2}, True),
+    ("chapters won", {"chapters": "won", "equals": 0}, True),
+    ("chapters left fails", {"chapters": "left", "at_least": 1}, False),
+    ("sum", {"sum": [{"count": {"sticker": "hut"}}, {"game": "played"}], "equals": 4}, True),
+    ("sum fails", {"sum": [{"track": "fame"}, {"wins": "actor"}], "at_least": 3}, False),
+    ("game left", {"game": "left", "equals": 5}, True),
+    ("game left fails", {"game": "left", "at_most": 4}, False),
 ]
 
 

@@ -150,6 +150,86 @@ def test_a_team_outcome_by_a_condition(tmp_path: Path) -> None:
     assert "The campaign is lost (The Cave's result: unplayed; won needed)" in run(file, "status").output
 
 
+WINNER = {"when": {"game": "played", "at_least": 2}, "rank_by": [{"signatures": "actor"}],
+          "ties": {"roll_off": {"bonus": {"count": {"kind": "flag", "by": "actor", "named": True}}},
+                   "text": "roll off, one die more per flag you named"},
+          "show": "winner", "text": "most signatures after game 2", "cite": CITE}
+
+
+def test_an_outcome_decided_after_game_n_names_the_winner_and_rolls_off_a_tie(tmp_path: Path) -> None:
+    """`when`: decided after game 2 of a campaign that goes on (no `end`); `ties`: the tied players' roll-off bonus
+    (a count of the flags each named: Bob's pennant is a flag nobody names); `show: winner`."""
+    file = campaign(tmp_path, with_(camp("outcome", WINNER)))
+    do(file, START, "game end --winner Ann", "place crown a-isle --by Ann",
+       "place flag c-isle --by Ann --name Hope", "place pennant c-isle --by Bob")
+    assert status(file)["overall_winner"] is None  # one game played: not decided yet
+    do(file, "game start --play Ann=kai --play Bob=raaz --scenario s02", "game end --winner Bob")
+    won = status(file)
+    assert "outcome" not in won  # shown as its winner, not as standings
+    assert won["overall_winner"] == {"players": ["Ann", "Bob"], "signatures": 1, "tie": True,
+                                     "text": "most signatures after game 2", "cite": CITE, "provisional": True,
+                                     "after_game": 2, "roll_off_bonus": {"Ann": 1, "Bob": 0},
+                                     "roll_off": "roll off, one die more per flag you named"}
+    do(file, "place crown b-isle --by Bob")  # game 2's last step: no longer provisional
+    assert status(file)["overall_winner"]["provisional"] is False
+    text = run(file, "status").output
+    assert "Overall winner: a tie between Ann and Bob (1 signature each): roll off, adding Ann +1, Bob +0" in text
+
+
+def test_the_ties_of_standings_roll_off_with_a_bonus(tmp_path: Path) -> None:
+    ranked = {**WINNER, "show": "standings"}
+    file = campaign(tmp_path, with_(camp("outcome", ranked)))
+    do(file, START, "game end --winner Ann", "place crown a-isle --by Ann",
+       "place flag c-isle --by Ann --name Hope")
+    assert status(file)["outcome"]["winners"] == [] and "roll_off" not in status(file)["outcome"]
+    do(file, "game start --play Ann=kai --play Bob=raaz --scenario s02", "game end --winner Bob",
+       "place crown b-isle --by Bob")
+    data = status(file)
+    assert data["overall_winner"] is None and data["outcome"]["roll_off_bonus"] == {"Ann": 1, "Bob": 0}
+    assert "A tie between Ann and Bob: roll off, adding Ann +1, Bob +0" in run(file, "status").output
+
+
+def test_a_winner_by_another_value_than_signatures_is_named_with_it(tmp_path: Path) -> None:
+    """`show: winner` ranked by a score: status, its JSON (`by`), the sheet and the chronicle name the value, not
+    signatures."""
+    outcome = {"when": {"game": "played", "at_least": 1}, "rank_by": [{"score": {"total": True}}], "show": "winner",
+               "cite": CITE}
+    file = campaign(tmp_path, with_(camp("outcome", outcome)))
+    do(file, START, "game end --winner Ann --score Ann=7 --score Bob=3", "place crown a-isle --by Ann")
+    won = status(file)["overall_winner"]
+    assert (won["players"], won["signatures"], won["by"]) == (["Ann"], 7, "total score")
+    assert "Overall winner: Ann with total score 7" in run(file, "status").output
+    sheet = tmp_path / "sheet.html"
+    do(file, f"sheet --format html --out {sheet}")
+    assert "overall winner: Ann (total score 7)" in sheet.read_text("utf-8")
+    chronicle = tmp_path / "chronicle.html"
+    do(file, f"chronicle --format html --out {chronicle}")
+    assert "overall winner: <b>Ann</b> with total score 7" in chronicle.read_text("utf-8")
+
+
+TALLY = {"won_when": {"games": {"winner": "Ann"}, "at_least": 2},
+         "lost_when": {"sum": [{"games": {"winner": "Ann"}}, {"game": "left"}], "at_most": 1},
+         "show": "tally", "text": "Ann's crew wins with two games of three", "cite": CITE}
+
+
+def test_a_tally_is_lost_once_it_can_no_longer_be_won(tmp_path: Path) -> None:
+    file = campaign(tmp_path, with_(camp("games", 3), camp("outcome", TALLY)))
+    do(file, START, "game end --winner Bob", "place crown a-isle --by Bob")
+    assert status(file)["overall_winner"] == {"team": True, "won": 0, "of": 3, "at_least": 2, "unit": "games",
+                                              "result": None, "text": TALLY["text"], "cite": CITE}
+    assert "The campaign is still open (0 of 3 games won, at least 2 needed)" in run(file, "status").output
+    do(file, "game start --play Ann=kai --play Bob=raaz --scenario s02", "game end --winner Bob")
+    assert status(file)["overall_winner"]["result"] == "lost"  # 0 won, 1 game left: 2 can no longer be reached
+
+
+def test_a_tally_is_won_as_soon_as_its_threshold_is_reached(tmp_path: Path) -> None:
+    file = campaign(tmp_path, with_(camp("games", 3), camp("outcome", TALLY)))
+    do(file, START, "game end --winner Ann", "place crown a-isle --by Ann",
+       "game start --play Ann=kai --play Bob=raaz --scenario s02", "game end --winner Ann")
+    assert status(file)["overall_winner"]["result"] == "won"  # before game 3
+    assert "The campaign is won (2 of 3 games won, at least 2 needed)" in run(file, "status").output
+
+
 # --- derived values ----------------------------------------------------------------------------------------
 def test_a_level_per_player_is_shown_in_status(tmp_path: Path) -> None:
     file = campaign(tmp_path, with_())
@@ -221,7 +301,13 @@ SITES: dict[str, tuple[str, ...]] = {
     "/game/campaign/end/when": ("test_the_campaign_ends_on_a_condition_and_ranks_with_tie_breaks",),
     "/game/campaign/outcome/rank_by/N": ("test_the_campaign_ends_on_a_condition_and_ranks_with_tie_breaks",),
     "/game/campaign/outcome/won_when": ("test_a_team_outcome_by_a_condition",
-                                        "test_a_team_outcome_won_when_its_condition_holds"),
+                                        "test_a_team_outcome_won_when_its_condition_holds",
+                                        "test_a_tally_is_won_as_soon_as_its_threshold_is_reached"),
+    "/game/campaign/outcome/lost_when": ("test_a_tally_is_lost_once_it_can_no_longer_be_won",),
+    "/game/campaign/outcome/when": ("test_an_outcome_decided_after_game_n_names_the_winner_and_rolls_off_a_tie",),
+    "/game/campaign/outcome/ties/roll_off/bonus": (
+        "test_an_outcome_decided_after_game_n_names_the_winner_and_rolls_off_a_tie",
+        "test_the_ties_of_standings_roll_off_with_a_bonus"),
     "/game/campaign/levels/N/of": ("test_a_level_per_player_is_shown_in_status",),
     "/game/campaign/scenarios/N/open": ("test_a_scenario_graph_chosen_at_game_start",),
     "/game/campaign/conditions/N/when": ("test_a_named_condition_is_asked_where_it_is_named",),

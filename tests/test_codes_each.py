@@ -121,12 +121,22 @@ def test_x102_a_tie_bonus_names_stickers_or_kinds_one_or_a_list(tmp_path: Path) 
                             "campaign: {games: 3, rewards_in_first_games: 3, overall_winner: {after_game: 3, most: "
                             f"signatures, tie_bonus: {{per: {per}, text: roll off}}, cite: t § end}}}}")
 
-    assert validate(tiny(tmp_path / "one", with_bonus("kraken")))[0] == 0
-    assert validate(tiny(tmp_path / "kinds", with_bonus("[scar, kraken]")))[0] == 0
-    rc, out = validate(tiny(tmp_path / "bad", with_bonus("[scar, krakn]")))
-    assert rc == 1 and "error X102: no sticker or sticker kind 'krakn' (did you mean 'kraken'?)" in out[0], out
-    rc, out = validate(tiny(tmp_path / "bad-one", with_bonus("krakn")))
-    assert rc == 1 and "error X102: no sticker or sticker kind 'krakn'" in out[0], out
+    def with_ties(kind: str) -> str:  # the same in the language (edition 5)
+        return TINY.replace("campaign: {games: 3, rewards_in_first_games: 3}",
+                            "campaign: {games: 3, rewards_in_first_games: 3, outcome: {when: {game: played, "
+                            "at_least: 3}, rank_by: [{signatures: actor}], ties: {roll_off: {bonus: {count: "
+                            f"{{kind: {kind}, by: actor}}}}}}, text: roll off}}, show: winner, cite: t § end}}}}")
+
+    for make in (with_bonus, with_ties):
+        name = make.__name__
+        assert validate(tiny(tmp_path / f"{name}-one", make("kraken")))[0] == 0
+        assert validate(tiny(tmp_path / f"{name}-kinds", make("[scar, kraken]")))[0] == 0
+        rc, out = validate(tiny(tmp_path / f"{name}-bad", make("[scar, krakn]")))
+        x102 = [line for line in out if "X102" in line]
+        assert rc == 1 and "error X102: no sticker or sticker kind 'krakn' (did you mean 'kraken'?)" in x102[0], out
+        assert "game.yaml:9:" in x102[0], out  # at the id, where the file writes it (the old form's too)
+        rc, out = validate(tiny(tmp_path / f"{name}-bad-one", make("krakn")))
+        assert rc == 1 and any("error X102: no sticker or sticker kind 'krakn'" in line for line in out), out
 
 
 def test_x102_in_the_file_that_holds_the_game_block(tmp_path: Path) -> None:

@@ -91,8 +91,8 @@ def test_rows_are_found_outermost_first_and_do_not_touch_new_forms() -> None:
     assert [f.row.name for f in find(data)] == ["the check 'one-per-game'", "a cite naming a transcription file"]
     migrated = yaml.safe_load(migrate_text(PACK.format(edition="", check="one-per-game"))[0])
     assert find(migrated) == [] and declared_edition(migrated) == CURRENT_EDITION
-    # the cites; edition 3: the obligation threshold, 3 triggers; edition 4: 3 triggers
-    assert len(DEPRECATIONS) == len(COUNT_CHECKS) + 8
+    # the cites; edition 3: the obligation threshold, 3 triggers; edition 4: 3 triggers; edition 5: overall_winner
+    assert len(DEPRECATIONS) == len(COUNT_CHECKS) + 9
 
 
 BLOCK = """\
@@ -112,7 +112,7 @@ def test_migrate_edits_block_and_flow_mappings_in_their_own_style() -> None:
     text, changes = migrate_text(BLOCK, "b.yaml")
     assert text == """\
 # a header comment
-edition: 4  # the content format this file is written in
+edition: 5  # the content format this file is written in
 stickers:  # the stickers
   - id: rift
     checks:

@@ -185,7 +185,7 @@ def test_edition_4_trigger_forms_warn_migrate_and_play_the_same(tmp_path: Path) 
     result = runner.invoke(app, ["migrate", str(new)])
     assert result.exit_code == 0, result.output
     data = yaml.safe_load((new / "game.yaml").read_text("utf-8"))
-    assert data["edition"] == CURRENT_EDITION == 4 and find(data) == []
+    assert data["edition"] == CURRENT_EDITION == 5 and find(data) == []
     assert [e["trigger"]["when"] for e in data["envelopes"][-2:]] == [
         {"signatures": {"most": True}, "at_least": 2}, {"game": "eliminated", "at_least": 1}]
     assert not [d for d in validate_paths([new]).diagnostics if d.code == "X600"]

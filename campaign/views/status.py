@@ -177,7 +177,8 @@ def status_text(status: Status | dict[str, Any]) -> str:
     if w and w.get("team"):
         out.append(shape.result_line(w))
     elif w:
-        sig = f"{w['signatures']} {data.word('signature', w['signatures'])}"
+        sig = (f"{w['by']} {w['signatures']}" if "by" in w  # ranked by another value than signatures
+               else f"{w['signatures']} {data.word('signature', w['signatures'])}")
         head = (f"Overall winner, provisional until game {w['after_game']}'s steps are all taken"
                 if w.get("provisional") else "Overall winner")
         if w["tie"]:

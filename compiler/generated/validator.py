@@ -9,7 +9,7 @@ Shipped so that the first run after an install does not spend ~70 ms generating 
 from scarbook.compiler.compiled import Invalid as JsonSchemaValueException
 from scarbook.compiler.compiled import Invalid as JsonSchemaValuesException
 
-SCHEMAS_DIGEST = '304423206f9b7a759fce92b2'
+SCHEMAS_DIGEST = '991c93bd382e675b445be9d6'
 VERSION = "2.22.3"
 class Decimal:  # see compiled._generated_code
     pass
@@ -3380,6 +3380,15 @@ def validate____defs_conditions_schema_json__defs_form(data, custom_formats={}, 
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
+                data__missing_keys = set(['chapters']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count18 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count18:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
                 data__missing_keys = set(['scenario']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
@@ -3462,6 +3471,15 @@ def validate____defs_conditions_schema_json__defs_form(data, custom_formats={}, 
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['signatures']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException
+            data_any_of_count18 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count18:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['sum']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException
             data_any_of_count18 += 1
@@ -3588,6 +3606,10 @@ def validate____defs_conditions_schema_json__defs_form(data, custom_formats={}, 
             data_keys.remove("games")
             data__games = data["games"]
             validate____defs_conditions_schema_json__defs_queries_games(data__games, custom_formats, None)
+        if "chapters" in data_keys:
+            data_keys.remove("chapters")
+            data__chapters = data["chapters"]
+            validate____defs_conditions_schema_json__defs_queries_chapters(data__chapters, custom_formats, None)
         if "scenario" in data_keys:
             data_keys.remove("scenario")
             data__scenario = data["scenario"]
@@ -3736,6 +3758,10 @@ def validate____defs_conditions_schema_json__defs_form(data, custom_formats={}, 
             data_keys.remove("signatures")
             data__signatures = data["signatures"]
             validate____defs_conditions_schema_json__defs_queries_signatures(data__signatures, custom_formats, None)
+        if "sum" in data_keys:
+            data_keys.remove("sum")
+            data__sum = data["sum"]
+            validate____defs_conditions_schema_json__defs_queries_sum(data__sum, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     try:
@@ -3790,6 +3816,15 @@ def validate____defs_conditions_schema_json__defs_form(data, custom_formats={}, 
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['games']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count24 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count24:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['chapters']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException
                 data_any_of_count24 += 1
@@ -3858,6 +3893,15 @@ def validate____defs_conditions_schema_json__defs_form(data, custom_formats={}, 
                 data_any_of_count24 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
         if not data_any_of_count24:
+            try:
+                data_is_dict = isinstance(data, dict)
+                if data_is_dict:
+                    data__missing_keys = set(['sum']) - data.keys()
+                    if data__missing_keys:
+                        raise JsonSchemaValueException
+                data_any_of_count24 += 1
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        if not data_any_of_count24:
             raise JsonSchemaValueException
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
@@ -3901,6 +3945,18 @@ def validate____defs_conditions_schema_json__defs_form(data, custom_formats={}, 
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
         if not data_any_of_count25:
             raise JsonSchemaValueException
+    return data
+
+def validate____defs_conditions_schema_json__defs_queries_sum(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (list, tuple)):
+        raise JsonSchemaValueException
+    data_is_list = isinstance(data, (list, tuple))
+    if data_is_list:
+        data_len = len(data)
+        if data_len < 2:
+            raise JsonSchemaValueException
+        for data_x, data_item in enumerate(data):
+            validate____defs_conditions_schema_json__defs_query(data_item, custom_formats, None)
     return data
 
 def validate____defs_conditions_schema_json__defs_queries_signatures(data, custom_formats={}, name_prefix=None):
@@ -3979,6 +4035,10 @@ def validate____defs_conditions_schema_json__defs_query(data, custom_formats={},
             data_keys.remove("games")
             data__games = data["games"]
             validate____defs_conditions_schema_json__defs_queries_games(data__games, custom_formats, None)
+        if "chapters" in data_keys:
+            data_keys.remove("chapters")
+            data__chapters = data["chapters"]
+            validate____defs_conditions_schema_json__defs_queries_chapters(data__chapters, custom_formats, None)
         if "scenario" in data_keys:
             data_keys.remove("scenario")
             data__scenario = data["scenario"]
@@ -4019,6 +4079,10 @@ def validate____defs_conditions_schema_json__defs_query(data, custom_formats={},
             data_keys.remove("signatures")
             data__signatures = data["signatures"]
             validate____defs_conditions_schema_json__defs_queries_signatures(data__signatures, custom_formats, None)
+        if "sum" in data_keys:
+            data_keys.remove("sum")
+            data__sum = data["sum"]
+            validate____defs_conditions_schema_json__defs_queries_sum(data__sum, custom_formats, None)
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -4281,6 +4345,11 @@ def validate____defs_conditions_schema_json__defs_queries_scenario(data, custom_
     validate____defs_defs_schema_json__defs_id(data, custom_formats, None)
     return data
 
+def validate____defs_conditions_schema_json__defs_queries_chapters(data, custom_formats={}, name_prefix=None):
+    if not (isinstance(data, str) and data == 'won' or isinstance(data, str) and data == 'lost' or isinstance(data, str) and data == 'over' or isinstance(data, str) and data == 'left'):
+        raise JsonSchemaValueException
+    return data
+
 def validate____defs_conditions_schema_json__defs_queries_games(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException
@@ -4314,7 +4383,7 @@ def validate____defs_conditions_schema_json__defs_queries_games(data, custom_for
     return data
 
 def validate____defs_conditions_schema_json__defs_queries_game(data, custom_formats={}, name_prefix=None):
-    if not (isinstance(data, str) and data == 'number' or isinstance(data, str) and data == 'type' or isinstance(data, str) and data == 'scenario' or isinstance(data, str) and data == 'result' or isinstance(data, str) and data == 'winner' or isinstance(data, str) and data == 'played' or isinstance(data, str) and data == 'players' or isinstance(data, str) and data == 'eliminated' or isinstance(data, str) and data == 'chapters'):
+    if not (isinstance(data, str) and data == 'number' or isinstance(data, str) and data == 'type' or isinstance(data, str) and data == 'scenario' or isinstance(data, str) and data == 'result' or isinstance(data, str) and data == 'winner' or isinstance(data, str) and data == 'played' or isinstance(data, str) and data == 'players' or isinstance(data, str) and data == 'eliminated' or isinstance(data, str) and data == 'chapters' or isinstance(data, str) and data == 'left'):
         raise JsonSchemaValueException
     return data
 
@@ -4563,6 +4632,11 @@ def validate____defs_conditions_schema_json__defs_queries_count(data, custom_for
             data_keys.remove("name")
             data__name = data["name"]
             validate____defs_defs_schema_json__defs_text(data__name, custom_formats, None)
+        if "named" in data_keys:
+            data_keys.remove("named")
+            data__named = data["named"]
+            if not isinstance(data__named, (bool)):
+                raise JsonSchemaValueException
         if data_keys:
             raise JsonSchemaValueException
     return data
@@ -7390,6 +7464,50 @@ def validate____defs_game_schema_json__defs_game(data, custom_formats={}, name_p
                             data__campaign__outcome_keys.remove("won_when")
                             data__campaign__outcome__wonwhen = data__campaign__outcome["won_when"]
                             validate____defs_conditions_schema_json__defs_condition(data__campaign__outcome__wonwhen, custom_formats, None)
+                        if "lost_when" in data__campaign__outcome_keys:
+                            data__campaign__outcome_keys.remove("lost_when")
+                            data__campaign__outcome__lostwhen = data__campaign__outcome["lost_when"]
+                            validate____defs_conditions_schema_json__defs_condition(data__campaign__outcome__lostwhen, custom_formats, None)
+                        if "when" in data__campaign__outcome_keys:
+                            data__campaign__outcome_keys.remove("when")
+                            data__campaign__outcome__when = data__campaign__outcome["when"]
+                            validate____defs_conditions_schema_json__defs_condition(data__campaign__outcome__when, custom_formats, None)
+                        if "ties" in data__campaign__outcome_keys:
+                            data__campaign__outcome_keys.remove("ties")
+                            data__campaign__outcome__ties = data__campaign__outcome["ties"]
+                            if not isinstance(data__campaign__outcome__ties, (dict)):
+                                raise JsonSchemaValueException
+                            data__campaign__outcome__ties_is_dict = isinstance(data__campaign__outcome__ties, dict)
+                            if data__campaign__outcome__ties_is_dict:
+                                data__campaign__outcome__ties__missing_keys = set(['roll_off']) - data__campaign__outcome__ties.keys()
+                                if data__campaign__outcome__ties__missing_keys:
+                                    raise JsonSchemaValueException
+                                data__campaign__outcome__ties_keys = set(data__campaign__outcome__ties.keys())
+                                if "roll_off" in data__campaign__outcome__ties_keys:
+                                    data__campaign__outcome__ties_keys.remove("roll_off")
+                                    data__campaign__outcome__ties__rolloff = data__campaign__outcome__ties["roll_off"]
+                                    if not isinstance(data__campaign__outcome__ties__rolloff, (dict)):
+                                        raise JsonSchemaValueException
+                                    data__campaign__outcome__ties__rolloff_is_dict = isinstance(data__campaign__outcome__ties__rolloff, dict)
+                                    if data__campaign__outcome__ties__rolloff_is_dict:
+                                        data__campaign__outcome__ties__rolloff_keys = set(data__campaign__outcome__ties__rolloff.keys())
+                                        if "bonus" in data__campaign__outcome__ties__rolloff_keys:
+                                            data__campaign__outcome__ties__rolloff_keys.remove("bonus")
+                                            data__campaign__outcome__ties__rolloff__bonus = data__campaign__outcome__ties__rolloff["bonus"]
+                                            validate____defs_conditions_schema_json__defs_query(data__campaign__outcome__ties__rolloff__bonus, custom_formats, None)
+                                        if data__campaign__outcome__ties__rolloff_keys:
+                                            raise JsonSchemaValueException
+                                if "text" in data__campaign__outcome__ties_keys:
+                                    data__campaign__outcome__ties_keys.remove("text")
+                                    data__campaign__outcome__ties__text = data__campaign__outcome__ties["text"]
+                                    validate____defs_defs_schema_json__defs_text(data__campaign__outcome__ties__text, custom_formats, None)
+                                if data__campaign__outcome__ties_keys:
+                                    raise JsonSchemaValueException
+                        if "show" in data__campaign__outcome_keys:
+                            data__campaign__outcome_keys.remove("show")
+                            data__campaign__outcome__show = data__campaign__outcome["show"]
+                            if not (isinstance(data__campaign__outcome__show, str) and data__campaign__outcome__show == 'standings' or isinstance(data__campaign__outcome__show, str) and data__campaign__outcome__show == 'winner' or isinstance(data__campaign__outcome__show, str) and data__campaign__outcome__show == 'tally'):
+                                raise JsonSchemaValueException
                         if "text" in data__campaign__outcome_keys:
                             data__campaign__outcome_keys.remove("text")
                             data__campaign__outcome__text = data__campaign__outcome["text"]

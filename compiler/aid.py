@@ -21,7 +21,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from scarbook.compiler.model import Game, as_dict, as_list, is_unknown, known
+from scarbook.compiler.model import Game, as_dict, as_list, is_unknown, known, place_name
 from scarbook.compiler.tables import cell_text
 
 #: The most pages a player aid takes.
@@ -178,10 +178,12 @@ def _rule_stickers(game: Game) -> list[dict[str, str]]:
                     [{"sticker": sticker, "when": slot.get("when")}]  # a place may hold several stickers
                 for x in every:
                     name = str(as_dict(game.section("stickers").get(str(x["sticker"]))).get("name", x["sticker"]))
-                    where = title if label in ("", name) else f"{title}: {label}"
-                    placed[str(x["sticker"])] = f"In “{where}” ({x.get('when') or 'placed'})."
+                    where = place_name(title, "" if label == name else label)
+                    placed[str(x["sticker"])] = (
+                        "In its own place in the rulebook" if name.casefold().startswith(where.casefold())
+                        else f"In “{where}”") + f" ({x.get('when') or 'placed'})."
                 continue
-            others.append({"name": f"{title}: {label}",
+            others.append({"name": place_name(title, label),
                            "text": f"{slot['filled']}" + (f": {slot['text']}" if isinstance(slot.get("text"), str)
                                                           else "")})
     out = []

@@ -233,6 +233,8 @@ def assert_campaign_aid_whole(folder: Path, game_id: str) -> None:
     names = re.findall(r'<p class="rule"><b>([^<]+)</b>', html[html.index("Rule stickers"):]) \
         if "Rule stickers" in html else []
     assert len(names) == len(set(names)), names
+    # issue 34 P12: a place titled after its one label is named once ('Rules addition F', not 'F: F')
+    assert not re.search(r"“([^“”:]+): \1”", html), re.search(r"“([^“”:]+): \1”", html)
     pages = pages_of(folder / "reference.pdf")
     _, height, words = pages[-1]
     body = [w[3] for w in words if w[3] < height - 11 / MM_PER_PT]  # the page's footer sits in its 11 mm margin

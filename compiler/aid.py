@@ -9,10 +9,10 @@ territories, destroyed cards). The full digest of every table is `digest.pdf` be
 `aid_view(game, campaign, level)` is pure data for `templates/aid.html.j2`. The renderer lays the aid
 out at level 0 and, while it takes more than `MAX_PAGES`, at the next level, each shorter than the one
 before (a smaller board picture with text as large, then the text set at 7.8 pt in two columns with every word
-kept, then the same spaced more closely (what Letter's 17.6 mm shorter page needs), then small tables left out, then each rule cut to its first sentence, then titles only); the aid says when and how
-it was shortened. A type of game whose end a small table already gives (its title names '<type> game') is
-not listed again. Nothing here names a game or gives a topic or sticker kind a meaning beyond the order of
-play words below.
+kept, then the same spaced more closely (what Letter's 17.6 mm shorter page needs), then small tables left
+out, then each rule cut to its first sentence, then titles only); the aid says when and how it was shortened.
+A type of game whose end a small table already gives (its title names '<type> game') is not listed again.
+Nothing here names a game or gives a topic or sticker kind a meaning beyond the order of play words below.
 """
 
 from __future__ import annotations

@@ -155,14 +155,27 @@ def table_parts(table: Table, seen: dict[str, str] | None = None) -> list[dict[s
 
 #: About how many characters of table text fit across a page (10 pt on A4 or Letter less the margins).
 TABLE_CHARS = 84
+#: The digest's table on A4 (reference.css: 13 mm margins), in mm: a character of TABLE_CHARS is 2.19 mm.
+TABLE_MM = 184.0
+#: A cell's padding (reference.css: 1.8 mm a side) with a little to spare, and a space at 10.5 pt, in characters.
+PAD = 4.0 * TABLE_CHARS / TABLE_MM
+SPACE = 318 * 10.5 / 1000 * 25.4 / 72 * TABLE_CHARS / TABLE_MM
 
 
-def _lines(words: list[float], width: float) -> int:
-    """How many lines `words` (their lengths in characters) take when wrapped at `width` characters."""
+def _chars(word: str, bold: bool = False) -> float:
+    """A word's printed width in a digest table (10.5 pt; a header's 10 pt bold), in characters of TABLE_CHARS,
+    from the bundled font's own advances."""
+    from scarbook.compiler.boardmap import text_width
+
+    return text_width(word, 10.0 if bold else 10.5, bold) * 25.4 / 72 * TABLE_CHARS / TABLE_MM
+
+
+def _lines(words: list[float], width: float, space: float = 1.0) -> int:
+    """How many lines `words` (their widths in characters) take when wrapped at `width` characters."""
     lines, used = 1, -1.0
     for w in words:
-        if used >= 0 and used + 1 + w <= width:
-            used += 1 + w
+        if used >= 0 and used + space + w <= width:
+            used += space + w
             continue
         if used >= 0:
             lines += 1
@@ -177,17 +190,17 @@ def _lines_by_width(words: tuple[float, ...], width: float, room: int) -> tuple[
     """The lines of one cell at `width`, `width` + 1 ... `width` + `room` characters (one line from where the
     whole text fits on); kept, as the same text comes back in many rows and tables."""
     out: list[int] = []
-    whole = sum(words) + len(words) - 1
+    whole = sum(words) + SPACE * (len(words) - 1)
     for k in range(room + 1):
         if whole <= width + k:
             return (*out, *[1] * (room + 1 - k))
-        out.append(_lines(list(words), width + k))
+        out.append(_lines(list(words), width + k, SPACE))
     return tuple(out)
 
 
 def _table_lines(cells: list[list[list[float]]], widths: list[float]) -> int:
     """How many lines a table takes at `widths` (characters): each row as tall as its tallest cell."""
-    return sum(max(_lines(column[r], w - 2.5) for column, w in zip(cells, widths, strict=True))
+    return sum(max(_lines(column[r], w - PAD, SPACE) for column, w in zip(cells, widths, strict=True))
                for r in range(len(cells[0])))
 
 
@@ -198,7 +211,7 @@ def _widen(least: list[float], cells: list[list[list[float]]], room: int) -> lis
     not stuck), until nothing saves a line."""
     columns, count = len(least), len(cells[0])
     # lines[i][k]: the lines of each row (0: the header) in column i widened by k characters
-    lines = [list(zip(*(_lines_by_width(tuple(c), least[i] - 2.5, room) for c in cells[i]), strict=True))
+    lines = [list(zip(*(_lines_by_width(tuple(c), least[i] - PAD, room) for c in cells[i]), strict=True))
              for i in range(columns)]
     breaks = [[k for k in range(1, room + 1) if lines[i][k] != lines[i][k - 1]] for i in range(columns)]
     given, left = [0] * columns, room
@@ -240,11 +253,11 @@ def column_widths(table: Table, rows: list[list[dict[str, Any]]]) -> list[str]:
     longer each column's longest text is than its longest word is used when it takes fewer lines."""
     least, most, cells = [], [], []
     for i, column in enumerate(table.columns):
-        texts = [column.title, *(r[i]["text"] for r in rows if i < len(r))]
-        least.append(min(_longest_word(table, rows, i) + 2.5, 30.0))
-        most.append(float(max(len(t) for t in texts)) + 2.5)
-        cells.append([[1.2 * len(w) for w in column.title.split()]]  # the header is bold
-                     + [[float(len(w)) for w in (r[i]["text"] if i < len(r) else "").split()] for r in rows])
+        cell = [[_chars(w, bold=True) for w in column.title.split()]]  # the header is bold
+        cell += [[_chars(w) for w in (r[i]["text"] if i < len(r) else "").split()] for r in rows]
+        cells.append(cell)
+        least.append(min(max((w for c in cell for w in c), default=1.0) + PAD, 30.0))
+        most.append(max(sum(c) + SPACE * max(0, len(c) - 1) for c in cell) + PAD)
     room = TABLE_CHARS - sum(least)
     if room < 0:  # crowded: automatic layout, which measures the words, decides
         return []

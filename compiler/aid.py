@@ -231,7 +231,7 @@ def world(game: Game) -> dict[str, list[str]]:
     where: dict[str, list[str]] = {}  # a mark -> the territories that carry it (a named mark: its own line)
     stickers = game.section("stickers")
     for tid, t in game.section("territories").items():
-        place = str(known(t.get("name"), tid))
+        place = str(known(t.get("name")) or t.get("code") or tid)  # as printed: a code where no name is known
         for m in as_list(t.get("marks")):
             if isinstance(m, dict):
                 sid = m.get("sticker")

@@ -298,6 +298,10 @@ def test_a_campaign_build_shows_only_what_the_campaign_opened(name: str, campaig
         assert not leaks(texts, later_texts(game, reached)), leaks(texts, later_texts(game, reached))[:10]
         aid = " ".join(t for f, t in texts.items() if f.endswith("reference.pdf"))
         assert _norm(file.stem) in aid and str(file.parent) not in aid  # named by its file, not its folder
+        # a territory with no known name is named by the code printed on the board ('NA-01'), never its id
+        ids = [tid for tid, t in game.section("territories").items() if t.get("code") and str(t["code"]) != tid]
+        page = re.sub(r"<[^>]+>", " ", (folder / game_id / "reference.html").read_text("utf-8").split("</style>")[-1])
+        assert not [tid for tid in ids if re.search(rf"(?<![\w-]){re.escape(tid)}(?![\w-])", page)], ids[:5]
         # every word on both papers: on Letter's 17.6 mm shorter page the Shadow Forces campaign aid is set closer
         # (aid.css body.tight) rather than cut (issue 34 P2)
         assert_campaign_aid_whole(folder / game_id, game_id)

@@ -243,8 +243,9 @@ def column_widths(table: Table, rows: list[list[dict[str, Any]]]) -> list[str]:
     """Widths (percent) of a wide table's columns, so it is laid out with `table-layout: fixed` (automatic
     layout measures every cell's smallest and largest width first: a sixth of a long reference sheet).
 
-    The same idea in characters, from the texts (the header's and every row's, so a table's parts line
-    up): each column first gets its longest word (and padding), so no word is broken; the room left is given
+    The same idea in characters of TABLE_CHARS, from the texts' printed widths (`_chars`: the header's and
+    every row's, so a table's parts line up): each column first gets its longest word (and padding), so no
+    word is broken; the room left is given
     a character at a time where it saves the most lines: each step widens the column whose widening takes
     the most lines off the table (the rows' tallest cells, the header's too) per character, so a
     one-line column (a kind, a count) never grows past its longest text and the prose gets what it needs to

@@ -22,7 +22,7 @@ from scarbook.campaign.ledger.file import Ledger
 from scarbook.campaign.report import status
 from scarbook.campaign.views.status import when_placed
 from scarbook.compiler.items import book_slots
-from scarbook.compiler.model import known
+from scarbook.compiler.model import known, place_name
 from scarbook.compiler.views_more import more
 
 if TYPE_CHECKING:
@@ -41,7 +41,8 @@ class Names:
         self.game = replay.content.game
         self.views = more(replay.content)
         # a rulebook's slot (a box stickers go in) by its label in its rulebook: 'The Road Book: Achievements'
-        self.slots = {str(slot.id): f"{known(slot.title) or slot.section}: {known(slot.label) or slot.id}"
+        self.slots = {str(slot.id): place_name(str(known(slot.title) or slot.section),
+                                               str(known(slot.label) or slot.id))
                       for slot in book_slots(self.game.section("rulebook"))}
 
     def __call__(self, item_id: str | None, section: str | None = None) -> str:
@@ -56,6 +57,13 @@ class Names:
             code = item.printed_code
             return f"{name} ({code})" if code and str(code).lower() != str(name).lower() else str(name)
         return str(item.printed_code or item_id)
+
+    def target(self, item_id: str | None) -> str:
+        """Where a mark is: a rulebook place before any item of the same id (Risk Legacy's 'rules-addition-e' is
+        both the sticker and the place it goes in, and the place is what the "On" column means)."""
+        if item_id and item_id in self.slots:
+            return self.slots[item_id]
+        return self(item_id)
 
 
 def _sticker_facts(replay: Replay, sticker: str) -> Sticker:
@@ -185,7 +193,10 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
             elif grouped.cancelled:
                 state = f"cancelled ({names(m.covered_by, 'stickers')})" + (f", {state}" if state else "")
             given = str(m.name or "")
-            row = {"where": names(m.target), "mark": names(m.sticker, "stickers"),
+            where, mark = names.target(m.target), names(m.sticker, "stickers")
+            if m.target in names.slots and mark.casefold().startswith(where.casefold()):
+                where = "Its own place in the rulebook"  # not 'Rules addition E | Rules addition E'
+            row = {"where": where, "mark": mark,
                    "name": given.replace("_", " ") if " " not in given else given,
                    "state": state or "in play", "by": by(m), "active": not grouped.cancelled, "count": 1}
             same = next((r for r in rows if not row["name"] and all(r[k] == row[k] for k in

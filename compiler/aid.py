@@ -8,11 +8,11 @@ territories, destroyed cards). The full digest of every table is `digest.pdf` be
 
 `aid_view(game, campaign, level)` is pure data for `templates/aid.html.j2`. The renderer lays the aid
 out at level 0 and, while it takes more than `MAX_PAGES`, at the next level, each shorter than the one
-before (a smaller board picture with text as large, then the text set at 7.8 pt with every word kept, then
-small tables left out, then each rule cut to its first sentence, then titles only); the aid says when and how
-it was shortened. A type of game whose end a small table already gives (its title names '<type> game') is
-not listed again. Nothing here names a game or gives a topic or sticker kind a meaning beyond the order of
-play words below.
+before (a smaller board picture with text as large, then the text set at 7.8 pt in two columns with every word
+kept, then the same spaced more closely (what Letter's 17.6 mm shorter page needs), then small tables left
+out, then each rule cut to its first sentence, then titles only); the aid says when and how it was shortened.
+A type of game whose end a small table already gives (its title names '<type> game') is not listed again.
+Nothing here names a game or gives a topic or sticker kind a meaning beyond the order of play words below.
 """
 
 from __future__ import annotations
@@ -21,13 +21,14 @@ import re
 from pathlib import Path
 from typing import Any
 
-from scarbook.compiler.model import Game, as_dict, as_list, is_unknown, known
+from scarbook.compiler.model import Game, as_dict, as_list, is_unknown, known, place_name
 from scarbook.compiler.tables import cell_text
 
 #: The most pages a player aid takes.
 MAX_PAGES = 2
-#: How many versions the renderer may try: the full one, then a smaller board, then shorter texts.
-LEVELS = 6
+#: How many versions the renderer may try: the full one, then a smaller board, then smaller and closer text with
+#: every word kept, then shorter texts.
+LEVELS = 7
 #: Words of a rule topic, in the order of play: a topic is placed by the first of these it contains
 #: (others follow, in content order).
 PLAY_ORDER = ("goal", "winning", "setup", "set-up", "before", "start", "turn", "recruit", "deploy", "combat",
@@ -178,10 +179,12 @@ def _rule_stickers(game: Game) -> list[dict[str, str]]:
                     [{"sticker": sticker, "when": slot.get("when")}]  # a place may hold several stickers
                 for x in every:
                     name = str(as_dict(game.section("stickers").get(str(x["sticker"]))).get("name", x["sticker"]))
-                    where = title if label in ("", name) else f"{title}: {label}"
-                    placed[str(x["sticker"])] = f"In “{where}” ({x.get('when') or 'placed'})."
+                    where = place_name(title, "" if label == name else label)
+                    placed[str(x["sticker"])] = (
+                        "In its own place in the rulebook" if name.casefold().startswith(where.casefold())
+                        else f"In “{where}”") + f" ({x.get('when') or 'placed'})."
                 continue
-            others.append({"name": f"{title}: {label}",
+            others.append({"name": place_name(title, label),
                            "text": f"{slot['filled']}" + (f": {slot['text']}" if isinstance(slot.get("text"), str)
                                                           else "")})
     out = []
@@ -228,7 +231,7 @@ def world(game: Game) -> dict[str, list[str]]:
     where: dict[str, list[str]] = {}  # a mark -> the territories that carry it (a named mark: its own line)
     stickers = game.section("stickers")
     for tid, t in game.section("territories").items():
-        place = str(known(t.get("name"), tid))
+        place = str(known(t.get("name")) or t.get("code") or tid)  # as printed: a code where no name is known
         for m in as_list(t.get("marks")):
             if isinstance(m, dict):
                 sid = m.get("sticker")
@@ -303,10 +306,11 @@ def campaign_label(campaign: str | None) -> str | None:
 
 def aid_view(game: Game, campaign: str | None, reached: int = 1, level: int = 0) -> dict[str, Any]:
     """Everything the aid prints at shortening `level` (0: all of it; 1: the board smaller, every word kept; 2: the
-    text set smaller too, every word kept; then shorter)."""
+    text set smaller too, every word kept; 3: that spaced more closely, every word kept; then shorter)."""
     small_map = level >= 1
     dense = level >= 2  # every word kept, set a little smaller (aid.css: body.dense)
-    level = max(0, level - 2)
+    tight = level >= 3  # every word kept, less space between paragraphs, lines and table rows (aid.css: body.tight)
+    level = max(0, level - 3)
     turn, campaign_rules = _rules(game, level)
     tables = _small_tables(game) if level < 1 else []
     legacy = bool(game.meta.get("legacy"))
@@ -325,7 +329,9 @@ def aid_view(game: Game, campaign: str | None, reached: int = 1, level: int = 0)
         "after_each_game": _not_tabled(_after_each_game(game), tables) if legacy else [],
         "campaign_rules": campaign_rules if legacy else [],
         "rule_stickers": _rule_stickers(game), "next_game": next_game(game, reached) if level < 2 else None,
-        "world": world(game) if campaign else None, "small_map": small_map, "dense": dense,
+        "world": world(game) if campaign else None, "small_map": small_map, "dense": dense, "tight": tight,
         "shortened": ("" if not small_map else "Board drawn smaller." if not dense else
-                      "Board and text smaller, in two columns." if level == 0 else "Shortened to fit two pages."),
+                      "Board and text smaller, in two columns." if not tight else
+                      "Board and text smaller, in two columns, closely spaced." if level == 0 else
+                      "Shortened to fit two pages."),
     }

@@ -384,9 +384,10 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
             def versions() -> Any:
                 picture = svg
                 for level in range(LEVELS):
-                    if level == 1 and svg is not None:  # the board drawn smaller (aid.css: 88 mm), its text as large
-                        picture = board_svg(game, marks, view_width=view_width_for(game, PAPER_MM[paper][0] - 22, 88),
-                                            compact=True)  # type: ignore[arg-type]
+                    if level in (1, 3) and svg is not None:  # the board drawn smaller (aid.css: 88 mm, then 84 mm
+                        # in body.tight), its text as large
+                        picture = board_svg(game, marks, view_width=view_width_for(
+                            game, PAPER_MM[paper][0] - 22, 88 if level == 1 else 84), compact=True)  # type: ignore[arg-type]
                     made[:] = [htmlmod.aid_html(game, paper, picture, keys, job.get("campaign"), level,
                                                 withheld if game.section("territories") else None, icons)]
                     yield made[0]

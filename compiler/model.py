@@ -237,6 +237,16 @@ def known(value: Any, default: Any = None) -> Any:
     return default if value is None or is_unknown(value) else value
 
 
+def place_name(title: str, label: str) -> str:
+    """A rulebook place (a slot stickers go in) in words: 'Rules additions B and C: Rules addition B', or the
+    label alone where the section is titled after its one place ('Rules addition E', not 'Rules addition E:
+    Rules addition E'), or the title alone where the place has no label."""
+    title, label = title.strip(), label.strip()
+    if not label or label.casefold() == title.casefold():
+        return title or label
+    return f"{title}: {label}" if title else label
+
+
 def as_list(value: Any) -> list[Any]:
     """The value when it is a list, else an empty list (content that failed its schema is still merged)."""
     return value if isinstance(value, list) else []

@@ -160,6 +160,11 @@ def test_risk_legacy_sheet_after_fifteen_games(risk_legacy_sheet: Path) -> None:
     assert "Argentina Fortification 6 of 10 boxes left Ann, after game 11" in flat
     assert "Greenland Bunker cancelled (Scar Cancel (white sticker))" in flat
     assert "Japan" in flat and "destroyed" in flat
+    # issue 34 P12: the "On" column names the rulebook place, never the sticker again ('Rules addition E |
+    # Rules addition E'), and a section titled after its one place is not named twice
+    assert "Its own place in the rulebook Rules addition E in play" in flat
+    assert "Rules additions B and C: Rules addition B Rules addition B in play" in flat
+    assert "Rules addition E Rules addition E" not in flat and "Rules addition F: Rules addition F" not in flat
     assert "Packet for an eliminated faction opened" in flat and "Packet for the 9th minor city opened" in flat
     # the packets still sealed, with the trigger printed on them (issue 25, review D17)
     assert "Pocket for three missiles sealed Open when three missiles are used on one combat roll." in flat

@@ -163,3 +163,19 @@ def test_digest_columns_give_the_prose_the_room(game_id: str) -> None:
                 assert w <= most + 0.5, (table.id, part["columns"][i], w, most)
         checked += 1
     assert checked
+
+
+@pytest.mark.parametrize(("game_id", "least"), [("risk-shadow-forces", 48.0), ("risk-legacy", 42.0)])
+def test_the_stickers_effect_column_gets_the_room_that_saves_lines(game_id: str, least: float) -> None:
+    """Issue 34 P11: the digest's "Stickers and marks" table gives its width where it takes lines off the rows
+    (the Effect prose), not in proportion to every column's longest text counted in characters: Shadow Forces'
+    Effect column was 36.5 % of the width (the table 638 mm tall over pp. 4-7 of the A4 digest), now 50.1 %
+    (537 mm, pp. 4-6); Risk Legacy's 33.5 % -> 44.7 % (367 -> 314 mm)."""
+    from scarbook.compiler.render.html import table_parts
+    from scarbook.compiler.validate import load_game
+
+    game = load_game(game_id).effective()
+    table = next(t for t in T.rule_tables(game) if t.id == "stickers")
+    part = table_parts(table)[0]
+    widths = dict(zip(part["columns"], (float(w) for w in part["cols"]), strict=True))
+    assert widths["Effect"] >= least, widths

@@ -155,28 +155,125 @@ def table_parts(table: Table, seen: dict[str, str] | None = None) -> list[dict[s
 
 #: About how many characters of table text fit across a page (10 pt on A4 or Letter less the margins).
 TABLE_CHARS = 84
+#: The digest's table on A4 (reference.css: 13 mm margins), in mm: a character of TABLE_CHARS is 2.19 mm.
+TABLE_MM = 184.0
+#: A cell's padding (reference.css: 1.8 mm a side) with a little to spare, and a space at 10.5 pt, in characters.
+PAD = 4.0 * TABLE_CHARS / TABLE_MM
+SPACE = 318 * 10.5 / 1000 * 25.4 / 72 * TABLE_CHARS / TABLE_MM
+
+
+def _chars(word: str, bold: bool = False) -> float:
+    """A word's printed width in a digest table (10.5 pt; a header's 10 pt bold), in characters of TABLE_CHARS,
+    from the bundled font's own advances."""
+    from scarbook.compiler.boardmap import text_width
+
+    return text_width(word, 10.0 if bold else 10.5, bold) * 25.4 / 72 * TABLE_CHARS / TABLE_MM
+
+
+def _lines(words: list[float], width: float, space: float = 1.0) -> int:
+    """How many lines `words` (their widths in characters) take when wrapped at `width` characters."""
+    lines, used = 1, -1.0
+    for w in words:
+        if used >= 0 and used + space + w <= width:
+            used += space + w
+            continue
+        if used >= 0:
+            lines += 1
+        extra = int(w // width) if width > 0 and w > width else 0  # a word longer than the column breaks
+        lines += extra
+        used = w - extra * width
+    return lines
+
+
+@lru_cache(maxsize=4096)
+def _lines_by_width(words: tuple[float, ...], width: float, room: int) -> tuple[int, ...]:
+    """The lines of one cell at `width`, `width` + 1 ... `width` + `room` characters (one line from where the
+    whole text fits on); kept, as the same text comes back in many rows and tables."""
+    out: list[int] = []
+    whole = sum(words) + SPACE * (len(words) - 1)
+    for k in range(room + 1):
+        if whole <= width + k:
+            return (*out, *[1] * (room + 1 - k))
+        out.append(_lines(list(words), width + k, SPACE))
+    return tuple(out)
+
+
+def _table_lines(cells: list[list[list[float]]], widths: list[float]) -> int:
+    """How many lines a table takes at `widths` (characters): each row as tall as its tallest cell."""
+    return sum(max(_lines(column[r], w - PAD, SPACE) for column, w in zip(cells, widths, strict=True))
+               for r in range(len(cells[0])))
+
+
+def _widen(least: list[float], cells: list[list[list[float]]], room: int) -> list[int]:
+    """How many characters each column gets of `room`, one breakpoint at a time: each step widens the column
+    where a few more characters take the most lines off the table per character (the rows' tallest cells
+    first, then the lines of all cells, so two columns that must both widen before a row gets shorter are
+    not stuck), until nothing saves a line."""
+    columns, count = len(least), len(cells[0])
+    # lines[i][k]: the lines of each row (0: the header) in column i widened by k characters
+    lines = [list(zip(*(_lines_by_width(tuple(c), least[i] - PAD, room) for c in cells[i]), strict=True))
+             for i in range(columns)]
+    breaks = [[k for k in range(1, room + 1) if lines[i][k] != lines[i][k - 1]] for i in range(columns)]
+    given, left = [0] * columns, room
+    while left > 0:
+        now = [lines[i][given[i]] for i in range(columns)]
+        tall = sum(max(col[r] for col in now) for r in range(count))
+        best: tuple[float, int, int] | None = None  # (lines saved per character, column, characters)
+        for i in range(columns):
+            others = [max((now[j][r] for j in range(columns) if j != i), default=0) for r in range(count)]
+            here = sum(now[i])
+            for k in breaks[i]:
+                if k <= given[i]:
+                    continue
+                if k - given[i] > left:
+                    break
+                saved = 1000 * (tall - sum(map(max, others, lines[i][k]))) + here - sum(lines[i][k])
+                gain = saved / (k - given[i])
+                if saved > 0 and (best is None or gain > best[0]):
+                    best = (gain, i, k)
+        if best is None:
+            break
+        _, i, k = best
+        left -= k - given[i]
+        given[i] = k
+    return given
 
 
 def column_widths(table: Table, rows: list[list[dict[str, Any]]]) -> list[str]:
     """Widths (percent) of a wide table's columns, so it is laid out with `table-layout: fixed` (automatic
     layout measures every cell's smallest and largest width first: a sixth of a long reference sheet).
 
-    The same idea in characters, from the texts (the header's and every row's, so a table's parts line
-    up): each column first gets its longest word (and padding), so no word is broken; the room left goes
-    to the columns whose longest text is longer than that, in proportion to how much longer; what none of
-    them wants goes to the column of longest text (issue 34 P11), not to every column alike."""
-    least, most = [], []
+    The same idea in characters of TABLE_CHARS, from the texts' printed widths (`_chars`: the header's and
+    every row's, so a table's parts line up): each column first gets its longest word (and padding), so no
+    word is broken; the room left is given
+    a character at a time where it saves the most lines: each step widens the column whose widening takes
+    the most lines off the table (the rows' tallest cells, the header's too) per character, so a
+    one-line column (a kind, a count) never grows past its longest text and the prose gets what it needs to
+    shorten its rows, not an even share (issue 34 P11); what saves no line goes to the column of longest text.
+    Where that gets stuck (two columns that must widen together), the older share in proportion to how much
+    longer each column's longest text is than its longest word is used when it takes fewer lines."""
+    least, most, cells = [], [], []
     for i, column in enumerate(table.columns):
-        texts = [column.title, *(r[i]["text"] for r in rows if i < len(r))]
-        least.append(min(_longest_word(table, rows, i) + 2.5, 30.0))
-        most.append(float(max(len(t) for t in texts)) + 2.5)
+        cell = [[_chars(w, bold=True) for w in column.title.split()]]  # the header is bold
+        cell += [[_chars(w) for w in (r[i]["text"] if i < len(r) else "").split()] for r in rows]
+        cells.append(cell)
+        least.append(min(max((w for c in cell for w in c), default=1.0) + PAD, 30.0))
+        most.append(max(sum(c) + SPACE * max(0, len(c) - 1) for c in cell) + PAD)
     room = TABLE_CHARS - sum(least)
     if room < 0:  # crowded: automatic layout, which measures the words, decides
         return []
+    prose = max(range(len(most)), key=lambda i: most[i])
+    # a whole character at a time may pass a column's longest text: never wider than that
+    widened = [max(w, min(w + k, m)) for w, k, m in zip(least, _widen(least, cells, int(room)), most, strict=True)]
+    # the room shared in proportion to how much longer than its longest word each column's longest text is
     wants = [max(0.0, m - w) for m, w in zip(most, least, strict=True)]
     share = min(1.0, room / sum(wants)) if sum(wants) > 0 else 0.0
-    widths = [w + share * want for w, want in zip(least, wants, strict=True)]
-    widths[max(range(len(most)), key=lambda i: most[i])] += max(0.0, TABLE_CHARS - sum(widths))  # to the prose
+    shared = [w + share * want for w, want in zip(least, wants, strict=True)]
+    candidates = []
+    for widths in (widened, shared):
+        widths[prose] += max(0.0, TABLE_CHARS - sum(widths))  # what saves no line: to the prose
+        candidates.append((_table_lines(cells, widths), widths))
+    widths = min(candidates, key=lambda c: c[0])[1]  # the widening, unless sharing is shorter where it gets stuck
     total = sum(widths) or 1.0
     return [f"{100 * w / total:.2f}" for w in widths]
 

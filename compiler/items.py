@@ -240,8 +240,25 @@ def cards_of(section: dict[str, dict[str, Any]]) -> dict[str, Card]:
     return {cid: Card.of(cid, card) for cid, card in section.items()}
 
 
+#: The last view made of each item, by (view, id): (the raw item it was made from, the view). A view depends only
+#: on its id and raw item, and the games a campaign derives as it is played (sealed content left out, the board as
+#: played) share the items they do not change: a replay makes ~4 such games and each read the same ~400 items
+#: into views again (~10 % of a checked replay). One slot per id, so the memo holds at most one game's items.
+_MADE: dict[tuple[str, str], tuple[object, Any]] = {}
+
+
+def _view(kind: str, key: str, raw: object, make: Any) -> Any:
+    """`make(key, raw)`, or the view made of this very raw item before (an item a game changed is a new object)."""
+    found = _MADE.get((kind, key))
+    if found is not None and found[0] is raw:
+        return found[1]
+    view = make(key, raw)
+    _MADE[(kind, key)] = (raw, view)
+    return view
+
+
 def stickers_of(section: dict[str, dict[str, Any]]) -> dict[str, Sticker]:
-    return {sid: Sticker.of(sid, st) for sid, st in section.items()}
+    return {sid: _view("sticker", sid, st, Sticker.of) for sid, st in section.items()}
 
 
 def sticker_views(game: Game) -> dict[str, Sticker]:
@@ -322,7 +339,7 @@ class Place(NamedTuple):
 
 
 def places_of(section: dict[str, dict[str, Any]]) -> dict[str, Place]:
-    return {pid: Place.of(pid, item) for pid, item in section.items()}
+    return {pid: _view("place", pid, item, Place.of) for pid, item in section.items()}
 
 
 class BookSlot(NamedTuple):

@@ -59,8 +59,8 @@ class Names:
         return str(item.printed_code or item_id)
 
     def target(self, item_id: str | None) -> str:
-        """Where a mark is: a rulebook place before any item of the same id (Risk Legacy's 'rules-addition-e' is
-        both the sticker and the place it goes in, and the place is what the "On" column means)."""
+        """Where a mark is: a rulebook place before any item of the same id (a rule sticker may share its id with
+        the place it goes in, and the place is what the "On" column means)."""
         if item_id and item_id in self.slots:
             return self.slots[item_id]
         return self(item_id)

@@ -75,11 +75,14 @@ class Night:
     """The browser at the table: find, click, wait for the page a write answers with, take screenshots."""
 
     def __init__(self, driver: Any, base: str, file: Path, shots: Path) -> None:
+        from selenium.common.exceptions import StaleElementReferenceException
         from selenium.webdriver.common.by import By
         from selenium.webdriver.support.ui import WebDriverWait
 
         self.d, self.base, self.file, self.shots, self.by = driver, base, file, shots, By
-        self.wait = lambda seconds=20: WebDriverWait(driver, seconds, poll_frequency=0.1)
+        # a page that follows the campaign reloads itself: an element read as it is replaced is asked again
+        self.wait = lambda seconds=20: WebDriverWait(driver, seconds, poll_frequency=0.1,
+                                                     ignored_exceptions=(StaleElementReferenceException,))
         self.n = 0
 
     def open(self, path: str = "/") -> None:

@@ -791,3 +791,28 @@ def test_undo_of_a_plain_last_line_reads_no_yaml_and_takes_the_cached_line_count
 ])
 def test_the_comma_between_flow_entries(text: str, start: int, end: int, found: int) -> None:
     assert ledgertext._comma_between(text, start, end) == found
+
+
+@pytest.mark.parametrize("earlier", ["", "  recorded_under: [{release: 0.1.0, fingerprint: 0123456789abcdef}]\n",
+                                     "  recorded_under:\n  - {release: 0.1.0, fingerprint: 0123456789abcdef}\n",
+                                     "  recorded_under:\n    - {release: 0.1.0, fingerprint: 0123456789abcdef}\n"
+                                     "  name: The long war\n"])
+def test_a_stretch_is_added_to_those_recorded_without_loading_the_file_again(
+        earlier: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import yaml
+
+    text = ("campaign:\n  game: risk-legacy\n  players: [Ann, Bob]\n" + earlier
+            + "events:\n" + "".join(f"- {{event: game-start, n: {i}}}\n" for i in range(50)))
+    entry = {"release": "0.3.0", "fingerprint": "fedcba9876543210"}
+
+    def refused(*args: object, **kwargs: object) -> object:
+        raise AssertionError("the whole file loaded again (PyYAML's Python loader: seconds on a long campaign)")
+
+    monkeypatch.setattr(yaml, "safe_load", refused)
+    out = ledgertext.with_stretch(text, entry)
+    monkeypatch.undo()
+    stretches = yaml.safe_load(out)["campaign"]["recorded_under"]
+    assert stretches[-1] == entry and len(stretches) == (2 if earlier else 1)
+    assert out.endswith(text[text.index("events:"):])  # the events untouched
+    assert yaml.safe_load(out)["campaign"]["players"] == ["Ann", "Bob"]
+    assert ("name: The long war\n" in out) == ("name:" in earlier)  # a key after a hand-written list keeps its line

@@ -112,13 +112,21 @@ def with_stretch(text: str, entry: dict[str, Any]) -> str:
     """`text` whose header records one more stretch (`recorded_under`, and `format` when missing), edited in
     place: the `recorded_under` list rewritten on its line, or new lines after the header's last key. A header
     the edit cannot find (not a block mapping) is left as it is: the events are still written."""
+    import re
+
     import yaml
 
-    try:
-        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except yaml.YAMLError:
-        return text
-    head = next((v for k, v in getattr(root, "value", []) if getattr(k, "value", None) == "campaign"), None)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    events = re.search(r"^events[ \t]*:", text, re.MULTILINE)  # the header alone, when it comes first: the events'
+    head = None  # nodes are never needed (composing 10,000 of them cost ~1 s)
+    for part in ([text[:events.start()]] if events else []) + [text]:
+        try:
+            root = yaml.compose(part, Loader=loader)
+        except yaml.YAMLError:
+            continue
+        head = next((v for k, v in getattr(root, "value", []) if getattr(k, "value", None) == "campaign"), None)
+        if head is not None:
+            break
     if not isinstance(head, yaml.MappingNode) or head.flow_style or not head.value:
         return text
     pairs = {str(k.value): (k, v) for k, v in head.value}

@@ -305,10 +305,25 @@ GENERIC = MarkGroup("marks", Word("mark", "marks"), icon="diamond", color="#5b2a
                     declared=False)
 
 
+#: The groups made last, with the `marks` list they were made from: the games a campaign derives as it is played
+#: share their meta, and a checked replay asked ~20 times a game (placements name kinds by their group).
+_GROUPS: list[tuple[object, list[MarkGroup]]] = []
+
+
 def mark_groups(game: Game | None) -> list[MarkGroup]:
     """The game's mark groups in the order it declares them, then the generic ones (founds, boxes, the rest)."""
+    declared = _meta(game).get("marks")
+    if _GROUPS and declared is not None and _GROUPS[0][0] is declared:
+        return list(_GROUPS[0][1])
+    out = _made_groups(declared)
+    if declared is not None:
+        _GROUPS[:] = [(declared, out)]
+    return list(out)
+
+
+def _made_groups(declared: object) -> list[MarkGroup]:
     out: list[MarkGroup] = []
-    for g in as_list(_meta(game).get("marks")):
+    for g in as_list(declared):
         if not isinstance(g, dict) or not isinstance(g.get("id"), str):
             continue
         word = _word(g.get("title"), (g["id"], g["id"]))

@@ -47,8 +47,11 @@ class LazyList(list):  # type: ignore[type-arg]
         return bool(self._head) or list.__len__(self) > 0
 
     def __getitem__(self, i: Any) -> Any:
-        if self._head and isinstance(i, int) and -list.__len__(self) <= i < 0:
-            return list.__getitem__(self, i)
+        if self._head and isinstance(i, int) and not isinstance(i, bool):
+            if -list.__len__(self) <= i < 0:
+                return list.__getitem__(self, i)
+            if self._head <= i < len(self):  # counted from the start, but in the tail (a game by its number)
+                return list.__getitem__(self, i - self._head)
         self.fill()
         return list.__getitem__(self, i)
 

@@ -427,3 +427,30 @@ def test_the_digest_names_sticker_kinds_in_words(plain_builds: dict[str, Path]) 
             assert not [p for p in powers if p in text], (gid, sorted(p for p in powers if p in text)[:4])  # no ids
     sf = " ".join(raw_text(plain_builds["a4"] / "risk-shadow-forces" / "digest.pdf").split())
     assert "Power 1 (name not in the sources)" in sf
+
+
+#: Issue 34 P17: rules the Shadow Blades and Risk Legacy aids printed twice (in two rules, or in a rule and a
+#: table); each is printed once. Each pattern matches every way the aid said it.
+ONCE = {
+    "shadow-blades": {
+        "who wins": r"highest total bounty",
+        "starting cards dealt": r"one to each player at random|each player is dealt one at random",
+        "missions only where you dominate": r"zone tile that you dominate|deployed in dominated zones"
+                                            r"|deployed face down only in zones you dominate",
+        "weapons add strength": r"linked weapons counts the sum|their strength adds to the agent",
+        "weapons linked on deployment": r"link weapon cards to it as you deploy|you may link one or more weapons",
+    },
+    "risk-legacy": {
+        "four red stars win": r"4 red stars wins|4th red star wins|ends when a player has 4 red stars",
+        "city populations": r"world capital\W+5",
+        "missiles for signatures": r"one missile per signature|one missile in later games",
+    },
+}
+
+
+def test_the_shadow_blades_and_risk_legacy_aids_print_each_rule_once(plain_builds: dict[str, Path]) -> None:
+    for paper, folder in plain_builds.items():
+        for gid, facts in ONCE.items():
+            text = " ".join(raw_text(folder / gid / "reference.pdf").lower().split())  # in reading order
+            counts = {fact: len(re.findall(pattern, text)) for fact, pattern in facts.items()}
+            assert all(n == 1 for n in counts.values()), (paper, gid, counts)

@@ -15,8 +15,9 @@ campaign): the later games' items are left out, so are the later games' sections
 printed under a table (a section's name is its game's title), and in the free text of what remains (notes, texts,
 effects, a schedule entry's objective...) each sentence that names a sealed item is withheld, with a
 line saying until when; a schedule entry whose game ends by opening a packet still sealed keeps "Open
-envelope C" of its `at_end` and withholds what it says the packet holds. `mentions` is what `validate` warns with (X111) where unsealed free text names
-a sealed item, so the authors can move that sentence into the packet's own notes.
+envelope C" of its `at_end` and withholds what it says the packet holds. `mentions` is what `validate`
+warns with (X111) where unsealed free text names a sealed item, so the authors can move that sentence into
+the packet's own notes.
 """
 
 from __future__ import annotations

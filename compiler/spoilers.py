@@ -14,8 +14,10 @@ Two kinds of content are sealed, both declared as content data, never by game:
 campaign): the later games' items are left out, so are the later games' sections from the sources
 printed under a table (a section's name is its game's title), and in the free text of what remains (notes, texts,
 effects, a schedule entry's objective...) each sentence that names a sealed item is withheld, with a
-line saying until when. `mentions` is what `validate` warns with (X111) where unsealed free text names
-a sealed item, so the authors can move that sentence into the packet's own notes.
+line saying until when; a schedule entry whose game ends by opening a packet still sealed keeps "Open
+envelope C" of its `at_end` and withholds what it says the packet holds. `mentions` is what `validate`
+warns with (X111) where unsealed free text names a sealed item, so the authors can move that sentence into
+the packet's own notes.
 """
 
 from __future__ import annotations
@@ -213,12 +215,36 @@ def _without_cites(item: Item, hidden: set[str]) -> Item:
     return {**item, "source": {**item["source"], "cite": [c for c in own if c not in hidden]}}
 
 
+def _opening(entry: Item, full: Game, opened: set[str]) -> Item:
+    """A schedule entry whose game ends by opening a packet still sealed, without what its `at_end` says the
+    packet holds: the rulebook's "Open envelope C: add five warfare cards ..." keeps "Open envelope C" and
+    the rest is withheld until the packet is opened (the packet's name is printed on its outside)."""
+    text = entry.get("at_end")
+    if not isinstance(text, str):
+        return entry
+    envelopes = full.section("envelopes")
+    for eid in as_list(entry.get("opens")):
+        env = envelopes.get(eid) if isinstance(eid, str) else None
+        if env is None or eid in opened or env.get("opened_at_start"):
+            continue
+        name = str(env.get("name") or eid)
+        words = _tokens(name)
+        for start in range(max(len(words) - 1, 1)):  # "Sealed container B" is opened as "container B"
+            spelled = r"\W+".join(re.escape(w) for w in words[start:])
+            found = re.search(rf"\bopen\W+(?:the\W+)?{spelled}\s*:", text, re.IGNORECASE)
+            if found:
+                kept = text[:found.end()].rstrip(" :")
+                return {**entry, "at_end": f"{kept}. (More is withheld until {name} is opened.)"}
+    return entry
+
+
 def for_players(visible: Game, full: Game, opened: Iterable[str] = (), reached: int = 1, over: bool = False) -> Game:
     """`visible` (the game as `Game.effective` or a campaign left it) as every output shows it: the
     schedule's later games and their items left out, and each sentence of free text that names a sealed
     item withheld (see the module's docstring)."""
     import dataclasses
 
+    opened = set(opened)
     seal = sealed(full, opened, reached)
     later = later_items(full, reached)
     if not later and not seal.active:
@@ -227,6 +253,8 @@ def for_players(visible: Game, full: Game, opened: Iterable[str] = (), reached: 
     sections = {name: {iid: _without_cites(_free_text(item, seal) if seal.active else item, hidden)
                        for iid, item in items.items() if iid not in later}
                 for name, items in visible.sections.items()}
+    if "schedule" in sections:
+        sections["schedule"] = {sid: _opening(entry, full, opened) for sid, entry in sections["schedule"].items()}
     file_cites = {f: [c for c in cs if c not in hidden] for f, cs in visible.file_cites.items()}
     meta = _free_text(visible.meta, seal) if seal.active else visible.meta
     board = _free_text(visible.board, seal) if seal.active else visible.board

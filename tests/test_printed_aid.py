@@ -114,6 +114,27 @@ def later_texts(game: Game, reached: int) -> set[str]:
     return later
 
 
+def packet_texts(game: Game, opened: set[str]) -> set[str]:
+    """Issue 34 P15: what a schedule entry's `at_end` says a packet still sealed holds ("Open envelope C: add
+    five warfare cards; ..."): its clauses of four words or more after the colon."""
+    out = set()
+    for entry in game.section("schedule").values():
+        for eid in entry.get("opens") or []:
+            if eid in opened or not isinstance(entry.get("at_end"), str):
+                continue
+            name = str(game.section("envelopes")[eid].get("name", eid)).split()[-1]
+            found = re.search(rf"open\W+[\w ]*?\b{re.escape(name)}\s*:(.*)", entry["at_end"], re.IGNORECASE | re.DOTALL)
+            if found:
+                out.update(_norm(c) for c in re.split(r"[;.]", found.group(1)) if len(_norm(c).split()) >= 4)
+    return out
+
+
+def later_game_numbers(text: str, reached: int) -> list[str]:
+    """Issue 34 P15: the phrases of `text` that name a game after `reached` ("game 14 only", "in games 10 and 13")."""
+    return [m.group(0) for m in re.finditer(r"\bgames? (\d+)((?:, \d+)*(?: and \d+)?)", text, re.IGNORECASE)
+            if any(int(n) > reached for n in re.findall(r"\d+", m.group(0)))]
+
+
 def leaks(texts: dict[str, str], names: set[str]) -> list[tuple[str, str]]:
     return [(Path(f).name, n.strip()) for f, t in texts.items() for n in sorted(names) if n in t]
 
@@ -279,6 +300,34 @@ def test_no_output_without_a_campaign_names_a_sealed_item(plain_builds: dict[str
     assert _norm("A Rogue Element Erupts from the Darkness") in later_texts(sf, 1)
 
 
+def test_no_table_or_aid_without_a_campaign_names_a_later_game(plain_builds: dict[str, Path]) -> None:
+    """Issue 34 P15: no table, digest or aid line says what a later game brings ("(game 14 only)", "Rounds in
+    games 10 and 13", "once the six sealed territories are on the board"); a packet's trigger printed on its
+    outside ("Game 4's end: ...") and the game's own description (the box's) may name them."""
+    folder = plain_builds["a4"]
+    for gid in shipped_games():
+        game = cached_game(gid, [])
+        public = [str(v) for v in [*game.meta.values(), *as_dict(game.meta.get("campaign")).values()]
+                  if isinstance(v, str)]
+        public += [str(as_dict(env.get("trigger")).get("text", "")) for env in game.section("envelopes").values()]
+        texts = {p.name: p.read_text("utf-8") for p in (folder / gid / "tables").glob("*.md")}
+        texts.update({p.name: pdftotext(p) for p in (folder / gid).glob("*.pdf") if p.stem in ("reference", "digest")})
+        found = []
+        for name, text in texts.items():
+            flat = " ".join(text.split())
+            for said in (c.split() for text in public for c in re.split(r"[.;!]", text) if len(c.split()) >= 3):
+                # a clause, or its longest start the page did not break (a column may end inside it)
+                for n in range(len(said), min(len(said), 6) - 1, -1):
+                    if " ".join(said[:n]) in flat:
+                        flat = flat.replace(" ".join(said[:n]), " ")
+                        break
+            found += [(gid, name, phrase) for phrase in later_game_numbers(flat, 1)]
+        assert not found, found
+        assert not leaks({n: _norm(t) for n, t in texts.items()}, {_norm("six sealed territories"), _norm("b69s")})
+    assert later_game_numbers("Look at a secret territory (game 14 only); rounds in games 10 and 13", 1) == \
+        ["game 14", "games 10 and 13"]
+
+
 @pytest.mark.parametrize("name", ["risk-legacy-15", "risk-shadow-forces-15", "risk-shadow-forces-opening"])
 def test_a_campaign_build_shows_only_what_the_campaign_opened(name: str, campaigns: dict[str, Path],
                                                               tmp_path: Path) -> None:
@@ -305,8 +354,13 @@ def test_a_campaign_build_shows_only_what_the_campaign_opened(name: str, campaig
         # every word on both papers: on Letter's 17.6 mm shorter page the Shadow Forces campaign aid is set closer
         # (aid.css body.tight) rather than cut (issue 34 P2)
         assert_campaign_aid_whole(folder / game_id, game_id)
+        assert not leaks(texts, packet_texts(game, opened)), leaks(texts, packet_texts(game, opened))[:10]
     if name == "risk-shadow-forces-opening":
         assert opened == {"container-b"} and reached == 4
+        # game 4's end opens envelope C: the instruction is printed, what the envelope holds is not (P15)
+        assert _norm("add five warfare cards, nine warlord upgrade cards, four scar cards") in \
+            packet_texts(game, opened)
+        assert _norm("Open envelope C") in " ".join(texts.values())
 
 
 def test_validate_warns_where_free_text_names_a_sealed_item_and_outputs_withhold_it(tmp_path: Path) -> None:
@@ -373,3 +427,30 @@ def test_the_digest_names_sticker_kinds_in_words(plain_builds: dict[str, Path]) 
             assert not [p for p in powers if p in text], (gid, sorted(p for p in powers if p in text)[:4])  # no ids
     sf = " ".join(raw_text(plain_builds["a4"] / "risk-shadow-forces" / "digest.pdf").split())
     assert "Power 1 (name not in the sources)" in sf
+
+
+#: Issue 34 P17: rules the Shadow Blades and Risk Legacy aids printed twice (in two rules, or in a rule and a
+#: table); each is printed once. Each pattern matches every way the aid said it.
+ONCE = {
+    "shadow-blades": {
+        "who wins": r"highest total bounty",
+        "starting cards dealt": r"one to each player at random|each player is dealt one at random",
+        "missions only where you dominate": r"zone tile that you dominate|deployed in dominated zones"
+                                            r"|deployed face down only in zones you dominate",
+        "weapons add strength": r"linked weapons counts the sum|their strength adds to the agent",
+        "weapons linked on deployment": r"link weapon cards to it as you deploy|you may link one or more weapons",
+    },
+    "risk-legacy": {
+        "four red stars win": r"4 red stars wins|4th red star wins|ends when a player has 4 red stars",
+        "city populations": r"world capital\W+5",
+        "missiles for signatures": r"one missile per signature|one missile in later games",
+    },
+}
+
+
+def test_the_shadow_blades_and_risk_legacy_aids_print_each_rule_once(plain_builds: dict[str, Path]) -> None:
+    for paper, folder in plain_builds.items():
+        for gid, facts in ONCE.items():
+            text = " ".join(raw_text(folder / gid / "reference.pdf").lower().split())  # in reading order
+            counts = {fact: len(re.findall(pattern, text)) for fact, pattern in facts.items()}
+            assert all(n == 1 for n in counts.values()), (paper, gid, counts)

@@ -135,6 +135,8 @@ TEXT_OVER = 100.0
 LINE_CROSSED = 25.0
 #: What a label over another territory's circle costs: more than a line across it (it reads as that one's label).
 OTHER_CIRCLE = 30.0
+#: A label whose block stands further than this from its circle's edge is drawn with a leader line to it.
+LEADER_FROM = 10.0
 #: What a title over another title costs: more than covering a code.
 TITLE_OVER_TITLE = 100.0
 #: An edge longer than this share of the board's width that passes through other circles is drawn as two
@@ -588,7 +590,7 @@ class BoardLayout:
         x, y = self.pos[tid]
         nx, ny = min(max(x, box.x0), box.x1), min(max(y, box.y0), box.y1)
         d = math.dist((x, y), (nx, ny))
-        if d <= self.radius + 10:
+        if d <= self.radius + LEADER_FROM:
             return None
         return (x + (nx - x) * self.radius / d, y + (ny - y) * self.radius / d), (nx, ny)
 

@@ -347,15 +347,18 @@ def test_a_label_sits_under_its_circle_when_clear_else_the_next_clear_place() ->
     label = alone.labels["a"]
     box = label.box
     r = alone.radius
-    d = r + 1.5  # the nearest ring of places; of those, a corner is nearest the circle
-    assert (box.x0, box.y0) == pytest.approx((500 + d * 0.7, 300 + d * 0.7))
+    # the place nearest the circle, clear of it: on the ring of places 1.5 from it, all round it every 15 degrees,
+    # one turned slightly from the side comes nearer than the gap (by its corner), never into the circle's margin
+    assert alone._candidates("a", label).index(box) == 7 * 16 + 11  # 165 degrees: left, a little down
+    assert 0 <= math.dist((500, 300), (box.x1, 300)) - r < 1.5 and box.y0 < 300 < box.y1
     assert (box.x1 - box.x0, box.y1 - box.y0) == pytest.approx((label.width, label.height))
     assert alone.leader("a") is None and alone.label_boxes() == {"a": box}
     blocked = bm.BoardLayout(made([at("a", 500, 300, name="Abc"), at("b", 530, 330, name="", code="B"),
                                    at("c", 470, 330, name="", code="C"), at("e", 530, 270, name="", code="E")],
                                   board=size))
-    b = blocked.labels["a"].box  # three corners taken: the fourth
-    assert (b.x1, b.y1) == pytest.approx((500 - d * 0.7, 300 - d * 0.7))
+    b = blocked.labels["a"].box  # three corners taken: on the side of the fourth, clear of the three
+    assert b.x1 <= 500 - r and b.y0 < 300 and all(not b.hits_circle(x, y, r + 2) for x, y in ((530, 330), (470, 330),
+                                                                                           (530, 270)))
     assert "b" in blocked.labels and "b" not in blocked.label_boxes()  # nothing to print
     for lay in (alone, blocked):
         chosen = lay.labels["a"].box
@@ -363,7 +366,7 @@ def test_a_label_sits_under_its_circle_when_clear_else_the_next_clear_place() ->
         assert lay._collisions(chosen, "a", []) == 0
         assert lay._far("a", chosen) == min(lay._far("a", c) for c in clear)
     candidates = alone._candidates("a", label)
-    assert len(candidates) == 7 * 16 and candidates[4] == box  # 7 rings of 16 places
+    assert len(candidates) == 7 * 16 + 7 * 24  # 7 rings of 16 places, then 7 rings all round every 15 degrees
     w, h = label.width, label.height
     assert candidates[0] == Box(500 - w / 2, 300 + r + 1.5, 500 + w / 2, 300 + r + 1.5 + h)
     assert candidates[1] == Box(500 - w / 2, 300 - r - 1.5 - h, 500 + w / 2, 300 - r - 1.5)
@@ -376,14 +379,21 @@ def test_a_label_sits_under_its_circle_when_clear_else_the_next_clear_place() ->
         Box(x - w * 0.15, y - d - h, x + w * 0.85, y - d), Box(x - w * 0.85, y - d - h, x + w * 0.15, y - d),
         Box(x + d, y - h * 0.9, x + d + w, y + h * 0.1), Box(x + d, y - h * 0.1, x + d + w, y + h * 0.9),
         Box(x - d - w, y - h * 0.9, x - d, y + h * 0.1), Box(x - d - w, y - h * 0.1, x - d, y + h * 0.9)]
-    assert [c.y0 for c in candidates[::16]] == pytest.approx([300 + r + g for g in (1.5, 8, 18, 30, 45, 62, 80)])
+    assert [c.y0 for c in candidates[:7 * 16:16]] == pytest.approx([300 + r + g for g in (1.5, 8, 18, 30, 45, 62, 80)])
     d = r + 80.0
-    assert candidates[-9] == Box(500 - d * 0.7 - w, 300 - d * 0.7 - h, 500 - d * 0.7, 300 - d * 0.7)
-    assert candidates[-12] == Box(500 + d * 0.7, 300 + d * 0.7, 500 + d * 0.7 + w, 300 + d * 0.7 + h)
-    assert candidates[-1] == Box(500 - d - w, 300 - h * 0.1, 500 - d, 300 + h * 0.9)
-    assert alone._far("a", candidates[0]) == pytest.approx(1.5 / 200)
+    assert candidates[7 * 16 - 9] == Box(500 - d * 0.7 - w, 300 - d * 0.7 - h, 500 - d * 0.7, 300 - d * 0.7)
+    assert candidates[7 * 16 - 12] == Box(500 + d * 0.7, 300 + d * 0.7, 500 + d * 0.7 + w, 300 + d * 0.7 + h)
+    assert candidates[7 * 16 - 1] == Box(500 - d - w, 300 - h * 0.1, 500 - d, 300 + h * 0.9)
+    round_ = candidates[7 * 16:]  # all round: to the right, below, to the left, above; the edge facing the circle
+    for ring, gap in enumerate(bm.CANDIDATE_GAPS):
+        d = r + gap
+        assert round_[ring * 24] == pytest.approx(Box(500 + d, 300 - h / 2, 500 + d + w, 300 + h / 2))
+        assert round_[ring * 24 + 6] == pytest.approx(Box(500 - w / 2, 300 + d, 500 + w / 2, 300 + d + h))
+        assert round_[ring * 24 + 12] == pytest.approx(Box(500 - d - w, 300 - h / 2, 500 - d, 300 + h / 2))
+        assert round_[ring * 24 + 18] == pytest.approx(Box(500 - w / 2, 300 - d - h, 500 + w / 2, 300 - d))
+    assert alone._far("a", candidates[0]) == pytest.approx(1.5 / bm.FAR_PER)
     assert alone._far("a", Box(490, 290, 510, 310)) == 0.0
-    assert alone._far("a", Box(500, 300 + r + 100, 510, 500)) == pytest.approx(100 / 200)
+    assert alone._far("a", Box(500, 300 + r + 100, 510, 500)) == pytest.approx(100 / bm.FAR_PER)
 
 
 def test_labels_never_overlap_and_leaders_reach_the_ones_set_apart() -> None:

@@ -147,6 +147,11 @@ CANDIDATE_GAPS = (1.5, 5.0, 10.0, 14.0, 22.0, 34.0, 50.0)
 #: A label's distance from its circle's edge that costs as much as 1 (a small cost: a place clear of lines and text is
 #: worth a leader line, but a long one is harder to follow).
 FAR_PER = 40.0
+#: What a label over its own circle costs: as much as a line across it (it hides the circle's fill and ring).
+OWN_CIRCLE = 25.0
+#: What a label over a region title costs: more than over a label, as the title would have to move, and a title moved
+#: for labels already placed finds a worse place (over circles and lines) than the one it had.
+TITLE_COVERED = 250.0
 #: What a title over another title costs: more than covering a code.
 TITLE_OVER_TITLE = 100.0
 #: An edge longer than this share of the board's width that passes through other circles is drawn as two
@@ -505,12 +510,12 @@ class BoardLayout:
                 hits += TEXT_OVER  # overprinted text is worst
         for *_, title in self.titles:
             if box.hits(title, 1.5):
-                hits += TEXT_OVER
+                hits += TITLE_COVERED
         if hits >= bound:
             return hits
         for tid, (cx, cy) in self.pos.items():
             if box.hits_circle(cx, cy, self.radius + (0 if tid == own else 2)):
-                hits += 10 if tid == own else OTHER_CIRCLE  # over another's circle it reads as its label
+                hits += OWN_CIRCLE if tid == own else OTHER_CIRCLE  # over another's circle it reads as its label
                 hits += CODE_COVERED if tid in self.coded else 0  # and over the code printed in it: overprinted
         mine = self._leader_to(own, box) if own in self.pos else None
         if own in self.pos:
@@ -591,15 +596,43 @@ class BoardLayout:
             for step in range(24):
                 c, s = math.cos(step * math.pi / 12), math.sin(step * math.pi / 12)
                 bx, by = x + d * c - w * (1 - c) / 2, y + d * s - h * (1 - s) / 2
+                nx, ny = min(max(x, bx), bx + w), min(max(y, by), by + h)
+                short = d - math.dist((x, y), (nx, ny))  # a corner turned towards the circle: out to the gap
+                bx, by = bx + c * max(0.0, short), by + s * max(0.0, short)
                 out.append(Box(bx, by, bx + w, by + h))
         return out
 
     def _place(self) -> None:
+        """Each label greedily in two orders (the largest first; the most crowded first), each then improved one
+        label at a time; the layout with the least total cost is kept."""
+        shown = [lab for lab in self.labels.values() if lab.name or lab.marks or lab.far]
+        crowd = {lab.tid: sum(1 for p in self.pos.values()
+                              if math.dist(p, self.pos[lab.tid]) < 3 * self.radius + lab.width) for lab in shown}
+        best: tuple[float, dict[str, Box]] | None = None
+        for order in (sorted(shown, key=lambda lab: -lab.width * lab.height),
+                      sorted(shown, key=lambda lab: (-crowd[lab.tid], -lab.width * lab.height))):
+            self._place_in(order)
+            total = self._total(shown)
+            if best is None or total < best[0]:
+                best = (total, {lab.tid: lab.box for lab in shown})
+            if total == 0 or len(shown) < 2:
+                break
+        assert best is not None or not shown
+        self._owner = {}
+        for lab in shown:
+            lab.box = best[1][lab.tid] if best else lab.box
+            self._owner[lab.box] = lab.tid
+
+    def _total(self, shown: list[Label]) -> float:
+        """Every shown label's collisions with everything else, and its distance from its circle."""
+        boxes = [lab.box for lab in shown]
+        return sum(self._collisions(lab.box, lab.tid, boxes[:i] + boxes[i + 1:]) + self._far(lab.tid, lab.box)
+                   for i, lab in enumerate(shown))
+
+    def _place_in(self, order: list[Label]) -> None:
         placed: list[Box] = []
-        order = sorted(self.labels.values(), key=lambda lab: -lab.width * lab.height)
+        self._owner = {}
         for label in order:
-            if not label.name and not label.marks and not label.far:
-                continue
             best = self._best(label, placed)
             label.box = best
             placed.append(best)
@@ -607,9 +640,7 @@ class BoardLayout:
         for _ in range(6):  # then each label again, the others standing: clears what the greedy order left
             changed = False
             for label in order:
-                if not label.name and not label.marks and not label.far:
-                    continue
-                others = [lab.box for lab in order if lab is not label and (lab.name or lab.marks or lab.far)]
+                others = [lab.box for lab in order if lab is not label]
                 now = self._collisions(label.box, label.tid, others)
                 if now == 0:
                     continue

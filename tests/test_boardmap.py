@@ -280,7 +280,7 @@ def test_title_and_label_collision_costs() -> None:
         assert lay._title_collisions(box, []) == 1000.0 and lay._collisions(box, "a", []) == 1000.0
     inside = Box(1, 1, 999, 599)
     assert lay._title_collisions(Box(1, 1, 20, 20), []) == 0.0 and lay._collisions(Box(1, 1, 20, 20), "a", []) == 0
-    assert lay._title_collisions(inside, []) == 10.0 and lay._collisions(inside, "a", []) == 10
+    assert lay._title_collisions(inside, []) == 10.0 and lay._collisions(inside, "a", []) == bm.OWN_CIRCLE == 25
     assert lay._collisions(inside, "x", []) == bm.OTHER_CIRCLE == 30  # another territory's circle: more than a line
     # within 2 of another title: titles never overprint one another (cost 100, more than covering a code)
     assert lay._title_collisions(Box(1, 1, 20, 20), [Box(21, 1, 30, 20)]) == 100.0
@@ -289,7 +289,7 @@ def test_title_and_label_collision_costs() -> None:
     assert lay._collisions(near, "a", []) == 0 and lay._collisions(near, "b", []) == 0
     assert lay._title_collisions(near, []) == 10.0
     own = Box(500 + 16 - 0.5, 290, 530, 310)
-    assert lay._collisions(own, "a", []) == 10
+    assert lay._collisions(own, "a", []) == 25
     other = Box(500 + 16 + 1.5, 290, 530, 310)  # clear of its own circle, too near another's
     assert lay._collisions(other, "a", []) == 0 and lay._collisions(other, "x", []) == 30
     assert lay._collisions(Box(1, 1, 20, 20), "a", [Box(21, 1, 30, 20)]) == bm.TEXT_OVER == 100  # text over text
@@ -301,7 +301,7 @@ def test_title_and_label_collision_costs() -> None:
     assert edged._collisions(across, "a", []) == bm.LINE_CROSSED == 25 and edged._title_collisions(across, []) == 1.0
     everything = Box(110, 290, 200, 310)  # over a's circle, along the edge, under a placed label
     placed = [Box(150, 290, 160, 310)]
-    assert edged._collisions(everything, "a", placed) == 100 + 10 + 25
+    assert edged._collisions(everything, "a", placed) == 100 + 25 + 25
     assert edged._collisions(everything, "x", placed) == 100 + 30 + 25
     # counting stops once the cost reaches the bound (after the texts, then after the circles); below it, exact
     assert edged._collisions(everything, "x", placed, 100) == 100
@@ -322,8 +322,9 @@ def test_title_and_label_collision_costs() -> None:
     titled = bm.BoardLayout(made([at("a", 500, 300, regions=["r"])], [{"id": "r", "name": "R"}],
                                  board={"layout": {"width": 1000, "height": 600}}))
     title = titled.titles[0][3]
-    assert titled._collisions(Box(title.x0, title.y0, title.x0 + 5, title.y0 + 5), "x", []) == 100
-    assert titled._collisions(Box(title.x0 - 7, title.y0, title.x0 - 1.4, title.y0 + 5), "x", []) == 100  # within 1.5
+    # a label over a title: more than over another label (the title would move, to a worse place)
+    assert titled._collisions(Box(title.x0, title.y0, title.x0 + 5, title.y0 + 5), "x", []) == bm.TITLE_COVERED == 250
+    assert titled._collisions(Box(title.x0 - 7, title.y0, title.x0 - 1.4, title.y0 + 5), "x", []) == 250  # within 1.5
     assert titled._collisions(Box(title.x0 - 7, title.y0, title.x0 - 1.6, title.y0 + 5), "x", []) == 0
 
 
@@ -347,18 +348,15 @@ def test_a_label_sits_under_its_circle_when_clear_else_the_next_clear_place() ->
     label = alone.labels["a"]
     box = label.box
     r = alone.radius
-    # the place nearest the circle, clear of it: on the ring of places 1.5 from it, all round it every 15 degrees,
-    # one turned slightly from the side comes nearer than the gap (by its corner), never into the circle's margin
-    assert alone._candidates("a", label).index(box) == 7 * 16 + 11  # 165 degrees: left, a little down
-    assert 0 <= math.dist((500, 300), (box.x1, 300)) - r < 1.5 and box.y0 < 300 < box.y1
+    d = r + 1.5  # the nearest ring of places; of those, a corner is nearest the circle
+    assert (box.x0, box.y0) == pytest.approx((500 + d * 0.7, 300 + d * 0.7))
     assert (box.x1 - box.x0, box.y1 - box.y0) == pytest.approx((label.width, label.height))
     assert alone.leader("a") is None and alone.label_boxes() == {"a": box}
     blocked = bm.BoardLayout(made([at("a", 500, 300, name="Abc"), at("b", 530, 330, name="", code="B"),
                                    at("c", 470, 330, name="", code="C"), at("e", 530, 270, name="", code="E")],
                                   board=size))
-    b = blocked.labels["a"].box  # three corners taken: on the side of the fourth, clear of the three
-    assert b.x1 <= 500 - r and b.y0 < 300 and all(not b.hits_circle(x, y, r + 2) for x, y in ((530, 330), (470, 330),
-                                                                                           (530, 270)))
+    b = blocked.labels["a"].box  # three corners taken: the fourth
+    assert (b.x1, b.y1) == pytest.approx((500 - d * 0.7, 300 - d * 0.7))
     assert "b" in blocked.labels and "b" not in blocked.label_boxes()  # nothing to print
     for lay in (alone, blocked):
         chosen = lay.labels["a"].box
@@ -391,6 +389,9 @@ def test_a_label_sits_under_its_circle_when_clear_else_the_next_clear_place() ->
         assert round_[ring * 24 + 6] == pytest.approx(Box(500 - w / 2, 300 + d, 500 + w / 2, 300 + d + h))
         assert round_[ring * 24 + 12] == pytest.approx(Box(500 - d - w, 300 - h / 2, 500 - d, 300 + h / 2))
         assert round_[ring * 24 + 18] == pytest.approx(Box(500 - w / 2, 300 - d - h, 500 + w / 2, 300 - d))
+        for c in round_[ring * 24:ring * 24 + 24]:  # a corner turned towards the circle is moved out to the gap
+            nearest = (min(max(500, c.x0), c.x1), min(max(300, c.y0), c.y1))
+            assert math.dist((500, 300), nearest) > d - 0.1  # one step out: within a tenth of a unit
     assert alone._far("a", candidates[0]) == pytest.approx(1.5 / bm.FAR_PER)
     assert alone._far("a", Box(490, 290, 510, 310)) == 0.0
     assert alone._far("a", Box(500, 300 + r + 100, 510, 500)) == pytest.approx(100 / bm.FAR_PER)
@@ -726,7 +727,7 @@ def test_a_label_may_touch_the_margin_of_its_own_circle_and_each_candidate_is_wh
     lay = bm.BoardLayout(made([at("a", 500, 300, name="Abc")], board={"layout": {"width": 1000, "height": 600}}))
     r = lay.radius
     assert lay._collisions(Box(500 + r + 0.5, 290, 530, 310), "a", []) == 0
-    assert lay._collisions(Box(500 + r - 0.1, 290, 530, 310), "a", []) == 10
+    assert lay._collisions(Box(500 + r - 0.1, 290, 530, 310), "a", []) == bm.OWN_CIRCLE
     label = lay.labels["a"]
     w, h = label.width, label.height
     d = r + 1.5

@@ -603,8 +603,8 @@ class BoardLayout:
         return out
 
     def _place(self) -> None:
-        """Each label greedily in two orders (the largest first; the most crowded first), each then improved one
-        label at a time; the layout with the least total cost is kept."""
+        """Each label greedily, the largest first, then improved one label at a time; where a label is still misread
+        or overprinted, again with the most crowded first, and the layout with the least total cost is kept."""
         shown = [lab for lab in self.labels.values() if lab.name or lab.marks or lab.far]
         crowd = {lab.tid: sum(1 for p in self.pos.values()
                               if math.dist(p, self.pos[lab.tid]) < 3 * self.radius + lab.width) for lab in shown}
@@ -612,10 +612,10 @@ class BoardLayout:
         for order in (sorted(shown, key=lambda lab: -lab.width * lab.height),
                       sorted(shown, key=lambda lab: (-crowd[lab.tid], -lab.width * lab.height))):
             self._place_in(order)
-            total = self._total(shown)
+            total, worst = self._total(shown)
             if best is None or total < best[0]:
                 best = (total, {lab.tid: lab.box for lab in shown})
-            if total == 0 or len(shown) < 2:
+            if worst < MISREAD or len(shown) < 2:  # no label misread or overprinted: the first order will do
                 break
         assert best is not None or not shown
         self._owner = {}
@@ -623,11 +623,12 @@ class BoardLayout:
             lab.box = best[1][lab.tid] if best else lab.box
             self._owner[lab.box] = lab.tid
 
-    def _total(self, shown: list[Label]) -> float:
-        """Every shown label's collisions with everything else, and its distance from its circle."""
+    def _total(self, shown: list[Label]) -> tuple[float, float]:
+        """(every shown label's collisions with everything else and distance from its circle, the most any label's
+        collisions cost)."""
         boxes = [lab.box for lab in shown]
-        return sum(self._collisions(lab.box, lab.tid, boxes[:i] + boxes[i + 1:]) + self._far(lab.tid, lab.box)
-                   for i, lab in enumerate(shown))
+        costs = [self._collisions(lab.box, lab.tid, boxes[:i] + boxes[i + 1:]) for i, lab in enumerate(shown)]
+        return sum(costs) + sum(self._far(lab.tid, lab.box) for lab in shown), max(costs, default=0.0)
 
     def _place_in(self, order: list[Label]) -> None:
         placed: list[Box] = []

@@ -237,3 +237,18 @@ def test_a_label_read_as_another_territorys_costs_more_than_a_line_across_it() -
     for box in (under_a, towards_b, by_b, beyond_b, clear):
         lay.labels["a"].name, lay.labels["a"].box = "A", box
         assert bool(misread_labels(lay)) == (lay._collisions(box, "a", []) > 0), box
+
+
+def test_a_crowded_board_keeps_the_cheaper_of_two_greedy_orders() -> None:
+    """On the Warhammer 40k aid's board, the largest-first order leaves a label misread; the most-crowded-first order
+    costs less in all, and is what the layout keeps."""
+    from scarbook.compiler.aid import map_marks
+
+    game = plain("risk-warhammer-40k")
+    width, compact = views(game)["aid"]
+    lay = BoardLayout(game, map_marks(game), width, compact)
+    shown = [lab for lab in lay.labels.values() if lab.name or lab.marks or lab.far]
+    kept, _worst = lay._total(shown)
+    lay._place_in(sorted(shown, key=lambda lab: -lab.width * lab.height))
+    first, worst = lay._total(shown)
+    assert worst >= bm.MISREAD and kept < first

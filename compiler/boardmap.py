@@ -135,6 +135,23 @@ TEXT_OVER = 100.0
 LINE_CROSSED = 25.0
 #: What a label over another territory's circle costs: more than a line across it (it reads as that one's label).
 OTHER_CIRCLE = 30.0
+#: A label whose block stands further than this from its circle's edge is drawn with a leader line to it.
+LEADER_FROM = 10.0
+#: What a label a reader could take for another territory's costs (the circle nearest to it is another's and no
+#: leader line says otherwise, or it stands by another circle, or its leader line runs through another circle or across
+#: another line): almost as much as overprinted text, far more than a line across it (a crossed label still reads
+#: right; one read as another territory's misinforms).
+MISREAD = 90.0
+#: The gaps between a circle and its label tried all round it (after the 16 places of each of the first rings).
+CANDIDATE_GAPS = (1.5, 5.0, 10.0, 14.0, 22.0, 34.0, 50.0)
+#: A label's distance from its circle's edge that costs as much as 1 (a small cost: a place clear of lines and text is
+#: worth a leader line, but a long one is harder to follow).
+FAR_PER = 40.0
+#: What a label over its own circle costs: as much as a line across it (it hides the circle's fill and ring).
+OWN_CIRCLE = 25.0
+#: What a label over a region title costs: more than over a label, as the title would have to move, and a title moved
+#: for labels already placed finds a worse place (over circles and lines) than the one it had.
+TITLE_COVERED = 250.0
 #: What a title over another title costs: more than covering a code.
 TITLE_OVER_TITLE = 100.0
 #: An edge longer than this share of the board's width that passes through other circles is drawn as two
@@ -493,20 +510,22 @@ class BoardLayout:
                 hits += TEXT_OVER  # overprinted text is worst
         for *_, title in self.titles:
             if box.hits(title, 1.5):
-                hits += TEXT_OVER
+                hits += TITLE_COVERED
         if hits >= bound:
             return hits
         for tid, (cx, cy) in self.pos.items():
             if box.hits_circle(cx, cy, self.radius + (0 if tid == own else 2)):
-                hits += 10 if tid == own else OTHER_CIRCLE  # over another's circle it reads as its label
+                hits += OWN_CIRCLE if tid == own else OTHER_CIRCLE  # over another's circle it reads as its label
                 hits += CODE_COVERED if tid in self.coded else 0  # and over the code printed in it: overprinted
+        mine = self._leader_to(own, box) if own in self.pos else None
+        if own in self.pos:
+            hits += self._misread(box, own, mine)
         if hits >= bound:
             return hits
         hits += LINE_CROSSED * self._segments_crossed(box)
         if hits >= bound or not placed:
             return hits
-        mine = self._leader_to(own, box) if own in self.pos else None
-        for other in placed:  # a leader line across a label, this one's or another's
+        for other in placed:  # a leader line across a label, this one's or another's, or across another line
             owner = self._owner.get(other)
             if owner is None or owner == own:
                 continue
@@ -515,7 +534,34 @@ class BoardLayout:
                 hits += LINE_CROSSED
             if mine is not None and other.hits_segment(*_shortened(mine)):
                 hits += LINE_CROSSED
+            if mine is not None and line is not None and _cross(mine, line):
+                hits += MISREAD  # which line leads where: as unclear as a label by another circle
         return hits
+
+    def _misread(self, box: Box, own: str, leader: tuple[tuple[float, float], tuple[float, float]] | None) -> float:
+        """What it costs that a reader could take the label in `box` for another territory's: MISREAD when, without
+        a leader line, the circle nearest to its middle is another's; with one, for each other circle it stands
+        by (as near as its own would stand without a line) or its line runs through."""
+        mx, my = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
+        ox, oy = self.pos[own]
+        r = self.radius
+        if leader is None:
+            mine = (mx - ox) ** 2 + (my - oy) ** 2
+            return MISREAD if any((mx - x) ** 2 + (my - y) ** 2 < mine for t, (x, y) in self.pos.items()
+                                  if t != own) else 0.0
+        (x1, y1), (x2, y2) = leader
+        dx, dy = x2 - x1, y2 - y1
+        length2 = dx * dx + dy * dy or 1.0
+        by = (r + LEADER_FROM) ** 2
+        cost = 0.0
+        for t, (x, y) in self.pos.items():
+            if t == own:
+                continue
+            nx, ny = min(max(x, box.x0), box.x1), min(max(y, box.y0), box.y1)
+            k = max(0.0, min(1.0, ((x - x1) * dx + (y - y1) * dy) / length2))
+            if (nx - x) ** 2 + (ny - y) ** 2 <= by or (x1 + k * dx - x) ** 2 + (y1 + k * dy - y) ** 2 < r * r:
+                cost += MISREAD
+        return cost
 
     def _best(self, label: Label, placed: list[Box]) -> Box:
         """The first of the label's candidates with the least collisions plus distance from its circle (what
@@ -545,14 +591,49 @@ class BoardLayout:
                            (x - w * 0.85, y - d - h), (x + d, y - h * 0.9), (x + d, y - h * 0.1),
                            (x - d - w, y - h * 0.9), (x - d - w, y - h * 0.1)):
                 out.append(Box(bx, by, bx + w, by + h))
+        for gap in CANDIDATE_GAPS:  # then every 15 degrees round it, the block's edge facing the circle
+            d = r + gap
+            for step in range(24):
+                c, s = math.cos(step * math.pi / 12), math.sin(step * math.pi / 12)
+                bx, by = x + d * c - w * (1 - c) / 2, y + d * s - h * (1 - s) / 2
+                nx, ny = min(max(x, bx), bx + w), min(max(y, by), by + h)
+                short = d - math.dist((x, y), (nx, ny))  # a corner turned towards the circle: out to the gap
+                bx, by = bx + c * max(0.0, short), by + s * max(0.0, short)
+                out.append(Box(bx, by, bx + w, by + h))
         return out
 
     def _place(self) -> None:
+        """Each label greedily, the largest first, then improved one label at a time; where a label is still misread
+        or overprinted, again with the most crowded first, and the layout with the least total cost is kept."""
+        shown = [lab for lab in self.labels.values() if lab.name or lab.marks or lab.far]
+        crowd = {lab.tid: sum(1 for p in self.pos.values()
+                              if math.dist(p, self.pos[lab.tid]) < 3 * self.radius + lab.width) for lab in shown}
+        best: tuple[float, dict[str, Box]] | None = None
+        for order in (sorted(shown, key=lambda lab: -lab.width * lab.height),
+                      sorted(shown, key=lambda lab: (-crowd[lab.tid], -lab.width * lab.height))):
+            self._place_in(order)
+            total, worst = self._total(shown)
+            if best is None or total < best[0]:
+                best = (total, {lab.tid: lab.box for lab in shown})
+            if worst < MISREAD or len(shown) < 2:  # no label misread or overprinted: the first order will do
+                break
+        assert best is not None or not shown
+        self._owner = {}
+        for lab in shown:
+            lab.box = best[1][lab.tid] if best else lab.box
+            self._owner[lab.box] = lab.tid
+
+    def _total(self, shown: list[Label]) -> tuple[float, float]:
+        """(every shown label's collisions with everything else and distance from its circle, the most any label's
+        collisions cost)."""
+        boxes = [lab.box for lab in shown]
+        costs = [self._collisions(lab.box, lab.tid, boxes[:i] + boxes[i + 1:]) for i, lab in enumerate(shown)]
+        return sum(costs) + sum(self._far(lab.tid, lab.box) for lab in shown), max(costs, default=0.0)
+
+    def _place_in(self, order: list[Label]) -> None:
         placed: list[Box] = []
-        order = sorted(self.labels.values(), key=lambda lab: -lab.width * lab.height)
+        self._owner = {}
         for label in order:
-            if not label.name and not label.marks and not label.far:
-                continue
             best = self._best(label, placed)
             label.box = best
             placed.append(best)
@@ -560,9 +641,7 @@ class BoardLayout:
         for _ in range(6):  # then each label again, the others standing: clears what the greedy order left
             changed = False
             for label in order:
-                if not label.name and not label.marks and not label.far:
-                    continue
-                others = [lab.box for lab in order if lab is not label and (lab.name or lab.marks or lab.far)]
+                others = [lab.box for lab in order if lab is not label]
                 now = self._collisions(label.box, label.tid, others)
                 if now == 0:
                     continue
@@ -578,7 +657,7 @@ class BoardLayout:
         """A small cost for a label standing away from its circle (it is drawn with a leader line)."""
         x, y = self.pos[tid]
         nx, ny = min(max(x, box.x0), box.x1), min(max(y, box.y0), box.y1)
-        return max(0.0, math.dist((x, y), (nx, ny)) - self.radius) / 200
+        return max(0.0, math.dist((x, y), (nx, ny)) - self.radius) / FAR_PER
 
     def leader(self, tid: str) -> tuple[tuple[float, float], tuple[float, float]] | None:
         """A line from the circle's edge to its label when the label stands away from it (else None)."""
@@ -588,7 +667,7 @@ class BoardLayout:
         x, y = self.pos[tid]
         nx, ny = min(max(x, box.x0), box.x1), min(max(y, box.y0), box.y1)
         d = math.dist((x, y), (nx, ny))
-        if d <= self.radius + 10:
+        if d <= self.radius + LEADER_FROM:
             return None
         return (x + (nx - x) * self.radius / d, y + (ny - y) * self.radius / d), (nx, ny)
 
@@ -619,6 +698,15 @@ def layout_of(game: Game, marks: dict[str, list[str | MapMark]] | None = None, v
     while len(_LAYOUTS) > LAYOUTS_KEPT:
         del _LAYOUTS[next(iter(_LAYOUTS))]
     return found
+
+
+def _cross(a: tuple[tuple[float, float], tuple[float, float]], b: tuple[tuple[float, float], tuple[float, float]]
+           ) -> bool:
+    """Do two segments cross (not merely touch at an end)?"""
+    def side(p: tuple[float, float], q: tuple[float, float], r: tuple[float, float]) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    return side(*b, a[0]) * side(*b, a[1]) < 0 and side(*a, b[0]) * side(*a, b[1]) < 0
 
 
 def _shortened(line: tuple[tuple[float, float], tuple[float, float]]) -> tuple[tuple[float, float],

@@ -280,7 +280,7 @@ def test_title_and_label_collision_costs() -> None:
         assert lay._title_collisions(box, []) == 1000.0 and lay._collisions(box, "a", []) == 1000.0
     inside = Box(1, 1, 999, 599)
     assert lay._title_collisions(Box(1, 1, 20, 20), []) == 0.0 and lay._collisions(Box(1, 1, 20, 20), "a", []) == 0
-    assert lay._title_collisions(inside, []) == 10.0 and lay._collisions(inside, "a", []) == 10
+    assert lay._title_collisions(inside, []) == 10.0 and lay._collisions(inside, "a", []) == bm.OWN_CIRCLE == 25
     assert lay._collisions(inside, "x", []) == bm.OTHER_CIRCLE == 30  # another territory's circle: more than a line
     # within 2 of another title: titles never overprint one another (cost 100, more than covering a code)
     assert lay._title_collisions(Box(1, 1, 20, 20), [Box(21, 1, 30, 20)]) == 100.0
@@ -289,7 +289,7 @@ def test_title_and_label_collision_costs() -> None:
     assert lay._collisions(near, "a", []) == 0 and lay._collisions(near, "b", []) == 0
     assert lay._title_collisions(near, []) == 10.0
     own = Box(500 + 16 - 0.5, 290, 530, 310)
-    assert lay._collisions(own, "a", []) == 10
+    assert lay._collisions(own, "a", []) == 25
     other = Box(500 + 16 + 1.5, 290, 530, 310)  # clear of its own circle, too near another's
     assert lay._collisions(other, "a", []) == 0 and lay._collisions(other, "x", []) == 30
     assert lay._collisions(Box(1, 1, 20, 20), "a", [Box(21, 1, 30, 20)]) == bm.TEXT_OVER == 100  # text over text
@@ -301,7 +301,7 @@ def test_title_and_label_collision_costs() -> None:
     assert edged._collisions(across, "a", []) == bm.LINE_CROSSED == 25 and edged._title_collisions(across, []) == 1.0
     everything = Box(110, 290, 200, 310)  # over a's circle, along the edge, under a placed label
     placed = [Box(150, 290, 160, 310)]
-    assert edged._collisions(everything, "a", placed) == 100 + 10 + 25
+    assert edged._collisions(everything, "a", placed) == 100 + 25 + 25
     assert edged._collisions(everything, "x", placed) == 100 + 30 + 25
     # counting stops once the cost reaches the bound (after the texts, then after the circles); below it, exact
     assert edged._collisions(everything, "x", placed, 100) == 100
@@ -322,8 +322,9 @@ def test_title_and_label_collision_costs() -> None:
     titled = bm.BoardLayout(made([at("a", 500, 300, regions=["r"])], [{"id": "r", "name": "R"}],
                                  board={"layout": {"width": 1000, "height": 600}}))
     title = titled.titles[0][3]
-    assert titled._collisions(Box(title.x0, title.y0, title.x0 + 5, title.y0 + 5), "x", []) == 100
-    assert titled._collisions(Box(title.x0 - 7, title.y0, title.x0 - 1.4, title.y0 + 5), "x", []) == 100  # within 1.5
+    # a label over a title: more than over another label (the title would move, to a worse place)
+    assert titled._collisions(Box(title.x0, title.y0, title.x0 + 5, title.y0 + 5), "x", []) == bm.TITLE_COVERED == 250
+    assert titled._collisions(Box(title.x0 - 7, title.y0, title.x0 - 1.4, title.y0 + 5), "x", []) == 250  # within 1.5
     assert titled._collisions(Box(title.x0 - 7, title.y0, title.x0 - 1.6, title.y0 + 5), "x", []) == 0
 
 
@@ -363,7 +364,7 @@ def test_a_label_sits_under_its_circle_when_clear_else_the_next_clear_place() ->
         assert lay._collisions(chosen, "a", []) == 0
         assert lay._far("a", chosen) == min(lay._far("a", c) for c in clear)
     candidates = alone._candidates("a", label)
-    assert len(candidates) == 7 * 16 and candidates[4] == box  # 7 rings of 16 places
+    assert len(candidates) == 7 * 16 + 7 * 24  # 7 rings of 16 places, then 7 rings all round every 15 degrees
     w, h = label.width, label.height
     assert candidates[0] == Box(500 - w / 2, 300 + r + 1.5, 500 + w / 2, 300 + r + 1.5 + h)
     assert candidates[1] == Box(500 - w / 2, 300 - r - 1.5 - h, 500 + w / 2, 300 - r - 1.5)
@@ -376,14 +377,24 @@ def test_a_label_sits_under_its_circle_when_clear_else_the_next_clear_place() ->
         Box(x - w * 0.15, y - d - h, x + w * 0.85, y - d), Box(x - w * 0.85, y - d - h, x + w * 0.15, y - d),
         Box(x + d, y - h * 0.9, x + d + w, y + h * 0.1), Box(x + d, y - h * 0.1, x + d + w, y + h * 0.9),
         Box(x - d - w, y - h * 0.9, x - d, y + h * 0.1), Box(x - d - w, y - h * 0.1, x - d, y + h * 0.9)]
-    assert [c.y0 for c in candidates[::16]] == pytest.approx([300 + r + g for g in (1.5, 8, 18, 30, 45, 62, 80)])
+    assert [c.y0 for c in candidates[:7 * 16:16]] == pytest.approx([300 + r + g for g in (1.5, 8, 18, 30, 45, 62, 80)])
     d = r + 80.0
-    assert candidates[-9] == Box(500 - d * 0.7 - w, 300 - d * 0.7 - h, 500 - d * 0.7, 300 - d * 0.7)
-    assert candidates[-12] == Box(500 + d * 0.7, 300 + d * 0.7, 500 + d * 0.7 + w, 300 + d * 0.7 + h)
-    assert candidates[-1] == Box(500 - d - w, 300 - h * 0.1, 500 - d, 300 + h * 0.9)
-    assert alone._far("a", candidates[0]) == pytest.approx(1.5 / 200)
+    assert candidates[7 * 16 - 9] == Box(500 - d * 0.7 - w, 300 - d * 0.7 - h, 500 - d * 0.7, 300 - d * 0.7)
+    assert candidates[7 * 16 - 12] == Box(500 + d * 0.7, 300 + d * 0.7, 500 + d * 0.7 + w, 300 + d * 0.7 + h)
+    assert candidates[7 * 16 - 1] == Box(500 - d - w, 300 - h * 0.1, 500 - d, 300 + h * 0.9)
+    round_ = candidates[7 * 16:]  # all round: to the right, below, to the left, above; the edge facing the circle
+    for ring, gap in enumerate(bm.CANDIDATE_GAPS):
+        d = r + gap
+        assert round_[ring * 24] == pytest.approx(Box(500 + d, 300 - h / 2, 500 + d + w, 300 + h / 2))
+        assert round_[ring * 24 + 6] == pytest.approx(Box(500 - w / 2, 300 + d, 500 + w / 2, 300 + d + h))
+        assert round_[ring * 24 + 12] == pytest.approx(Box(500 - d - w, 300 - h / 2, 500 - d, 300 + h / 2))
+        assert round_[ring * 24 + 18] == pytest.approx(Box(500 - w / 2, 300 - d - h, 500 + w / 2, 300 - d))
+        for c in round_[ring * 24:ring * 24 + 24]:  # a corner turned towards the circle is moved out to the gap
+            nearest = (min(max(500, c.x0), c.x1), min(max(300, c.y0), c.y1))
+            assert math.dist((500, 300), nearest) > d - 0.1  # one step out: within a tenth of a unit
+    assert alone._far("a", candidates[0]) == pytest.approx(1.5 / bm.FAR_PER)
     assert alone._far("a", Box(490, 290, 510, 310)) == 0.0
-    assert alone._far("a", Box(500, 300 + r + 100, 510, 500)) == pytest.approx(100 / 200)
+    assert alone._far("a", Box(500, 300 + r + 100, 510, 500)) == pytest.approx(100 / bm.FAR_PER)
 
 
 def test_labels_never_overlap_and_leaders_reach_the_ones_set_apart() -> None:
@@ -716,7 +727,7 @@ def test_a_label_may_touch_the_margin_of_its_own_circle_and_each_candidate_is_wh
     lay = bm.BoardLayout(made([at("a", 500, 300, name="Abc")], board={"layout": {"width": 1000, "height": 600}}))
     r = lay.radius
     assert lay._collisions(Box(500 + r + 0.5, 290, 530, 310), "a", []) == 0
-    assert lay._collisions(Box(500 + r - 0.1, 290, 530, 310), "a", []) == 10
+    assert lay._collisions(Box(500 + r - 0.1, 290, 530, 310), "a", []) == bm.OWN_CIRCLE
     label = lay.labels["a"]
     w, h = label.width, label.height
     d = r + 1.5

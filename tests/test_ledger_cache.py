@@ -639,3 +639,25 @@ def test_the_state_before_the_only_or_second_event_serves_the_undo(file: Path, n
     assert recalled(file) == ("before", [], ())
     assert [e.to_dict() for e in read(file).events] == [e.to_dict() for e in parse(text, file, "c.yaml").events]
     assert len(no_parsing) == 1
+
+
+def test_a_write_reads_the_campaign_once_when_nothing_changes_it_meanwhile(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """`locked` reads the file to know it is a ledger before taking the lock; the write under the lock takes that
+    very ledger when the file is unchanged (one read and one verification of a 50,000-event file, not two), and
+    reads again when anything touched it in between."""
+    import os
+
+    from scarbook.campaign.ledger import cache
+
+    ledger = tmp_path / "c.yaml"
+    ledger.write_text("campaign: {game: risk-legacy, players: [Ann, Bob]}\nevents: []\n")
+    raws: list[Path] = []
+    real = cache.read_raw
+    monkeypatch.setattr(cache, "read_raw", lambda p, shown: raws.append(p) or real(p, shown))
+    first = cache.read_and_hand_on(ledger)
+    assert cache.read(ledger) is first and len(raws) == 1  # handed on: not read again
+    assert cache.read(ledger) is not first and len(raws) == 2  # one use only
+    cache.read_and_hand_on(ledger)
+    os.utime(ledger, ns=(1, 1))  # touched in between (its change time moves too)
+    assert cache.read(ledger) is not first and len(raws) == 4

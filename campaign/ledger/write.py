@@ -486,10 +486,12 @@ def locked(path: Path, wait: float | None = None) -> Iterator[None]:
             raise not_a_ledger_file(shown)
     except FileNotFoundError:
         read_raw(path, shown)  # raises the usual L001 'no campaign file here'
-    from scarbook.campaign.ledger.cache import read
+    from scarbook.campaign.ledger.cache import read_and_hand_on
 
     try:
-        read(path, shown)  # nothing is created beside a file until it is known to be a ledger (no passwd.lock)
+        # nothing is created beside a file until it is known to be a ledger (no passwd.lock); the write that
+        # takes the lock reads it again only if it changed meanwhile
+        read_and_hand_on(path, shown)
     except LedgerError:
         if not os.path.lexists(journal_path(target)):
             raise

@@ -628,13 +628,14 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
     out: list[Diagnostic] = []
     seen_players: set[str] = set()
     seen_pieces: dict[str, str] = {}
-    wanted = " and ".join(content.model.pieces[k].name for k in kinds if k in content.model.pieces) or "nothing"
-    gtype = content.model.types[content.model.type_of(number, ev.type)]
-    piece_cite = next((content.model.pieces[k].cite for k in kinds if k in content.model.pieces
-                       and content.model.pieces[k].cite), "")
+    def wanted() -> str:  # the words and the rule only for a refusal (a legal start, ~5,000 a long campaign, asks none)
+        return " and ".join(content.model.pieces[k].name for k in kinds if k in content.model.pieces) or "nothing"
 
-    def rule() -> tuple[str, str]:  # only for a refusal: its article may need inflect (never on a legal start)
-        return (f"{a_game(gtype.name)} records each player's {wanted}, each played by one player",
+    def rule() -> tuple[str, str]:  # its article may need inflect (never on a legal start)
+        gtype = content.model.types[content.model.type_of(number, ev.type)]
+        piece_cite = next((content.model.pieces[k].cite for k in kinds if k in content.model.pieces
+                           and content.model.pieces[k].cite), "")
+        return (f"{a_game(gtype.name)} records each player's {wanted()}, each played by one player",
                 piece_cite or gtype.cite)
 
     gone = steps.gone_pieces(state, number)
@@ -651,14 +652,15 @@ def _plays_problems(content: Content, state: CampaignState, ev: GameStarted, kin
         if raw_ids and not any(k in content.model.pieces for k in kinds):
             out.append(refusal("R303", f"{content.game.title} has no factions or other pieces to play, so "
                                f"'{','.join(raw_ids)}' means nothing here; say only who plays: --play {player}",
-                               "a game records only who played", gtype.cite))
+                               "a game records only who played",
+                               content.model.types[content.model.type_of(number, ev.type)].cite))
             continue
         for raw in raw_ids:
             pid = normalize(raw)
             kind = content.piece_kind_of(pid)
             if kind is None or kind not in kinds:
                 every = [i for k in kinds for i in content.pieces_of(k)]
-                out.append(refusal("R303", f"'{raw}' is not {a(wanted.replace(' and ', ' or '))} of this game"
+                out.append(refusal("R303", f"'{raw}' is not {a(wanted().replace(' and ', ' or '))} of this game"
                                    f"{did_you_mean(pid, every)}; choose from: {', '.join(every)}", *rule()))
                 continue
             if kind in given:

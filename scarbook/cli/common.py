@@ -11,8 +11,7 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
-import typer
-
+from scarbook.cli import opt
 from scarbook.cli.terminal import echo
 from scarbook.kernel.diagnostics import Diagnostic, render_text
 
@@ -25,17 +24,17 @@ class TextOrJson(str, Enum):
     json = "json"
 
 
-GameArgument = Annotated[str, typer.Argument(
+GameArgument = Annotated[str, opt.Argument(
     help="Game id (see 'scarbook games'), or the folder or YAML file of a homebrew game.")]
-FormatOption = Annotated[TextOrJson, typer.Option("--format", "-f", help="Output format.")]
+FormatOption = Annotated[TextOrJson, opt.Option("--format", "-f", help="Output format.")]
 PackOption = Annotated[
     list[Path] | None,
-    typer.Option("--pack", help="A homebrew pack folder (or YAML file) to merge with the game; repeatable.",
+    opt.Option("--pack", help="A homebrew pack folder (or YAML file) to merge with the game; repeatable.",
                  exists=True, resolve_path=False),
 ]
 CampaignOption = Annotated[
     Path | None,
-    typer.Option("--campaign", "-c", help="Show the game as it stands in this campaign ledger.", exists=True,
+    opt.Option("--campaign", "-c", help="Show the game as it stands in this campaign ledger.", exists=True,
                  dir_okay=False),
 ]
 
@@ -43,7 +42,7 @@ CampaignOption = Annotated[
 def fail_usage(message: str) -> NoReturn:
     """A wrong command line: message on stderr, exit 2."""
     echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
+    raise SystemExit(2)
 
 
 def report(diagnostics: list[Diagnostic], files: int | None, fmt: TextOrJson = TextOrJson.text) -> None:
@@ -67,7 +66,7 @@ def content_errors() -> Iterator[None]:
     except ContentError as exc:
         echo(render_text(exc.diagnostics), err=True)
         echo("the content has errors; run 'scarbook validate' for the full list", err=True)
-        raise typer.Exit(1) from None
+        raise SystemExit(1) from None
 
 
 def load(game_id: str, packs: list[Path] | None, campaign: Path | None = None) -> Game:
@@ -93,7 +92,7 @@ def echo_err(message: str) -> None:
 
 
 
-AfterOption = Annotated[int | None, typer.Option(
+AfterOption = Annotated[int | None, opt.Option(
     "--after", min=0, metavar="N", show_default=False,
     help="As the campaign stood after game N and its end-of-game steps (0: before the first game); nothing "
          "from a packet opened later.")]

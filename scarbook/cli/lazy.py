@@ -77,6 +77,9 @@ def load_command(target: str, name: str) -> click.Command:
     module, _, attribute = target.partition(":")
     obj: Any = getattr(importlib.import_module(module), attribute)
     if not isinstance(obj, typer.Typer):
+        from scarbook.cli.opt import typer_annotations
+
+        typer_annotations(obj)  # its `opt.Option`s made Typer's
         one = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
         one.command(name)(obj)
         obj = one

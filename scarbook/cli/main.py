@@ -72,7 +72,7 @@ class ScarbookGroup(LazyGroup):
                    "(nothing sealed)."),
         "build": ("scarbook.cli.build:build", "Build reference sheets, print-and-play card and sticker sheets, "
                   "and rule tables."),
-        "campaign": ("scarbook.cli.campaign:app", "Track a legacy campaign: record every permanent change; "
+        "campaign": ("scarbook.cli.campaign.group:app", "Track a legacy campaign: record every permanent change; "
                      "illegal ones are refused with their rule."),
         "playtest": ("scarbook.cli.playtest:playtest", "Play play-test files: commands and their expected "
                      "outcomes, on a scratch campaign; differences at their line."),

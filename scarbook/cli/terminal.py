@@ -8,11 +8,12 @@ escape, which is also a valid escape inside a JSON string, so `--format json` st
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
+import sys
 from collections.abc import Callable
-from typing import Any
-
-import typer
+from typing import IO, Any
 
 _CONTROL = re.compile("[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f\\u061c\\u200e\\u200f\\u2028\\u2029"
                       "\\u202a-\\u202e\\u2066-\\u2069]|\\r(?!\\n)")
@@ -23,11 +24,59 @@ def terminal_safe(text: str) -> str:
     return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-def echo(message: Any = None, err: bool = False, nl: bool = True, **kwargs: Any) -> None:
-    """`typer.echo` for text from anywhere: control characters escaped (see the module)."""
-    if isinstance(message, str):
-        message = terminal_safe(message)
-    typer.echo(message, err=err, nl=nl, **kwargs)
+class _Unclosed(io.TextIOWrapper):
+    """A text face on a standard stream's bytes that never closes the stream under it."""
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):  # already detached or closed: nothing to give back
+            self.detach()
+
+
+_REWRAPPED: dict[int, IO[str]] = {}
+
+
+def _stream(err: bool) -> IO[str] | None:
+    """Standard output (or error) as `typer.echo` writes to it: a stream whose encoding is ASCII (a misconfigured
+    locale) is written as UTF-8 with replacement characters instead of failing on the first accent."""
+    stream = sys.stderr if err else sys.stdout
+    if stream is None:
+        return None
+    encoding = getattr(stream, "encoding", None) or "ascii"
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None or not _is_ascii(encoding):
+        return stream
+    made = _REWRAPPED.get(id(stream))
+    if made is None:
+        made = _REWRAPPED[id(stream)] = _Unclosed(buffer, "utf-8", "replace", line_buffering=True)
+    return made
+
+
+def _is_ascii(encoding: str) -> bool:
+    import codecs
+
+    try:
+        return codecs.lookup(encoding).name == "ascii"
+    except LookupError:
+        return False
+
+
+def echo(message: Any = None, err: bool = False, nl: bool = True) -> None:
+    """Print `message` (text with its control characters escaped: see the module) and a newline to standard
+    output, or standard error with `err`, and flush: what `typer.echo` does, without importing Typer."""
+    stream = _stream(err)
+    if stream is None:
+        return
+    if message is not None and not isinstance(message, (str, bytes, bytearray)):
+        message = str(message)
+    if isinstance(message, (bytes, bytearray)):
+        stream.flush()
+        stream.buffer.write(bytes(message) + (b"\n" if nl else b""))  # type: ignore[attr-defined]
+        stream.buffer.flush()  # type: ignore[attr-defined]
+        return
+    text = terminal_safe(message or "") + ("\n" if nl else "")
+    if text:
+        stream.write(text)
+    stream.flush()
 
 
 def width() -> int | None:

@@ -13,8 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
-import typer
-
+from scarbook.cli import opt
 from scarbook.cli.terminal import echo, width, wrapped
 from scarbook.kernel.diagnostics import render_text
 
@@ -25,12 +24,12 @@ if TYPE_CHECKING:
 
 CampaignFile = Annotated[
     str | None,
-    typer.Option("--campaign", "-c", help="The campaign file (default: $SCARBOOK_CAMPAIGN, else campaign.yaml).",
+    opt.Option("--campaign", "-c", help="The campaign file (default: $SCARBOOK_CAMPAIGN, else campaign.yaml).",
                  show_default=False),
 ]
-ByOption = Annotated[str, typer.Option("--by", help="The player who takes it (a reward); default: the only "
+ByOption = Annotated[str, opt.Option("--by", help="The player who takes it (a reward); default: the only "
                                        "player it can be for.")]
-NoteOption = Annotated[str, typer.Option("--note", help="A note the event keeps in the campaign file (who agreed "
+NoteOption = Annotated[str, opt.Option("--note", help="A note the event keeps in the campaign file (who agreed "
                                          "to what, the story), shown by log, diff, chronicle and serve; at most "
                                          "1000 characters.", metavar="TEXT")]
 
@@ -45,7 +44,7 @@ def campaign_path(given: str | None) -> Path:
 
             echo(error(Span(str(given), 1, 1), "L001", "the campaign file is not a regular file (a folder, FIFO, "
                        "device or socket); give the campaign's YAML file").render(), err=True)
-            raise typer.Exit(1)
+            raise SystemExit(1)
         return path
     return Path(os.environ.get("SCARBOOK_CAMPAIGN") or "campaign.yaml")
 
@@ -55,7 +54,7 @@ def refuse(problems: list[Diagnostic], code: int = 1) -> NoReturn:
     for problem in problems:
         echo(problem.render(), err=True)
     echo("nothing was written", err=True)
-    raise typer.Exit(code)
+    raise SystemExit(code)
 
 
 @contextmanager
@@ -71,10 +70,10 @@ def campaign_errors(writing: bool = True) -> Iterator[None]:
     except LedgerError as exc:
         echo(render_text(exc.diagnostics), err=True)
         missing = any(d.code == "L001" and d.message.startswith("no campaign file here") for d in exc.diagnostics)
-        raise typer.Exit(2 if missing else 1) from None  # a missing file: the command line is wrong (exit 2)
+        raise SystemExit(2 if missing else 1) from None  # a missing file: the command line is wrong (exit 2)
     except LedgerBusy as exc:
         echo(f"error L005: {exc}", err=True)
-        raise typer.Exit(1) from None
+        raise SystemExit(1) from None
     except OSError as exc:
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
         if writing:
@@ -82,7 +81,7 @@ def campaign_errors(writing: bool = True) -> Iterator[None]:
                        "written", err=True)
         else:
             echo(f"error L006: cannot read or write a file{where}: {exc.strerror or exc}", err=True)
-        raise typer.Exit(1) from None
+        raise SystemExit(1) from None
     except ImportError:
         raise
     except Exception as exc:  # content errors from the compiler
@@ -93,15 +92,15 @@ def campaign_errors(writing: bool = True) -> Iterator[None]:
 
             if isinstance(exc, OutputRefused):  # an --out that may not be written (a FIFO nobody reads, ...)
                 echo(f"error: {exc}", err=True)
-                raise typer.Exit(1) from None
+                raise SystemExit(1) from None
 
             if isinstance(exc, UnknownGame):
                 echo(f"error: {exc}", err=True)
-                raise typer.Exit(2) from None
+                raise SystemExit(2) from None
             raise
         echo(render_text(diags), err=True)
         echo("the content has errors; run 'scarbook validate' for the full list", err=True)
-        raise typer.Exit(1) from None
+        raise SystemExit(1) from None
 
 
 def record(path: Path, make: MakeEvent, dry_run: bool = False, note: str = "", owed: str | None = None) -> None:

@@ -4,8 +4,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
-import typer
-
+from scarbook.cli import opt
 from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path
 from scarbook.cli.terminal import progress
 
@@ -16,14 +15,14 @@ class ChronicleFormat(str, Enum):
 
 
 def chronicle(
-    out: Annotated[Path | None, typer.Option("--out", "-o", dir_okay=False, help="The file to write (default: "
+    out: Annotated[Path | None, opt.Option("--out", "-o", dir_okay=False, help="The file to write (default: "
                                              "the campaign file's name with .chronicle.pdf or .chronicle.html; - for "
                                              "standard output).")]
     = None,
-    fmt: Annotated[ChronicleFormat, typer.Option("--format", "-f", help="pdf (printable) or html (one "
+    fmt: Annotated[ChronicleFormat, opt.Option("--format", "-f", help="pdf (printable) or html (one "
                                                  "self-contained file).")] = ChronicleFormat.pdf,
     campaign: CampaignFile = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace an existing --out file that is not a previous "
+    force: Annotated[bool, opt.Option("--force", help="Replace an existing --out file that is not a previous "
                                         "output of scarbook.")] = False,
 ) -> None:
     """Write the campaign's chronicle: a title page, one page per game with the board as it stood after it,

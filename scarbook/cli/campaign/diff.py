@@ -2,16 +2,15 @@
 
 from typing import Annotated
 
-import typer
-
+from scarbook.cli import opt
 from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path
 from scarbook.cli.common import FormatOption, TextOrJson, game_numbers
 from scarbook.cli.terminal import echo
 
 
 def diff(
-    first: Annotated[int, typer.Argument(min=0, metavar="N", help="From the end of game N (0: from the start).")],
-    last: Annotated[int | None, typer.Argument(min=0, metavar="[M]", show_default=False,
+    first: Annotated[int, opt.Argument(min=0, metavar="N", help="From the end of game N (0: from the start).")],
+    last: Annotated[int | None, opt.Argument(min=0, metavar="[M]", show_default=False,
                                                help="To the end of game M (default: everything recorded since).")]
     = None,
     fmt: FormatOption = TextOrJson.text,

@@ -3,8 +3,7 @@
 from pathlib import Path
 from typing import Annotated
 
-import typer
-
+from scarbook.cli import opt
 from scarbook.cli.campaign._shared import (
     CampaignFile,
     NoteOption,
@@ -17,11 +16,11 @@ from scarbook.cli.terminal import echo
 
 
 def open_packet(
-    envelope: Annotated[str, typer.Argument(help="The packet's id (see 'scarbook campaign status').")],
-    pack: Annotated[Path | None, typer.Option("--pack", help="A pack folder where you transcribed what the "
+    envelope: Annotated[str, opt.Argument(help="The packet's id (see 'scarbook campaign status').")],
+    pack: Annotated[Path | None, opt.Option("--pack", help="A pack folder where you transcribed what the "
                                               "packet holds; validated like any pack and merged.",
                                               exists=True)] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
+    dry_run: Annotated[bool, opt.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
     note: NoteOption = "",
     campaign: CampaignFile = None,
 ) -> None:
@@ -52,9 +51,9 @@ def open_packet(
 
 
 def add_pack(
-    pack: Annotated[Path, typer.Argument(help="A house-rule pack (a folder or YAML file with 'pack:' extending "
+    pack: Annotated[Path, opt.Argument(help="A house-rule pack (a folder or YAML file with 'pack:' extending "
                                          "this campaign's game).", exists=True)],
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
+    dry_run: Annotated[bool, opt.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
     note: NoteOption = "",
     campaign: CampaignFile = None,
 ) -> None:

@@ -2,24 +2,23 @@
 
 from typing import Annotated
 
-import typer
-
+from scarbook.cli import opt
 from scarbook.cli.campaign._shared import ByOption, CampaignFile, NoteOption, campaign_path, record
 
 
 def place(
-    sticker: Annotated[str, typer.Argument(help="Sticker id (coin, minor-city, major-city, fortification, "
+    sticker: Annotated[str, opt.Argument(help="Sticker id (coin, minor-city, major-city, fortification, "
                                            "scar-cancel, continent-name, bunker, ...).")],
-    target: Annotated[str, typer.Argument(help="Where it goes: a territory, continent, card or faction "
+    target: Annotated[str, opt.Argument(help="Where it goes: a territory, continent, card or faction "
                                           "(case-insensitive; 'alaska' is the Alaska card for a coin).")],
     by: ByOption = "",
-    name: Annotated[str, typer.Option("--name", help="The name of what it founds (a city, a continent) or the "
+    name: Annotated[str, opt.Option("--name", help="The name of what it founds (a city, a continent) or the "
                                       "option it picks (a starting power, the stat it raises).")] = "",
-    value: Annotated[int | None, typer.Option("--value", help="The number printed on the sticker, for a "
+    value: Annotated[int | None, opt.Option("--value", help="The number printed on the sticker, for a "
                                               "sticker that sets a value (a stat).")] = None,
-    to: Annotated[str, typer.Option("--to", help="For a sticker that brings a line (a bridge): the territory "
+    to: Annotated[str, opt.Option("--to", help="For a sticker that brings a line (a bridge): the territory "
                                     "it joins TARGET to; they are neighbours from then on.")] = "",
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
+    dry_run: Annotated[bool, opt.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
     note: NoteOption = "",
     campaign: CampaignFile = None,
 ) -> None:
@@ -36,9 +35,9 @@ def place(
 
 
 def destroy(
-    card: Annotated[str, typer.Argument(help="The card to destroy ('alaska' or 'alaska-card').")],
+    card: Annotated[str, opt.Argument(help="The card to destroy ('alaska' or 'alaska-card').")],
     by: ByOption = "",
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
+    dry_run: Annotated[bool, opt.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
     note: NoteOption = "",
     campaign: CampaignFile = None,
 ) -> None:
@@ -52,9 +51,9 @@ def destroy(
 
 
 def tick(
-    target: Annotated[str, typer.Argument(help="The territory whose fortification is worn down.")],
-    boxes: Annotated[int, typer.Option("--boxes", min=1, help="How many boxes to tick.")] = 1,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
+    target: Annotated[str, opt.Argument(help="The territory whose fortification is worn down.")],
+    boxes: Annotated[int, opt.Option("--boxes", min=1, help="How many boxes to tick.")] = 1,
+    dry_run: Annotated[bool, opt.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
     note: NoteOption = "",
     campaign: CampaignFile = None,
 ) -> None:
@@ -68,13 +67,13 @@ def tick(
 
 
 def pass_step(
-    step: Annotated[str, typer.Argument(help="The step's id (see 'scarbook campaign status').")],
-    by: Annotated[str, typer.Option("--by", help="The player who passes.")],
-    piece: Annotated[str, typer.Option("--for", help="The piece the step is taken for, when the player takes it "
+    step: Annotated[str, opt.Argument(help="The step's id (see 'scarbook campaign status').")],
+    by: Annotated[str, opt.Option("--by", help="The player who passes.")],
+    piece: Annotated[str, opt.Option("--for", help="The piece the step is taken for, when the player takes it "
                                        "for several (the winner, for pieces nobody played).")] = "",
-    why: Annotated[str, typer.Option("--why", help="Why: needed for an owed step the players may pass only "
+    why: Annotated[str, opt.Option("--why", help="Why: needed for an owed step the players may pass only "
                                      "when the rules say so.")] = "",
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
+    dry_run: Annotated[bool, opt.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
     note: NoteOption = "",
     campaign: CampaignFile = None,
 ) -> None:
@@ -88,12 +87,12 @@ def pass_step(
 
 
 def link(
-    sticker: Annotated[str, typer.Argument(help="The placed sticker the line belongs to (a new continent, a "
+    sticker: Annotated[str, opt.Argument(help="The placed sticker the line belongs to (a new continent, a "
                                            "bridge).")],
-    a: Annotated[str, typer.Argument(help="One end: a territory.")],
-    b: Annotated[str, typer.Argument(help="The other end: a territory.")],
+    a: Annotated[str, opt.Argument(help="One end: a territory.")],
+    b: Annotated[str, opt.Argument(help="The other end: a territory.")],
     by: ByOption = "",
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
+    dry_run: Annotated[bool, opt.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
     note: NoteOption = "",
     campaign: CampaignFile = None,
 ) -> None:

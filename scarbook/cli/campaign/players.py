@@ -3,16 +3,15 @@
 
 from typing import Annotated
 
-import typer
-
+from scarbook.cli import opt
 from scarbook.cli.campaign._shared import ByOption, CampaignFile, NoteOption, campaign_path, record
 
-DryRun = Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")]
+DryRun = Annotated[bool, opt.Option("--dry-run", help="Only say whether it would be legal now.")]
 
 
 def join(
-    player: Annotated[str, typer.Argument(help="The newcomer's name, as the ledger will spell it.")],
-    replacing: Annotated[str, typer.Option("--replacing", help="A player who leaves in the same step and hands "
+    player: Annotated[str, opt.Argument(help="The newcomer's name, as the ledger will spell it.")],
+    replacing: Annotated[str, opt.Option("--replacing", help="A player who leaves in the same step and hands "
                                            "their holdings to the newcomer (their seat, at the most players the "
                                            "game takes).")] = "",
     dry_run: DryRun = False,
@@ -34,8 +33,8 @@ def join(
 
 
 def leave(
-    player: Annotated[str, typer.Argument(help="The player who leaves the campaign.")],
-    to: Annotated[str, typer.Option("--to", help="The player who takes over their holdings: every mark they "
+    player: Annotated[str, opt.Argument(help="The player who leaves the campaign.")],
+    to: Annotated[str, opt.Option("--to", help="The player who takes over their holdings: every mark they "
                                     "placed or own, the regions and pieces they claimed, their score total.")] = "",
     dry_run: DryRun = False,
     note: NoteOption = "",
@@ -53,11 +52,11 @@ def leave(
 
 
 def retire(
-    sticker: Annotated[str, typer.Argument(help="The sticker or kind of the mark that retires (a character, a "
+    sticker: Annotated[str, opt.Argument(help="The sticker or kind of the mark that retires (a character, a "
                                            "piece's claim).")],
-    target: Annotated[str, typer.Argument(help="Where that mark is (a place, a card, a piece).")],
+    target: Annotated[str, opt.Argument(help="Where that mark is (a place, a card, a piece).")],
     by: ByOption = "",
-    status: Annotated[str, typer.Option("--as", help="retired (the default) or lost.")] = "retired",
+    status: Annotated[str, opt.Option("--as", help="retired (the default) or lost.")] = "retired",
     dry_run: DryRun = False,
     note: NoteOption = "",
     campaign: CampaignFile = None,

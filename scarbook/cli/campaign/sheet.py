@@ -5,8 +5,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
-import typer
-
+from scarbook.cli import opt
 from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path
 from scarbook.cli.common import AfterOption, game_numbers
 from scarbook.cli.terminal import echo, progress
@@ -52,12 +51,12 @@ def refuse_output(target: Path, ledger: Path, given: bool, force: bool) -> None:
     if clash is not None:
         how = "choose another --out FILE" if given else "rename the campaign file, or give --out FILE"
         echo(f"error: {target} is the campaign file{clash}; nothing was written ({how})", err=True)
-        raise typer.Exit(2 if given else 1)
+        raise SystemExit(2 if given else 1)
     try:
         check_output(target, force)
     except OutputRefused as exc:
         echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from None
+        raise SystemExit(1) from None
 
 
 def say_written(written: Path) -> None:
@@ -71,17 +70,17 @@ def say_written(written: Path) -> None:
 
 
 def sheet(
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="The file to write (default: the campaign file "
+    out: Annotated[Path | None, opt.Option("--out", "-o", help="The file to write (default: the campaign file "
                                              "with .pdf, .html or .svg; - for standard output).",
                                              dir_okay=False)] = None,
-    fmt: Annotated[SheetFormat, typer.Option("--format", "-f", help="pdf (printable), html (one self-contained "
+    fmt: Annotated[SheetFormat, opt.Option("--format", "-f", help="pdf (printable), html (one self-contained "
                                              "file: fonts and picture inside) or svg (the board picture alone).")]
     = SheetFormat.pdf,
-    paper: Annotated[SheetPaper, typer.Option("--paper", help="a4 or letter: the page size of the PDF (and of the "
+    paper: Annotated[SheetPaper, opt.Option("--paper", help="a4 or letter: the page size of the PDF (and of the "
                                               "HTML when printed).")] = SheetPaper.a4,
     campaign: CampaignFile = None,
     after: AfterOption = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace an existing --out file that is not a previous "
+    force: Annotated[bool, opt.Option("--force", help="Replace an existing --out file that is not a previous "
                                         "output of scarbook.")] = False,
 ) -> None:
     """Write the campaign sheet: the board with every permanent mark, then the game's regions, players,
@@ -110,7 +109,7 @@ def sheet(
             if isinstance(exc, NoSuchPoint):
                 raise  # a game number the campaign has no end for: exit 2 (game_numbers)
             echo(f"error: {exc}; nothing was written", err=True)
-            raise typer.Exit(1) from None
+            raise SystemExit(1) from None
         finally:
             if show is not None:
                 show("")

@@ -2,8 +2,6 @@
 
 import json
 
-import typer
-
 from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path
 from scarbook.cli.common import AfterOption, FormatOption, TextOrJson, game_numbers
 from scarbook.cli.terminal import echo, width, wrapped
@@ -58,7 +56,7 @@ def log(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None) -> N
     for d in ledger.problems:
         echo(d.render(), err=True)
     if ledger.problems:
-        raise typer.Exit(1)
+        raise SystemExit(1)
 
 
 def noted(note: str, indent: str = "    ") -> str:
@@ -82,4 +80,4 @@ def check(fmt: FormatOption = TextOrJson.text, campaign: CampaignFile = None) ->
         ledger, diags = reading.check(campaign_path(campaign))
     echo(render(fmt, "check", CheckView(diags, ledger.display, len(ledger.events))))
     if any(d.is_error for d in diags):
-        raise typer.Exit(1)
+        raise SystemExit(1)

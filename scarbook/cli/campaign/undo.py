@@ -3,13 +3,12 @@ again the event the last undo removed."""
 
 from typing import Annotated
 
-import typer
-
+from scarbook.cli import opt
 from scarbook.cli.campaign._shared import CampaignFile, campaign_errors, campaign_path, report_recorded
 from scarbook.cli.terminal import echo
 
 
-def undo(dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say which event it would remove.")] = False,
+def undo(dry_run: Annotated[bool, opt.Option("--dry-run", help="Only say which event it would remove.")] = False,
          campaign: CampaignFile = None) -> None:
     """Remove the last event from the campaign file.
 
@@ -27,7 +26,7 @@ def undo(dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say which
         echo("(to put it back: scarbook campaign redo)", err=True)
 
 
-def redo(dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal now.")]
+def redo(dry_run: Annotated[bool, opt.Option("--dry-run", help="Only say whether it would be legal now.")]
          = False, campaign: CampaignFile = None) -> None:
     """Record again the event the last undo removed (checked like any new event).
 

@@ -2,8 +2,7 @@
 
 from typing import Annotated
 
-import typer
-
+from scarbook.cli import opt
 from scarbook.cli.campaign._shared import ByOption, CampaignFile, campaign_errors, campaign_path, refuse
 from scarbook.cli.common import FormatOption, TextOrJson
 from scarbook.cli.reporters import render
@@ -11,7 +10,7 @@ from scarbook.cli.terminal import echo
 
 
 def where(
-    sticker: Annotated[str, typer.Argument(help="Sticker id (see 'scarbook show GAME stickers').")],
+    sticker: Annotated[str, opt.Argument(help="Sticker id (see 'scarbook show GAME stickers').")],
     by: ByOption = "",
     fmt: FormatOption = TextOrJson.text,
     campaign: CampaignFile = None,

@@ -1,4 +1,5 @@
-"""The `scarbook` console script: the lazy Typer app of `scarbook.cli.main`.
+"""The `scarbook` console script: a plain campaign command line straight away (`scarbook.cli.quick`), anything
+else through the lazy Typer app of `scarbook.cli.main`.
 
 Whatever the arguments, a command ends in a diagnostic and exit 1 or 2, never a traceback: an operating
 system error that no command turned into a diagnostic (a name too long, a path through a file, standard
@@ -63,11 +64,14 @@ def run() -> None:
     # collected, every 50,000 (so a server or a 100,000-event replay stays bounded).
     gc.set_threshold(50_000, 20, 20)
     install()  # the methods of dataclasses compiled once per user, not once per command
-    from scarbook.cli.main import app
+    from scarbook.cli.quick import run as run_plain
 
     code: int | str | None = 0
     try:
-        app()
+        if not run_plain(sys.argv[1:]):  # a plain campaign command line runs without importing Typer
+            from scarbook.cli.main import app
+
+            app()
     except SystemExit as done:
         code = done.code
     except (OSError, UnicodeError) as exc:

@@ -45,7 +45,7 @@ def typer_values(words: tuple[str, ...], args: list[str]) -> Any:
     try:
         with command.make_context(words[-1], list(args)) as ctx:
             command.invoke(ctx)
-    except (click.exceptions.ClickException, click.exceptions.Exit):
+    except (click.exceptions.ClickException, RuntimeError):  # Click's Exit (--help) is a RuntimeError
         return REFUSED
     finally:
         cells[0].cell_contents = func
@@ -86,7 +86,7 @@ def command_lines(draw: st.DrawFn) -> tuple[tuple[str, ...], list[str]]:
     words = draw(st.sampled_from(WORDS))
     tokens: list[list[str]] = []
     arguments: list[str] = []
-    for name, kind, opts, form, multiple, required, _default in COMMANDS[words][1]:
+    for _name, kind, opts, form, multiple, required, _default in COMMANDS[words][1]:
         pool = list(form[2]) + ["xml"] if form[0] == "choice" else POOLS.get(form[0], [])
         if kind == "argument":
             if required or draw(st.booleans()):
@@ -203,7 +203,7 @@ def test_the_table_is_current() -> None:
 def test_every_campaign_command_is_in_the_table() -> None:
     from scarbook.cli.campaign.group import CampaignGroup, GameGroup
 
-    names = {("campaign", n) for n in CampaignGroup.commands_to_load if n != "game"}
+    names: set[tuple[str, ...]] = {("campaign", n) for n in CampaignGroup.commands_to_load if n != "game"}
     names |= {("campaign", "game", n) for n in GameGroup.commands_to_load}
     assert names == set(COMMANDS)
 

@@ -131,7 +131,12 @@ def text() -> str:
     lines = [HEAD]
     for words, (target, params) in table().items():
         lines.append(f"    {words!r}: ({target!r}, (\n")
-        lines.extend(f"        {p!r},\n" for p in params)
+        for p in params:
+            one = f"        {p!r},\n"
+            if len(one) > 121:  # the type on a line of its own
+                rest = ", ".join(repr(x) for x in p[4:])
+                one = f"        ({p[0]!r}, {p[1]!r}, {p[2]!r},\n         {p[3]!r},\n         {rest}),\n"
+            lines.append(one)
         lines.append("    )),\n")
     lines.append("}\n")
     return "".join(lines)

@@ -38,7 +38,9 @@ def typer_values(words: tuple[str, ...], args: list[str]) -> Any:
     module, _, name = target.partition(":")
     func = getattr(importlib.import_module(module), name)
     command = load_command(target, words[-1])
-    cells = [c for c in command.callback.__closure__ or () if c.cell_contents is func]
+    wrapper = command.callback
+    assert wrapper is not None
+    cells = [c for c in wrapper.__closure__ or () if c.cell_contents is func]
     assert len(cells) == 1, "Typer's wrapper no longer holds the function: update this harness"
     seen: dict[str, Any] = {}
     cells[0].cell_contents = lambda **kw: seen.update(kw)

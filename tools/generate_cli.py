@@ -11,13 +11,12 @@ that every command line the quick path takes gives the command the very values T
 
 from __future__ import annotations
 
-import argparse
 import enum
 import sys
 from pathlib import Path
 from typing import Any
 
-from generated import write_if_changed
+from generated import check_or_write
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "scarbook" / "cli" / "quicktable.py"
@@ -143,17 +142,7 @@ def text() -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only say whether the file is current")
-    args = parser.parse_args()
-    wanted = text()
-    if args.check:
-        if not TARGET.exists() or TARGET.read_text("utf-8") != wanted:
-            print(f"{TARGET.relative_to(ROOT)} is out of date: run python tools/generate_cli.py", file=sys.stderr)
-            return 1
-        return 0
-    write_if_changed(TARGET, wanted, ROOT)
-    return 0
+    return check_or_write(__doc__ or "", TARGET, text, ROOT, "generate_cli.py")
 
 
 if __name__ == "__main__":

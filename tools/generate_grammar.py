@@ -12,14 +12,13 @@ source of meaning: tests/test_game_words.py checks every entry against inflect a
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
 import tempfile
 from pathlib import Path
 
-from generated import write_if_changed
+from generated import check_or_write
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "compiler" / "generated" / "grammar.json"
@@ -63,18 +62,8 @@ def answers() -> dict[str, str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only say whether the shipped file is current")
-    args = parser.parse_args()
-    text = json.dumps(answers(), ensure_ascii=False, indent=0) + "\n"
-    current = TARGET.read_text("utf-8") if TARGET.exists() else ""
-    if args.check:
-        if current != text:
-            print(f"{TARGET.relative_to(ROOT)} is out of date: run python tools/generate_grammar.py", file=sys.stderr)
-            return 1
-        return 0
-    write_if_changed(TARGET, text, ROOT)
-    return 0
+    return check_or_write(__doc__ or "", TARGET, lambda: json.dumps(answers(), ensure_ascii=False, indent=0) + "\n",
+                          ROOT, "generate_grammar.py")
 
 
 if __name__ == "__main__":

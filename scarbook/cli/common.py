@@ -30,12 +30,12 @@ FormatOption = Annotated[TextOrJson, opt.Option("--format", "-f", help="Output f
 PackOption = Annotated[
     list[Path] | None,
     opt.Option("--pack", help="A homebrew pack folder (or YAML file) to merge with the game; repeatable.",
-                 exists=True, resolve_path=False),
+               exists=True, resolve_path=False),
 ]
 CampaignOption = Annotated[
     Path | None,
     opt.Option("--campaign", "-c", help="Show the game as it stands in this campaign ledger.", exists=True,
-                 dir_okay=False),
+               dir_okay=False),
 ]
 
 

@@ -25,13 +25,13 @@ if TYPE_CHECKING:
 CampaignFile = Annotated[
     str | None,
     opt.Option("--campaign", "-c", help="The campaign file (default: $SCARBOOK_CAMPAIGN, else campaign.yaml).",
-                 show_default=False),
+               show_default=False),
 ]
 ByOption = Annotated[str, opt.Option("--by", help="The player who takes it (a reward); default: the only "
-                                       "player it can be for.")]
+                                     "player it can be for.")]
 NoteOption = Annotated[str, opt.Option("--note", help="A note the event keeps in the campaign file (who agreed "
-                                         "to what, the story), shown by log, diff, chronicle and serve; at most "
-                                         "1000 characters.", metavar="TEXT")]
+                                       "to what, the story), shown by log, diff, chronicle and serve; at most "
+                                       "1000 characters.", metavar="TEXT")]
 
 
 def campaign_path(given: str | None) -> Path:

@@ -16,14 +16,14 @@ class ChronicleFormat(str, Enum):
 
 def chronicle(
     out: Annotated[Path | None, opt.Option("--out", "-o", dir_okay=False, help="The file to write (default: "
-                                             "the campaign file's name with .chronicle.pdf or .chronicle.html; - for "
-                                             "standard output).")]
+                                           "the campaign file's name with .chronicle.pdf or .chronicle.html; - for "
+                                           "standard output).")]
     = None,
     fmt: Annotated[ChronicleFormat, opt.Option("--format", "-f", help="pdf (printable) or html (one "
-                                                 "self-contained file).")] = ChronicleFormat.pdf,
+                                               "self-contained file).")] = ChronicleFormat.pdf,
     campaign: CampaignFile = None,
     force: Annotated[bool, opt.Option("--force", help="Replace an existing --out file that is not a previous "
-                                        "output of scarbook.")] = False,
+                                      "output of scarbook.")] = False,
 ) -> None:
     """Write the campaign's chronicle: a title page, one page per game with the board as it stood after it,
     and the end of the campaign.

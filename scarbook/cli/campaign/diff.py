@@ -11,7 +11,7 @@ from scarbook.cli.terminal import echo
 def diff(
     first: Annotated[int, opt.Argument(min=0, metavar="N", help="From the end of game N (0: from the start).")],
     last: Annotated[int | None, opt.Argument(min=0, metavar="[M]", show_default=False,
-                                               help="To the end of game M (default: everything recorded since).")]
+                                             help="To the end of game M (default: everything recorded since).")]
     = None,
     fmt: FormatOption = TextOrJson.text,
     campaign: CampaignFile = None,

@@ -26,18 +26,18 @@ def _pairs(values: list[str], option: str, bare: bool = False) -> list[tuple[str
 
 def start(
     play: Annotated[list[str], opt.Option("--play", help="NAME=PIECE[,PIECE] for each player in this game: "
-                                            "what the game records (a faction; in some games a faction and a "
-                                            "character); just NAME in a game without factions or other pieces.")],
+                                          "what the game records (a faction; in some games a faction and a "
+                                          "character); just NAME in a game without factions or other pieces.")],
     start_at: Annotated[list[str] | None, opt.Option("--start", help="NAME=TERRITORY: where a player "
-                                                       "started (checked against the legal starting territories).")]
+                                                     "started (checked against the legal starting territories).")]
     = None,
     game_type: Annotated[str, opt.Option("--type", help="The type of game, for a game the campaign's "
-                                           "schedule does not list (a replay after the campaign).")] = "",
+                                         "schedule does not list (a replay after the campaign).")] = "",
     seating: Annotated[str, opt.Option("--seating", help="NAME,NAME,...: the players clockwise around the "
-                                         "table, where the game takes steps in turn from the winner (kept for "
-                                         "later games until given again).", metavar="NAME,...")] = "",
+                                       "table, where the game takes steps in turn from the winner (kept for "
+                                       "later games until given again).", metavar="NAME,...")] = "",
     scenario: Annotated[str, opt.Option("--scenario", help="The scenario played, in a campaign played as a "
-                                          "graph of scenarios (refused while it is not open).")] = "",
+                                        "graph of scenarios (refused while it is not open).")] = "",
     note: NoteOption = "",
     campaign: CampaignFile = None,
 ) -> None:
@@ -62,18 +62,18 @@ def start(
 def end(
     winner: Annotated[str, opt.Option("--winner", help="The player who won (a competitive game).")] = "",
     team: Annotated[str, opt.Option("--team", help="won or lost: the team's result, in a co-operative game "
-                                      "(instead of --winner).", metavar="won|lost")] = "",
+                                    "(instead of --winner).", metavar="won|lost")] = "",
     held_on: Annotated[list[str] | None, opt.Option("--held-on", help="A player who held on (default: every "
-                                                      "player not named as winner or eliminated).")] = None,
+                                                    "player not named as winner or eliminated).")] = None,
     eliminated: Annotated[list[str] | None, opt.Option("--eliminated", help="A player who was eliminated.")]
     = None,
     controlled: Annotated[list[str] | None, opt.Option("--controlled", help="NAME=T1,T2,...: territories a "
-                                                         "player controlled at the end (limits their rewards "
-                                                         "to those).")] = None,
+                                                       "player controlled at the end (limits their rewards "
+                                                       "to those).")] = None,
     lost: Annotated[list[str] | None, opt.Option("--lost", help="A piece lost for good in this game, where "
-                                                   "the game's rules say so (it takes no more steps).")] = None,
+                                                 "the game's rules say so (it takes no more steps).")] = None,
     score: Annotated[list[str] | None, opt.Option("--score", help="NAME=N: a player's score in this game "
-                                                    "(where the game keeps scores; ranks follow from them).")]
+                                                  "(where the game keeps scores; ranks follow from them).")]
     = None,
     dry_run: Annotated[bool, opt.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
     note: NoteOption = "",

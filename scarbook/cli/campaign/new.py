@@ -11,12 +11,12 @@ from scarbook.cli.terminal import echo
 
 def new(
     file: Annotated[Path, opt.Argument(help="The campaign file to create (it must not exist yet).",
-                                         dir_okay=False)],
+                                       dir_okay=False)],
     game: Annotated[str, opt.Option("--game", "-g", help="Game id (see 'scarbook games').")],
     player: Annotated[list[str], opt.Option("--player", "-p", help="A player's name; repeat for each.")],
     pack: Annotated[list[Path] | None, opt.Option("--pack", help="A house-rule pack to play with from game 1 "
-                                                    "(recorded relative to FILE); repeat for each.",
-                                                    exists=True)] = None,
+                                                  "(recorded relative to FILE); repeat for each.",
+                                                  exists=True)] = None,
     name: Annotated[str, opt.Option("--name", help="A name for this campaign (your world).")] = "",
 ) -> None:
     """Create a campaign file: the game, a fingerprint of its content, and the players.

@@ -18,8 +18,8 @@ from scarbook.cli.terminal import echo
 def open_packet(
     envelope: Annotated[str, opt.Argument(help="The packet's id (see 'scarbook campaign status').")],
     pack: Annotated[Path | None, opt.Option("--pack", help="A pack folder where you transcribed what the "
-                                              "packet holds; validated like any pack and merged.",
-                                              exists=True)] = None,
+                                            "packet holds; validated like any pack and merged.",
+                                            exists=True)] = None,
     dry_run: Annotated[bool, opt.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
     note: NoteOption = "",
     campaign: CampaignFile = None,
@@ -52,7 +52,7 @@ def open_packet(
 
 def add_pack(
     pack: Annotated[Path, opt.Argument(help="A house-rule pack (a folder or YAML file with 'pack:' extending "
-                                         "this campaign's game).", exists=True)],
+                                       "this campaign's game).", exists=True)],
     dry_run: Annotated[bool, opt.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
     note: NoteOption = "",
     campaign: CampaignFile = None,

@@ -8,16 +8,16 @@ from scarbook.cli.campaign._shared import ByOption, CampaignFile, NoteOption, ca
 
 def place(
     sticker: Annotated[str, opt.Argument(help="Sticker id (coin, minor-city, major-city, fortification, "
-                                           "scar-cancel, continent-name, bunker, ...).")],
+                                         "scar-cancel, continent-name, bunker, ...).")],
     target: Annotated[str, opt.Argument(help="Where it goes: a territory, continent, card or faction "
-                                          "(case-insensitive; 'alaska' is the Alaska card for a coin).")],
+                                        "(case-insensitive; 'alaska' is the Alaska card for a coin).")],
     by: ByOption = "",
     name: Annotated[str, opt.Option("--name", help="The name of what it founds (a city, a continent) or the "
-                                      "option it picks (a starting power, the stat it raises).")] = "",
+                                    "option it picks (a starting power, the stat it raises).")] = "",
     value: Annotated[int | None, opt.Option("--value", help="The number printed on the sticker, for a "
-                                              "sticker that sets a value (a stat).")] = None,
+                                            "sticker that sets a value (a stat).")] = None,
     to: Annotated[str, opt.Option("--to", help="For a sticker that brings a line (a bridge): the territory "
-                                    "it joins TARGET to; they are neighbours from then on.")] = "",
+                                  "it joins TARGET to; they are neighbours from then on.")] = "",
     dry_run: Annotated[bool, opt.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
     note: NoteOption = "",
     campaign: CampaignFile = None,
@@ -70,9 +70,9 @@ def pass_step(
     step: Annotated[str, opt.Argument(help="The step's id (see 'scarbook campaign status').")],
     by: Annotated[str, opt.Option("--by", help="The player who passes.")],
     piece: Annotated[str, opt.Option("--for", help="The piece the step is taken for, when the player takes it "
-                                       "for several (the winner, for pieces nobody played).")] = "",
+                                     "for several (the winner, for pieces nobody played).")] = "",
     why: Annotated[str, opt.Option("--why", help="Why: needed for an owed step the players may pass only "
-                                     "when the rules say so.")] = "",
+                                   "when the rules say so.")] = "",
     dry_run: Annotated[bool, opt.Option("--dry-run", help="Only say whether it would be legal now.")] = False,
     note: NoteOption = "",
     campaign: CampaignFile = None,
@@ -88,7 +88,7 @@ def pass_step(
 
 def link(
     sticker: Annotated[str, opt.Argument(help="The placed sticker the line belongs to (a new continent, a "
-                                           "bridge).")],
+                                         "bridge).")],
     a: Annotated[str, opt.Argument(help="One end: a territory.")],
     b: Annotated[str, opt.Argument(help="The other end: a territory.")],
     by: ByOption = "",

@@ -12,8 +12,8 @@ DryRun = Annotated[bool, opt.Option("--dry-run", help="Only say whether it would
 def join(
     player: Annotated[str, opt.Argument(help="The newcomer's name, as the ledger will spell it.")],
     replacing: Annotated[str, opt.Option("--replacing", help="A player who leaves in the same step and hands "
-                                           "their holdings to the newcomer (their seat, at the most players the "
-                                           "game takes).")] = "",
+                                         "their holdings to the newcomer (their seat, at the most players the "
+                                         "game takes).")] = "",
     dry_run: DryRun = False,
     note: NoteOption = "",
     campaign: CampaignFile = None,
@@ -35,7 +35,7 @@ def join(
 def leave(
     player: Annotated[str, opt.Argument(help="The player who leaves the campaign.")],
     to: Annotated[str, opt.Option("--to", help="The player who takes over their holdings: every mark they "
-                                    "placed or own, the regions and pieces they claimed, their score total.")] = "",
+                                  "placed or own, the regions and pieces they claimed, their score total.")] = "",
     dry_run: DryRun = False,
     note: NoteOption = "",
     campaign: CampaignFile = None,
@@ -53,7 +53,7 @@ def leave(
 
 def retire(
     sticker: Annotated[str, opt.Argument(help="The sticker or kind of the mark that retires (a character, a "
-                                           "piece's claim).")],
+                                         "piece's claim).")],
     target: Annotated[str, opt.Argument(help="Where that mark is (a place, a card, a piece).")],
     by: ByOption = "",
     status: Annotated[str, opt.Option("--as", help="retired (the default) or lost.")] = "retired",

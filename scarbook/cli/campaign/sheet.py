@@ -71,17 +71,17 @@ def say_written(written: Path) -> None:
 
 def sheet(
     out: Annotated[Path | None, opt.Option("--out", "-o", help="The file to write (default: the campaign file "
-                                             "with .pdf, .html or .svg; - for standard output).",
-                                             dir_okay=False)] = None,
+                                           "with .pdf, .html or .svg; - for standard output).",
+                                           dir_okay=False)] = None,
     fmt: Annotated[SheetFormat, opt.Option("--format", "-f", help="pdf (printable), html (one self-contained "
-                                             "file: fonts and picture inside) or svg (the board picture alone).")]
+                                           "file: fonts and picture inside) or svg (the board picture alone).")]
     = SheetFormat.pdf,
     paper: Annotated[SheetPaper, opt.Option("--paper", help="a4 or letter: the page size of the PDF (and of the "
-                                              "HTML when printed).")] = SheetPaper.a4,
+                                            "HTML when printed).")] = SheetPaper.a4,
     campaign: CampaignFile = None,
     after: AfterOption = None,
     force: Annotated[bool, opt.Option("--force", help="Replace an existing --out file that is not a previous "
-                                        "output of scarbook.")] = False,
+                                      "output of scarbook.")] = False,
 ) -> None:
     """Write the campaign sheet: the board with every permanent mark, then the game's regions, players,
     records, its mark groups (in its own words), changed cards, stickers left, packets and games.

@@ -17,6 +17,7 @@ import csv
 import io
 import json
 import math
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -411,13 +412,64 @@ def component_table(game: Game) -> list[Table]:
                    rows, {**decks, **comps}, "components", extra_uses=list(cards))]
 
 
+#: The phases of play in the order a player meets them, each with the phrases of a rule topic that belong to
+#: it: what the game is for and how it is played, setup, the terms, the turn from its start to its end, what a
+#: player looks up during it (cards, marks), the end of the game, variants, then the campaign (issue 34 P17).
+PLAY_ORDER: tuple[tuple[str, ...], ...] = (
+    ("goal", "winning", "win", "victory"),
+    ("mode", "play mode", "game mode"),
+    ("setup", "set up", "before", "preparation"),
+    ("term", "glossary", "concept"),
+    ("start", "start of turn", "start of your turn"),
+    ("turn", "recruit", "deploy", "reinforcement"),
+    ("combat", "attack", "battle"),
+    ("move", "movement", "maneuver", "manoeuvre", "fortify"),
+    ("end of turn", "end of your turn"),
+    ("card", "mark", "reference", "component"),
+    ("end", "end of the game", "end of game", "game end", "scoring"),
+    ("variant", "appendix", "optional", "advanced"),
+    ("campaign", "legacy"),
+)
+#: Where a topic with no phrase of play sits: with the turn, in content order.
+DEFAULT_PHASE = 5
+
+
+def _words(text: str) -> tuple[str, ...]:
+    """A topic's or phrase's words, lowercase, a plural's s dropped ('cards' is 'card', 'terms' 'term')."""
+    return tuple(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+                 for w in re.findall(r"[a-z]+", text.lower()))
+
+
+def topic_phase(topic: str) -> int:
+    """The phase of play (`PLAY_ORDER`) of a rule topic: that of the longest phrase of play its words hold, so
+    'end of turn' is the turn's end and not the game's, 'start of turn' the turn's start (DEFAULT_PHASE for
+    none)."""
+    words = _words(topic)
+    best: tuple[int, int] | None = None  # (words of the phrase, phase)
+    for phase, phrases in enumerate(PLAY_ORDER):
+        for phrase in phrases:
+            p = _words(phrase)
+            if any(words[i:i + len(p)] == p for i in range(len(words) - len(p) + 1)) and \
+                    (best is None or len(p) > best[0]):
+                best = (len(p), phase)
+    return best[1] if best else DEFAULT_PHASE
+
+
+def in_play_order(topics: Iterable[str]) -> list[str]:
+    """Rule topics in the order a player meets them (`topic_phase`), those of one phase in content order: the
+    one order of the aid's turn and the digest's rules in short."""
+    seen = list(dict.fromkeys(topics))
+    return sorted(seen, key=lambda t: (topic_phase(t), seen.index(t)))
+
+
 def rule_tables_by_topic(game: Game) -> list[Table]:
     rules = game.section("rules")
     groups: dict[str, dict[str, Item]] = {}
     for rid, rule in rules.items():
         groups.setdefault(str(rule.get("topic") or "general"), {})[rid] = rule
     out = []
-    for topic, items in groups.items():
+    for topic in in_play_order(groups):
+        items = groups[topic]
         rows = [[_name(r, rid), _text(r.get("text"))] for rid, r in items.items()]
         out.append(_table(game, f"rules-{slug(topic)}", f"Rules in short: {topic.replace('-', ' ')}",
                           [("rule", "Rule"), ("text", "In short")], rows, items, "rules"))
@@ -444,12 +496,21 @@ BUILDERS: tuple[Callable[[Game], list[Table]], ...] = (
 )
 
 
+def names_only(table: Table) -> bool:
+    """A computed table left with nothing but the names of its items (every other column empty in every row:
+    zones without bonuses, say) tells nothing a title could promise: it is not printed (issue 34 D16)."""
+    return table.kind != "declared" and len(table.columns) == 1 and not table.text
+
+
 def rule_tables(game: Game) -> list[Table]:
-    """Every rule table of a game (already stripped of sealed content), ids unique."""
+    """Every rule table of a game (already stripped of sealed content), ids unique; a computed table of names
+    only (`names_only`) is left out."""
     tables: list[Table] = []
     seen: set[str] = set()
     for build in BUILDERS:
         for table in build(game):
+            if names_only(table):
+                continue
             base, n = table.id, 2
             while table.id in seen:
                 table.id = f"{base}-{n}"
@@ -457,6 +518,82 @@ def rule_tables(game: Game) -> list[Table]:
             seen.add(table.id)
             tables.append(table)
     return tables
+
+
+def all_unknown(table: Table) -> bool:
+    """Whether every cell of a table is unknown or empty (a table the content declares without rows because the
+    sources do not give them): printed as one line saying what is unknown, not as a table (issue 34 D16)."""
+    cells = [v for row in table.rows for v in row]
+    return any(is_unknown(v) for v in cells) and all(is_unknown(v) or v in (None, "") for v in cells)
+
+
+#: Where an all-unknown table sends the reader: the command that lists every gap of the content.
+GAPS_COMMAND = "scarbook validate"
+GAPS_HINT = "with --all-gaps for a shipped game"
+
+
+def unknown_reasons(table: Table) -> list[str]:
+    """Why each unknown cell of a table is unknown, each reason once, in order."""
+    return list(dict.fromkeys(str(v["unknown"]) for row in table.rows for v in row if is_unknown(v)))
+
+
+def unknown_line(table: Table) -> str:
+    """What an all-unknown table prints instead of its rows: in one line, what is unknown and where the content's
+    gaps are listed."""
+    return f"Unknown: {'; '.join(unknown_reasons(table))}. `{GAPS_COMMAND}` lists it ({GAPS_HINT})."
+
+
+def _number(text: str) -> bool:
+    return bool(re.fullmatch(r"[\d.,–+-]+", text.strip()))
+
+
+def _row_texts(row: list[Cell]) -> list[str]:
+    return [cell_text(v) for v in row if not is_unknown(v) and v not in (None, "")]
+
+
+def covered_by(tables: list[Table]) -> dict[str, str]:
+    """Table id -> the id of the table that prints the same list in full: every row of the one (matched by its
+    first cell) has each of its values in the other's row, and both list the same items (a rulebook's list of
+    the plot cards and the deck of those cards), or, for a table of words only (no number: major and minor
+    objectives side by side), each of its values is a value of the other. Of two tables that hold each other, the later
+    one is the copy. A list is printed once and the copy points to it (issue 34 D16)."""
+    keyed: dict[str, dict[str, list[str]]] = {}
+    texts: dict[str, set[str]] = {}  # every value of a table
+    for t in tables:
+        rows = {cell_text(r[0]): _row_texts(r) for r in t.rows if r and not is_unknown(r[0]) and r[0] not in (None, "")}
+        if len(rows) == len(t.rows) >= 2:  # a list of named rows, each name once
+            keyed[t.id] = rows
+        texts[t.id] = {x for r in t.rows for x in _row_texts(r)}
+    # a list laid out in columns of words (major and minor objectives side by side): no value a number
+    prose = {t.id for t in tables if len(texts[t.id]) >= 4 and not any(_number(x) for x in texts[t.id])}
+
+    def holds(big: str, small: str) -> bool:
+        if small in prose and big in texts:
+            return texts[small] <= texts[big]
+        if big not in keyed or small not in keyed:
+            return False
+        a, b = keyed[big], keyed[small]
+        return a.keys() == b.keys() and all(set(b[k]) <= set(a[k]) for k in b)
+
+    order = [t.id for t in tables]
+    out: dict[str, str] = {}
+    for small in [t.id for t in tables if t.id in keyed or t.id in prose]:
+        for big in order:
+            if big == small or big in out or not holds(big, small):
+                continue
+            if holds(small, big) and order.index(small) < order.index(big):
+                continue  # the same rows: the earlier one is printed
+            out[small] = big
+            break
+    return out
+
+
+def copied_from(tables: list[Table]) -> dict[str, tuple[str, str]]:
+    """Table id -> (the title of the table that prints the same list in full, 'above' or 'below' it)."""
+    order = {t.id: i for i, t in enumerate(tables)}
+    titles = {t.id: t.title for t in tables}
+    return {copy: (titles[full], "above" if order[full] < order[copy] else "below")
+            for copy, full in covered_by(tables).items()}
 
 
 # --- plain-text formats ----------------------------------------------------------------------
@@ -480,15 +617,24 @@ def _md_escape(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def to_markdown(table: Table, level: int = 2) -> str:
+def to_markdown(table: Table, level: int = 2, same_as: tuple[str, str] | None = None) -> str:
+    """A table as Markdown; one whose cells are all unknown as the line saying so (`unknown_line`), one another
+    table prints in full (`same_as`: that table's title, and 'above' or 'below') as a line pointing to it."""
     lines = [f"{'#' * level} {table.title}{' ' + table.marks if table.marks else ''}", ""]
     if table.text:
         lines += [table.text, ""]
-    lines.append("| " + " | ".join(_md_escape(c.title) for c in table.columns) + " |")
-    lines.append("|" + "|".join("---" for _ in table.columns) + "|")
-    for row in table.rows:
-        lines.append("| " + " | ".join(_md_escape(cell_text(v)) for v in row) + " |")
-    extra = table.notes + unknown_notes(table) + [f"{INFERRED_MARK} Inferred: {e}" for e in table.inferred] + \
+    blank = all_unknown(table)
+    if same_as:
+        lines.append(f"Listed in full in “{same_as[0]}” {same_as[1]}.")
+    elif blank:
+        lines.append(unknown_line(table))
+    else:
+        lines.append("| " + " | ".join(_md_escape(c.title) for c in table.columns) + " |")
+        lines.append("|" + "|".join("---" for _ in table.columns) + "|")
+        for row in table.rows:
+            lines.append("| " + " | ".join(_md_escape(cell_text(v)) for v in row) + " |")
+    extra = table.notes + ([] if blank or same_as else unknown_notes(table)) + \
+        [f"{INFERRED_MARK} Inferred: {e}" for e in table.inferred] + \
         [f"{LOW_CONFIDENCE_MARK} {LOW_CONFIDENCE_NOTE}: {e}" for e in table.low_confidence]
     if extra or table.sources:
         lines.append("")
@@ -514,7 +660,8 @@ def to_json(table: Table) -> str:
 def document_markdown(game: Game, tables: list[Table]) -> str:
     head = f"# {game.title}: rule tables\n\nComputed from the content of `{game.id}`; '?' marks what the sources " \
            "do not say.\n\n"
-    return head + "\n".join(to_markdown(t) for t in tables)
+    copies = copied_from(tables)
+    return head + "\n".join(to_markdown(t, same_as=copies.get(t.id)) for t in tables)
 
 
 def document_csv(tables: list[Table]) -> str:

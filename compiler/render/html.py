@@ -117,11 +117,11 @@ def _cells(table: Table, unknowns: list[str]) -> list[list[dict[str, Any]]]:
 
 def layout_of(table: Table, rows: list[list[dict[str, Any]]]) -> str:
     """How a table is printed so that it fits the page: `grid` (a table), `records` (one block per row, for
-    a table too wide for the page), `list` (one column: its values in a line), `unknown` (every cell unknown
+    a table too wide for the page), `list` (one column: its values in a line), `gap` (every cell unknown
     or empty: one line saying what is unknown, `tables.unknown_line`) or `note` (one row that says nothing but
     what is unknown beside its name)."""
     if all_unknown(table):
-        return "unknown"
+        return "gap"
     if len(table.columns) == 1:
         return "list"
     if len(rows) == 1 and all(c["unknown"] or not c["text"] for c in rows[0][1:]):
@@ -146,7 +146,7 @@ def table_parts(table: Table, same_as: tuple[str, str, str] | None = None) -> li
     unknowns: list[str] = []
     rows = _cells(table, unknowns)
     layout = layout_of(table, rows)
-    if layout == "unknown" or same_as:
+    if layout == "gap" or same_as:
         unknowns = []  # said in the line itself, or where the list is printed
     long = any(len(c["text"]) > 60 for r in rows for c in r)
     wide = layout == "grid" and (len(table.columns) > 3 or long)
@@ -158,7 +158,7 @@ def table_parts(table: Table, same_as: tuple[str, str, str] | None = None) -> li
         "id": table.id, "title": table.title, "text": table.text, "layout": layout,
         "same_as": {"title": same_as[0], "id": same_as[1], "where": same_as[2]} if same_as else None,
         "unknown_line": {"reasons": "; ".join(unknown_reasons(table)), "command": GAPS_COMMAND, "hint": GAPS_HINT}
-        if layout == "unknown" else None,
+        if layout == "gap" else None,
         "columns": [c.title for c in table.columns], "rows": rows, "notes": table.notes, "unknowns": unknowns,
         "inferred": table.inferred, "low_confidence": table.low_confidence, "marks": table.marks,
         "sources": table.sources, "index": 1, "of": 1,

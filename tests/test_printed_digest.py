@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 from campaigns.shared import shipped_build
+from test_printed_aid import raw_text
 
 from conftest import pdftotext
-from test_printed_aid import raw_text
 from scarbook.compiler.load import shipped_games
 from scarbook.compiler.model import as_dict, is_unknown
 from scarbook.compiler.validate import cached_game
@@ -97,8 +97,9 @@ def test_a_list_two_sections_hold_is_printed_once(a4: Path) -> None:
 # --- P15 -------------------------------------------------------------------------------------------------
 PACKET_WORDS = re.compile(r"\b(sealed|unopened|packets?|pockets?|envelopes?|containers?)\b", re.I)
 #: What every output says of sealed content in general (nothing of what a packet holds).
-HEADERS = ("Nothing sealed is shown", "Sealed content is never shown", "Only names and triggers are listed; "
-           "contents stay sealed", "Sealed envelopes and their triggers", "Envelope Open when", "| Envelope | Open when |")
+HEADERS = ("Nothing sealed is shown", "Sealed content is never shown",
+           "Only names and triggers are listed; contents stay sealed", "Sealed envelopes and their triggers",
+           "Envelope Open when", "| Envelope | Open when |")
 
 
 def _said_outside(gid: str) -> list[str]:

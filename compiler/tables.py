@@ -224,11 +224,14 @@ def region_table(game: Game) -> list[Table]:
     word = "Region" if len(kinds) != 1 or None in kinds else str(next(iter(kinds))).capitalize()
     if len(kinds) == 1:
         rows = [[r[0], None, *r[2:]] for r in rows]  # one kind for all: said in the title
-    return [_table(game, "board-regions", f"{word} bonuses",
+    table = _table(game, "board-regions", f"{word} bonuses",
                    [("region", word), ("kind", "Kind"), ("territories", "Territories"), ("bonus", "Bonus"),
                     ("named", "Campaign")], rows, regions, "regions",
                    extra_uses=[t for t in game.section("territories")],
-                   based_on=game.section("territories").values())]
+                   based_on=game.section("territories").values())
+    # regions with no bonus, count or name given (zones): a table of their names under "bonuses" says nothing
+    # of bonuses, and is not printed (issue 34 D16)
+    return [table] if len(table.columns) > 1 else []
 
 
 def territory_feature_table(game: Game) -> list[Table]:
@@ -496,21 +499,12 @@ BUILDERS: tuple[Callable[[Game], list[Table]], ...] = (
 )
 
 
-def names_only(table: Table) -> bool:
-    """A computed table left with nothing but the names of its items (every other column empty in every row:
-    zones without bonuses, say) tells nothing a title could promise: it is not printed (issue 34 D16)."""
-    return table.kind != "declared" and len(table.columns) == 1 and not table.text
-
-
 def rule_tables(game: Game) -> list[Table]:
-    """Every rule table of a game (already stripped of sealed content), ids unique; a computed table of names
-    only (`names_only`) is left out."""
+    """Every rule table of a game (already stripped of sealed content), ids unique."""
     tables: list[Table] = []
     seen: set[str] = set()
     for build in BUILDERS:
         for table in build(game):
-            if names_only(table):
-                continue
             base, n = table.id, 2
             while table.id in seen:
                 table.id = f"{base}-{n}"

@@ -538,19 +538,47 @@ def unknown_line(table: Table) -> str:
 
 
 def _number(text: str) -> bool:
-    return bool(re.fullmatch(r"[\d.,–+-]+", text.strip()))
+    """A value that is a number or a list of numbers ('3', '1, 1, 2, 3, 4')."""
+    return bool(re.fullmatch(r"[\d.,–+\- ]+", text.strip()))
 
 
 def _row_texts(row: list[Cell]) -> list[str]:
     return [cell_text(v) for v in row if not is_unknown(v) and v not in (None, "")]
 
 
-def covered_by(tables: list[Table]) -> dict[str, str]:
-    """Table id -> the id of the table that prints the same list in full: every row of the one (matched by its
-    first cell) has each of its values in the other's row, and both list the same items (a rulebook's list of
-    the plot cards and the deck of those cards), or, for a table of words only (no number: major and minor
-    objectives side by side), each of its values is a value of the other. Of two tables that hold each other, the later
-    one is the copy. A list is printed once and the copy points to it (issue 34 D16)."""
+def _card_rows(table: Table, decks: list[Table]) -> list[str] | None:
+    """The deck tables that hold every row of a declared list of cards (a help sheet's), in order: each row's
+    name is a card's and its text (its last cell of words; an unknown one matches by the name alone) is that
+    card's text. None when a row is not a card, or holds no text to match."""
+    owners: list[str] = []
+    matched = 0
+    for row in table.rows:
+        if not row or is_unknown(row[0]) or row[0] in (None, ""):
+            return None
+        name = cell_text(row[0])
+        words = [v for v in row[1:] if is_unknown(v) or (isinstance(v, str) and len(v.split()) >= 2 and not _number(v))]
+        if not words:
+            return None
+        text = None if is_unknown(words[-1]) else cell_text(words[-1])
+        found = next((d.id for d in decks for r in d.rows if r and cell_text(r[0]) == name
+                      and (text is None or text in _row_texts(r))), None)
+        if found is None:
+            return None
+        matched += text is not None
+        if found not in owners:
+            owners.append(found)
+    return owners if matched else None
+
+
+def covered_by(tables: list[Table]) -> dict[str, list[str]]:
+    """Table id -> the ids of the tables that print the same list in full (issue 34 D16): a list is printed once
+    and the copy points to where it is. A table is a copy when
+    - every row of it (matched by its first cell) has each of its values in the other's row, and both list the
+      same items (the rulebook's list of the plot cards and the deck of those cards); of two tables that hold
+      each other, the later one is the copy;
+    - it holds words only (no number: major and minor objectives side by side), each a value of the other;
+    - it is a declared list of cards (a help sheet's, by zone) whose every row is a card of the deck tables,
+      with the card's text: the decks, which give each copy, own it."""
     keyed: dict[str, dict[str, list[str]]] = {}
     texts: dict[str, set[str]] = {}  # every value of a table
     for t in tables:
@@ -570,24 +598,41 @@ def covered_by(tables: list[Table]) -> dict[str, str]:
         return a.keys() == b.keys() and all(set(b[k]) <= set(a[k]) for k in b)
 
     order = [t.id for t in tables]
-    out: dict[str, str] = {}
+    out: dict[str, list[str]] = {}
     for small in [t.id for t in tables if t.id in keyed or t.id in prose]:
         for big in order:
             if big == small or big in out or not holds(big, small):
                 continue
             if holds(small, big) and order.index(small) < order.index(big):
                 continue  # the same rows: the earlier one is printed
-            out[small] = big
+            out[small] = [big]
             break
+    decks = [t for t in tables if t.kind == "deck"]
+    for t in tables:
+        if t.kind == "declared" and t.id not in out and t.rows:
+            owners = _card_rows(t, decks)
+            if owners:
+                out[t.id] = owners
     return out
 
 
-def copied_from(tables: list[Table]) -> dict[str, tuple[str, str]]:
-    """Table id -> (the title of the table that prints the same list in full, 'above' or 'below' it)."""
+def copied_from(tables: list[Table]) -> dict[str, list[tuple[str, str, str]]]:
+    """Table id -> (the title and id of each table that prints the same list in full, 'above' or 'below' it)."""
     order = {t.id: i for i, t in enumerate(tables)}
     titles = {t.id: t.title for t in tables}
-    return {copy: (titles[full], "above" if order[full] < order[copy] else "below")
+    return {copy: [(titles[f], f, "above" if order[f] < order[copy] else "below") for f in full]
             for copy, full in covered_by(tables).items()}
+
+
+def where_listed(owners: list[tuple[str, str, str]], quote: Callable[[str, str], str] = lambda t, _i: f"“{t}”") -> str:
+    """'“Plot cards” below', '“Agent cards” and “Mission cards” below': where a list is printed in full."""
+    parts = []
+    for place in ("above", "below"):
+        here = [quote(t, i) for t, i, w in owners if w == place]
+        if here:
+            parts.append(f"{', '.join(here[:-1])} and {here[-1]}" if len(here) > 1 else here[0])
+            parts[-1] += f" {place}"
+    return " and ".join(parts)
 
 
 # --- plain-text formats ----------------------------------------------------------------------
@@ -611,15 +656,15 @@ def _md_escape(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def to_markdown(table: Table, level: int = 2, same_as: tuple[str, str] | None = None) -> str:
-    """A table as Markdown; one whose cells are all unknown as the line saying so (`unknown_line`), one another
-    table prints in full (`same_as`: that table's title, and 'above' or 'below') as a line pointing to it."""
+def to_markdown(table: Table, level: int = 2, same_as: list[tuple[str, str, str]] | None = None) -> str:
+    """A table as Markdown; one whose cells are all unknown as the line saying so (`unknown_line`), one other
+    tables print in full (`same_as`: `copied_from`) as a line pointing to them."""
     lines = [f"{'#' * level} {table.title}{' ' + table.marks if table.marks else ''}", ""]
     if table.text:
         lines += [table.text, ""]
     blank = all_unknown(table)
     if same_as:
-        lines.append(f"Listed in full in “{same_as[0]}” {same_as[1]}.")
+        lines.append(f"Listed in full in {where_listed(same_as)}.")
     elif blank:
         lines.append(unknown_line(table))
     else:

@@ -25,8 +25,9 @@ from scarbook.compiler.tables import (
     all_unknown,
     board_low_confidence,
     cell_text,
-    covered_by,
+    copied_from,
     unknown_reasons,
+    where_listed,
 )
 
 #: More columns than this are printed as records (one block per row), however short their texts.
@@ -138,11 +139,13 @@ def _longest_word(table: Table, rows: list[list[dict[str, Any]]], i: int) -> flo
     return max(words, default=1.0)
 
 
-def table_parts(table: Table, same_as: tuple[str, str, str] | None = None) -> list[dict[str, Any]]:
+def table_parts(table: Table, same_as: list[tuple[str, str, str]] | None = None) -> list[dict[str, Any]]:
     """A table ready to print (one part): its cells, its layout (`layout_of`), the column widths of a grid.
-    `same_as` (the title and id of the table that prints the same list in full, and 'above' or 'below':
-    `tables.covered_by`) makes it a line pointing there; a table whose cells are all unknown is the line
+    `same_as` (the title and id of each table that prints the same list in full, and 'above' or 'below':
+    `tables.copied_from`) makes it a line pointing there; a table whose cells are all unknown is the line
     saying what is unknown (`tables.unknown_line`)."""
+    from markupsafe import Markup
+
     unknowns: list[str] = []
     rows = _cells(table, unknowns)
     layout = layout_of(table, rows)
@@ -156,7 +159,8 @@ def table_parts(table: Table, same_as: tuple[str, str, str] | None = None) -> li
             c["keep"] = i == 1 or (i >= len(rows) - 2 and i > 0)
     return [{
         "id": table.id, "title": table.title, "text": table.text, "layout": layout,
-        "same_as": {"title": same_as[0], "id": same_as[1], "where": same_as[2]} if same_as else None,
+        "same_as": Markup(where_listed(same_as, lambda t, i: str(Markup('<a href="#{}">“{}”</a>').format(i, t))))
+        if same_as else None,
         "unknown_line": {"reasons": "; ".join(unknown_reasons(table)), "command": GAPS_COMMAND, "hint": GAPS_HINT}
         if layout == "gap" else None,
         "columns": [c.title for c in table.columns], "rows": rows, "notes": table.notes, "unknowns": unknowns,
@@ -297,12 +301,8 @@ def reference_html(game: Game, tables: list[Table], paper: str, map_svg: str | N
     """The reference sheets; `map_note` says why a board has no map (see `boardmap.map_withheld`)."""
     from scarbook.compiler.aid import campaign_label
 
-    copies = covered_by(tables)  # a list printed twice: once in full, the copy points to it (issue 34 D16)
-    order = {t.id: i for i, t in enumerate(tables)}
-    titles = {t.id: t.title for t in tables}
-    parts = [p for t in tables for p in table_parts(t, (titles[copies[t.id]], copies[t.id],
-                                                        "above" if order[copies[t.id]] < order[t.id] else "below")
-                                                    if t.id in copies else None)]
+    copies = copied_from(tables)  # a list printed twice: once in full, the copy points to it (issue 34 D16)
+    parts = [p for t in tables for p in table_parts(t, copies.get(t.id))]
     summary = game.meta.get("summary")
     return str(environment().get_template("reference.html.j2").render(
         game={"id": game.id, "title": game.title}, packs=list(game.packs), campaign=campaign_label(campaign),

@@ -12,7 +12,8 @@ before (a smaller board picture with text as large, then the text set at 7.8 pt 
 kept, then the same spaced more closely (what Letter's 17.6 mm shorter page needs), then small tables left
 out, then each rule cut to its first sentence, then titles only); the aid says when and how it was shortened.
 A type of game whose end a small table already gives (its title names '<type> game') is not listed again.
-Nothing here names a game or gives a topic or sticker kind a meaning beyond the order of play words below.
+Nothing here names a game or gives a topic or sticker kind a meaning beyond the phrases of play (`tables.PLAY_ORDER`)
+and the campaign words below.
 """
 
 from __future__ import annotations
@@ -22,17 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from scarbook.compiler.model import Game, as_dict, as_list, is_unknown, known, place_name
-from scarbook.compiler.tables import cell_text
+from scarbook.compiler.tables import cell_text, in_play_order
 
 #: The most pages a player aid takes.
 MAX_PAGES = 2
 #: How many versions the renderer may try: the full one, then a smaller board, then smaller and closer text with
 #: every word kept, then shorter texts.
 LEVELS = 7
-#: Words of a rule topic, in the order of play: a topic is placed by the first of these it contains
-#: (others follow, in content order).
-PLAY_ORDER = ("goal", "winning", "setup", "set-up", "before", "start", "turn", "recruit", "deploy", "combat",
-              "attack", "move", "end", "mark", "card")
 #: Topic words that describe the campaign (shown with what a legacy game adds, not in the turn).
 CAMPAIGN_WORDS = ("campaign", "legacy")
 #: A declared table short enough to be printed on the aid (rows, columns).
@@ -46,12 +43,6 @@ def _text(value: Any) -> str:
 def _first_sentence(text: str) -> str:
     head = re.split(r"(?<=[.!?])\s+", text.strip(), maxsplit=1)[0]
     return head if len(head) < len(text.strip()) else text.strip()
-
-
-def _topic_rank(topic: str) -> int:
-    low = topic.lower()
-    # a topic without a word of play (a kind of game, say) sits with the turn
-    return next((i for i, word in enumerate(PLAY_ORDER) if word in low), PLAY_ORDER.index("turn"))
 
 
 def _rules(game: Game, level: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -70,8 +61,8 @@ def _rules(game: Game, level: int) -> tuple[list[dict[str, Any]], list[dict[str,
             campaign.append(entry)
         elif topic or not rule.get("slots"):
             groups.setdefault(topic or "general", []).append(entry)
-    order = sorted(groups, key=lambda t: (_topic_rank(t), list(groups).index(t)))
-    return [{"topic": t.replace("-", " ").capitalize(), "rules": groups[t]} for t in order], campaign
+    # the order a player meets them, as the digest's rules in short (tables.in_play_order: issue 34 P17)
+    return [{"topic": t.replace("-", " ").capitalize(), "rules": groups[t]} for t in in_play_order(groups)], campaign
 
 
 def _small_tables(game: Game) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ import csv
 import io
 import json
 import math
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -223,11 +224,14 @@ def region_table(game: Game) -> list[Table]:
     word = "Region" if len(kinds) != 1 or None in kinds else str(next(iter(kinds))).capitalize()
     if len(kinds) == 1:
         rows = [[r[0], None, *r[2:]] for r in rows]  # one kind for all: said in the title
-    return [_table(game, "board-regions", f"{word} bonuses",
+    table = _table(game, "board-regions", f"{word} bonuses",
                    [("region", word), ("kind", "Kind"), ("territories", "Territories"), ("bonus", "Bonus"),
                     ("named", "Campaign")], rows, regions, "regions",
                    extra_uses=[t for t in game.section("territories")],
-                   based_on=game.section("territories").values())]
+                   based_on=game.section("territories").values())
+    # regions with no bonus, count or name given (zones): a table of their names under "bonuses" says nothing
+    # of bonuses, and is not printed (issue 34 D16)
+    return [table] if len(table.columns) > 1 else []
 
 
 def territory_feature_table(game: Game) -> list[Table]:
@@ -411,13 +415,64 @@ def component_table(game: Game) -> list[Table]:
                    rows, {**decks, **comps}, "components", extra_uses=list(cards))]
 
 
+#: The phases of play in the order a player meets them, each with the phrases of a rule topic that belong to
+#: it: what the game is for and how it is played, setup, the terms, the turn from its start to its end, what a
+#: player looks up during it (cards, marks), the end of the game, variants, then the campaign (issue 34 P17).
+PLAY_ORDER: tuple[tuple[str, ...], ...] = (
+    ("goal", "winning", "win", "victory"),
+    ("mode", "play mode", "game mode"),
+    ("setup", "set up", "before", "preparation"),
+    ("term", "glossary", "concept"),
+    ("start", "start of turn", "start of your turn"),
+    ("turn", "recruit", "deploy", "reinforcement"),
+    ("combat", "attack", "battle"),
+    ("move", "movement", "maneuver", "manoeuvre", "fortify"),
+    ("end of turn", "end of your turn"),
+    ("card", "mark", "reference", "component"),
+    ("end", "end of the game", "end of game", "game end", "scoring"),
+    ("variant", "appendix", "optional", "advanced"),
+    ("campaign", "legacy"),
+)
+#: Where a topic with no phrase of play sits: with the turn, in content order.
+DEFAULT_PHASE = 5
+
+
+def _words(text: str) -> tuple[str, ...]:
+    """A topic's or phrase's words, lowercase, a plural's s dropped ('cards' is 'card', 'terms' 'term')."""
+    return tuple(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+                 for w in re.findall(r"[a-z]+", text.lower()))
+
+
+def topic_phase(topic: str) -> int:
+    """The phase of play (`PLAY_ORDER`) of a rule topic: that of the longest phrase of play its words hold, so
+    'end of turn' is the turn's end and not the game's, 'start of turn' the turn's start (DEFAULT_PHASE for
+    none)."""
+    words = _words(topic)
+    best: tuple[int, int] | None = None  # (words of the phrase, phase)
+    for phase, phrases in enumerate(PLAY_ORDER):
+        for phrase in phrases:
+            p = _words(phrase)
+            if any(words[i:i + len(p)] == p for i in range(len(words) - len(p) + 1)) and \
+                    (best is None or len(p) > best[0]):
+                best = (len(p), phase)
+    return best[1] if best else DEFAULT_PHASE
+
+
+def in_play_order(topics: Iterable[str]) -> list[str]:
+    """Rule topics in the order a player meets them (`topic_phase`), those of one phase in content order: the
+    one order of the aid's turn and the digest's rules in short."""
+    seen = list(dict.fromkeys(topics))
+    return sorted(seen, key=lambda t: (topic_phase(t), seen.index(t)))
+
+
 def rule_tables_by_topic(game: Game) -> list[Table]:
     rules = game.section("rules")
     groups: dict[str, dict[str, Item]] = {}
     for rid, rule in rules.items():
         groups.setdefault(str(rule.get("topic") or "general"), {})[rid] = rule
     out = []
-    for topic, items in groups.items():
+    for topic in in_play_order(groups):
+        items = groups[topic]
         rows = [[_name(r, rid), _text(r.get("text"))] for rid, r in items.items()]
         out.append(_table(game, f"rules-{slug(topic)}", f"Rules in short: {topic.replace('-', ' ')}",
                           [("rule", "Rule"), ("text", "In short")], rows, items, "rules"))
@@ -459,6 +514,127 @@ def rule_tables(game: Game) -> list[Table]:
     return tables
 
 
+def all_unknown(table: Table) -> bool:
+    """Whether every cell of a table is unknown or empty (a table the content declares without rows because the
+    sources do not give them): printed as one line saying what is unknown, not as a table (issue 34 D16)."""
+    cells = [v for row in table.rows for v in row]
+    return any(is_unknown(v) for v in cells) and all(is_unknown(v) or v in (None, "") for v in cells)
+
+
+#: Where an all-unknown table sends the reader: the command that lists every gap of the content.
+GAPS_COMMAND = "scarbook validate"
+GAPS_HINT = "with --all-gaps for a shipped game"
+
+
+def unknown_reasons(table: Table) -> list[str]:
+    """Why each unknown cell of a table is unknown, each reason once, in order."""
+    return list(dict.fromkeys(str(v["unknown"]) for row in table.rows for v in row if is_unknown(v)))
+
+
+def unknown_line(table: Table) -> str:
+    """What an all-unknown table prints instead of its rows: in one line, what is unknown and where the content's
+    gaps are listed."""
+    return f"Unknown: {'; '.join(unknown_reasons(table))}. `{GAPS_COMMAND}` lists it ({GAPS_HINT})."
+
+
+def _number(text: str) -> bool:
+    """A value that is a number or a list of numbers ('3', '1, 1, 2, 3, 4')."""
+    return bool(re.fullmatch(r"[\d.,–+\- ]+", text.strip()))
+
+
+def _row_texts(row: list[Cell]) -> list[str]:
+    return [cell_text(v) for v in row if not is_unknown(v) and v not in (None, "")]
+
+
+def _card_rows(table: Table, decks: list[Table]) -> list[str] | None:
+    """The deck tables that hold every row of a declared list of cards (a help sheet's), in order: each row's
+    name is a card's and its text (its last cell of words; an unknown one matches by the name alone) is that
+    card's text. None when a row is not a card, or holds no text to match."""
+    owners: list[str] = []
+    matched = 0
+    for row in table.rows:
+        if not row or is_unknown(row[0]) or row[0] in (None, ""):
+            return None
+        name = cell_text(row[0])
+        words = [v for v in row[1:] if is_unknown(v) or (isinstance(v, str) and len(v.split()) >= 2 and not _number(v))]
+        if not words:
+            return None
+        text = None if is_unknown(words[-1]) else cell_text(words[-1])
+        found = next((d.id for d in decks for r in d.rows if r and cell_text(r[0]) == name
+                      and (text is None or text in _row_texts(r))), None)
+        if found is None:
+            return None
+        matched += text is not None
+        if found not in owners:
+            owners.append(found)
+    return owners if matched else None
+
+
+def covered_by(tables: list[Table]) -> dict[str, list[str]]:
+    """Table id -> the ids of the tables that print the same list in full (issue 34 D16): a list is printed once
+    and the copy points to where it is. A table is a copy when
+    - every row of it (matched by its first cell) has each of its values in the other's row, and both list the
+      same items (the rulebook's list of the plot cards and the deck of those cards); of two tables that hold
+      each other, the later one is the copy;
+    - it holds words only (no number: major and minor objectives side by side), each a value of the other;
+    - it is a declared list of cards (a help sheet's, by zone) whose every row is a card of the deck tables,
+      with the card's text: the decks, which give each copy, own it."""
+    keyed: dict[str, dict[str, list[str]]] = {}
+    texts: dict[str, set[str]] = {}  # every value of a table
+    for t in tables:
+        rows = {cell_text(r[0]): _row_texts(r) for r in t.rows if r and not is_unknown(r[0]) and r[0] not in (None, "")}
+        if len(rows) == len(t.rows) >= 2:  # a list of named rows, each name once
+            keyed[t.id] = rows
+        texts[t.id] = {x for r in t.rows for x in _row_texts(r)}
+    # a list laid out in columns of words (major and minor objectives side by side): no value a number
+    prose = {t.id for t in tables if len(texts[t.id]) >= 4 and not any(_number(x) for x in texts[t.id])}
+
+    def holds(big: str, small: str) -> bool:
+        if small in prose and big in texts:
+            return texts[small] <= texts[big]
+        if big not in keyed or small not in keyed:
+            return False
+        a, b = keyed[big], keyed[small]
+        return a.keys() == b.keys() and all(set(b[k]) <= set(a[k]) for k in b)
+
+    order = [t.id for t in tables]
+    out: dict[str, list[str]] = {}
+    for small in [t.id for t in tables if t.id in keyed or t.id in prose]:
+        for big in order:
+            if big == small or big in out or not holds(big, small):
+                continue
+            if holds(small, big) and order.index(small) < order.index(big):
+                continue  # the same rows: the earlier one is printed
+            out[small] = [big]
+            break
+    decks = [t for t in tables if t.kind == "deck"]
+    for t in tables:
+        if t.kind == "declared" and t.id not in out and t.rows:
+            owners = _card_rows(t, decks)
+            if owners:
+                out[t.id] = owners
+    return out
+
+
+def copied_from(tables: list[Table]) -> dict[str, list[tuple[str, str, str]]]:
+    """Table id -> (the title and id of each table that prints the same list in full, 'above' or 'below' it)."""
+    order = {t.id: i for i, t in enumerate(tables)}
+    titles = {t.id: t.title for t in tables}
+    return {copy: [(titles[f], f, "above" if order[f] < order[copy] else "below") for f in full]
+            for copy, full in covered_by(tables).items()}
+
+
+def where_listed(owners: list[tuple[str, str, str]], quote: Callable[[str, str], str] = lambda t, _i: f"“{t}”") -> str:
+    """'“Plot cards” below', '“Agent cards” and “Mission cards” below': where a list is printed in full."""
+    parts = []
+    for place in ("above", "below"):
+        here = [quote(t, i) for t, i, w in owners if w == place]
+        if here:
+            parts.append(f"{', '.join(here[:-1])} and {here[-1]}" if len(here) > 1 else here[0])
+            parts[-1] += f" {place}"
+    return " and ".join(parts)
+
+
 # --- plain-text formats ----------------------------------------------------------------------
 #: How every output introduces what rests on one unofficial source (after the ‡ mark).
 LOW_CONFIDENCE_NOTE = "from one unofficial source (low confidence)"
@@ -480,15 +656,24 @@ def _md_escape(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def to_markdown(table: Table, level: int = 2) -> str:
+def to_markdown(table: Table, level: int = 2, same_as: list[tuple[str, str, str]] | None = None) -> str:
+    """A table as Markdown; one whose cells are all unknown as the line saying so (`unknown_line`), one other
+    tables print in full (`same_as`: `copied_from`) as a line pointing to them."""
     lines = [f"{'#' * level} {table.title}{' ' + table.marks if table.marks else ''}", ""]
     if table.text:
         lines += [table.text, ""]
-    lines.append("| " + " | ".join(_md_escape(c.title) for c in table.columns) + " |")
-    lines.append("|" + "|".join("---" for _ in table.columns) + "|")
-    for row in table.rows:
-        lines.append("| " + " | ".join(_md_escape(cell_text(v)) for v in row) + " |")
-    extra = table.notes + unknown_notes(table) + [f"{INFERRED_MARK} Inferred: {e}" for e in table.inferred] + \
+    blank = all_unknown(table)
+    if same_as:
+        lines.append(f"Listed in full in {where_listed(same_as)}.")
+    elif blank:
+        lines.append(unknown_line(table))
+    else:
+        lines.append("| " + " | ".join(_md_escape(c.title) for c in table.columns) + " |")
+        lines.append("|" + "|".join("---" for _ in table.columns) + "|")
+        for row in table.rows:
+            lines.append("| " + " | ".join(_md_escape(cell_text(v)) for v in row) + " |")
+    extra = table.notes + ([] if blank or same_as else unknown_notes(table)) + \
+        [f"{INFERRED_MARK} Inferred: {e}" for e in table.inferred] + \
         [f"{LOW_CONFIDENCE_MARK} {LOW_CONFIDENCE_NOTE}: {e}" for e in table.low_confidence]
     if extra or table.sources:
         lines.append("")
@@ -514,7 +699,8 @@ def to_json(table: Table) -> str:
 def document_markdown(game: Game, tables: list[Table]) -> str:
     head = f"# {game.title}: rule tables\n\nComputed from the content of `{game.id}`; '?' marks what the sources " \
            "do not say.\n\n"
-    return head + "\n".join(to_markdown(t) for t in tables)
+    copies = copied_from(tables)
+    return head + "\n".join(to_markdown(t, same_as=copies.get(t.id)) for t in tables)
 
 
 def document_csv(tables: list[Table]) -> str:

@@ -17,7 +17,18 @@ from urllib.parse import quote
 
 from scarbook.compiler.model import Game, is_unknown
 from scarbook.compiler.sheets import PAPER_MM, Sheet, distinct_pages
-from scarbook.compiler.tables import LOW_CONFIDENCE_NOTE, Table, board_low_confidence, cell_text
+from scarbook.compiler.tables import (
+    GAPS_COMMAND,
+    GAPS_HINT,
+    LOW_CONFIDENCE_NOTE,
+    Table,
+    all_unknown,
+    board_low_confidence,
+    cell_text,
+    copied_from,
+    unknown_reasons,
+    where_listed,
+)
 
 #: More columns than this are printed as records (one block per row), however short their texts.
 MAX_COLUMNS = 8
@@ -107,8 +118,11 @@ def _cells(table: Table, unknowns: list[str]) -> list[list[dict[str, Any]]]:
 
 def layout_of(table: Table, rows: list[list[dict[str, Any]]]) -> str:
     """How a table is printed so that it fits the page: `grid` (a table), `records` (one block per row, for
-    a table too wide for the page), `list` (one column: its values in a line) or `note` (one row that says
-    nothing but what is unknown)."""
+    a table too wide for the page), `list` (one column: its values in a line), `gap` (every cell unknown
+    or empty: one line saying what is unknown, `tables.unknown_line`) or `note` (one row that says nothing but
+    what is unknown beside its name)."""
+    if all_unknown(table):
+        return "gap"
     if len(table.columns) == 1:
         return "list"
     if len(rows) == 1 and all(c["unknown"] or not c["text"] for c in rows[0][1:]):
@@ -125,18 +139,18 @@ def _longest_word(table: Table, rows: list[list[dict[str, Any]]], i: int) -> flo
     return max(words, default=1.0)
 
 
-def table_parts(table: Table, seen: dict[str, str] | None = None) -> list[dict[str, Any]]:
+def table_parts(table: Table, same_as: list[tuple[str, str, str]] | None = None) -> list[dict[str, Any]]:
     """A table ready to print (one part): its cells, its layout (`layout_of`), the column widths of a grid.
-    `seen` (rows as text -> the title of the table that printed them first) makes a table whose rows an
-    earlier one printed word for word a line saying so."""
+    `same_as` (the title and id of each table that prints the same list in full, and 'above' or 'below':
+    `tables.copied_from`) makes it a line pointing there; a table whose cells are all unknown is the line
+    saying what is unknown (`tables.unknown_line`)."""
+    from markupsafe import Markup
+
     unknowns: list[str] = []
     rows = _cells(table, unknowns)
     layout = layout_of(table, rows)
-    same_as = None
-    if seen is not None and rows:
-        key = "\n".join("\t".join(c["text"] for c in r) for r in rows)
-        same_as = seen.get(key)
-        seen.setdefault(key, table.title)
+    if layout == "gap" or same_as:
+        unknowns = []  # said in the line itself, or where the list is printed
     long = any(len(c["text"]) > 60 for r in rows for c in r)
     wide = layout == "grid" and (len(table.columns) > 3 or long)
     cols = column_widths(table, rows) if wide else []
@@ -144,7 +158,11 @@ def table_parts(table: Table, seen: dict[str, str] | None = None) -> list[dict[s
         for c in r:
             c["keep"] = i == 1 or (i >= len(rows) - 2 and i > 0)
     return [{
-        "id": table.id, "title": table.title, "text": table.text, "layout": layout, "same_as": same_as,
+        "id": table.id, "title": table.title, "text": table.text, "layout": layout,
+        "same_as": Markup(where_listed(same_as, lambda t, i: str(Markup('<a href="#{}">“{}”</a>').format(i, t))))
+        if same_as else None,
+        "unknown_line": {"reasons": "; ".join(unknown_reasons(table)), "command": GAPS_COMMAND, "hint": GAPS_HINT}
+        if layout == "gap" else None,
         "columns": [c.title for c in table.columns], "rows": rows, "notes": table.notes, "unknowns": unknowns,
         "inferred": table.inferred, "low_confidence": table.low_confidence, "marks": table.marks,
         "sources": table.sources, "index": 1, "of": 1,
@@ -283,8 +301,8 @@ def reference_html(game: Game, tables: list[Table], paper: str, map_svg: str | N
     """The reference sheets; `map_note` says why a board has no map (see `boardmap.map_withheld`)."""
     from scarbook.compiler.aid import campaign_label
 
-    seen: dict[str, str] = {}
-    parts = [p for t in tables for p in table_parts(t, seen)]
+    copies = copied_from(tables)  # a list printed twice: once in full, the copy points to it (issue 34 D16)
+    parts = [p for t in tables for p in table_parts(t, copies.get(t.id))]
     summary = game.meta.get("summary")
     return str(environment().get_template("reference.html.j2").render(
         game={"id": game.id, "title": game.title}, packs=list(game.packs), campaign=campaign_label(campaign),

@@ -9,7 +9,7 @@ says and never reads files, fetches URLs or imports anything heavy; every text i
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
 from scarbook.compiler.model import Game, as_list, is_unknown, known
@@ -165,6 +165,10 @@ STUB = 26.0
 ACROSS = 0.5
 
 
+#: The side of a cell of the grid the label search looks circles and segments up in (BoardLayout._grid), in view units.
+GRID_CELL = 32.0
+
+
 @dataclass(frozen=True)
 class Box:
     """An axis-aligned box in view units: left, top, right, bottom."""
@@ -236,6 +240,82 @@ def _mark_width(mark: MapMark) -> float:
     return ICON + (2 + text_width(text, MARK_SIZE, True) if text else 0)
 
 
+#: A segment with its bounds: left, top, right, bottom, start, end.
+_Bounded = tuple[float, float, float, float, tuple[float, float], tuple[float, float]]
+_Line = tuple[tuple[float, float], tuple[float, float]]
+
+
+class _Spot:
+    """A place for a label (BoardLayout._spot): its box, its leader line (None by its circle) and that line less its
+    last unit, the bounds of both, its distance cost, and its index among the label's candidates."""
+
+    __slots__ = ("box", "line", "short", "x0", "y0", "x1", "y1", "far", "index")
+
+    def __init__(self, box: Box, line: _Line | None, far: float, index: int) -> None:
+        self.box, self.line, self.far, self.index = box, line, far, index
+        self.short = _shortened(line) if line is not None else None
+        self.x0, self.y0, self.x1, self.y1 = box.x0, box.y0, box.x1, box.y1
+        if line is not None:
+            (ax, ay), (bx, by) = line
+            self.x0, self.y0 = min(self.x0, ax, bx), min(self.y0, ay, by)
+            self.x1, self.y1 = max(self.x1, ax, bx), max(self.y1, ay, by)
+
+
+def _between(a: _Spot, b: _Spot) -> float:
+    """What two labels' places cost each other (the same both ways): text over text, a leader line across the
+    other's text, two leader lines across each other. Nothing where their bounds stand apart."""
+    if a.x1 + 1.5 <= b.x0 or b.x1 + 1.5 <= a.x0 or a.y1 + 1.5 <= b.y0 or b.y1 + 1.5 <= a.y0:
+        return 0.0
+    hits = TEXT_OVER if a.box.hits(b.box, 1.5) else 0.0
+    if b.short is not None and a.box.hits_segment(*b.short):
+        hits += LINE_CROSSED
+    if a.short is not None and b.box.hits_segment(*a.short):
+        hits += LINE_CROSSED
+    if a.line is not None and b.line is not None and _cross(a.line, b.line):
+        hits += MISREAD
+    return hits
+
+
+@dataclass
+class _Room:
+    """A label's candidates (with the fixed part of each one's cost once counted), the titles near them, the bounds
+    of them all, and the labels whose rooms touch this one."""
+
+    tid: str
+    spots: list[_Spot]
+    by_far: list[int]
+    fixed: list[float | None]
+    titles: list[Box]
+    extent: tuple[float, float, float, float]
+    neighbours: list[str] = field(default_factory=list)
+
+
+class _Grid:
+    """The circles and segments of a board by the square cells (of `size` view units) they can touch, so that what a
+    label's box may run into is looked for in its own cells only: a circle in the cell of its centre, a segment in
+    every cell of its bounds."""
+
+    def __init__(self, width: float, height: float, size: float, pos: dict[str, tuple[float, float]],
+                 segments: list[_Bounded]) -> None:
+        self.size = size
+        self.cols, self.rows = int(width // size) + 1, int(height // size) + 1
+        self.circles: list[list[tuple[str, float, float]]] = [[] for _ in range(self.cols * self.rows)]
+        self.segments: list[list[tuple[int, int, *_Bounded]]] = [[] for _ in range(self.cols * self.rows)]
+        for tid, (x, y) in pos.items():
+            self.circles[self._row(y) * self.cols + self._col(x)].append((tid, x, y))
+        for sx0, sy0, sx1, sy1, a, b in segments:
+            c0, c1, r0, r1 = self._col(sx0), self._col(sx1), self._row(sy0), self._row(sy1)
+            for row in range(r0, r1 + 1):
+                for col in range(c0, c1 + 1):
+                    self.segments[row * self.cols + col].append((c0, r0, sx0, sy0, sx1, sy1, a, b))
+
+    def _col(self, x: float) -> int:
+        return min(max(int(x // self.size), 0), self.cols - 1)
+
+    def _row(self, y: float) -> int:
+        return min(max(int(y // self.size), 0), self.rows - 1)
+
+
 @dataclass
 class Label:
     """A territory's label block: its printed name, then one row per mark."""
@@ -300,6 +380,7 @@ class BoardLayout:
         self._bounded = [(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]), a, b)
                          for _kind, a, b, _style in self.segments]
         self.titles = self._titles()
+        self._grid = _Grid(self.width, self.view_h, GRID_CELL, self.pos, self._bounded)
         self.labels: dict[str, Label] = {}
         self._owner: dict[Box, str] = {}  # a placed label's box -> its territory (to draw its leader line)
         marks = marks or {}
@@ -450,7 +531,13 @@ class BoardLayout:
                               for j in range(int((y1 - y0) / 10) + 1)]
                 for x, y, dear in spots:
                     box = Box(x - w / 2, y - up, x + w / 2, y + down)
-                    clash = self._title_collisions(box, placed) + sum(CODE_COVERED for b in labels if box.hits(b, 1.5))
+                    bound = math.inf if chosen is None else chosen[0]  # what a place must cost less than to count
+                    clash = self._title_collisions(box, placed, bound)
+                    if clash >= bound:
+                        continue
+                    clash += sum(CODE_COVERED for b in labels if box.hits(b, 1.5))
+                    if clash >= bound:
+                        continue
                     cost = clash + self._elsewhere(box, own) + abs(x - rx) / 1000 + (TITLE_SIZE - size) / 10 \
                         + dear + shorter
                     if chosen is None or cost < chosen[0]:
@@ -485,12 +572,15 @@ class BoardLayout:
         more than covering one circle, so that a title sits inside or beside its own region."""
         return ELSEWHERE if own and self.nearest(box) not in own else 0.0
 
-    def _title_collisions(self, box: Box, placed: list[Box]) -> float:
+    def _title_collisions(self, box: Box, placed: list[Box], bound: float = math.inf) -> float:
+        """What a title in `box` runs into (counting stops once it reaches `bound`)."""
         if box.x0 < 1 or box.y0 < 1 or box.x1 > self.width - 1 or box.y1 > self.view_h - 1:
             return 1000.0  # cut off by the picture's edge: worse than anything inside it
         r = self.radius + 3
         hits = sum(10.0 + (CODE_COVERED if tid in self.coded else 0.0) for tid, (cx, cy) in self.pos.items()
                    if box.x0 - r < cx < box.x1 + r and box.y0 - r < cy < box.y1 + r and box.hits_circle(cx, cy, r))
+        if hits >= bound:
+            return hits
         hits += self._segments_crossed(box)
         return hits + sum(TITLE_OVER_TITLE for other in placed if box.hits(other, 2))  # never over one another
 
@@ -563,20 +653,6 @@ class BoardLayout:
                 cost += MISREAD
         return cost
 
-    def _best(self, label: Label, placed: list[Box]) -> Box:
-        """The first of the label's candidates with the least collisions plus distance from its circle (what
-        min() over every candidate gives, without counting past the best so far)."""
-        best, best_cost = None, math.inf
-        for box in self._candidates(label.tid, label):
-            far = self._far(label.tid, box)
-            if far >= best_cost:
-                continue
-            cost = self._collisions(box, label.tid, placed, best_cost - far) + far
-            if cost < best_cost:
-                best, best_cost = box, cost
-        assert best is not None
-        return best
-
     def _candidates(self, tid: str, label: Label) -> list[Box]:
         x, y = self.pos[tid]
         w, h, r = label.width, label.height, self.radius
@@ -602,16 +678,142 @@ class BoardLayout:
                 out.append(Box(bx, by, bx + w, by + h))
         return out
 
+    def _spot(self, tid: str, box: Box, index: int = 0) -> _Spot:
+        """A place for `tid`'s label: the box with its leader line (None when it stands by its circle)."""
+        return _Spot(box, self._leader_to(tid, box), self._far(tid, box), index)
+
+    def _room(self, label: Label) -> _Room:
+        """The label's candidates, and what lies near enough to any of them to cost something: the circles,
+        segments and titles that can touch a candidate, its leader line or its reading (a circle nearer its middle
+        than its own)."""
+        tid = label.tid
+        spots = [self._spot(tid, box, i) for i, box in enumerate(self._candidates(tid, label))]
+        x, y = self.pos[tid]
+        r = self.radius
+        x0, y0 = min(min(s.x0 for s in spots), x - r), min(min(s.y0 for s in spots), y - r)
+        x1, y1 = max(max(s.x1 for s in spots), x + r), max(max(s.y1 for s in spots), y + r)
+        titles = [t[3] for t in self.titles if t[3].hits(Box(x0, y0, x1, y1), 2)]
+        by_far = sorted(range(len(spots)), key=lambda i: (spots[i].far, i))
+        return _Room(tid, spots, by_far, [None] * len(spots), titles, (x0, y0, x1, y1))
+
+    def _fixed(self, spot: _Spot, own: str, room: _Room | None = None) -> float:
+        """What a place costs whatever the other labels' places (the parts of `_collisions` that do not read them, in
+        one pass over the circles and segments of the cells it can touch): off the picture, over a title, over
+        circles, read as another territory's, crossed by segments. `room`: its label's room (the titles near it)."""
+        box = spot.box
+        x0, y0, x1, y1 = box.x0, box.y0, box.x1, box.y1
+        if x0 < 1 or y0 < 1 or x1 > self.width - 1 or y1 > self.view_h - 1:
+            return 1000.0
+        hits = 0.0
+        for title in room.titles if room is not None else [t[3] for t in self.titles]:
+            if not (x1 + 1.5 <= title.x0 or title.x1 + 1.5 <= x0 or y1 + 1.5 <= title.y0 or title.y1 + 1.5 <= y0):
+                hits += TITLE_COVERED
+        r = self.radius
+        own_r, other_r = r * r, (r + 2) * (r + 2)  # over its own circle; over (or too near) another's
+        coded = self.coded
+        line = spot.line
+        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        ox, oy = self.pos[own]
+        mine = (mx - ox) ** 2 + (my - oy) ** 2
+        nx = x0 if ox < x0 else x1 if ox > x1 else ox
+        ny = y0 if oy < y0 else y1 if oy > y1 else oy
+        if (nx - ox) ** 2 + (ny - oy) ** 2 < own_r:
+            hits += OWN_CIRCLE + (CODE_COVERED if own in coded else 0)
+        # the circles that can count: by the label or its line, or (without a line) nearer its middle than its own
+        reach = r + LEADER_FROM + 2
+        qx0, qy0, qx1, qy1 = spot.x0 - reach, spot.y0 - reach, spot.x1 + reach, spot.y1 + reach
+        lx, ly, dx, dy, length2 = 0.0, 0.0, 0.0, 0.0, 1.0
+        if line is None:
+            d = math.sqrt(mine) + 1
+            qx0, qy0, qx1, qy1 = min(qx0, mx - d), min(qy0, my - d), max(qx1, mx + d), max(qy1, my + d)
+        else:
+            (lx, ly), (ex, ey) = line
+            dx, dy = ex - lx, ey - ly
+            length2 = dx * dx + dy * dy or 1.0
+        by = (r + LEADER_FROM) ** 2
+        sx0, sy0, sx1, sy1 = spot.x0, spot.y0, spot.x1, spot.y1  # the bounds of the label and its line
+        misread = 0.0
+        grid = self._grid
+        cols, last_col, last_row, size = grid.cols, grid.cols - 1, grid.rows - 1, grid.size
+        c0, c1 = min(max(int(qx0 // size), 0), last_col), min(max(int(qx1 // size), 0), last_col)
+        for row in range(min(max(int(qy0 // size), 0), last_row), min(max(int(qy1 // size), 0), last_row) + 1):
+            for cell in grid.circles[row * cols + c0:row * cols + c1 + 1]:
+                for tid, cx, cy in cell:
+                    if tid == own:
+                        continue
+                    nx = x0 if cx < x0 else x1 if cx > x1 else cx
+                    ny = y0 if cy < y0 else y1 if cy > y1 else cy
+                    gap = (nx - cx) ** 2 + (ny - cy) ** 2
+                    if gap < other_r:  # over another's circle it reads as its label; over its code, overprinted
+                        hits += OTHER_CIRCLE + (CODE_COVERED if tid in coded else 0)
+                    if line is None:  # read as another's: its circle is nearer the label's middle (once)
+                        if not misread and (mx - cx) ** 2 + (my - cy) ** 2 < mine:
+                            misread = MISREAD
+                    elif gap <= by:  # by another circle
+                        misread += MISREAD
+                    elif sx0 - r < cx < sx1 + r and sy0 - r < cy < sy1 + r:  # or its line runs through one
+                        k = max(0.0, min(1.0, ((cx - lx) * dx + (cy - ly) * dy) / length2))
+                        if (lx + k * dx - cx) ** 2 + (ly + k * dy - cy) ** 2 < r * r:
+                            misread += MISREAD
+        crossed = 0
+        c0, c1 = min(max(int(x0 // size), 0), last_col), min(max(int(x1 // size), 0), last_col)
+        r0, r1 = min(max(int(y0 // size), 0), last_row), min(max(int(y1 // size), 0), last_row)
+        for row in range(r0, r1 + 1):
+            for col in range(c0, c1 + 1):
+                for first_col, first_row, ex0, ey0, ex1, ey1, a, b in grid.segments[row * cols + col]:
+                    # each segment counted once: in the first cell both it and the box cover
+                    if (col == (first_col if first_col > c0 else c0) and row == (first_row if first_row > r0 else r0)
+                            and ex0 <= x1 and ex1 >= x0 and ey0 <= y1 and ey1 >= y0 and box.hits_segment(a, b)):
+                        crossed += 1
+        return hits + misread + LINE_CROSSED * crossed
+
+    def _best(self, room: _Room, others: list[_Spot]) -> _Spot:
+        """The candidate with the least collisions plus distance from its circle, the first of equals (candidates are
+        looked at nearest first, and none further than the best so far costs; the fixed part of a candidate's cost
+        is counted once per layout)."""
+        best: _Spot | None = None
+        best_cost = math.inf
+        spots, fixed = room.spots, room.fixed
+        for i in room.by_far:
+            spot = spots[i]
+            far = spot.far
+            if far > best_cost:
+                break
+            hits = fixed[i]
+            if hits is None:
+                hits = fixed[i] = self._fixed(spot, room.tid, room)
+            if hits + far > best_cost:
+                continue
+            if hits < 1000.0:
+                bound = best_cost - far
+                for other in others:
+                    hits += _between(spot, other)
+                    if hits > bound:
+                        break
+            cost = hits + far
+            if best is None or cost < best_cost or cost == best_cost and i < best.index:
+                best, best_cost = spot, cost
+        assert best is not None
+        return best
+
+    def _cost(self, room: _Room, spot: _Spot, others: list[_Spot]) -> float:
+        """`_collisions` of a candidate of `room` with the labels at `others`."""
+        hits = room.fixed[spot.index]
+        if hits is None:
+            hits = room.fixed[spot.index] = self._fixed(spot, room.tid, room)
+        return hits if hits >= 1000.0 else hits + sum(_between(spot, other) for other in others)
+
     def _place(self) -> None:
         """Each label greedily, the largest first, then improved one label at a time; where a label is still misread
         or overprinted, again with the most crowded first, and the layout with the least total cost is kept."""
         shown = [lab for lab in self.labels.values() if lab.name or lab.marks or lab.far]
         crowd = {lab.tid: sum(1 for p in self.pos.values()
                               if math.dist(p, self.pos[lab.tid]) < 3 * self.radius + lab.width) for lab in shown}
+        rooms = self._rooms(shown)
         best: tuple[float, dict[str, Box]] | None = None
         for order in (sorted(shown, key=lambda lab: -lab.width * lab.height),
                       sorted(shown, key=lambda lab: (-crowd[lab.tid], -lab.width * lab.height))):
-            self._place_in(order)
+            self._place_in(order, rooms)
             total, worst = self._total(shown)
             if best is None or total < best[0]:
                 best = (total, {lab.tid: lab.box for lab in shown})
@@ -623,35 +825,51 @@ class BoardLayout:
             lab.box = best[1][lab.tid] if best else lab.box
             self._owner[lab.box] = lab.tid
 
+    def _rooms(self, shown: list[Label]) -> dict[str, _Room]:
+        """Each shown label's room, with the labels whose rooms touch it (no other can cost it anything)."""
+        rooms = {lab.tid: self._room(lab) for lab in shown}
+        listed = list(rooms.values())
+        for i, a in enumerate(listed):
+            ax0, ay0, ax1, ay1 = a.extent
+            for b in listed[i + 1:]:
+                bx0, by0, bx1, by1 = b.extent
+                if ax0 <= bx1 + 2 and bx0 <= ax1 + 2 and ay0 <= by1 + 2 and by0 <= ay1 + 2:
+                    a.neighbours.append(b.tid)
+                    b.neighbours.append(a.tid)
+        return rooms
+
     def _total(self, shown: list[Label]) -> tuple[float, float]:
         """(every shown label's collisions with everything else and distance from its circle, the most any label's
         collisions cost)."""
-        boxes = [lab.box for lab in shown]
-        costs = [self._collisions(lab.box, lab.tid, boxes[:i] + boxes[i + 1:]) for i, lab in enumerate(shown)]
-        return sum(costs) + sum(self._far(lab.tid, lab.box) for lab in shown), max(costs, default=0.0)
+        spots = [self._spot(lab.tid, lab.box) for lab in shown]
+        costs = []
+        for i, lab in enumerate(shown):
+            hits = self._fixed(spots[i], lab.tid)
+            costs.append(hits if hits >= 1000.0 else
+                         hits + sum(_between(spots[i], other) for j, other in enumerate(spots) if j != i))
+        return sum(costs) + sum(s.far for s in spots), max(costs, default=0.0)
 
-    def _place_in(self, order: list[Label]) -> None:
-        placed: list[Box] = []
-        self._owner = {}
+    def _place_in(self, order: list[Label], rooms: dict[str, _Room] | None = None) -> None:
+        rooms = rooms if rooms is not None else self._rooms(order)
+        at: dict[str, _Spot] = {}
         for label in order:
-            best = self._best(label, placed)
-            label.box = best
-            placed.append(best)
-            self._owner[best] = label.tid
+            room = rooms[label.tid]
+            at[label.tid] = self._best(room, [at[n] for n in room.neighbours if n in at])
         for _ in range(6):  # then each label again, the others standing: clears what the greedy order left
             changed = False
             for label in order:
-                others = [lab.box for lab in order if lab is not label]
-                now = self._collisions(label.box, label.tid, others)
+                room = rooms[label.tid]
+                others = [at[n] for n in room.neighbours]
+                now = self._cost(room, at[label.tid], others)
                 if now == 0:
                     continue
-                best = self._best(label, others)
-                if self._collisions(best, label.tid, others) < now:
-                    self._owner.pop(label.box, None)
-                    label.box, changed = best, True
-                    self._owner[best] = label.tid
+                best = self._best(room, others)
+                if self._cost(room, best, others) < now:
+                    at[label.tid], changed = best, True
             if not changed:
                 break
+        for label in order:
+            label.box = at[label.tid].box
 
     def _far(self, tid: str, box: Box) -> float:
         """A small cost for a label standing away from its circle (it is drawn with a leader line)."""

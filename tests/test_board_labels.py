@@ -252,3 +252,22 @@ def test_a_crowded_board_keeps_the_cheaper_of_two_greedy_orders() -> None:
     lay._place_in(sorted(shown, key=lambda lab: -lab.width * lab.height))
     first, worst = lay._total(shown)
     assert worst >= bm.MISREAD and kept < first
+
+
+@pytest.mark.parametrize("game_id", ["risk-warhammer-40k", "risk-legacy"])
+def test_the_search_counts_what_collisions_counts(game_id: str) -> None:
+    """The label search's own costing (fixed parts once per candidate, from the cells a box can touch; the other labels
+    pair by pair) comes to what `_collisions` counts over the whole board, for every candidate of every label laid
+    against the others where the layout put them; and `_best` keeps the candidate `_collisions` finds cheapest."""
+    for name, lay in layouts(plain(game_id)).items():
+        shown = [lab for lab in lay.labels.values() if lab.name or lab.marks or lab.far]
+        rooms = lay._rooms(shown)
+        for lab in shown[::3]:
+            room = rooms[lab.tid]
+            others = [lay._spot(o.tid, o.box) for o in shown if o is not lab]
+            boxes = [o.box for o in shown if o is not lab]
+            lay._owner = {o.box: o.tid for o in shown}
+            costs = [lay._collisions(s.box, lab.tid, boxes) for s in room.spots]
+            assert [lay._cost(room, s, others) for s in room.spots] == costs, (name, lab.tid)
+            cheapest = min(range(len(costs)), key=lambda i: costs[i] + room.spots[i].far)
+            assert lay._best(room, others) is room.spots[cheapest], (name, lab.tid)

@@ -144,6 +144,19 @@ LEADER_FROM = 10.0
 MISREAD = 90.0
 #: The gaps between a circle and its label tried all round it (after the 16 places of each of the first rings).
 CANDIDATE_GAPS = (1.5, 5.0, 10.0, 14.0, 22.0, 34.0, 50.0)
+#: Further out, on a leader line, where nothing nearer is clear: the gaps, and the places round each.
+FAR_GAPS = (70.0, 95.0, 125.0)
+FAR_STEPS = 36
+#: Rounds of the repair (BoardLayout._repair), and the cheapest places it tries for a label in each.
+_FAR_TURNS = tuple((math.cos(step * 2 * math.pi / FAR_STEPS), math.sin(step * 2 * math.pi / FAR_STEPS))
+                   for step in range(FAR_STEPS))
+REPAIR_ROUNDS = 4
+#: A name this wide or wider (of two words or more) may be printed on two rows (Label.wrapped), where that finds a
+#: place clear of what one row runs into; at a cost (more than a long leader line, less than a line across it).
+WRAP_FROM = 80.0
+WRAPPED = 5.0
+REPAIR_TRIES = 30
+REPAIR_BLOCKERS = 2
 #: A label's distance from its circle's edge that costs as much as 1 (a small cost: a place clear of lines and text is
 #: worth a leader line, but a long one is harder to follow).
 FAR_PER = 40.0
@@ -187,23 +200,16 @@ class Box:
         return (nx - cx) ** 2 + (ny - cy) ** 2 < r * r
 
     def hits_segment(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
-        """Liang-Barsky clipping: does the segment a-b cross this box?"""
+        """Does the segment a-b cross (or touch) this box? Their bounds meet, and the box's corners are not all on
+        one side of the segment's line."""
         (x1, y1), (x2, y2) = a, b
+        if (x1 if x1 > x2 else x2) < self.x0 or (x1 if x1 < x2 else x2) > self.x1 \
+                or (y1 if y1 > y2 else y2) < self.y0 or (y1 if y1 < y2 else y2) > self.y1:
+            return False
         dx, dy = x2 - x1, y2 - y1
-        t0, t1 = 0.0, 1.0
-        for p, q in ((-dx, x1 - self.x0), (dx, self.x1 - x1), (-dy, y1 - self.y0), (dy, self.y1 - y1)):
-            if p == 0:
-                if q < 0:
-                    return False
-                continue
-            t = q / p
-            if p < 0:
-                t0 = max(t0, t)
-            else:
-                t1 = min(t1, t)
-            if t0 > t1:
-                return False
-        return True
+        top, bottom, left, right = dx * (self.y0 - y1), dx * (self.y1 - y1), dy * (self.x0 - x1), dy * (self.x1 - x1)
+        c1, c2, c3, c4 = top - left, top - right, bottom - left, bottom - right
+        return not (c1 > 0 and c2 > 0 and c3 > 0 and c4 > 0 or c1 < 0 and c2 < 0 and c3 < 0 and c4 < 0)
 
 
 #: The advance widths (thousandths of an em) of the bundled DejaVu Sans and DejaVu Sans Bold (templates/fonts)
@@ -249,10 +255,11 @@ class _Spot:
     """A place for a label (BoardLayout._spot): its box, its leader line (None by its circle) and that line less its
     last unit, the bounds of both, its distance cost, and its index among the label's candidates."""
 
-    __slots__ = ("box", "line", "short", "x0", "y0", "x1", "y1", "far", "index")
+    __slots__ = ("box", "line", "short", "x0", "y0", "x1", "y1", "far", "index", "off")
 
-    def __init__(self, box: Box, line: _Line | None, far: float, index: int) -> None:
+    def __init__(self, box: Box, line: _Line | None, far: float, index: int, off: bool) -> None:
         self.box, self.line, self.far, self.index = box, line, far, index
+        self.off = off  # cut off by the picture's edge: it costs that alone (as `_collisions` counts)
         self.short = _shortened(line) if line is not None else None
         self.x0, self.y0, self.x1, self.y1 = box.x0, box.y0, box.x1, box.y1
         if line is not None:
@@ -282,9 +289,13 @@ class _Room:
     of them all, and the labels whose rooms touch this one."""
 
     tid: str
-    spots: list[_Spot]
+    boxes: list[Box]
+    shapes: list[tuple[str, ...]]  # the name's rows in each candidate (Label.rows)
+    far: list[float]  # what each candidate's distance from the circle costs (and its name on two rows)
+    spots: list[_Spot | None]
     by_far: list[int]
     fixed: list[float | None]
+    low: list[float]  # what a candidate whose fixed cost is not known yet costs at least
     titles: list[Box]
     extent: tuple[float, float, float, float]
     neighbours: list[str] = field(default_factory=list)
@@ -326,10 +337,24 @@ class Label:
     box: Box = Box(0, 0, 0, 0)
     far: str = ""  # the neighbours its long edges lead to ('to SA-02, TS-01'): the edges are drawn as stubs
     compact: bool = False  # the marks as one row of icons, without their texts (the player aid's board)
+    rows: tuple[str, ...] = ()  # the name on two rows where the layout wraps it (BoardLayout._room); else on one
+
+    def name_rows(self) -> tuple[str, ...]:
+        """The name's rows as printed."""
+        return self.rows or ((self.name,) if self.name else ())
+
+    def wrapped(self) -> tuple[str, ...] | None:
+        """A long name of two words or more (WRAP_FROM) on two rows, split between words where the longer row is
+        shortest; None for a name kept on one row."""
+        words = self.name.split()
+        if len(words) < 2 or text_width(self.name, LABEL_SIZE) < WRAP_FROM:
+            return None
+        splits = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
+        return min(splits, key=lambda rows: max(text_width(row, LABEL_SIZE) for row in rows))
 
     @property
     def width(self) -> float:
-        rows = [text_width(self.name, LABEL_SIZE)]
+        rows = [text_width(row, LABEL_SIZE) for row in self.name_rows()] or [0.0]
         rows += [len(self.marks) * (ICON + 1)] if self.compact else [_mark_width(m) for m in self.marks]
         rows += [text_width(self.far, MARK_SIZE)] if self.far else []
         return max(rows) + 2
@@ -337,7 +362,7 @@ class Label:
     @property
     def height(self) -> float:
         rows = min(1, len(self.marks)) if self.compact else len(self.marks)
-        return ((LABEL_SIZE + 2 if self.name else 0) + rows * (ICON + 2) + 1
+        return (len(self.name_rows()) * (LABEL_SIZE + 2) + rows * (ICON + 2) + 1
                 + (MARK_SIZE + 2 if self.far else 0))
 
 
@@ -676,30 +701,66 @@ class BoardLayout:
                 short = d - math.dist((x, y), (nx, ny))  # a corner turned towards the circle: out to the gap
                 bx, by = bx + c * max(0.0, short), by + s * max(0.0, short)
                 out.append(Box(bx, by, bx + w, by + h))
+        for gap in FAR_GAPS:
+            d = r + gap
+            for c, s in _FAR_TURNS:
+                bx, by = x + d * c - w * (1 - c) / 2, y + d * s - h * (1 - s) / 2
+                nx, ny = min(max(x, bx), bx + w), min(max(y, by), by + h)
+                short = d - math.dist((x, y), (nx, ny))
+                bx, by = bx + c * max(0.0, short), by + s * max(0.0, short)
+                out.append(Box(bx, by, bx + w, by + h))
         return out
 
     def _spot(self, tid: str, box: Box, index: int = 0) -> _Spot:
         """A place for `tid`'s label: the box with its leader line (None when it stands by its circle)."""
-        return _Spot(box, self._leader_to(tid, box), self._far(tid, box), index)
+        return _Spot(box, self._leader_to(tid, box), self._far(tid, box), index, self._off(box))
+
+    def _off(self, box: Box) -> bool:
+        """Is the box cut off by the picture's edge?"""
+        return box.x0 < 1 or box.y0 < 1 or box.x1 > self.width - 1 or box.y1 > self.view_h - 1
 
     def _room(self, label: Label) -> _Room:
-        """The label's candidates, and what lies near enough to any of them to cost something: the circles,
-        segments and titles that can touch a candidate, its leader line or its reading (a circle nearer its middle
-        than its own)."""
+        """The label's candidates (each made a _Spot when first looked at), nearest first: its block as it is, then,
+        for a long name, with the name on two rows (a little dearer: WRAPPED); the titles near any of them, and the
+        bounds of them all and of its circle (which hold every leader line to them)."""
         tid = label.tid
-        spots = [self._spot(tid, box, i) for i, box in enumerate(self._candidates(tid, label))]
         x, y = self.pos[tid]
         r = self.radius
-        x0, y0 = min(min(s.x0 for s in spots), x - r), min(min(s.y0 for s in spots), y - r)
-        x1, y1 = max(max(s.x1 for s in spots), x + r), max(max(s.y1 for s in spots), y + r)
+        boxes: list[Box] = []
+        shapes: list[tuple[str, ...]] = []
+        far: list[float] = []
+        kept = label.rows
+        for rows, dearer in (((), 0.0), (label.wrapped(), WRAPPED)):
+            if rows is None:
+                continue
+            label.rows = rows
+            for box in self._candidates(tid, label):
+                nx = box.x0 if x < box.x0 else box.x1 if x > box.x1 else x
+                ny = box.y0 if y < box.y0 else box.y1 if y > box.y1 else y
+                boxes.append(box)
+                shapes.append(rows)
+                far.append(max(0.0, math.dist((x, y), (nx, ny)) - r) / FAR_PER + dearer)
+        label.rows = kept
+        x0, y0 = min(min(b.x0 for b in boxes), x - r), min(min(b.y0 for b in boxes), y - r)
+        x1, y1 = max(max(b.x1 for b in boxes), x + r), max(max(b.y1 for b in boxes), y + r)
         titles = [t[3] for t in self.titles if t[3].hits(Box(x0, y0, x1, y1), 2)]
-        by_far = sorted(range(len(spots)), key=lambda i: (spots[i].far, i))
-        return _Room(tid, spots, by_far, [None] * len(spots), titles, (x0, y0, x1, y1))
+        by_far = sorted(range(len(boxes)), key=lambda i: (far[i], i))
+        return _Room(tid, boxes, shapes, far, [None] * len(boxes), by_far, [None] * len(boxes), [0.0] * len(boxes),
+                     titles, (x0, y0, x1, y1))
 
-    def _fixed(self, spot: _Spot, own: str, room: _Room | None = None) -> float:
+    def _spot_in(self, room: _Room, i: int) -> _Spot:
+        """The room's candidate `i` as a _Spot (made once)."""
+        spot = room.spots[i]
+        if spot is None:
+            box = room.boxes[i]
+            spot = room.spots[i] = _Spot(box, self._leader_to(room.tid, box), room.far[i], i, self._off(box))
+        return spot
+
+    def _fixed(self, spot: _Spot, own: str, room: _Room | None = None, bound: float = math.inf) -> float:
         """What a place costs whatever the other labels' places (the parts of `_collisions` that do not read them, in
         one pass over the circles and segments of the cells it can touch): off the picture, over a title, over
-        circles, read as another territory's, crossed by segments. `room`: its label's room (the titles near it)."""
+        circles, read as another territory's, crossed by segments. `room`: its label's room (the titles near it). Past
+        `bound` counting may stop: a cost over `bound` may be less than the whole."""
         box = spot.box
         x0, y0, x1, y1 = box.x0, box.y0, box.x1, box.y1
         if x0 < 1 or y0 < 1 or x1 > self.width - 1 or y1 > self.view_h - 1:
@@ -708,6 +769,22 @@ class BoardLayout:
         for title in room.titles if room is not None else [t[3] for t in self.titles]:
             if not (x1 + 1.5 <= title.x0 or title.x1 + 1.5 <= x0 or y1 + 1.5 <= title.y0 or title.y1 + 1.5 <= y0):
                 hits += TITLE_COVERED
+        if hits > bound:
+            return hits
+        crossed = 0
+        grid = self._grid
+        cols, last_col, last_row, size = grid.cols, grid.cols - 1, grid.rows - 1, grid.size
+        c0, c1 = min(max(int(x0 // size), 0), last_col), min(max(int(x1 // size), 0), last_col)
+        r0, r1 = min(max(int(y0 // size), 0), last_row), min(max(int(y1 // size), 0), last_row)
+        for row in range(r0, r1 + 1):
+            for col in range(c0, c1 + 1):
+                for first_col, first_row, ex0, ey0, ex1, ey1, a, b in grid.segments[row * cols + col]:
+                    # each segment counted once: in the first cell both it and the box cover
+                    if (col == (first_col if first_col > c0 else c0) and row == (first_row if first_row > r0 else r0)
+                            and ex0 <= x1 and ex1 >= x0 and ey0 <= y1 and ey1 >= y0 and box.hits_segment(a, b)):
+                        crossed += 1
+        if hits + LINE_CROSSED * crossed > bound:
+            return hits + LINE_CROSSED * crossed
         r = self.radius
         own_r, other_r = r * r, (r + 2) * (r + 2)  # over its own circle; over (or too near) another's
         coded = self.coded
@@ -733,8 +810,6 @@ class BoardLayout:
         by = (r + LEADER_FROM) ** 2
         sx0, sy0, sx1, sy1 = spot.x0, spot.y0, spot.x1, spot.y1  # the bounds of the label and its line
         misread = 0.0
-        grid = self._grid
-        cols, last_col, last_row, size = grid.cols, grid.cols - 1, grid.rows - 1, grid.size
         c0, c1 = min(max(int(qx0 // size), 0), last_col), min(max(int(qx1 // size), 0), last_col)
         for row in range(min(max(int(qy0 // size), 0), last_row), min(max(int(qy1 // size), 0), last_row) + 1):
             for cell in grid.circles[row * cols + c0:row * cols + c1 + 1]:
@@ -755,53 +830,51 @@ class BoardLayout:
                         k = max(0.0, min(1.0, ((cx - lx) * dx + (cy - ly) * dy) / length2))
                         if (lx + k * dx - cx) ** 2 + (ly + k * dy - cy) ** 2 < r * r:
                             misread += MISREAD
-        crossed = 0
-        c0, c1 = min(max(int(x0 // size), 0), last_col), min(max(int(x1 // size), 0), last_col)
-        r0, r1 = min(max(int(y0 // size), 0), last_row), min(max(int(y1 // size), 0), last_row)
-        for row in range(r0, r1 + 1):
-            for col in range(c0, c1 + 1):
-                for first_col, first_row, ex0, ey0, ex1, ey1, a, b in grid.segments[row * cols + col]:
-                    # each segment counted once: in the first cell both it and the box cover
-                    if (col == (first_col if first_col > c0 else c0) and row == (first_row if first_row > r0 else r0)
-                            and ex0 <= x1 and ex1 >= x0 and ey0 <= y1 and ey1 >= y0 and box.hits_segment(a, b)):
-                        crossed += 1
         return hits + misread + LINE_CROSSED * crossed
 
-    def _best(self, room: _Room, others: list[_Spot]) -> _Spot:
+    def _best(self, room: _Room, others: list[_Spot], limit: float = math.inf) -> _Spot:
         """The candidate with the least collisions plus distance from its circle, the first of equals (candidates are
         looked at nearest first, and none further than the best so far costs; the fixed part of a candidate's cost
         is counted once per layout)."""
         best: _Spot | None = None
-        best_cost = math.inf
-        spots, fixed = room.spots, room.fixed
+        best_cost = limit
+        spots, fixed, low = room.spots, room.fixed, room.low
         for i in room.by_far:
-            spot = spots[i]
+            spot = spots[i] or self._spot_in(room, i)
             far = spot.far
             if far > best_cost:
                 break
             hits = fixed[i]
             if hits is None:
-                hits = fixed[i] = self._fixed(spot, room.tid, room)
+                if low[i] + far > best_cost:
+                    continue
+                hits = self._fixed(spot, room.tid, room, best_cost - far)
+                if hits + far > best_cost:  # perhaps not all of it: what it costs at least
+                    low[i] = hits
+                    continue
+                fixed[i] = hits
             if hits + far > best_cost:
                 continue
-            if hits < 1000.0:
+            if not spot.off:
                 bound = best_cost - far
+                x0, y0, x1, y1 = spot.x0 - 1.5, spot.y0 - 1.5, spot.x1 + 1.5, spot.y1 + 1.5
                 for other in others:
+                    if other.x0 >= x1 or other.x1 <= x0 or other.y0 >= y1 or other.y1 <= y0:
+                        continue  # their bounds stand apart (as _between finds first)
                     hits += _between(spot, other)
                     if hits > bound:
                         break
             cost = hits + far
-            if best is None or cost < best_cost or cost == best_cost and i < best.index:
+            if cost < best_cost or best is not None and cost == best_cost and i < best.index:
                 best, best_cost = spot, cost
-        assert best is not None
-        return best
+        return best if best is not None else room.spots[room.by_far[0]] or self._spot_in(room, room.by_far[0])
 
     def _cost(self, room: _Room, spot: _Spot, others: list[_Spot]) -> float:
         """`_collisions` of a candidate of `room` with the labels at `others`."""
         hits = room.fixed[spot.index]
         if hits is None:
             hits = room.fixed[spot.index] = self._fixed(spot, room.tid, room)
-        return hits if hits >= 1000.0 else hits + sum(_between(spot, other) for other in others)
+        return hits if spot.off else hits + sum(_between(spot, other) for other in others)
 
     def _place(self) -> None:
         """Each label greedily, the largest first, then improved one label at a time; where a label is still misread
@@ -810,19 +883,19 @@ class BoardLayout:
         crowd = {lab.tid: sum(1 for p in self.pos.values()
                               if math.dist(p, self.pos[lab.tid]) < 3 * self.radius + lab.width) for lab in shown}
         rooms = self._rooms(shown)
-        best: tuple[float, dict[str, Box]] | None = None
+        best: tuple[float, dict[str, tuple[Box, tuple[str, ...]]]] | None = None
         for order in (sorted(shown, key=lambda lab: -lab.width * lab.height),
                       sorted(shown, key=lambda lab: (-crowd[lab.tid], -lab.width * lab.height))):
             self._place_in(order, rooms)
             total, worst = self._total(shown)
             if best is None or total < best[0]:
-                best = (total, {lab.tid: lab.box for lab in shown})
+                best = (total, {lab.tid: (lab.box, lab.rows) for lab in shown})
             if worst < MISREAD or len(shown) < 2:  # no label misread or overprinted: the first order will do
                 break
         assert best is not None or not shown
         self._owner = {}
         for lab in shown:
-            lab.box = best[1][lab.tid] if best else lab.box
+            lab.box, lab.rows = best[1][lab.tid] if best else (lab.box, lab.rows)
             self._owner[lab.box] = lab.tid
 
     def _rooms(self, shown: list[Label]) -> dict[str, _Room]:
@@ -845,7 +918,7 @@ class BoardLayout:
         costs = []
         for i, lab in enumerate(shown):
             hits = self._fixed(spots[i], lab.tid)
-            costs.append(hits if hits >= 1000.0 else
+            costs.append(hits if spots[i].off else
                          hits + sum(_between(spots[i], other) for j, other in enumerate(spots) if j != i))
         return sum(costs) + sum(s.far for s in spots), max(costs, default=0.0)
 
@@ -868,8 +941,61 @@ class BoardLayout:
                     at[label.tid], changed = best, True
             if not changed:
                 break
+        self._repair(order, rooms, at)
         for label in order:
-            label.box = at[label.tid].box
+            label.box, label.rows = at[label.tid].box, rooms[label.tid].shapes[at[label.tid].index]
+
+    def _energy(self, rooms: dict[str, _Room], at: dict[str, _Spot], moved: dict[str, _Spot]) -> float:
+        """What the labels of `moved` cost at those places, the others standing in `at`: their fixed costs and
+        distances, and each pair of labels once, at least one of them moved."""
+        total = 0.0
+        for tid, spot in moved.items():
+            room = rooms[tid]
+            hits = room.fixed[spot.index]
+            if hits is None:
+                hits = room.fixed[spot.index] = self._fixed(spot, tid, room)
+            total += hits + spot.far
+            for n in room.neighbours:
+                if n not in moved:
+                    total += _between(spot, at[n])
+                elif n < tid:
+                    total += _between(spot, moved[n])
+        return total
+
+    def _repair(self, order: list[Label], rooms: dict[str, _Room], at: dict[str, _Spot]) -> None:
+        """Where a label still costs something, move it to one of its cheapest places that another label or two
+        stand in the way of, and those to their best places then, when that costs less in all (what moving one label
+        at a time cannot find)."""
+        for _ in range(REPAIR_ROUNDS):
+            changed = False
+            for label in order:
+                tid = label.tid
+                room = rooms[tid]
+                others = [at[n] for n in room.neighbours]
+                now = self._cost(room, at[tid], others)
+                if now == 0:
+                    continue
+                tried = sorted((f + room.far[i], i) for i, f in enumerate(room.fixed) if f is not None and f < now)
+                for alone, i in tried[:REPAIR_TRIES]:
+                    spot = self._spot_in(room, i)
+                    if spot is at[tid]:
+                        continue
+                    blockers = [n for n in room.neighbours if _between(spot, at[n]) > 0]
+                    if len(blockers) > REPAIR_BLOCKERS:
+                        continue
+                    moved = {tid: spot}
+                    gain = now + at[tid].far - alone  # what the label's move saves, less what it runs into
+                    for b in blockers:  # to a place that costs it less more than that (else nothing is gained)
+                        room_b = rooms[b]
+                        limit = self._cost(room_b, at[b], [at[n] for n in room_b.neighbours]) + at[b].far + gain
+                        moved[b] = self._best(room_b, [moved.get(n, at[n]) for n in room_b.neighbours], limit)
+                    before = self._energy(rooms, at, {t: at[t] for t in moved})
+                    if self._energy(rooms, at, moved) < before - 1e-9:
+                        at.update(moved)
+                        changed = True
+                        break
+            if not changed:
+                break
 
     def _far(self, tid: str, box: Box) -> float:
         """A small cost for a label standing away from its circle (it is drawn with a leader line)."""
@@ -1100,9 +1226,9 @@ def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, l
             (lx1, ly1), (lx2, ly2) = lead
             out.append(f'<path d="M{lx1:.1f},{ly1:.1f}L{lx2:.1f},{ly2:.1f}" stroke="#999" stroke-width="0.7"/>')
         row = box.y0
-        if label.name:
+        for text in label.name_rows():
             out.append(f'<text x="{(box.x0 + box.x1) / 2:.1f}" y="{row + LABEL_SIZE * 0.9:.1f}" '
-                       f'font-size="{LABEL_SIZE:.0f}" text-anchor="middle" fill="#222">{escape(label.name)}</text>')
+                       f'font-size="{LABEL_SIZE:.0f}" text-anchor="middle" fill="#222">{escape(text)}</text>')
             row += LABEL_SIZE + 2
         if compact and label.marks:
             left = (box.x0 + box.x1) / 2 - len(label.marks) * (ICON + 1) / 2

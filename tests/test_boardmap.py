@@ -364,7 +364,8 @@ def test_a_label_sits_under_its_circle_when_clear_else_the_next_clear_place() ->
         assert lay._collisions(chosen, "a", []) == 0
         assert lay._far("a", chosen) == min(lay._far("a", c) for c in clear)
     candidates = alone._candidates("a", label)
-    assert len(candidates) == 7 * 16 + 7 * 24  # 7 rings of 16 places, then 7 rings all round every 15 degrees
+    assert len(candidates) == 7 * 16 + 7 * 24 + len(bm.FAR_GAPS) * bm.FAR_STEPS  # 7 rings of 16 places, then 7 rings
+    # all round every 15 degrees, then the rings further out
     w, h = label.width, label.height
     assert candidates[0] == Box(500 - w / 2, 300 + r + 1.5, 500 + w / 2, 300 + r + 1.5 + h)
     assert candidates[1] == Box(500 - w / 2, 300 - r - 1.5 - h, 500 + w / 2, 300 - r - 1.5)

@@ -148,6 +148,7 @@ CANDIDATE_GAPS = (1.5, 5.0, 10.0, 14.0, 22.0, 34.0, 50.0)
 FAR_GAPS = (70.0, 95.0, 125.0)
 FAR_STEPS = 36
 #: Rounds of the repair (BoardLayout._repair), and the cheapest places it tries for a label in each.
+_TURNS = tuple((math.cos(step * math.pi / 12), math.sin(step * math.pi / 12)) for step in range(24))
 _FAR_TURNS = tuple((math.cos(step * 2 * math.pi / FAR_STEPS), math.sin(step * 2 * math.pi / FAR_STEPS))
                    for step in range(FAR_STEPS))
 REPAIR_ROUNDS = 4
@@ -155,6 +156,7 @@ REPAIR_ROUNDS = 4
 #: place clear of what one row runs into; at a cost (more than a long leader line, less than a line across it).
 WRAP_FROM = 80.0
 WRAPPED = 5.0
+WRAPPED_GAPS = FAR_GAPS
 REPAIR_TRIES = 30
 REPAIR_BLOCKERS = 2
 #: A label's distance from its circle's edge that costs as much as 1 (a small cost: a place clear of lines and text is
@@ -249,6 +251,7 @@ def _mark_width(mark: MapMark) -> float:
 #: A segment with its bounds: left, top, right, bottom, start, end.
 _Bounded = tuple[float, float, float, float, tuple[float, float], tuple[float, float]]
 _Line = tuple[tuple[float, float], tuple[float, float]]
+_Rect = tuple[float, float, float, float]  # left, top, right, bottom
 
 
 class _Spot:
@@ -289,7 +292,7 @@ class _Room:
     of them all, and the labels whose rooms touch this one."""
 
     tid: str
-    boxes: list[Box]
+    boxes: list[_Rect]  # each candidate's left, top, right, bottom
     shapes: list[tuple[str, ...]]  # the name's rows in each candidate (Label.rows)
     far: list[float]  # what each candidate's distance from the circle costs (and its name on two rows)
     spots: list[_Spot | None]
@@ -678,9 +681,14 @@ class BoardLayout:
                 cost += MISREAD
         return cost
 
-    def _candidates(self, tid: str, label: Label) -> list[Box]:
+    def _candidates(self, tid: str, label: Label, further: tuple[float, ...] = FAR_GAPS) -> list[Box]:
+        """The places tried for a label: rings of 16 places, then all round at CANDIDATE_GAPS, then at `further`."""
+        return [Box(*place) for place in self._places(tid, label.width, label.height, further)]
+
+    def _places(self, tid: str, w: float, h: float, further: tuple[float, ...]) -> list[_Rect]:
+        """`_candidates` as (left, top, right, bottom) of a block `w` by `h`."""
         x, y = self.pos[tid]
-        w, h, r = label.width, label.height, self.radius
+        r = self.radius
         out = []
         for gap in (1.5, 8.0, 18.0, 30.0, 45.0, 62.0, 80.0):
             d = r + gap
@@ -691,24 +699,16 @@ class BoardLayout:
                            (x - w * 0.15, y + d), (x - w * 0.85, y + d), (x - w * 0.15, y - d - h),
                            (x - w * 0.85, y - d - h), (x + d, y - h * 0.9), (x + d, y - h * 0.1),
                            (x - d - w, y - h * 0.9), (x - d - w, y - h * 0.1)):
-                out.append(Box(bx, by, bx + w, by + h))
-        for gap in CANDIDATE_GAPS:  # then every 15 degrees round it, the block's edge facing the circle
-            d = r + gap
-            for step in range(24):
-                c, s = math.cos(step * math.pi / 12), math.sin(step * math.pi / 12)
-                bx, by = x + d * c - w * (1 - c) / 2, y + d * s - h * (1 - s) / 2
-                nx, ny = min(max(x, bx), bx + w), min(max(y, by), by + h)
-                short = d - math.dist((x, y), (nx, ny))  # a corner turned towards the circle: out to the gap
-                bx, by = bx + c * max(0.0, short), by + s * max(0.0, short)
-                out.append(Box(bx, by, bx + w, by + h))
-        for gap in FAR_GAPS:
-            d = r + gap
-            for c, s in _FAR_TURNS:
-                bx, by = x + d * c - w * (1 - c) / 2, y + d * s - h * (1 - s) / 2
-                nx, ny = min(max(x, bx), bx + w), min(max(y, by), by + h)
-                short = d - math.dist((x, y), (nx, ny))
-                bx, by = bx + c * max(0.0, short), by + s * max(0.0, short)
-                out.append(Box(bx, by, bx + w, by + h))
+                out.append((bx, by, bx + w, by + h))
+        for gaps, turns in ((CANDIDATE_GAPS, _TURNS), (further, _FAR_TURNS)):  # all round it, its edge facing it
+            for gap in gaps:
+                d = r + gap
+                for c, s in turns:
+                    bx, by = x + d * c - w * (1 - c) / 2, y + d * s - h * (1 - s) / 2
+                    nx, ny = min(max(x, bx), bx + w), min(max(y, by), by + h)
+                    short = d - math.dist((x, y), (nx, ny))  # a corner turned towards the circle: out to the gap
+                    bx, by = bx + c * max(0.0, short), by + s * max(0.0, short)
+                    out.append((bx, by, bx + w, by + h))
         return out
 
     def _spot(self, tid: str, box: Box, index: int = 0) -> _Spot:
@@ -726,23 +726,24 @@ class BoardLayout:
         tid = label.tid
         x, y = self.pos[tid]
         r = self.radius
-        boxes: list[Box] = []
+        boxes: list[_Rect] = []
         shapes: list[tuple[str, ...]] = []
         far: list[float] = []
         kept = label.rows
-        for rows, dearer in (((), 0.0), (label.wrapped(), WRAPPED)):
+        for rows, dearer, further in (((), 0.0, FAR_GAPS), (label.wrapped(), WRAPPED, WRAPPED_GAPS)):
             if rows is None:
                 continue
             label.rows = rows
-            for box in self._candidates(tid, label):
-                nx = box.x0 if x < box.x0 else box.x1 if x > box.x1 else x
-                ny = box.y0 if y < box.y0 else box.y1 if y > box.y1 else y
+            for box in self._places(tid, label.width, label.height, further):
+                bx0, by0, bx1, by1 = box
+                nx = bx0 if x < bx0 else bx1 if x > bx1 else x
+                ny = by0 if y < by0 else by1 if y > by1 else y
                 boxes.append(box)
                 shapes.append(rows)
                 far.append(max(0.0, math.dist((x, y), (nx, ny)) - r) / FAR_PER + dearer)
         label.rows = kept
-        x0, y0 = min(min(b.x0 for b in boxes), x - r), min(min(b.y0 for b in boxes), y - r)
-        x1, y1 = max(max(b.x1 for b in boxes), x + r), max(max(b.y1 for b in boxes), y + r)
+        x0, y0 = min(min(b[0] for b in boxes), x - r), min(min(b[1] for b in boxes), y - r)
+        x1, y1 = max(max(b[2] for b in boxes), x + r), max(max(b[3] for b in boxes), y + r)
         titles = [t[3] for t in self.titles if t[3].hits(Box(x0, y0, x1, y1), 2)]
         by_far = sorted(range(len(boxes)), key=lambda i: (far[i], i))
         return _Room(tid, boxes, shapes, far, [None] * len(boxes), by_far, [None] * len(boxes), [0.0] * len(boxes),
@@ -752,7 +753,7 @@ class BoardLayout:
         """The room's candidate `i` as a _Spot (made once)."""
         spot = room.spots[i]
         if spot is None:
-            box = room.boxes[i]
+            box = Box(*room.boxes[i])
             spot = room.spots[i] = _Spot(box, self._leader_to(room.tid, box), room.far[i], i, self._off(box))
         return spot
 

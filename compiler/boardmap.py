@@ -758,20 +758,24 @@ class BoardLayout:
         return spot
 
     def _fixed(self, spot: _Spot, own: str, room: _Room | None = None, bound: float = math.inf) -> float:
-        """What a place costs whatever the other labels' places (the parts of `_collisions` that do not read them, in
-        one pass over the circles and segments of the cells it can touch): off the picture, over a title, over
-        circles, read as another territory's, crossed by segments. `room`: its label's room (the titles near it). Past
-        `bound` counting may stop: a cost over `bound` may be less than the whole."""
-        box = spot.box
-        x0, y0, x1, y1 = box.x0, box.y0, box.x1, box.y1
-        if x0 < 1 or y0 < 1 or x1 > self.width - 1 or y1 > self.view_h - 1:
+        """What a place costs whatever the other labels' places (the parts of `_collisions` that do not read them):
+        off the picture, over a title, crossed by segments (`_early`), over circles, read as another territory's
+        (`_circled`). `room`: its label's room (the titles near it). Past `bound` counting may stop: a cost over
+        `bound` may be less than the whole."""
+        if spot.off:
             return 1000.0
+        box = spot.box
+        hits = self._early(box.x0, box.y0, box.x1, box.y1, room.titles if room is not None else
+                           [t[3] for t in self.titles])
+        return hits if hits > bound else hits + self._circled(spot, own)
+
+    def _early(self, x0: float, y0: float, x1: float, y1: float, titles: list[Box]) -> float:
+        """What a block inside the picture costs for the titles it covers and the segments across it (looked up in
+        the grid's cells it covers): the quick part of `_fixed`."""
         hits = 0.0
-        for title in room.titles if room is not None else [t[3] for t in self.titles]:
+        for title in titles:
             if not (x1 + 1.5 <= title.x0 or title.x1 + 1.5 <= x0 or y1 + 1.5 <= title.y0 or title.y1 + 1.5 <= y0):
                 hits += TITLE_COVERED
-        if hits > bound:
-            return hits
         crossed = 0
         grid = self._grid
         cols, last_col, last_row, size = grid.cols, grid.cols - 1, grid.rows - 1, grid.size
@@ -779,13 +783,24 @@ class BoardLayout:
         r0, r1 = min(max(int(y0 // size), 0), last_row), min(max(int(y1 // size), 0), last_row)
         for row in range(r0, r1 + 1):
             for col in range(c0, c1 + 1):
-                for first_col, first_row, ex0, ey0, ex1, ey1, a, b in grid.segments[row * cols + col]:
+                for first_col, first_row, ex0, ey0, ex1, ey1, (ax, ay), (bx, by) in grid.segments[row * cols + col]:
                     # each segment counted once: in the first cell both it and the box cover
-                    if (col == (first_col if first_col > c0 else c0) and row == (first_row if first_row > r0 else r0)
-                            and ex0 <= x1 and ex1 >= x0 and ey0 <= y1 and ey1 >= y0 and box.hits_segment(a, b)):
+                    if (col != (first_col if first_col > c0 else c0) or row != (first_row if first_row > r0 else r0)
+                            or ex0 > x1 or ex1 < x0 or ey0 > y1 or ey1 < y0):
+                        continue
+                    dx, dy = bx - ax, by - ay  # Box.hits_segment: are the corners on both sides of its line?
+                    top, bottom, left, right = dx * (y0 - ay), dx * (y1 - ay), dy * (x0 - ax), dy * (x1 - ax)
+                    k1, k2, k3, k4 = top - left, top - right, bottom - left, bottom - right
+                    if not (k1 > 0 and k2 > 0 and k3 > 0 and k4 > 0 or k1 < 0 and k2 < 0 and k3 < 0 and k4 < 0):
                         crossed += 1
-        if hits + LINE_CROSSED * crossed > bound:
-            return hits + LINE_CROSSED * crossed
+        return hits + LINE_CROSSED * crossed
+
+    def _circled(self, spot: _Spot, own: str) -> float:
+        """What a place inside the picture costs for the circles it covers or stands by, and for a reader taking it
+        for another territory's label (looked up in the grid's cells it can touch): the slow part of `_fixed`."""
+        box = spot.box
+        x0, y0, x1, y1 = box.x0, box.y0, box.x1, box.y1
+        hits = 0.0
         r = self.radius
         own_r, other_r = r * r, (r + 2) * (r + 2)  # over its own circle; over (or too near) another's
         coded = self.coded
@@ -811,6 +826,8 @@ class BoardLayout:
         by = (r + LEADER_FROM) ** 2
         sx0, sy0, sx1, sy1 = spot.x0, spot.y0, spot.x1, spot.y1  # the bounds of the label and its line
         misread = 0.0
+        grid = self._grid
+        cols, last_col, last_row, size = grid.cols, grid.cols - 1, grid.rows - 1, grid.size
         c0, c1 = min(max(int(qx0 // size), 0), last_col), min(max(int(qx1 // size), 0), last_col)
         for row in range(min(max(int(qy0 // size), 0), last_row), min(max(int(qy1 // size), 0), last_row) + 1):
             for cell in grid.circles[row * cols + c0:row * cols + c1 + 1]:
@@ -831,7 +848,7 @@ class BoardLayout:
                         k = max(0.0, min(1.0, ((cx - lx) * dx + (cy - ly) * dy) / length2))
                         if (lx + k * dx - cx) ** 2 + (ly + k * dy - cy) ** 2 < r * r:
                             misread += MISREAD
-        return hits + misread + LINE_CROSSED * crossed
+        return hits + misread
 
     def _best(self, room: _Room, others: list[_Spot], limit: float = math.inf) -> _Spot:
         """The candidate with the least collisions plus distance from its circle, the first of equals (candidates are
@@ -840,22 +857,28 @@ class BoardLayout:
         best: _Spot | None = None
         best_cost = limit
         spots, fixed, low = room.spots, room.fixed, room.low
+        rects, fars, titles = room.boxes, room.far, room.titles
+        right, bottom = self.width - 1, self.view_h - 1
         for i in room.by_far:
-            spot = spots[i] or self._spot_in(room, i)
-            far = spot.far
+            far = fars[i]
             if far > best_cost:
                 break
             hits = fixed[i]
             if hits is None:
                 if low[i] + far > best_cost:
                     continue
-                hits = self._fixed(spot, room.tid, room, best_cost - far)
-                if hits + far > best_cost:  # perhaps not all of it: what it costs at least
-                    low[i] = hits
-                    continue
-                fixed[i] = hits
+                x0, y0, x1, y1 = rects[i]
+                if x0 < 1 or y0 < 1 or x1 > right or y1 > bottom:
+                    hits = fixed[i] = 1000.0
+                else:
+                    hits = self._early(x0, y0, x1, y1, titles)
+                    if hits + far > best_cost:  # not all of it: what it costs at least
+                        low[i] = hits
+                        continue
+                    hits = fixed[i] = hits + self._circled(spots[i] or self._spot_in(room, i), room.tid)
             if hits + far > best_cost:
                 continue
+            spot = spots[i] or self._spot_in(room, i)
             if not spot.off:
                 bound = best_cost - far
                 x0, y0, x1, y1 = spot.x0 - 1.5, spot.y0 - 1.5, spot.x1 + 1.5, spot.y1 + 1.5

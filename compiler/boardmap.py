@@ -378,9 +378,14 @@ def _as_mark(mark: str | MapMark) -> MapMark:
 class BoardLayout:
     """Where everything goes in view units: circles, edge segments, region titles and labels.
 
-    Labels are placed greedily (most constrained first) over candidate positions around their
-    circle, keeping clear of every circle, every edge segment, region titles and labels already
-    placed; when no candidate is clear, the one with the fewest collisions is taken.
+    Labels are placed greedily (largest first; where that leaves a label misread or overprinted, also most crowded
+    first) over candidate places around their circle (`_candidates`: near it, then further out on a leader line; a
+    long name also on two rows), keeping clear of every circle, every edge segment, region titles and labels already
+    placed; when no candidate is clear, the one with the fewest collisions is taken (`_collisions` weighs them). Then
+    each label is moved on its own while that helps, then together with the one or two labels in its way
+    (`_repair`). The search counts what `_collisions` counts, faster: each candidate's fixed part once per layout
+    (`_fixed`, from a grid of the circles and segments), the other labels pair by pair (`_between`), only those
+    whose candidates can touch (`_Room.neighbours`), nearest candidates first, none past the best so far.
     """
 
     def __init__(self, game: Game, marks: dict[str, list[str | MapMark]] | None = None,

@@ -9,7 +9,7 @@ says and never reads files, fetches URLs or imports anything heavy; every text i
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
 from scarbook.compiler.model import Game, as_list, is_unknown, known
@@ -144,6 +144,21 @@ LEADER_FROM = 10.0
 MISREAD = 90.0
 #: The gaps between a circle and its label tried all round it (after the 16 places of each of the first rings).
 CANDIDATE_GAPS = (1.5, 5.0, 10.0, 14.0, 22.0, 34.0, 50.0)
+#: Further out, on a leader line, where nothing nearer is clear: the gaps, and the places round each.
+FAR_GAPS = (70.0, 95.0, 125.0)
+FAR_STEPS = 36
+#: Rounds of the repair (BoardLayout._repair), and the cheapest places it tries for a label in each.
+_TURNS = tuple((math.cos(step * math.pi / 12), math.sin(step * math.pi / 12)) for step in range(24))
+_FAR_TURNS = tuple((math.cos(step * 2 * math.pi / FAR_STEPS), math.sin(step * 2 * math.pi / FAR_STEPS))
+                   for step in range(FAR_STEPS))
+REPAIR_ROUNDS = 4
+#: A name this wide or wider (of two words or more) may be printed on two rows (Label.wrapped), where that finds a
+#: place clear of what one row runs into; at a cost (more than a long leader line, less than a line across it).
+WRAP_FROM = 80.0
+WRAPPED = 5.0
+WRAPPED_GAPS = FAR_GAPS
+REPAIR_TRIES = 30
+REPAIR_BLOCKERS = 2
 #: A label's distance from its circle's edge that costs as much as 1 (a small cost: a place clear of lines and text is
 #: worth a leader line, but a long one is harder to follow).
 FAR_PER = 40.0
@@ -165,6 +180,10 @@ STUB = 26.0
 ACROSS = 0.5
 
 
+#: The side of a cell of the grid the label search looks circles and segments up in (BoardLayout._grid), in view units.
+GRID_CELL = 32.0
+
+
 @dataclass(frozen=True)
 class Box:
     """An axis-aligned box in view units: left, top, right, bottom."""
@@ -183,23 +202,16 @@ class Box:
         return (nx - cx) ** 2 + (ny - cy) ** 2 < r * r
 
     def hits_segment(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
-        """Liang-Barsky clipping: does the segment a-b cross this box?"""
+        """Does the segment a-b cross (or touch) this box? Their bounds meet, and the box's corners are not all on
+        one side of the segment's line."""
         (x1, y1), (x2, y2) = a, b
+        if (x1 if x1 > x2 else x2) < self.x0 or (x1 if x1 < x2 else x2) > self.x1 \
+                or (y1 if y1 > y2 else y2) < self.y0 or (y1 if y1 < y2 else y2) > self.y1:
+            return False
         dx, dy = x2 - x1, y2 - y1
-        t0, t1 = 0.0, 1.0
-        for p, q in ((-dx, x1 - self.x0), (dx, self.x1 - x1), (-dy, y1 - self.y0), (dy, self.y1 - y1)):
-            if p == 0:
-                if q < 0:
-                    return False
-                continue
-            t = q / p
-            if p < 0:
-                t0 = max(t0, t)
-            else:
-                t1 = min(t1, t)
-            if t0 > t1:
-                return False
-        return True
+        top, bottom, left, right = dx * (self.y0 - y1), dx * (self.y1 - y1), dy * (self.x0 - x1), dy * (self.x1 - x1)
+        c1, c2, c3, c4 = top - left, top - right, bottom - left, bottom - right
+        return not (c1 > 0 and c2 > 0 and c3 > 0 and c4 > 0 or c1 < 0 and c2 < 0 and c3 < 0 and c4 < 0)
 
 
 #: The advance widths (thousandths of an em) of the bundled DejaVu Sans and DejaVu Sans Bold (templates/fonts)
@@ -236,6 +248,88 @@ def _mark_width(mark: MapMark) -> float:
     return ICON + (2 + text_width(text, MARK_SIZE, True) if text else 0)
 
 
+#: A segment with its bounds: left, top, right, bottom, start, end.
+_Bounded = tuple[float, float, float, float, tuple[float, float], tuple[float, float]]
+_Line = tuple[tuple[float, float], tuple[float, float]]
+_Rect = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+class _Spot:
+    """A place for a label (BoardLayout._spot): its box, its leader line (None by its circle) and that line less its
+    last unit, the bounds of both, its distance cost, and its index among the label's candidates."""
+
+    __slots__ = ("box", "line", "short", "x0", "y0", "x1", "y1", "far", "index", "off")
+
+    def __init__(self, box: Box, line: _Line | None, far: float, index: int, off: bool) -> None:
+        self.box, self.line, self.far, self.index = box, line, far, index
+        self.off = off  # cut off by the picture's edge: it costs that alone (as `_collisions` counts)
+        self.short = _shortened(line) if line is not None else None
+        self.x0, self.y0, self.x1, self.y1 = box.x0, box.y0, box.x1, box.y1
+        if line is not None:
+            (ax, ay), (bx, by) = line
+            self.x0, self.y0 = min(self.x0, ax, bx), min(self.y0, ay, by)
+            self.x1, self.y1 = max(self.x1, ax, bx), max(self.y1, ay, by)
+
+
+def _between(a: _Spot, b: _Spot) -> float:
+    """What two labels' places cost each other (the same both ways): text over text, a leader line across the
+    other's text, two leader lines across each other. Nothing where their bounds stand apart."""
+    if a.x1 + 1.5 <= b.x0 or b.x1 + 1.5 <= a.x0 or a.y1 + 1.5 <= b.y0 or b.y1 + 1.5 <= a.y0:
+        return 0.0
+    hits = TEXT_OVER if a.box.hits(b.box, 1.5) else 0.0
+    if b.short is not None and a.box.hits_segment(*b.short):
+        hits += LINE_CROSSED
+    if a.short is not None and b.box.hits_segment(*a.short):
+        hits += LINE_CROSSED
+    if a.line is not None and b.line is not None and _cross(a.line, b.line):
+        hits += MISREAD
+    return hits
+
+
+@dataclass
+class _Room:
+    """A label's candidates (with the fixed part of each one's cost once counted), the titles near them, the bounds
+    of them all, and the labels whose rooms touch this one."""
+
+    tid: str
+    boxes: list[_Rect]  # each candidate's left, top, right, bottom
+    shapes: list[tuple[str, ...]]  # the name's rows in each candidate (Label.rows)
+    far: list[float]  # what each candidate's distance from the circle costs (and its name on two rows)
+    spots: list[_Spot | None]
+    by_far: list[int]
+    fixed: list[float | None]
+    low: list[float]  # what a candidate whose fixed cost is not known yet costs at least
+    titles: list[Box]
+    extent: tuple[float, float, float, float]
+    neighbours: list[str] = field(default_factory=list)
+
+
+class _Grid:
+    """The circles and segments of a board by the square cells (of `size` view units) they can touch, so that what a
+    label's box may run into is looked for in its own cells only: a circle in the cell of its centre, a segment in
+    every cell of its bounds."""
+
+    def __init__(self, width: float, height: float, size: float, pos: dict[str, tuple[float, float]],
+                 segments: list[_Bounded]) -> None:
+        self.size = size
+        self.cols, self.rows = int(width // size) + 1, int(height // size) + 1
+        self.circles: list[list[tuple[str, float, float]]] = [[] for _ in range(self.cols * self.rows)]
+        self.segments: list[list[tuple[int, int, *_Bounded]]] = [[] for _ in range(self.cols * self.rows)]
+        for tid, (x, y) in pos.items():
+            self.circles[self._row(y) * self.cols + self._col(x)].append((tid, x, y))
+        for sx0, sy0, sx1, sy1, a, b in segments:
+            c0, c1, r0, r1 = self._col(sx0), self._col(sx1), self._row(sy0), self._row(sy1)
+            for row in range(r0, r1 + 1):
+                for col in range(c0, c1 + 1):
+                    self.segments[row * self.cols + col].append((c0, r0, sx0, sy0, sx1, sy1, a, b))
+
+    def _col(self, x: float) -> int:
+        return min(max(int(x // self.size), 0), self.cols - 1)
+
+    def _row(self, y: float) -> int:
+        return min(max(int(y // self.size), 0), self.rows - 1)
+
+
 @dataclass
 class Label:
     """A territory's label block: its printed name, then one row per mark."""
@@ -246,10 +340,24 @@ class Label:
     box: Box = Box(0, 0, 0, 0)
     far: str = ""  # the neighbours its long edges lead to ('to SA-02, TS-01'): the edges are drawn as stubs
     compact: bool = False  # the marks as one row of icons, without their texts (the player aid's board)
+    rows: tuple[str, ...] = ()  # the name on two rows where the layout wraps it (BoardLayout._room); else on one
+
+    def name_rows(self) -> tuple[str, ...]:
+        """The name's rows as printed."""
+        return self.rows or ((self.name,) if self.name else ())
+
+    def wrapped(self) -> tuple[str, ...] | None:
+        """A long name of two words or more (WRAP_FROM) on two rows, split between words where the longer row is
+        shortest; None for a name kept on one row."""
+        words = self.name.split()
+        if len(words) < 2 or text_width(self.name, LABEL_SIZE) < WRAP_FROM:
+            return None
+        splits = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
+        return min(splits, key=lambda rows: max(text_width(row, LABEL_SIZE) for row in rows))
 
     @property
     def width(self) -> float:
-        rows = [text_width(self.name, LABEL_SIZE)]
+        rows = [text_width(row, LABEL_SIZE) for row in self.name_rows()] or [0.0]
         rows += [len(self.marks) * (ICON + 1)] if self.compact else [_mark_width(m) for m in self.marks]
         rows += [text_width(self.far, MARK_SIZE)] if self.far else []
         return max(rows) + 2
@@ -257,7 +365,7 @@ class Label:
     @property
     def height(self) -> float:
         rows = min(1, len(self.marks)) if self.compact else len(self.marks)
-        return ((LABEL_SIZE + 2 if self.name else 0) + rows * (ICON + 2) + 1
+        return (len(self.name_rows()) * (LABEL_SIZE + 2) + rows * (ICON + 2) + 1
                 + (MARK_SIZE + 2 if self.far else 0))
 
 
@@ -270,9 +378,14 @@ def _as_mark(mark: str | MapMark) -> MapMark:
 class BoardLayout:
     """Where everything goes in view units: circles, edge segments, region titles and labels.
 
-    Labels are placed greedily (most constrained first) over candidate positions around their
-    circle, keeping clear of every circle, every edge segment, region titles and labels already
-    placed; when no candidate is clear, the one with the fewest collisions is taken.
+    Labels are placed greedily (largest first; where that leaves a label misread or overprinted, also most crowded
+    first) over candidate places around their circle (`_candidates`: near it, then further out on a leader line; a
+    long name also on two rows), keeping clear of every circle, every edge segment, region titles and labels already
+    placed; when no candidate is clear, the one with the fewest collisions is taken (`_collisions` weighs them). Then
+    each label is moved on its own while that helps, then together with the one or two labels in its way
+    (`_repair`). The search counts what `_collisions` counts, faster: each candidate's fixed part once per layout
+    (`_fixed`, from a grid of the circles and segments), the other labels pair by pair (`_between`), only those
+    whose candidates can touch (`_Room.neighbours`), nearest candidates first, none past the best so far.
     """
 
     def __init__(self, game: Game, marks: dict[str, list[str | MapMark]] | None = None,
@@ -300,6 +413,7 @@ class BoardLayout:
         self._bounded = [(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]), a, b)
                          for _kind, a, b, _style in self.segments]
         self.titles = self._titles()
+        self._grid = _Grid(self.width, self.view_h, GRID_CELL, self.pos, self._bounded)
         self.labels: dict[str, Label] = {}
         self._owner: dict[Box, str] = {}  # a placed label's box -> its territory (to draw its leader line)
         marks = marks or {}
@@ -450,7 +564,13 @@ class BoardLayout:
                               for j in range(int((y1 - y0) / 10) + 1)]
                 for x, y, dear in spots:
                     box = Box(x - w / 2, y - up, x + w / 2, y + down)
-                    clash = self._title_collisions(box, placed) + sum(CODE_COVERED for b in labels if box.hits(b, 1.5))
+                    bound = math.inf if chosen is None else chosen[0]  # what a place must cost less than to count
+                    clash = self._title_collisions(box, placed, bound)
+                    if clash >= bound:
+                        continue
+                    clash += sum(CODE_COVERED for b in labels if box.hits(b, 1.5))
+                    if clash >= bound:
+                        continue
                     cost = clash + self._elsewhere(box, own) + abs(x - rx) / 1000 + (TITLE_SIZE - size) / 10 \
                         + dear + shorter
                     if chosen is None or cost < chosen[0]:
@@ -485,12 +605,15 @@ class BoardLayout:
         more than covering one circle, so that a title sits inside or beside its own region."""
         return ELSEWHERE if own and self.nearest(box) not in own else 0.0
 
-    def _title_collisions(self, box: Box, placed: list[Box]) -> float:
+    def _title_collisions(self, box: Box, placed: list[Box], bound: float = math.inf) -> float:
+        """What a title in `box` runs into (counting stops once it reaches `bound`)."""
         if box.x0 < 1 or box.y0 < 1 or box.x1 > self.width - 1 or box.y1 > self.view_h - 1:
             return 1000.0  # cut off by the picture's edge: worse than anything inside it
         r = self.radius + 3
         hits = sum(10.0 + (CODE_COVERED if tid in self.coded else 0.0) for tid, (cx, cy) in self.pos.items()
                    if box.x0 - r < cx < box.x1 + r and box.y0 - r < cy < box.y1 + r and box.hits_circle(cx, cy, r))
+        if hits >= bound:
+            return hits
         hits += self._segments_crossed(box)
         return hits + sum(TITLE_OVER_TITLE for other in placed if box.hits(other, 2))  # never over one another
 
@@ -563,23 +686,14 @@ class BoardLayout:
                 cost += MISREAD
         return cost
 
-    def _best(self, label: Label, placed: list[Box]) -> Box:
-        """The first of the label's candidates with the least collisions plus distance from its circle (what
-        min() over every candidate gives, without counting past the best so far)."""
-        best, best_cost = None, math.inf
-        for box in self._candidates(label.tid, label):
-            far = self._far(label.tid, box)
-            if far >= best_cost:
-                continue
-            cost = self._collisions(box, label.tid, placed, best_cost - far) + far
-            if cost < best_cost:
-                best, best_cost = box, cost
-        assert best is not None
-        return best
+    def _candidates(self, tid: str, label: Label, further: tuple[float, ...] = FAR_GAPS) -> list[Box]:
+        """The places tried for a label: rings of 16 places, then all round at CANDIDATE_GAPS, then at `further`."""
+        return [Box(*place) for place in self._places(tid, label.width, label.height, further)]
 
-    def _candidates(self, tid: str, label: Label) -> list[Box]:
+    def _places(self, tid: str, w: float, h: float, further: tuple[float, ...]) -> list[_Rect]:
+        """`_candidates` as (left, top, right, bottom) of a block `w` by `h`."""
         x, y = self.pos[tid]
-        w, h, r = label.width, label.height, self.radius
+        r = self.radius
         out = []
         for gap in (1.5, 8.0, 18.0, 30.0, 45.0, 62.0, 80.0):
             d = r + gap
@@ -590,17 +704,206 @@ class BoardLayout:
                            (x - w * 0.15, y + d), (x - w * 0.85, y + d), (x - w * 0.15, y - d - h),
                            (x - w * 0.85, y - d - h), (x + d, y - h * 0.9), (x + d, y - h * 0.1),
                            (x - d - w, y - h * 0.9), (x - d - w, y - h * 0.1)):
-                out.append(Box(bx, by, bx + w, by + h))
-        for gap in CANDIDATE_GAPS:  # then every 15 degrees round it, the block's edge facing the circle
-            d = r + gap
-            for step in range(24):
-                c, s = math.cos(step * math.pi / 12), math.sin(step * math.pi / 12)
-                bx, by = x + d * c - w * (1 - c) / 2, y + d * s - h * (1 - s) / 2
-                nx, ny = min(max(x, bx), bx + w), min(max(y, by), by + h)
-                short = d - math.dist((x, y), (nx, ny))  # a corner turned towards the circle: out to the gap
-                bx, by = bx + c * max(0.0, short), by + s * max(0.0, short)
-                out.append(Box(bx, by, bx + w, by + h))
+                out.append((bx, by, bx + w, by + h))
+        for gaps, turns in ((CANDIDATE_GAPS, _TURNS), (further, _FAR_TURNS)):  # all round it, its edge facing it
+            for gap in gaps:
+                d = r + gap
+                for c, s in turns:
+                    bx, by = x + d * c - w * (1 - c) / 2, y + d * s - h * (1 - s) / 2
+                    nx, ny = min(max(x, bx), bx + w), min(max(y, by), by + h)
+                    short = d - math.dist((x, y), (nx, ny))  # a corner turned towards the circle: out to the gap
+                    bx, by = bx + c * max(0.0, short), by + s * max(0.0, short)
+                    out.append((bx, by, bx + w, by + h))
         return out
+
+    def _spot(self, tid: str, box: Box, index: int = 0) -> _Spot:
+        """A place for `tid`'s label: the box with its leader line (None when it stands by its circle)."""
+        return _Spot(box, self._leader_to(tid, box), self._far(tid, box), index, self._off(box))
+
+    def _off(self, box: Box) -> bool:
+        """Is the box cut off by the picture's edge?"""
+        return box.x0 < 1 or box.y0 < 1 or box.x1 > self.width - 1 or box.y1 > self.view_h - 1
+
+    def _room(self, label: Label) -> _Room:
+        """The label's candidates (each made a _Spot when first looked at), nearest first: its block as it is, then,
+        for a long name, with the name on two rows (a little dearer: WRAPPED); the titles near any of them, and the
+        bounds of them all and of its circle (which hold every leader line to them)."""
+        tid = label.tid
+        x, y = self.pos[tid]
+        r = self.radius
+        boxes: list[_Rect] = []
+        shapes: list[tuple[str, ...]] = []
+        far: list[float] = []
+        kept = label.rows
+        for rows, dearer, further in (((), 0.0, FAR_GAPS), (label.wrapped(), WRAPPED, WRAPPED_GAPS)):
+            if rows is None:
+                continue
+            label.rows = rows
+            for box in self._places(tid, label.width, label.height, further):
+                bx0, by0, bx1, by1 = box
+                nx = bx0 if x < bx0 else bx1 if x > bx1 else x
+                ny = by0 if y < by0 else by1 if y > by1 else y
+                boxes.append(box)
+                shapes.append(rows)
+                far.append(max(0.0, math.dist((x, y), (nx, ny)) - r) / FAR_PER + dearer)
+        label.rows = kept
+        x0, y0 = min(min(b[0] for b in boxes), x - r), min(min(b[1] for b in boxes), y - r)
+        x1, y1 = max(max(b[2] for b in boxes), x + r), max(max(b[3] for b in boxes), y + r)
+        titles = [t[3] for t in self.titles if t[3].hits(Box(x0, y0, x1, y1), 2)]
+        by_far = sorted(range(len(boxes)), key=lambda i: (far[i], i))
+        return _Room(tid, boxes, shapes, far, [None] * len(boxes), by_far, [None] * len(boxes), [0.0] * len(boxes),
+                     titles, (x0, y0, x1, y1))
+
+    def _spot_in(self, room: _Room, i: int) -> _Spot:
+        """The room's candidate `i` as a _Spot (made once)."""
+        spot = room.spots[i]
+        if spot is None:
+            box = Box(*room.boxes[i])
+            spot = room.spots[i] = _Spot(box, self._leader_to(room.tid, box), room.far[i], i, self._off(box))
+        return spot
+
+    def _fixed(self, spot: _Spot, own: str, room: _Room | None = None, bound: float = math.inf) -> float:
+        """What a place costs whatever the other labels' places (the parts of `_collisions` that do not read them):
+        off the picture, over a title, crossed by segments (`_early`), over circles, read as another territory's
+        (`_circled`). `room`: its label's room (the titles near it). Past `bound` counting may stop: a cost over
+        `bound` may be less than the whole."""
+        if spot.off:
+            return 1000.0
+        box = spot.box
+        hits = self._early(box.x0, box.y0, box.x1, box.y1, room.titles if room is not None else
+                           [t[3] for t in self.titles])
+        return hits if hits > bound else hits + self._circled(spot, own)
+
+    def _early(self, x0: float, y0: float, x1: float, y1: float, titles: list[Box]) -> float:
+        """What a block inside the picture costs for the titles it covers and the segments across it (looked up in
+        the grid's cells it covers): the quick part of `_fixed`."""
+        hits = 0.0
+        for title in titles:
+            if not (x1 + 1.5 <= title.x0 or title.x1 + 1.5 <= x0 or y1 + 1.5 <= title.y0 or title.y1 + 1.5 <= y0):
+                hits += TITLE_COVERED
+        crossed = 0
+        grid = self._grid
+        cols, last_col, last_row, size = grid.cols, grid.cols - 1, grid.rows - 1, grid.size
+        c0, c1 = min(max(int(x0 // size), 0), last_col), min(max(int(x1 // size), 0), last_col)
+        r0, r1 = min(max(int(y0 // size), 0), last_row), min(max(int(y1 // size), 0), last_row)
+        for row in range(r0, r1 + 1):
+            for col in range(c0, c1 + 1):
+                for first_col, first_row, ex0, ey0, ex1, ey1, (ax, ay), (bx, by) in grid.segments[row * cols + col]:
+                    # each segment counted once: in the first cell both it and the box cover
+                    if (col != (first_col if first_col > c0 else c0) or row != (first_row if first_row > r0 else r0)
+                            or ex0 > x1 or ex1 < x0 or ey0 > y1 or ey1 < y0):
+                        continue
+                    dx, dy = bx - ax, by - ay  # Box.hits_segment: are the corners on both sides of its line?
+                    top, bottom, left, right = dx * (y0 - ay), dx * (y1 - ay), dy * (x0 - ax), dy * (x1 - ax)
+                    k1, k2, k3, k4 = top - left, top - right, bottom - left, bottom - right
+                    if not (k1 > 0 and k2 > 0 and k3 > 0 and k4 > 0 or k1 < 0 and k2 < 0 and k3 < 0 and k4 < 0):
+                        crossed += 1
+        return hits + LINE_CROSSED * crossed
+
+    def _circled(self, spot: _Spot, own: str) -> float:
+        """What a place inside the picture costs for the circles it covers or stands by, and for a reader taking it
+        for another territory's label (looked up in the grid's cells it can touch): the slow part of `_fixed`."""
+        box = spot.box
+        x0, y0, x1, y1 = box.x0, box.y0, box.x1, box.y1
+        hits = 0.0
+        r = self.radius
+        own_r, other_r = r * r, (r + 2) * (r + 2)  # over its own circle; over (or too near) another's
+        coded = self.coded
+        line = spot.line
+        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        ox, oy = self.pos[own]
+        mine = (mx - ox) ** 2 + (my - oy) ** 2
+        nx = x0 if ox < x0 else x1 if ox > x1 else ox
+        ny = y0 if oy < y0 else y1 if oy > y1 else oy
+        if (nx - ox) ** 2 + (ny - oy) ** 2 < own_r:
+            hits += OWN_CIRCLE + (CODE_COVERED if own in coded else 0)
+        # the circles that can count: by the label or its line, or (without a line) nearer its middle than its own
+        reach = r + LEADER_FROM + 2
+        qx0, qy0, qx1, qy1 = spot.x0 - reach, spot.y0 - reach, spot.x1 + reach, spot.y1 + reach
+        lx, ly, dx, dy, length2 = 0.0, 0.0, 0.0, 0.0, 1.0
+        if line is None:
+            d = math.sqrt(mine) + 1
+            qx0, qy0, qx1, qy1 = min(qx0, mx - d), min(qy0, my - d), max(qx1, mx + d), max(qy1, my + d)
+        else:
+            (lx, ly), (ex, ey) = line
+            dx, dy = ex - lx, ey - ly
+            length2 = dx * dx + dy * dy or 1.0
+        by = (r + LEADER_FROM) ** 2
+        sx0, sy0, sx1, sy1 = spot.x0, spot.y0, spot.x1, spot.y1  # the bounds of the label and its line
+        misread = 0.0
+        grid = self._grid
+        cols, last_col, last_row, size = grid.cols, grid.cols - 1, grid.rows - 1, grid.size
+        c0, c1 = min(max(int(qx0 // size), 0), last_col), min(max(int(qx1 // size), 0), last_col)
+        for row in range(min(max(int(qy0 // size), 0), last_row), min(max(int(qy1 // size), 0), last_row) + 1):
+            for cell in grid.circles[row * cols + c0:row * cols + c1 + 1]:
+                for tid, cx, cy in cell:
+                    if tid == own:
+                        continue
+                    nx = x0 if cx < x0 else x1 if cx > x1 else cx
+                    ny = y0 if cy < y0 else y1 if cy > y1 else cy
+                    gap = (nx - cx) ** 2 + (ny - cy) ** 2
+                    if gap < other_r:  # over another's circle it reads as its label; over its code, overprinted
+                        hits += OTHER_CIRCLE + (CODE_COVERED if tid in coded else 0)
+                    if line is None:  # read as another's: its circle is nearer the label's middle (once)
+                        if not misread and (mx - cx) ** 2 + (my - cy) ** 2 < mine:
+                            misread = MISREAD
+                    elif gap <= by:  # by another circle
+                        misread += MISREAD
+                    elif sx0 - r < cx < sx1 + r and sy0 - r < cy < sy1 + r:  # or its line runs through one
+                        k = max(0.0, min(1.0, ((cx - lx) * dx + (cy - ly) * dy) / length2))
+                        if (lx + k * dx - cx) ** 2 + (ly + k * dy - cy) ** 2 < r * r:
+                            misread += MISREAD
+        return hits + misread
+
+    def _best(self, room: _Room, others: list[_Spot], limit: float = math.inf) -> _Spot:
+        """The candidate with the least collisions plus distance from its circle, the first of equals (candidates are
+        looked at nearest first, and none further than the best so far costs; the fixed part of a candidate's cost
+        is counted once per layout)."""
+        best: _Spot | None = None
+        best_cost = limit
+        spots, fixed, low = room.spots, room.fixed, room.low
+        rects, fars, titles = room.boxes, room.far, room.titles
+        right, bottom = self.width - 1, self.view_h - 1
+        for i in room.by_far:
+            far = fars[i]
+            if far > best_cost:
+                break
+            hits = fixed[i]
+            if hits is None:
+                if low[i] + far > best_cost:
+                    continue
+                x0, y0, x1, y1 = rects[i]
+                if x0 < 1 or y0 < 1 or x1 > right or y1 > bottom:
+                    hits = fixed[i] = 1000.0
+                else:
+                    hits = self._early(x0, y0, x1, y1, titles)
+                    if hits + far > best_cost:  # not all of it: what it costs at least
+                        low[i] = hits
+                        continue
+                    hits = fixed[i] = hits + self._circled(spots[i] or self._spot_in(room, i), room.tid)
+            if hits + far > best_cost:
+                continue
+            spot = spots[i] or self._spot_in(room, i)
+            if not spot.off:
+                bound = best_cost - far
+                x0, y0, x1, y1 = spot.x0 - 1.5, spot.y0 - 1.5, spot.x1 + 1.5, spot.y1 + 1.5
+                for other in others:
+                    if other.x0 >= x1 or other.x1 <= x0 or other.y0 >= y1 or other.y1 <= y0:
+                        continue  # their bounds stand apart (as _between finds first)
+                    hits += _between(spot, other)
+                    if hits > bound:
+                        break
+            cost = hits + far
+            if cost < best_cost or best is not None and cost == best_cost and i < best.index:
+                best, best_cost = spot, cost
+        return best if best is not None else room.spots[room.by_far[0]] or self._spot_in(room, room.by_far[0])
+
+    def _cost(self, room: _Room, spot: _Spot, others: list[_Spot]) -> float:
+        """`_collisions` of a candidate of `room` with the labels at `others`."""
+        hits = room.fixed[spot.index]
+        if hits is None:
+            hits = room.fixed[spot.index] = self._fixed(spot, room.tid, room)
+        return hits if spot.off else hits + sum(_between(spot, other) for other in others)
 
     def _place(self) -> None:
         """Each label greedily, the largest first, then improved one label at a time; where a label is still misread
@@ -608,48 +911,118 @@ class BoardLayout:
         shown = [lab for lab in self.labels.values() if lab.name or lab.marks or lab.far]
         crowd = {lab.tid: sum(1 for p in self.pos.values()
                               if math.dist(p, self.pos[lab.tid]) < 3 * self.radius + lab.width) for lab in shown}
-        best: tuple[float, dict[str, Box]] | None = None
+        rooms = self._rooms(shown)
+        best: tuple[float, dict[str, tuple[Box, tuple[str, ...]]]] | None = None
         for order in (sorted(shown, key=lambda lab: -lab.width * lab.height),
                       sorted(shown, key=lambda lab: (-crowd[lab.tid], -lab.width * lab.height))):
-            self._place_in(order)
+            self._place_in(order, rooms)
             total, worst = self._total(shown)
             if best is None or total < best[0]:
-                best = (total, {lab.tid: lab.box for lab in shown})
+                best = (total, {lab.tid: (lab.box, lab.rows) for lab in shown})
             if worst < MISREAD or len(shown) < 2:  # no label misread or overprinted: the first order will do
                 break
         assert best is not None or not shown
         self._owner = {}
         for lab in shown:
-            lab.box = best[1][lab.tid] if best else lab.box
+            lab.box, lab.rows = best[1][lab.tid] if best else (lab.box, lab.rows)
             self._owner[lab.box] = lab.tid
+
+    def _rooms(self, shown: list[Label]) -> dict[str, _Room]:
+        """Each shown label's room, with the labels whose rooms touch it (no other can cost it anything)."""
+        rooms = {lab.tid: self._room(lab) for lab in shown}
+        listed = list(rooms.values())
+        for i, a in enumerate(listed):
+            ax0, ay0, ax1, ay1 = a.extent
+            for b in listed[i + 1:]:
+                bx0, by0, bx1, by1 = b.extent
+                if ax0 <= bx1 + 2 and bx0 <= ax1 + 2 and ay0 <= by1 + 2 and by0 <= ay1 + 2:
+                    a.neighbours.append(b.tid)
+                    b.neighbours.append(a.tid)
+        return rooms
 
     def _total(self, shown: list[Label]) -> tuple[float, float]:
         """(every shown label's collisions with everything else and distance from its circle, the most any label's
         collisions cost)."""
-        boxes = [lab.box for lab in shown]
-        costs = [self._collisions(lab.box, lab.tid, boxes[:i] + boxes[i + 1:]) for i, lab in enumerate(shown)]
-        return sum(costs) + sum(self._far(lab.tid, lab.box) for lab in shown), max(costs, default=0.0)
+        spots = [self._spot(lab.tid, lab.box) for lab in shown]
+        costs = []
+        for i, lab in enumerate(shown):
+            hits = self._fixed(spots[i], lab.tid)
+            costs.append(hits if spots[i].off else
+                         hits + sum(_between(spots[i], other) for j, other in enumerate(spots) if j != i))
+        return sum(costs) + sum(s.far for s in spots), max(costs, default=0.0)
 
-    def _place_in(self, order: list[Label]) -> None:
-        placed: list[Box] = []
-        self._owner = {}
+    def _place_in(self, order: list[Label], rooms: dict[str, _Room] | None = None) -> None:
+        rooms = rooms if rooms is not None else self._rooms(order)
+        at: dict[str, _Spot] = {}
         for label in order:
-            best = self._best(label, placed)
-            label.box = best
-            placed.append(best)
-            self._owner[best] = label.tid
+            room = rooms[label.tid]
+            at[label.tid] = self._best(room, [at[n] for n in room.neighbours if n in at])
         for _ in range(6):  # then each label again, the others standing: clears what the greedy order left
             changed = False
             for label in order:
-                others = [lab.box for lab in order if lab is not label]
-                now = self._collisions(label.box, label.tid, others)
+                room = rooms[label.tid]
+                others = [at[n] for n in room.neighbours]
+                now = self._cost(room, at[label.tid], others)
                 if now == 0:
                     continue
-                best = self._best(label, others)
-                if self._collisions(best, label.tid, others) < now:
-                    self._owner.pop(label.box, None)
-                    label.box, changed = best, True
-                    self._owner[best] = label.tid
+                best = self._best(room, others)
+                if self._cost(room, best, others) < now:
+                    at[label.tid], changed = best, True
+            if not changed:
+                break
+        self._repair(order, rooms, at)
+        for label in order:
+            label.box, label.rows = at[label.tid].box, rooms[label.tid].shapes[at[label.tid].index]
+
+    def _energy(self, rooms: dict[str, _Room], at: dict[str, _Spot], moved: dict[str, _Spot]) -> float:
+        """What the labels of `moved` cost at those places, the others standing in `at`: their fixed costs and
+        distances, and each pair of labels once, at least one of them moved."""
+        total = 0.0
+        for tid, spot in moved.items():
+            room = rooms[tid]
+            hits = room.fixed[spot.index]
+            if hits is None:
+                hits = room.fixed[spot.index] = self._fixed(spot, tid, room)
+            total += hits + spot.far
+            for n in room.neighbours:
+                if n not in moved:
+                    total += _between(spot, at[n])
+                elif n < tid:
+                    total += _between(spot, moved[n])
+        return total
+
+    def _repair(self, order: list[Label], rooms: dict[str, _Room], at: dict[str, _Spot]) -> None:
+        """Where a label still costs something, move it to one of its cheapest places that another label or two
+        stand in the way of, and those to their best places then, when that costs less in all (what moving one label
+        at a time cannot find)."""
+        for _ in range(REPAIR_ROUNDS):
+            changed = False
+            for label in order:
+                tid = label.tid
+                room = rooms[tid]
+                others = [at[n] for n in room.neighbours]
+                now = self._cost(room, at[tid], others)
+                if now == 0:
+                    continue
+                tried = sorted((f + room.far[i], i) for i, f in enumerate(room.fixed) if f is not None and f < now)
+                for alone, i in tried[:REPAIR_TRIES]:
+                    spot = self._spot_in(room, i)
+                    if spot is at[tid]:
+                        continue
+                    blockers = [n for n in room.neighbours if _between(spot, at[n]) > 0]
+                    if len(blockers) > REPAIR_BLOCKERS:
+                        continue
+                    moved = {tid: spot}
+                    gain = now + at[tid].far - alone  # what the label's move saves, less what it runs into
+                    for b in blockers:  # to a place that costs it less more than that (else nothing is gained)
+                        room_b = rooms[b]
+                        limit = self._cost(room_b, at[b], [at[n] for n in room_b.neighbours]) + at[b].far + gain
+                        moved[b] = self._best(room_b, [moved.get(n, at[n]) for n in room_b.neighbours], limit)
+                    before = self._energy(rooms, at, {t: at[t] for t in moved})
+                    if self._energy(rooms, at, moved) < before - 1e-9:
+                        at.update(moved)
+                        changed = True
+                        break
             if not changed:
                 break
 
@@ -882,9 +1255,9 @@ def board_svg(game: Game, marks: dict[str, list[str | MapMark]] | None = None, l
             (lx1, ly1), (lx2, ly2) = lead
             out.append(f'<path d="M{lx1:.1f},{ly1:.1f}L{lx2:.1f},{ly2:.1f}" stroke="#999" stroke-width="0.7"/>')
         row = box.y0
-        if label.name:
+        for text in label.name_rows():
             out.append(f'<text x="{(box.x0 + box.x1) / 2:.1f}" y="{row + LABEL_SIZE * 0.9:.1f}" '
-                       f'font-size="{LABEL_SIZE:.0f}" text-anchor="middle" fill="#222">{escape(label.name)}</text>')
+                       f'font-size="{LABEL_SIZE:.0f}" text-anchor="middle" fill="#222">{escape(text)}</text>')
             row += LABEL_SIZE + 2
         if compact and label.marks:
             left = (box.x0 + box.x1) / 2 - len(label.marks) * (ICON + 1) / 2

@@ -285,6 +285,8 @@ def read_board(svg: str) -> Board:
             current.leader = (_r(nums[0]), _r(nums[1]), _r(nums[2]), _r(nums[3]))
         elif tag == "text" and el.get("text-anchor") == "middle" and el.get("font-weight") == "bold":
             current.code, current.code_size = el.text or "", el.get("font-size", "")
+        elif tag == "text" and el.get("fill") == "#222" and current.name:  # the name's second row
+            current.name += f" / {el.text or ''}"
         elif tag == "text" and el.get("fill") == "#222":
             current.name = el.text or ""
             current.name_at = (_r(_f(el, "x")), _r(_f(el, "y")))

@@ -364,7 +364,8 @@ def test_a_label_sits_under_its_circle_when_clear_else_the_next_clear_place() ->
         assert lay._collisions(chosen, "a", []) == 0
         assert lay._far("a", chosen) == min(lay._far("a", c) for c in clear)
     candidates = alone._candidates("a", label)
-    assert len(candidates) == 7 * 16 + 7 * 24  # 7 rings of 16 places, then 7 rings all round every 15 degrees
+    assert len(candidates) == 7 * 16 + 7 * 24 + len(bm.FAR_GAPS) * bm.FAR_STEPS  # 7 rings of 16 places, then 7 rings
+    # all round every 15 degrees, then the rings further out
     w, h = label.width, label.height
     assert candidates[0] == Box(500 - w / 2, 300 + r + 1.5, 500 + w / 2, 300 + r + 1.5 + h)
     assert candidates[1] == Box(500 - w / 2, 300 - r - 1.5 - h, 500 + w / 2, 300 - r - 1.5)
@@ -897,11 +898,15 @@ def test_each_label_is_at_its_cheapest_candidate_the_first_of_equals() -> None:
                 edges=[("t0", "t1", "land"), ("t2", "t4", "land")], board={"layout": {"width": 400, "height": 240}})
     lay = bm.BoardLayout(game, {"t2": [MapMark("x", "Mark")]})  # type: ignore[dict-item]
     boxes = lay.label_boxes()
+    rooms = lay._rooms([lay.labels[t] for t in boxes])
+    lay._owner = {b: t for t, b in boxes.items()}
     for tid in boxes:
         label = lay.labels[tid]
-        for placed in ([], [b for t, b in boxes.items() if t != tid], list(boxes.values())[:3]):
+        others = [t for t in boxes if t != tid]
+        for near in ([], others, others[:3]):
+            placed = [boxes[t] for t in near]
             want = min(lay._candidates(tid, label), key=lambda c: lay._collisions(c, tid, placed) + lay._far(tid, c))
-            assert lay._best(label, placed) == want, tid
+            assert lay._best(rooms[tid], [lay._spot(t, boxes[t]) for t in near]).box == want, tid
 
 
 # --- slips the run after the print branch's layout let through (docs/mutation/2026-12-02-boardmap.md) ----------

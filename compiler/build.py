@@ -23,7 +23,7 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -332,6 +332,30 @@ def estimated_seconds(output: Output) -> float:
     return 0.0
 
 
+def aid_versions(game: Game, paper: str, campaign: str | None) -> Iterator[str]:
+    """The player aid's versions (HTML), from the fullest to the shortest, each made only when asked for: the
+    full one, then a smaller board, then smaller and closer text with every word kept, then shorter texts."""
+    from scarbook.compiler.aid import LEVELS, map_marks
+    from scarbook.compiler.boardmap import board_svg, legend, map_withheld, mark_legend, view_width_for
+    from scarbook.compiler.render import html as htmlmod
+
+    withheld = map_withheld(game)
+    # the picture's printed box in aid.css: the page less 11 mm each side, at most 112 mm tall
+    view = view_width_for(game, PAPER_MM[paper][0] - 22, 112)
+    marks = map_marks(game)
+    svg = None if withheld else board_svg(game, marks, view_width=view, compact=True)  # type: ignore[arg-type]
+    keys = [] if withheld else legend(game)
+    icons = [] if withheld else mark_legend(marks)
+    picture = svg
+    for level in range(LEVELS):
+        if level in (1, 3) and svg is not None:  # the board drawn smaller (aid.css: 88 mm, then 84 mm in
+            # body.tight), its text as large
+            picture = board_svg(game, marks, view_width=view_width_for(
+                game, PAPER_MM[paper][0] - 22, 88 if level == 1 else 84), compact=True)  # type: ignore[arg-type]
+        yield htmlmod.aid_html(game, paper, picture, keys, campaign, level,
+                               withheld if game.section("territories") else None, icons)
+
+
 def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult:
     """Render one output (or one part of it) to its files; runs in a worker.
 
@@ -367,33 +391,14 @@ def render_job(job: dict[str, Any], files: list[str], out_dir: str) -> JobResult
         pages: list[int] | None = None  # every laid-out page once, in order
         boxes: list[Any] | None = None  # a card sheet's TrimBox and BleedBox per printed page
         if kind == "aid":
-            from scarbook.compiler.aid import LEVELS, MAX_PAGES, map_marks
-            from scarbook.compiler.boardmap import board_svg, legend, map_withheld, mark_legend, view_width_for
+            from scarbook.compiler.aid import MAX_PAGES
             from scarbook.compiler.render.pdf import render_fitting
             from scarbook.templates import TEMPLATE_DIR
 
-            withheld = map_withheld(game)
-            # the picture's printed box in aid.css: the page less 11 mm each side, at most 112 mm tall
-            view = view_width_for(game, PAPER_MM[paper][0] - 22, 112)
-            marks = map_marks(game)
-            svg = None if withheld else board_svg(game, marks, view_width=view, compact=True)  # type: ignore[arg-type]
-            keys = [] if withheld else legend(game)
-            icons = [] if withheld else mark_legend(marks)
-            made: list[str] = []
-
-            def versions() -> Any:
-                picture = svg
-                for level in range(LEVELS):
-                    if level in (1, 3) and svg is not None:  # the board drawn smaller (aid.css: 88 mm, then 84 mm
-                        # in body.tight), its text as large
-                        picture = board_svg(game, marks, view_width=view_width_for(
-                            game, PAPER_MM[paper][0] - 22, 88 if level == 1 else 84), compact=True)  # type: ignore[arg-type]
-                    made[:] = [htmlmod.aid_html(game, paper, picture, keys, job.get("campaign"), level,
-                                                withheld if game.section("territories") else None, icons)]
-                    yield made[0]
-
-            data, _pages = render_fitting(versions(), [Path(r) for r in roots_for(game)], TEMPLATE_DIR, MAX_PAGES)
-            replace_file(_safe_out(out, files[1]), made[0].encode())
+            fitted = render_fitting(aid_versions(game, paper, job.get("campaign")), [Path(r) for r in roots_for(game)],
+                                    TEMPLATE_DIR, MAX_PAGES)
+            data = fitted.data
+            replace_file(_safe_out(out, files[1]), fitted.html.encode())
             _fonts_beside(_safe_out(out, files[1]))
             replace_file(_safe_out(out, files[0]), data)
             return JobResult([], time.perf_counter() - started, None)

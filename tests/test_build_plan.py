@@ -663,9 +663,9 @@ def fake_pdf(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, list[str], str,
         calls.append((html, [str(r) for r in roots], str(base), pages))
         return b"%PDF-fake " + str(len(calls)).encode()
 
-    def render_fitting(versions: Any, roots: list[Path], base: Path, max_pages: int) -> tuple[bytes, int]:
+    def render_fitting(versions: Any, roots: list[Path], base: Path, max_pages: int) -> pdfmod.Fitted:
         first = next(iter(versions))  # the full version, taken as fitting
-        return render_pdf(first, roots, base, f"at most {max_pages}"), 1
+        return pdfmod.Fitted(render_pdf(first, roots, base, f"at most {max_pages}"), 1, first)
 
     monkeypatch.setattr(pdfmod, "render_pdf", render_pdf)
     monkeypatch.setattr(pdfmod, "render_fitting", render_fitting)

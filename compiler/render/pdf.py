@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import unquote, urlsplit
 
 from scarbook.kernel.atomic import replace_file
@@ -235,26 +236,64 @@ def render_pdf(html: str, roots: list[Path], base_url: Path, pages: list[int] | 
     return data
 
 
-def render_fitting(versions: Any, roots: list[Path], base_url: Path, max_pages: int) -> tuple[bytes, int]:
+class Fitted(NamedTuple):
+    """The aid as `render_fitting` printed it: the PDF, its pages, and the version (HTML) laid out."""
+
+    data: bytes
+    pages: int
+    html: str
+
+
+def render_fitting(versions: Iterable[str], roots: list[Path], base_url: Path, max_pages: int,
+                   memo: bool = True) -> Fitted:
     """The PDF of the first of `versions` (HTML texts, from the fullest to the shortest; an iterable, so
-    each is made only when needed) laid out on at most `max_pages` pages, else of the last one; and how
-    many pages it has."""
+    each is made only when needed) laid out on at most `max_pages` pages, else of the last one.
+
+    With `memo`, a version a build of the very same versions found to fit (`fitmemo`) is laid out first: the
+    versions before it are made (to compare their digest) but not laid out; if it no longer fits, the next ones
+    are tried as usual. What fits is remembered for the next build."""
     os.environ["SOURCE_DATE_EPOCH"] = FIXED_EPOCH
     load_weasyprint()
     from weasyprint import HTML
     from weasyprint.text.fonts import FontConfiguration
     from weasyprint.urls import FatalURLFetchingError
 
+    from scarbook.compiler.render import fitmemo
+
+    made = iter(versions)
+    seen: list[str] = []
+
+    def version(i: int) -> str | None:
+        """The i-th version, made when first asked for; None past the last."""
+        while len(seen) <= i:
+            nxt = next(made, None)
+            if nxt is None:
+                return None
+            seen.append(nxt)
+        return seen[i]
+
+    first = version(0)
+    assert first is not None, "no version to render"
+    start = 0
+    known = fitmemo.hint(first) if memo else None
+    if known is not None and version(known.level) is not None and \
+            fitmemo.digest_of(seen[: known.level + 1]) == known.digest:
+        start = known.level
     refused: list[str] = []
     fetcher = make_fetcher(roots, refused)
     fonts = FontConfiguration()
     try:
-        document = None
-        for html in versions:
+        i, html, document = start, first, None
+        while (candidate := version(i)) is not None:
+            html = candidate
             document = HTML(string=html, base_url=base_url.resolve().as_uri() + "/", url_fetcher=fetcher).render(
                 font_config=fonts)
-            if len(document.pages) <= max_pages or refused:
+            fits = len(document.pages) <= max_pages
+            if fits or refused:
+                if memo and fits and not refused and not (known is not None and i == start == known.level):
+                    fitmemo.remember(seen[: i + 1])  # (what the memo said already is not written again)
                 break
+            i += 1
         assert document is not None, "no version to render"
         dump_html(html, base_url)
         document.metadata.created = None
@@ -267,7 +306,7 @@ def render_fitting(versions: Any, roots: list[Path], base_url: Path, max_pages: 
     if refused:
         raise UnsafeResource(refused)
     assert isinstance(data, bytes)
-    return data, len(document.pages)
+    return Fitted(data, len(document.pages), html)
 
 
 def write_pdf(html: str, out: Path, roots: list[Path], base_url: Path | None = None) -> None:

@@ -27,6 +27,9 @@ from scarbook.compiler.items import (
 )
 from scarbook.compiler.model import Game
 
+#: The sections whose items stickers go on and whose lists a `choice-of` check may pick from.
+PLACE_SECTIONS = ("territories", "regions", "cards", "factions")
+
 #: Target kinds of the sticker schema -> the section whose items they name. Any other kind
 #: ending in `-card` (`territory-card`, a card type the content declares) names the cards of
 #: that type (`card_kind`).
@@ -217,13 +220,42 @@ class Content:
         return [sid for sid, st in self.sticker_views.items() if st.kind == "destroyed"]
 
     @cached_property
+    def choice_fields(self) -> tuple[str, ...]:
+        """The lists of options a sticker's `choice-of` check picks from (its `field`: a faction's `powers` …)."""
+        found = {c.field or "powers" for st in self.sticker_views.values() for c in st.checks_named("choice-of")}
+        return tuple(sorted(found))
+
+    @cached_property
     def powers(self) -> dict[str, str]:
-        """Candidate option id (a faction's power) -> the faction it belongs to."""
+        """Candidate option id (one of a faction's options a `choice-of` check offers: its powers …) -> the faction
+        it belongs to."""
         out = {}
         for fid, fac in self.places_in("factions").items():
-            for pid in fac.options.get("powers", ()):
-                if isinstance(pid, str):
-                    out[pid] = fid
+            for field in self.choice_fields:
+                for pid in fac.options.get(field, ()):
+                    if isinstance(pid, str):
+                        out[pid] = fid
+        return out
+
+    @cached_property
+    def option_names(self) -> dict[str, str]:
+        """Each option a `choice-of` check offers, by id -> how it is told: its printed name, else its place in its
+        item's list in the game's word for one of them (the list's singular: "chosen power 2 (its name is not
+        known)"), as the sheet, the history and the chronicle tell it."""
+        from scarbook.compiler.model import known, singular
+        from scarbook.compiler.words import words
+
+        said = words(self.game)
+        out: dict[str, str] = {}
+        for field in self.choice_fields:
+            word = said[singular(field)].one if singular(field) in said else singular(field)
+            for section in PLACE_SECTIONS:
+                for item in self.game.section(section).values():
+                    options = item.get(field) if isinstance(item, dict) else None
+                    for number, option in enumerate(options if isinstance(options, list) else [], 1):
+                        if isinstance(option, dict) and isinstance(option.get("id"), str):
+                            out.setdefault(option["id"], str(known(option.get("name"))
+                                                             or f"{word} {number} (its name is not known)"))
         return out
 
     @cached_property

@@ -16,7 +16,7 @@ from typing import Any
 
 from scarbook.campaign.engine import Replay
 from scarbook.campaign.views.status import when_placed
-from scarbook.compiler.model import Game
+from scarbook.compiler.model import Game, singular
 from scarbook.compiler.views_more import more
 from scarbook.kernel.diagnostics import Span
 
@@ -76,6 +76,12 @@ def _stats(content: Any, state: Any, tid: str, item: dict[str, Any]) -> None:
         item["stat_adds"] = adds
 
 
+def _founded_key(kind: str, printed: dict[str, Any]) -> str:
+    """Where an item tells what was founded on it: the key named as the sticker's `founds.kind` (a city), or
+    `founded` when the printed item already has a field of that name."""
+    return "founded" if kind in printed else kind
+
+
 def _records(state: Any, sections: dict[str, Any], spans: dict[str, Any], ledger: str) -> None:
     """Every faction's `record` as its record card has it: a row per game it was played in (game
     number, player, the territory they started in, the result once the game ended)."""
@@ -132,19 +138,23 @@ def applied(replay: Replay, ledger: str = "") -> Game:
                         spans[f"{tid}/name"] = spans[f"{tid}/named_by"] = Span(ledger, m.line, 1)
                 if m.kind == "destroyed":
                     item["destroyed"] = True
-                if st.checks_named("choice-of") and m.name:
-                    item["power"] = m.name
-                    for power in item.get("powers", []) or []:
-                        if isinstance(power, dict) and power.get("id") != m.name:
-                            power["destroyed"] = True
+                for choice in st.checks_named("choice-of") if m.name else ():
+                    # the option chosen, under the list's singular (a faction's `powers`: `power`); the others gone
+                    options = choice.field or "powers"
+                    item[singular(options)] = m.name
+                    for option in item.get(options, []) or []:
+                        if isinstance(option, dict) and option.get("id") != m.name:
+                            option["destroyed"] = True
             if printed[section][tid].stats is not None:
                 _stats(content, state, tid, item)
             if section == "territories":
-                cities = [m for m in marks if m.founds and not m.cancels]
-                if cities:
-                    item["city"] = {"name": cities[-1].name, "sticker": cities[-1].sticker, "by": cities[-1].by}
+                founded = [m for m in marks if m.founds and not m.cancels]
+                if founded:  # what the last of them founds, under the content's word for it (Risk Legacy: `city`)
+                    last = founded[-1]
+                    key = _founded_key(str(last.founds), game.sections[section][tid])
+                    item[key] = {"name": last.name, "sticker": last.sticker, "by": last.by}
                     if ledger:
-                        spans[f"{tid}/city"] = Span(ledger, cities[-1].line, 1)
+                        spans[f"{tid}/{key}"] = Span(ledger, last.line, 1)
     _records(state, sections, spans, ledger)
     for sec in sections.get("rulebook", {}).values():
         for slot in sec.get("slots", []) or []:

@@ -26,7 +26,6 @@ from scarbook.campaign.events import Event
 from scarbook.campaign.eventspecs import spec_of, tell
 from scarbook.campaign.narrate import scenario_name, team_result
 from scarbook.campaign.shape import status_lines as shape_lines
-from scarbook.compiler.views_more import more
 from scarbook.compiler.words import a
 
 if TYPE_CHECKING:
@@ -81,13 +80,8 @@ class Words:
         self.state = replay.state
         self.name = Names(replay)
         self.steps = {s.id: s.name for t in self.content.model.types.values() for s in t.steps}
-        from scarbook.compiler.model import known
-        from scarbook.compiler.words import words
-
-        word = words(self.content.game)["power"].one
-        # a power without a printed name is told by its place on its faction's card, as the sheet does
-        self.powers = {p.id: str(known(p.name) or f"{word} {p.number} (its name is not known)")
-                       for f in more(self.content).factions.values() for p in f.powers}
+        # an option without a printed name (a faction's power) is told by its place in its list, as the sheet does
+        self.powers = self.content.option_names
 
     def __call__(self, item_id: str, section: str | None = None) -> str:
         found = self.name(item_id, section)

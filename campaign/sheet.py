@@ -221,9 +221,7 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
               for cid in data.destroyed_cards if cid not in listed]
     stickers = [{"name": names(s.sticker, "stickers"), "placed": s.placed, "left": s.left, "pool": s.pool}
                 for s in data.stickers if s.sticker not in content.destroy_stickers]
-    power_word = str((data.words["power"]["one"] if "power" in data.words else None) or "power")
-    powers = {pw.id: str(known(pw.name) or f"{power_word} {pw.number} (its name is not known)")
-              for fac in more(content).factions.values() for pw in fac.powers}
+    powers = content.option_names
     factions = [{"name": f.name or names(f.id, "factions"), "given_name": f.given_name or "",
                  "power": powers.get(f.power, names(f.power)) if f.power else "",
                  "marks": [names(s, "stickers") for s in f.marks],

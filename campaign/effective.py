@@ -149,7 +149,7 @@ def applied(replay: Replay, ledger: str = "") -> Game:
                 _stats(content, state, tid, item)
             if section == "territories":
                 founded = [m for m in marks if m.founds and not m.cancels]
-                if founded:  # what the last of them founds, under the content's word for it (Risk Legacy: `city`)
+                if founded:  # what the last of them founds, under the content's word for it (`founds.kind`: a city)
                     last = founded[-1]
                     key = _founded_key(str(last.founds), game.sections[section][tid])
                     item[key] = {"name": last.name, "sticker": last.sticker, "by": last.by}

@@ -62,6 +62,8 @@ def test_the_table_page_carries_the_ledger_hash_and_the_forms_the_game_declares(
     assert "Nothing is owed now." in page.text
     assert 'name="viewport"' in page.text
     assert "default-src 'self'" in page.headers["content-security-policy"]
+    sub = re.search(r'<p class="sub">(.*?)</p>', page.text, re.S)
+    assert sub and " ".join(sub[1].split()) == "Risk Legacy · next: game 1 · Ann, Bob, Cat"  # a space each side of ·
 
 
 def test_a_write_records_the_event_the_cli_would_and_says_it(ready: Path) -> None:

@@ -183,6 +183,20 @@ def test_place_and_sticker_pages_answer_as_where_does(playing: Path) -> None:
     assert c.get("/sticker/no-such-sticker").status_code == 404
 
 
+def test_a_place_page_says_what_is_on_the_place_and_its_card_now(playing: Path) -> None:
+    """Tapping a territory shows its stickers and its card's, in the game's words, a scar covered by a scar cancel
+    too; a place with none says so."""
+    for line in (["place", "bunker", "greenland", "--by", "Ann"], ["game", "end", "--winner", "Ann"],
+                 ["place", "scar-cancel", "greenland", "--by", "Ann"]):
+        assert invoke(line, playing).exit_code == 0, line
+    c, _ = client(playing)
+    items = lambda target: re.findall(r"<li>(.*?)</li>", c.get(f"/place/{target}").text)  # noqa: E731
+    assert items("alaska") == ["Alaska card: Coin (+1 resource) ×2: before game 1"]  # SETUP's two coins
+    assert items("greenland") == ["Bunker: Ann, during game 1, covered by Scar Cancel (white sticker)",
+                                  "Scar Cancel (white sticker): Ann, after game 1, cancels the scar under it"]
+    assert "No sticker is on it." in c.get("/place/peru").text
+
+
 def test_history_shows_the_world_after_a_game_and_what_it_changed(playing: Path) -> None:
     for line in (["game", "end", "--winner", "Ann"],):
         assert invoke(line, playing).exit_code == 0

@@ -8,6 +8,7 @@ Reads only, through the same cache and replay as `status` and `where`. The words
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -256,9 +257,38 @@ class Legal:
     named: bool  # it founds or names something: a name is asked for
 
 
-def legal_here(path: Path, target: str) -> tuple[str, list[Legal]]:
-    """The place's name and every sticker that may legally go there now, with the players who may place it
-    (the same check as `where` and `place`)."""
+def on_place(content: Any, marks: list[Any]) -> list[str]:
+    """What is on one place (or its card) now, a line per sticker in the game's words: its name, what it was
+    named, who holds it and since when, the boxes left to tick, what covers it
+    ('Major City “Sunny Glasgow”: Ann, after game 1')."""
+    def name(sid: str) -> str:
+        view = content.sticker_views.get(sid)
+        return view.name if view is not None and view.name else sid
+
+    out = []
+    for m in marks:
+        when = (f"during game {m.during_game}" if m.during_game else
+                f"after game {m.after_game}" if m.after_game else "before game 1")
+        facts = [m.by, when] if m.by else [when]
+        if m.value is not None:
+            facts.append(f"set to {m.value}")
+        if m.boxes:
+            facts.append(f"{m.boxes - m.ticked} of {m.boxes} boxes left")
+        if m.cancels:
+            facts.append("cancels the scar under it")
+        if m.covered_by is not None:
+            facts.append(f"covered by {name(m.covered_by)}")
+        if m.status:
+            facts.append(m.status)
+        out.append((f"{name(m.sticker)}" + (f" “{m.name}”" if m.name else ""), ", ".join(facts)))
+    counted = Counter(out)  # two coins placed alike: one line, ×2
+    return [f"{what}{f' ×{counted[(what, facts)]}' if counted[(what, facts)] > 1 else ''}: {facts}"
+            for what, facts in dict.fromkeys(out)]
+
+
+def legal_here(path: Path, target: str) -> tuple[str, list[Legal], list[str]]:
+    """The place's name; every sticker that may legally go there now, with the players who may place it (the
+    same check as `where` and `place`); and what is on it now (`on_place`)."""
     campaign = Campaign(read(path))
     replay = replaycache.for_state(campaign)
     content, state = replay.content, replay.state
@@ -271,7 +301,11 @@ def legal_here(path: Path, target: str) -> tuple[str, list[Legal]]:
             players = [""]
         if players:
             out.append(Legal(sid, st.name or sid, players, st.named))
-    return _name(content, target), out
+    card = content.card_of_territory.get(target)
+    here = on_place(content, state.marks.get(target, []))
+    if card is not None:
+        here += [f"{_name(content, card)} card: {line}" for line in on_place(content, state.marks.get(card, []))]
+    return _name(content, target), out, here
 
 
 def sticker_info(path: Path, sticker: str) -> tuple[str, bool]:

@@ -141,8 +141,8 @@ def create_app(path: Path, guard: Guard) -> Starlette:
         target = request.path_params["target"]
 
         def build() -> HTMLResponse:
-            name, legal = table.legal_here(path, target)
-            return render(request, "place.html.j2", target=target, name=name, legal=legal,
+            name, legal, here = table.legal_here(path, target)
+            return render(request, "place.html.j2", target=target, name=name, legal=legal, here=here,
                           sha=table.fingerprint(path))
         return await run_in_threadpool(build)
 

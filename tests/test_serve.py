@@ -183,18 +183,25 @@ def test_place_and_sticker_pages_answer_as_where_does(playing: Path) -> None:
     assert c.get("/sticker/no-such-sticker").status_code == 404
 
 
-def test_a_place_page_says_what_is_on_the_place_and_its_card_now(playing: Path) -> None:
+def test_a_place_page_says_what_is_on_it_and_why_a_sticker_may_not_go_there(playing: Path) -> None:
     """Tapping a territory shows its stickers and its card's, in the game's words, a scar covered by a scar cancel
-    too; a place with none says so."""
+    too (a place with none says so), and each sticker that may not go there now with the rule `place` cites."""
     for line in (["place", "bunker", "greenland", "--by", "Ann"], ["game", "end", "--winner", "Ann"],
                  ["place", "scar-cancel", "greenland", "--by", "Ann"]):
         assert invoke(line, playing).exit_code == 0, line
     c, _ = client(playing)
-    items = lambda target: re.findall(r"<li>(.*?)</li>", c.get(f"/place/{target}").text)  # noqa: E731
+    def items(target: str) -> list[str]:
+        on = re.search(r'<ul class="on-place">(.*?)</ul>', c.get(f"/place/{target}").text, re.S)
+        return re.findall(r"<li>(.*?)</li>", on[1]) if on else []
+
     assert items("alaska") == ["Alaska card: Coin (+1 resource) ×2: before game 1"]  # SETUP's two coins
     assert items("greenland") == ["Bunker: Ann, during game 1, covered by Scar Cancel (white sticker)",
                                   "Scar Cancel (white sticker): Ann, after game 1, cancels the scar under it"]
     assert "No sticker is on it." in c.get("/place/peru").text
+    refused = dict(re.findall(r"<li><strong>(.*?)</strong>: (.*?)</li>", c.get("/place/greenland").text))
+    cli = invoke(["place", "bunker", "greenland", "--by", "Ann", "--dry-run"], playing).output
+    assert refused["Bunker"] == "no game is in progress (a Bunker is placed during a game; Risk Legacy rulebook § " \
+                                "Playing a Scar Card)" and refused["Bunker"] in cli  # the rule `place` cites
 
 
 def test_history_shows_the_world_after_a_game_and_what_it_changed(playing: Path) -> None:

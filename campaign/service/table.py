@@ -286,13 +286,51 @@ def on_place(content: Any, marks: list[Any]) -> list[str]:
             for what, facts in dict.fromkeys(out)]
 
 
-def legal_here(path: Path, target: str) -> tuple[str, list[Legal], list[str]]:
-    """The place's name; every sticker that may legally go there now, with the players who may place it (the
-    same check as `where` and `place`); and what is on it now (`on_place`)."""
+@dataclass(frozen=True)
+class Refused:
+    """A sticker that goes on places like this one but may not go here now: the first rule against it, as
+    `place` would refuse it."""
+
+    sticker: str
+    name: str
+    why: str
+
+
+@dataclass
+class Here:
+    """One place as its page shows it: its name, what may go on it now and for whom, what may not and why, and
+    what is on it (and on its card) now."""
+
+    name: str
+    legal: list[Legal]
+    refused: list[Refused]
+    on_it: list[str]
+
+
+def _why_not(content: Any, state: Any, sid: str, target: str) -> str:
+    """The first rule `place` would cite against this sticker on this place now, for whoever would place it."""
+    view = content.sticker_views[sid]
+    for kind in view.targets:
+        if target not in content.target_ids(kind, view):
+            continue
+        found = content.target_of_kind(kind, target)
+        name, value = next(iter(placement_choices(content, state, view, found)), ("", None))
+        r = rules.Resolved(sid, view, found, rules.default_actor(content, state, view), name or "x", value)
+        for problem in rules.placement_problems(content, state, r):
+            if problem.code != "R224":
+                return problem.explained
+    return "it may not go here now"
+
+
+def legal_here(path: Path, target: str) -> Here:
+    """One place now: every sticker that may legally go there, with the players who may place it (the same check
+    as `where` and `place`); every other sticker that goes on such places, with the rule against it; and what
+    is on it (`on_place`)."""
     campaign = Campaign(read(path))
     replay = replaycache.for_state(campaign)
     content, state = replay.content, replay.state
     out = []
+    refused = []
     for sid, st in content.sticker_views.items():
         if not any(target in content.target_ids(kind, st) for kind in st.targets):
             continue
@@ -301,11 +339,13 @@ def legal_here(path: Path, target: str) -> tuple[str, list[Legal], list[str]]:
             players = [""]
         if players:
             out.append(Legal(sid, st.name or sid, players, st.named))
+        else:
+            refused.append(Refused(sid, st.name or sid, _why_not(content, state, sid, target)))
     card = content.card_of_territory.get(target)
     here = on_place(content, state.marks.get(target, []))
     if card is not None:
         here += [f"{_name(content, card)} card: {line}" for line in on_place(content, state.marks.get(card, []))]
-    return _name(content, target), out, here
+    return Here(_name(content, target), out, refused, here)
 
 
 def sticker_info(path: Path, sticker: str) -> tuple[str, bool]:

@@ -141,9 +141,9 @@ def create_app(path: Path, guard: Guard) -> Starlette:
         target = request.path_params["target"]
 
         def build() -> HTMLResponse:
-            name, legal, here = table.legal_here(path, target)
-            return render(request, "place.html.j2", target=target, name=name, legal=legal, here=here,
-                          sha=table.fingerprint(path))
+            here = table.legal_here(path, target)
+            return render(request, "place.html.j2", target=target, name=here.name, legal=here.legal,
+                          here=here.on_it, refused=here.refused, sha=table.fingerprint(path))
         return await run_in_threadpool(build)
 
     async def sticker_page(request: Request) -> Response:

@@ -151,7 +151,8 @@ def _steps(replay: Replay) -> list[Action]:
         can_pass = not o.step.mandatory or bool(o.step.pass_if)
         command = _place(sid, "", o.actor, o.piece if o.piece != o.actor else "") if sid else (
             f"scarbook campaign pass {o.step.id} --by {actor}")
-        out.append(Action("step" if mandatory else "may", o.text(), o.who, command, sid,
+        text = o.step.name + (f" for {o.piece}" if o.piece and o.piece != o.actor else "")  # who is shown apart
+        out.append(Action("step" if mandatory else "may", text, o.who, command, sid,
                           targets[0] if len(targets) == 1 else "", targets, o.actor,
                           o.piece if o.piece != o.actor else "", step=o.step.id, can_pass=can_pass,
                           stickers=tuple(usable), ready=any(now[s] for s in usable), rule=o.step.name,

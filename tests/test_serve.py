@@ -204,6 +204,18 @@ def test_a_place_page_says_what_is_on_it_and_why_a_sticker_may_not_go_there(play
                                 "Playing a Scar Card)" and refused["Bunker"] in cli  # the rule `place` cites
 
 
+def test_a_step_to_do_names_its_player_once(playing: Path) -> None:
+    import html
+
+    assert invoke(["game", "end", "--winner", "Ann"], playing).exit_code == 0
+    page = client(playing)[0].get("/").text
+    whats = [" ".join(html.unescape(re.sub(r"<[^>]+>", "", w)).split())
+             for w in re.findall(r'<div class="what">(.*?)</div>', page, re.S)]
+    assert whats[0] == "Ann: The winner's reward" and not any("(Ann)" in w for w in whats), whats
+    cites = re.findall(r'<div class="cite">(.*?)</div>', page)
+    assert cites[0] == "Risk Legacy rulebook § If you won", cites
+
+
 def test_history_shows_the_world_after_a_game_and_what_it_changed(playing: Path) -> None:
     for line in (["game", "end", "--winner", "Ann"],):
         assert invoke(line, playing).exit_code == 0

@@ -217,6 +217,8 @@ def test_a_step_to_do_names_its_player_once(playing: Path) -> None:
 
 
 def test_history_shows_the_world_after_a_game_and_what_it_changed(playing: Path) -> None:
+    import html
+
     for line in (["game", "end", "--winner", "Ann"],):
         assert invoke(line, playing).exit_code == 0
     c, _ = client(playing)
@@ -225,6 +227,9 @@ def test_history_shows_the_world_after_a_game_and_what_it_changed(playing: Path)
     assert "Ann" in page.text
     assert c.get("/board.svg", params={"after": "1"}).headers["content-type"].startswith("image/svg+xml")
     assert c.get("/history/9").status_code == 404
+    told = [html.unescape(re.sub(r"<[^>]+>", "", t)) for t in re.findall(r'<li value="\d+">(.*?)</li>', page.text)]
+    assert told[0] == "10: the group places Coin (+1 resource) on Alaska"  # the story's words, not the ledger's ids
+    assert told[-1].endswith(": game 1 ends: Ann wins; Bob and Cat held on")
 
 
 def test_hostile_names_are_text_on_every_page(tmp_path: Path) -> None:

@@ -182,6 +182,19 @@ def log(path: Path) -> tuple[Ledger, list[tuple[int, str]]]:
     return ledger, lines
 
 
+def told(path: Path) -> tuple[Ledger, list[tuple[int, str]]]:
+    """Every recorded event in order, with its line, as the story tells it (`diff`, the chronicle: the content's
+    names and the names players gave, "Ann founds 'Toronto' (Minor City) in Ontario"); `log`'s short line where
+    the ledger has problems of its own."""
+    from scarbook.campaign.history import Words, story
+
+    ledger = read(path)
+    if ledger.problems:
+        return log(path)
+    words = Words(replaycache.for_state(Campaign(ledger)))
+    return ledger, [(t.event.span.line, t.text) for t in story(list(ledger.events), 0, len(ledger.events), words)]
+
+
 @dataclass(frozen=True)
 class Where:
     """Every target where a sticker could legally go now, for a player (or anyone)."""

@@ -188,7 +188,7 @@ def create_app(path: Path, guard: Guard) -> Starlette:
         raw = request.path_params.get("game")
 
         def build() -> HTMLResponse:
-            ledger, told = reading.log(path)
+            ledger, told = reading.told(path)
             lines = [(line, said, ev.note) for (line, said), ev in zip(told, ledger.events, strict=True)]
             sha = table.ledger_sha256(ledger)
             ended = [g for g in reading.status(path).data.get("games", []) if g.get("ended")]

@@ -293,6 +293,43 @@ def sheet_svg(ledger: Ledger, replay: Replay, data: Status | None = None,
 
 #: Page sizes of the sheet (`campaign sheet --paper`), as CSS `@page` sizes.
 PAPERS = {"a4": "A4", "letter": "letter"}
+#: The sheet's first page is landscape (`@page board`): its width and height in mm, per paper.
+LANDSCAPE_MM = {"a4": (297.0, 210.0), "letter": (279.4, 215.9)}
+#: How tall the board prints at most (campaign-sheet.html.j2), and the page's margins: left + right, top + bottom.
+BOARD_MOST_MM = 160.0
+MARGINS_MM = (22.0, 26.0)
+_PT = 25.4 / 72
+
+
+def board_room_mm(model: dict[str, Any], title: str, paper: str = "a4") -> float:
+    """How tall the board may print so that it stays on the first page with the lines around it: the landscape
+    page less its margins, the title, the lines above the board (wrapped at the page's width, measured with the
+    bundled font) and the badge line under it; at most BOARD_MOST_MM. A campaign whose shape says a lot (tracks,
+    cards, scenarios played) pushed a board 160 mm tall onto a page of its own and left the first page empty."""
+    import math
+
+    from scarbook.compiler.boardmap import text_width
+
+    width, height = LANDSCAPE_MM.get(paper, LANDSCAPE_MM["a4"])
+    line_mm = 10 * 1.3 * _PT  # p.meta: 10 pt, line-height 1.3, 3 mm of margins
+
+    def block(text: str) -> float:
+        rows = max(1, math.ceil(text_width(text, 10) * _PT / (width - MARGINS_MM[0])))
+        return rows * line_mm + 3.0
+
+    meta = f"{model['game_title']} · {model['games_played']} games played"
+    if model["game_in_progress"]:
+        meta += f" · game {model['game_in_progress']} in progress"
+    winner = model["overall_winner"]
+    if winner:  # as the template says it, its numbers at their widest
+        meta += f" · overall winner: a tie between {' and '.join(winner.get('players') or [])} (by 999 each): roll off"
+    used = 21 * 1.3 * _PT + block(meta)
+    if model["shape_lines"]:
+        used += block(" · ".join(model["shape_lines"]))
+    if model["pending_packets"] or model["owed"]:
+        used += block("Open now: " + ", ".join(p["name"] for p in model["pending_packets"]) + " Still to do: "
+                      + ", ".join(model["owed"])) + 1.0
+    return round(min(BOARD_MOST_MM, height - MARGINS_MM[1] - used - 4.0), 1)  # 4 mm: the border, rounding
 
 
 def sheet_html(ledger: Ledger, replay: Replay, inline_fonts: bool = False, paper: str = "a4") -> str:
@@ -303,8 +340,9 @@ def sheet_html(ledger: Ledger, replay: Replay, inline_fonts: bool = False, paper
     withheld = map_withheld(applied(replay))
     template = environment().get_template("campaign-sheet.html.j2")
     svg = None if withheld else sheet_svg(ledger, replay, model["data"])
-    html = str(template.render(title=ledger.name or ledger.path.stem, v=model, map_svg=svg, map_note=withheld,
-                               paper=PAPERS.get(paper, "A4")))
+    title = ledger.name or ledger.path.stem
+    html = str(template.render(title=title, v=model, map_svg=svg, map_note=withheld, paper=PAPERS.get(paper, "A4"),
+                               board_mm=board_room_mm(model, title, paper)))
     return _inline_fonts(html) if inline_fonts else html
 
 

@@ -7,6 +7,7 @@ look for on the wall.
 
 from __future__ import annotations
 
+import shlex
 import shutil
 from pathlib import Path
 
@@ -341,3 +342,38 @@ def test_no_table_leaves_one_row_alone_on_a_page(tmp_path: Path) -> None:
                 assert len(rows) >= 2, (paper, number, page[:4])
                 left = [line for line in before[len(before) - before[::-1].index(page[0]):] if " page " not in line]
                 assert len(left) >= 2, (paper, number - 1, before[-4:])  # nor one row alone at the page's foot
+
+
+def _played(playtest: Path, file: Path) -> None:
+    """The campaign a play-test file plays (its refused steps left out), recorded in `file`."""
+    import yaml
+
+    doc = yaml.safe_load(playtest.read_text(encoding="utf-8"))
+    new = ["new", str(file), "--game", str((playtest.parent / doc["game"]).resolve())]
+    assert invoke([*new, *(x for p in doc["players"] for x in ("--player", p))]).exit_code == 0
+    for step in doc["steps"]:
+        if isinstance(step, dict) and step.get("refused"):
+            continue
+        line = (step["run"] if isinstance(step, dict) else step).replace("{scratch}", str(file.parent))
+        result = invoke(shlex.split(line), file)
+        assert result.exit_code == 0, (line, result.output)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("example", ["cinder-guild", "lantern-road", "harbor-watch"])
+def test_the_board_stays_on_the_first_page_under_a_long_summary(example: str, paper: str, tmp_path: Path) -> None:
+    """The end state of an example's play-test, whose shape says a lot above the board (cards and tracks, scenarios
+    played, months won): the board shrinks to stay on page 1 with it (sheet.board_room_mm). Before, a board 160 mm
+    tall went to a page of its own and page 1 held three lines of text."""
+    import re
+
+    from conftest import EXAMPLES
+
+    file = tmp_path / "c.yaml"
+    _played(EXAMPLES / example / "playtest.yaml", file)
+    svg, pdf = tmp_path / "board.svg", tmp_path / "sheet.pdf"
+    assert invoke(["sheet", "--format", "svg", "--out", str(svg)], file).exit_code == 0
+    assert invoke(["sheet", "--paper", paper, "--out", str(pdf)], file).exit_code == 0
+    words = {" ".join(w.split()) for w in re.findall(r"<text[^>]*>([^<]+)</text>", svg.read_text(encoding="utf-8"))}
+    first = " ".join(pdftotext(pdf).split("\f")[0].split())
+    assert len(words) >= 3 and not [w for w in words if w not in first], [w for w in words if w not in first]

@@ -377,3 +377,19 @@ def test_the_board_stays_on_the_first_page_under_a_long_summary(example: str, pa
     words = {" ".join(w.split()) for w in re.findall(r"<text[^>]*>([^<]+)</text>", svg.read_text(encoding="utf-8"))}
     first = " ".join(pdftotext(pdf).split("\f")[0].split())
     assert len(words) >= 3 and not [w for w in words if w not in first], [w for w in words if w not in first]
+
+
+def test_a_branching_campaign_sheet_lists_every_scenario_with_its_state(tmp_path: Path) -> None:
+    """Lantern Road after its play-test: each scenario of the graph with its result, the games that played it, and
+    whether it may be played next or the condition that keeps it closed (the map a branching campaign is played
+    on; before, the sheet said only which were played)."""
+    from conftest import EXAMPLES
+
+    file, pdf = tmp_path / "c.yaml", tmp_path / "sheet.pdf"
+    _played(EXAMPLES / "lantern-road" / "playtest.yaml", file)
+    assert invoke(["sheet", "--out", str(pdf)], file).exit_code == 0
+    flat = " ".join(pdftotext(pdf).split())
+    section = flat.split("Scenarios Scenario Result Games Next ", 1)[1].split(" Regions ", 1)[0]
+    assert section.startswith("The River Crossing won 1, 2 The Burned Mill won 3 The Drowned Marsh not played closed: "
+                              "the bridge still stands"), section
+    assert section.endswith("The Lantern Tower won 8, 9, 10"), section

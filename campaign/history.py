@@ -284,7 +284,8 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
     events = ledger.events
     ends = points(events)
     starts = [i for i, ev in enumerate(events) if spec_of(ev).game == "start"]
-    pages = []
+    pages: list[dict[str, Any]] = []
+    drawn: tuple[int, str | None] = (0, None)  # the last board drawn, and after which game
     for number, begin in enumerate(starts, 1):
         if progress is not None:
             progress(f"game {number} of {len(starts)}")
@@ -294,6 +295,10 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
         told = story(events, begin, stop, words)
         record = replay.state.games[number - 1]
         typed = status(ledger, replay)
+        board = sheet_svg(ledger, replay, typed, CHRONICLE_BOARD_MM)
+        same = board is not None and board == drawn[1]  # the very picture drawn before: say so, draw it once
+        if board is not None and not same:
+            drawn = (number, board)
         pages.append({
             "number": number, "type": record.type, "ended": record.ended, "date": record.date,
             "players": [{"name": p, "pieces": [words(i) for i in record.pieces.get(p, {}).values()],
@@ -306,7 +311,8 @@ def chronicle(campaign: Campaign, progress: Callable[[str], None] | None = None)
             "notes": [t.event.note for t in told if t.when in ("start", "end") and t.event.note],
             "during": _lines([t for t in told if t.when == "during"]),
             "after": _lines([t for t in told if t.when == "after"]),
-            "board": sheet_svg(ledger, replay, typed, CHRONICLE_BOARD_MM), "standings": _standings(typed)})
+            "board": None if same else board, "board_as_after": drawn[0] if same else None,
+            "standings": _standings(typed)})
     final = campaign.replay(check=False)
     data = status(ledger, final)
     words = Words(final)

@@ -197,7 +197,8 @@ def next_game(game: Game, reached: int) -> dict[str, str] | None:
 
 
 def world(game: Game) -> dict[str, list[str]]:
-    """The world as a campaign left it: named or changed regions, marked territories, destroyed cards."""
+    """The world as a campaign left it: where its shape stands (tracks, scenarios, chapters: `Game.standing`), named
+    or changed regions, marked territories, destroyed cards."""
     from scarbook.compiler.boardmap import bonuses_shown
 
     regions = []
@@ -237,7 +238,8 @@ def world(game: Game) -> dict[str, list[str]]:
                 on_cards.setdefault(label.split(" x")[0], []).append(str(known(c.get("name"), cid)))
     cards = [f"{label}: {', '.join(held) if len(held) <= AID_CARDS else f'{len(held)} cards'}"
              for label, held in on_cards.items()]
-    return {"regions": regions, "territories": territories, "destroyed": destroyed, "cards": cards}
+    return {"standing": list(game.standing), "regions": regions, "territories": territories, "destroyed": destroyed,
+            "cards": cards}
 
 
 #: At most this many cards are named for one mark in the aid's world; more are counted.

@@ -149,7 +149,8 @@ def plan_game(game: Game, paper: str, campaign: str | None, templates: str,
     board = {"board": _hash([game.board, game.edges])} if game.section("territories") else {}
     ref_deps = {**settings, **header, **board, **_item_deps(game, uses), "tables": _hash(tables_data)}
     # `reference` is the player aid (at most two pages); `digest` every table in full (built when asked for)
-    aid_deps = {**settings, **header, **board, "aid": _hash([game.sections, game.meta, game.reached])}
+    aid_deps = {**settings, **header, **board, "aid": _hash([game.sections, game.meta, game.reached, game.over,
+                                                                       game.standing])}
     out.append(Output(g, "reference", [f"{g}/reference.pdf", f"{g}/reference.html"], aid_deps,
                       {"kind": "aid", "game": game, "paper": paper, "campaign": campaign}))
     out.append(Output(g, "digest", [f"{g}/digest.pdf", f"{g}/digest.html"], ref_deps,

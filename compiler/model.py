@@ -53,6 +53,9 @@ class Game:
     reached: int = 1
     #: The campaign is over (its end condition holds, or every chapter is played): outputs say "as it ended".
     over: bool = False
+    #: Where a campaign of a shape beyond the board stands, in the lines `status` prints (tracks and levels,
+    #: scenarios played and open, chapters, the result): the aid's "The world now" (`reading.as_players_see`).
+    standing: tuple[str, ...] = ()
 
     # --- lookups -------------------------------------------------------------------------
     @property

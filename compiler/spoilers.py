@@ -238,7 +238,8 @@ def _opening(entry: Item, full: Game, opened: set[str]) -> Item:
     return entry
 
 
-def for_players(visible: Game, full: Game, opened: Iterable[str] = (), reached: int = 1, over: bool = False) -> Game:
+def for_players(visible: Game, full: Game, opened: Iterable[str] = (), reached: int = 1, over: bool = False,
+                standing: tuple[str, ...] = ()) -> Game:
     """`visible` (the game as `Game.effective` or a campaign left it) as every output shows it: the
     schedule's later games and their items left out, and each sentence of free text that names a sealed
     item withheld (see the module's docstring)."""
@@ -248,7 +249,7 @@ def for_players(visible: Game, full: Game, opened: Iterable[str] = (), reached: 
     seal = sealed(full, opened, reached)
     later = later_items(full, reached)
     if not later and not seal.active:
-        return dataclasses.replace(visible, reached=reached, over=over)
+        return dataclasses.replace(visible, reached=reached, over=over, standing=standing)
     hidden = later_cites(full, reached)
     sections = {name: {iid: _without_cites(_free_text(item, seal) if seal.active else item, hidden)
                        for iid, item in items.items() if iid not in later}
@@ -259,7 +260,7 @@ def for_players(visible: Game, full: Game, opened: Iterable[str] = (), reached: 
     meta = _free_text(visible.meta, seal) if seal.active else visible.meta
     board = _free_text(visible.board, seal) if seal.active else visible.board
     return Game(visible.id, meta, board, sections, visible.edges, visible.spans, visible.files,
-                visible.packs, visible.fingerprint, file_cites, reached, over)
+                visible.packs, visible.fingerprint, file_cites, reached, over, standing)
 
 
 def free_text_mentions(game: Game) -> Iterator[tuple[str | None, str, str]]:

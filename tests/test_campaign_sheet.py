@@ -393,3 +393,23 @@ def test_a_branching_campaign_sheet_lists_every_scenario_with_its_state(tmp_path
     assert section.startswith("The River Crossing won 1, 2 The Burned Mill won 3 The Drowned Marsh not played closed: "
                               "the bridge still stands"), section
     assert section.endswith("The Lantern Tower won 8, 9, 10"), section
+
+
+def test_the_campaign_aid_says_where_a_campaign_beyond_the_board_stands(tmp_path: Path) -> None:
+    """`build --campaign` of Lantern Road after its play-test: the aid's "The world now" says what `status` says of
+    its shape (prosperity, scenarios played and open, the result), not only which cards are marked."""
+    from typer.testing import CliRunner
+
+    from conftest import EXAMPLES
+    from scarbook.cli.main import app
+
+    file, out = tmp_path / "c.yaml", tmp_path / "out"
+    _played(EXAMPLES / "lantern-road" / "playtest.yaml", file)
+    result = CliRunner().invoke(app, ["build", "--campaign", str(file), "--out", str(out), "--only", "reference",
+                                      "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    flat = " ".join(pdftotext(out / "lantern-road" / "reference.pdf").split())
+    world = flat.split("The world now ", 1)[1].split(" The turn", 1)[0]
+    assert world.startswith("Prosperity: 5 (0 to 9) "), world
+    assert ("Played: The River Crossing won, The Burned Mill won, The Old Ford won, The Guild Hall won, The Lantern "
+            "Tower won Open to play: none The campaign is won (The Lantern Tower's result: won)") in world, world

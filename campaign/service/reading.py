@@ -118,11 +118,13 @@ def as_players_see(campaign: Campaign, replay: Replay) -> Game:
 
     state = replay.state
     reached = state.started if state.in_progress else state.started + 1  # the game being played, or the next
-    from scarbook.campaign.shape import campaign_over, end_verdict
+    from scarbook.campaign.shape import campaign_over, end_verdict, status_data, status_lines
 
     game = applied(replay, campaign.ledger.display)
-    over = end_verdict(replay.content, state) is not None or campaign_over(replay.content, state)
-    return for_players(game, campaign.game(replay.packs), list(state.opened), reached, over)
+    content = replay.content
+    over = end_verdict(content, state) is not None or campaign_over(content, state)
+    standing = status_lines(status_data(content, state, lambda sid, t: rules.legal_now(content, state, sid, t)))
+    return for_players(game, campaign.game(replay.packs), list(state.opened), reached, over, tuple(standing))
 
 
 @dataclass(frozen=True)

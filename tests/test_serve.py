@@ -216,6 +216,21 @@ def test_a_step_to_do_names_its_player_once(playing: Path) -> None:
     assert cites[0] == "Risk Legacy rulebook § If you won", cites
 
 
+def test_a_sticker_that_asks_a_name_asks_it_once_and_then_where(playing: Path) -> None:
+    """A city the winner may found on any of many territories: one name field and one list of the legal places
+    (those `where` gives), not a name field for each place; the form records what the CLI would."""
+    assert invoke(["game", "end", "--winner", "Ann"], playing).exit_code == 0
+    c, _ = client(playing)
+    page = c.get("/sticker/major-city", params={"by": "Ann"}).text
+    where = invoke(["where", "major-city", "--by", "Ann"], playing).output.split()
+    assert len(where) > 3 and page.count('name="name"') == 1
+    assert re.findall(r'<option value="([^"]+)">', page.split('name="target"', 1)[1]) == where
+    done = c.post("/do/place", data={**hidden(page), "sticker": "major-city", "by": "Ann", "name": "Lima",
+                                     "target": "peru", "note": ""})
+    assert done.status_code == 200 and "Recorded:" in done.text, done.text
+    assert "peru: major-city 'Lima' (Ann, after game 1" in invoke(["status"], playing).output
+
+
 def test_history_shows_the_world_after_a_game_and_what_it_changed(playing: Path) -> None:
     import html
 

@@ -205,8 +205,9 @@ def test_a_game_night_in_a_phone_browser(browser: Any, tmp_path: Path) -> None:
         # a reward of game 1: Bob held on, he founds a minor city
         step = next(li for li in browser.find_elements(By.CSS_SELECTOR, "#todo li.step") if "Bob" in li.text)
         night.follow(step.find_element(By.PARTIAL_LINK_TEXT, "Minor City"))
-        form = browser.find_element(By.CSS_SELECTOR, "ul.legal form")
+        form = browser.find_element(By.CSS_SELECTOR, "form.one-place")  # the name once, then where
         form.find_element(By.NAME, "name").send_keys("Bobville")
+        Select(form.find_element(By.NAME, "target")).select_by_index(1)
         before_reward = file.read_bytes()
         night.submit(form.find_element(By.TAG_NAME, "button"))
         assert "Recorded:" in night.banner() and "Bobville" in night.banner()
@@ -219,8 +220,9 @@ def test_a_game_night_in_a_phone_browser(browser: Any, tmp_path: Path) -> None:
         # the winner's reward: Ann founds a major city (Cat was eliminated: none for her); then nothing is owed
         step = next(li for li in browser.find_elements(By.CSS_SELECTOR, "#todo li.step") if "Ann" in li.text)
         night.follow(step.find_element(By.PARTIAL_LINK_TEXT, "Major City"))
-        form = browser.find_element(By.CSS_SELECTOR, "ul.legal form")
+        form = browser.find_element(By.CSS_SELECTOR, "form.one-place")
         form.find_element(By.NAME, "name").send_keys("Annapolis")
+        Select(form.find_element(By.NAME, "target")).select_by_index(1)
         form.find_element(By.CSS_SELECTOR, "details.note-field summary").click()  # the note, folded until asked
         form.find_element(By.NAME, "note").send_keys(NOTE)
         night.shot("reward-with-a-note")

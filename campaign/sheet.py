@@ -246,8 +246,13 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         changed = [f"{k.replace('_', ' ')} {'?' if pc.printed.get(k) is None else pc.printed[k]} → {v}"
                    for k, v in pc.stats.items() if v is not None and v != pc.printed.get(k)]
         if changed or pc.given_name or pc.owner:
+            # a name struck through says why: the game it was lost in, and any game it was played again in
+            lost_in = [g.game for g in data.games if pc.piece in g.lost]
+            again = [g.game for g in data.games if pc.piece in g.returned]
+            fate = ([f"lost for good in game {lost_in[-1]}"] if pc.lost and lost_in else ["lost for good"] if pc.lost
+                    else []) + [f"played again in game {n} at a price" for n in again]
             pieces.append({"name": pc.name, "alias": pc.given_name or "", "owner": pc.owner or "",
-                           "lost": pc.lost, "changes": changed})
+                           "lost": pc.lost, "fate": "; ".join(fate), "changes": changed})
     winner = data.overall_winner
     shape_lines = shape.status_lines(data.shape)  # a campaign in chapters, with tracks or a team result
     if winner and winner.get("team"):

@@ -341,3 +341,34 @@ def test_no_table_leaves_one_row_alone_on_a_page(tmp_path: Path) -> None:
                 assert len(rows) >= 2, (paper, number, page[:4])
                 left = [line for line in before[len(before) - before[::-1].index(page[0]):] if " page " not in line]
                 assert len(left) >= 2, (paper, number - 1, before[-4:])  # nor one row alone at the page's foot
+
+
+@pytest.mark.slow
+def test_a_piece_struck_through_on_the_sheet_says_when_it_was_lost_and_played_again(tmp_path: Path) -> None:
+    """The 15-game Shadow Forces campaign loses Angus Smith for good and plays him again at a price: the sheet's
+    warlord table struck his name through and said nothing of either (issue 34 audit); each game comes from the
+    ledger (`campaign status --format json`), the words are read back from the PDF."""
+    import json
+    import re
+    import subprocess
+
+    file = tmp_path / "c.yaml"
+    assert not play_once(_shadow_forces_script(), file)
+    status = json.loads(invoke(["status", "--format", "json"], file).output)
+    lost = {p: g["game"] for g in status["games"] for p in g["lost"]}
+    again = {p: g["game"] for g in status["games"] for p in g["returned"]}
+    assert lost.get("angus-smith") and again.get("angus-smith"), (lost, again)
+    out = tmp_path / "sf.pdf"
+    assert invoke(["sheet", "--out", str(out)], file).exit_code == 0
+    pdftotext(out)  # skips without poppler
+    html = subprocess.run(["pdftotext", "-bbox", str(out), "-"], capture_output=True, text=True, check=True).stdout
+    page = next(p for p in html.split("<page ")[1:] if ">Warlords</word>" in p)
+    words = [(float(y), float(x), w) for x, y, w in
+             re.findall(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">([^<]*)</word>', page)]
+    top = next(y for y, _, w in words if w == "Warlords")
+    end = min(y for y, _, w in words if w == "Devastated" and y > top)
+    given = next(x for y, x, w in words if w == "Given" and y > top)  # the Name column ends where Given name starts
+    names = " ".join(w for y, x, w in sorted(words) if top < y < end and x < given - 1)
+    assert names.count("lost for good") == sum(1 for p in status["pieces"] if p["lost"]) == 1, names
+    assert (f"Angus Smith lost for good in game {lost['angus-smith']}; played again in game {again['angus-smith']} "
+            "at a price") in names, names

@@ -177,9 +177,12 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
                    "changes": [names(s, "stickers") for s in r.changes], "owner": r.owner}
                   for r in data.continents]
     groups = []
+    # a group's rows in the order its places are printed in the content (a board's territories in board order), each
+    # place's marks by the game they were placed after: not in the order of the ledger's places
+    order = {iid: n for n, iid in enumerate(iid for section in game.sections.values() for iid in section)}
     for group in data.mark_groups:
         rows: list[dict[str, Any]] = []
-        for grouped in group.marks:
+        for grouped in sorted(group.marks, key=lambda g: (order.get(g.mark.target, len(order)), g.mark.game or 0)):
             m = grouped.mark
             if grouped.shown_as in ("value", "name", "choice", "destroyed"):
                 continue  # shown as a value, a region's name, a faction's power, a destroyed card

@@ -372,3 +372,25 @@ def test_a_piece_struck_through_on_the_sheet_says_when_it_was_lost_and_played_ag
     assert names.count("lost for good") == sum(1 for p in status["pieces"] if p["lost"]) == 1, names
     assert (f"Angus Smith lost for good in game {lost['angus-smith']}; played again in game {again['angus-smith']} "
             "at a price") in names, names
+
+
+@pytest.mark.slow
+def test_a_mark_table_lists_its_places_in_board_order_and_each_place_by_game(tmp_path: Path) -> None:
+    """The 15-game Shadow Forces sheet's 55 warlord stickers came in the ledger's order of places (NA-05, EU-03,
+    NA-02, AF-03, NA-01...: neither by territory nor by game, issue 34 audit / D10); now by the board's territory
+    order (the content's), each territory's stickers by the game they were placed after. Read from the PDF."""
+    import re
+
+    from scarbook.compiler.validate import cached_game
+
+    file = tmp_path / "c.yaml"
+    assert not play_once(_shadow_forces_script(), file)
+    out = tmp_path / "sf.pdf"
+    assert invoke(["sheet", "--out", str(out)], file).exit_code == 0
+    text = pdftotext(out)
+    table = text[text.index("Warlord stickers"):text.index("Tactic stickers")]
+    rows = re.findall(r"^\s*([A-Z]{2}-\d\d)\s+.*?warlord sticker.*?after game (\d+)\s*$", table, re.M)
+    assert len(rows) >= 50, rows
+    board = [str(t.get("code")) for t in cached_game("risk-shadow-forces").section("territories").values()]
+    keys = [(board.index(code), int(game)) for code, game in rows]
+    assert keys == sorted(keys), [r for r, k, n in zip(rows, keys, keys[1:], strict=False) if k > n][:5]

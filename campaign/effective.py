@@ -94,7 +94,7 @@ def _records(state: Any, sections: dict[str, Any], spans: dict[str, Any], ledger
                     continue
                 start = g.starts.get(player, "")
                 where = territories.get(start, {})
-                # as the board prints it: the name, else the printed code (Shadow Forces: 'NA-01'), never the id
+                # as the board prints it: the name, else the printed code ('NA-01'), never the id ('na-01')
                 name = next((v for v in (where.get("name"), where.get("code")) if isinstance(v, str) and v), start)
                 record = factions[piece].setdefault("record", [])
                 record.append({"game": g.number, "player": player, "start": name,

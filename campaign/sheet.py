@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scarbook.campaign import shape
+from scarbook.campaign.content import BOARD
 from scarbook.campaign.effective import applied
 from scarbook.campaign.engine import Replay
 from scarbook.campaign.ledger.file import Ledger
@@ -63,6 +64,8 @@ class Names:
         the place it goes in, and the place is what the "On" column means)."""
         if item_id and item_id in self.slots:
             return self.slots[item_id]
+        if item_id == BOARD and self.game.item(BOARD) is None:
+            return "The gameboard"  # the board as a whole (a sticker for its legend), not an item's id ('board')
         return self(item_id)
 
 

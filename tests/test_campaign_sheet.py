@@ -394,3 +394,7 @@ def test_a_mark_table_lists_its_places_in_board_order_and_each_place_by_game(tmp
     board = [str(t.get("code")) for t in cached_game("risk-shadow-forces").section("territories").values()]
     keys = [(board.index(code), int(game)) for code, game in rows]
     assert keys == sorted(keys), [r for r, k, n in zip(rows, keys, keys[1:], strict=False) if k > n][:5]
+    # the scar card stickers of envelopes C and D go on the gameboard's legend: 'On' said 'board' (the target's id)
+    stickers = text[text.index("Continent stickers"):text.index("Rules stickers")]
+    on = [line.split()[0] for line in stickers.splitlines() if "Scar card sticker" in line]
+    assert len(on) == 4 and set(on) == {"The"} and stickers.count("The gameboard") == 4, stickers

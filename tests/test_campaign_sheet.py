@@ -211,7 +211,7 @@ def test_shadow_forces_sheet_shows_setup_scars_and_warlord_stickers(tmp_path: Pa
     assert "skirmish" in flat and "global" in flat
     assert "missile" not in flat.lower() and "red star" not in flat.lower()
     assert "1 domination token, 6 cyber-operations" in flat
-    assert "overall winner: a tie between Ann and Bob and Cat (5 signatures each): roll off, adding Ann +5" in flat
+    assert "overall winner: a tie between Ann, Bob and Cat (5 signatures each): roll off, adding Ann +5" in flat
 
 
 def test_homebrew_sheet_and_its_formats(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -84,7 +84,7 @@ def _founded_key(kind: str, printed: dict[str, Any]) -> str:
 
 def _records(state: Any, sections: dict[str, Any], spans: dict[str, Any], ledger: str) -> None:
     """Every faction's `record` as its record card has it: a row per game it was played in (game
-    number, player, the territory they started in, the result once the game ended)."""
+    number, player, the territory they started in as the board prints it, the result once the game ended)."""
     factions = sections.get("factions", {})
     territories = sections.get("territories", {})
     for g in state.games:
@@ -93,9 +93,11 @@ def _records(state: Any, sections: dict[str, Any], spans: dict[str, Any], ledger
                 if piece not in factions:
                     continue
                 start = g.starts.get(player, "")
-                name = territories.get(start, {}).get("name", start)
+                where = territories.get(start, {})
+                # as the board prints it: the name, else the printed code ('NA-01'), never the id ('na-01')
+                name = next((v for v in (where.get("name"), where.get("code")) if isinstance(v, str) and v), start)
                 record = factions[piece].setdefault("record", [])
-                record.append({"game": g.number, "player": player, "start": name if isinstance(name, str) else start,
+                record.append({"game": g.number, "player": player, "start": name,
                                "result": g.role(player).replace("-", " ") if g.ended else "playing"})
                 if ledger:
                     spans[f"{piece}/record/{len(record) - 1}"] = Span(ledger, g.line, 1)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scarbook.campaign import shape
+from scarbook.campaign.content import BOARD
 from scarbook.campaign.effective import applied
 from scarbook.campaign.engine import Replay
 from scarbook.campaign.ledger.file import Ledger
@@ -63,6 +64,8 @@ class Names:
         the place it goes in, and the place is what the "On" column means)."""
         if item_id and item_id in self.slots:
             return self.slots[item_id]
+        if item_id == BOARD and self.game.item(BOARD) is None:
+            return "The gameboard"  # the board as a whole (a sticker for its legend), not an item's id ('board')
         return self(item_id)
 
 
@@ -177,9 +180,12 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
                    "changes": [names(s, "stickers") for s in r.changes], "owner": r.owner}
                   for r in data.continents]
     groups = []
+    # a group's rows in the order its places are printed in the content (a board's territories in board order), each
+    # place's marks by the game they were placed after: not in the order of the ledger's places
+    order = {iid: n for n, iid in enumerate(iid for section in game.sections.values() for iid in section)}
     for group in data.mark_groups:
         rows: list[dict[str, Any]] = []
-        for grouped in group.marks:
+        for grouped in sorted(group.marks, key=lambda g: (order.get(g.mark.target, len(order)), g.mark.game or 0)):
             m = grouped.mark
             if grouped.shown_as in ("value", "name", "choice", "destroyed"):
                 continue  # shown as a value, a region's name, a faction's power, a destroyed card
@@ -246,8 +252,13 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
         changed = [f"{k.replace('_', ' ')} {'?' if pc.printed.get(k) is None else pc.printed[k]} → {v}"
                    for k, v in pc.stats.items() if v is not None and v != pc.printed.get(k)]
         if changed or pc.given_name or pc.owner:
+            # a name struck through says why: the game it was lost in, and any game it was played again in
+            lost_in = [g.game for g in data.games if pc.piece in g.lost]
+            again = [g.game for g in data.games if pc.piece in g.returned]
+            fate = ([f"lost for good in game {lost_in[-1]}"] if pc.lost and lost_in else ["lost for good"] if pc.lost
+                    else []) + [f"played again in game {n} at a price" for n in again]
             pieces.append({"name": pc.name, "alias": pc.given_name or "", "owner": pc.owner or "",
-                           "lost": pc.lost, "changes": changed})
+                           "lost": pc.lost, "fate": "; ".join(fate), "changes": changed})
     winner = data.overall_winner
     shape_lines = shape.status_lines(data.shape)  # a campaign in chapters, with tracks or a team result
     if winner and winner.get("team"):

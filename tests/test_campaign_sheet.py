@@ -212,7 +212,7 @@ def test_shadow_forces_sheet_shows_setup_scars_and_warlord_stickers(tmp_path: Pa
     assert "skirmish" in flat and "global" in flat
     assert "missile" not in flat.lower() and "red star" not in flat.lower()
     assert "1 domination token, 6 cyber-operations" in flat
-    assert "overall winner: a tie between Ann and Bob and Cat (5 signatures each): roll off, adding Ann +5" in flat
+    assert "overall winner: a tie between Ann, Bob and Cat (5 signatures each): roll off, adding Ann +5" in flat
 
 
 def test_homebrew_sheet_and_its_formats(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -413,3 +413,60 @@ def test_the_campaign_aid_says_where_a_campaign_beyond_the_board_stands(tmp_path
     assert world.startswith("Prosperity: 5 (0 to 9) "), world
     assert ("Played: The River Crossing won, The Burned Mill won, The Old Ford won, The Guild Hall won, The Lantern "
             "Tower won Open to play: none The campaign is won (The Lantern Tower's result: won)") in world, world
+
+
+@pytest.mark.slow
+def test_a_piece_struck_through_on_the_sheet_says_when_it_was_lost_and_played_again(tmp_path: Path) -> None:
+    """The 15-game Shadow Forces campaign loses Angus Smith for good and plays him again at a price: the sheet's
+    warlord table struck his name through and said nothing of either (issue 34 audit); each game comes from the
+    ledger (`campaign status --format json`), the words are read back from the PDF."""
+    import json
+    import re
+    import subprocess
+
+    file = tmp_path / "c.yaml"
+    assert not play_once(_shadow_forces_script(), file)
+    status = json.loads(invoke(["status", "--format", "json"], file).output)
+    lost = {p: g["game"] for g in status["games"] for p in g["lost"]}
+    again = {p: g["game"] for g in status["games"] for p in g["returned"]}
+    assert lost.get("angus-smith") and again.get("angus-smith"), (lost, again)
+    out = tmp_path / "sf.pdf"
+    assert invoke(["sheet", "--out", str(out)], file).exit_code == 0
+    pdftotext(out)  # skips without poppler
+    html = subprocess.run(["pdftotext", "-bbox", str(out), "-"], capture_output=True, text=True, check=True).stdout
+    page = next(p for p in html.split("<page ")[1:] if ">Warlords</word>" in p)
+    words = [(float(y), float(x), w) for x, y, w in
+             re.findall(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">([^<]*)</word>', page)]
+    top = next(y for y, _, w in words if w == "Warlords")
+    end = min(y for y, _, w in words if w == "Devastated" and y > top)
+    given = next(x for y, x, w in words if w == "Given" and y > top)  # the Name column ends where Given name starts
+    names = " ".join(w for y, x, w in sorted(words) if top < y < end and x < given - 1)
+    assert names.count("lost for good") == sum(1 for p in status["pieces"] if p["lost"]) == 1, names
+    assert (f"Angus Smith lost for good in game {lost['angus-smith']}; played again in game {again['angus-smith']} "
+            "at a price") in names, names
+
+
+@pytest.mark.slow
+def test_a_mark_table_lists_its_places_in_board_order_and_each_place_by_game(tmp_path: Path) -> None:
+    """The 15-game Shadow Forces sheet's 55 warlord stickers came in the ledger's order of places (NA-05, EU-03,
+    NA-02, AF-03, NA-01...: neither by territory nor by game, issue 34 audit / D10); now by the board's territory
+    order (the content's), each territory's stickers by the game they were placed after. Read from the PDF."""
+    import re
+
+    from scarbook.compiler.validate import cached_game
+
+    file = tmp_path / "c.yaml"
+    assert not play_once(_shadow_forces_script(), file)
+    out = tmp_path / "sf.pdf"
+    assert invoke(["sheet", "--out", str(out)], file).exit_code == 0
+    text = pdftotext(out)
+    table = text[text.index("Warlord stickers"):text.index("Tactic stickers")]
+    rows = re.findall(r"^\s*([A-Z]{2}-\d\d)\s+.*?warlord sticker.*?after game (\d+)\s*$", table, re.M)
+    assert len(rows) >= 50, rows
+    board = [str(t.get("code")) for t in cached_game("risk-shadow-forces").section("territories").values()]
+    keys = [(board.index(code), int(game)) for code, game in rows]
+    assert keys == sorted(keys), [r for r, k, n in zip(rows, keys, keys[1:], strict=False) if k > n][:5]
+    # the scar card stickers of envelopes C and D go on the gameboard's legend: 'On' said 'board' (the target's id)
+    stickers = text[text.index("Continent stickers"):text.index("Rules stickers")]
+    on = [line.split()[0] for line in stickers.splitlines() if "Scar card sticker" in line]
+    assert len(on) == 4 and set(on) == {"The"} and stickers.count("The gameboard") == 4, stickers

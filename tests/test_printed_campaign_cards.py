@@ -220,3 +220,23 @@ def test_campaign_deck_backs_are_told_apart_at_a_glance(sf15: Path, tmp_path: Pa
     close = sorted((round(delta_e(a, b), 1), *backs[a], *backs[b]) for i, a in enumerate(colours)
                    for b in colours[i + 1:] if delta_e(a, b) < BACKS_APART)
     assert not close, close[:4]
+
+
+def test_campaign_record_cards_name_each_start_as_the_board_prints_it(sf15: Path, tmp_path: Path) -> None:
+    """A faction record card of the `--campaign` build says where its player started as the board prints that
+    territory: its name, or its printed code where the sources give no name (Shadow Forces: 'NA-01'), never the
+    content's id ('na-01': three of them on the 15-game record cards)."""
+    game = cached_game("risk-shadow-forces")
+    territories = game.section("territories")
+    ids = {tid for tid in territories if tid != str(territories[tid].get("code"))}
+    _build(tmp_path, "risk-shadow-forces", "--campaign", str(sf15), "--only", "cards")
+    pages = _words(tmp_path / "risk-shadow-forces" / "cards.pdf")
+    records = [[w for *_, w in page] for page in pages if "RECORD" in [w for *_, w in page]]
+    assert records  # the record cards' fronts
+    printed = [w for page in records for w in page]
+    assert not sorted(set(printed) & ids), sorted(set(printed) & ids)
+    status = CliRunner().invoke(app, ["campaign", "status", "--format", "json", "-c", str(sf15)])
+    starts = {v for g in json.loads(status.output)["games"] for v in (g.get("starts") or {}).values()}
+    assert starts, "the 15-game campaign records where game 1 started"
+    for tid in starts:
+        assert str(territories[tid]["code"]) in printed, tid

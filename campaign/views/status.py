@@ -183,8 +183,8 @@ def status_text(status: Status | dict[str, Any]) -> str:
                 if w.get("provisional") else "Overall winner")
         if w["tie"]:
             bonus = ", ".join(f"{p} +{n}" for p, n in (w.get("roll_off_bonus") or {}).items())
-            out.append(f"{head}: a tie between {' and '.join(w['players'])} ({sig} each): roll off"
-                       + (f", adding {bonus}" if bonus else ""))
+            tied = f"{', '.join(w['players'][:-1])} and {w['players'][-1]}"
+            out.append(f"{head}: a tie between {tied} ({sig} each): roll off" + (f", adding {bonus}" if bonus else ""))
         else:
             out.append(f"{head}: {w['players'][0]} with {sig}")
     return "\n".join(out)

@@ -318,6 +318,29 @@ def _stat_cells(card: Item) -> list[tuple[str, str, bool]]:
     return cells
 
 
+def stuck_on(game: Game, card: Item) -> list[str]:
+    """The stickers a campaign stuck on a card that its face shows nowhere else, each with who placed it, as the
+    game names them ("Crest (Ann)", "Forge ×2 (Ann)"): not those whose effect the face prints already (resources
+    or printed stats they add or step, a name the card took, a destroyed card's stamp)."""
+    stickers = game.section("stickers")
+    stats = set(card.get("stats") or ())
+    shown: dict[str, int] = {}
+    for m in card.get("marks") or []:
+        if not isinstance(m, dict) or not isinstance(m.get("sticker"), str):
+            continue
+        st = stickers.get(m["sticker"]) or {}
+        adds = st.get("adds")
+        if ((isinstance(adds, dict) and adds and all(k == "resources" or k in stats for k in adds))
+                or m.get("kind") == "destroyed" or m.get("name") in stats or (st.get("named") and m.get("name"))):
+            continue
+        name = str(m.get("name") or "").replace("_", " ")  # a stat's key in words: "melee to hit"
+        label = str(known(st.get("name"), m["sticker"])) + (f" “{name}”" if name else "")
+        key = label + (f" ({m['by']})" if m.get("by") else "")
+        shown[key] = shown.get(key, 0) + 1
+    return [key if n == 1 else key.replace(" (", f" ×{n} (", 1) if " (" in key else f"{key} ×{n}"
+            for key, n in shown.items()]
+
+
 def printable_cards(game: Game) -> list[dict[str, Any]]:
     """Every printed card (copies expanded), as what a card face shows, then a faction card per
     faction (its powers) and, in a legacy game, a record card per faction.
@@ -378,6 +401,8 @@ def printable_cards(game: Game) -> list[dict[str, Any]]:
             face["upgraded"] = len(upgrades)
         if card.get("stickers"):  # a scar card shows the scar it places
             face["stickers"] = card_stickers(game, card)
+        if stuck := stuck_on(game, card):  # in a campaign: what else is stuck on it, and whose
+            face["stuck"] = stuck
         # a destroyed card is marked on the card or, in a campaign, on its territory (a small x by its name)
         if card.get("destroyed") or (territory and game.section("territories").get(territory, {}).get("destroyed")):
             face["destroyed"] = True

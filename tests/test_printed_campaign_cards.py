@@ -240,3 +240,25 @@ def test_campaign_record_cards_name_each_start_as_the_board_prints_it(sf15: Path
     assert starts, "the 15-game campaign records where game 1 started"
     for tid in starts:
         assert str(territories[tid]["code"]) in printed, tid
+
+
+def test_a_campaign_card_says_what_else_is_stuck_on_it_and_whose(tmp_path: Path) -> None:
+    """The Cinder Guild after its play-test: each guild card bears its smith's crest (the claim that makes it part
+    of their deck), which the reprinted card must show; a forge upgrade shows as the raised might, a burned card
+    as its stamp, so neither is said twice. Before, the card showed its might and nothing of whose it is."""
+    from test_campaign_sheet import _played
+
+    from conftest import EXAMPLES
+
+    file, out = tmp_path / "c.yaml", tmp_path / "out"
+    _played(EXAMPLES / "cinder-guild" / "playtest.yaml", file)
+    status = json.loads(CliRunner().invoke(app, ["campaign", "status", "-c", str(file), "-f", "json"]).output)
+    crests = {m["target"]: m["by"] for m in status["marks"] if m["sticker"] == "crest" and m["active"]}
+    result = CliRunner().invoke(app, ["build", "--campaign", str(file), "--out", str(out), "--only", "cards",
+                                      "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    text = subprocess.run(["pdftotext", "-raw", str(out / "cinder-guild" / "cards.pdf"), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    said = re.findall(r"On it: ([^\n]+)", text)
+    assert sorted(said) == sorted(f"Crest ({by})" for by in crests.values()), said
+    assert "Forge" not in " ".join(said) and "Burned" not in " ".join(said)

@@ -451,7 +451,7 @@ def test_printable_cards_show_what_each_card_says(tmp_path: Path) -> None:
                      where="Isles, Reef", stats=[("max\u00a0troops", "5", False), ("skill", "?", False)],
                      resources=2, text="Hold.",
                      unknown=True, image="art.png", color=PALETTE[0], back="Alpha back", upgraded=3,
-                     spot=spots["east"], territory="east")
+                     spot=spots["east"], territory="east", stuck=["Troops", "Odd"])  # troops: no stat printed
     plain = base_face(id="c-plain", name="c-plain", deck="d-b", deck_id="d-b", zone="far away zone", text="?",
                       unknown=True, color=PALETTE[1], back="", size=(70.0, 120.0))
     scar = base_face(id="c-scar", name="Scar", deck="Gamma", deck_id="d-c", zone="North Isle", stats=[("a", "", False)],

@@ -4,7 +4,8 @@
 content visible (nothing sealed otherwise), continents with the given `name` and `named_by`,
 bonuses changed by the +1/-1 marks, territory cards' `resources` updated, destroyed cards with
 `destroyed: true`, cards' `stats` as upgraded (`upgraded_stats`, `stat_adds`; a named card keeps its printed
-`name` and gets the players' `alias`), on every faction its `record` (game, player, start, result), on every
+`name` and gets the players' `alias`; anything else named takes the players' `name` and keeps the printed one as
+`printed_name`), on every faction its `record` (game, player, start, result), on every
 territory the `marks` it carries, and on every rulebook place (`slots`) what fills it (`filled`,
 and its `text` only where a pack transcribed the sticker). It never writes anything.
 """
@@ -134,6 +135,8 @@ def applied(replay: Replay, ledger: str = "") -> Game:
                     if section == "cards" and isinstance(item.get("name"), str):
                         item["alias"] = m.name  # a card keeps its printed name (a piece's), the alias beside it
                     else:
+                        if isinstance(item.get("name"), str):  # the name as printed, for what prints the item
+                            item.setdefault("printed_name", item["name"])
                         item["name"] = m.name
                     item["named_by"] = m.by
                     if ledger:

@@ -437,6 +437,9 @@ def faction_cards(game: Game) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for fid, faction in factions.items():
         name = str(known(faction.get("name"), fid))
+        alias = None
+        if isinstance(faction.get("printed_name"), str):  # named in the campaign: as printed, the name beside it
+            name, alias = faction["printed_name"], name
         chosen = faction.get("power")
         powers = []
         unknown = False
@@ -468,6 +471,8 @@ def faction_cards(game: Game) -> list[dict[str, Any]]:
                                 "color": colour(faction.get("color")) or deck_colour_, "deck_color": deck_colour_,
                                 "back": "Faction", "size": POKER_MM, "game": game.title}
         description = faction.get("text")
+        if alias:
+            base["alias"] = alias
         face = {**base, "name": name, "text": None if is_unknown(description) else _text(description),
                 "powers": powers,
                 "choose": faction.get("choose_powers") if isinstance(faction.get("choose_powers"), int) else None}

@@ -262,3 +262,21 @@ def test_a_campaign_card_says_what_else_is_stuck_on_it_and_whose(tmp_path: Path)
     said = re.findall(r"On it: ([^\n]+)", text)
     assert sorted(said) == sorted(f"Crest ({by})" for by in crests.values()), said
     assert "Forge" not in " ".join(said) and "Burned" not in " ".join(said)
+
+
+def test_campaign_faction_cards_keep_the_printed_name_with_the_players_name_beside_it(sf15: Path,
+                                                                                      tmp_path: Path) -> None:
+    """A faction the players named prints as the card is printed, with their name beside it as a warlord's alias
+    (P1): 'The Green Faction “Verdant Cells”'. Before, the faction and record cards printed only 'Verdant Cells',
+    while the stickers, the sheet and the chronicle say 'The Green Faction'."""
+    status = CliRunner().invoke(app, ["campaign", "status", "--format", "json", "-c", str(sf15)])
+    named = [f for f in json.loads(status.output)["factions"] if f["given_name"]]
+    assert len(named) == 5
+    printed = {fid: str(f["name"]) for fid, f in cached_game("risk-shadow-forces").section("factions").items()}
+    _build(tmp_path, "risk-shadow-forces", "--campaign", str(sf15), "--only", "cards")
+    text = subprocess.run(["pdftotext", "-raw", str(tmp_path / "risk-shadow-forces" / "cards.pdf"), "-"],
+                          capture_output=True, text=True, check=True).stdout
+    flat = " ".join(text.split())
+    for f in named:
+        said = f"{printed[f['id']]} “{f['given_name']}”"
+        assert flat.count(said) == 2, (said, flat.count(said))  # its faction card and its record card

@@ -264,10 +264,11 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
     if winner and winner.get("team"):
         shape_lines.append(shape.result_line(winner))
         winner = None
+    # a branching campaign's map: each scenario's state
     scenarios = [{"name": sc["name"], "result": "not played" if sc["result"] == "unplayed" else sc["result"],
                   "open": sc["open"], "why": "" if sc["why"].endswith(" is already won") else sc["why"],
                   "games": [g.game for g in data.games if g.scenario == sc["id"]]}
-                 for sc in data.shape.get("scenarios") or []]  # a branching campaign's map: each one's state
+                 for sc in (shape.scenarios_data(content, replay.state) if content.model.scenarios else [])]
     return {
         "shape_lines": shape_lines, "scenarios": scenarios,
         "campaign": data.campaign, "game_title": game.title, "games_played": data.games_played,

@@ -320,8 +320,8 @@ def _stat_cells(card: Item) -> list[tuple[str, str, bool]]:
 
 def stuck_on(game: Game, card: Item) -> list[str]:
     """The stickers a campaign stuck on a card that its face shows nowhere else, each with who placed it, as the
-    game names them ("Crest (Ann)", "Forge ×2 (Ann)"): not those whose effect the face prints already (resources
-    or printed stats they add or step, a name the card took, a destroyed card's stamp)."""
+    game names them ("STICKER (PLAYER)", twice: "STICKER ×2 (PLAYER)"): not those whose effect the face prints
+    already (resources or printed stats they add or step, a name the card took, a destroyed card's stamp)."""
     stickers = game.section("stickers")
     stats = set(card.get("stats") or ())
     shown: dict[str, int] = {}

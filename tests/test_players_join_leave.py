@@ -245,6 +245,7 @@ def test_the_player_aid_says_who_holds_each_claimed_region() -> None:
 
     class Fake:
         meta = {"campaign": {"claims": ["deed"]}}
+        standing = ()
 
         def section(self, name: str) -> dict[str, Any]:
             return {"regions": {"south": {"name": "South", "marks": [{"sticker": "deed", "by": "Dan"}]},

@@ -131,6 +131,14 @@ def _is_choice(sticker: Sticker) -> bool:
     return bool(sticker.checks_named("choice-of"))
 
 
+def _only_a_name(sticker: Sticker) -> bool:
+    """A sticker whose whole mark is the name it gives (a region's, a faction's, a character's alias): the name is
+    shown where the named thing is. One that also brings the board territories, lines or boxes to tick (a new
+    continent its placer names) is a mark of its kind as well, listed with the others (issue 34 N8)."""
+    return sticker.named_itself and not (sticker.adds_territories or sticker.links.each or sticker.links.optional
+                                         or sticker.boxed)
+
+
 def grouped_marks(replay: Replay, marks: list[MarkRow]) -> list[MarkGroupRow]:
     """Every placed mark (not the stickers that cancel others), in the game's mark groups (`game: marks:`), in the
     groups' order; only groups that hold a mark. Each mark keeps its status fields and says if it is cancelled."""
@@ -143,7 +151,7 @@ def grouped_marks(replay: Replay, marks: list[MarkRow]) -> list[MarkGroupRow]:
         st = content.stickers.get(m.sticker, {})
         view = content.sticker_view(m.sticker)
         # also shown elsewhere: a chosen power, a changed value, a given name, a destroyed card
-        shown_as = ("choice" if _is_choice(view) else "value" if view.adds else "name" if view.named_itself
+        shown_as = ("choice" if _is_choice(view) else "value" if view.adds else "name" if _only_a_name(view)
                     else "destroyed" if m.sticker in content.destroy_stickers else None)
         held[group_of(groups, m.sticker, st, m.slot).id].append(
             GroupedMark(m, not m.active, shown_as, more(content).population.get(m.sticker)))

@@ -34,6 +34,13 @@ LEVELS = 7
 CAMPAIGN_WORDS = ("campaign", "legacy")
 #: A declared table short enough to be printed on the aid (rows, columns).
 SMALL_TABLE = (10, 3)
+#: A value list ("1, 1, 2, 3, 4": a stat over a card's copies; "1, 2, 4": a table's values): values of a few
+#: characters each, joined by commas. The aid keeps one on one line (aid.css td.list) when it is this wide or
+#: less at the card reference's 8 pt, in mm; a longer one wraps (issue 34 N9).
+LIST_MM = 30.0
+_LIST = re.compile(r"[^\s,]{1,6}(?:, [^\s,]{1,6})+")
+#: aid.css: the card reference's size (pt), a stat column's least width and a cell's padding, both sides (mm).
+CARD_PT, STAT_MM, CELL_PAD_MM = 8.0, 17.0, 2.0
 
 
 def _text(value: Any) -> str:
@@ -76,6 +83,28 @@ def _small_tables(game: Game) -> list[dict[str, Any]]:
     return out
 
 
+def _mm(text: str, size: float, bold: bool = False) -> float:
+    """A text's printed width in mm at `size` pt, from the bundled font's own advances."""
+    from scarbook.compiler.boardmap import text_width
+
+    return text_width(text, size, bold) * 25.4 / 72
+
+
+def value_list(text: Any) -> bool:
+    """Whether a cell is a short value list the aid keeps on one line (`LIST_MM`)."""
+    return isinstance(text, str) and bool(_LIST.fullmatch(text)) and _mm(text, CARD_PT) <= LIST_MM
+
+
+def stat_width(tables: list[dict[str, Any]]) -> float:
+    """The width (mm) of the card reference's stat columns, one for all its tables (they line up): what the widest
+    value list or one-word value of any stat column, or its header's longest word in bold, needs on one line
+    (at most `LIST_MM`), with the cell's padding; `STAT_MM` at least (issue 34 N9)."""
+    need = [_mm(v, CARD_PT) for t in tables for row in t["rows"] for v in row[1:-1]
+            if value_list(v) or " " not in v]
+    need += [_mm(w, CARD_PT, True) for t in tables for c in t["columns"][1:-1] for w in c.split()]
+    return round(max(STAT_MM, min(max(need, default=0.0), LIST_MM) + CELL_PAD_MM), 2)
+
+
 def _value(value: Any) -> str:
     return "?" if is_unknown(value) else cell_text(value)
 
@@ -84,7 +113,8 @@ def card_reference(game: Game) -> dict[str, Any] | None:
     """The card reference a game's aid carries when its content asks for one (`game: aid: card_reference:`): the
     cards of the named decks as players see them, grouped by the named field (a zone), one row per name and text
     with each stat's values over its copies ("1, 1, 2, 3, 4") and the text under the deck's own column title;
-    a value the sources do not give is "?" (None when the game asks for none)."""
+    a value the sources do not give is "?"; its stat columns as wide as their values need (`stat_width`)
+    (None when the game asks for none)."""
     ref = as_dict(as_dict(game.meta.get("aid")).get("card_reference"))
     decks = [d for d in as_list(ref.get("decks")) if isinstance(d, str) and d in game.section("decks")]
     if not decks:
@@ -107,11 +137,11 @@ def card_reference(game: Game) -> dict[str, Any] | None:
             (_value(card.get("name")), _value(card.get("text"))), {})
         for key, v in values.items():
             row.setdefault(key, []).extend([_value(v)] * max(1, copies))
-    out = []
+    out, every = [], []
     for group, by_deck in grouped.items():
         found = game.item(group) if group else None
         name = str(known(found[1].get("name"), None) or group) if found else group
-        tables = []
+        tables: list[dict[str, Any]] = []
         for deck in decks:
             if deck not in by_deck:
                 continue
@@ -122,7 +152,8 @@ def card_reference(game: Game) -> dict[str, Any] | None:
                     for (nm, text), vals in by_deck[deck].items()]
             tables.append({"deck": str(info.get("name") or deck), "columns": columns, "rows": rows})
         out.append({"name": name or ", ".join(str(t["deck"]) for t in tables), "tables": tables})
-    return {"title": str(ref.get("title") or "Card reference"), "groups": out}
+        every += tables
+    return {"title": str(ref.get("title") or "Card reference"), "groups": out, "stat_width": stat_width(every)}
 
 
 def _after_each_game(game: Game) -> list[dict[str, Any]]:

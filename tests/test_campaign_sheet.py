@@ -470,3 +470,41 @@ def test_a_mark_table_lists_its_places_in_board_order_and_each_place_by_game(tmp
     stickers = text[text.index("Continent stickers"):text.index("Rules stickers")]
     on = [line.split()[0] for line in stickers.splitlines() if "Scar card sticker" in line]
     assert len(on) == 4 and set(on) == {"The"} and stickers.count("The gameboard") == 4, stickers
+
+
+def test_a_sticker_that_adds_territories_is_listed_with_its_kind_even_when_named(tmp_path: Path) -> None:
+    """Issue 34 N8: the 15-game Shadow Forces sheet's 'Continent stickers' table and `status` listed 7 continent
+    stickers: the one its placer named (`named: true`: the tracker took it for a mere name, shown in the
+    Continents table only) was missing, though it lies on the board as the others do. Every placed sticker that
+    adds territories to the board is listed in its mark group, in the status text and in the sheet's PDF."""
+    import json
+
+    from scarbook.compiler.validate import cached_game
+
+    file = tmp_path / "c.yaml"
+    assert not play_once(_shadow_forces_script(), file)
+    result = invoke(["status", "--format", "json"], file)
+    assert result.exit_code == 0, result.output
+    status = json.loads(result.output)
+    stickers = cached_game("risk-shadow-forces").section("stickers")
+    groups = status["mark_groups"]
+    on_board = [(n, m) for n, g in enumerate(groups) for m in g["marks"]
+                if stickers.get(m["sticker"], {}).get("adds_territories") and m["active"]]
+    assert len(on_board) >= 4 and any(stickers[m["sticker"]].get("named") for _n, m in on_board), on_board
+    text = invoke(["status"], file).output
+    out = tmp_path / "sf.pdf"
+    assert invoke(["sheet", "--out", str(out)], file).exit_code == 0
+    sheet = pdftotext(out)
+    lines = text.splitlines()
+    for n in sorted({n for n, _m in on_board}):
+        heading, mine = groups[n]["plural"][:1].upper() + groups[n]["plural"][1:], [m for k, m in on_board if k == n]
+        head = next(i for i, line in enumerate(lines) if line.startswith(f"{heading} ("))
+        listed = lines[head + 1:head + 1 + int(lines[head].split("(")[1].split(")")[0])]  # 'Continent stickers (8):'
+        missing = [m["sticker"] for m in mine if not any(f": {m['sticker']}" in line for line in listed)]
+        assert not missing, (heading, missing, listed)
+        later = [g["plural"][:1].upper() + g["plural"][1:] for g in groups[n + 1:]]
+        table = sheet[sheet.index(f"\n{heading}\n"):]
+        table = table[:min([table.index(f"\n{h}\n") for h in later if f"\n{h}\n" in table] or [len(table)])]
+        flat = " ".join(table.split())
+        missing = [stickers[m["sticker"]]["name"] for m in mine if stickers[m["sticker"]]["name"] not in flat]
+        assert not missing, (heading, missing, flat[:600])

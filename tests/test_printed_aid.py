@@ -202,6 +202,26 @@ def assert_aid_readable(aid: Path) -> None:
         assert not small, f"{aid.parent.name}/{aid.name} p. {number}: words under 6 pt: {small[:6]}"
 
 
+#: A table cell that is a list of short values ("1, 1, 2, 3, 4", "1, 2, 4"), defined here, not by the aid's code.
+VALUE_LIST = re.compile(r"[^\s,]{1,4}(?:, [^\s,]{1,4}){1,7}")
+
+
+def split_lists(folder: Path) -> tuple[list[str], list[str]]:
+    """(the value lists of the aid's tables, those the PDF does not print on one line as often as the tables hold
+    them): a list's words must lie side by side on one line of a page (poppler's word boxes)."""
+    html = (folder / "reference.html").read_text("utf-8")
+    cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", html, re.S)]
+    lists = [c for c in cells if VALUE_LIST.fullmatch(c)]
+    lines: dict[tuple[int, float], list[tuple[float, str]]] = {}
+    for number, (_w, _h, words) in enumerate(pages_of(folder / "reference.pdf")):
+        for x0, y0, _x1, _y1, text in words:
+            lines.setdefault((number, round(y0 * 2) / 2), []).append((x0, text))
+    printed = [" ".join(t for _x, t in sorted(line)) for line in lines.values()]
+    split = [c for c in sorted(set(lists))
+             if sum(len(re.findall(rf"(?<!\S){re.escape(c)}(?!\S)", line)) for line in printed) < lists.count(c)]
+    return lists, split
+
+
 def check_printed(folder: Path, game_ids: tuple[str, ...], tmp: Path) -> None:
     from test_printed_sheets import assert_ink_inside
 
@@ -211,6 +231,8 @@ def check_printed(folder: Path, game_ids: tuple[str, ...], tmp: Path) -> None:
         if gid in LEGACY:
             assert 1 <= len(pages) <= 2, f"{gid}: the player aid takes {len(pages)} pages"
         assert_aid_readable(aid)
+        lists, split = split_lists(folder / gid)
+        assert not split, f"{gid}: value lists broken over two lines: {split} (of {lists})"
         for pdf in (aid, folder / gid / "digest.pdf"):
             assert_inside(pdf)
             assert_ink_inside(pdf, Path(tempfile.mkdtemp(dir=tmp)))
@@ -407,6 +429,17 @@ def test_the_shadow_blades_aid_carries_its_card_reference(plain_builds: dict[str
         assert '<span class="unknown">?</span>' in spy  # the Spy's skill: not in the sources, not invented
     assert card_reference(cached_game("risk-legacy", [])) is None
     assert "Card reference" not in pdftotext(plain_builds["a4"] / "risk-legacy" / "reference.pdf")
+
+
+def test_no_value_list_of_an_aid_table_is_broken_over_two_lines(plain_builds: dict[str, Path]) -> None:
+    """Issue 34 N9: a short list of values in an aid's table ("1, 1, 2, 3, 4" under an agent's strength on the
+    Shadow Blades card reference, "1, 2, 4" as Shadow Forces' wound token values) is printed on one line, never
+    "1, 1, 2, 3," above "4" (check_printed asks the same of every aid, with a campaign too)."""
+    for paper, folder in plain_builds.items():
+        found = {gid: split_lists(folder / gid) for gid in ("shadow-blades", "risk-shadow-forces")}
+        assert {"1, 1, 2, 3, 4", "1, 1, 1"} <= set(found["shadow-blades"][0]), (paper, found)
+        assert "1, 2, 4" in found["risk-shadow-forces"][0], (paper, found)
+        assert not [split for _lists, split in found.values() if split], (paper, found)
 
 
 def test_the_digest_names_sticker_kinds_in_words(plain_builds: dict[str, Path]) -> None:

@@ -88,6 +88,7 @@ def _bytecode_cache(options: dict[str, Any]) -> Any:
 def environment() -> Any:
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+    from scarbook.compiler.aid import value_list
     from scarbook.templates import TEMPLATE_DIR
 
     options: dict[str, Any] = {"autoescape": True, "trim_blocks": True, "lstrip_blocks": True}
@@ -96,6 +97,7 @@ def environment() -> Any:
     env.filters["mm"] = lambda v: f"{float(v):.2f}mm"
     env.filters["mm_line"] = lambda v: f"{max(float(v), 0.2):.2f}mm"
     env.filters["css_string"] = css_string
+    env.tests["value_list"] = value_list  # aid.html.j2: a short value list kept on one line
     return env
 
 

@@ -508,3 +508,20 @@ def test_a_sticker_that_adds_territories_is_listed_with_its_kind_even_when_named
         flat = " ".join(table.split())
         missing = [stickers[m["sticker"]]["name"] for m in mine if stickers[m["sticker"]]["name"] not in flat]
         assert not missing, (heading, missing, flat[:600])
+
+
+def test_a_marks_state_is_never_broken_over_two_lines(tmp_path: Path) -> None:
+    """The 15-game Shadow Forces sheet: the State column of its mark tables broke 'in play' into 'in' / 'play' in
+    the continent stickers' rows (issue 34 audit); a short state is one unbroken cell."""
+    from scarbook.campaign.engine import Campaign
+    from scarbook.campaign.ledger.cache import read
+    from scarbook.campaign.sheet import view
+
+    file, out = tmp_path / "c.yaml", tmp_path / "sf.pdf"
+    assert not play_once(_shadow_forces_script(), file)
+    campaign = Campaign(read(file))
+    rows = [m for g in view(campaign.ledger, campaign.replay(check=False))["mark_groups"] for m in g["rows"]
+            if m["state"] == "in play"]
+    assert invoke(["sheet", "--out", str(out)], file).exit_code == 0
+    whole = sum(line.count("in play") for line in pdftotext(out).splitlines())
+    assert len(rows) >= 50 and whole >= len(rows), (whole, len(rows))

@@ -196,7 +196,7 @@ def test_a_place_page_says_what_is_on_it_and_why_a_sticker_may_not_go_there(play
 
     assert items("alaska") == ["Alaska card: Coin (+1 resource) ×2: before game 1"]  # SETUP's two coins
     assert items("greenland") == ["Bunker: Ann, during game 1, covered by Scar Cancel (white sticker)",
-                                  "Scar Cancel (white sticker): Ann, after game 1, cancels the scar under it"]
+                                  "Scar Cancel (white sticker): Ann, after game 1, cancels the Bunker under it"]
     assert "No sticker is on it." in c.get("/place/peru").text
     refused = dict(re.findall(r"<li><strong>(.*?)</strong>: (.*?)</li>", c.get("/place/greenland").text))
     cli = invoke(["place", "bunker", "greenland", "--by", "Ann", "--dry-run"], playing).output

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from scarbook.campaign import replaycache, rules, shape, steps
+from scarbook.campaign.content import Content
 from scarbook.campaign.engine import Campaign, Replay
 from scarbook.campaign.eventspecs import pack_of
 from scarbook.campaign.ledger.cache import read
@@ -21,6 +22,7 @@ from scarbook.campaign.ledger.file import Ledger
 from scarbook.campaign.links import lines_of
 from scarbook.campaign.rules import _choices as placement_choices  # the options `where` tries for a target
 from scarbook.campaign.service.writing import redoable
+from scarbook.campaign.state import CampaignState, Mark
 from scarbook.compiler.views_more import more
 from scarbook.kernel.sha import hexdigest
 
@@ -258,7 +260,7 @@ class Legal:
     named: bool  # it founds or names something: a name is asked for
 
 
-def on_place(content: Any, marks: list[Any]) -> list[str]:
+def on_place(content: Content, marks: list[Mark]) -> list[str]:
     """What is on one place (or its card) now, a line per sticker in the game's words: its name, what it was
     named, who holds it and since when, the boxes left to tick, what covers it
     ('Major City “Sunny Glasgow”: Ann, after game 1')."""
@@ -276,7 +278,8 @@ def on_place(content: Any, marks: list[Any]) -> list[str]:
         if m.boxes:
             facts.append(f"{m.boxes - m.ticked} of {m.boxes} boxes left")
         if m.cancels:
-            facts.append("cancels the scar under it")
+            under = [x for x in marks if x.covered_by == m.sticker]
+            facts.append(f"cancels the {name(under[-1].sticker)} under it" if under else "cancels what was under it")
         if m.covered_by is not None:
             facts.append(f"covered by {name(m.covered_by)}")
         if m.status:
@@ -308,7 +311,7 @@ class Here:
     on_it: list[str]
 
 
-def _why_not(content: Any, state: Any, sid: str, target: str) -> str:
+def _why_not(content: Content, state: CampaignState, sid: str, target: str) -> str:
     """The first rule `place` would cite against this sticker on this place now, for whoever would place it."""
     view = content.sticker_views[sid]
     for kind in view.targets:

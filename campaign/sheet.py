@@ -319,9 +319,10 @@ _PT = 25.4 / 72
 
 def board_room_mm(model: dict[str, Any], title: str, paper: str = "a4") -> float:
     """How tall the board may print so that it stays on the first page with the lines around it: the landscape
-    page less its margins, the title, the lines above the board (wrapped at the page's width, measured with the
-    bundled font) and the badge line under it; at most BOARD_MOST_MM. A campaign whose shape says a lot (tracks,
-    cards, scenarios played) pushed a board 160 mm tall onto a page of its own and left the first page empty."""
+    page less its margins, the title (as many rows as it wraps to), the lines above the board (wrapped at the
+    page's width, measured with the bundled font) and the badge line under it; at most BOARD_MOST_MM. A campaign
+    whose shape says a lot (tracks, cards, scenarios played) pushed a board 160 mm tall onto a page of its own and
+    left the first page empty."""
     import math
 
     from scarbook.compiler.boardmap import text_width
@@ -339,7 +340,8 @@ def board_room_mm(model: dict[str, Any], title: str, paper: str = "a4") -> float
     winner = model["overall_winner"]
     if winner:  # as the template says it, its numbers at their widest
         meta += f" · overall winner: a tie between {' and '.join(winner.get('players') or [])} (by 999 each): roll off"
-    used = 21 * 1.3 * _PT + block(meta)
+    title_rows = max(1, math.ceil(text_width(title, 21, bold=True) * _PT / (width - MARGINS_MM[0])))
+    used = title_rows * 21 * 1.3 * _PT + block(meta)  # h1: 21 pt bold
     if model["shape_lines"]:
         used += block(" · ".join(model["shape_lines"]))
     if model["pending_packets"] or model["owed"]:

@@ -180,6 +180,9 @@ SHORTEN_FROM = 60.0
 #: just clear of such a line (by no more than REFINE_REACH, and no further from its circle than FAR_GAPS reach): the
 #: places tried all round a circle are few.
 REFINE_TRIES = 12
+#: And for a label read as another territory's, places all round at these gaps.
+MORE_GAPS = (40.0, 60.0, 85.0, 110.0)
+MORE_STEPS = 48
 REFINE_REACH = 20.0
 #: A label's distance from its circle's edge that costs as much as 1 (a small cost: a place clear of lines and text is
 #: worth a leader line, but a long one is harder to follow).
@@ -1222,6 +1225,18 @@ class BoardLayout:
                 add(rect, wrapped, self._far_of(rect, x, y) + WRAPPED)
             label.rows = kept
         furthest = FAR_GAPS[-1] / FAR_PER
+        if here.line is not None and self._misread(here.box, room.tid, here.line) or \
+                here.line is None and self._misread(here.box, room.tid, None):  # read as another's: more places
+            lab = self.labels[room.tid]
+            w, h = lab.width, lab.height
+            for gap in MORE_GAPS:
+                d = self.radius + gap
+                for step in range(MORE_STEPS):
+                    c, sn = math.cos(step * 2 * math.pi / MORE_STEPS), math.sin(step * 2 * math.pi / MORE_STEPS)
+                    bx, by = x + d * c - w * (1 - c) / 2, y + d * sn - h * (1 - sn) / 2
+                    rect = (bx, by, bx + w, by + h)
+                    add(rect, room.shapes[here.index], self._far_of(rect, x, y)
+                        + room.far[here.index] - self._far_of(room.boxes[here.index], x, y))
         lines = [(a, b) for *_, a, b in self._bounded]
         lines += [line for line in (at[n].line for n in room.neighbours) if line is not None]
         for i in [here.index, *(i for _c, i in known[:REFINE_TRIES])]:

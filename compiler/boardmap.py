@@ -159,6 +159,31 @@ WRAPPED = 5.0
 WRAPPED_GAPS = FAR_GAPS
 REPAIR_TRIES = 30
 REPAIR_BLOCKERS = 2
+#: The last pass (BoardLayout._polish) counts what a reader sees: a line across a label by the words of its name it
+#: crosses (as the picture prints them), and each label overprinted (on another label or a code), over another's
+#: circle, read as another territory's or cut off far above any crossing (CIRCLE_MORE, TEXT_MORE, MISREAD_MORE as
+#: much as one another, so that it trades none of them for another or for words; a title covered more, as the title
+#: would then lose its place). It moves a label only to a place the layout's own cost counts at most POLISH_SLACK
+#: more than where it stands, for POLISH_ROUNDS rounds at most.
+POLISH_ROUNDS = 4
+CIRCLE_MORE = 1000.0
+TEXT_MORE = 1000.0
+MISREAD_MORE = 1000.0
+TITLE_MORE = 2000.0
+OFF_MORE = 1e6
+POLISH_SLACK = 50.0
+#: The polish counts a label's distance from its circle this many times more (FAR_PER): a long leader line reads badly.
+FAR_MORE = 1.0
+#: A label clear of everything on a leader line this long or longer (view units) is moved nearer where it can be.
+SHORTEN_FROM = 60.0
+#: The polish also tries a label's place and its REFINE_TRIES cheapest places with a line across them, each shifted
+#: just clear of such a line (by no more than REFINE_REACH, and no further from its circle than FAR_GAPS reach): the
+#: places tried all round a circle are few.
+REFINE_TRIES = 12
+#: And for a label read as another territory's, places all round at these gaps.
+MORE_GAPS = (40.0, 60.0, 85.0, 110.0)
+MORE_STEPS = 48
+REFINE_REACH = 20.0
 #: A label's distance from its circle's edge that costs as much as 1 (a small cost: a place clear of lines and text is
 #: worth a leader line, but a long one is harder to follow).
 FAR_PER = 40.0
@@ -237,6 +262,46 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     return math.ceil(exact * 8) / 8  # in eighths of a unit: sums and halves stay exact
 
 
+_WORDS: dict[tuple[str, ...], tuple[tuple[float, float, float, float], ...]] = {}
+
+
+def _word_offsets(rows: tuple[str, ...]) -> tuple[tuple[float, float, float, float], ...]:
+    """Each word's box of a name printed on `rows`, from the middle of the block's top: each row centred on the
+    block, a row every LABEL_SIZE + 2 from its top, the word from 1 under the row's top for LABEL_SIZE."""
+    found = _WORDS.get(rows)
+    if found is None:
+        out = []
+        space = text_width(" ", LABEL_SIZE)
+        for k, row in enumerate(rows):
+            x = -text_width(row, LABEL_SIZE) / 2
+            top = k * (LABEL_SIZE + 2)
+            for word in row.split():
+                w = text_width(word, LABEL_SIZE)
+                out.append((x, top + 1, x + w, top + LABEL_SIZE + 1))
+                x += w + space
+        found = _WORDS[rows] = tuple(out)
+    return found
+
+
+def _words_crossed(box: Box, rows: tuple[str, ...], a: tuple[float, float], b: tuple[float, float]) -> int:
+    """How many words of a name printed on `rows` in the block `box` the segment a-b crosses (Box.hits_segment)."""
+    mid, top = (box.x0 + box.x1) / 2, box.y0
+    (ax, ay), (bx, by) = a, b
+    lox, hix = (ax, bx) if ax < bx else (bx, ax)
+    loy, hiy = (ay, by) if ay < by else (by, ay)
+    dx, dy = bx - ax, by - ay
+    crossed = 0
+    for ox0, oy0, ox1, oy1 in _word_offsets(rows):
+        x0, y0, x1, y1 = mid + ox0, top + oy0, mid + ox1, top + oy1
+        if hix < x0 or lox > x1 or hiy < y0 or loy > y1:
+            continue
+        t, u, left, right = dx * (y0 - ay), dx * (y1 - ay), dy * (x0 - ax), dy * (x1 - ax)
+        c1, c2, c3, c4 = t - left, t - right, u - left, u - right
+        if not (c1 > 0 and c2 > 0 and c3 > 0 and c4 > 0 or c1 < 0 and c2 < 0 and c3 < 0 and c4 < 0):
+            crossed += 1
+    return crossed
+
+
 def _mark_text(mark: MapMark) -> str:
     if mark.value is not None and mark.total:
         return f"{mark.value}/{mark.total}" + (f" {mark.text}" if mark.text else "")
@@ -256,12 +321,14 @@ _Rect = tuple[float, float, float, float]  # left, top, right, bottom
 
 class _Spot:
     """A place for a label (BoardLayout._spot): its box, its leader line (None by its circle) and that line less its
-    last unit, the bounds of both, its distance cost, and its index among the label's candidates."""
+    last unit, the bounds of both, its distance cost, its index among the label's candidates, and the rows of its
+    name printed there."""
 
-    __slots__ = ("box", "line", "short", "x0", "y0", "x1", "y1", "far", "index", "off")
+    __slots__ = ("box", "line", "short", "x0", "y0", "x1", "y1", "far", "index", "off", "rows")
 
-    def __init__(self, box: Box, line: _Line | None, far: float, index: int, off: bool) -> None:
-        self.box, self.line, self.far, self.index = box, line, far, index
+    def __init__(self, box: Box, line: _Line | None, far: float, index: int, off: bool,
+                 rows: tuple[str, ...] = ()) -> None:
+        self.box, self.line, self.far, self.index, self.rows = box, line, far, index, rows
         self.off = off  # cut off by the picture's edge: it costs that alone (as `_collisions` counts)
         self.short = _shortened(line) if line is not None else None
         self.x0, self.y0, self.x1, self.y1 = box.x0, box.y0, box.x1, box.y1
@@ -302,6 +369,7 @@ class _Room:
     titles: list[Box]
     extent: tuple[float, float, float, float]
     neighbours: list[str] = field(default_factory=list)
+    refined: int = 0  # how many places it had before the polish added some shifted a little (BoardLayout._refine)
 
 
 class _Grid:
@@ -346,11 +414,11 @@ class Label:
         """The name's rows as printed."""
         return self.rows or ((self.name,) if self.name else ())
 
-    def wrapped(self) -> tuple[str, ...] | None:
-        """A long name of two words or more (WRAP_FROM) on two rows, split between words where the longer row is
-        shortest; None for a name kept on one row."""
+    def wrapped(self, wide: float = WRAP_FROM) -> tuple[str, ...] | None:
+        """A long name of two words or more (`wide` or wider) on two rows, split between words where the longer row
+        is shortest; None for a name kept on one row."""
         words = self.name.split()
-        if len(words) < 2 or text_width(self.name, LABEL_SIZE) < WRAP_FROM:
+        if len(words) < 2 or text_width(self.name, LABEL_SIZE) < wide:
             return None
         splits = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
         return min(splits, key=lambda rows: max(text_width(row, LABEL_SIZE) for row in rows))
@@ -718,7 +786,8 @@ class BoardLayout:
 
     def _spot(self, tid: str, box: Box, index: int = 0) -> _Spot:
         """A place for `tid`'s label: the box with its leader line (None when it stands by its circle)."""
-        return _Spot(box, self._leader_to(tid, box), self._far(tid, box), index, self._off(box))
+        return _Spot(box, self._leader_to(tid, box), self._far(tid, box), index, self._off(box),
+                     self.labels[tid].name_rows())
 
     def _off(self, box: Box) -> bool:
         """Is the box cut off by the picture's edge?"""
@@ -759,7 +828,9 @@ class BoardLayout:
         spot = room.spots[i]
         if spot is None:
             box = Box(*room.boxes[i])
-            spot = room.spots[i] = _Spot(box, self._leader_to(room.tid, box), room.far[i], i, self._off(box))
+            name = self.labels[room.tid].name
+            spot = room.spots[i] = _Spot(box, self._leader_to(room.tid, box), room.far[i], i, self._off(box),
+                                         room.shapes[i] or ((name,) if name else ()))
         return spot
 
     def _fixed(self, spot: _Spot, own: str, room: _Room | None = None, bound: float = math.inf) -> float:
@@ -907,25 +978,29 @@ class BoardLayout:
 
     def _place(self) -> None:
         """Each label greedily, the largest first, then improved one label at a time; where a label is still misread
-        or overprinted, again with the most crowded first, and the layout with the least total cost is kept."""
+        or overprinted, again with the most crowded first, and the layout with the least total cost is kept; then
+        polished (`_polish`)."""
         shown = [lab for lab in self.labels.values() if lab.name or lab.marks or lab.far]
         crowd = {lab.tid: sum(1 for p in self.pos.values()
                               if math.dist(p, self.pos[lab.tid]) < 3 * self.radius + lab.width) for lab in shown}
         rooms = self._rooms(shown)
-        best: tuple[float, dict[str, tuple[Box, tuple[str, ...]]]] | None = None
-        for order in (sorted(shown, key=lambda lab: -lab.width * lab.height),
-                      sorted(shown, key=lambda lab: (-crowd[lab.tid], -lab.width * lab.height))):
-            self._place_in(order, rooms)
+        best: tuple[float, dict[str, _Spot]] | None = None
+        orders = (sorted(shown, key=lambda lab: -lab.width * lab.height),
+                  sorted(shown, key=lambda lab: (-crowd[lab.tid], -lab.width * lab.height)))
+        for order in orders:
+            at = self._place_in(order, rooms)
             total, worst = self._total(shown)
             if best is None or total < best[0]:
-                best = (total, {lab.tid: (lab.box, lab.rows) for lab in shown})
+                best = (total, at)
             if worst < MISREAD or len(shown) < 2:  # no label misread or overprinted: the first order will do
                 break
         assert best is not None or not shown
-        self._owner = {}
-        for lab in shown:
-            lab.box, lab.rows = best[1][lab.tid] if best else (lab.box, lab.rows)
-            self._owner[lab.box] = lab.tid
+        if best is not None:
+            at = best[1]
+            self._polish(orders[0], rooms, at)
+            for lab in shown:
+                lab.box, lab.rows = at[lab.tid].box, rooms[lab.tid].shapes[at[lab.tid].index]
+        self._owner = {lab.box: lab.tid for lab in shown}
 
     def _rooms(self, shown: list[Label]) -> dict[str, _Room]:
         """Each shown label's room, with the labels whose rooms touch it (no other can cost it anything)."""
@@ -951,7 +1026,7 @@ class BoardLayout:
                          hits + sum(_between(spots[i], other) for j, other in enumerate(spots) if j != i))
         return sum(costs) + sum(s.far for s in spots), max(costs, default=0.0)
 
-    def _place_in(self, order: list[Label], rooms: dict[str, _Room] | None = None) -> None:
+    def _place_in(self, order: list[Label], rooms: dict[str, _Room] | None = None) -> dict[str, _Spot]:
         rooms = rooms if rooms is not None else self._rooms(order)
         at: dict[str, _Spot] = {}
         for label in order:
@@ -973,6 +1048,7 @@ class BoardLayout:
         self._repair(order, rooms, at)
         for label in order:
             label.box, label.rows = at[label.tid].box, rooms[label.tid].shapes[at[label.tid].index]
+        return at
 
     def _energy(self, rooms: dict[str, _Room], at: dict[str, _Spot], moved: dict[str, _Spot]) -> float:
         """What the labels of `moved` cost at those places, the others standing in `at`: their fixed costs and
@@ -1025,6 +1101,204 @@ class BoardLayout:
                         break
             if not changed:
                 break
+
+    def _more_words(self, box: Box, rows: tuple[str, ...], line: _Line) -> float:
+        """What a line across a label's block costs beyond LINE_CROSSED: as much again for each further word of its
+        name it crosses."""
+        return LINE_CROSSED * max(0, _words_crossed(box, rows, *line) - 1) if rows else 0.0
+
+    def _extra(self, rooms: dict[str, _Room], at: dict[str, _Spot], moved: dict[str, _Spot]) -> float:
+        """What the labels of `moved` cost beyond `_energy` when a line across a label costs LINE_CROSSED for each
+        word of its name it crosses (at least once), and a label over another's circle, over another label or read as
+        another's CIRCLE_MORE, TEXT_MORE, MISREAD_MORE more: each edge
+        across one of them, each leader line across a label, each pair of labels once."""
+        extra = 0.0
+        for tid, spot in moved.items():
+            room = rooms[tid]
+            rows = spot.rows
+            box = spot.box
+            if spot.off:  # cut off by the picture's edge: never
+                extra += OFF_MORE
+                continue
+            extra += spot.far * FAR_MORE
+            x0, y0, x1, y1 = box.x0, box.y0, box.x1, box.y1
+            r = self.radius
+            for t, (cx, cy) in self.pos.items():  # over another's circle (and its code)
+                if t != tid and x0 - r < cx < x1 + r and y0 - r < cy < y1 + r and box.hits_circle(cx, cy, r):
+                    extra += CIRCLE_MORE + (TEXT_MORE if t in self.coded else 0.0)
+            extra += MISREAD_MORE if self._misread(box, tid, spot.line) else 0.0
+            extra += sum(TITLE_MORE for title in room.titles if box.hits(title, 1.5))
+            if rows:
+                for sx0, sy0, sx1, sy1, a, b in self._bounded:
+                    if sx0 <= x1 and sx1 >= x0 and sy0 <= y1 and sy1 >= y0 and box.hits_segment(a, b):
+                        extra += self._more_words(box, rows, (a, b))
+            for n in room.neighbours:
+                if n in moved and n < tid:
+                    continue
+                other = moved[n] if n in moved else at[n]
+                if other.off:
+                    continue
+                if box.hits(other.box):
+                    extra += TEXT_MORE
+                if spot.line is not None and other.line is not None and _cross(spot.line, other.line):
+                    extra += MISREAD_MORE
+                if other.short is not None and rows and box.hits_segment(*other.short):
+                    extra += self._more_words(box, rows, other.short)
+                if spot.short is not None and other.box.hits_segment(*spot.short):
+                    extra += self._more_words(other.box, other.rows, spot.short)
+        return extra
+
+    def _exact(self, rooms: dict[str, _Room], at: dict[str, _Spot], moved: dict[str, _Spot]) -> float:
+        """`_energy` with each line across a label counted by the words it crosses (`_extra`)."""
+        return self._energy(rooms, at, moved) + self._extra(rooms, at, moved)
+
+    def _best_exact(self, rooms: dict[str, _Room], room: _Room, at: dict[str, _Spot], limit: float,
+                    near: float) -> _Spot | None:
+        """The candidate of `room` that costs least (`_exact`, the others standing in `at`), if one costs less than
+        `limit`, among those `_energy` counts less than `near` for. `_exact` is never less than `_energy`, which is
+        looked at first (nearest first, the fixed part once)."""
+        best: _Spot | None = None
+        best_cost = limit
+        tid = room.tid
+        others = [at[n] for n in room.neighbours]
+        fixed, fars, low = room.fixed, room.far, room.low
+        for i in room.by_far:
+            far = fars[i]
+            cap = best_cost if best_cost < near else near
+            if far >= cap:
+                break
+            hits = fixed[i]
+            if hits is None:
+                if low[i] + far >= cap:
+                    continue
+                spot = self._spot_in(room, i)
+                hits = fixed[i] = self._fixed(spot, tid, room)
+            if hits + far >= cap:
+                continue
+            spot = self._spot_in(room, i)
+            if not spot.off:
+                bound = cap - far
+                x0, y0, x1, y1 = spot.x0 - 1.5, spot.y0 - 1.5, spot.x1 + 1.5, spot.y1 + 1.5
+                for other in others:
+                    if other.x0 >= x1 or other.x1 <= x0 or other.y0 >= y1 or other.y1 <= y0:
+                        continue  # their bounds stand apart (as _between finds first)
+                    hits += _between(spot, other)
+                    if hits >= bound:
+                        break
+            if hits + far >= cap:
+                continue
+            cost = hits + far + self._extra(rooms, at, {tid: spot})
+            if cost < best_cost:
+                best, best_cost = spot, cost
+        return best
+
+    def _refine(self, room: _Room, at: dict[str, _Spot]) -> None:
+        """Add to a room, for a name of two words or more kept on one row, its places with the name on two rows (as
+        dear as a long name's: WRAPPED); and its cheapest places with a line across them (and the one its label stands
+        in) shifted each way just far enough to clear such a line (an edge, or a neighbour's leader line where it
+        stands now; by no more than REFINE_REACH). Only places inside the room's bounds (no other label's room reaches
+        further)."""
+        room.refined = len(room.boxes)
+        here = at[room.tid]
+        known = sorted((f + room.far[i], i) for i, f in enumerate(room.fixed)
+                       if f is not None and f >= LINE_CROSSED and i != here.index)
+        x, y = self.pos[room.tid]
+        ex0, ey0, ex1, ey1 = room.extent
+        seen = set(room.boxes)
+
+        def add(rect: _Rect, rows: tuple[str, ...], far: float) -> None:
+            if rect in seen or rect[0] < ex0 or rect[1] < ey0 or rect[2] > ex1 or rect[3] > ey1:
+                return
+            seen.add(rect)
+            room.boxes.append(rect)
+            room.shapes.append(rows)
+            room.far.append(far)
+            room.spots.append(None)
+            room.fixed.append(None)
+            room.low.append(0.0)
+
+        label = self.labels[room.tid]
+        wrapped = label.wrapped(0.0) if not any(room.shapes) else None
+        if wrapped is not None:
+            kept, label.rows = label.rows, wrapped
+            for rect in self._places(room.tid, label.width, label.height, WRAPPED_GAPS):
+                add(rect, wrapped, self._far_of(rect, x, y) + WRAPPED)
+            label.rows = kept
+        furthest = FAR_GAPS[-1] / FAR_PER
+        if here.line is not None and self._misread(here.box, room.tid, here.line) or \
+                here.line is None and self._misread(here.box, room.tid, None):  # read as another's: more places
+            lab = self.labels[room.tid]
+            w, h = lab.width, lab.height
+            for gap in MORE_GAPS:
+                d = self.radius + gap
+                for step in range(MORE_STEPS):
+                    c, sn = math.cos(step * 2 * math.pi / MORE_STEPS), math.sin(step * 2 * math.pi / MORE_STEPS)
+                    bx, by = x + d * c - w * (1 - c) / 2, y + d * sn - h * (1 - sn) / 2
+                    rect = (bx, by, bx + w, by + h)
+                    add(rect, room.shapes[here.index], self._far_of(rect, x, y)
+                        + room.far[here.index] - self._far_of(room.boxes[here.index], x, y))
+        lines = [(a, b) for *_, a, b in self._bounded]
+        lines += [line for line in (at[n].line for n in room.neighbours) if line is not None]
+        for i in [here.index, *(i for _c, i in known[:REFINE_TRIES])]:
+            bx0, by0, bx1, by1 = room.boxes[i]
+            box = Box(bx0, by0, bx1, by1)
+            shifts: list[tuple[float, float]] = []
+            for (ax, ay), (cx, cy) in lines:
+                if not box.hits_segment((ax, ay), (cx, cy)):
+                    continue
+                dx, dy = cx - ax, cy - ay
+                if abs(dy) > 1e-9:  # sideways: past where the line meets the block's top and bottom
+                    xs = [ax + dx * (yy - ay) / dy for yy in (by0, by1)]
+                    shifts += [(min(xs) - bx1 - 0.5, 0.0), (max(xs) - bx0 + 0.5, 0.0)]
+                if abs(dx) > 1e-9:  # up or down: past where it meets the block's sides
+                    ys = [ay + dy * (xx - ax) / dx for xx in (bx0, bx1)]
+                    shifts += [(0.0, min(ys) - by1 - 0.5), (0.0, max(ys) - by0 + 0.5)]
+            dearer = room.far[i] - self._far_of(room.boxes[i], x, y)  # a name on two rows
+            for sx, sy in shifts:
+                rect = (bx0 + sx, by0 + sy, bx1 + sx, by1 + sy)
+                far = self._far_of(rect, x, y)
+                if abs(sx) <= REFINE_REACH and abs(sy) <= REFINE_REACH and far <= furthest:  # no longer a line
+                    add(rect, room.shapes[i], far + dearer)
+        room.by_far = sorted(range(len(room.boxes)), key=lambda i: (room.far[i], i))
+
+    def _far_of(self, box: _Rect, x: float, y: float) -> float:
+        """A block's distance cost from the circle at (x, y) (without what a name on two rows adds)."""
+        nx = box[0] if x < box[0] else box[2] if x > box[2] else x
+        ny = box[1] if y < box[1] else box[3] if y > box[3] else y
+        return max(0.0, math.dist((x, y), (nx, ny)) - self.radius) / FAR_PER
+
+    def _polish(self, order: list[Label], rooms: dict[str, _Room], at: dict[str, _Spot]) -> None:
+        """The last pass, where a line across a label costs LINE_CROSSED for each word of its name it crosses and a
+        label misread, overprinted, over another's circle or a title far more (`_extra`): each label that still costs
+        something moves to its cheapest place, among its places and those `_refine` adds, that `_energy` counts at
+        most POLISH_SLACK more than where it stands; in order, until nothing changes (a label is tried again only once
+        it or a label near it has moved)."""
+        dirty = {label.tid for label in order}
+        for _ in range(POLISH_ROUNDS):
+            moved_now: set[str] = set()
+            for label in order:
+                tid = label.tid
+                if tid not in dirty:
+                    continue
+                room = rooms[tid]
+                here = at[tid]
+                old = self._energy(rooms, at, {tid: here})
+                now = old + self._extra(rooms, at, {tid: here})
+                clear = now - here.far * (1 + FAR_MORE) <= 0
+                if clear and here.far < SHORTEN_FROM / FAR_PER:  # by its circle, or on a short line
+                    continue
+                if not room.refined:
+                    self._refine(room, at)
+                # a label clear of everything on a leader line: only to a place nearer its circle
+                best = self._best_exact(rooms, room, at, now - 1e-9, old + (WRAPPED + 1 if clear else POLISH_SLACK))
+                if best is not None:
+                    at[tid] = best
+                    moved_now.add(tid)
+            if not moved_now:
+                break
+            dirty = set(moved_now)
+            for t in moved_now:
+                dirty.update(rooms[t].neighbours)
 
     def _far(self, tid: str, box: Box) -> float:
         """A small cost for a label standing away from its circle (it is drawn with a leader line)."""

@@ -142,17 +142,31 @@ def plain(game_id: str) -> Game:
 
 #: Labels still misread (territories) per board and view; none elsewhere. Where the aid falls back to a board 88 mm
 #: tall, the Warhammer 40k board has too little room for every long name; the Shadow Forces campaign's warlord labels
-#: crowd Europe on the reference sheet and the chronicle. 2026-12-04, before: 231 over the 24 views (Warhammer 40k aid
-#: 22, Risk Legacy sheet 6), then 19 (Warhammer 40k aid-88 6, Risk Legacy aid-88 1, Risk Legacy 15 aid-88 3, Shadow
-#: Forces 15 aid-88 1, reference 5, chronicle 3), now 10. A ceiling: lower it when the layout improves.
-MISREAD_AT_MOST = {("risk-warhammer-40k", "aid-88"): 1, ("risk-shadow-forces-15", "aid-88"): 1,
-                   ("risk-shadow-forces-15", "reference"): 4, ("risk-shadow-forces-15", "chronicle"): 4}
+#: crowd Europe on the reference sheet and the chronicle. 2026-12-04, before: 231 over the 24 views, then 19, then 10;
+#: 2026-12-05 (BoardLayout._polish): 7 (Shadow Forces 15 aid-88 1 -> 0, chronicle 4 -> 2). A ceiling: lower it when
+#: the layout improves.
+MISREAD_AT_MOST = {("risk-warhammer-40k", "aid-88"): 1,
+                   ("risk-shadow-forces-15", "reference"): 4, ("risk-shadow-forces-15", "chronicle"): 2}
+
+#: The leader lines' length in all (view units) over every view of a 15-game campaign's board (issue 34 P3-P5: a label
+#: stands close to its circle; a long leader line reads badly). 2026-12-05, before: Risk Legacy 15 2949, Shadow Forces
+#: 15 3860 (the longest 125 on each, as on every board: FAR_GAPS); now as below. A ceiling: lower it when the layout
+#: improves. (Over their four views Risk Legacy 1831, 1823 before, and Warhammer 40k 2587, as before: not bounded.)
+LEADERS_AT_MOST = {"risk-legacy-15": 2776, "risk-shadow-forces-15": 3702}
+
+
+def leader_lengths(lay: BoardLayout) -> list[float]:
+    """The length of each leader line drawn."""
+    return [math.dist(*line) for tid in lay.label_boxes() if (line := lay.leader(tid)) is not None]
 
 
 def assert_read_right(board: str, found: dict[str, BoardLayout]) -> None:
     wrong = {view: misread_labels(lay) for view, lay in found.items()}
     over = {view: w for view, w in wrong.items() if len({t for t, _why in w}) > MISREAD_AT_MOST.get((board, view), 0)}
     assert not over, (board, over)
+    leaders = {view: leader_lengths(lay) for view, lay in found.items()}
+    assert sum(sum(lengths) for lengths in leaders.values()) <= LEADERS_AT_MOST.get(board, math.inf), \
+        (board, {view: (round(max(lengths, default=0)), round(sum(lengths))) for view, lengths in leaders.items()})
 
 
 @pytest.mark.parametrize("game_id", sorted(shipped_games()))
@@ -183,9 +197,9 @@ def test_every_label_of_a_fifteen_game_board_reads_as_its_own_territorys(name: s
 
 
 #: Label words an edge or a leader line crosses on the Warhammer 40k board, per view (issue 34 P5; before, on
-#: 2026-12-04: aid 28, aid-88 31, reference 18, full 2 of 96; then 26, 33, 18, 3). A ceiling: lower it when the
-#: layout improves.
-CROSSED_WORDS_AT_MOST = {"aid": 10, "aid-88": 24, "reference": 5, "full": 0}
+#: 2026-12-04: aid 28, aid-88 31, reference 18, full 2 of 96; then 10, 24, 5, 0; 2026-12-05 with BoardLayout._polish
+#: as below). A ceiling: lower it when the layout improves.
+CROSSED_WORDS_AT_MOST = {"aid": 7, "aid-88": 24, "reference": 1, "full": 0}
 
 
 def test_few_lines_cross_the_words_of_the_warhammer_40k_board() -> None:
@@ -242,8 +256,11 @@ def test_a_label_read_as_another_territorys_costs_more_than_a_line_across_it() -
 
 def test_a_crowded_board_keeps_the_cheaper_of_two_greedy_orders(monkeypatch: pytest.MonkeyPatch) -> None:
     """On the Warhammer 40k aid's board 88 mm tall, the largest-first order leaves a label misread or overprinted; the
-    layout then tries the most-crowded-first order too, and keeps the one that costs less in all."""
+    layout then tries the most-crowded-first order too, and keeps the one that costs less in all (then polished:
+    here left out)."""
     from scarbook.compiler.aid import map_marks
+
+    monkeypatch.setattr(BoardLayout, "_polish", lambda *_args: None)
 
     game = plain("risk-warhammer-40k")
     width, compact = views(game)["aid-88"]

@@ -353,6 +353,19 @@ def _between(a: _Spot, b: _Spot) -> float:
     return hits
 
 
+def _crowded(spot: _Spot, others: list[_Spot], hits: float, bound: float, at_bound: bool = False) -> float:
+    """`hits` plus what the other labels near `spot` cost it (`_between`, for those whose bounds meet its own),
+    stopping once the sum passes `bound` (or reaches it, `at_bound`): enough to know the place loses."""
+    x0, y0, x1, y1 = spot.x0 - 1.5, spot.y0 - 1.5, spot.x1 + 1.5, spot.y1 + 1.5
+    for other in others:
+        if other.x0 >= x1 or other.x1 <= x0 or other.y0 >= y1 or other.y1 <= y0:
+            continue  # their bounds stand apart (as _between finds first)
+        hits += _between(spot, other)
+        if hits > bound or at_bound and hits >= bound:
+            break
+    return hits
+
+
 @dataclass
 class _Room:
     """A label's candidates (with the fixed part of each one's cost once counted), the titles near them, the bounds
@@ -956,14 +969,7 @@ class BoardLayout:
                 continue
             spot = spots[i] or self._spot_in(room, i)
             if not spot.off:
-                bound = best_cost - far
-                x0, y0, x1, y1 = spot.x0 - 1.5, spot.y0 - 1.5, spot.x1 + 1.5, spot.y1 + 1.5
-                for other in others:
-                    if other.x0 >= x1 or other.x1 <= x0 or other.y0 >= y1 or other.y1 <= y0:
-                        continue  # their bounds stand apart (as _between finds first)
-                    hits += _between(spot, other)
-                    if hits > bound:
-                        break
+                hits = _crowded(spot, others, hits, best_cost - far)
             cost = hits + far
             if cost < best_cost or best is not None and cost == best_cost and i < best.index:
                 best, best_cost = spot, cost
@@ -1177,14 +1183,7 @@ class BoardLayout:
                 continue
             spot = self._spot_in(room, i)
             if not spot.off:
-                bound = cap - far
-                x0, y0, x1, y1 = spot.x0 - 1.5, spot.y0 - 1.5, spot.x1 + 1.5, spot.y1 + 1.5
-                for other in others:
-                    if other.x0 >= x1 or other.x1 <= x0 or other.y0 >= y1 or other.y1 <= y0:
-                        continue  # their bounds stand apart (as _between finds first)
-                    hits += _between(spot, other)
-                    if hits >= bound:
-                        break
+                hits = _crowded(spot, others, hits, cap - far, at_bound=True)
             if hits + far >= cap:
                 continue
             cost = hits + far + self._extra(rooms, at, {tid: spot})

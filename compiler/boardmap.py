@@ -161,7 +161,7 @@ REPAIR_TRIES = 30
 REPAIR_BLOCKERS = 2
 #: The last pass (BoardLayout._polish) counts what a reader sees: a line across a label by the words of its name it
 #: crosses (as the picture prints them), and each label overprinted (on another label or a code), over another's
-#: circle, read as another territory's or cut off far above any crossing (CIRCLE_MORE, TEXT_MORE, MISREAD_MORE as
+#: circle, read as another territory's or cut off, far above any crossed word (CIRCLE_MORE, TEXT_MORE, MISREAD_MORE as
 #: much as one another, so that it trades none of them for another or for words; a title covered more, as the title
 #: would then lose its place). It moves a label only to a place the layout's own cost counts at most POLISH_SLACK
 #: more than where it stands, for POLISH_ROUNDS rounds at most.

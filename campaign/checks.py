@@ -539,8 +539,9 @@ def game_number(p: Placement, c: CheckSpec) -> Failure:
     n = p.state.started
     lo, hi = c.min, c.max
     if (lo is not None and n < lo) or (hi is not None and n > hi):
-        span = f"{lo if lo is not None else 0}-{hi if hi is not None else '…'}"
-        return f"this is game {n}", f"{a(p.label)} is placed only in games {span}"
+        span = (f"game {lo}" if lo == hi else f"games {lo}-{hi}" if lo is not None and hi is not None
+                else f"game {lo} and after" if lo is not None else f"games up to {hi}")  # not 'games 4-4'
+        return f"this is game {n}", f"{a(p.label)} is placed only in {span}"
     return None
 
 

@@ -120,3 +120,17 @@ def test_a_game_without_pieces_is_logged_by_its_players(tmp_path: Path, monkeypa
     log = invoke(["log"], file).output
     assert "game 1 starts: Ann, Bob" in log and " as " not in log
     assert "Faction history" not in invoke(["status"], file).output
+
+
+@pytest.mark.parametrize(("lo", "hi", "said"), [
+    (4, 4, "only in game 4"), (2, 3, "only in games 2-3"), (5, None, "only in game 5 and after"),
+    (None, 1, "only in games up to 1")])
+def test_a_game_range_says_its_games_as_a_person_would(lo: int | None, hi: int | None, said: str) -> None:
+    """A sticker of one game only said 'placed only in games 4-4' (Shadow Forces' fortification, game 4)."""
+    from types import SimpleNamespace
+
+    from scarbook.campaign.checks import game_number
+
+    p = SimpleNamespace(state=SimpleNamespace(started=hi + 1 if hi is not None else (lo or 1) - 1), label="Fort")
+    failure = game_number(p, SimpleNamespace(min=lo, max=hi))  # type: ignore[arg-type]
+    assert failure is not None and failure[1] == f"a Fort is placed {said}", failure

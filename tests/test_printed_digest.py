@@ -175,3 +175,12 @@ def test_the_order_of_play_is_a_rule_for_any_game() -> None:
               "campaign", "glossary", "movement", "turn"]
     assert in_play_order(topics) == ["winning", "setup", "glossary", "start of turn", "Harvest", "turn", "combat",
                                      "movement", "end of turn", "cards", "end", "variants", "campaign"]
+
+
+def test_the_digest_names_its_game_as_printed(a4: Path) -> None:
+    """The digest's first line named the game by the content's id only ("from the content of risk-legacy", audit
+    N6); it names the game's title, the id (what `build` takes) beside it."""
+    for game_id in sorted(shipped_games()):
+        first = _flat(pdftotext(a4 / game_id / "digest.pdf").split("\f")[0])
+        said = f"computed by scarbook from its content for {cached_game(game_id).title} ({game_id})"
+        assert said in first, (game_id, first[:300])

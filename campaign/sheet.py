@@ -229,7 +229,7 @@ def view(ledger: Ledger, replay: Replay) -> dict[str, Any]:
                 for s in data.stickers if s.sticker not in content.destroy_stickers]
     powers = content.option_names
     factions = [{"name": f.name or names(f.id, "factions"), "given_name": f.given_name or "",
-                 "power": powers.get(f.power, names(f.power)) if f.power else "",
+                 "chosen": powers.get(f.power, names(f.power)) if f.power else "",  # its choice-of pick
                  "marks": [names(s, "stickers") for s in f.marks],
                  "history": {h.game: {"player": h.player,
                                       "start": names(h.start, "territories") if h.start else "",

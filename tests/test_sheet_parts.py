@@ -225,7 +225,7 @@ class TestViewReadsOnlyWhatItKnows:
                                  "may_take": [], "claimed": [], "score_total": None}]
         assert v["continents"] == [{"printed": "Europe", "name": None, "named_by": None, "printed_bonus": None,
                                     "bonus": None, "changes": [], "owner": None}]
-        assert v["factions"] == [{"name": "Khan Industries", "given_name": "", "power": "", "marks": [],
+        assert v["factions"] == [{"name": "Khan Industries", "given_name": "", "chosen": "", "marks": [],
                                   "history": {1: {"player": None, "start": "", "result": ""}}}]
         assert v["games"] == [{"game": 1, "type": "", "title": "", "plays": {}, "ended": False, "winner": None,
                                "held_on": [], "eliminated": [], "team": "", "played": "", "scores": ""}]
@@ -239,7 +239,7 @@ class TestViewReadsOnlyWhatItKnows:
         v = self.view_of({"factions": [FactionRow("khan-industries", "", None, "khan-industries-home-draft", [], [])]},
                          replay, monkeypatch)
         assert v["players"] == [] and v["continents"] == [] and v["games"] == [] and v["stickers"] == []
-        assert v["factions"][0]["power"] == "Home draft" and v["factions"][0]["history"] == {}
+        assert v["factions"][0]["chosen"] == "Home draft" and v["factions"][0]["history"] == {}
 
     def test_marks_no_shipped_campaign_holds(self, replay: Any, monkeypatch: pytest.MonkeyPatch) -> None:
         def mark(target: str, sticker: str, **fields: Any) -> GroupedMark:

@@ -325,13 +325,13 @@ def board_room_mm(model: dict[str, Any], title: str, paper: str = "a4") -> float
     left the first page empty."""
     import math
 
-    from scarbook.compiler.boardmap import text_width
+    from scarbook.compiler.boardmap import text_mm
 
     width, height = LANDSCAPE_MM.get(paper, LANDSCAPE_MM["a4"])
     line_mm = 10 * 1.3 * _PT  # p.meta: 10 pt, line-height 1.3, 3 mm of margins
 
     def block(text: str) -> float:
-        rows = max(1, math.ceil(text_width(text, 10) * _PT / (width - MARGINS_MM[0])))
+        rows = max(1, math.ceil(text_mm(text, 10) / (width - MARGINS_MM[0])))
         return rows * line_mm + 3.0
 
     meta = f"{model['game_title']} · {model['games_played']} games played"
@@ -340,7 +340,7 @@ def board_room_mm(model: dict[str, Any], title: str, paper: str = "a4") -> float
     winner = model["overall_winner"]
     if winner:  # as the template says it, its numbers at their widest
         meta += f" · overall winner: a tie between {' and '.join(winner.get('players') or [])} (by 999 each): roll off"
-    title_rows = max(1, math.ceil(text_width(title, 21, bold=True) * _PT / (width - MARGINS_MM[0])))
+    title_rows = max(1, math.ceil(text_mm(title, 21, bold=True) / (width - MARGINS_MM[0])))
     used = title_rows * 21 * 1.3 * _PT + block(meta)  # h1: 21 pt bold
     if model["shape_lines"]:
         used += block(" · ".join(model["shape_lines"]))

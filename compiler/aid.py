@@ -83,25 +83,22 @@ def _small_tables(game: Game) -> list[dict[str, Any]]:
     return out
 
 
-def _mm(text: str, size: float, bold: bool = False) -> float:
-    """A text's printed width in mm at `size` pt, from the bundled font's own advances."""
-    from scarbook.compiler.boardmap import text_width
-
-    return text_width(text, size, bold) * 25.4 / 72
-
-
 def value_list(text: Any) -> bool:
     """Whether a cell is a short value list the aid keeps on one line (`LIST_MM`)."""
-    return isinstance(text, str) and bool(_LIST.fullmatch(text)) and _mm(text, CARD_PT) <= LIST_MM
+    from scarbook.compiler.boardmap import text_mm
+
+    return isinstance(text, str) and bool(_LIST.fullmatch(text)) and text_mm(text, CARD_PT) <= LIST_MM
 
 
 def stat_width(tables: list[dict[str, Any]]) -> float:
     """The width (mm) of the card reference's stat columns, one for all its tables (they line up): what the widest
     value list or one-word value of any stat column, or its header's longest word in bold, needs on one line
     (at most `LIST_MM`), with the cell's padding; `STAT_MM` at least (issue 34 N9)."""
-    need = [_mm(v, CARD_PT) for t in tables for row in t["rows"] for v in row[1:-1]
+    from scarbook.compiler.boardmap import text_mm
+
+    need = [text_mm(v, CARD_PT) for t in tables for row in t["rows"] for v in row[1:-1]
             if value_list(v) or " " not in v]
-    need += [_mm(w, CARD_PT, True) for t in tables for c in t["columns"][1:-1] for w in c.split()]
+    need += [text_mm(w, CARD_PT, True) for t in tables for c in t["columns"][1:-1] for w in c.split()]
     return round(max(STAT_MM, min(max(need, default=0.0), LIST_MM) + CELL_PAD_MM), 2)
 
 

@@ -262,6 +262,11 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     return math.ceil(exact * 8) / 8  # in eighths of a unit: sums and halves stay exact
 
 
+def text_mm(text: str, size_pt: float, bold: bool = False) -> float:
+    """The text's printed width in mm at `size_pt` points (`text_width`, the bundled font's advances)."""
+    return text_width(text, size_pt, bold) * 25.4 / 72
+
+
 _WORDS: dict[tuple[str, ...], tuple[tuple[float, float, float, float], ...]] = {}
 
 

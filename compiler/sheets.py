@@ -324,7 +324,7 @@ def stuck_on(game: Game, card: Item) -> list[str]:
     already (resources or printed stats they add or step, a name the card took, a destroyed card's stamp)."""
     stickers = game.section("stickers")
     stats = set(card.get("stats") or ())
-    shown: dict[str, int] = {}
+    shown: dict[tuple[str, str], int] = {}  # (the sticker as named, who placed it) -> how many
     for m in card.get("marks") or []:
         if not isinstance(m, dict) or not isinstance(m.get("sticker"), str):
             continue
@@ -335,10 +335,9 @@ def stuck_on(game: Game, card: Item) -> list[str]:
             continue
         name = str(m.get("name") or "").replace("_", " ")  # a stat's key in words: "melee to hit"
         label = str(known(st.get("name"), m["sticker"])) + (f" “{name}”" if name else "")
-        key = label + (f" ({m['by']})" if m.get("by") else "")
+        key = (label, str(m.get("by") or ""))
         shown[key] = shown.get(key, 0) + 1
-    return [key if n == 1 else key.replace(" (", f" ×{n} (", 1) if " (" in key else f"{key} ×{n}"
-            for key, n in shown.items()]
+    return [label + (f" ×{n}" if n > 1 else "") + (f" ({by})" if by else "") for (label, by), n in shown.items()]
 
 
 def printable_cards(game: Game) -> list[dict[str, Any]]:

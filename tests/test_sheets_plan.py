@@ -645,3 +645,19 @@ def test_the_same_card_in_another_key_order_is_the_same_page() -> None:
     other = card_sheets([dict(reversed(card(0, text="t").items()))], "a4")[2]
     assert page_key(one) == page_key(other)
     assert distinct_pages([one, other]) == ([one], [0, 0])
+
+
+def test_what_is_stuck_on_a_card_is_counted_after_the_stickers_whole_name() -> None:
+    """Two alike stickers are 'NAME ×2 (PLAYER)', a name with brackets of its own kept whole (it read 'Scar Cancel
+    ×2 (white sticker) (Ann)'); a sticker the face shows otherwise (resources added) is not listed."""
+    from scarbook.compiler.sheets import stuck_on
+
+    class Stickers:
+        def section(self, name: str) -> dict[str, Any]:
+            return {"stickers": {"sc": {"name": "Scar Cancel (white sticker)"}, "cr": {"name": "Crest"},
+                                 "coin": {"name": "Coin", "adds": {"resources": 1}}}}.get(name, {})
+
+    marks = [{"sticker": "sc", "by": "Ann"}, {"sticker": "sc", "by": "Ann"}, {"sticker": "cr"}, {"sticker": "cr"},
+             {"sticker": "cr", "by": "Bo"}, {"sticker": "coin", "by": "Ann"}]
+    assert stuck_on(Stickers(), {"marks": marks}) == [  # type: ignore[arg-type]
+        "Scar Cancel (white sticker) ×2 (Ann)", "Crest ×2", "Crest (Bo)"]

@@ -383,15 +383,17 @@ def model_cite(model: CampaignModel) -> str:
 
 
 def where(content: Content, state: CampaignState, sticker_id: str, actor: str = "", piece: str = "",
-          in_order: bool = True) -> list[str]:
+          in_order: bool = True, only: str | None = None) -> list[str]:
     """Every target where the sticker could legally go now (for that player; for that piece, if given;
-    `in_order=False`: once the earlier end-of-game steps are done)."""
+    `in_order=False`: once the earlier end-of-game steps are done; `only`: asking of that one target)."""
     view = content.sticker_views[sticker_id]
     if not actor:
         actor = default_actor(content, state, view)
     out = []
     for kind in view.targets:
         for tid in content.target_ids(kind, view):
+            if only is not None and tid != only:
+                continue
             target = content.target_of_kind(kind, tid)
             if piece and content.piece_of(sticker_id, target) not in (None, piece):
                 continue

@@ -338,8 +338,8 @@ def legal_here(path: Path, target: str) -> Here:
     for sid, st in content.sticker_views.items():
         if not any(target in content.target_ids(kind, st) for kind in st.targets):
             continue
-        players = [p for p in state.players if target in rules.where(content, state, sid, p)]
-        if not players and target in rules.where(content, state, sid):
+        players = [p for p in state.players if rules.where(content, state, sid, p, only=target)]
+        if not players and rules.where(content, state, sid, only=target):
             players = [""]
         if players:
             out.append(Legal(sid, st.name or sid, players, st.named))
